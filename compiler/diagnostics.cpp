@@ -1,0 +1,155 @@
+// Formatting and collection of compiler diagnostics. See diagnostics.h.
+#include "compiler/diagnostics.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace weft::compiler {
+namespace {
+
+struct DiagInfo {
+    const char* name;
+    Severity severity;
+    const char* text;
+};
+
+const DiagInfo kDiagInfo[] = {
+#define DIAG(id, sev, text) {#id, Severity::sev, text},
+#include "compiler/diagnostic_kinds.def"
+#undef DIAG
+};
+
+const char* severity_word(Severity s) {
+    switch (s) {
+        case Severity::Note: return "note";
+        case Severity::Warning: return "warning";
+        case Severity::Error: return "error";
+    }
+    return "error";
+}
+
+}  // namespace
+
+std::string_view SourceFile::line(int line_no) const {
+    size_t pos = 0;
+    for (int l = 1; l < line_no; ++l) {
+        pos = text.find('\n', pos);
+        if (pos == std::string::npos) return {};
+        ++pos;
+    }
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string_view v(text.data() + pos, end - pos);
+    if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
+    return v;
+}
+
+std::string diag_id_name(DiagId id) { return kDiagInfo[static_cast<int>(id)].name; }
+Severity diag_severity(DiagId id) { return kDiagInfo[static_cast<int>(id)].severity; }
+
+std::string format_message(DiagId id, const std::vector<std::string>& args) {
+    std::string out;
+    const char* t = kDiagInfo[static_cast<int>(id)].text;
+    for (const char* p = t; *p; ++p) {
+        if (*p == '%' && p[1] >= '0' && p[1] <= '9') {
+            size_t idx = static_cast<size_t>(p[1] - '0');
+            if (idx < args.size()) out += args[idx];
+            ++p;
+        } else {
+            out += *p;
+        }
+    }
+    return out;
+}
+
+static void format_one(std::ostringstream& os, const Diagnostic& d) {
+    if (d.loc.valid()) {
+        os << d.loc.file->path << ":" << d.loc.display_line() << ":" << d.loc.col << ": ";
+    }
+    os << severity_word(d.severity) << ": " << d.message << "\n";
+    if (d.loc.valid()) {
+        std::string_view line = d.loc.file->line(d.loc.line);
+        os << "    " << line << "\n";
+        os << "    ";
+        int col = std::max(1, d.loc.col);
+        for (int i = 1; i < col; ++i) {
+            size_t k = static_cast<size_t>(i - 1);
+            os << (k < line.size() && line[k] == '\t' ? '\t' : ' ');
+        }
+        os << '^';
+        int len = d.loc.len;
+        int avail = static_cast<int>(line.size()) - col;
+        len = std::min(len, std::max(1, avail + 1));
+        for (int i = 1; i < len; ++i) os << '~';
+        os << "\n";
+    }
+}
+
+std::string format_diagnostic(const Diagnostic& d) {
+    std::ostringstream os;
+    format_one(os, d);
+    for (const auto& n : d.notes) format_one(os, n);
+    return os.str();
+}
+
+Diagnostic& DiagnosticEngine::report(DiagId id, SourceLoc loc, std::vector<std::string> args) {
+    Severity sev = diag_severity(id);
+    if (sev == Severity::Error) {
+        ++errors_;
+        if (errors_ > max_errors && !stopped_) {
+            stopped_ = true;
+            diags_.push_back({DiagId::err_too_many_errors, Severity::Error, SourceLoc{},
+                              format_message(DiagId::err_too_many_errors, {}), {}});
+            return diags_.back();
+        }
+    }
+    if (stopped_ && !diags_.empty()) return diags_.back();
+    diags_.push_back({id, sev, loc, format_message(id, args), {}});
+    return diags_.back();
+}
+
+void DiagnosticEngine::note(DiagId id, SourceLoc loc, std::vector<std::string> args) {
+    if (diags_.empty() || stopped_) return;
+    diags_.back().notes.push_back({id, Severity::Note, loc, format_message(id, args), {}});
+}
+
+std::string DiagnosticEngine::format_all() const {
+    std::string s;
+    for (const auto& d : diags_) s += format_diagnostic(d);
+    return s;
+}
+
+void internal_error(const char* file, int line, const std::string& what) {
+    throw std::logic_error(std::string("internal compiler error (a Weft bug) at ") + file + ":" +
+                           std::to_string(line) + ": " + what);
+}
+
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
+    // Optimal-string-alignment distance (insert, delete, substitute, transpose adjacent).
+    auto distance = [](std::string_view a, std::string_view b) {
+        std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+        for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+        for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+        for (size_t i = 1; i <= a.size(); ++i)
+            for (size_t j = 1; j <= b.size(); ++j) {
+                d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                    d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            }
+        return d[a.size()][b.size()];
+    };
+    std::string best;
+    size_t best_d = static_cast<size_t>(-1);
+    size_t limit = std::max<size_t>(1, name.size() / 3);
+    for (const auto& c : candidates) {
+        if (c == name) continue;
+        size_t d = distance(name, c);
+        if (d <= limit && d < best_d) {
+            best_d = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
+}  // namespace weft::compiler

@@ -1,0 +1,57 @@
+// compiler/native/launch.h: what a kernel body knows about its launch and its thread.
+//
+// The code generator turns each kernel into a body function `void NAME_body(const thread_ctx&,
+// const NAME_args&)` plus one entry point per device. The CPU entry loops over the threads of
+// a range of blocks (as fibers when the kernel synchronises a block); the CUDA entry builds the
+// context from blockIdx/threadIdx. The body itself is the same text on every device.
+#pragma once
+
+#include "array.h"
+
+namespace wp {
+
+struct launch_bounds_t {
+    int32 shape[4];  // launch dimensions; unused ones are 1
+    int32 ndim;      // 1..4
+    int32 pad_;
+    int64 size;      // product of shape
+};
+
+struct thread_ctx {
+    int64 tid;               // linear index of this thread in the launch
+    int32 block_idx;         // index of this thread's block
+    int32 thread_idx;        // index within the block
+    int32 block_dim;         // threads per block
+    int32 grid_dim;          // blocks in the launch
+    unsigned char* smem;     // base of this block's shared memory
+    oob_record* oob;         // debug mode: where the first out-of-range access is recorded
+    void* block;             // CPU: the block's barrier scheduler; unused on CUDA
+};
+
+#if !WP_CUDA
+// Provided by the CPU runtime: suspends the calling fiber until every thread of its block arrives.
+extern "C" void weft_cpu_sync_threads(void* block);
+#endif
+
+WP_FUNC void sync_threads(const thread_ctx& ctx) {
+#if WP_DEVICE_CODE
+    (void)ctx;
+    __syncthreads();
+#elif !WP_CUDA
+    weft_cpu_sync_threads(ctx.block);
+#else
+    (void)ctx;
+#endif
+}
+
+WP_FUNC int32 lane_id(const thread_ctx& ctx) { return ctx.thread_idx & 31; }
+
+// wp.tid() of a 1-4-D launch: the linear index split row-major over the launch shape.
+WP_FUNC void tid_split(const launch_bounds_t& b, int64 t, int32* out) {
+    for (int d = b.ndim - 1; d >= 0; --d) {
+        out[d] = static_cast<int32>(t % b.shape[d]);
+        t /= b.shape[d];
+    }
+}
+
+}  // namespace wp
