@@ -13,6 +13,14 @@
 // object's own defined symbols, so a missing symbol is reported by load() and by name, not later
 // inside a launch. ORC reports link failures to the session's error reporter, so we capture those
 // messages and put them into the exception text.
+//
+// Objects are announced to debuggers through the GDB JIT interface (GDBRegistrationListener), so
+// gdb/lldb can set breakpoints in JIT code; with debug_info and #line directives, on kernel lines.
+//
+// Not supported in JIT objects (none is needed by generated code): static constructors (ORC's
+// generic platform runs them only for IR it compiled itself, not for objects), thread_local
+// variables, and static objects with destructors (they would run at exit, after the JitLibrary
+// that holds their code is gone).
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -20,11 +28,14 @@
 #include <utility>
 #include <vector>
 
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/JITSymbol.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -113,7 +124,20 @@ std::unique_ptr<JitLibrary> JitLibrary::load(
         throw JitError("the JIT does not support this host: " + error_text(target.takeError()) +
                        ".");
     }
-    auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*target)).create();
+    auto jit =
+        llvm::orc::LLJITBuilder()
+            .setJITTargetMachineBuilder(std::move(*target))
+            .setObjectLinkingLayerCreator(
+                [](llvm::orc::ExecutionSession& session, const llvm::Triple&)
+                    -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                    auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                        session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+                    // A process-wide singleton, owned by LLVM.
+                    layer->registerJITEventListener(
+                        *llvm::JITEventListener::createGDBRegistrationListener());
+                    return std::unique_ptr<llvm::orc::ObjectLayer>(std::move(layer));
+                })
+            .create();
     if (!jit) {
         throw JitError("could not create the JIT: " + error_text(jit.takeError()) + ".");
     }
