@@ -58,6 +58,12 @@ WP_FUNC uint32 shift_round_even(uint32 m, uint32 s) {
 
 }  // namespace detail
 
+// The bit casts are public too (the code generator spells non-finite literals through them).
+using detail::bits_double;
+using detail::bits_float;
+using detail::double_bits;
+using detail::float_bits;
+
 WP_FUNC uint16 float_to_half_bits(float32 f) {
     const uint32 x = detail::float_bits(f);
     const uint32 sign = (x >> 16) & 0x8000u;

@@ -16,6 +16,7 @@
 #include "quat.h"
 #include "transform.h"
 #include "spatial.h"
+#include "operators.h"
 #include "random.h"
 #include "atomic.h"
 #include "array.h"

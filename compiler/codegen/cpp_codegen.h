@@ -1,0 +1,58 @@
+// The code generator: typed IR -> one C++ translation unit that compiles as host C++20 (the CPU
+// device's Clang JIT) and as CUDA C++ (NVRTC, for the CUDA device and gpusim).
+//
+// For each kernel K it emits
+//   struct K_args { ...one member per parameter... };          the launch's argument block
+//   static WP_FUNC void K_body(ctx, bounds, args);             the kernel body, device-neutral
+//   extern "C" __global__ void K_cuda(bounds, args, oob);      CUDA entry (under WP_CUDA)
+//   extern "C" void K_cpu_range(bounds, args, ctx, begin, end) CPU: threads begin..end-1 in order
+//   extern "C" void K_cpu_thread(bounds, args, ctx)            CPU: one thread (run as a fiber
+//                                                              when the kernel synchronises)
+// Funcs become `static WP_FUNC` functions taking the thread context first. Every statement is
+// preceded by a `#line` directive naming the kernel source, so a C++ compiler's complaint, a
+// debugger and NVRTC's line info all point at the .py file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/ir/ir.h"
+
+namespace weft::compiler {
+
+struct CodegenOptions {
+    bool debug = false;           // bounds-check every array access (wp::checked_address)
+    bool line_directives = true;
+};
+
+struct KernelParamInfo {
+    std::string name;
+    Type type = nullptr;
+    size_t offset = 0;            // byte offset in the argument block
+};
+
+struct KernelInfo {
+    std::string name;
+    std::vector<KernelParamInfo> params;
+    size_t args_size = 0;         // sizeof(K_args)
+    size_t args_align = 1;
+    int block_dim = 0;            // 0: the launch chooses
+    bool uses_sync = false;
+    size_t shared_bytes = 0;
+    std::string cpu_range_symbol;
+    std::string cpu_thread_symbol;
+    std::string cuda_symbol;
+    SourceLoc loc;
+};
+
+struct GeneratedSource {
+    std::string cpp;
+    std::vector<KernelInfo> kernels;
+};
+
+GeneratedSource generate_cpp(const ir::Module& module, const CodegenOptions& options);
+
+// The layout the code generator gives a kernel's argument block (matches the emitted struct).
+void layout_params(KernelInfo& info);
+
+}  // namespace weft::compiler

@@ -1,0 +1,472 @@
+// Calls: builtins resolved against the builtin table, the forms sema handles itself (wp.tid(),
+// atomics on arrays, print, select/where, identity), constructors and casts, and user funcs.
+#include <algorithm>
+
+#include "compiler/sema/sema_context.h"
+
+namespace weft::compiler::sema_detail {
+
+namespace {
+
+std::string arg_types(const std::vector<ExprPtr>& args) {
+    std::string s;
+    for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + type_name(args[i]->type);
+    return s;
+}
+
+const ast::Expr* keyword(const ast::Expr& call, const char* name) {
+    for (const auto& k : call.keywords)
+        if (k.name == name) return k.value.get();
+    return nullptr;
+}
+
+}  // namespace
+
+std::vector<ExprPtr> Sema::lower_args(const ast::Expr& call) {
+    std::vector<ExprPtr> out;
+    for (const auto& a : call.args) {
+        ExprPtr v = lower_expr(*a);
+        if (!v) return {};
+        out.push_back(v);
+    }
+    return out;
+}
+
+const BuiltinOverload* Sema::resolve_overload(const std::string& name, std::vector<ExprPtr>& args, SourceLoc loc) {
+    std::vector<const BuiltinOverload*> all = builtin_table().find(name);
+    const BuiltinOverload* best = nullptr;
+    int best_exact = -1;
+    bool ambiguous = false;
+    for (const BuiltinOverload* o : all) {
+        if (o->flags & BuiltinFlags_Special) continue;
+        if (o->params.size() != args.size()) continue;
+        int exact = 0;
+        bool ok = true;
+        for (size_t i = 0; i < args.size() && ok; ++i) {
+            if (args[i]->type == o->params[i].type) ++exact;
+            else if (!implicit_convert(args[i], o->params[i].type)) ok = false;
+        }
+        if (!ok) continue;
+        if (exact > best_exact) {
+            best = o;
+            best_exact = exact;
+            ambiguous = false;
+        } else if (exact == best_exact) {
+            ambiguous = true;
+        }
+    }
+    if (best && ambiguous) {
+        // Prefer float32 (the language's default) when only literals decide.
+        const BuiltinOverload* f32 = nullptr;
+        int count = 0;
+        for (const BuiltinOverload* o : all) {
+            if ((o->flags & BuiltinFlags_Special) || o->params.size() != args.size()) continue;
+            int exact = 0;
+            bool ok = true;
+            for (size_t i = 0; i < args.size() && ok; ++i) {
+                if (args[i]->type == o->params[i].type) ++exact;
+                else if (!implicit_convert(args[i], o->params[i].type)) ok = false;
+            }
+            if (!ok || exact != best_exact) continue;
+            bool is_f32 = o->ret->scalar == ScalarKind::Float32 || o->ret->scalar == ScalarKind::Int32;
+            if (is_f32) {
+                f32 = o;
+                ++count;
+            }
+        }
+        if (f32 && count == 1) {
+            best = f32;
+            ambiguous = false;
+        }
+    }
+    if (!best || ambiguous) {
+        error(ambiguous ? DiagId::err_ambiguous_call : DiagId::err_no_overload, loc, {name, arg_types(args)});
+        int shown = 0;
+        int arity_match = 0;
+        for (const BuiltinOverload* o : all)
+            if (!(o->flags & BuiltinFlags_Special) && o->params.size() == args.size()) ++arity_match;
+        for (const BuiltinOverload* o : all) {
+            if (o->flags & BuiltinFlags_Special) continue;
+            if (arity_match > 0 && o->params.size() != args.size()) continue;
+            if (shown == 6) break;
+            note(DiagId::note_candidate, {}, {signature_text(*o)});
+            ++shown;
+        }
+        int total = arity_match > 0 ? arity_match : static_cast<int>(all.size());
+        if (total > shown) note(DiagId::note_more_candidates, {}, {std::to_string(total - shown)});
+        return nullptr;
+    }
+    for (size_t i = 0; i < args.size(); ++i) {
+        args[i] = implicit_convert(args[i], best->params[i].type);
+        if (best->params[i].inout && args[i]->kind != ir::ExprKind::VarRef) {
+            error(DiagId::err_type_mismatch, args[i]->loc, {"a variable for in-out parameter '" + best->params[i].name + "'", "an expression"});
+            return nullptr;
+        }
+    }
+    return best;
+}
+
+ExprPtr Sema::lower_call(const ast::Expr& call) {
+    Operand f = lower_operand(*call.value);
+    SourceLoc loc = call.loc;
+    switch (f.kind) {
+        case Operand::Invalid: return nullptr;
+        case Operand::TypeName: return lower_construct(f.type, call);
+        case Operand::Builtin: return lower_builtin_call(f.name, call, f.weft);
+        case Operand::UserFunc: {
+            const Global* g = find_global(f.name);
+            if (g->kind == Global::Kernel) {
+                error(DiagId::err_kernel_call, loc, {f.name});
+                return nullptr;
+            }
+            ir::Function* fn = lower_function(*g->def);
+            if (!fn) return nullptr;
+            std::vector<ExprPtr> args = lower_args(call);
+            if (args.size() != call.args.size()) return nullptr;
+            // keyword arguments by parameter name
+            std::vector<ExprPtr> ordered(fn->params.size());
+            for (size_t i = 0; i < args.size() && i < ordered.size(); ++i) ordered[i] = args[i];
+            for (const auto& kw : call.keywords) {
+                auto it = std::find_if(fn->params.begin(), fn->params.end(), [&](const ir::Var* p) { return p->name == kw.name; });
+                if (it == fn->params.end()) {
+                    error(DiagId::err_keyword_arg, kw.loc, {kw.name, "'" + fn->name + "'"});
+                    return nullptr;
+                }
+                ExprPtr v = lower_expr(*kw.value);
+                if (!v) return nullptr;
+                ordered[static_cast<size_t>(it - fn->params.begin())] = v;
+            }
+            size_t given = args.size() + call.keywords.size();
+            if (given != fn->params.size() || std::any_of(ordered.begin(), ordered.end(), [](const ExprPtr& p) { return !p; })) {
+                error(DiagId::err_arg_count, loc, {fn->name, std::to_string(fn->params.size()), std::to_string(given)});
+                return nullptr;
+            }
+            for (size_t i = 0; i < ordered.size(); ++i) {
+                ExprPtr c = implicit_convert(ordered[i], fn->params[i]->type);
+                if (!c) {
+                    error(DiagId::err_type_mismatch, ordered[i]->loc,
+                          {type_name(fn->params[i]->type) + " for parameter '" + fn->params[i]->name + "' of '" + fn->name + "'",
+                           type_name(ordered[i]->type)});
+                    return nullptr;
+                }
+                ordered[i] = c;
+            }
+            return ir::make_call_func(fn, ordered, loc);
+        }
+        case Operand::Value:
+        case Operand::Module:
+        case Operand::Shape: {
+            std::string what = call.value->kind == ast::ExprKind::Name ? call.value->id : "expression";
+            error(DiagId::err_not_callable, call.value->loc, {what});
+            return nullptr;
+        }
+    }
+    return nullptr;
+}
+
+ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call, bool weft_qualified) {
+    SourceLoc loc = call.loc;
+    auto intrinsic = [&](ir::IntrinsicOp op) -> ExprPtr {
+        if (!call.args.empty() || !call.keywords.empty()) {
+            error(DiagId::err_arg_count, loc, {name, "0", std::to_string(call.args.size() + call.keywords.size())});
+            return nullptr;
+        }
+        return ir::make_intrinsic(op, int32_type(), loc);
+    };
+    if (name == "tid") {
+        if (!call.args.empty()) {
+            error(DiagId::err_tid_args, loc);
+            return nullptr;
+        }
+        return ir::make_intrinsic(ir::IntrinsicOp::Tid, int32_type(), loc);
+    }
+    if (name == "block_dim") return intrinsic(ir::IntrinsicOp::BlockDim);
+    if (name == "block_idx") return intrinsic(ir::IntrinsicOp::BlockIdx);
+    if (name == "thread_idx") return intrinsic(ir::IntrinsicOp::ThreadIdx);
+    if (name == "lane_id") return intrinsic(ir::IntrinsicOp::LaneId);
+    if (name == "sync_threads") {
+        error(DiagId::err_type_mismatch, loc, {"wp.sync_threads() as a statement of its own", "it inside an expression"});
+        return nullptr;
+    }
+    if (name == "shared_array") {
+        error(DiagId::err_shared_array, loc, {"assign it to a local name: s = wp.shared_array(shape=(256,), dtype=float)"});
+        return nullptr;
+    }
+    if (name == "constant" && call.args.size() == 1) return lower_expr(*call.args[0]);
+    if (name == "range") {
+        error(DiagId::err_for_target, loc, {"range() outside a for statement"});
+        return nullptr;
+    }
+    if (name == "len") {
+        std::vector<ExprPtr> args = lower_args(call);
+        if (args.size() != 1) {
+            if (args.size() == call.args.size()) error(DiagId::err_arg_count, loc, {"len", "1", std::to_string(call.args.size())});
+            return nullptr;
+        }
+        Type t = args[0]->type;
+        if (is_array(t)) return ir::make_shape(args[0], 0, loc);
+        if (is_vector(t) || is_matrix(t) || t->kind == TypeKind::Quat)
+            return ir::make_int(is_matrix(t) ? t->rows : component_count(t), int32_type(), loc);
+        error(DiagId::err_type_mismatch, args[0]->loc, {"an array, vector or matrix", type_name(t)});
+        return nullptr;
+    }
+    if (name == "print" || name == "printf") {
+        std::vector<ExprPtr> args;
+        std::string fmt;
+        size_t first = 0;
+        if (name == "printf") {
+            if (call.args.empty() || call.args[0]->kind != ast::ExprKind::String) {
+                error(DiagId::err_print_args, loc, {"printf needs a format string first"});
+                return nullptr;
+            }
+            fmt = call.args[0]->id;
+            first = 1;
+        }
+        auto e = std::make_shared<ir::Expr>(ir::ExprKind::Intrinsic, void_type(), loc);
+        e->op = static_cast<int>(ir::IntrinsicOp::Print);
+        e->int_value = name == "printf";
+        for (size_t i = first; i < call.args.size(); ++i) {
+            const ast::Expr& a = *call.args[i];
+            if (a.kind == ast::ExprKind::String) {
+                // strings print as themselves: carried as a constant with the text
+                auto s = std::make_shared<ir::Expr>(ir::ExprKind::Const, void_type(), a.loc);
+                s->text = a.id;
+                e->args.push_back(s);
+                continue;
+            }
+            ExprPtr v = lower_expr(a);
+            if (!v) return nullptr;
+            if (is_array(v->type) || is_struct(v->type) || is_tuple(v->type)) {
+                error(DiagId::err_print_args, a.loc, {"a value of type " + type_name(v->type)});
+                return nullptr;
+            }
+            e->args.push_back(v);
+        }
+        e->text = fmt;
+        return e;
+    }
+    static const std::pair<const char*, ir::AtomicOp> atomics[] = {
+        {"atomic_add", ir::AtomicOp::Add}, {"atomic_sub", ir::AtomicOp::Sub}, {"atomic_min", ir::AtomicOp::Min},
+        {"atomic_max", ir::AtomicOp::Max}, {"atomic_exch", ir::AtomicOp::Exch}, {"atomic_cas", ir::AtomicOp::Cas}};
+    for (auto& [aname, aop] : atomics) {
+        if (name != aname) continue;
+        std::vector<ExprPtr> args = lower_args(call);
+        if (args.size() != call.args.size()) return nullptr;
+        if (args.empty() || !is_array(args[0]->type)) {
+            error(DiagId::err_type_mismatch, args.empty() ? loc : args[0]->loc,
+                  {"an array as the first argument of " + name, args.empty() ? "nothing" : type_name(args[0]->type)});
+            return nullptr;
+        }
+        Type at = args[0]->type;
+        size_t nvals = aop == ir::AtomicOp::Cas ? 2 : 1;
+        if (args.size() != 1 + static_cast<size_t>(at->ndim) + nvals) {
+            error(DiagId::err_arg_count, loc, {name + " on " + type_name(at), std::to_string(1 + at->ndim + nvals), std::to_string(args.size())});
+            return nullptr;
+        }
+        std::vector<ExprPtr> idx(args.begin() + 1, args.begin() + 1 + at->ndim), vals(args.begin() + 1 + at->ndim, args.end());
+        for (auto& i : idx)
+            if (!is_int(i->type)) {
+                error(DiagId::err_index_type, i->loc, {type_name(i->type)});
+                return nullptr;
+            }
+        for (auto& v : vals) {
+            v = convert_or_report(v, at->elem, v->loc);
+            if (!v) return nullptr;
+        }
+        Type elem = at->elem;
+        bool ok_type = is_numeric(elem) || ((is_vector(elem) || is_matrix(elem)) && (aop == ir::AtomicOp::Add || aop == ir::AtomicOp::Sub ||
+                                                                                 aop == ir::AtomicOp::Min || aop == ir::AtomicOp::Max));
+        if (!ok_type || elem->scalar == ScalarKind::Float16 || scalar_bits(elem->scalar) < 32) {
+            error(DiagId::err_type_mismatch, args[0]->loc, {"an array of 32- or 64-bit numbers or vectors for " + name, type_name(at)});
+            return nullptr;
+        }
+        return ir::make_atomic(aop, args[0], idx, vals, loc);
+    }
+    if (name == "select" || name == "where") {
+        std::vector<ExprPtr> args = lower_args(call);
+        if (args.size() != 3) {
+            if (args.size() == call.args.size()) error(DiagId::err_arg_count, loc, {name, "3", std::to_string(call.args.size())});
+            return nullptr;
+        }
+        ExprPtr c = to_condition(args[0]);
+        if (!c) return nullptr;
+        // Warp: select(cond, value_if_false, value_if_true); where(cond, value_if_true, value_if_false)
+        ExprPtr t = name == "where" ? args[1] : args[2], f = name == "where" ? args[2] : args[1];
+        if (t->type != f->type) {
+            if (ExprPtr x = implicit_convert(f, t->type)) f = x;
+            else if (ExprPtr y = implicit_convert(t, f->type)) t = y;
+            else {
+                error(DiagId::err_type_mismatch, args[2]->loc, {type_name(args[1]->type), type_name(args[2]->type)});
+                return nullptr;
+            }
+        }
+        return fold(ir::make_select(c, t, f, loc));
+    }
+    if (name == "identity") {
+        const ast::Expr* n = keyword(call, "n");
+        const ast::Expr* dt = keyword(call, "dtype");
+        if (!n && !call.args.empty()) n = call.args[0].get();
+        if (!n) {
+            error(DiagId::err_expected, loc, {"n=... in wp.identity(n=3, dtype=float)", "none"});
+            return nullptr;
+        }
+        bool ok = true;
+        int64_t size = const_int(*n, "n", &ok);
+        if (!ok) return nullptr;
+        Type s = dt ? resolve_type(*dt) : float32_type();
+        if (!s) return nullptr;
+        if (size < 1 || size > 16 || !is_float(s)) {
+            error(DiagId::err_type_mismatch, loc, {"a size between 1 and 16 and a float dtype", std::to_string(size) + ", " + type_name(s)});
+            return nullptr;
+        }
+        Type mt = matrix_type(static_cast<int>(size), static_cast<int>(size), s->scalar);
+        std::vector<ExprPtr> elems;
+        for (int64_t i = 0; i < size * size; ++i)
+            elems.push_back(ir::make_float(i / size == i % size ? 1.0 : 0.0, scalar_type(s->scalar), loc));
+        return ir::make_construct(mt, elems, loc);
+    }
+    if (name == "matrix_from_rows" || name == "matrix_from_cols") {
+        std::vector<ExprPtr> args = lower_args(call);
+        if (args.empty() || args.size() != call.args.size()) {
+            if (args.size() == call.args.size()) error(DiagId::err_arg_count, loc, {name, "1 or more", "0"});
+            return nullptr;
+        }
+        Type vt = args[0]->type;
+        for (auto& a : args)
+            if (a->type != vt || !is_vector(vt)) {
+                error(DiagId::err_type_mismatch, a->loc, {"vectors of one type", type_name(a->type)});
+                return nullptr;
+            }
+        int n = static_cast<int>(args.size()), len = vt->rows;
+        bool rows = name == "matrix_from_rows";
+        Type mt = matrix_type(rows ? n : len, rows ? len : n, vt->scalar);
+        std::vector<ExprPtr> elems;
+        for (int r = 0; r < mt->rows; ++r)
+            for (int c = 0; c < mt->cols; ++c) {
+                const ExprPtr& v = args[static_cast<size_t>(rows ? r : c)];
+                elems.push_back(ir::make_extract(v, {ir::make_int(rows ? c : r, int32_type(), loc)}, scalar_type(vt->scalar), loc));
+            }
+        return ir::make_construct(mt, elems, loc);
+    }
+    (void)weft_qualified;
+    if (!builtin_table().has_name(name)) {
+        error(DiagId::err_unknown_builtin, call.value->loc, {name});
+        suggest(name, builtin_table().names());
+        return nullptr;
+    }
+    if (!call.keywords.empty()) {
+        error(DiagId::err_keyword_arg, call.keywords[0].loc, {call.keywords[0].name, "builtin '" + name + "'"});
+        return nullptr;
+    }
+    std::vector<ExprPtr> args = lower_args(call);
+    if (args.size() != call.args.size()) return nullptr;
+    const BuiltinOverload* o = resolve_overload(name, args, loc);
+    if (!o) return nullptr;
+    return ir::make_call(o, args, loc);
+}
+
+ExprPtr Sema::lower_construct(Type t, const ast::Expr& call) {
+    SourceLoc loc = call.loc;
+    std::vector<ExprPtr> args = lower_args(call);
+    if (args.size() != call.args.size()) return nullptr;
+    if (!call.keywords.empty()) {
+        error(DiagId::err_keyword_arg, call.keywords[0].loc, {call.keywords[0].name, type_name(t) + "(...)"});
+        return nullptr;
+    }
+    auto to_scalar = [&](ExprPtr a, ScalarKind s) -> ExprPtr {
+        // Constructor arguments convert like explicit casts between numeric scalars.
+        if (!is_numeric(a->type) && a->type != bool_type()) {
+            error(DiagId::err_cast, a->loc, {type_name(a->type), std::string(scalar_name(s))});
+            return nullptr;
+        }
+        if (ExprPtr c = implicit_convert(a, scalar_type(s))) return c;
+        return fold(ir::make_cast(a, scalar_type(s), a->loc));
+    };
+    if (is_struct(t)) {
+        if (!args.empty()) {
+            error(DiagId::err_struct_ctor, loc, {type_name(t)});
+            return nullptr;
+        }
+        return ir::make_construct(t, {}, loc);
+    }
+    if (is_scalar(t)) {
+        if (args.empty()) return is_float(t) ? ir::make_float(0, t, loc) : ir::make_int(0, t, loc);
+        if (args.size() != 1) {
+            error(DiagId::err_arg_count, loc, {type_name(t), "1", std::to_string(args.size())});
+            return nullptr;
+        }
+        ExprPtr a = args[0];
+        if (t == bool_type()) return to_condition(a);
+        if (!is_numeric(a->type) && a->type != bool_type()) {
+            error(DiagId::err_cast, a->loc, {type_name(a->type), type_name(t)});
+            return nullptr;
+        }
+        bool lit = literals_.count(a) > 0;
+        ExprPtr r = fold(ir::make_cast(a, t, loc));
+        if (lit && ir::is_const(r) && a->kind == ir::ExprKind::Const && is_float(a->type) && is_float(t)) {
+            // wp.float64(0.1) keeps the literal's exact value, not its float32 rounding
+            auto c = std::make_shared<ir::Expr>(*r);
+            c->float_value = a->float_value;
+            if (t->scalar == ScalarKind::Float32) c->float_value = static_cast<float>(a->float_value);
+            return c;
+        }
+        return r;
+    }
+    int n = component_count(t);
+    if (args.empty()) return ir::make_construct(t, {}, loc);
+    if (is_vector(t) || t->kind == TypeKind::Quat || is_matrix(t)) {
+        if (args.size() == 1 && args[0]->type == t) return args[0];
+        if (args.size() == 1 && with_scalar(args[0]->type, t->scalar) == t) return ir::make_cast(args[0], t, loc);
+        if (args.size() == 1 && is_scalar(args[0]->type) && t->kind != TypeKind::Quat) {
+            ExprPtr s = to_scalar(args[0], t->scalar);
+            if (!s) return nullptr;
+            return ir::make_construct(t, {s}, loc);  // splat
+        }
+        if (static_cast<int>(args.size()) == n) {
+            std::vector<ExprPtr> elems;
+            for (auto& a : args) {
+                ExprPtr s = to_scalar(a, t->scalar);
+                if (!s) return nullptr;
+                elems.push_back(s);
+            }
+            return ir::make_construct(t, elems, loc);
+        }
+        if (is_matrix(t) && static_cast<int>(args.size()) == t->cols) {
+            // Vectors are the matrix's columns, as Warp's matrix constructor takes them.
+            std::vector<ExprPtr> elems;
+            for (auto& a : args)
+                if (a->type != vector_type(t->rows, t->scalar)) {
+                    error(DiagId::err_type_mismatch, a->loc, {type_name(vector_type(t->rows, t->scalar)) + " column", type_name(a->type)});
+                    return nullptr;
+                }
+            for (int r = 0; r < t->rows; ++r)
+                for (int c = 0; c < t->cols; ++c)
+                    elems.push_back(ir::make_extract(args[static_cast<size_t>(c)], {ir::make_int(r, int32_type(), loc)},
+                                                     scalar_type(t->scalar), loc));
+            return ir::make_construct(t, elems, loc);
+        }
+        error(DiagId::err_arg_count, loc, {type_name(t), "0, 1 or " + std::to_string(n), std::to_string(args.size())});
+        return nullptr;
+    }
+    if (t->kind == TypeKind::Transform) {
+        if (args.size() == 2 && args[0]->type == vector_type(3, t->scalar) && args[1]->type == quat_type(t->scalar))
+            return ir::make_construct(t, args, loc);
+        if (args.size() == 1 && with_scalar(args[0]->type, t->scalar) == t) return ir::make_cast(args[0], t, loc);
+        if (static_cast<int>(args.size()) == 7) {
+            std::vector<ExprPtr> elems;
+            for (auto& a : args) {
+                ExprPtr s = to_scalar(a, t->scalar);
+                if (!s) return nullptr;
+                elems.push_back(s);
+            }
+            return ir::make_construct(t, elems, loc);
+        }
+        error(DiagId::err_no_overload, loc, {type_name(t), arg_types(args)});
+        note(DiagId::note_candidate, {}, {type_name(t) + "(p: " + type_name(vector_type(3, t->scalar)) + ", q: " + type_name(quat_type(t->scalar)) + ")"});
+        return nullptr;
+    }
+    error(DiagId::err_cast, loc, {arg_types(args), type_name(t)});
+    return nullptr;
+}
+
+}  // namespace weft::compiler::sema_detail

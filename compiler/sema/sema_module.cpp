@@ -1,0 +1,271 @@
+// Module-level semantic analysis: the global names (imports, constants, structs, funcs and
+// kernels), struct layouts, constant evaluation, and the order in which functions are lowered
+// (callees before callers, found on demand, so that a func's inferred return type is known
+// where it is called).
+#include <algorithm>
+#include <functional>
+
+#include "compiler/sema/sema_context.h"
+
+namespace weft::compiler {
+namespace sema_detail {
+
+bool is_weft_module_name(const std::string& m) { return m == "weft" || m == "warp"; }
+
+Sema::Sema(const ast::Module& m, DiagnosticEngine& d, const SemaOptions& o) : ast_(m), diags_(d), opts_(o) {
+    out_ = std::make_unique<ir::Module>();
+    out_->name = o.module_key;
+}
+
+void Sema::error(DiagId id, SourceLoc loc, std::vector<std::string> args) { diags_.report(id, loc, std::move(args)); }
+void Sema::note(DiagId id, SourceLoc loc, std::vector<std::string> args) { diags_.note(id, loc, std::move(args)); }
+void Sema::suggest(const std::string& name, const std::vector<std::string>& candidates) {
+    std::string near = closest_name(name, candidates);
+    if (!near.empty()) note(DiagId::note_did_you_mean, {}, {near});
+}
+
+const Global* Sema::find_global(const std::string& name) const {
+    auto it = globals_.find(name);
+    return it == globals_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Sema::global_names() const {
+    std::vector<std::string> v;
+    for (const auto& [k, g] : globals_) v.push_back(k);
+    return v;
+}
+
+void Sema::collect_globals() {
+    auto define = [&](const std::string& name, Global g) {
+        auto it = globals_.find(name);
+        if (it != globals_.end()) {
+            error(DiagId::err_duplicate_definition, g.loc, {name});
+            note(DiagId::note_previous_definition, it->second.loc, {name});
+            return;
+        }
+        globals_.emplace(name, std::move(g));
+    };
+    for (const auto& imp : ast_.imports) {
+        Global g{is_weft_module_name(imp.module) ? Global::WeftModule : Global::OtherModule, imp.loc, nullptr, nullptr,
+                 nullptr};
+        globals_[imp.alias] = g;  // re-importing is fine in Python
+    }
+    for (const auto& s : ast_.structs) define(s.name, Global{Global::Struct, s.loc, nullptr, nullptr, nullptr});
+    for (const auto& c : ast_.constants) define(c.name, Global{Global::Constant, c.loc, nullptr, nullptr, nullptr});
+    for (const auto& f : ast_.functions) {
+        if (f.kind == ast::DefKind::FuncGrad) {
+            func_grads_[f.grad_of] = &f;
+            continue;
+        }
+        define(f.name, Global{f.kind == ast::DefKind::Kernel ? Global::Kernel : Global::Func, f.loc, nullptr,
+                              nullptr, &f});
+    }
+}
+
+void Sema::define_structs() {
+    // Structs may use each other; resolve in an order where fields' struct types exist first.
+    std::vector<const ast::StructDef*> pending;
+    for (const auto& s : ast_.structs) pending.push_back(&s);
+    std::set<std::string> done;
+    for (size_t round = 0; round <= ast_.structs.size() && !pending.empty(); ++round) {
+        std::vector<const ast::StructDef*> next;
+        for (const ast::StructDef* s : pending) {
+            bool ready = true;
+            for (const auto& f : s->fields) {
+                if (f.annotation && f.annotation->kind == ast::ExprKind::Name) {
+                    const Global* g = find_global(f.annotation->id);
+                    if (g && g->kind == Global::Struct && !g->type && !done.count(f.annotation->id)) ready = false;
+                }
+            }
+            if (!ready && round < ast_.structs.size()) {
+                next.push_back(s);
+                continue;
+            }
+            std::vector<StructField> fields;
+            bool ok = true;
+            for (const auto& f : s->fields) {
+                Type t = f.annotation ? resolve_type(*f.annotation) : nullptr;
+                if (!t) {
+                    ok = false;
+                    continue;
+                }
+                fields.push_back({f.name, t});
+            }
+            Type st = struct_type(opts_.module_key, s->name, fields);
+            globals_[s->name].type = ok ? st : nullptr;
+            done.insert(s->name);
+            if (ok) out_->structs.push_back(st);
+        }
+        pending = std::move(next);
+    }
+}
+
+void Sema::define_constants() {
+    // Constants are lowered with no function scope: only literals, other constants, builtins
+    // and constructors are visible. The result must fold to a constant.
+    for (const auto& c : ast_.constants) {
+        ExprPtr v = lower_expr(*c.value);
+        if (!v) continue;
+        bool is_constant = v->kind == ir::ExprKind::Const;
+        if (v->kind == ir::ExprKind::Construct)
+            is_constant = std::all_of(v->args.begin(), v->args.end(), [](const ExprPtr& a) { return ir::is_const(a); });
+        if (!is_constant) {
+            error(DiagId::err_bad_constant, c.loc, {c.name});
+            continue;
+        }
+        globals_[c.name].value = v;
+    }
+}
+
+ir::Function* Sema::lower_function(const ast::FunctionDef& def) {
+    auto it = lowered_.find(&def);
+    if (it != lowered_.end()) return it->second;
+    if (in_progress_.count(&def)) {
+        error(DiagId::err_recursion, def.loc, {def.name});
+        return nullptr;
+    }
+    in_progress_.insert(&def);
+
+    auto fn = std::make_unique<ir::Function>();
+    fn->kind = def.kind == ast::DefKind::Kernel ? ir::FunctionKind::Kernel : ir::FunctionKind::Func;
+    fn->name = def.name;
+    fn->loc = def.loc;
+    fn->docstring = def.docstring;
+    FuncScope scope;
+    scope.fn = fn.get();
+    scope.def = &def;
+    FuncScope* saved = scope_;
+    scope_ = &scope;
+
+    const char* what = def.kind == ast::DefKind::Kernel ? "kernel" : "function";
+    for (const auto& p : def.params) {
+        if (!p.annotation) {
+            error(DiagId::err_missing_annotation, p.loc, {p.name, what, def.name});
+            continue;
+        }
+        Type t = resolve_type(*p.annotation);
+        if (!t) continue;
+        ir::Var* v = fn->new_var(p.name, t, ir::VarKind::Param, p.loc);
+        fn->params.push_back(v);
+        scope.locals[p.name] = v;
+        scope.first_assign[v] = p.loc;
+    }
+    for (const auto& kw : def.decorator_args) {
+        if (kw.name == "block_dim") {
+            bool ok = true;
+            int64_t n = const_int(*kw.value, "block_dim", &ok);
+            if (ok && (n < 1 || n > 1024)) {
+                error(DiagId::err_constant_eval, kw.value->loc, {"block_dim must be between 1 and 1024"});
+            } else if (ok) {
+                fn->block_dim = static_cast<int>(n);
+            }
+        } else if (kw.name == "enable_backward") {
+            fn->enable_backward = !(kw.value->kind == ast::ExprKind::Bool && !kw.value->bool_value);
+        } else if (kw.name != "module" && kw.name != "launch_bounds") {
+            error(DiagId::err_keyword_arg, kw.loc, {kw.name, "@wp.kernel"});
+        }
+    }
+    if (def.returns) {
+        if (def.returns->kind == ast::ExprKind::None) {
+            scope.ret = void_type();
+        } else if (def.returns->kind == ast::ExprKind::Tuple) {
+            std::vector<Type> items;
+            for (const auto& a : def.returns->args)
+                if (Type t = resolve_type(*a)) items.push_back(t);
+            scope.ret = tuple_type(items);
+        } else if (Type t = resolve_type(*def.returns)) {
+            scope.ret = t;
+        }
+        scope.ret_declared = scope.ret.has_value();
+    }
+    if (def.kind == ast::DefKind::Kernel) {
+        if (scope.ret && *scope.ret != void_type()) error(DiagId::err_return_in_kernel, def.returns->loc);
+        scope.ret = void_type();
+        scope.ret_declared = true;
+    }
+
+    lower_body(def.body, fn->body);
+    fn->ret = scope.ret.value_or(void_type());
+
+    // A value-returning func must return on every path.
+    if (fn->ret != void_type()) {
+        std::function<bool(const ir::Block&)> returns = [&](const ir::Block& b) {
+            for (const auto& s : b) {
+                if (s->kind == ir::StmtKind::Return) return true;
+                if (s->kind == ir::StmtKind::If && returns(s->body) && returns(s->orelse)) return true;
+                if (s->kind == ir::StmtKind::While && s->value->kind == ir::ExprKind::Const && s->value->int_value)
+                    return true;  // `while True:` leaves only by return
+            }
+            return false;
+        };
+        if (!returns(fn->body)) error(DiagId::err_missing_return, def.loc, {def.name, type_name(fn->ret)});
+    }
+
+    scope_ = saved;
+    in_progress_.erase(&def);
+    ir::Function* raw = fn.get();
+    out_->functions.push_back(std::move(fn));
+    lowered_[&def] = raw;
+
+    if (auto g = func_grads_.find(def.name); g != func_grads_.end() && raw->kind == ir::FunctionKind::Func) {
+        // The custom adjoint is an ordinary func whose parameters are the func's inputs followed
+        // by the adjoint of its output; it is lowered here so that the adjoint pass can call it.
+        ir::Function* grad = lower_function(*g->second);
+        raw->custom_grad = grad;
+    }
+    return raw;
+}
+
+std::unique_ptr<ir::Module> Sema::run() {
+    collect_globals();
+    define_structs();
+    define_constants();
+    for (const auto& f : ast_.functions) {
+        if (diags_.stopped()) break;
+        if (f.kind == ast::DefKind::FuncGrad) {
+            const Global* g = find_global(f.grad_of);
+            if (!g || g->kind != Global::Func) {
+                error(DiagId::err_undeclared_name, f.loc, {f.grad_of});
+                continue;
+            }
+            continue;  // lowered with its func
+        }
+        if (f.kind == ast::DefKind::Func) lower_function(f);
+    }
+    for (const auto& f : ast_.functions)
+        if (f.kind == ast::DefKind::Kernel && !diags_.stopped()) lower_function(f);
+
+    // Propagate "uses a barrier" from funcs to the kernels calling them.
+    std::function<bool(const ir::Block&)> syncs = [&](const ir::Block& b) -> bool {
+        std::function<bool(const ExprPtr&)> in_expr = [&](const ExprPtr& e) -> bool {
+            if (!e) return false;
+            if (e->kind == ir::ExprKind::CallFunc && (e->func->uses_sync || syncs(e->func->body))) return true;
+            for (const auto& a : e->args)
+                if (in_expr(a)) return true;
+            return false;
+        };
+        for (const auto& s : b) {
+            if (s->kind == ir::StmtKind::Sync) return true;
+            if (in_expr(s->value) || in_expr(s->start) || in_expr(s->stop) || syncs(s->body) || syncs(s->orelse))
+                return true;
+        }
+        return false;
+    };
+    for (auto& f : out_->functions) f->uses_sync = syncs(f->body);
+
+    if (!diags_.has_errors()) {
+        for (const auto& f : out_->functions) {
+            std::string problem = ir::verify(*f);
+            WEFT_INTERNAL_ASSERT(problem.empty(), "IR verifier after sema: " + problem);
+        }
+    }
+    return std::move(out_);
+}
+
+}  // namespace sema_detail
+
+std::unique_ptr<ir::Module> analyze(const ast::Module& module, DiagnosticEngine& diags, const SemaOptions& options) {
+    return sema_detail::Sema(module, diags, options).run();
+}
+
+}  // namespace weft::compiler

@@ -1,0 +1,155 @@
+// The CPU device. See cpu_backend.h.
+#include "runtime/cpu/cpu_backend.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "compiler/native/launch.h"
+#include "compiler/native_headers.h"
+#include "runtime/cpu/block_fibers.h"
+#include "runtime/cpu/clang_jit.h"
+#include "runtime/cpu/thread_pool.h"
+#include "runtime/errors.h"
+#include "runtime/hash.h"
+#include "runtime/module_cache.h"
+#include "runtime/oob_report.h"
+
+namespace weft::runtime {
+
+namespace {
+
+using RangeFn = void (*)(const wp::launch_bounds_t*, const void*, wp::thread_ctx*, wp::int64, wp::int64);
+using ThreadFn = void (*)(const wp::launch_bounds_t*, const void*, const wp::thread_ctx*);
+
+std::vector<SourceFile> native_sources() {
+    std::vector<SourceFile> v;
+    for (const auto& h : compiler::native_headers()) v.push_back({h.name, h.text});
+    return v;
+}
+
+class CpuModule : public LoadedModule {
+public:
+    CpuModule(std::unique_ptr<JitLibrary> lib, const compiler::CompiledModule& m) : lib_(std::move(lib)) {
+        for (const auto& k : m.gen.kernels) {
+            Entry e;
+            e.range = reinterpret_cast<RangeFn>(lib_->lookup(k.cpu_range_symbol));
+            e.thread = reinterpret_cast<ThreadFn>(lib_->lookup(k.cpu_thread_symbol));
+            entries_[k.name] = e;
+        }
+    }
+
+    void launch(const LaunchRequest& req) override {
+        const compiler::KernelInfo& k = *req.kernel;
+        const Entry& e = entries_.at(k.name);
+        wp::launch_bounds_t bounds{};
+        bounds.ndim = req.ndim;
+        for (int d = 0; d < 4; ++d) bounds.shape[d] = static_cast<wp::int32>(d < req.ndim ? req.shape[d] : 1);
+        bounds.size = req.size;
+        const int64_t bd = req.block_dim;
+        const int64_t nblocks = (req.size + bd - 1) / bd;
+        wp::oob_record oob{};
+        ThreadPool& pool = cpu_thread_pool();
+        const bool per_block = k.uses_sync || k.shared_bytes > 0;
+        // Chunks of whole blocks: enough chunks to balance, few enough to keep overhead low.
+        int64_t target_chunks = per_block ? nblocks : std::max<int64_t>(1, std::min<int64_t>(nblocks, pool.size() * 8));
+        int64_t blocks_per_chunk = (nblocks + target_chunks - 1) / target_chunks;
+        int64_t nchunks = (nblocks + blocks_per_chunk - 1) / blocks_per_chunk;
+        std::vector<WorkerState> states(static_cast<size_t>(pool.size()));
+        pool.parallel_for(nchunks, [&](int64_t chunk, int worker) {
+            WorkerState& ws = states[static_cast<size_t>(worker)];
+            if (ws.smem.size() < std::max<size_t>(k.shared_bytes, 16)) ws.smem.assign(std::max<size_t>(k.shared_bytes, 16), std::byte{0});
+            wp::thread_ctx ctx{};
+            ctx.block_dim = static_cast<wp::int32>(bd);
+            ctx.grid_dim = static_cast<wp::int32>(nblocks);
+            ctx.smem = reinterpret_cast<unsigned char*>(ws.smem.data());
+            ctx.oob = req.debug ? &oob : nullptr;
+            int64_t b0 = chunk * blocks_per_chunk, b1 = std::min(nblocks, b0 + blocks_per_chunk);
+            if (!per_block) {
+                e.range(&bounds, req.args.data(), &ctx, b0 * bd, std::min<int64_t>(req.size, b1 * bd));
+                return;
+            }
+            for (int64_t b = b0; b < b1; ++b) {
+                if (k.shared_bytes) std::memset(ws.smem.data(), 0, k.shared_bytes);
+                if (!k.uses_sync) {
+                    e.range(&bounds, req.args.data(), &ctx, b * bd, std::min<int64_t>(req.size, (b + 1) * bd));
+                    continue;
+                }
+                if (!ws.fibers) ws.fibers = std::make_unique<BlockFibers>();
+                wp::thread_ctx base = ctx;
+                base.block = ws.fibers.get();
+                base.block_idx = static_cast<wp::int32>(b);
+                std::vector<wp::thread_ctx> ctxs(static_cast<size_t>(bd), base);
+                ws.fibers->run(static_cast<int>(bd), [&](int t) {
+                    wp::thread_ctx& c = ctxs[static_cast<size_t>(t)];
+                    c.thread_idx = t;
+                    c.tid = b * bd + t;
+                    e.thread(&bounds, req.args.data(), &c);
+                });
+            }
+        });
+        if (req.debug && oob.hit) throw RuntimeError(format_oob(k, oob));
+    }
+
+private:
+    struct Entry {
+        RangeFn range = nullptr;
+        ThreadFn thread = nullptr;
+    };
+    struct WorkerState {
+        std::vector<std::byte> smem;
+        std::unique_ptr<BlockFibers> fibers;
+    };
+    std::unique_ptr<JitLibrary> lib_;
+    std::map<std::string, Entry> entries_;
+};
+
+class CpuBackend : public DeviceBackend {
+public:
+    Device device() const override { return Device{}; }
+    void* allocate(size_t bytes) override {
+        void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+        if (!p) throw RuntimeError("out of host memory allocating " + std::to_string(bytes) + " bytes");
+        return p;
+    }
+    void free(void* p) override { std::free(p); }
+    void memset(void* dst, int value, size_t bytes) override { std::memset(dst, value, bytes); }
+    void copy_to_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
+    void copy_from_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
+    void copy_within(void* dst, const void* src, size_t bytes) override { std::memmove(dst, src, bytes); }
+    void synchronize() override {}
+
+    std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) override {
+        (void)debug;  // the generated source already differs in debug mode
+        std::string key = cpu_cache_key(m);
+        std::string object;
+        if (auto hit = cache_load(key, "o")) {
+            object = std::move(*hit);
+        } else {
+            SourceFile main{"module.cpp", m.gen.cpp};
+            CppCompileOptions o;
+            try {
+                object = compile_cpp_to_object(main, native_sources(), o);
+            } catch (const CppCompileError& e) {
+                throw RuntimeError(std::string("the C++ compiler rejected the code generated for this module (a Weft bug):\n") + e.what());
+            }
+            cache_store(key, "o", object);
+        }
+        std::vector<std::pair<std::string, void*>> symbols = {
+            {"weft_cpu_sync_threads", reinterpret_cast<void*>(&weft_cpu_sync_threads)}};
+        return std::make_unique<CpuModule>(JitLibrary::load(object, symbols), m);
+    }
+};
+
+}  // namespace
+
+std::string cpu_cache_key(const compiler::CompiledModule& m) {
+    Hasher h;
+    h.add("cpu").add(compiler::compiler_version()).add(host_target_triple_and_cpu()).add(m.gen.cpp);
+    for (const auto& hdr : compiler::native_headers()) h.add(hdr.name).add(hdr.text);
+    return h.hex();
+}
+
+std::unique_ptr<DeviceBackend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace weft::runtime

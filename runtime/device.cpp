@@ -1,0 +1,130 @@
+// Device names and the backend registry. See device.h.
+#include "runtime/device.h"
+
+#include <map>
+#include <mutex>
+
+#include "runtime/errors.h"
+
+#if WEFT_HAVE_CPU_JIT
+#include "runtime/cpu/cpu_backend.h"
+#endif
+#if WEFT_HAVE_CUDA
+#include "runtime/cuda/cuda_backend.h"
+#endif
+
+namespace weft::runtime {
+
+std::string Device::str() const {
+    switch (kind) {
+        case DeviceKind::Cpu: return "cpu";
+        case DeviceKind::Cuda: return "cuda:" + std::to_string(ordinal);
+        case DeviceKind::Sim: return "sim:" + arch;
+    }
+    return "?";
+}
+
+Device parse_device(const std::string& s) {
+    Device d;
+    auto colon = s.find(':');
+    std::string head = s.substr(0, colon), tail = colon == std::string::npos ? "" : s.substr(colon + 1);
+    if (head == "cpu" && colon == std::string::npos) return d;
+    if (head == "cuda") {
+        d.kind = DeviceKind::Cuda;
+        if (colon != std::string::npos) {
+            if (tail.empty() || tail.find_first_not_of("0123456789") != std::string::npos || tail.size() > 3)
+                throw RuntimeError("invalid device '" + s + "': expected cuda:N with N a device number");
+            d.ordinal = std::stoi(tail);
+        }
+        return d;
+    }
+    if (head == "sim") {
+        d.kind = DeviceKind::Sim;
+        if (colon != std::string::npos) {
+            if (tail.empty()) throw RuntimeError("invalid device '" + s + "': expected sim:ARCH, e.g. sim:h200");
+            d.arch = tail;
+        }
+        return d;
+    }
+    throw RuntimeError("invalid device '" + s + "': expected 'cpu', 'cuda[:N]' or 'sim[:ARCH]'");
+}
+
+namespace {
+
+struct Registry {
+    std::mutex mu;
+    std::map<std::string, std::unique_ptr<DeviceBackend>> backends;
+    std::map<DeviceKind, std::pair<BackendFactory, AvailabilityProbe>> factories;
+};
+
+Registry& registry() {
+    static Registry* r = new Registry();  // never destroyed: backends may be used at exit
+    return *r;
+}
+
+}  // namespace
+
+void register_backend(DeviceKind kind, BackendFactory factory, AvailabilityProbe probe) {
+    std::lock_guard<std::mutex> lock(registry().mu);
+    registry().factories[kind] = {factory, probe};
+}
+
+bool device_available(const Device& d) {
+    switch (d.kind) {
+        case DeviceKind::Cpu:
+#if WEFT_HAVE_CPU_JIT
+            return true;
+#else
+            return false;
+#endif
+        case DeviceKind::Cuda:
+#if WEFT_HAVE_CUDA
+            return cuda_device_available(d.ordinal);
+#else
+            return false;
+#endif
+        case DeviceKind::Sim: {
+            std::lock_guard<std::mutex> lock(registry().mu);
+            auto it = registry().factories.find(DeviceKind::Sim);
+            return it != registry().factories.end() && it->second.second(d);
+        }
+    }
+    return false;
+}
+
+DeviceBackend& backend(const Device& d) {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mu);
+    std::string key = d.str();
+    auto it = r.backends.find(key);
+    if (it != r.backends.end()) return *it->second;
+    std::unique_ptr<DeviceBackend> b;
+    switch (d.kind) {
+        case DeviceKind::Cpu:
+#if WEFT_HAVE_CPU_JIT
+            b = make_cpu_backend();
+#else
+            throw RuntimeError("device 'cpu' is not available: this build of Weft has no CPU JIT (configure with WEFT_WITH_LLVM=ON)");
+#endif
+            break;
+        case DeviceKind::Cuda:
+#if WEFT_HAVE_CUDA
+            b = make_cuda_backend(d.ordinal);
+#else
+            throw RuntimeError("device '" + key + "' is not available: this build of Weft has no CUDA support");
+#endif
+            break;
+        case DeviceKind::Sim: {
+            auto f = r.factories.find(DeviceKind::Sim);
+            if (f == r.factories.end())
+                throw RuntimeError("device '" + key + "' is not available: the simulator is not part of this build");
+            b = f->second.first(d);
+            break;
+        }
+    }
+    DeviceBackend& ref = *b;
+    r.backends.emplace(key, std::move(b));
+    return ref;
+}
+
+}  // namespace weft::runtime

@@ -1,0 +1,80 @@
+// runtime/device.h: devices and the backend interface each kind of device implements.
+//
+// A Device is a value: "cpu", "cuda:N" (N defaults to 0) or "sim:ARCH" (ARCH defaults to h200).
+// Everything device-specific sits behind DeviceBackend: memory, copies, loading a compiled module
+// and launching its kernels. The CPU backend (runtime/cpu) compiles with the in-process Clang JIT,
+// the CUDA backend (runtime/cuda) with NVRTC and the driver, the sim backend (gpusim/) runs the
+// PTX NVRTC makes on the simulator. Layers above (engine/, python/) see only this interface.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/driver.h"
+
+namespace weft::runtime {
+
+enum class DeviceKind { Cpu, Cuda, Sim };
+
+struct Device {
+    DeviceKind kind = DeviceKind::Cpu;
+    int ordinal = 0;            // cuda:N
+    std::string arch = "h200";  // sim:ARCH
+
+    std::string str() const;    // "cpu", "cuda:0", "sim:h200"
+    bool is_host_memory() const { return kind != DeviceKind::Cuda; }  // cpu and sim arrays live in host memory
+    bool operator==(const Device& o) const { return kind == o.kind && ordinal == o.ordinal && (kind != DeviceKind::Sim || arch == o.arch); }
+    bool operator!=(const Device& o) const { return !(*this == o); }
+};
+
+// Parses "cpu", "cuda", "cuda:1", "sim", "sim:h100". Throws RuntimeError naming the string.
+Device parse_device(const std::string& s);
+
+// Launch geometry and arguments as a backend receives them (already checked by launch()).
+struct LaunchRequest {
+    const compiler::KernelInfo* kernel = nullptr;
+    int ndim = 1;
+    long long shape[4] = {1, 1, 1, 1};
+    long long size = 0;                 // product of shape
+    int block_dim = 256;
+    std::vector<std::byte> args;        // the kernel's argument block (KernelInfo layout)
+    bool debug = false;                 // bounds-checked build in use: report out-of-range accesses
+};
+
+class LoadedModule {  // a compiled module made ready on one device
+public:
+    virtual ~LoadedModule() = default;
+    virtual void launch(const LaunchRequest& req) = 0;
+};
+
+class DeviceBackend {
+public:
+    virtual ~DeviceBackend() = default;
+    virtual Device device() const = 0;
+    virtual void* allocate(size_t bytes) = 0;           // zero-initialised? no: callers memset
+    virtual void free(void* p) = 0;
+    virtual void memset(void* dst, int value, size_t bytes) = 0;
+    virtual void copy_to_host(void* dst, const void* src, size_t bytes) = 0;
+    virtual void copy_from_host(void* dst, const void* src, size_t bytes) = 0;
+    virtual void copy_within(void* dst, const void* src, size_t bytes) = 0;
+    virtual void synchronize() = 0;
+    // Compiles (or fetches from the disk cache) and loads a module for this device.
+    virtual std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) = 0;
+};
+
+// The backend for a device, created on first use. Throws RuntimeError when the device is not
+// available here (no GPU, a build without the CPU JIT, an unknown sim architecture).
+DeviceBackend& backend(const Device& d);
+
+// True when `backend(d)` would succeed.
+bool device_available(const Device& d);
+
+// Registration of backends implemented in other libraries (CUDA, sim), called at static-init
+// time by those libraries so that this layer does not depend on them.
+using BackendFactory = std::unique_ptr<DeviceBackend> (*)(const Device&);
+using AvailabilityProbe = bool (*)(const Device&);
+void register_backend(DeviceKind kind, BackendFactory factory, AvailabilityProbe probe);
+
+}  // namespace weft::runtime

@@ -1,0 +1,246 @@
+// Modules, argument checking and launches. See module.h.
+#include "runtime/module.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "compiler/diagnostics.h"
+#include "runtime/config.h"
+#include "runtime/errors.h"
+
+namespace weft::runtime {
+
+using compiler::Type;
+
+LaunchArg LaunchArg::of(const Array& a) {
+    LaunchArg l;
+    l.kind = ArrayArg;
+    l.array = a;
+    l.type = a.dtype();
+    return l;
+}
+
+LaunchArg LaunchArg::value(Type t, const void* data) {
+    LaunchArg l;
+    l.kind = Value;
+    l.type = t;
+    l.bytes.resize(compiler::type_size(t));
+    std::memcpy(l.bytes.data(), data, l.bytes.size());
+    return l;
+}
+
+LaunchArg LaunchArg::number_of(double v) {
+    LaunchArg l;
+    l.kind = Number;
+    l.number = v;
+    return l;
+}
+
+LaunchArg LaunchArg::integer_of(long long v) {
+    LaunchArg l;
+    l.kind = Number;
+    l.integer = v;
+    l.number = static_cast<double>(v);
+    l.is_integer = true;
+    return l;
+}
+
+std::string LaunchArg::describe() const {
+    switch (kind) {
+        case ArrayArg: return array.describe();
+        case Value: return compiler::type_name(type);
+        case Number: return is_integer ? "int " + std::to_string(integer) : "float " + std::to_string(number);
+    }
+    return "?";
+}
+
+std::shared_ptr<Module> Module::compile(const std::vector<compiler::ModuleSource>& sources,
+                                        const compiler::CompileOptions& options) {
+    auto m = std::make_shared<Module>();
+    m->sources_ = sources;
+    m->options_ = options;
+    m->options_.debug = false;
+    m->compiled_ = compiler::compile_module(sources, m->options_);
+    return m;
+}
+
+std::shared_ptr<Module> Module::load_file(const std::string& path, const compiler::CompileOptions& options) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw RuntimeError("cannot read kernel module '" + path + "'");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return compile({{path, ss.str(), 0}}, options);
+}
+
+std::vector<std::string> Module::kernel_names() const {
+    std::vector<std::string> v;
+    for (const auto& k : compiled_->gen.kernels) v.push_back(k.name);
+    return v;
+}
+
+Kernel Module::kernel(const std::string& name) {
+    if (const compiler::KernelInfo* k = compiled_->find_kernel(name)) return Kernel(shared_from_this(), k);
+    std::string msg = "module '" + (sources_.empty() ? std::string("?") : sources_[0].path) + "' has no kernel '" + name + "'";
+    std::string near = compiler::closest_name(name, kernel_names());
+    if (!near.empty()) msg += "; did you mean '" + near + "'?";
+    else if (!kernel_names().empty()) {
+        msg += "; its kernels are:";
+        for (const auto& n : kernel_names()) msg += " " + n;
+    }
+    throw RuntimeError(msg);
+}
+
+const compiler::CompiledModule& Module::compiled(bool debug) {
+    if (!debug) return *compiled_;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!compiled_debug_) {
+        compiler::CompileOptions o = options_;
+        o.debug = true;
+        compiled_debug_ = compiler::compile_module(sources_, o);
+    }
+    return *compiled_debug_;
+}
+
+LoadedModule& Module::loaded(const Device& d, bool debug) {
+    const compiler::CompiledModule& cm = compiled(debug);
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string key = d.str() + (debug ? "/debug" : "");
+    auto it = loaded_.find(key);
+    if (it != loaded_.end()) return *it->second;
+    auto lm = backend(d).load(cm, debug);
+    LoadedModule& ref = *lm;
+    loaded_.emplace(key, std::move(lm));
+    return ref;
+}
+
+namespace {
+
+// Converts a Python-style number to the bytes of a scalar type. Returns false if it does not fit.
+bool number_to_scalar(const LaunchArg& a, Type t, std::byte* out) {
+    using compiler::ScalarKind;
+    double v = a.number;
+    long long i = a.integer;
+    auto put = [&](auto x) { std::memcpy(out, &x, sizeof x); };
+    if (compiler::is_float(t)) {
+        if (t->scalar == ScalarKind::Float32) put(static_cast<float>(v));
+        else if (t->scalar == ScalarKind::Float64) put(v);
+        else return false;
+        return true;
+    }
+    if (t->scalar == ScalarKind::Bool) {
+        if (!a.is_integer) return false;
+        put(static_cast<uint8_t>(i != 0));
+        return true;
+    }
+    if (!a.is_integer) return false;
+    auto in_range = [&](long double lo, long double hi) { return i >= lo && i <= hi; };
+    switch (t->scalar) {
+        case ScalarKind::Int8: if (!in_range(-128, 127)) return false; put(static_cast<int8_t>(i)); return true;
+        case ScalarKind::UInt8: if (!in_range(0, 255)) return false; put(static_cast<uint8_t>(i)); return true;
+        case ScalarKind::Int16: if (!in_range(-32768, 32767)) return false; put(static_cast<int16_t>(i)); return true;
+        case ScalarKind::UInt16: if (!in_range(0, 65535)) return false; put(static_cast<uint16_t>(i)); return true;
+        case ScalarKind::Int32: if (!in_range(INT32_MIN, INT32_MAX)) return false; put(static_cast<int32_t>(i)); return true;
+        case ScalarKind::UInt32: if (!in_range(0, UINT32_MAX)) return false; put(static_cast<uint32_t>(i)); return true;
+        case ScalarKind::Int64: put(static_cast<int64_t>(i)); return true;
+        case ScalarKind::UInt64: if (i < 0) return false; put(static_cast<uint64_t>(i)); return true;
+        default: return false;
+    }
+}
+
+}  // namespace
+
+std::vector<std::byte> pack_arguments(const Kernel& k, const std::vector<LaunchArg>& args, const Device& device) {
+    const compiler::KernelInfo& info = k.info();
+    if (args.size() != info.params.size()) {
+        std::string names;
+        for (const auto& p : info.params) names += (names.empty() ? "" : ", ") + p.name;
+        throw RuntimeError("kernel '" + info.name + "' takes " + std::to_string(info.params.size()) + " argument(s) (" + names +
+                           "), " + std::to_string(args.size()) + " given");
+    }
+    std::vector<std::byte> block(info.args_size);
+    for (size_t i = 0; i < args.size(); ++i) {
+        const compiler::KernelParamInfo& p = info.params[i];
+        const LaunchArg& a = args[i];
+        std::string where = "kernel '" + info.name + "': argument '" + p.name + "'";
+        auto mismatch = [&]() {
+            return RuntimeError(where + " expects " + compiler::type_name(p.type) + ", got " + a.describe());
+        };
+        if (compiler::is_array(p.type)) {
+            if (a.kind != LaunchArg::ArrayArg) throw mismatch();
+            if (!a.array.valid()) throw RuntimeError(where + " is an empty array handle");
+            if (a.array.dtype() != p.type->elem || a.array.ndim() != p.type->ndim) throw mismatch();
+            if (a.array.device() != device)
+                throw RuntimeError(where + " is on device " + a.array.device().str() + " but the launch is on " + device.str());
+            auto d = a.array.descriptor();
+            std::memcpy(block.data() + p.offset, d.data(), d.size());
+            continue;
+        }
+        if (a.kind == LaunchArg::ArrayArg) throw mismatch();
+        if (a.kind == LaunchArg::Number) {
+            if (!compiler::is_scalar(p.type) || !number_to_scalar(a, p.type, block.data() + p.offset)) throw mismatch();
+            continue;
+        }
+        if (a.type != p.type) throw mismatch();
+        std::memcpy(block.data() + p.offset, a.bytes.data(), a.bytes.size());
+    }
+    return block;
+}
+
+void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args, const LaunchOptions& options) {
+    if (!k.valid()) throw RuntimeError("launch of an empty kernel handle");
+    const compiler::KernelInfo& info = k.info();
+    if (dim.empty() || dim.size() > 4)
+        throw RuntimeError("launch of kernel '" + info.name + "': dim has " + std::to_string(dim.size()) + " entries; expected 1 to 4");
+    LaunchRequest req;
+    req.ndim = static_cast<int>(dim.size());
+    req.size = 1;
+    for (size_t i = 0; i < dim.size(); ++i) {
+        if (dim[i] < 0) throw RuntimeError("launch of kernel '" + info.name + "': negative dimension " + std::to_string(dim[i]));
+        req.shape[i] = dim[i];
+        req.size *= dim[i];
+    }
+    if (req.size > (1ll << 40)) throw RuntimeError("launch of kernel '" + info.name + "': too many threads");
+    req.block_dim = options.block_dim > 0 ? options.block_dim : info.block_dim > 0 ? info.block_dim : 256;
+    if (req.block_dim > 1024) throw RuntimeError("launch of kernel '" + info.name + "': block_dim " + std::to_string(req.block_dim) + " exceeds 1024");
+    if (info.block_dim > 0 && options.block_dim > 0 && options.block_dim != info.block_dim)
+        throw RuntimeError("launch of kernel '" + info.name + "': block_dim=" + std::to_string(options.block_dim) +
+                           " differs from the kernel's @wp.kernel(block_dim=" + std::to_string(info.block_dim) + ")");
+    if (info.uses_sync && req.size % req.block_dim != 0)
+        throw RuntimeError("launch of kernel '" + info.name + "': it calls wp.sync_threads(), so its launch size (" +
+                           std::to_string(req.size) + ") must be a multiple of its block size (" + std::to_string(req.block_dim) + ")");
+    bool debug = options.debug < 0 ? config().debug : options.debug != 0;
+    req.debug = debug;
+    req.args = pack_arguments(k, args, options.device);
+    if (req.size == 0) return;
+    const compiler::CompiledModule& cm = k.module()->compiled(debug);
+    req.kernel = cm.find_kernel(info.name);
+    k.module()->loaded(options.device, debug).launch(req);
+    if (config().verify_finite) {
+        for (size_t i = 0; i < args.size(); ++i) {
+            if (args[i].kind != LaunchArg::ArrayArg) continue;
+            const Array& a = args[i].array;
+            if (!compiler::is_float(compiler::scalar_type(a.dtype()->scalar)) || compiler::is_struct(a.dtype())) continue;
+            std::vector<std::byte> host(a.nbytes());
+            a.copy_to_host(host.data(), host.size());
+            bool f64 = a.dtype()->scalar == compiler::ScalarKind::Float64;
+            bool f32 = a.dtype()->scalar == compiler::ScalarKind::Float32;
+            size_t n = f64 ? host.size() / 8 : host.size() / 4;
+            for (size_t j = 0; j < n && (f32 || f64); ++j) {
+                double v;
+                if (f64) std::memcpy(&v, host.data() + 8 * j, 8);
+                else {
+                    float f;
+                    std::memcpy(&f, host.data() + 4 * j, 4);
+                    v = f;
+                }
+                if (!std::isfinite(v))
+                    throw RuntimeError("launch of kernel '" + info.name + "' left a non-finite value (" + std::to_string(v) +
+                                       ") in argument '" + info.params[i].name + "' at scalar " + std::to_string(j));
+            }
+        }
+    }
+}
+
+}  // namespace weft::runtime

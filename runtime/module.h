@@ -1,0 +1,96 @@
+// runtime/module.h: kernel modules, kernels and launches.
+//
+//   auto m = Module::compile({{"kernels/saxpy.py", text}});    // front end runs now: errors now
+//   Kernel k = m->kernel("saxpy");
+//   launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(y), LaunchArg::number(2.0)}, {parse_device("cpu")});
+//
+// A module is compiled to C++ once and made ready on each device on first use (through the disk
+// cache). launch() checks every argument against the kernel's signature and reports a mismatch
+// by parameter name with the expected and the actual type, before anything runs.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "compiler/driver.h"
+#include "runtime/array.h"
+#include "runtime/device.h"
+
+namespace weft::runtime {
+
+// One launch argument: an array, or a value with its kernel-language type and bytes. Numbers
+// that come from Python (`number`) convert to the parameter's scalar type; typed values must
+// match exactly.
+struct LaunchArg {
+    enum Kind { ArrayArg, Value, Number } kind = Value;
+    Array array;
+    compiler::Type type = nullptr;
+    std::vector<std::byte> bytes;
+    double number = 0.0;
+    long long integer = 0;
+    bool is_integer = false;
+
+    static LaunchArg of(const Array& a);
+    static LaunchArg value(compiler::Type t, const void* data);
+    static LaunchArg number_of(double v);
+    static LaunchArg integer_of(long long v);
+    std::string describe() const;
+};
+
+class Module;
+
+class Kernel {
+public:
+    Kernel() = default;
+    Kernel(std::shared_ptr<Module> m, const compiler::KernelInfo* info) : module_(std::move(m)), info_(info) {}
+    const compiler::KernelInfo& info() const { return *info_; }
+    const std::string& name() const { return info_->name; }
+    const std::shared_ptr<Module>& module() const { return module_; }
+    bool valid() const { return info_ != nullptr; }
+
+private:
+    std::shared_ptr<Module> module_;
+    const compiler::KernelInfo* info_ = nullptr;
+};
+
+class Module : public std::enable_shared_from_this<Module> {
+public:
+    // Runs the front end now (CompileError on bad source); device code is built on first launch.
+    static std::shared_ptr<Module> compile(const std::vector<compiler::ModuleSource>& sources,
+                                           const compiler::CompileOptions& options = {});
+    static std::shared_ptr<Module> load_file(const std::string& path, const compiler::CompileOptions& options = {});
+
+    Kernel kernel(const std::string& name);  // RuntimeError with did-you-mean when missing
+    std::vector<std::string> kernel_names() const;
+    const compiler::CompiledModule& compiled() const { return *compiled_; }
+    // The module made ready on a device (compiling or loading from the disk cache).
+    LoadedModule& loaded(const Device& d, bool debug);
+    // Debug builds (bounds checks) are a second compilation of the same sources.
+    const compiler::CompiledModule& compiled(bool debug);
+
+private:
+    std::vector<compiler::ModuleSource> sources_;
+    compiler::CompileOptions options_;
+    std::shared_ptr<compiler::CompiledModule> compiled_;
+    std::shared_ptr<compiler::CompiledModule> compiled_debug_;
+    std::map<std::string, std::unique_ptr<LoadedModule>> loaded_;
+    std::mutex mu_;
+};
+
+struct LaunchOptions {
+    Device device;
+    int block_dim = 0;      // 0: the kernel's @wp.kernel(block_dim=N), else 256
+    int debug = -1;         // -1: config().debug
+};
+
+// Checks the arguments against the kernel's signature and packs the argument block. Throws
+// RuntimeError naming the parameter on any mismatch.
+std::vector<std::byte> pack_arguments(const Kernel& k, const std::vector<LaunchArg>& args, const Device& device);
+
+void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args,
+            const LaunchOptions& options);
+
+}  // namespace weft::runtime
