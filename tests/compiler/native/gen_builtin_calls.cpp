@@ -8,7 +8,7 @@
 // it (host compiler in the build, nvcc in a test) proves that compiler/native implements the
 // table. Under CUDA each function is a __global__ kernel, so that the device side is compiled too.
 //
-// FD_CASES.inc has one WEFT_FD_CASE(index, "signature", forward, adjoint, Ret, Params…) line per
+// FD_CASES.inc has one WEFT_FD_CASE(name_index, "signature", forward, adjoint, Ret, Params…) line per
 // Differentiable overload, which fd_adjoint_test.cpp expands into a finite-difference check.
 #include <fstream>
 #include <iostream>
@@ -64,7 +64,7 @@ void write_fd_cases(std::ostream& out, const BuiltinTable& table) {
     for (const BuiltinOverload& o : table.overloads()) {
         ++index;
         if (!(o.flags & BuiltinFlags_Differentiable)) continue;
-        out << "WEFT_FD_CASE(" << index << ", \"" << signature_text(o) << "\", \"" << o.name << "\", "
+        out << "WEFT_FD_CASE(" << o.name << "_" << index << ", \"" << signature_text(o) << "\", \"" << o.name << "\", "
             << "[](const auto&... a) { return wp::" << o.cpp_name << "(a...); }, "
             << "[](auto&&... a) { wp::adj_" << o.cpp_name << "(a...); }, " << cpp_type_name(o.ret);
         for (const BuiltinParam& p : o.params) out << ", " << cpp_type_name(p.type);
