@@ -419,7 +419,7 @@ Operand Parser::resolve_operand(const Instr& in, const RawOperand& raw, Type exp
           if (raw.negative) o.imm ^= n.kind == TokKind::F32Bits ? 0x80000000u : 0x8000000000000000ull;
         }
       }
-      if (expected == Type::Pred) fail(raw.tok, "a literal cannot be used as a predicate operand of " + what);
+      if (expected == Type::Pred) o.imm &= 1;
       return o;
     }
     case RawOperand::Address: {
