@@ -62,22 +62,34 @@ std::string format_message(DiagId id, const std::vector<std::string>& args) {
     return out;
 }
 
+static Diagnostic make_diag(DiagId id, Severity sev, SourceLoc loc, std::string message) {
+    Diagnostic d{id, sev, loc, std::move(message), {}, "", 0, 0, 1, ""};
+    if (loc.valid()) {
+        d.path = loc.file->path;
+        d.line = loc.display_line();
+        d.col = loc.col;
+        d.len = loc.len;
+        d.line_text = std::string(loc.file->line(loc.line));
+    }
+    return d;
+}
+
 static void format_one(std::ostringstream& os, const Diagnostic& d) {
-    if (d.loc.valid()) {
-        os << d.loc.file->path << ":" << d.loc.display_line() << ":" << d.loc.col << ": ";
+    if (d.line > 0) {
+        os << d.path << ":" << d.line << ":" << d.col << ": ";
     }
     os << severity_word(d.severity) << ": " << d.message << "\n";
-    if (d.loc.valid()) {
-        std::string_view line = d.loc.file->line(d.loc.line);
+    if (d.line > 0) {
+        std::string_view line = d.line_text;
         os << "    " << line << "\n";
         os << "    ";
-        int col = std::max(1, d.loc.col);
+        int col = std::max(1, d.col);
         for (int i = 1; i < col; ++i) {
             size_t k = static_cast<size_t>(i - 1);
             os << (k < line.size() && line[k] == '\t' ? '\t' : ' ');
         }
         os << '^';
-        int len = d.loc.len;
+        int len = d.len;
         int avail = static_cast<int>(line.size()) - col;
         len = std::min(len, std::max(1, avail + 1));
         for (int i = 1; i < len; ++i) os << '~';
@@ -98,19 +110,19 @@ Diagnostic& DiagnosticEngine::report(DiagId id, SourceLoc loc, std::vector<std::
         ++errors_;
         if (errors_ > max_errors && !stopped_) {
             stopped_ = true;
-            diags_.push_back({DiagId::err_too_many_errors, Severity::Error, SourceLoc{},
-                              format_message(DiagId::err_too_many_errors, {}), {}});
+            diags_.push_back(make_diag(DiagId::err_too_many_errors, Severity::Error, SourceLoc{},
+                                       format_message(DiagId::err_too_many_errors, {})));
             return diags_.back();
         }
     }
     if (stopped_ && !diags_.empty()) return diags_.back();
-    diags_.push_back({id, sev, loc, format_message(id, args), {}});
+    diags_.push_back(make_diag(id, sev, loc, format_message(id, args)));
     return diags_.back();
 }
 
 void DiagnosticEngine::note(DiagId id, SourceLoc loc, std::vector<std::string> args) {
     if (diags_.empty() || stopped_) return;
-    diags_.back().notes.push_back({id, Severity::Note, loc, format_message(id, args), {}});
+    diags_.back().notes.push_back(make_diag(id, Severity::Note, loc, format_message(id, args)));
 }
 
 std::string DiagnosticEngine::format_all() const {

@@ -15,7 +15,10 @@ struct ParseAbort {};  // thrown to resynchronise at the next statement
 class Parser {
 public:
     Parser(Module& m, const SourceFile& f, DiagnosticEngine& d) : mod_(m), file_(f), diags_(d) {
+        size_t before = d.diagnostics().size();
         toks_ = tokenize(f, d);
+        for (size_t i = before; i < d.diagnostics().size(); ++i)
+            if (d.diagnostics()[i].id == DiagId::err_lex_unclosed) lex_unclosed_ = true;
         for (const auto& imp : m.imports)
             if (imp.module == "weft" || imp.module == "warp") weft_aliases_.insert(imp.alias);
     }
@@ -56,7 +59,10 @@ private:
         return true;
     }
     [[noreturn]] void fail_expected(const std::string& what) {
-        diags_.report(DiagId::err_expected, cur().loc, {what, describe_token(cur())});
+        // After an unclosed bracket the lexer has joined the rest of the file into one line:
+        // "expected ')' at end of file" would only repeat its error.
+        bool at_end = cur().kind == Tok::End || cur().kind == Tok::Newline;
+        if (!(at_end && lex_unclosed_)) diags_.report(DiagId::err_expected, cur().loc, {what, describe_token(cur())});
         throw ParseAbort{};
     }
     void expect_op(const char* op) {
@@ -162,11 +168,14 @@ private:
         Token base = expect_name("a decorator");
         std::string attr;
         SourceLoc attr_loc = base.loc;
-        if (accept_op(".")) {
+        int parts = 1;
+        while (accept_op(".")) {
             Token a = expect_name("a decorator name");
             attr = a.text;
             attr_loc = a.loc;
+            ++parts;
         }
+        if (parts > 2) attr.clear();  // a.b.c: not the weft module's decorator
         std::vector<Keyword> dargs;
         ExprPtr pos_arg;
         if (accept_op("(")) {
@@ -328,7 +337,12 @@ private:
             if (t.text == "while") return body.push_back(while_stmt());
             if (t.text == "def" || t.text == "class") unsupported("nested definitions", t.loc);
             if (t.text == "with") unsupported("'with' statements", t.loc);
-            if (t.text == "try") unsupported("exception handling", t.loc);
+            if (t.text == "try") {
+                diags_.report(DiagId::err_unsupported_syntax, t.loc, {"exception handling"});
+                skip_statement();
+                while (at_name("except") || at_name("finally") || at_name("else")) skip_statement();
+                return;
+            }
             if (t.text == "async") unsupported("async code", t.loc);
         }
         if (t.kind == Tok::Op && t.text == "@") unsupported("nested definitions", t.loc);
@@ -784,6 +798,7 @@ private:
     size_t pos_ = 0;
     std::set<std::string> weft_aliases_;
     int depth_ = 0;
+    bool lex_unclosed_ = false;
 };
 
 }  // namespace

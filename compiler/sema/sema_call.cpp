@@ -260,7 +260,8 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
         Type at = args[0]->type;
         size_t nvals = aop == ir::AtomicOp::Cas ? 2 : 1;
         if (args.size() != 1 + static_cast<size_t>(at->ndim) + nvals) {
-            error(DiagId::err_arg_count, loc, {name + " on " + type_name(at), std::to_string(1 + at->ndim + nvals), std::to_string(args.size())});
+            error(DiagId::err_arg_count, loc, {name, std::to_string(1 + at->ndim + nvals), std::to_string(args.size())});
+            note(DiagId::note_hint, {}, {"the array has " + std::to_string(at->ndim) + " dimension(s): pass one index per dimension, then the value"});
             return nullptr;
         }
         std::vector<ExprPtr> idx(args.begin() + 1, args.begin() + 1 + at->ndim), vals(args.begin() + 1 + at->ndim, args.end());

@@ -185,10 +185,7 @@ ExprPtr Sema::to_condition(ExprPtr e) {
 }
 
 int64_t Sema::const_int(const ast::Expr& e, const char* what, bool* ok) {
-    FuncScope* saved = scope_;
-    scope_ = nullptr;  // constant context: no locals
-    ExprPtr v = lower_expr(e);
-    scope_ = saved;
+    ExprPtr v = lower_expr(e);  // locals are visible so that using one is reported as non-constant
     if (!v) {
         *ok = false;
         return 0;
@@ -431,9 +428,10 @@ ExprPtr Sema::lower_binary(ast::BinOp op, ExprPtr a, ExprPtr b, SourceLoc loc) {
     Type ta = a->type, tb = b->type;
     auto fail = [&]() -> ExprPtr {
         error(DiagId::err_binary_operands, loc, {ast::binop_text(op), type_name(ta), type_name(tb)});
-        if (op == ast::BinOp::Mul && is_vector(ta) && ta == tb) note(DiagId::note_did_you_mean, {}, {"wp.cw_mul(a, b) or wp.dot(a, b)"});
+        if (op == ast::BinOp::Mul && is_vector(ta) && ta == tb)
+            note(DiagId::note_hint, {}, {"for a component-wise product use wp.cw_mul(a, b); for the dot product wp.dot(a, b)"});
         if (is_numeric(ta) && is_numeric(tb) && ta != tb)
-            note(DiagId::note_did_you_mean, {}, {"an explicit conversion such as " + type_name(ta) + "(...) or " + type_name(tb) + "(...)"});
+            note(DiagId::note_hint, {}, {"convert one operand explicitly, e.g. " + type_name(ta) + "(x) or " + type_name(tb) + "(x)"});
         return nullptr;
     };
     // Scalars

@@ -184,11 +184,13 @@ ir::Function* Sema::lower_function(const ast::FunctionDef& def) {
         scope.ret_declared = true;
     }
 
+    int errors_before = diags_.error_count();
     lower_body(def.body, fn->body);
     fn->ret = scope.ret.value_or(void_type());
 
-    // A value-returning func must return on every path.
-    if (fn->ret != void_type()) {
+    // A value-returning func must return on every path (checked only when the body is clean:
+    // a statement dropped after an error would make this a false alarm).
+    if (fn->ret != void_type() && diags_.error_count() == errors_before) {
         std::function<bool(const ir::Block&)> returns = [&](const ir::Block& b) {
             for (const auto& s : b) {
                 if (s->kind == ir::StmtKind::Return) return true;

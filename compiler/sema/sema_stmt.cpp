@@ -364,6 +364,11 @@ void Sema::lower_stmt(const ast::Stmt& s, ir::Block& out) {
             if (is_weft_call(value, *this, "shared_array")) {
                 if (scope_->fn->kind != ir::FunctionKind::Kernel) {
                     error(DiagId::err_shared_in_func, value.loc);
+                    // Declare the name anyway (as a plain local of unknown use) to avoid follow-on errors.
+                    if (s.target->kind == ast::ExprKind::Name && !scope_->locals.count(s.target->id)) {
+                        ir::Var* v = scope_->fn->new_var(s.target->id, array_type(float32_type(), 1), ir::VarKind::Shared, s.target->loc);
+                        scope_->locals[s.target->id] = v;
+                    }
                     return;
                 }
                 if (s.target->kind != ast::ExprKind::Name || scope_->locals.count(s.target->id)) {

@@ -1,0 +1,41 @@
+// apps/cli.h: the `weft` command line's shared pieces: a small argument parser that reports
+// unknown options with a did-you-mean, and the subcommand table.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace weft::apps {
+
+// A usage mistake: printed as "weft <cmd>: <message>" with exit code 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Args {
+public:
+    // `flags` are options without a value (--debug); `options` take one (--kernel NAME).
+    Args(const std::vector<std::string>& argv, const std::vector<std::string>& options,
+         const std::vector<std::string>& flags);
+    std::optional<std::string> get(const std::string& name) const;
+    std::string get_or(const std::string& name, const std::string& dflt) const;
+    bool flag(const std::string& name) const;
+    const std::vector<std::string>& positional() const { return positional_; }
+
+private:
+    std::map<std::string, std::string> values_;
+    std::map<std::string, bool> flags_;
+    std::vector<std::string> positional_;
+};
+
+int cmd_compile(const std::vector<std::string>& args);
+int cmd_launch(const std::vector<std::string>& args);
+int cmd_builtins(const std::vector<std::string>& args);
+
+// "64", "8,8" -> {64}, {8, 8}; UsageError on anything else.
+std::vector<int64_t> parse_dims(const std::string& s);
+
+}  // namespace weft::apps

@@ -1,0 +1,79 @@
+// `weft compile`: check a kernel module and print one of its forms.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "apps/cli.h"
+#include "compiler/driver.h"
+#include "compiler/ir/ir.h"
+
+#if __has_include("runtime/cuda/ptx.h") && WEFT_HAVE_CUDA
+#include "runtime/cuda/ptx.h"
+#define WEFT_CLI_PTX 1
+#endif
+
+namespace weft::apps {
+
+std::string read_source(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw UsageError("cannot read '" + path + "'");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+int cmd_compile(const std::vector<std::string>& argv) {
+    Args args(argv, {"kernel", "emit", "arch"}, {"debug", "help"});
+    if (args.flag("help")) {
+        printf("usage: weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--arch sm_90] [--debug]\n"
+               "Checks the module and prints diagnostics; with --emit, prints that form of it.\n");
+        return 0;
+    }
+    if (args.positional().size() != 1) throw UsageError("expected one MODULE.py, got " + std::to_string(args.positional().size()));
+    std::string path = args.positional()[0];
+    std::string emit = args.get_or("emit", "");
+    if (!emit.empty() && emit != "ast" && emit != "ir" && emit != "cpp" && emit != "ptx")
+        throw UsageError("--emit takes ast, ir, cpp or ptx; got '" + emit + "'");
+    compiler::CompileOptions opts;
+    opts.debug = args.flag("debug");
+    std::vector<compiler::ModuleSource> sources = {{path, read_source(path), 0}};
+    compiler::DiagnosticEngine diags;
+    auto m = compiler::analyze_module(sources, opts, diags);
+    std::string text = diags.format_all();
+    if (!text.empty()) fputs(text.c_str(), stderr);
+    if (diags.has_errors()) return 1;
+    std::string kernel = args.get_or("kernel", "");
+    if (!kernel.empty() && !m->ir->find(kernel)) {
+        std::vector<std::string> names;
+        for (const auto& f : m->ir->functions) names.push_back(f->name);
+        std::string near = compiler::closest_name(kernel, names);
+        throw UsageError("module '" + path + "' has no kernel or func '" + kernel + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+    if (emit == "ast") {
+        std::cout << compiler::ast::dump(m->ast);
+    } else if (emit == "ir") {
+        if (!kernel.empty()) std::cout << compiler::ir::print(*m->ir->find(kernel));
+        else std::cout << compiler::ir::print(*m->ir);
+    } else if (emit == "cpp" || emit == "ptx") {
+        compiler::CodegenOptions co;
+        co.debug = opts.debug;
+        m->gen = compiler::generate_cpp(*m->ir, co);
+        if (emit == "cpp") {
+            std::cout << m->gen.cpp;
+        } else {
+#ifdef WEFT_CLI_PTX
+            std::cout << runtime::generate_ptx(*m, args.get_or("arch", "sm_90"));
+#else
+            throw UsageError("--emit ptx needs a build with CUDA (NVRTC); this one has none");
+#endif
+        }
+    } else {
+        size_t nk = 0, nf = 0;
+        for (const auto& f : m->ir->functions) (f->kind == compiler::ir::FunctionKind::Kernel ? nk : nf)++;
+        printf("%s: %zu kernel(s), %zu func(s), %zu struct(s): OK\n", path.c_str(), nk, nf, m->ir->structs.size());
+    }
+    return 0;
+}
+
+}  // namespace weft::apps

@@ -1,0 +1,57 @@
+// `weft`: the command line.
+//
+//   weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--arch sm_90] [--debug]
+//   weft launch  MODULE.py --kernel NAME --dim N[,M..] [--device cpu|cuda:0|sim:h200] [--print N]
+//   weft builtins [--markdown]
+//
+// Exit codes: 0 success, 1 the input has errors (compile errors, launch errors), 2 usage.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "apps/cli.h"
+#include "compiler/diagnostics.h"
+
+namespace {
+
+void usage(FILE* out) {
+    fprintf(out,
+            "usage: weft <command> [options]\n"
+            "\n"
+            "commands:\n"
+            "  compile MODULE.py   check a kernel module and print its AST, IR, C++ or PTX\n"
+            "  launch MODULE.py    run one kernel on generated inputs and print its outputs\n"
+            "  builtins            list the kernel language's builtins (--markdown for the docs)\n"
+            "\n"
+            "Run 'weft <command> --help' for a command's options.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace weft::apps;
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    std::string cmd = argv[1];
+    std::vector<std::string> rest(argv + 2, argv + argc);
+    try {
+        if (cmd == "compile") return cmd_compile(rest);
+        if (cmd == "launch") return cmd_launch(rest);
+        if (cmd == "builtins") return cmd_builtins(rest);
+        std::string near = weft::compiler::closest_name(cmd, {"compile", "launch", "builtins"});
+        fprintf(stderr, "weft: unknown command '%s'%s\n", cmd.c_str(),
+                near.empty() ? "" : (" (did you mean '" + near + "'?)").c_str());
+        usage(stderr);
+        return 2;
+    } catch (const UsageError& e) {
+        fprintf(stderr, "weft %s: %s\n", cmd.c_str(), e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        fprintf(stderr, "%s", e.what());
+        if (e.what()[0] && e.what()[strlen(e.what()) - 1] != '\n') fprintf(stderr, "\n");
+        return 1;
+    }
+}
