@@ -1,0 +1,16 @@
+// python/bindings/bindings.h: the entry points of the binding files, one per area, called in
+// order from weft_module.cpp. Each file binds one header group of the C++ API and nothing more;
+// behaviour that only Python needs (dtype objects, dependency scanning) lives in python/weft/.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace weft::python {
+
+void bind_types(pybind11::module_& m);    // compiler/types.h
+void bind_arrays(pybind11::module_& m);   // runtime/array.h
+void bind_kernels(pybind11::module_& m);  // compiler/driver.h, runtime/module.h (Module, Kernel), module_cache.h
+void bind_launch(pybind11::module_& m);   // runtime/module.h (LaunchArg, launch)
+void bind_runtime(pybind11::module_& m);  // runtime/device.h, config.h, cpu/thread_pool.h
+
+}  // namespace weft::python

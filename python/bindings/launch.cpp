@@ -1,0 +1,46 @@
+// python/bindings/launch.cpp: launch arguments and launches (runtime/module.h).
+//
+// The Python side turns each argument into a LaunchArg: arrays as themselves, Python numbers as
+// `number`/`integer` (converted to the parameter's scalar type by the runtime), typed values
+// (wp.vec3, @wp.struct instances, wp.float32(..)) as their type and packed bytes. The runtime
+// checks all of them against the kernel's signature and names the parameter on a mismatch.
+#include <pybind11/stl.h>
+
+#include "python/bindings/bindings.h"
+#include "runtime/module.h"
+
+namespace py = pybind11;
+using weft::compiler::Type;
+using weft::runtime::LaunchArg;
+
+namespace weft::python {
+
+void bind_launch(py::module_& m) {
+    py::class_<LaunchArg>(m, "LaunchArg", "One launch argument: an array, a typed value, or a Python number")
+        .def_static("of", &LaunchArg::of, "an array")
+        .def_static("value", [](Type t, const py::bytes& b) {
+                std::string s = b;
+                if (s.size() != compiler::type_size(t))
+                    throw py::value_error("value of " + std::to_string(s.size()) + " bytes for type " +
+                                          compiler::type_name(t));
+                return LaunchArg::value(t, s.data());
+            }, "a value of type t from its bytes (must match the parameter's type exactly)")
+        .def_static("number", &LaunchArg::number_of, "a Python float: converted to the parameter's scalar type")
+        .def_static("integer", &LaunchArg::integer_of, "a Python int: converted when it fits the parameter's type")
+        .def("describe", &LaunchArg::describe);
+
+    m.def("launch", [](const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args,
+                       const std::string& device, int block_dim, int debug) {
+            runtime::LaunchOptions o;
+            o.device = runtime::parse_device(device);
+            o.block_dim = block_dim;
+            o.debug = debug;
+            py::gil_scoped_release unlocked;
+            runtime::launch(k, dim, args, o);
+        }, py::arg("kernel"), py::arg("dim"), py::arg("args"), py::arg("device") = "cpu", py::arg("block_dim") = 0,
+        py::arg("debug") = -1,
+        "Checks the arguments against the kernel's signature (RuntimeError naming the parameter on any "
+        "mismatch) and runs it. block_dim 0: the kernel's @wp.kernel(block_dim=N), else 256. debug -1: config().debug");
+}
+
+}  // namespace weft::python

@@ -1,0 +1,350 @@
+"""wp.array and its constructors (zeros, empty, full, clone, copy ...).
+
+An `array` wraps a `_weft.Array` handle. Its dtype is a Python dtype object (wp.float32,
+wp.vec3f, a @wp.struct); its numpy form appends the dtype's inner shape, so an array of n vec3
+reads as an (n, 3) float32 numpy array and is built from one, as in Warp.
+
+`wp.array(dtype=float)` with neither data nor shape is a type, not an allocation: that is how
+kernel parameters and struct fields are annotated (`x: wp.array(dtype=wp.vec3)`).
+
+`numpy()` on cpu and sim arrays is a view of the array's memory (the view keeps the memory
+alive); on cuda it is a copy.
+"""
+
+import numpy as np
+
+from . import _weft
+from . import context as _context
+from . import types as _types
+
+
+def _shape_tuple(shape):
+    if shape is None:
+        return None
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+def _infer_dtype(data):
+    """Warp's rule for data without a dtype: the numpy dtype's scalar (lists: float32/int32/bool)."""
+    if isinstance(data, np.ndarray):
+        t = _types.scalar_from_numpy(data.dtype)
+        if t is None:
+            raise TypeError(f"cannot infer a weft dtype from numpy dtype {data.dtype}; pass dtype=")
+        return _types.dtype_of(t)
+    flat = np.asarray(data)
+    if flat.dtype == np.bool_:
+        return _types.bool
+    if np.issubdtype(flat.dtype, np.integer):
+        return _types.int32
+    if np.issubdtype(flat.dtype, np.floating):
+        return _types.float32
+    raise TypeError(f"cannot infer a weft dtype from {type(data).__name__} data; pass dtype=")
+
+
+def _host_data(data, t, shape=None):
+    """(contiguous numpy data in the element layout, array shape) for `data` as elements of `t`."""
+    base, inner = _types.numpy_layout(t)
+    if t.kind == "struct":
+        if isinstance(data, np.ndarray) and data.dtype.itemsize == t.size and data.dtype.kind == "V":
+            host = np.ascontiguousarray(data).view(np.uint8).reshape(data.shape + (t.size,))
+            return host, data.shape
+        items = list(data)
+        host = np.frombuffer(b"".join(_types.pack_value(t, v) for v in items), dtype=np.uint8).reshape(len(items), t.size)
+        return host, (len(items),)
+    host = np.asarray(data)
+    if host.dtype == object:
+        host = np.asarray([np.asarray(v, dtype=base) for v in np.ravel(host)])
+    host = np.ascontiguousarray(host, dtype=base)
+    if inner and host.shape[-len(inner):] != inner:
+        if host.ndim == 1 and host.size % int(np.prod(inner)) == 0:
+            host = host.reshape((-1,) + inner)
+        else:
+            raise ValueError(f"data of shape {host.shape} does not hold elements of {t} (inner shape {inner})")
+    arr_shape = host.shape[: host.ndim - len(inner)] if inner else host.shape
+    if shape is not None and tuple(shape) != tuple(arr_shape):
+        count = int(np.prod(shape))
+        if count * max(1, int(np.prod(inner))) != host.size:
+            raise ValueError(f"data of {host.size} scalars does not fit shape {shape} of {t}")
+        host = host.reshape(tuple(shape) + inner)
+        arr_shape = tuple(shape)
+    if len(arr_shape) == 0:
+        host = host.reshape((1,) + inner)
+        arr_shape = (1,)
+    return host, tuple(arr_shape)
+
+
+class array:
+    """A typed n-dimensional array on a device (Warp's wp.array)."""
+
+    def __init__(self, data=None, dtype=None, shape=None, strides=None, device=None, requires_grad=False,
+                 ndim=None, copy=True, **_ignored):
+        self._arr = None
+        self._grad = None
+        shape = _shape_tuple(shape)
+        if data is None and shape is None:
+            # A type annotation: wp.array(dtype=float, ndim=2)
+            self.dtype = dtype if dtype is not None else _types.float32
+            self._annotation_ndim = ndim or 1
+            return
+        if isinstance(data, array):
+            src = data
+            dev = _context.get_device(device if device is not None else src.device)
+            self._init_from(src._arr.to(dev.alias), src.dtype)
+            self.requires_grad = requires_grad
+            return
+        dev = _context.get_device(device)
+        if dtype is None:
+            dtype = _infer_dtype(data) if data is not None else _types.float32
+        t = _types.type_of(dtype)
+        if data is None:
+            self._init_from(_weft.Array.zeros(t, list(shape), dev.alias, requires_grad), dtype)
+            return
+        host, arr_shape = _host_data(data, t, shape)
+        a = _weft.Array.empty(t, list(arr_shape), dev.alias, requires_grad)
+        a.copy_from_host(host)
+        self._init_from(a, dtype)
+
+    def _init_from(self, handle, dtype):
+        self._arr = handle
+        self.dtype = _types.dtype_of(handle.dtype) if dtype is None else dtype
+        self._annotation_ndim = None
+
+    @classmethod
+    def _wrap(cls, handle, dtype=None):
+        a = cls.__new__(cls)
+        a._grad = None
+        a._init_from(handle, dtype)
+        return a
+
+    # ---- properties ----
+    def _handle(self):
+        if self._arr is None:
+            raise TypeError("this wp.array is a type annotation (no data, no shape); it has no memory")
+        return self._arr
+
+    @property
+    def _weft_type_of_array(self):
+        """The kernel-language type of this array as a kernel parameter."""
+        ndim = self._annotation_ndim if self._arr is None else self._arr.ndim
+        return _weft.array_type(_types.type_of(self.dtype), ndim)
+
+    @property
+    def shape(self):
+        return tuple(self._handle().shape)
+
+    @property
+    def strides(self):
+        return tuple(self._handle().strides)
+
+    @property
+    def ndim(self):
+        return self._annotation_ndim if self._arr is None else self._arr.ndim
+
+    @property
+    def size(self):
+        return self._handle().size
+
+    @property
+    def capacity(self):
+        return self._handle().nbytes
+
+    @property
+    def device(self):
+        return _context.get_device(self._handle().device)
+
+    @property
+    def ptr(self):
+        return self._handle().ptr
+
+    @property
+    def is_contiguous(self):
+        return self._handle().is_contiguous
+
+    @property
+    def requires_grad(self):
+        return self._handle().requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self._handle().requires_grad = bool(value)
+
+    @property
+    def grad(self):
+        g = self._handle().grad
+        if g is None:
+            self._grad = None
+            return None
+        if self._grad is None or self._grad._arr.ptr != g.ptr:
+            self._grad = array._wrap(g, self.dtype)
+        return self._grad
+
+    def __len__(self):
+        return self.shape[0]
+
+    # ---- host access ----
+    def numpy(self):
+        """A numpy array of the contents: a view (no copy) on cpu and sim, a copy on cuda."""
+        a = self._handle()
+        base, inner = _types.numpy_layout(a.dtype)
+        shape = list(a.shape) + list(inner)
+        if _context.get_device(a.device).is_host_memory:
+            inner_strides = []
+            stride = base.itemsize
+            for n in reversed(inner):
+                inner_strides.insert(0, stride)
+                stride *= n
+            return a.host_view(base, shape, list(a.strides) + inner_strides)
+        if not a.is_contiguous:
+            raise RuntimeError(f"numpy() of a non-contiguous {a.describe()} is not supported")
+        out = np.empty(shape, dtype=base)
+        a.copy_to_host(out.view(np.uint8).reshape(-1))
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        n = self.numpy()
+        return n.astype(dtype) if dtype is not None else n
+
+    def list(self):
+        """The elements as Python values (numbers, wp.vec3 instances, struct instances)."""
+        t = self._handle().dtype
+        n = self.numpy()
+        if t.kind == "scalar":
+            return n.ravel().tolist()
+        cls = _types.dtype_of(t)
+        if t.kind == "struct":
+            return [cls.from_bytes(r.tobytes()) for r in np.ascontiguousarray(n).reshape(-1)]
+        _, inner = _types.numpy_layout(t)
+        return [cls(v) for v in np.ascontiguousarray(n).reshape((-1,) + inner)]
+
+    # ---- in-place operations ----
+    def zero_(self):
+        self._handle().zero()
+
+    def fill_(self, value):
+        a = self._handle()
+        a.fill(_types.pack_value(a.dtype, value))
+
+    def assign(self, src):
+        """Copies `src` (a wp.array, numpy array or sequence of the same shape) into this array."""
+        a = self._handle()
+        if isinstance(src, array):
+            a.assign(src._handle())
+            return
+        host, shape = _host_data(src, a.dtype, a.shape)
+        if tuple(shape) != tuple(a.shape):
+            raise ValueError(f"assign: data of shape {shape} into an array of shape {tuple(a.shape)}")
+        a.copy_from_host(host)
+
+    def to(self, device):
+        d = _context.get_device(device)
+        if d == self.device:
+            return self
+        return array._wrap(self._handle().to(d.alias), self.dtype)
+
+    def zero_grad(self):
+        self._handle().zero_grad()
+
+    def __repr__(self):
+        if self._arr is None:
+            return f"wp.array(dtype={_types.type_of(self.dtype)}, ndim={self._annotation_ndim})"
+        return self._arr.describe()
+
+    def __str__(self):
+        if self._arr is None:
+            return repr(self)
+        return str(self.numpy())
+
+
+def array1d(*args, **kwargs):
+    kwargs.setdefault("ndim", 1)
+    return array(*args, **kwargs)
+
+
+def array2d(*args, **kwargs):
+    kwargs.setdefault("ndim", 2)
+    return array(*args, **kwargs)
+
+
+def array3d(*args, **kwargs):
+    kwargs.setdefault("ndim", 3)
+    return array(*args, **kwargs)
+
+
+def array4d(*args, **kwargs):
+    kwargs.setdefault("ndim", 4)
+    return array(*args, **kwargs)
+
+
+def _new(kind, shape, dtype, device, requires_grad, value=None):
+    shape = _shape_tuple(shape if shape is not None else 0)
+    dtype = dtype if dtype is not None else _types.float32
+    t = _types.type_of(dtype)
+    dev = _context.get_device(device).alias
+    if kind == "zeros":
+        h = _weft.Array.zeros(t, list(shape), dev, requires_grad)
+    elif kind == "empty":
+        h = _weft.Array.empty(t, list(shape), dev, requires_grad)
+    else:
+        h = _weft.Array.full(t, list(shape), _types.pack_value(t, value), dev, requires_grad)
+    return array._wrap(h, dtype)
+
+
+def zeros(shape=None, dtype=float, device=None, requires_grad=False, **_ignored):
+    return _new("zeros", shape, dtype, device, requires_grad)
+
+
+def empty(shape=None, dtype=float, device=None, requires_grad=False, **_ignored):
+    return _new("empty", shape, dtype, device, requires_grad)
+
+
+def ones(shape=None, dtype=float, device=None, requires_grad=False, **_ignored):
+    return _new("full", shape, dtype, device, requires_grad, 1)
+
+
+def full(shape=None, value=0, dtype=None, device=None, requires_grad=False, **_ignored):
+    if dtype is None:
+        dtype = type(value) if isinstance(value, (_types._Value, _types._ScalarValue)) else \
+            (float if isinstance(value, float) else int if isinstance(value, int) else float)
+    return _new("full", shape, dtype, device, requires_grad, value)
+
+
+def zeros_like(src, device=None, requires_grad=None):
+    return zeros(src.shape, src.dtype, device if device is not None else src.device,
+                 src.requires_grad if requires_grad is None else requires_grad)
+
+
+def empty_like(src, device=None, requires_grad=None):
+    return empty(src.shape, src.dtype, device if device is not None else src.device,
+                 src.requires_grad if requires_grad is None else requires_grad)
+
+
+def ones_like(src, device=None, requires_grad=None):
+    return ones(src.shape, src.dtype, device if device is not None else src.device,
+                src.requires_grad if requires_grad is None else requires_grad)
+
+
+def full_like(src, value, device=None, requires_grad=None):
+    return full(src.shape, value, src.dtype, device if device is not None else src.device,
+                src.requires_grad if requires_grad is None else requires_grad)
+
+
+def clone(src, device=None, requires_grad=None):
+    """A new array with the contents of `src` (on `device`, default src's device)."""
+    d = _context.get_device(device if device is not None else src.device)
+    out = array._wrap(src._handle().to(d.alias), src.dtype)
+    if requires_grad if requires_grad is not None else src.requires_grad:
+        out.requires_grad = True
+    return out
+
+
+def copy(dest, src, dest_offset=0, src_offset=0, count=0):
+    """Copies src into dest (same shape and dtype; any devices)."""
+    if dest_offset or src_offset or count:
+        raise NotImplementedError("wp.copy with offsets or count is not supported yet")
+    _weft.copy(dest._handle(), src._handle())
+
+
+def from_numpy(arr, dtype=None, shape=None, device=None, requires_grad=False):
+    return array(data=arr, dtype=dtype, shape=shape, device=device, requires_grad=requires_grad)

@@ -1,0 +1,129 @@
+"""@wp.kernel, @wp.func, @wp.func_grad and @wp.struct: the decorators, and kernel compilation.
+
+The decorators only record the Python function or class; nothing is parsed at definition time.
+A kernel compiles at its first launch: `sources.SourceCollector` gathers the chunks it needs,
+`_weft.Module.compile` runs the C++ front end on them (CompileError, with the clang-style text
+pointing into the user's file, is raised there), and the runtime compiles device code on first
+use of each device, through the disk cache. Each kernel owns one runtime Module, built once.
+"""
+
+import functools
+
+from . import _weft
+from . import sources as _sources
+from . import structs as _structs
+
+# One key for every Python-side compilation: see structs.py.
+MODULE_KEY = _structs.MODULE_KEY
+
+
+class Function:
+    """A @wp.func: callable from kernels (and from Python, where it runs as plain Python)."""
+
+    def __init__(self, func):
+        self.func = func
+        self.key = func.__name__
+        self.grads = []
+        functools.update_wrapper(self, func)
+
+    def _python_object(self):
+        return self.func
+
+    def __call__(self, *args, **kwargs):
+        return self.func(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<weft func {self.func.__qualname__}>"
+
+
+class FuncGrad:
+    """A @wp.func_grad(f): the custom adjoint of func f, compiled together with f."""
+
+    def __init__(self, func, target):
+        self.func = func
+        self.target = target
+        self.key = func.__name__
+
+    def _python_object(self):
+        return self.func
+
+
+class Kernel:
+    """A @wp.kernel. `compile()` runs the front end (done by the first launch if not before)."""
+
+    _is_kernel = True
+
+    def __init__(self, func, block_dim=None, enable_backward=None):
+        self.func = func
+        self.key = func.__name__
+        self.block_dim = block_dim
+        self.enable_backward = enable_backward
+        self._module = None
+        self._kernel = None
+        functools.update_wrapper(self, func)
+
+    def _python_object(self):
+        return self.func
+
+    def sources(self):
+        """The (path, text, line_offset) chunks handed to the compiler for this kernel."""
+        collector = _sources.SourceCollector()
+        collector.add(self)
+        return collector.sources()
+
+    def compile(self):
+        """The compiled `_weft.Kernel`; raises wp.CompileError on a bad kernel or one of its funcs."""
+        if self._kernel is None:
+            module = _weft.Module.compile(self.sources(), MODULE_KEY)
+            self._kernel = module.kernel(self.key)
+            self._module = module
+        return self._kernel
+
+    @property
+    def params(self):
+        """[(name, _weft.Type, byte offset)] of the compiled kernel."""
+        return self.compile().params
+
+    def generated_cpp(self):
+        self.compile()
+        return self._module.generated_cpp()
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"kernel '{self.key}' cannot be called directly; use wp.launch({self.key}, dim, inputs=[...])")
+
+    def __repr__(self):
+        return f"<weft kernel {self.func.__qualname__}>"
+
+
+def kernel(f=None, *, enable_backward=None, module=None, block_dim=None, launch_bounds=None):
+    """Decorator: @wp.kernel or @wp.kernel(block_dim=64, enable_backward=False).
+
+    The decorator's arguments are read by the compiler from the source; they are kept here too.
+    """
+    def wrap(func):
+        return Kernel(func, block_dim=block_dim, enable_backward=enable_backward)
+
+    return wrap(f) if f is not None else wrap
+
+
+def func(f):
+    """Decorator: a function callable from kernels."""
+    return Function(f)
+
+
+def func_grad(target):
+    """Decorator: @wp.func_grad(f) defines the custom adjoint of the wp.func f."""
+    if not isinstance(target, Function):
+        raise TypeError(f"@wp.func_grad expects a @wp.func, got {target!r}")
+
+    def wrap(grad):
+        g = FuncGrad(grad, target)
+        target.grads.append(g)
+        return g
+
+    return wrap
+
+
+def struct(cls):
+    """Decorator: a struct type with the class's annotated fields."""
+    return _structs.Struct(cls)

@@ -1,0 +1,59 @@
+"""wp.launch: Python arguments -> runtime launch arguments -> a launch on a device.
+
+Each argument becomes a `_weft.LaunchArg`: a wp.array as itself; a Python int/float/bool as a
+number the runtime converts to the parameter's scalar type (checking that it fits); a typed value
+(wp.vec3(...), wp.float32(...), a @wp.struct instance) as its own type and bytes, which must
+match the parameter exactly; a tuple, list or numpy array given for a vector-like parameter as
+that parameter's type. The runtime checks everything against the kernel's signature and raises
+RuntimeError naming the parameter on a mismatch.
+"""
+
+import numpy as np
+
+from . import _weft
+from . import arrays as _arrays
+from . import context as _context
+from . import types as _types
+
+_VALUE_KINDS = ("vector", "matrix", "quat", "transform")
+
+
+def _launch_arg(kernel_name, param, value):
+    if isinstance(value, _arrays.array):
+        return _weft.LaunchArg.of(value._handle())
+    if isinstance(value, (bool, np.bool_, int, np.integer)):
+        return _weft.LaunchArg.integer(int(value))
+    if isinstance(value, (float, np.floating)):
+        return _weft.LaunchArg.number(float(value))
+    t = getattr(value, "_weft_type", None)
+    if isinstance(t, _weft.Type):
+        return _weft.LaunchArg.value(t, value.to_bytes())
+    if param is not None:
+        name, ptype, _ = param
+        if ptype.kind in _VALUE_KINDS and isinstance(value, (list, tuple, np.ndarray)):
+            return _weft.LaunchArg.value(ptype, _types.pack_value(ptype, value))
+        got = "None" if value is None else type(value).__name__
+        raise RuntimeError(f"kernel '{kernel_name}': argument '{name}' expects {ptype}, got {got}")
+    raise RuntimeError(f"kernel '{kernel_name}': cannot pass a {type(value).__name__} to a kernel")
+
+
+def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), device=None, stream=None,
+           adjoint=False, record_tape=True, record_cmd=False, max_blocks=0, block_dim=None):
+    """Runs `kernel` over a grid of `dim` threads (an int, or a tuple of up to 4 extents).
+
+    inputs and outputs are the kernel's arguments in order (outputs follow inputs).
+    device: default wp.get_device(). block_dim: threads per block (default: the kernel's
+    @wp.kernel(block_dim=N), else 256).
+    """
+    if adjoint:
+        raise NotImplementedError("adjoint launches from Python are not supported yet")
+    compiled = kernel.compile()
+    params = compiled.params
+    values = list(inputs) + list(outputs)
+    args = [_launch_arg(kernel.key, params[i] if i < len(params) else None, v) for i, v in enumerate(values)]
+    if isinstance(dim, (int, np.integer)):
+        dims = [int(dim)]
+    else:
+        dims = [int(d) for d in dim]
+    dev = _context.get_device(device)
+    _weft.launch(compiled, dims, args, dev.alias, int(block_dim or 0), -1)

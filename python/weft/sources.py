@@ -1,0 +1,195 @@
+"""From a Python kernel to the source chunks the C++ compiler needs.
+
+The C++ front end parses kernel-language source without Python, so for each kernel we hand it
+the text of every definition the kernel needs, each as a chunk (path, text, line_offset) that
+keeps its place in the user's file, so diagnostics point into that file:
+
+    import weft as wp                     synthetic: each name under which weft is imported
+    import helpers_mod as helpers         synthetic: other Python modules used as `helpers.f`
+    SCALE = weft.constant(2.0)            synthetic: constants (wp.constant, plain numbers)
+    @wp.struct class Particle: ...        the struct's lines, decorators included
+    @wp.func def axpy(...): ...           each func (and its @wp.func_grad), transitively
+    @wp.kernel def saxpy(...): ...        the kernel itself, last
+
+What a definition needs is found by reading its source with Python's `ast`: every name it loads
+and every `module.attr` it uses, looked up in the definition's own globals (and closure). The
+C++ front end merges the chunks into one module and resolves `helpers.f` to the global `f`.
+"""
+
+import ast
+import inspect
+import math
+import sys
+import textwrap
+import types as pytypes
+
+import numpy as np
+
+from . import types as _types
+
+
+class ConstantFloat(float):
+    """A float marked by wp.constant (behaves as a float in Python)."""
+
+
+class ConstantInt(int):
+    """An int marked by wp.constant (behaves as an int in Python)."""
+
+
+class ConstantBool(int):
+    """A bool marked by wp.constant (Python's bool cannot be subclassed)."""
+
+    def __repr__(self):
+        return "True" if self else "False"
+
+    __str__ = __repr__
+
+
+def constant(x):
+    """Marks `x` as a compile-time constant for kernels and returns it (a number or a wp.vec3...)."""
+    if isinstance(x, (bool, np.bool_)):
+        return ConstantBool(bool(x))
+    if isinstance(x, (int, np.integer)):
+        return ConstantInt(int(x))
+    if isinstance(x, (float, np.floating)):
+        return ConstantFloat(float(x))
+    if isinstance(x, _types._Value):
+        c = type(x)(x)
+        c._weft_constant = True
+        return c
+    raise TypeError(f"wp.constant takes a number or a vector/matrix/quaternion value, got {type(x).__name__}")
+
+
+def is_weft_module(value):
+    return isinstance(value, pytypes.ModuleType) and value.__name__ == "weft"
+
+
+def _number_text(v, alias):
+    if isinstance(v, (bool, np.bool_, ConstantBool)):
+        return "True" if v else "False"
+    if isinstance(v, (int, np.integer)):
+        return repr(int(v))
+    v = float(v)
+    if math.isnan(v):
+        return f"{alias}.nan"
+    if math.isinf(v):
+        return f"-{alias}.inf" if v < 0 else f"{alias}.inf"
+    return repr(v)
+
+
+def constant_text(name, value, alias):
+    """`NAME = alias.constant(<literal>)` for a number or a vector/matrix value."""
+    if isinstance(value, _types._Value):
+        t = value._weft_type
+        parts = ", ".join(_number_text(x, alias) for x in np.ravel(value._data).tolist())
+        literal = f"{alias}.{t}({parts})"
+    else:
+        literal = _number_text(value, alias)
+    return f"{name} = {alias}.constant({literal})"
+
+
+def _is_constant_value(value):
+    if isinstance(value, (ConstantFloat, ConstantInt, ConstantBool)):
+        return True
+    if isinstance(value, _types._Value):
+        return getattr(value, "_weft_constant", False)
+    # Plain module-level numbers are captured by value, as Warp does.
+    return isinstance(value, (bool, int, float)) and not isinstance(value, type)
+
+
+def source_chunk(pyobj):
+    """(path, dedented text, line_offset) of a function or class, decorators included."""
+    try:
+        lines, first = inspect.getsourcelines(pyobj)
+    except (OSError, TypeError) as e:
+        raise RuntimeError(f"cannot read the source of {pyobj.__qualname__}: {e}; kernels must be defined in a .py file")
+    path = inspect.getsourcefile(pyobj) or inspect.getfile(pyobj)
+    return path, textwrap.dedent("".join(lines)), first - 1
+
+
+def scope_of(pyobj):
+    """The names a function or class sees: its module's globals, then its closure."""
+    if inspect.isclass(pyobj):
+        module = sys.modules.get(pyobj.__module__)
+        return dict(vars(module)) if module else {}
+    scope = dict(pyobj.__globals__)
+    code = pyobj.__code__
+    for name, cell in zip(code.co_freevars, pyobj.__closure__ or ()):
+        try:
+            scope[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return scope
+
+
+def _references(text):
+    """(loaded names, (base, attr) pairs) of a definition, minus names it binds itself."""
+    tree = ast.parse(text)
+    loaded, stored, attrs = set(), set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else stored).add(node.id)
+        elif isinstance(node, ast.arg):
+            stored.add(node.arg)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            attrs.add((node.value.id, node.attr))
+    return loaded - stored, {(b, a) for b, a in attrs if b not in stored}
+
+
+class SourceCollector:
+    """Collects the chunks of one kernel and everything it needs (see the module comment)."""
+
+    def __init__(self):
+        self.weft_aliases = []
+        self.module_imports = {}  # alias -> module name
+        self.constants = {}       # name -> value
+        self.chunks = []          # definitions, callees before callers
+        self._seen = set()
+
+    def add(self, definition):
+        """Adds a Kernel, Function, FuncGrad or Struct wrapper and, first, what it needs."""
+        if id(definition) in self._seen:
+            return
+        self._seen.add(id(definition))
+        pyobj = definition._python_object()
+        path, text, line_offset = source_chunk(pyobj)
+        scope = scope_of(pyobj)
+        names, attrs = _references(text)
+        for name in sorted(names):
+            if name in scope:
+                self._use(name, scope[name])
+        for base, attr in sorted(attrs):
+            module = scope.get(base)
+            if isinstance(module, pytypes.ModuleType) and not is_weft_module(module) and hasattr(module, attr):
+                value = getattr(module, attr)
+                if self._is_definition(value) or _is_constant_value(value):
+                    self.module_imports[base] = module.__name__
+                    self._use(attr, value)
+        self.chunks.append((path, text, line_offset))
+        for grad in getattr(definition, "grads", ()):
+            self.add(grad)
+
+    @staticmethod
+    def _is_definition(value):
+        return hasattr(value, "_python_object") and not getattr(value, "_is_kernel", False)
+
+    def _use(self, name, value):
+        if is_weft_module(value):
+            if name not in self.weft_aliases:
+                self.weft_aliases.append(name)
+        elif self._is_definition(value):
+            self.add(value)
+        elif _is_constant_value(value):
+            self.constants.setdefault(name, value)
+
+    def sources(self):
+        """The chunks in compile order: imports, constants, definitions."""
+        aliases = self.weft_aliases or ["wp"]
+        constant_alias = aliases[0]
+        lines = [f"import weft as {a}" for a in aliases]
+        lines += [f"import {m} as {a}" for a, m in sorted(self.module_imports.items())]
+        out = [("<weft imports>", "\n".join(lines) + "\n", 0)]
+        if self.constants:
+            text = "\n".join(constant_text(n, v, constant_alias) for n, v in sorted(self.constants.items()))
+            out.append(("<weft constants>", text + "\n", 0))
+        return out + self.chunks

@@ -1,0 +1,359 @@
+"""Dtypes as Python objects: scalars (wp.float32 ...), vectors, matrices, quaternions, transforms.
+
+Each dtype object holds the interned C++ type (`_weft.Type`) the compiler uses, so that arrays,
+launch arguments and struct layouts hand the runtime exactly the type a kernel's signature names.
+Instances (`wp.vec3(1, 2, 3)`) are small host-side values backed by a numpy array; they are what
+a launch packs into the argument block for a vec3 parameter, and what `array.list()` returns.
+
+Python's `float`, `int` and `bool` are accepted wherever a dtype is, as float32, int32 and bool,
+as in Warp. `type_of()` is the one place that turns any dtype-like thing into a `_weft.Type`.
+"""
+
+import builtins
+
+import numpy as np
+
+from . import _weft
+
+# numpy scalar type of each kernel-language scalar.
+_NP_SCALARS = {
+    "bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "uint16": np.uint16,
+    "int32": np.int32, "uint32": np.uint32, "int64": np.int64, "uint64": np.uint64,
+    "float16": np.float16, "float32": np.float32, "float64": np.float64,
+}
+_SCALAR_OF_NP = {np.dtype(v): k for k, v in _NP_SCALARS.items()}
+
+# The Python dtype object of each C++ type (first registered wins; aliases share one object).
+_DTYPE_OF_TYPE = {}
+
+
+def _register(t, dtype):
+    _DTYPE_OF_TYPE.setdefault(t, dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scalars
+
+
+class _ScalarValue:
+    """A typed scalar (wp.float32(1.5)): passes to a kernel with exactly its type."""
+
+    _weft_type = None
+    _np = None
+
+    def __init__(self, value=0):
+        self.value = self._np(value).item()
+
+    def to_bytes(self):
+        return np.asarray(self.value, dtype=self._np).tobytes()
+
+    def __float__(self):
+        return float(self.value)
+
+    def __int__(self):
+        return int(self.value)
+
+    def __bool__(self):
+        return bool(self.value)
+
+    def __index__(self):
+        return int(self.value)
+
+    def __eq__(self, other):
+        return self.value == (other.value if isinstance(other, _ScalarValue) else other)
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"
+
+
+def _make_scalar(name):
+    t = _weft.scalar_type(name)
+    cls = type(name, (_ScalarValue,), {"_weft_type": t, "_np": _NP_SCALARS[name], "__module__": "weft"})
+    _register(t, cls)
+    return cls
+
+
+bool = _make_scalar("bool")  # noqa: A001 (Warp's name)
+int8 = _make_scalar("int8")
+uint8 = _make_scalar("uint8")
+int16 = _make_scalar("int16")
+uint16 = _make_scalar("uint16")
+int32 = _make_scalar("int32")
+uint32 = _make_scalar("uint32")
+int64 = _make_scalar("int64")
+uint64 = _make_scalar("uint64")
+float16 = _make_scalar("float16")
+float32 = _make_scalar("float32")
+float64 = _make_scalar("float64")
+half = float16
+
+scalar_types = (bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, float32, float64)
+float_types = (float16, float32, float64)
+int_types = (int8, uint8, int16, uint16, int32, uint32, int64, uint64)
+
+# ---------------------------------------------------------------------------------------------
+# Vectors, matrices, quaternions, transforms
+
+
+class _Value:
+    """A small fixed-size value (vector, matrix, quaternion, transform) on the host.
+
+    Constructed from nothing (zeros), one scalar (every component), all components, or sequences
+    whose flattened length is the component count (row vectors of a matrix, (p, q) of a
+    transform). Components are stored in the kernel's layout: row-major, quaternions x y z w,
+    transforms p then q.
+    """
+
+    _weft_type = None
+    _np = None
+    _shape = ()
+    _length = 0
+
+    def __init__(self, *args):
+        if not args:
+            data = np.zeros(self._shape, dtype=self._np)
+        elif len(args) == 1 and np.ndim(args[0]) == 0:
+            data = np.full(self._shape, args[0], dtype=self._np)
+        else:
+            flat = np.concatenate([np.ravel(np.asarray(a, dtype=np.float64 if self._is_float else None)) for a in args])
+            if flat.size != self._length:
+                raise ValueError(f"{type(self).__name__} takes {self._length} components, got {flat.size}")
+            data = flat.astype(self._np).reshape(self._shape)
+        object.__setattr__(self, "_data", data)
+
+    _is_float = True
+
+    @classmethod
+    def from_bytes(cls, raw):
+        v = cls.__new__(cls)
+        object.__setattr__(v, "_data", np.frombuffer(raw, dtype=cls._np, count=cls._length).reshape(cls._shape).copy())
+        return v
+
+    def to_bytes(self):
+        return np.ascontiguousarray(self._data, dtype=self._np).tobytes()
+
+    def __array__(self, dtype=None, copy=None):
+        return self._data.astype(dtype) if dtype is not None else self._data.copy()
+
+    def __len__(self):
+        return self._shape[0]
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __getitem__(self, key):
+        item = self._data[key]
+        if np.ndim(item) == 0:
+            return item.item()
+        if np.ndim(item) == 1 and self._weft_type.kind == "matrix":
+            return vector(len(item), self._np)(item)
+        return item.copy()
+
+    def __setitem__(self, key, value):
+        self._data[key] = np.asarray(value)
+
+    def __eq__(self, other):
+        try:
+            o = np.asarray(other)
+        except Exception:
+            return NotImplemented
+        return o.shape == self._data.shape and builtins.bool(np.all(o == self._data))
+
+    def __hash__(self):
+        return hash((type(self), self._data.tobytes()))
+
+    def _binary(self, other, op):
+        if isinstance(other, _Value) and type(other) is not type(self):
+            return NotImplemented
+        return type(self)(op(self._data.astype(np.float64), np.asarray(other, dtype=np.float64)))
+
+    def __add__(self, o):
+        return self._binary(o, np.add)
+
+    def __sub__(self, o):
+        return self._binary(o, np.subtract)
+
+    def __mul__(self, o):
+        if np.ndim(o) != 0:
+            return NotImplemented
+        return self._binary(o, np.multiply)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, o):
+        if np.ndim(o) != 0:
+            return NotImplemented
+        return self._binary(o, np.divide)
+
+    def __neg__(self):
+        return type(self)(-self._data)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(repr(x) for x in self._data.ravel().tolist())})"
+
+    __str__ = __repr__
+
+
+def _component_property(index):
+    def get(self):
+        return self._data[index].item()
+
+    def set(self, value):
+        self._data[index] = value
+
+    return property(get, set)
+
+
+def _make_value_class(t):
+    """The Python class of a C++ value type, created once per type."""
+    if t in _DTYPE_OF_TYPE:
+        return _DTYPE_OF_TYPE[t]
+    np_type = _NP_SCALARS[t.scalar]
+    if t.kind == "matrix":
+        shape = (t.rows, t.cols)
+    else:
+        shape = (t.components,)
+    attrs = {
+        "_weft_type": t,
+        "_np": np_type,
+        "_shape": shape,
+        "_length": t.components,
+        "_is_float": np.issubdtype(np_type, np.floating),
+        "__module__": "weft",
+    }
+    if t.kind in ("vector", "quat"):
+        for i, name in enumerate("xyzw"[: min(4, t.components)]):
+            attrs[name] = _component_property(i)
+    if t.kind == "transform":
+        attrs["p"] = property(lambda self: vector(3, self._np)(self._data[0:3]))
+        attrs["q"] = property(lambda self: quaternion(self._np)(self._data[3:7]))
+    cls = type(str(t), (_Value,), attrs)
+    assert t.size == t.components * np.dtype(np_type).itemsize, f"layout of {t} is not packed"
+    _register(t, cls)
+    return cls
+
+
+def vector(length, dtype=float):
+    """The vector dtype of `length` components of `dtype` (Warp's wp.vec(length, dtype))."""
+    return _make_value_class(_weft.vector_type(int(length), str(type_of(dtype))))
+
+
+def matrix(shape, dtype=float):
+    """The matrix dtype of shape (rows, cols) (Warp's wp.mat(shape, dtype))."""
+    return _make_value_class(_weft.matrix_type(int(shape[0]), int(shape[1]), str(type_of(dtype))))
+
+
+def quaternion(dtype=float):
+    return _make_value_class(_weft.quat_type(str(type_of(dtype))))
+
+
+def transformation(dtype=float):
+    return _make_value_class(_weft.transform_type(str(type_of(dtype))))
+
+
+def _named_value_classes():
+    """Every value type name the compiler knows (vec3, vec3d, mat33, quat, spatial_vector ...)."""
+    out = {}
+    for name in _weft.value_type_names():
+        t = _weft.type_from_name(name)
+        if t is None or t.kind == "scalar":
+            continue
+        out[name] = _make_value_class(t)
+    return out
+
+
+value_classes = _named_value_classes()
+
+# ---------------------------------------------------------------------------------------------
+# Dtype resolution
+
+
+def type_of(dtype):
+    """The `_weft.Type` of anything usable as a dtype: Python float/int/bool, wp.float32, wp.vec3,
+    a @wp.struct, a numpy dtype, or a `_weft.Type` itself."""
+    if isinstance(dtype, _weft.Type):
+        return dtype
+    if dtype is builtins.float:
+        return _weft.scalar_type("float32")
+    if dtype is builtins.int:
+        return _weft.scalar_type("int32")
+    if dtype is builtins.bool:
+        return _weft.scalar_type("bool")
+    t = getattr(dtype, "_weft_type", None)
+    if isinstance(t, _weft.Type):
+        return t
+    if hasattr(dtype, "_struct_type"):
+        return dtype._struct_type()
+    try:
+        npd = np.dtype(dtype)
+    except TypeError:
+        npd = None
+    if npd is not None and npd in _SCALAR_OF_NP:
+        return _weft.scalar_type(_SCALAR_OF_NP[npd])
+    raise TypeError(f"not a weft dtype: {dtype!r}")
+
+
+def dtype_of(t):
+    """The Python dtype object of a `_weft.Type` (wp.float32, wp.vec3f, a @wp.struct)."""
+    d = _DTYPE_OF_TYPE.get(t)
+    if d is None and t.kind in ("vector", "matrix", "quat", "transform"):
+        d = _make_value_class(t)
+    return d if d is not None else t
+
+
+def scalar_from_numpy(np_dtype):
+    """The scalar `_weft.Type` of a numpy dtype, or None."""
+    name = _SCALAR_OF_NP.get(np.dtype(np_dtype))
+    return _weft.scalar_type(name) if name else None
+
+
+def numpy_layout(t):
+    """(numpy dtype, inner shape) of one element of type `t`: float32 -> (float32, ()),
+    vec3 -> (float32, (3,)), mat33 -> (float32, (3, 3)), a struct -> (structured dtype, ())."""
+    if t.kind == "scalar":
+        return np.dtype(_NP_SCALARS[t.scalar]), ()
+    if t.kind == "matrix":
+        return np.dtype(_NP_SCALARS[t.scalar]), (t.rows, t.cols)
+    if t.kind in ("vector", "quat", "transform"):
+        return np.dtype(_NP_SCALARS[t.scalar]), (t.components,)
+    if t.kind == "struct":
+        names, formats, offsets = [], [], []
+        for name, ft, offset in t.fields:
+            names.append(name)
+            offsets.append(offset)
+            if ft.kind == "array":
+                formats.append(np.dtype((np.void, ft.size)))
+            else:
+                base, inner = numpy_layout(ft)
+                formats.append(np.dtype((base, inner)) if inner else base)
+        return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": t.size}), ()
+    raise TypeError(f"type {t} has no numpy layout")
+
+
+def pack_value(t, value):
+    """The bytes of `value` as a value of type `t` (a number, a wp.vec3, a sequence, a struct)."""
+    if t.kind == "struct":
+        if getattr(value, "_weft_type", None) != t:
+            raise TypeError(f"expected a {t} struct instance, got {value!r}")
+        return value.to_bytes()
+    if isinstance(value, (_Value, _ScalarValue)) and value._weft_type == t:
+        return value.to_bytes()
+    base, inner = numpy_layout(t)
+    data = np.asarray(value, dtype=np.float64 if np.issubdtype(base, np.floating) else None)
+    if data.size == 1 and inner:
+        data = np.full(inner, data.ravel()[0])
+    if data.size != max(1, int(np.prod(inner))):
+        raise ValueError(f"value {value!r} does not fit type {t}")
+    return np.ascontiguousarray(data, dtype=base).tobytes()
+
+
+def unpack_value(t, raw):
+    """A Python value of type `t` from its bytes: a number, a wp.vec3 instance, a struct instance."""
+    if t.kind == "scalar":
+        return np.frombuffer(raw, dtype=_NP_SCALARS[t.scalar], count=1)[0].item()
+    if t.kind == "struct":
+        return dtype_of(t).from_bytes(raw)
+    return dtype_of(t).from_bytes(raw)
