@@ -14,6 +14,7 @@
 #include "compiler/native/float16.h"
 #include "runtime/errors.h"
 #include "runtime/module.h"
+#include "runtime/module_cache.h"
 
 namespace weft::apps {
 
@@ -97,10 +98,10 @@ std::string format_value(const std::byte* src, Type t) {
 }  // namespace
 
 int cmd_launch(const std::vector<std::string>& argv) {
-    Args args(argv, {"kernel", "dim", "device", "print", "arg", "block-dim"}, {"debug", "help"});
+    Args args(argv, {"kernel", "dim", "device", "print", "arg", "block-dim"}, {"debug", "help", "cache-stats"});
     if (args.flag("help")) {
         printf("usage: weft launch MODULE.py --kernel NAME --dim N[,M..] [--device cpu|cuda:0|sim:h200] [--print N]\n"
-               "                  [--arg NAME=VALUE] [--block-dim B] [--debug]\n"
+               "                  [--arg NAME=VALUE] [--block-dim B] [--debug] [--cache-stats]\n"
                "Runs the kernel on generated inputs and prints every array argument afterwards.\n");
         return 0;
     }
@@ -171,6 +172,10 @@ int cmd_launch(const std::vector<std::string>& argv) {
         int64_t n = std::min<int64_t>(a.size(), print_n);
         for (int64_t i = 0; i < n; ++i) printf("%s%s", i ? ", " : "", format_value(host.data() + static_cast<size_t>(i) * es, a.dtype()).c_str());
         printf("%s\n", a.size() > n ? ", ..." : "");
+    }
+    if (args.flag("cache-stats")) {
+        runtime::CacheStats cs = runtime::cache_stats();
+        printf("cache: %ld hit(s), %ld miss(es), %ld damaged\n", cs.hits, cs.misses, cs.damaged);
     }
     return 0;
 }

@@ -1,0 +1,45 @@
+// Helpers for tests that compile a kernel module from a string and run it on a device.
+#pragma once
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/module.h"
+
+namespace weft::test {
+
+inline std::shared_ptr<runtime::Module> module_of(const std::string& body, const std::string& path = "test_kernels.py") {
+    return runtime::Module::compile({{path, "import weft as wp\n" + body, 0}});
+}
+
+template <typename T>
+runtime::Array array_of(compiler::Type dtype, const std::vector<T>& values, const runtime::Device& d = {},
+                        std::vector<int64_t> shape = {}) {
+    size_t es = compiler::type_size(dtype);
+    if (shape.empty()) shape = {static_cast<int64_t>(values.size() * sizeof(T) / es)};
+    runtime::Array a = runtime::Array::empty(dtype, shape, d);
+    a.copy_from_host(values.data(), values.size() * sizeof(T));
+    return a;
+}
+
+template <typename T>
+std::vector<T> values_of(const runtime::Array& a) {
+    std::vector<T> v(a.nbytes() / sizeof(T));
+    a.copy_to_host(v.data(), a.nbytes());
+    return v;
+}
+
+inline runtime::LaunchArg arg(const runtime::Array& a) { return runtime::LaunchArg::of(a); }
+inline runtime::LaunchArg num(double v) { return runtime::LaunchArg::number_of(v); }
+inline runtime::LaunchArg integer(long long v) { return runtime::LaunchArg::integer_of(v); }
+
+inline void run(const std::shared_ptr<runtime::Module>& m, const std::string& kernel, std::vector<int64_t> dim,
+                std::vector<runtime::LaunchArg> args, const runtime::Device& d = {}, int debug = -1) {
+    runtime::LaunchOptions o;
+    o.device = d;
+    o.debug = debug;
+    runtime::launch(m->kernel(kernel), dim, args, o);
+}
+
+}  // namespace weft::test
