@@ -23,7 +23,8 @@ inline uint64_t rd(const BlockContext& ctx, const Warp& w, const Operand& o, int
 }
 // A predicate operand (with '!').
 inline bool rd_pred(const Warp& w, const Operand& o, int lane) {
-  return ((reg_at(w, o.reg, lane) & 1) != 0) != o.neg;
+  const uint64_t v = o.kind == OperandKind::Reg ? reg_at(w, o.reg, lane) : o.imm;
+  return ((v & 1) != 0) != o.neg;
 }
 inline void wr(Warp& w, const Operand& d, int lane, uint64_t v) {
   if (d.kind == OperandKind::Reg) reg_at(w, d.reg, lane) = v;

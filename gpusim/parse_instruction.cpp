@@ -200,7 +200,7 @@ void Parser::decode_modifiers(Instr& in, std::string_view mnemonic, const Token&
   }
   const OpClass cls = op_class(op);
   const bool needs_type = !(op == Op::Bra || op == Op::Call || op == Op::Ret || op == Op::Exit || op == Op::Trap || op == Op::Bar ||
-                            op == Op::Barrier || op == Op::Membar || op == Op::Fence || op == Op::Prefetch || op == Op::Nanosleep);
+                            op == Op::Barrier || op == Op::Membar || op == Op::Fence || op == Op::Prefetch || op == Op::Nanosleep || op == Op::Isspacep);
   if (needs_type && in.type == Type::None) fail(at, "'" + base + "' needs a type, such as .u32 or .f32");
   (void)cls;
   if (type_bits(in.type) > 64 && op != Op::Ld && op != Op::St) fail(at, "128-bit types are not supported on '" + base + "'");

@@ -330,8 +330,9 @@ void Parser::parse_function(bool is_entry, bool is_extern, const Token& at) {
     s.size = p.size;
     scopes_.back().vars[p.name] = s;
   }
+  const Token open = tok_;
   bump();
-  parse_block();
+  parse_block(open);
   finish_function();
 }
 
@@ -536,8 +537,7 @@ void Parser::parse_initializer(std::byte* storage, uint64_t size, Type elem, con
   }
 }
 
-void Parser::parse_block() {
-  const Token open = tok_;
+void Parser::parse_block(const Token& open) {
   scopes_.emplace_back();
   for (;;) {
     if (tok_.kind == TokKind::End) fail(open, "missing '}': the block that starts here is never closed");
@@ -552,7 +552,7 @@ void Parser::parse_statement() {
   const Token at = tok_;
   if (at_punct('{')) {
     bump();
-    parse_block();
+    parse_block(at);
     return;
   }
   if (tok_.kind == TokKind::Directive) {

@@ -67,7 +67,7 @@ class Parser {
   void parse_params(std::vector<ParamInfo>& out, bool is_entry, const std::string& fn);
   void parse_variable(Space space, bool module_scope, bool is_extern, const Token& at);
   void parse_initializer(std::byte* storage, uint64_t size, Type elem, const Token& at);
-  void parse_block();
+  void parse_block(const Token& open);  // after its '{'
   void parse_statement();
   void parse_reg_decl();
   void parse_loc();
