@@ -35,6 +35,7 @@ namespace weft::runtime {
     X(cuInit) X(cuDriverGetVersion) X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetAttribute)   \
     X(cuDeviceGetName) X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain)                           \
     X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent) X(cuCtxSynchronize)      \
+    X(cuMemGetInfo)                                                                             \
     /* modules and launches */                                                                  \
     X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)           \
     X(cuModuleGetGlobal) X(cuLaunchKernel) X(cuFuncGetAttribute) X(cuFuncSetAttribute)          \
@@ -49,6 +50,7 @@ namespace weft::runtime {
     X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime)               \
     X(cuEventDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate)       \
     X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)                                    \
+    X(cuStreamQuery) X(cuEventQuery) X(cuStreamIsCapturing) X(cuGraphGetNodes)                  \
     /* errors */                                                                                \
     X(cuGetErrorName) X(cuGetErrorString)
 

@@ -116,6 +116,7 @@ std::vector<std::string> nvrtc_options(const CudaCompileOptions& options, bool r
     };
     if (options.line_info) args.push_back("-lineinfo");
     if (options.debug) args.push_back("-G");
+    if (!options.fmad) args.push_back("--fmad=false");
     if (options.max_registers < 0) {
         throw CudaCompileError("max_registers must be 0 (no limit) or positive, got " +
                                std::to_string(options.max_registers) + ".");
@@ -151,11 +152,11 @@ std::string relative_file_table(const std::string& ptx) {
     return out;
 }
 
-enum class Output { kPtx, kCubin };
+enum class Output { kPtx, kCubin, kBoth };
 
-std::string compile(const SourceFile& main, const std::vector<SourceFile>& headers,
-                    const CudaCompileOptions& options, Output output) {
-    const std::vector<std::string> args = nvrtc_options(options, output == Output::kCubin);
+CudaBinaries compile(const SourceFile& main, const std::vector<SourceFile>& headers,
+                     const CudaCompileOptions& options, Output output) {
+    const std::vector<std::string> args = nvrtc_options(options, output != Output::kPtx);
     std::vector<const char*> argv;
     for (const std::string& a : args) argv.push_back(a.c_str());
 
@@ -168,42 +169,53 @@ std::string compile(const SourceFile& main, const std::vector<SourceFile>& heade
         throw CudaCompileError(log);
     }
 
-    size_t size = 0;
-    std::string bytes;
-    nvrtcResult got;
-    if (output == Output::kPtx) {
-        got = nvrtcGetPTXSize(program.get(), &size);
+    CudaBinaries result;
+    if (output != Output::kCubin) {
+        size_t size = 0;
+        std::string& bytes = result.ptx;
+        nvrtcResult got = nvrtcGetPTXSize(program.get(), &size);
         if (got == NVRTC_SUCCESS) {
             bytes.resize(size);
             got = nvrtcGetPTX(program.get(), bytes.data());
             if (!bytes.empty() && bytes.back() == '\0') bytes.pop_back();
             if (options.line_info || options.debug) bytes = relative_file_table(bytes);
         }
-    } else {
-        got = nvrtcGetCUBINSize(program.get(), &size);
+        if (got != NVRTC_SUCCESS || bytes.empty()) {
+            throw CudaCompileError(std::string("NVRTC compiled '") + main.name + "' but returned no PTX: " +
+                                   nvrtcGetErrorString(got) + ".");
+        }
+    }
+    if (output != Output::kPtx) {
+        size_t size = 0;
+        std::string& bytes = result.cubin;
+        nvrtcResult got = nvrtcGetCUBINSize(program.get(), &size);
         if (got == NVRTC_SUCCESS) {
             bytes.resize(size);
             got = nvrtcGetCUBIN(program.get(), bytes.data());
         }
+        if (got != NVRTC_SUCCESS || bytes.empty()) {
+            throw CudaCompileError(std::string("NVRTC compiled '") + main.name + "' but returned no cubin: " +
+                                   nvrtcGetErrorString(got) + ".");
+        }
     }
-    if (got != NVRTC_SUCCESS || bytes.empty()) {
-        throw CudaCompileError(std::string("NVRTC compiled '") + main.name + "' but returned no " +
-                               (output == Output::kPtx ? "PTX" : "cubin") + ": " +
-                               nvrtcGetErrorString(got) + ".");
-    }
-    return bytes;
+    return result;
 }
 
 }  // namespace
 
 std::string compile_cuda_to_ptx(const SourceFile& main, const std::vector<SourceFile>& headers,
                                 const CudaCompileOptions& options) {
-    return compile(main, headers, options, Output::kPtx);
+    return compile(main, headers, options, Output::kPtx).ptx;
 }
 
 std::string compile_cuda_to_cubin(const SourceFile& main, const std::vector<SourceFile>& headers,
                                   const CudaCompileOptions& options) {
-    return compile(main, headers, options, Output::kCubin);
+    return compile(main, headers, options, Output::kCubin).cubin;
+}
+
+CudaBinaries compile_cuda_to_ptx_and_cubin(const SourceFile& main, const std::vector<SourceFile>& headers,
+                                           const CudaCompileOptions& options) {
+    return compile(main, headers, options, Output::kBoth);
 }
 
 std::string nvrtc_version() {

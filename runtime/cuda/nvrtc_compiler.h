@@ -6,7 +6,7 @@
 // builtins aside); `#line` directives in the source make its errors point at kernel files.
 //
 // [SECTION] options and errors
-// [SECTION] compile_cuda_to_ptx / compile_cuda_to_cubin
+// [SECTION] compile_cuda_to_ptx / compile_cuda_to_cubin / compile_cuda_to_ptx_and_cubin
 // [SECTION] nvrtc_version
 #pragma once
 
@@ -26,6 +26,8 @@ struct CudaCompileOptions {
     bool debug = false;                // -G: device debug info, optimizations off
     std::vector<std::string> defines;  // "NAME" or "NAME=VALUE", e.g. "WP_DEBUG=1"
     int max_registers = 0;             // -maxrregcount; 0 = let the compiler choose
+    bool fmad = true;                  // false: --fmad=false, no a*b+c contraction (the CPU JIT's
+                                       // -ffp-contract=off); NVRTC's default is true
 };
 
 // NVRTC rejected the source or the options. what() holds NVRTC's log, with each location written
@@ -45,6 +47,16 @@ std::string compile_cuda_to_ptx(const SourceFile& main, const std::vector<Source
 // An ELF cubin for exactly options.arch (nvrtcGetCUBIN). Throws CudaCompileError on error.
 std::string compile_cuda_to_cubin(const SourceFile& main, const std::vector<SourceFile>& headers,
                                   const CudaCompileOptions& options);
+
+// PTX and the cubin of one NVRTC compilation for the real architecture options.arch: what the
+// cuda device caches (the cubin to load, the PTX for gpusim and the profilers), for the price of
+// one compile. The PTX targets sm_NN, as compile_cuda_to_ptx's does for compute_NN.
+struct CudaBinaries {
+    std::string ptx;
+    std::string cubin;
+};
+CudaBinaries compile_cuda_to_ptx_and_cubin(const SourceFile& main, const std::vector<SourceFile>& headers,
+                                           const CudaCompileOptions& options);
 
 // [SECTION] nvrtc_version
 

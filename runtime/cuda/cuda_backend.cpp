@@ -1,0 +1,202 @@
+// runtime/cuda/cuda_backend.cpp: memory, copies, module loading and launches on cuda:N.
+// See cuda_backend.h.
+#include "runtime/cuda/cuda_backend.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "compiler/native/launch.h"
+#include "runtime/cuda/cuda_context.h"
+#include "runtime/cuda/cuda_driver.h"
+#include "runtime/cuda/ptx.h"
+#include "runtime/errors.h"
+#include "runtime/oob_report.h"
+
+namespace weft::runtime {
+
+namespace {
+
+std::string dim_string(const LaunchRequest& req) {
+    std::string s = "(";
+    for (int d = 0; d < req.ndim; ++d) s += (d ? ", " : "") + std::to_string(req.shape[d]);
+    return s + (req.ndim == 1 ? ",)" : ")");
+}
+
+class CudaModule : public LoadedModule {
+public:
+    CudaModule(CudaContext& ctx, const compiler::CompiledModule& m, const std::string& cubin) : ctx_(ctx) {
+        const CudaDriver& cu = cuda_driver();
+        ctx_.bind();
+        ctx_.check(cu.cuModuleLoadData(&module_, cubin.data()), "cuModuleLoadData");
+        for (const auto& k : m.gen.kernels) {
+            CUfunction f = nullptr;
+            ctx_.check(cu.cuModuleGetFunction(&f, module_, k.cuda_symbol.c_str()), "cuModuleGetFunction");
+            functions_[k.name] = f;
+        }
+    }
+
+    ~CudaModule() override {
+        const CudaDriver& cu = cuda_driver();
+        if (oob_) cu.cuMemFree(oob_);   // errors ignored: a faulted context frees nothing anyway
+        if (module_) cu.cuModuleUnload(module_);
+    }
+
+    void launch(const LaunchRequest& req) override {
+        const CudaDriver& cu = cuda_driver();
+        const compiler::KernelInfo& k = *req.kernel;
+        ctx_.ensure_usable();
+        ctx_.bind();
+        auto it = functions_.find(k.name);
+        if (it == functions_.end()) throw RuntimeError("kernel '" + k.name + "' is not part of the module loaded on " + ctx_.device().str());
+
+        wp::launch_bounds_t bounds{};
+        bounds.ndim = req.ndim;
+        for (int d = 0; d < 4; ++d) bounds.shape[d] = static_cast<wp::int32>(d < req.ndim ? req.shape[d] : 1);
+        bounds.size = req.size;
+        const long long blocks = (req.size + req.block_dim - 1) / req.block_dim;
+        if (blocks > 0x7fffffffll)
+            throw RuntimeError("launch of kernel '" + k.name + "': " + std::to_string(req.size) + " threads need " +
+                               std::to_string(blocks) + " blocks of " + std::to_string(req.block_dim) +
+                               ", more than a CUDA grid holds (2^31 - 1)");
+
+        CUstream stream = ctx_.current_stream();
+        CUdeviceptr oob = 0;
+        if (req.debug) {
+            if (ctx_.capturing(stream))
+                throw RuntimeError("launch of kernel '" + k.name + "': debug-mode launches read their bounds record back after "
+                                   "each launch and cannot be captured into a CUDA graph; capture without debug mode");
+            if (!oob_) ctx_.check(cu.cuMemAlloc(&oob_, sizeof(wp::oob_record)), "cuMemAlloc");
+            ctx_.check(cu.cuMemsetD8Async(oob_, 0, sizeof(wp::oob_record), stream), "cuMemsetD8Async");
+            oob = oob_;
+        }
+
+        // The argument block travels by value: kernelParams[1] points at the bytes of K_args.
+        alignas(16) static const std::byte kNoArgs[16] = {};
+        void* args = req.args.empty() ? const_cast<std::byte*>(kNoArgs) : const_cast<std::byte*>(req.args.data());
+        void* params[3] = {&bounds, args, &oob};
+        LaunchRecord rec{k.name, location(k), dim_string(req), req.block_dim, 0};
+        ctx_.log().record(rec);
+        ctx_.check(cu.cuLaunchKernel(it->second, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(req.block_dim), 1, 1,
+                                     0, stream, params, nullptr),
+                   "cuLaunchKernel");
+
+        if (req.debug) {
+            wp::oob_record host{};
+            ctx_.check(cu.cuMemcpyDtoHAsync(&host, oob_, sizeof host, stream), "cuMemcpyDtoHAsync");
+            ctx_.check_launch(cu.cuStreamSynchronize(stream), rec);
+            ctx_.log().clear();
+            if (host.hit) throw RuntimeError(format_oob(k, host));
+        } else if (ctx_.sync_every_launch() && !ctx_.capturing(stream)) {
+            ctx_.check_launch(cu.cuStreamSynchronize(stream), rec);
+            ctx_.log().clear();
+        }
+    }
+
+private:
+    static std::string location(const compiler::KernelInfo& k) {
+        if (k.loc.line <= 0) return "";
+        return std::string(k.loc.file ? k.loc.file->path : "?") + ":" + std::to_string(k.loc.display_line());
+    }
+
+    CudaContext& ctx_;
+    CUmodule module_ = nullptr;
+    CUdeviceptr oob_ = 0;
+    std::map<std::string, CUfunction> functions_;
+};
+
+class CudaBackend : public DeviceBackend {
+public:
+    explicit CudaBackend(CudaContext& ctx) : ctx_(ctx) {}
+
+    Device device() const override { return ctx_.device(); }
+
+    void* allocate(size_t bytes) override {
+        const CudaDriver& cu = cuda_driver();
+        ctx_.ensure_usable();
+        ctx_.bind();
+        CUdeviceptr p = 0;
+        const size_t n = std::max<size_t>(bytes, 1);
+        CUresult r = ctx_.uses_mem_pool() ? cu.cuMemAllocAsync(&p, n, ctx_.current_stream()) : cu.cuMemAlloc(&p, n);
+        if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+            size_t free_bytes = 0, total = 0;
+            cu.cuMemGetInfo(&free_bytes, &total);
+            throw RuntimeError("out of memory on " + ctx_.device().str() + " allocating " + std::to_string(bytes) +
+                               " bytes (" + std::to_string(free_bytes >> 20) + " MiB free of " +
+                               std::to_string(total >> 20) + " MiB)");
+        }
+        ctx_.check(r, ctx_.uses_mem_pool() ? "cuMemAllocAsync" : "cuMemAlloc");
+        return reinterpret_cast<void*>(p);
+    }
+
+    // Never throws: arrays free their memory from destructors, also after a fault.
+    void free(void* p) override {
+        if (!p) return;
+        const CudaDriver& cu = cuda_driver();
+        try {
+            ctx_.bind();
+        } catch (const RuntimeError&) {
+            return;
+        }
+        const CUdeviceptr d = reinterpret_cast<CUdeviceptr>(p);
+        if (ctx_.uses_mem_pool()) cu.cuMemFreeAsync(d, ctx_.current_stream());
+        else cu.cuMemFree(d);
+    }
+
+    void memset(void* dst, int value, size_t bytes) override {
+        prepare();
+        ctx_.check(cuda_driver().cuMemsetD8Async(ptr(dst), static_cast<unsigned char>(value), bytes, ctx_.current_stream()),
+                   "cuMemsetD8Async");
+    }
+
+    // Pageable host memory: the call returns once the source has been staged, so `src` may be
+    // reused at once; the copy itself is ordered on the current stream.
+    void copy_from_host(void* dst, const void* src, size_t bytes) override {
+        if (!bytes) return;
+        prepare();
+        ctx_.check(cuda_driver().cuMemcpyHtoDAsync(ptr(dst), src, bytes, ctx_.current_stream()), "cuMemcpyHtoDAsync");
+    }
+
+    // Waits for the current stream: everything launched before the copy has finished.
+    void copy_to_host(void* dst, const void* src, size_t bytes) override {
+        if (!bytes) return;
+        prepare();
+        CUstream s = ctx_.current_stream();
+        ctx_.check(cuda_driver().cuMemcpyDtoHAsync(dst, ptr(src), bytes, s), "cuMemcpyDtoHAsync");
+        ctx_.synchronize_stream(s);
+    }
+
+    void copy_within(void* dst, const void* src, size_t bytes) override {
+        if (!bytes) return;
+        prepare();
+        ctx_.check(cuda_driver().cuMemcpyDtoDAsync(ptr(dst), ptr(src), bytes, ctx_.current_stream()), "cuMemcpyDtoDAsync");
+    }
+
+    void synchronize() override { ctx_.synchronize(); }
+
+    std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) override {
+        (void)debug;  // the generated source already differs in debug mode
+        ctx_.ensure_usable();
+        CudaBinaries bin = build_cuda_binaries(m, ctx_.arch());
+        return std::make_unique<CudaModule>(ctx_, m, bin.cubin);
+    }
+
+private:
+    void prepare() {
+        ctx_.ensure_usable();
+        ctx_.bind();
+    }
+    static CUdeviceptr ptr(const void* p) { return reinterpret_cast<CUdeviceptr>(p); }
+
+    CudaContext& ctx_;
+};
+
+}  // namespace
+
+bool cuda_device_available(int ordinal) { return CudaContext::exists(ordinal); }
+
+std::unique_ptr<DeviceBackend> make_cuda_backend(int ordinal) {
+    return std::make_unique<CudaBackend>(CudaContext::get(ordinal));
+}
+
+}  // namespace weft::runtime

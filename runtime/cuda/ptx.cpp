@@ -1,0 +1,70 @@
+// runtime/cuda/ptx.cpp: NVRTC compilation of a module, through the disk cache. See ptx.h.
+#include "runtime/cuda/ptx.h"
+
+#include "compiler/native_headers.h"
+#include "runtime/errors.h"
+#include "runtime/hash.h"
+#include "runtime/module_cache.h"
+
+namespace weft::runtime {
+
+namespace {
+
+std::vector<SourceFile> native_sources() {
+    std::vector<SourceFile> v;
+    for (const auto& h : compiler::native_headers()) v.push_back({h.name, h.text});
+    return v;
+}
+
+// The generated C++ is one translation unit; NVRTC calls it by this name in its messages only
+// (the #line directives name the kernel sources everywhere else).
+constexpr const char* kMainName = "weft_module.cu";
+
+}  // namespace
+
+CudaCompileOptions cuda_module_options(const std::string& arch) {
+    CudaCompileOptions o;
+    o.arch = arch;
+    o.line_info = true;
+    o.debug = false;
+    o.fmad = false;
+    return o;
+}
+
+std::string cuda_cache_key(const compiler::CompiledModule& m, const CudaCompileOptions& o) {
+    Hasher h;
+    h.add("cuda").add(compiler::compiler_version()).add(nvrtc_version()).add(o.arch);
+    h.add(static_cast<uint64_t>(o.line_info)).add(static_cast<uint64_t>(o.debug)).add(static_cast<uint64_t>(o.fmad));
+    h.add(static_cast<uint64_t>(o.max_registers));
+    for (const auto& d : o.defines) h.add(d);
+    h.add(m.gen.cpp);
+    for (const auto& hdr : compiler::native_headers()) h.add(hdr.name).add(hdr.text);
+    return h.hex();
+}
+
+CudaBinaries build_cuda_binaries(const compiler::CompiledModule& m, const std::string& arch) {
+    const CudaCompileOptions o = cuda_module_options(arch);
+    std::string key;
+    CudaBinaries out;
+    try {
+        key = cuda_cache_key(m, o);
+        auto ptx = cache_load(key, "ptx");
+        auto cubin = cache_load(key, "cubin");
+        if (ptx && cubin) return {std::move(*ptx), std::move(*cubin)};
+        out = compile_cuda_to_ptx_and_cubin({kMainName, m.gen.cpp}, native_sources(), o);
+    } catch (const CudaCompileError& e) {
+        const std::string what = e.what();
+        if (what.find("is not of the form sm_NN") != std::string::npos) throw RuntimeError(what);
+        throw RuntimeError(std::string("NVRTC rejected the code generated for this module (a Weft bug):\n") + what);
+    }
+    cache_store(key, "ptx", out.ptx);
+    cache_store(key, "cubin", out.cubin);
+    return out;
+}
+
+std::string generate_ptx(const compiler::CompiledModule& m, const std::string& arch) {
+    if (auto ptx = cache_load(cuda_cache_key(m, cuda_module_options(arch)), "ptx")) return std::move(*ptx);
+    return build_cuda_binaries(m, arch).ptx;
+}
+
+}  // namespace weft::runtime
