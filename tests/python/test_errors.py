@@ -110,3 +110,34 @@ def test_config_values():
     wp.config.verify_fp = True
     assert wp.config.verify_fp
     wp.config.verify_fp = False
+
+
+@wp.kernel
+def make_nan(values: wp.array(dtype=float)):
+    i = wp.tid()
+    values[i] = wp.sqrt(values[i] - 10.0)
+
+
+def test_verify_fp_names_the_launch(device):
+    values = wp.zeros(4, dtype=float, device=device)
+    wp.config.verify_fp = True
+    try:
+        with pytest.raises(RuntimeError, match=r"kernel 'make_nan' left a non-finite value .* argument 'values'"):
+            wp.launch(make_nan, dim=4, inputs=[values], device=device)
+    finally:
+        wp.config.verify_fp = False
+
+
+def test_num_threads_does_not_change_results(device):
+    saved = wp.config.num_threads
+    try:
+        results = []
+        for threads in (1, 3, 0):
+            wp.config.num_threads = threads
+            values = wp.array(np.arange(1000, dtype=np.float32) + 20.0, device=device)
+            wp.launch(make_nan, dim=1000, inputs=[values], device=device)
+            results.append(values.numpy().copy())
+        np.testing.assert_array_equal(results[0], results[1])
+        np.testing.assert_array_equal(results[0], results[2])
+    finally:
+        wp.config.num_threads = saved

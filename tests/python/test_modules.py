@@ -88,3 +88,57 @@ def test_sources_handed_to_the_compiler():
     # Callees come before callers.
     names = [t.split("def ")[1].split("(")[0] for _, t, _ in chunks if "def " in t]
     assert names.index("square") < names.index("scaled_square") < names.index("use_funcs_and_constants")
+
+
+def _make_closure_kernel(factor):
+    @wp.kernel
+    def scale_by_factor(values: wp.array(dtype=float)):
+        i = wp.tid()
+        values[i] = square(values[i]) * FACTOR
+
+    FACTOR = factor  # noqa: F841 (read by the kernel through its closure)
+    return scale_by_factor
+
+
+def test_kernel_defined_in_a_function_sees_its_closure(device):
+    k = _make_closure_kernel(4.0)
+    a = wp.array([1.0, 2.0, 3.0], device=device)
+    wp.launch(k, dim=3, inputs=[a], device=device)
+    assert a.list() == [4.0, 16.0, 36.0]
+
+
+@wp.func
+def cube(x: float) -> float:
+    return x * x * x
+
+
+@wp.func_grad(cube)
+def adj_cube(x: float, adj_ret: float) -> float:
+    return 3.0 * x * x * adj_ret
+
+
+@wp.kernel
+def uses_func_with_custom_grad(values: wp.array(dtype=float)):
+    i = wp.tid()
+    values[i] = cube(values[i])
+
+
+def test_func_grad_is_compiled_with_its_func(device):
+    chunks = uses_func_with_custom_grad.sources()
+    assert any("@wp.func_grad(cube)" in text for _, text, _ in chunks)
+    a = wp.array([2.0, -1.0], device=device)
+    wp.launch(uses_func_with_custom_grad, dim=2, inputs=[a], device=device)
+    assert a.list() == [8.0, -1.0]
+
+
+@wp.kernel
+def grid_3d(out: wp.array3d(dtype=int)):
+    i, j, k = wp.tid()
+    out[i, j, k] = i * 100 + j * 10 + k
+
+
+def test_3d_launch(device):
+    out = wp.zeros((3, 4, 5), dtype=int, device=device)
+    wp.launch(grid_3d, dim=(3, 4, 5), inputs=[out], device=device)
+    i, j, k = np.meshgrid(np.arange(3), np.arange(4), np.arange(5), indexing="ij")
+    np.testing.assert_array_equal(out.numpy(), i * 100 + j * 10 + k)

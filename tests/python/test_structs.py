@@ -101,3 +101,15 @@ def test_struct_defaults_and_layout():
     offsets = {name: off for name, _, off in Material._struct_type().fields}
     assert offsets == {"stiffness": 0, "damping": 8, "tint": 16}
     assert len(m.to_bytes()) == 32
+
+
+def test_struct_array_from_structured_numpy(device):
+    data = np.zeros(3, dtype=Particle.numpy_dtype())
+    data["mass"] = [1.0, 2.0, 3.0]
+    data["pos"][:, 1] = 5.0
+    a = wp.array(data, dtype=Particle, device=device)
+    items = a.list()
+    assert [q.mass for q in items] == [1.0, 2.0, 3.0]
+    assert items[2].pos == wp.vec3(0.0, 5.0, 0.0)
+    z = wp.zeros(2, dtype=Particle, device=device)
+    assert z.list()[0] == Particle()
