@@ -55,38 +55,34 @@ TypeTable& table() {
 
 Key key(TypeKind k, ScalarKind s = ScalarKind::Float32) { return Key{k, s, 0, 0, 0, nullptr, {}, {}}; }
 
-char scalar_suffix(ScalarKind s) {
+// Warp's type-name suffixes: vec3f, vec3d, vec3h, vec3i, vec3ui, vec3l, vec3ul, vec3b, vec3ub, vec3s, vec3us.
+const char* scalar_suffix(ScalarKind s) {
     switch (s) {
-        case ScalarKind::Float16: return 'h';
-        case ScalarKind::Float32: return 'f';
-        case ScalarKind::Float64: return 'd';
-        case ScalarKind::Int32: return 'i';
-        case ScalarKind::UInt32: return 'u';
-        case ScalarKind::Int64: return 'l';
-        case ScalarKind::UInt64: return 'L';  // not spelled by Warp; kept unambiguous
-        case ScalarKind::Int8: return 'b';
-        case ScalarKind::UInt8: return 'B';
-        case ScalarKind::Int16: return 's';
-        case ScalarKind::UInt16: return 'S';
-        case ScalarKind::Bool: return '?';
+        case ScalarKind::Float16: return "h";
+        case ScalarKind::Float32: return "f";
+        case ScalarKind::Float64: return "d";
+        case ScalarKind::Int32: return "i";
+        case ScalarKind::UInt32: return "ui";
+        case ScalarKind::Int64: return "l";
+        case ScalarKind::UInt64: return "ul";
+        case ScalarKind::Int8: return "b";
+        case ScalarKind::UInt8: return "ub";
+        case ScalarKind::Int16: return "s";
+        case ScalarKind::UInt16: return "us";
+        case ScalarKind::Bool: return "bool";
     }
-    return '?';
+    return "?";
 }
 
-std::optional<ScalarKind> suffix_scalar(char c) {
-    switch (c) {
-        case 'h': return ScalarKind::Float16;
-        case 'f': return ScalarKind::Float32;
-        case 'd': return ScalarKind::Float64;
-        case 'i': return ScalarKind::Int32;
-        case 'u': return ScalarKind::UInt32;
-        case 'l': return ScalarKind::Int64;
-        case 'b': return ScalarKind::Int8;
-        case 'B': return ScalarKind::UInt8;
-        case 's': return ScalarKind::Int16;
-        case 'S': return ScalarKind::UInt16;
-        default: return std::nullopt;
-    }
+std::optional<ScalarKind> suffix_scalar(std::string_view c) {
+    static const std::pair<const char*, ScalarKind> table[] = {
+        {"h", ScalarKind::Float16}, {"f", ScalarKind::Float32}, {"d", ScalarKind::Float64},
+        {"i", ScalarKind::Int32},   {"ui", ScalarKind::UInt32}, {"l", ScalarKind::Int64},
+        {"ul", ScalarKind::UInt64}, {"b", ScalarKind::Int8},    {"ub", ScalarKind::UInt8},
+        {"s", ScalarKind::Int16},   {"us", ScalarKind::UInt16}};
+    for (auto& [name, k] : table)
+        if (c == name) return k;
+    return std::nullopt;
 }
 
 const char* cpp_scalar(ScalarKind s) {
@@ -241,10 +237,15 @@ std::string type_name(Type t) {
         case TypeKind::Vector:
             if (t->rows == 6 && is_float_kind(t->scalar))
                 return t->scalar == ScalarKind::Float64 ? "spatial_vectord" : "spatial_vector";
+            if (t->rows < 2 || t->rows > 4)
+                return "vec(length=" + std::to_string(t->rows) + ", dtype=" + std::string(scalar_name(t->scalar)) + ")";
             return "vec" + std::to_string(t->rows) + scalar_suffix(t->scalar);
         case TypeKind::Matrix:
             if (t->rows == 6 && t->cols == 6 && is_float_kind(t->scalar))
                 return t->scalar == ScalarKind::Float64 ? "spatial_matrixd" : "spatial_matrix";
+            if (t->rows != t->cols || t->rows < 2 || t->rows > 4)
+                return "mat(shape=(" + std::to_string(t->rows) + ", " + std::to_string(t->cols) + "), dtype=" +
+                       std::string(scalar_name(t->scalar)) + ")";
             return "mat" + std::to_string(t->rows) + std::to_string(t->cols) + scalar_suffix(t->scalar);
         case TypeKind::Quat: return std::string("quat") + scalar_suffix(t->scalar);
         case TypeKind::Transform: return std::string("transform") + scalar_suffix(t->scalar);
@@ -301,8 +302,7 @@ std::optional<Type> type_from_name(std::string_view n) {
         if (n == name) return scalar_type(s);
     auto scalar_of = [](std::string_view suffix) -> std::optional<ScalarKind> {
         if (suffix.empty()) return ScalarKind::Float32;
-        if (suffix.size() != 1) return std::nullopt;
-        return suffix_scalar(suffix[0]);
+        return suffix_scalar(suffix);
     };
     if (n.substr(0, 3) == "vec" && n.size() >= 4 && n[3] >= '2' && n[3] <= '4') {
         if (auto s = scalar_of(n.substr(4))) return vector_type(n[3] - '0', *s);
@@ -333,7 +333,7 @@ const std::vector<std::string>& value_type_names() {
                                       "uint32", "int64",  "uint64",  "float16", "float32", "float64",
                                       "int",   "float",   "spatial_vector", "spatial_vectord",
                                       "spatial_matrix", "spatial_matrixd"};
-        for (const char* sfx : {"", "f", "d", "h", "i", "u", "l", "b", "B", "s", "S"})
+        for (const char* sfx : {"", "f", "d", "h", "i", "ui", "l", "ul", "b", "ub", "s", "us"})
             for (int n = 2; n <= 4; ++n) v.push_back("vec" + std::to_string(n) + sfx);
         for (const char* sfx : {"", "f", "d", "h"}) {
             for (int n = 2; n <= 4; ++n) v.push_back("mat" + std::to_string(n) + std::to_string(n) + sfx);

@@ -205,6 +205,7 @@ Operand Sema::lower_operand(const ast::Expr& e) {
         if (scope_) {
             auto it = scope_->locals.find(e.id);
             if (it != scope_->locals.end()) {
+                if (!it->second) return r;  // a parameter whose type failed: already reported
                 r.kind = Operand::Value;
                 r.value = ir::make_var(it->second, e.loc);
                 return r;

@@ -141,10 +141,14 @@ ir::Function* Sema::lower_function(const ast::FunctionDef& def) {
     for (const auto& p : def.params) {
         if (!p.annotation) {
             error(DiagId::err_missing_annotation, p.loc, {p.name, what, def.name});
+            scope.locals[p.name] = nullptr;  // declared, but unusable: later uses stay silent
             continue;
         }
         Type t = resolve_type(*p.annotation);
-        if (!t) continue;
+        if (!t) {
+            scope.locals[p.name] = nullptr;
+            continue;
+        }
         ir::Var* v = fn->new_var(p.name, t, ir::VarKind::Param, p.loc);
         fn->params.push_back(v);
         scope.locals[p.name] = v;

@@ -52,6 +52,7 @@ void Sema::assign_name(const std::string& name, SourceLoc name_loc, ExprPtr valu
         return;
     }
     ir::Var* v = it->second;
+    if (!v) return;  // poisoned by an earlier error
     if (v->kind == ir::VarKind::Shared || (v->kind == ir::VarKind::Param && is_array(v->type))) {
         error(DiagId::err_array_assign, name_loc);
         return;
@@ -163,6 +164,7 @@ void Sema::lower_assign(const ast::Expr& target, ExprPtr value, SourceLoc loc, i
             return;
         }
         var = it->second;
+        if (!var) return;
         cur = var->type;
         if (var->kind == ir::VarKind::Shared || (is_array(var->type) && !chain.empty() && chain.back()->kind != ast::ExprKind::Subscript)) {
             error(DiagId::err_assign_readonly, root->loc, {"'" + root->id + "'"});
@@ -322,6 +324,7 @@ void Sema::lower_for(const ast::Stmt& s, ir::Block& out) {
     auto it = scope_->locals.find(name);
     if (it != scope_->locals.end()) {
         v = it->second;
+        if (!v) return;
         if (v->type != t) {
             error(DiagId::err_type_change, s.target->loc, {name, type_name(v->type), type_name(t)});
             note(DiagId::note_first_assignment, scope_->first_assign[v], {name, type_name(v->type)});
