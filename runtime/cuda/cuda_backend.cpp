@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
+#include <unordered_map>
 
 #include "compiler/native/launch.h"
 #include "runtime/cuda/cuda_context.h"
@@ -17,12 +17,6 @@ namespace weft::runtime {
 
 namespace {
 
-std::string dim_string(const LaunchRequest& req) {
-    std::string s = "(";
-    for (int d = 0; d < req.ndim; ++d) s += (d ? ", " : "") + std::to_string(req.shape[d]);
-    return s + (req.ndim == 1 ? ",)" : ")");
-}
-
 class CudaModule : public LoadedModule {
 public:
     CudaModule(CudaContext& ctx, const compiler::CompiledModule& m, const std::string& cubin) : ctx_(ctx) {
@@ -32,7 +26,7 @@ public:
         for (const auto& k : m.gen.kernels) {
             CUfunction f = nullptr;
             ctx_.check(cu.cuModuleGetFunction(&f, module_, k.cuda_symbol.c_str()), "cuModuleGetFunction");
-            functions_[k.name] = f;
+            functions_[&k] = {f, std::make_shared<const KernelLabel>(KernelLabel{k.name, location(k)})};
         }
     }
 
@@ -47,8 +41,9 @@ public:
         const compiler::KernelInfo& k = *req.kernel;
         ctx_.ensure_usable();
         ctx_.bind();
-        auto it = functions_.find(k.name);
+        auto it = functions_.find(&k);
         if (it == functions_.end()) throw RuntimeError("kernel '" + k.name + "' is not part of the module loaded on " + ctx_.device().str());
+        const Entry& e = it->second;
 
         wp::launch_bounds_t bounds{};
         bounds.ndim = req.ndim;
@@ -75,9 +70,13 @@ public:
         alignas(16) static const std::byte kNoArgs[16] = {};
         void* args = req.args.empty() ? const_cast<std::byte*>(kNoArgs) : const_cast<std::byte*>(req.args.data());
         void* params[3] = {&bounds, args, &oob};
-        LaunchRecord rec{k.name, location(k), dim_string(req), req.block_dim, 0};
+        LaunchRecord rec;
+        rec.kernel = e.label;
+        rec.ndim = req.ndim;
+        for (int d = 0; d < 4; ++d) rec.shape[d] = req.shape[d];
+        rec.block_dim = req.block_dim;
         ctx_.log().record(rec);
-        ctx_.check(cu.cuLaunchKernel(it->second, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(req.block_dim), 1, 1,
+        ctx_.check(cu.cuLaunchKernel(e.function, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(req.block_dim), 1, 1,
                                      0, stream, params, nullptr),
                    "cuLaunchKernel");
 
@@ -102,7 +101,12 @@ private:
     CudaContext& ctx_;
     CUmodule module_ = nullptr;
     CUdeviceptr oob_ = 0;
-    std::map<std::string, CUfunction> functions_;
+    struct Entry {
+        CUfunction function = nullptr;
+        std::shared_ptr<const KernelLabel> label;
+    };
+    // Keyed by the KernelInfo of the CompiledModule this was loaded from: launch() receives those.
+    std::unordered_map<const compiler::KernelInfo*, Entry> functions_;
 };
 
 class CudaBackend : public DeviceBackend {

@@ -53,9 +53,12 @@ void LaunchLog::clear() {
 }
 
 std::string LaunchLog::describe(const LaunchRecord& r) const {
-    std::string s = "kernel '" + r.kernel + "' (";
-    if (!r.where.empty()) s += r.where + ", ";
-    s += "dim " + r.dim + ", block_dim " + std::to_string(r.block_dim) + ", device " + device_ + ")";
+    std::string s = "kernel '" + (r.kernel ? r.kernel->name : std::string("?")) + "' (";
+    if (r.kernel && !r.kernel->where.empty()) s += r.kernel->where + ", ";
+    std::string dim = "(";
+    for (int d = 0; d < r.ndim; ++d) dim += (d ? ", " : "") + std::to_string(r.shape[d]);
+    dim += r.ndim == 1 ? ",)" : ")";
+    s += "dim " + dim + ", block_dim " + std::to_string(r.block_dim) + ", device " + device_ + ")";
     return s;
 }
 

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -35,10 +36,17 @@ bool is_sticky_cuda_error(CUresult r);
 // "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)"
 std::string describe_cuda_error(CUresult r);
 
+// What a kernel is called in messages; made once per kernel when its module is loaded, shared
+// by every record of its launches (recording a launch copies no strings).
+struct KernelLabel {
+    std::string name;     // kernel name
+    std::string where;    // "examples/saxpy.py:13", or "" when unknown
+};
+
 struct LaunchRecord {
-    std::string kernel;   // kernel name
-    std::string where;    // "examples/saxpy.py:14"
-    std::string dim;      // "(1024,)" or "(64, 32)"
+    std::shared_ptr<const KernelLabel> kernel;
+    int ndim = 1;
+    long long shape[4] = {0, 0, 0, 0};
     int block_dim = 0;
     uint64_t sequence = 0;  // 1, 2, ... launches on this device
 };

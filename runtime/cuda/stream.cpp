@@ -168,7 +168,8 @@ Graph::~Graph() {
 }
 
 Graph::Graph(Graph&& o) noexcept
-    : device_(o.device_), graph_(std::exchange(o.graph_, nullptr)), exec_(std::exchange(o.exec_, nullptr)) {}
+    : device_(o.device_), graph_(std::exchange(o.graph_, nullptr)), exec_(std::exchange(o.exec_, nullptr)),
+      nodes_(std::exchange(o.nodes_, 0)) {}
 
 Graph& Graph::operator=(Graph&& o) noexcept {
     if (this != &o) {
@@ -176,6 +177,7 @@ Graph& Graph::operator=(Graph&& o) noexcept {
         device_ = o.device_;
         graph_ = std::exchange(o.graph_, nullptr);
         exec_ = std::exchange(o.exec_, nullptr);
+        nodes_ = std::exchange(o.nodes_, 0);
     }
     return *this;
 }
@@ -193,7 +195,11 @@ void Graph::launch() const { launch(Stream::current(device_)); }
 void Graph::launch(const Stream& s) const {
     if (!exec_) throw RuntimeError("launch of an empty Graph (it was moved from, or never captured)");
     CudaContext& ctx = context_of(device_, "Graph::launch");
-    ctx.log().record({"<graph replay>", "", "(" + std::to_string(node_count()) + " nodes)", 0, 0});
+    static const auto label = std::make_shared<const KernelLabel>(KernelLabel{"<graph replay>", ""});
+    LaunchRecord rec;
+    rec.kernel = label;
+    rec.shape[0] = static_cast<long long>(nodes_);
+    ctx.log().record(rec);
     ctx.check(cuda_driver().cuGraphLaunch(exec_, s.handle()), "cuGraphLaunch");
     if (ctx.sync_every_launch() && !ctx.capturing(s.handle())) ctx.synchronize_stream(s.handle());
 }
@@ -233,6 +239,7 @@ Graph end_capture(const Stream& s) {
                            "from host memory, a synchronisation, or a debug-mode launch); see stream.h");
     ctx.check(r, "cuStreamEndCapture");
     ctx.check(cuda_driver().cuGraphInstantiate(&g.exec_, g.graph_, 0), "cuGraphInstantiate");
+    g.nodes_ = g.node_count();
     return g;
 }
 

@@ -136,6 +136,7 @@ private:
     Device device_;
     CUgraph graph_ = nullptr;
     CUgraphExec exec_ = nullptr;
+    size_t nodes_ = 0;
 };
 
 // Starts recording on `s` (thread-local capture mode: other threads are unaffected) and makes it
