@@ -12,6 +12,9 @@
 #if WEFT_HAVE_CUDA
 #include "runtime/cuda/cuda_backend.h"
 #endif
+#if WEFT_HAVE_SIM
+#include "runtime/sim/sim_backend.h"
+#endif
 
 namespace weft::runtime {
 
@@ -54,7 +57,6 @@ namespace {
 struct Registry {
     std::mutex mu;
     std::map<std::string, std::unique_ptr<DeviceBackend>> backends;
-    std::map<DeviceKind, std::pair<BackendFactory, AvailabilityProbe>> factories;
 };
 
 Registry& registry() {
@@ -63,11 +65,6 @@ Registry& registry() {
 }
 
 }  // namespace
-
-void register_backend(DeviceKind kind, BackendFactory factory, AvailabilityProbe probe) {
-    std::lock_guard<std::mutex> lock(registry().mu);
-    registry().factories[kind] = {factory, probe};
-}
 
 bool device_available(const Device& d) {
     switch (d.kind) {
@@ -83,11 +80,12 @@ bool device_available(const Device& d) {
 #else
             return false;
 #endif
-        case DeviceKind::Sim: {
-            std::lock_guard<std::mutex> lock(registry().mu);
-            auto it = registry().factories.find(DeviceKind::Sim);
-            return it != registry().factories.end() && it->second.second(d);
-        }
+        case DeviceKind::Sim:
+#if WEFT_HAVE_SIM
+            return sim_arch_known(d.arch);
+#else
+            return false;
+#endif
     }
     return false;
 }
@@ -114,13 +112,13 @@ DeviceBackend& backend(const Device& d) {
             throw RuntimeError("device '" + key + "' is not available: this build of Weft has no CUDA support");
 #endif
             break;
-        case DeviceKind::Sim: {
-            auto f = r.factories.find(DeviceKind::Sim);
-            if (f == r.factories.end())
-                throw RuntimeError("device '" + key + "' is not available: the simulator is not part of this build");
-            b = f->second.first(d);
+        case DeviceKind::Sim:
+#if WEFT_HAVE_SIM
+            b = make_sim_backend(d);
+#else
+            throw RuntimeError("device '" + key + "' is not available: the simulator needs NVRTC (a build with CUDA)");
+#endif
             break;
-        }
     }
     DeviceBackend& ref = *b;
     r.backends.emplace(key, std::move(b));

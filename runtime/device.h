@@ -3,8 +3,8 @@
 // A Device is a value: "cpu", "cuda:N" (N defaults to 0) or "sim:ARCH" (ARCH defaults to h200).
 // Everything device-specific sits behind DeviceBackend: memory, copies, loading a compiled module
 // and launching its kernels. The CPU backend (runtime/cpu) compiles with the in-process Clang JIT,
-// the CUDA backend (runtime/cuda) with NVRTC and the driver, the sim backend (gpusim/) runs the
-// PTX NVRTC makes on the simulator. Layers above (engine/, python/) see only this interface.
+// the CUDA backend (runtime/cuda) with NVRTC and the driver, the sim backend (runtime/sim) runs
+// the PTX NVRTC makes on gpusim. Layers above (engine/, python/) see only this interface.
 #pragma once
 
 #include <cstddef>
@@ -70,11 +70,5 @@ DeviceBackend& backend(const Device& d);
 
 // True when `backend(d)` would succeed.
 bool device_available(const Device& d);
-
-// Registration of backends implemented in other libraries (CUDA, sim), called at static-init
-// time by those libraries so that this layer does not depend on them.
-using BackendFactory = std::unique_ptr<DeviceBackend> (*)(const Device&);
-using AvailabilityProbe = bool (*)(const Device&);
-void register_backend(DeviceKind kind, BackendFactory factory, AvailabilityProbe probe);
 
 }  // namespace weft::runtime

@@ -10,7 +10,7 @@
 
 #include "compiler/builtins/builtin_table.h"
 #include "tests/runtime/cpu/host_eval.h"
-#include "tests/runtime/cpu/kernel_test_util.h"
+#include "tests/runtime/devices/kernel_test_util.h"
 
 namespace {
 

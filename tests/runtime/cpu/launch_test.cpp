@@ -15,7 +15,7 @@
 #include "runtime/errors.h"
 #include "runtime/hash.h"
 #include "runtime/module_cache.h"
-#include "tests/runtime/cpu/kernel_test_util.h"
+#include "tests/runtime/devices/kernel_test_util.h"
 
 namespace {
 

@@ -1,11 +1,11 @@
-// Every statement and expression form of the kernel language, run on the CPU device and checked
-// against the same computation written in C++ (or in float64) on the host.
+// Every statement and expression form of the kernel language, run on every device (cpu, the
+// simulator, CUDA where present) and checked against the same computation written in C++ on the host.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "runtime/errors.h"
-#include "tests/runtime/cpu/kernel_test_util.h"
+#include "tests/runtime/devices/kernel_test_util.h"
 
 namespace {
 
@@ -18,12 +18,18 @@ compiler::Type f64() { return compiler::float64_type(); }
 compiler::Type i32() { return compiler::int32_type(); }
 compiler::Type vec3f() { return compiler::vector_type(3, ScalarKind::Float32); }
 
-bool cpu_available() { return runtime::device_available(runtime::Device{}); }
-#define REQUIRE_CPU() \
-    if (!cpu_available()) GTEST_SKIP() << "this build has no CPU JIT"
+// Each test runs on every device: cpu, the simulator, and a CUDA GPU where one is present.
+class KernelLanguage : public ::testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override {
+        device_ = runtime::parse_device(GetParam());
+        if (!runtime::device_available(device_)) GTEST_SKIP() << "device " << GetParam() << " is not available here";
+    }
+    const runtime::Device& dev() const { return device_; }
+    runtime::Device device_;
+};
 
-TEST(KernelLanguage, IfElifElseAndTernary) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, IfElifElseAndTernary) {
     auto m = module_of(R"(
 @wp.kernel
 def k(x: wp.array(dtype=int), out: wp.array(dtype=int)):
@@ -39,13 +45,12 @@ def k(x: wp.array(dtype=int), out: wp.array(dtype=int)):
         out[i] = 3 if v > 100 else 1
 )");
     std::vector<int> x = {-5, 0, 4, 7, 200, 12};
-    auto xa = array_of(i32(), x), out = runtime::Array::zeros(i32(), {6}, {});
-    run(m, "k", {6}, {arg(xa), arg(out)});
+    auto xa = array_of(i32(), x, dev()), out = runtime::Array::zeros(i32(), {6}, dev());
+    run(m, "k", {6}, {arg(xa), arg(out)}, dev());
     EXPECT_EQ(values_of<int>(out), (std::vector<int>{-1, 0, 2, 1, 3, 1}));
 }
 
-TEST(KernelLanguage, RangeLoopsWithNegativeStepsBreakContinue) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, RangeLoopsWithNegativeStepsBreakContinue) {
     auto m = module_of(R"(
 @wp.kernel
 def k(n: int, out: wp.array(dtype=int)):
@@ -78,13 +83,12 @@ def k(n: int, out: wp.array(dtype=int)):
         last = j
     out[5] = last
 )");
-    auto out = runtime::Array::zeros(i32(), {6}, {});
-    run(m, "k", {1}, {integer(7), arg(out)});
+    auto out = runtime::Array::zeros(i32(), {6}, dev());
+    run(m, "k", {1}, {integer(7), arg(out)}, dev());
     EXPECT_EQ(values_of<int>(out), (std::vector<int>{21, 10741, 30, 2187, 7, 2}));
 }
 
-TEST(KernelLanguage, EarlyReturnInKernelAndInsideLoops) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, EarlyReturnInKernelAndInsideLoops) {
     auto m = module_of(R"(
 @wp.func
 def first_multiple(start: int, k: int) -> int:
@@ -100,15 +104,14 @@ def k(out: wp.array(dtype=int)):
         return
     out[i] = first_multiple(i * 10 + 1, 7)
 )");
-    auto out = runtime::Array::zeros(i32(), {5}, {});
+    auto out = runtime::Array::zeros(i32(), {5}, dev());
     std::vector<int> init = {-9, -9, -9, -9, -9};
     out.copy_from_host(init.data(), 20);
-    run(m, "k", {5}, {arg(out)});
+    run(m, "k", {5}, {arg(out)}, dev());
     EXPECT_EQ(values_of<int>(out), (std::vector<int>{7, 14, 21, -9, 42}));
 }
 
-TEST(KernelLanguage, FuncsReturningTuplesAndAugmentedAssignment) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, FuncsReturningTuplesAndAugmentedAssignment) {
     auto m = module_of(R"(
 @wp.func
 def divmod_(a: int, b: int):
@@ -126,8 +129,8 @@ def k(a: wp.array(dtype=int), out: wp.array(dtype=int)):
     out[i] = x
 )");
     std::vector<int> a = {17, -17, 3, 0};
-    auto aa = array_of(i32(), a), out = runtime::Array::zeros(i32(), {4}, {});
-    run(m, "k", {4}, {arg(aa), arg(out)});
+    auto aa = array_of(i32(), a, dev()), out = runtime::Array::zeros(i32(), {4}, dev());
+    run(m, "k", {4}, {arg(aa), arg(out)}, dev());
     std::vector<int> expect;
     for (int v : a) {
         int q = static_cast<int>(std::floor(v / 4.0)), r = v - q * 4;
@@ -137,8 +140,7 @@ def k(a: wp.array(dtype=int), out: wp.array(dtype=int)):
     EXPECT_EQ(values_of<int>(out), expect);
 }
 
-TEST(KernelLanguage, IntegerSemanticsFollowWarp) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, IntegerSemanticsFollowWarp) {
     auto m = module_of(R"(
 @wp.kernel
 def k(a: wp.array(dtype=int), b: wp.array(dtype=int), out: wp.array2d(dtype=int)):
@@ -153,8 +155,8 @@ def k(a: wp.array(dtype=int), b: wp.array(dtype=int), out: wp.array2d(dtype=int)
     out[i, 5] = ~x >> 1
 )");
     std::vector<int> a = {7, -7, 7, -7, 5, 9}, b = {2, 2, -2, -2, 0, 1};
-    auto aa = array_of(i32(), a), ba = array_of(i32(), b), out = runtime::Array::zeros(i32(), {6, 6}, {});
-    run(m, "k", {6}, {arg(aa), arg(ba), arg(out)});
+    auto aa = array_of(i32(), a, dev()), ba = array_of(i32(), b, dev()), out = runtime::Array::zeros(i32(), {6, 6}, dev());
+    run(m, "k", {6}, {arg(aa), arg(ba), arg(out)}, dev());
     auto got = values_of<int>(out);
     for (size_t i = 0; i < a.size(); ++i) {
         int x = a[i], y = b[i];
@@ -169,8 +171,7 @@ def k(a: wp.array(dtype=int), b: wp.array(dtype=int), out: wp.array2d(dtype=int)
     }
 }
 
-TEST(KernelLanguage, ShortCircuitDoesNotEvaluateTheRightSide) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, ShortCircuitDoesNotEvaluateTheRightSide) {
     // In debug mode an out-of-range read raises; `and`/`or` must not evaluate it.
     auto m = module_of(R"(
 @wp.kernel
@@ -183,13 +184,12 @@ def k(a: wp.array(dtype=float), out: wp.array(dtype=int)):
         out[i] = 2
 )");
     std::vector<float> a = {1.0f, -1.0f};
-    auto aa = array_of(f32(), a), out = runtime::Array::zeros(i32(), {3}, {});
-    EXPECT_NO_THROW(run(m, "k", {2}, {arg(aa), arg(out)}, {}, 1));
+    auto aa = array_of(f32(), a, dev()), out = runtime::Array::zeros(i32(), {3}, dev());
+    EXPECT_NO_THROW(run(m, "k", {2}, {arg(aa), arg(out)}, dev(), 1));
     EXPECT_EQ(values_of<int>(out), (std::vector<int>{1, 2, 0}));
 }
 
-TEST(KernelLanguage, ChainedComparisonsAndBooleans) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, ChainedComparisonsAndBooleans) {
     auto m = module_of(R"(
 @wp.kernel
 def k(a: wp.array(dtype=float), out: wp.array(dtype=int)):
@@ -203,13 +203,12 @@ def k(a: wp.array(dtype=float), out: wp.array(dtype=int)):
     out[i] = r
 )");
     std::vector<float> a = {0.5f, 1.0f, 5.0f, 0.0f, -2.0f};
-    auto aa = array_of(f32(), a), out = runtime::Array::zeros(i32(), {5}, {});
-    run(m, "k", {5}, {arg(aa), arg(out)});
+    auto aa = array_of(f32(), a, dev()), out = runtime::Array::zeros(i32(), {5}, dev());
+    run(m, "k", {5}, {arg(aa), arg(out)}, dev());
     EXPECT_EQ(values_of<int>(out), (std::vector<int>{11, 10, 0, 1, 10}));
 }
 
-TEST(KernelLanguage, MultiDimensionalLaunchesAndShapes) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, MultiDimensionalLaunchesAndShapes) {
     auto m = module_of(R"(
 @wp.kernel
 def k2(out: wp.array2d(dtype=int)):
@@ -226,23 +225,22 @@ def k4(out: wp.array4d(dtype=int)):
     i, j, k, l = wp.tid()
     out[i, j, k, l] = i * 1000 + j * 100 + k * 10 + l
 )");
-    auto a2 = runtime::Array::zeros(i32(), {3, 4}, {});
-    run(m, "k2", {3, 4}, {arg(a2)});
+    auto a2 = runtime::Array::zeros(i32(), {3, 4}, dev());
+    run(m, "k2", {3, 4}, {arg(a2)}, dev());
     auto v2 = values_of<int>(a2);
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 4; ++j) EXPECT_EQ(v2[i * 4 + j], i * 100 + j);
-    auto a3 = runtime::Array::zeros(i32(), {2, 3, 4}, {});
-    run(m, "k3", {2, 3, 4}, {arg(a3)});
+    auto a3 = runtime::Array::zeros(i32(), {2, 3, 4}, dev());
+    run(m, "k3", {2, 3, 4}, {arg(a3)}, dev());
     auto v3 = values_of<int>(a3);
     for (int i = 0; i < 24; ++i) EXPECT_EQ(v3[i], (i / 12) * 100 + (i / 4 % 3) * 10 + i % 4);
-    auto a4 = runtime::Array::zeros(i32(), {2, 2, 3, 2}, {});
-    run(m, "k4", {2, 2, 3, 2}, {arg(a4)});
+    auto a4 = runtime::Array::zeros(i32(), {2, 2, 3, 2}, dev());
+    run(m, "k4", {2, 2, 3, 2}, {arg(a4)}, dev());
     auto v4 = values_of<int>(a4);
     for (int i = 0; i < 24; ++i) EXPECT_EQ(v4[i], (i / 12) * 1000 + (i / 6 % 2) * 100 + (i / 2 % 3) * 10 + i % 2);
 }
 
-TEST(KernelLanguage, StructsInArraysNestedAndAsArguments) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, StructsInArraysNestedAndAsArguments) {
     auto m = module_of(R"(
 @wp.struct
 class Inner:
@@ -276,11 +274,11 @@ def k(ps: wp.array(dtype=Particle), params: Inner, out: wp.array(dtype=wp.vec3))
     struct ParticleH { float pos[3]; float mass; InnerH inner; int alive; };
     static_assert(sizeof(ParticleH) == 36);
     std::vector<ParticleH> ps = {{{1, 2, 3}, 2.0f, {0, {0, 0, 0}}, 0}, {{-1, 0, 1}, 0.5f, {0, {0, 0, 0}}, 0}};
-    auto pa = runtime::Array::empty(particle, {2}, {});
+    auto pa = runtime::Array::empty(particle, {2}, dev());
     pa.copy_from_host(ps.data(), sizeof(ParticleH) * 2);
     InnerH params{3.0f, {1.0f, 0.0f, -1.0f}};
-    auto out = runtime::Array::zeros(vec3f(), {2}, {});
-    run(m, "k", {2}, {arg(pa), runtime::LaunchArg::value(inner, &params), arg(out)});
+    auto out = runtime::Array::zeros(vec3f(), {2}, dev());
+    run(m, "k", {2}, {arg(pa), runtime::LaunchArg::value(inner, &params), arg(out)}, dev());
     auto o = values_of<float>(out);
     auto after = values_of<ParticleH>(pa);
     for (int i = 0; i < 2; ++i) {
@@ -293,8 +291,7 @@ def k(ps: wp.array(dtype=Particle), params: Inner, out: wp.array(dtype=wp.vec3))
     }
 }
 
-TEST(KernelLanguage, VectorMatrixComponentWrites) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, VectorMatrixComponentWrites) {
     auto m = module_of(R"(
 @wp.kernel
 def k(out: wp.array(dtype=wp.mat33), v: wp.array(dtype=wp.vec3)):
@@ -310,10 +307,10 @@ def k(out: wp.array(dtype=wp.mat33), v: wp.array(dtype=wp.vec3)):
     v[i] = x
     out[i] = mm
 )");
-    auto out = runtime::Array::zeros(compiler::matrix_type(3, 3, ScalarKind::Float32), {2}, {});
+    auto out = runtime::Array::zeros(compiler::matrix_type(3, 3, ScalarKind::Float32), {2}, dev());
     std::vector<float> v = {1, 2, 3, 4, 5, 6};
-    auto va = array_of(vec3f(), v);
-    run(m, "k", {2}, {arg(out), arg(va)});
+    auto va = array_of(vec3f(), v, dev());
+    run(m, "k", {2}, {arg(out), arg(va)}, dev());
     auto o = values_of<float>(out);
     EXPECT_EQ(o[0], 1.0f);
     EXPECT_EQ(o[3], 4.0f);
@@ -322,8 +319,7 @@ def k(out: wp.array(dtype=wp.mat33), v: wp.array(dtype=wp.vec3)):
     EXPECT_EQ(values_of<float>(va), (std::vector<float>{2, 4, 9, 8, 10, 9}));
 }
 
-TEST(KernelLanguage, ConstantsCastsAndFloat64) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, ConstantsCastsAndFloat64) {
     auto m = module_of(R"(
 TENTH = wp.constant(0.1)
 N = wp.constant(3)
@@ -341,9 +337,9 @@ def k(out: wp.array(dtype=wp.float64), iout: wp.array(dtype=int)):
     iout[1] = int(wp.floor(-2.5))
     iout[2] = int(wp.round(2.5))
 )");
-    auto out = runtime::Array::zeros(f64(), {3}, {});
-    auto iout = runtime::Array::zeros(i32(), {3}, {});
-    run(m, "k", {1}, {arg(out), arg(iout)});
+    auto out = runtime::Array::zeros(f64(), {3}, dev());
+    auto iout = runtime::Array::zeros(i32(), {3}, dev());
+    run(m, "k", {1}, {arg(out), arg(iout)}, dev());
     double s = 0;
     for (int i = 0; i < 30; ++i) s += 0.1;
     auto o = values_of<double>(out);
@@ -353,8 +349,7 @@ def k(out: wp.array(dtype=wp.float64), iout: wp.array(dtype=int)):
     EXPECT_EQ(values_of<int>(iout), (std::vector<int>{-2, -3, 3}));
 }
 
-TEST(KernelLanguage, AtomicsSumExactlyAcrossThreads) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, AtomicsSumExactlyAcrossThreads) {
     auto m = module_of(R"(
 @wp.kernel
 def k(counts: wp.array(dtype=int), total: wp.array(dtype=wp.float64), mx: wp.array(dtype=int)):
@@ -365,10 +360,10 @@ def k(counts: wp.array(dtype=int), total: wp.array(dtype=wp.float64), mx: wp.arr
     old = wp.atomic_sub(counts, 7, 1)
 )");
     const int n = 100000;
-    auto counts = runtime::Array::zeros(i32(), {8}, {});
-    auto total = runtime::Array::zeros(f64(), {1}, {});
-    auto mx = runtime::Array::zeros(i32(), {1}, {});
-    run(m, "k", {n}, {arg(counts), arg(total), arg(mx)});
+    auto counts = runtime::Array::zeros(i32(), {8}, dev());
+    auto total = runtime::Array::zeros(f64(), {1}, dev());
+    auto mx = runtime::Array::zeros(i32(), {1}, dev());
+    run(m, "k", {n}, {arg(counts), arg(total), arg(mx)}, dev());
     auto c = values_of<int>(counts);
     for (int r = 0; r < 7; ++r) EXPECT_EQ(c[r], n / 7 + (r < n % 7 ? 1 : 0));
     EXPECT_EQ(c[7], -n);
@@ -376,8 +371,7 @@ def k(counts: wp.array(dtype=int), total: wp.array(dtype=wp.float64), mx: wp.arr
     EXPECT_EQ(values_of<int>(mx)[0], n - 1);
 }
 
-TEST(KernelLanguage, SharedMemoryBlockReductionWithBarriers) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, SharedMemoryBlockReductionWithBarriers) {
     auto m = module_of(R"(
 @wp.kernel(block_dim=128)
 def reduce(values: wp.array(dtype=float), sums: wp.array(dtype=float)):
@@ -406,9 +400,9 @@ def transpose(a: wp.array2d(dtype=int), out: wp.array2d(dtype=int)):
 )");
     std::vector<float> v(128 * 5);
     for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 13);
-    auto va = array_of(f32(), v);
-    auto sums = runtime::Array::zeros(f32(), {5}, {});
-    run(m, "reduce", {128 * 5}, {arg(va), arg(sums)});
+    auto va = array_of(f32(), v, dev());
+    auto sums = runtime::Array::zeros(f32(), {5}, dev());
+    run(m, "reduce", {128 * 5}, {arg(va), arg(sums)}, dev());
     auto s = values_of<float>(sums);
     for (int b = 0; b < 5; ++b) {
         float expect = 0;
@@ -416,19 +410,18 @@ def transpose(a: wp.array2d(dtype=int), out: wp.array2d(dtype=int)):
         EXPECT_EQ(s[b], expect);
     }
     // a sync kernel's launch must be a multiple of its block
-    EXPECT_THROW(run(m, "reduce", {100}, {arg(va), arg(sums)}), runtime::RuntimeError);
+    EXPECT_THROW(run(m, "reduce", {100}, {arg(va), arg(sums)}, dev()), runtime::RuntimeError);
     std::vector<int> a(8 * 4);
     for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int>(i);
-    auto aa = array_of(i32(), a, {}, {8, 4});
-    auto out = runtime::Array::zeros(i32(), {4, 8}, {});
-    run(m, "transpose", {8, 4}, {arg(aa), arg(out)});
+    auto aa = array_of(i32(), a, dev(), {8, 4});
+    auto out = runtime::Array::zeros(i32(), {4, 8}, dev());
+    run(m, "transpose", {8, 4}, {arg(aa), arg(out)}, dev());
     auto o = values_of<int>(out);
     for (int i = 0; i < 8; ++i)
         for (int j = 0; j < 4; ++j) EXPECT_EQ(o[j * 8 + i], a[i * 4 + j]);
 }
 
-TEST(KernelLanguage, RandomNumbersAreReproducible) {
-    REQUIRE_CPU();
+TEST_P(KernelLanguage, RandomNumbersAreReproducible) {
     auto m = module_of(R"(
 @wp.kernel
 def k(seed: int, out: wp.array(dtype=float)):
@@ -438,9 +431,9 @@ def k(seed: int, out: wp.array(dtype=float)):
     b = wp.randf(state)
     out[i] = a + b * 0.0 + wp.randf(state, 10.0, 11.0) * 0.0 + b - b
 )");
-    auto o1 = runtime::Array::zeros(f32(), {64}, {}), o2 = runtime::Array::zeros(f32(), {64}, {});
-    run(m, "k", {64}, {integer(42), arg(o1)});
-    run(m, "k", {64}, {integer(42), arg(o2)});
+    auto o1 = runtime::Array::zeros(f32(), {64}, dev()), o2 = runtime::Array::zeros(f32(), {64}, dev());
+    run(m, "k", {64}, {integer(42), arg(o1)}, dev());
+    run(m, "k", {64}, {integer(42), arg(o2)}, dev());
     auto a = values_of<float>(o1), b = values_of<float>(o2);
     EXPECT_EQ(a, b);
     for (float x : a) {
@@ -449,5 +442,13 @@ def k(seed: int, out: wp.array(dtype=float)):
     }
     EXPECT_NE(a[0], a[1]);
 }
+
+INSTANTIATE_TEST_SUITE_P(Devices, KernelLanguage, ::testing::Values("cpu", "sim:h200", "cuda:0"),
+                         [](const auto& info) {
+                             std::string n = info.param;
+                             for (auto& c : n)
+                                 if (c == ':') c = '_';
+                             return n;
+                         });
 
 }  // namespace
