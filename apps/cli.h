@@ -33,6 +33,7 @@ private:
 
 int cmd_compile(const std::vector<std::string>& args);
 int cmd_launch(const std::vector<std::string>& args);
+int cmd_sim(const std::vector<std::string>& args);
 int cmd_builtins(const std::vector<std::string>& args);
 
 // "64", "8,8" -> {64}, {8, 8}; UsageError on anything else.

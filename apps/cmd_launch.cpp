@@ -5,6 +5,7 @@
 // a deterministic pattern (element i of a float array holds 0.5 * (i % 17) - 2, integers i % 7,
 // every component of a vector or matrix the same pattern shifted by the component); scalar
 // parameters get 1.5 (floats) or 3 (integers), or --arg NAME=VALUE.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,10 @@
 #include "runtime/errors.h"
 #include "runtime/module.h"
 #include "runtime/module_cache.h"
+#if WEFT_HAVE_SIM
+#include "runtime/sim/sim_backend.h"
+#endif
+#include <iostream>
 
 namespace weft::apps {
 
@@ -95,10 +100,76 @@ std::string format_value(const std::byte* src, Type t) {
     return os.str();
 }
 
+// The counts of the simulated launch, per source line of the kernel module.
+int print_sim_report(const std::string& path, const std::string& format) {
+#if !WEFT_HAVE_SIM
+    (void)path;
+    (void)format;
+    throw UsageError("this build has no simulator (it needs NVRTC: configure with the CUDA toolkit)");
+#else
+    std::vector<gpusim::LaunchResult> reports = runtime::take_sim_reports();
+    if (reports.empty()) throw runtime::RuntimeError("the simulator reported no launch");
+    const gpusim::LaunchResult& r = reports.back();
+    if (format == "json") {
+        gpusim::write_json(std::cout, r);
+        std::cout << "\n";
+        return 0;
+    }
+    std::vector<std::string> lines;
+    {
+        std::istringstream in(read_source(path));
+        std::string l;
+        while (std::getline(in, l)) lines.push_back(l);
+    }
+    const gpusim::Counters& t = r.total;
+    printf("kernel %s: grid %u x block %u\n", r.kernel.c_str(), r.grid.x, r.block.x);
+    printf("  warp instructions %llu, thread instructions %llu, active lanes %.1f%%, divergent branches %llu\n\n",
+           (unsigned long long)t.warp_instructions, (unsigned long long)t.thread_instructions, 100.0 * t.active_lane_ratio(),
+           (unsigned long long)t.divergent_branches);
+    printf("%6s %10s %11s %6s %8s %8s %8s %8s %7s %6s  %s\n", "line", "warp inst", "thread inst", "lanes", "gld", "gst",
+           "shld", "shst", "atomic", "diverg", "source");
+    // The module's own lines first, in line order; then generated glue and builtins headers.
+    std::vector<const gpusim::LineCounters*> rows;
+    auto is_ours = [&](const gpusim::LineCounters& lc) {
+        return lc.file_name.empty() || lc.file_name.find(path) != std::string::npos || path.find(lc.file_name) != std::string::npos;
+    };
+    for (const auto& lc : r.per_line) rows.push_back(&lc);
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
+        bool oa = is_ours(*a), ob = is_ours(*b);
+        if (oa != ob) return oa;
+        if (a->file_name != b->file_name) return a->file_name < b->file_name;
+        return a->line < b->line;
+    });
+    for (const gpusim::LineCounters* row : rows) {
+        const gpusim::LineCounters& lc = *row;
+        std::string src;
+        bool ours = lc.file_name.empty() || lc.file_name.find(path) != std::string::npos ||
+                    path.find(lc.file_name) != std::string::npos;
+        if (ours && lc.line > 0 && lc.line <= static_cast<int>(lines.size())) src = lines[static_cast<size_t>(lc.line - 1)];
+        if (!ours) src = "(" + lc.file_name + ")";
+        const gpusim::Counters& c = lc.counts;
+        printf("%6d %10llu %11llu %5.0f%% %8llu %8llu %8llu %8llu %7llu %6llu  %s\n", lc.line,
+               (unsigned long long)c.warp_instructions, (unsigned long long)c.thread_instructions, 100.0 * c.active_lane_ratio(),
+               (unsigned long long)c.global_loads, (unsigned long long)c.global_stores, (unsigned long long)c.shared_loads,
+               (unsigned long long)c.shared_stores, (unsigned long long)c.atomics, (unsigned long long)c.divergent_branches,
+               src.c_str());
+    }
+    return 0;
+#endif
+}
+
 }  // namespace
 
-int cmd_launch(const std::vector<std::string>& argv) {
-    Args args(argv, {"kernel", "dim", "device", "print", "arg", "block-dim"}, {"debug", "help", "cache-stats"});
+int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
+    Args args(argv, {"kernel", "dim", "device", "print", "arg", "block-dim", "arch", "report"},
+              {"debug", "help", "cache-stats"});
+    if (sim && args.flag("help")) {
+        printf("usage: weft sim MODULE.py --kernel NAME --dim N[,M..] [--arch h200] [--report text|json]\n"
+               "                 [--arg NAME=VALUE] [--block-dim B] [--debug]\n"
+               "Runs the kernel on generated inputs on the GPU simulator and prints, per source line,\n"
+               "the warp and thread instructions, active lanes, memory operations and branches.\n");
+        return 0;
+    }
     if (args.flag("help")) {
         printf("usage: weft launch MODULE.py --kernel NAME --dim N[,M..] [--device cpu|cuda:0|sim:h200] [--print N]\n"
                "                  [--arg NAME=VALUE] [--block-dim B] [--debug] [--cache-stats]\n"
@@ -109,7 +180,11 @@ int cmd_launch(const std::vector<std::string>& argv) {
     auto kname = args.get("kernel");
     if (!kname) throw UsageError("--kernel NAME is required");
     std::vector<int64_t> dims = parse_dims(args.get_or("dim", "8"));
-    runtime::Device device = runtime::parse_device(args.get_or("device", "cpu"));
+    if (sim && args.get("device")) throw UsageError("weft sim runs on the simulator; use --arch to pick the GPU");
+    if (!sim && (args.get("arch") || args.get("report"))) throw UsageError("--arch and --report belong to 'weft sim'");
+    std::string report = args.get_or("report", "text");
+    if (report != "text" && report != "json") throw UsageError("--report takes text or json; got '" + report + "'");
+    runtime::Device device = runtime::parse_device(sim ? "sim:" + args.get_or("arch", "h200") : args.get_or("device", "cpu"));
     int print_n = std::stoi(args.get_or("print", "8"));
     std::string path = args.positional()[0];
 
@@ -159,6 +234,7 @@ int cmd_launch(const std::vector<std::string>& argv) {
     runtime::launch(k, dims, launch_args, lo);
     runtime::backend(device).synchronize();
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (sim) return print_sim_report(path, report);
     printf("kernel %s on %s, dim=", kname->c_str(), device.str().c_str());
     for (size_t d = 0; d < dims.size(); ++d) printf("%s%lld", d ? "," : "", static_cast<long long>(dims[d]));
     printf(" (%.1f ms including compilation)\n", ms);
@@ -179,5 +255,8 @@ int cmd_launch(const std::vector<std::string>& argv) {
     }
     return 0;
 }
+
+int cmd_launch(const std::vector<std::string>& argv) { return run_kernel_command(argv, false); }
+int cmd_sim(const std::vector<std::string>& argv) { return run_kernel_command(argv, true); }
 
 }  // namespace weft::apps

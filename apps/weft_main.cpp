@@ -2,6 +2,7 @@
 //
 //   weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--arch sm_90] [--debug]
 //   weft launch  MODULE.py --kernel NAME --dim N[,M..] [--device cpu|cuda:0|sim:h200] [--print N]
+//   weft sim     MODULE.py --kernel NAME --dim N[,M..] [--arch h200] [--report text|json]
 //   weft builtins [--markdown]
 //
 // Exit codes: 0 success, 1 the input has errors (compile errors, launch errors), 2 usage.
@@ -22,6 +23,7 @@ void usage(FILE* out) {
             "commands:\n"
             "  compile MODULE.py   check a kernel module and print its AST, IR, C++ or PTX\n"
             "  launch MODULE.py    run one kernel on generated inputs and print its outputs\n"
+            "  sim MODULE.py       run one kernel on the GPU simulator and print counts per source line\n"
             "  builtins            list the kernel language's builtins (--markdown for the docs)\n"
             "\n"
             "Run 'weft <command> --help' for a command's options.\n");
@@ -40,8 +42,9 @@ int main(int argc, char** argv) {
     try {
         if (cmd == "compile") return cmd_compile(rest);
         if (cmd == "launch") return cmd_launch(rest);
+        if (cmd == "sim") return cmd_sim(rest);
         if (cmd == "builtins") return cmd_builtins(rest);
-        std::string near = weft::compiler::closest_name(cmd, {"compile", "launch", "builtins"});
+        std::string near = weft::compiler::closest_name(cmd, {"compile", "launch", "sim", "builtins"});
         fprintf(stderr, "weft: unknown command '%s'%s\n", cmd.c_str(),
                 near.empty() ? "" : (" (did you mean '" + near + "'?)").c_str());
         usage(stderr);

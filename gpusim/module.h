@@ -125,6 +125,15 @@ class Module {
   const std::string& instruction_text(int32_t index) const { return code_text_[index]; }
   const std::vector<std::string>& files() const { return files_; }        // .file names by index
   const std::vector<SourceLoc>& locations() const { return locs_; }
+  // Reports attribute inlined code to its call site. A front end whose user code is itself
+  // inlined into generated glue can choose instead: for locations in files where `innermost`
+  // is true, the inlined_at call site is dropped, so counts stay on the innermost (user) line.
+  template <typename Pred>
+  void attribute_innermost_in(Pred innermost) {
+    for (auto& loc : locs_)
+      if (loc.file >= 0 && loc.file < static_cast<int32_t>(files_.size()) && innermost(files_[static_cast<size_t>(loc.file)]))
+        loc.at_file = -1;
+  }
   const std::vector<CallArgs>& calls() const { return calls_; }
   const std::vector<CallArgSlot>& call_arg_slots() const { return call_arg_slots_; }
 

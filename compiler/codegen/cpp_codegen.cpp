@@ -7,6 +7,7 @@
 // the function. Integer arithmetic relies on wrap-around (the CPU JIT compiles with -fwrapv).
 #include "compiler/codegen/cpp_codegen.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -80,6 +81,9 @@ std::string int_literal(int64_t v, Type t) {
         default: return cpp_type_name(t) + "(" + std::to_string(v) + ")";
     }
 }
+
+// The name generated code calls itself in #line directives (the device compilers call it so too).
+constexpr const char* kGeneratedName = "weft_generated.cpp";
 
 bool small_int(Type t) { return is_int(t) && scalar_bits(t->scalar) < 32; }
 
@@ -478,7 +482,18 @@ private:
         os_ << "    wp::int32 tid_[4]; wp::tid_split(bounds, ctx.tid, tid_); (void)tid_;\n";
         declare_locals(f);
         block(f.body, 1);
-        os_ << "}\n\n";
+        os_ << "}\n";
+        restore_line();
+        os_ << "\n";
+    }
+
+    // After kernel source lines, attribute what follows to the generated file again, so that
+    // glue code is not reported (by compilers, debuggers or line info) as a line of the .py file.
+    void restore_line() {
+        if (!opts_.line_directives) return;
+        std::string text = os_.str();
+        size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+        os_ << "#line " << lines + 2 << " \"" << kGeneratedName << "\"\n";
     }
 
     void emit_kernel(const ir::Function& f) {
@@ -511,6 +526,7 @@ private:
         declare_locals(f);
         block(f.body, 1);
         os_ << "}\n";
+        restore_line();
 
         int bd = f.block_dim > 0 ? f.block_dim : 256;
         size_t smem = f.shared_bytes > 0 ? f.shared_bytes : 16;

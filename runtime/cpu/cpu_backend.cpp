@@ -126,7 +126,7 @@ public:
         if (auto hit = cache_load(key, "o")) {
             object = std::move(*hit);
         } else {
-            SourceFile main{"module.cpp", m.gen.cpp};
+            SourceFile main{"weft_generated.cpp", m.gen.cpp};
             CppCompileOptions o;
             try {
                 object = compile_cpp_to_object(main, native_sources(), o);

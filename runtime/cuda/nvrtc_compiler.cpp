@@ -128,8 +128,10 @@ std::vector<std::string> nvrtc_options(const CudaCompileOptions& options, bool r
     return args;
 }
 
-// `\t.file\t2 "/cwd/kernels/foo.py"` -> `\t.file\t2 "kernels/foo.py"`, for the current directory.
-std::string relative_file_table(const std::string& ptx) {
+// `\t.file\t2 "/cwd/kernels/foo.py"` -> `\t.file\t2 "kernels/foo.py"`, for the current directory,
+// but only where the source spelled the name relative (`#line 3 "kernels/foo.py"`): a name that was
+// absolute already stays as written, so the PTX does not depend on where the compiler ran.
+std::string relative_file_table(const std::string& ptx, const std::string& source) {
     char buffer[4096];
     if (::getcwd(buffer, sizeof buffer) == nullptr) return ptx;
     std::string prefix = "\"" + std::string(buffer);
@@ -144,7 +146,13 @@ std::string relative_file_table(const std::string& ptx) {
         const size_t directive = line.find_first_not_of(" \t");
         if (directive != std::string::npos && line.compare(directive, 6, ".file\t") == 0) {
             const size_t at = line.find(prefix, directive);
-            if (at != std::string::npos) line.replace(at, prefix.size(), "\"");
+            if (at != std::string::npos) {
+                const size_t close = line.find('"', at + prefix.size());
+                std::string relative = line.substr(at + prefix.size(), close == std::string::npos ? std::string::npos : close - at - prefix.size());
+                bool written_relative = source.find(" \"" + relative + "\"") != std::string::npos ||
+                                        relative.find('/') == std::string::npos;
+                if (written_relative) line.replace(at, prefix.size(), "\"");
+            }
         }
         out += line;
         begin = end;
@@ -178,7 +186,7 @@ CudaBinaries compile(const SourceFile& main, const std::vector<SourceFile>& head
             bytes.resize(size);
             got = nvrtcGetPTX(program.get(), bytes.data());
             if (!bytes.empty() && bytes.back() == '\0') bytes.pop_back();
-            if (options.line_info || options.debug) bytes = relative_file_table(bytes);
+            if (options.line_info || options.debug) bytes = relative_file_table(bytes, main.text);
         }
         if (got != NVRTC_SUCCESS || bytes.empty()) {
             throw CudaCompileError(std::string("NVRTC compiled '") + main.name + "' but returned no PTX: " +

@@ -18,7 +18,7 @@ std::vector<SourceFile> native_sources() {
 
 // The generated C++ is one translation unit; NVRTC calls it by this name in its messages only
 // (the #line directives name the kernel sources everywhere else).
-constexpr const char* kMainName = "weft_module.cu";
+constexpr const char* kMainName = "weft_generated.cpp";  // as the code generator names it in #line
 
 }  // namespace
 
@@ -33,7 +33,8 @@ CudaCompileOptions cuda_module_options(const std::string& arch) {
 
 std::string cuda_cache_key(const compiler::CompiledModule& m, const CudaCompileOptions& o) {
     Hasher h;
-    h.add("cuda").add(compiler::compiler_version()).add(nvrtc_version()).add(o.arch);
+    // "ptx-files-2": the .file table keeps absolute names as written (bump when post-processing changes).
+    h.add("cuda").add("ptx-files-2").add(compiler::compiler_version()).add(nvrtc_version()).add(o.arch);
     h.add(static_cast<uint64_t>(o.line_info)).add(static_cast<uint64_t>(o.debug)).add(static_cast<uint64_t>(o.fmad));
     h.add(static_cast<uint64_t>(o.max_registers));
     for (const auto& d : o.defines) h.add(d);

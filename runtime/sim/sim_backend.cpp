@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "compiler/native/launch.h"
 #include "gpusim/parse_ptx.h"
@@ -92,7 +93,18 @@ public:
             throw RuntimeError(std::string("NVRTC rejected the code generated for this module (a Weft bug):\n") + e.what());
         }
         try {
-            return std::make_unique<SimModule>(gpusim::parse_ptx(ptx, "module.ptx"), 132);
+            gpusim::Module mod = gpusim::parse_ptx(ptx, "module.ptx");
+            // Kernel source lines are inlined into the generated entry points: keep counts on the
+            // kernel's own lines, and builtins (the native headers) on the line that called them.
+            std::set<std::string> sources;
+            for (const auto& f : m.ast.files) sources.insert(f->path);
+            mod.attribute_innermost_in([&](const std::string& file) {
+                for (const auto& src : sources)
+                    if (file == src || (file.size() > src.size() && file.compare(file.size() - src.size(), src.size(), src) == 0))
+                        return true;
+                return false;
+            });
+            return std::make_unique<SimModule>(std::move(mod), 132);
         } catch (const gpusim::PtxError& e) {
             throw RuntimeError(std::string("the simulator cannot read this module's PTX: ") + e.what());
         }

@@ -1,0 +1,100 @@
+// The `weft` command line as a user runs it: outputs, exit codes and error messages.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Result {
+    int code;
+    std::string out;
+};
+
+Result weft(const std::string& args) {
+    std::string cmd = std::string(WEFT_BINARY) + " " + args + " 2>&1";
+    FILE* f = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[1024];
+    while (f && fgets(buf, sizeof buf, f)) out += buf;
+    int status = f ? pclose(f) : -1;
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+const std::string kExample = std::string(WEFT_SOURCE_DIR) + "/examples/saxpy.py";
+
+TEST(Cli, UsageErrorsExitWithTwoAndSayWhy) {
+    Result r = weft("compil " + kExample);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.out.find("weft: unknown command 'compil' (did you mean 'compile'?)"), std::string::npos) << r.out;
+    r = weft("compile " + kExample + " --emti ir");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.out.find("weft compile: unknown option --emti (did you mean --emit?)"), std::string::npos) << r.out;
+    r = weft("compile " + kExample + " --emit llvm");
+    EXPECT_NE(r.out.find("--emit takes ast, ir, cpp or ptx; got 'llvm'"), std::string::npos) << r.out;
+    r = weft("launch " + kExample + " --kernel saxpy --dim 4x4");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.out.find("invalid --dim '4x4'"), std::string::npos) << r.out;
+    r = weft("compile /nonexistent/file.py");
+    EXPECT_NE(r.out.find("cannot read '/nonexistent/file.py'"), std::string::npos) << r.out;
+    r = weft("launch " + kExample + " --kernel saxpi --dim 4");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("has no kernel 'saxpi'; did you mean 'saxpy'?"), std::string::npos) << r.out;
+    r = weft("launch " + kExample + " --kernel saxpy --dim 4 --device tpu");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("invalid device 'tpu'"), std::string::npos) << r.out;
+}
+
+TEST(Cli, CompileEmitsEachForm) {
+    Result r = weft("compile " + kExample);
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("3 kernel(s), 1 func(s), 0 struct(s): OK"), std::string::npos) << r.out;
+    r = weft("compile " + kExample + " --emit ir --kernel saxpy");
+    EXPECT_NE(r.out.find("kernel saxpy(x.0: array(float32), y.1: array(float32), a.2: float32) -> None:"), std::string::npos) << r.out;
+    r = weft("compile " + kExample + " --emit cpp");
+    EXPECT_NE(r.out.find("#line 15 \"" + kExample + "\""), std::string::npos);
+    EXPECT_NE(r.out.find("extern \"C\" void saxpy_cpu_range("), std::string::npos);
+}
+
+TEST(Cli, CompileReportsDiagnosticsWithExitOne) {
+    std::string bad = std::string(WEFT_SOURCE_DIR) + "/tests/apps/bad_module.py";
+    Result r = weft("compile " + bad);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("bad_module.py:7:19: error: use of undeclared name 'veloctiy'"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("note: did you mean 'velocity'?"), std::string::npos) << r.out;
+}
+
+#if WEFT_TEST_HAS_NVRTC
+TEST(Cli, EmitPtxNeedsNoGpu) {
+    Result r = weft("compile " + kExample + " --emit ptx --arch sm_90");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find(".target sm_90"), std::string::npos);
+    EXPECT_NE(r.out.find(".visible .entry saxpy_cuda("), std::string::npos);
+    EXPECT_NE(r.out.find(".file"), std::string::npos);
+    EXPECT_NE(r.out.find("saxpy.py"), std::string::npos);
+}
+
+TEST(Cli, SimReportsCountsPerSourceLine) {
+    Result r = weft("sim " + kExample + " --kernel block_sum --dim 128");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("kernel block_sum: grid 2 x block 64"), std::string::npos) << r.out;
+    // the reduction's inner statement runs on a third of the lanes, and reads shared memory
+    EXPECT_NE(r.out.find("s[t] = s[t] + s[t + stride]"), std::string::npos) << r.out;
+    r = weft("sim " + kExample + " --kernel saxpy --dim 100 --report json");
+    EXPECT_NE(r.out.find("\"kernel\": \"saxpy\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"global_loads\": 200"), std::string::npos) << r.out;
+    r = weft("sim " + kExample + " --kernel saxpy --dim 8 --arch z80");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("unknown simulator architecture 'z80'; known: a100, h100, h200, rtx4090, v100"), std::string::npos) << r.out;
+}
+#endif
+
+TEST(Cli, LaunchRunsTheDefaultExample) {
+    Result r = weft("launch " + kExample + " --kernel saxpy --dim 16");
+    EXPECT_EQ(r.code, 0) << r.out;
+    // x[i] = 0.5 * (i % 17) - 2, y likewise, a = 1.5: y = 1.5 x + y = 2.5 x
+    EXPECT_NE(r.out.find("-5, -3.75, -2.5, -1.25, 0, 1.25, 2.5, 3.75, ..."), std::string::npos) << r.out;
+}
+
+}  // namespace
