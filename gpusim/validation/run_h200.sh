@@ -1,0 +1,43 @@
+#!/bin/bash
+# gpusim/validation/run_h200.sh — the one device call of the validation (run from the repo root
+# on the H200 machine): builds the microbenchmarks and the validation driver with nvcc, runs the
+# microbenchmarks, then profiles every validation launch with ncu (clocks left alone).
+# Writes to $OUT: micro.txt, ncu_sweep.csv, ncu_kernels.csv, driver.txt, sass.txt, env.txt.
+set -u
+V=gpusim/validation
+B=/tmp/gpusim-validation
+mkdir -p $B "$OUT"
+NVCC=/usr/local/cuda/bin/nvcc
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+{ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw --format=csv; $NVCC --version | tail -1; $NCU --version | tail -1; } > "$OUT/env.txt" 2>&1
+$NVCC -arch=sm_90 -std=c++17 -O2 $V/microbench.cu -o $B/microbench || exit 1
+$NVCC -arch=sm_90 -std=c++17 -O2 -lineinfo $V/gpu_driver.cu -o $B/gpu_driver || exit 1
+/usr/local/cuda/bin/cuobjdump -sass $B/gpu_driver > "$OUT/sass.txt" 2>&1
+$B/microbench > "$OUT/micro.txt" 2>&1
+cat "$OUT/micro.txt"
+SWEEP=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__inst_executed.sum
+KERN=gpc__cycles_elapsed.max,sm__cycles_elapsed.max,sm__cycles_active.avg,gpu__time_duration.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum
+KERN=$KERN,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+KERN=$KERN,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+KERN=$KERN,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+KERN=$KERN,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+KERN=$KERN,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,dram__bytes_write.sum
+KERN=$KERN,sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct,launch__registers_per_thread
+KERN=$KERN,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps,launch__occupancy_limit_blocks
+for s in long_scoreboard short_scoreboard barrier mio_throttle lg_throttle wait math_pipe_throttle not_selected selected; do
+  KERN=$KERN,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio
+done
+timeout 200 $NCU --clock-control none --csv --page raw --metrics $SWEEP --log-file "$OUT/ncu_sweep.csv" $B/gpu_driver sweep > "$OUT/driver.txt" 2>&1
+echo "sweep rc=$?"
+timeout 300 $NCU --clock-control none --csv --page raw --metrics $KERN --log-file "$OUT/ncu_kernels.csv" $B/gpu_driver kernel >> "$OUT/driver.txt" 2>&1
+rc=$?
+echo "kernels rc=$rc"
+if [ $rc -ne 0 ] || ! grep -q vec_add "$OUT/ncu_kernels.csv"; then
+  tail -5 "$OUT/driver.txt"
+  timeout 200 $NCU --clock-control none --csv --page raw --metrics gpc__cycles_elapsed.max,smsp__inst_executed.sum,sm__maximum_warps_per_active_cycle_pct,launch__registers_per_thread --log-file "$OUT/ncu_kernels.csv" $B/gpu_driver kernel >> "$OUT/driver.txt" 2>&1
+  echo "fallback rc=$?"
+fi
+timeout 60 $NCU --clock-control none --csv --page raw --metrics gpc__cycles_elapsed.max,sm__cycles_elapsed.max,gpu__time_duration.sum --log-file "$OUT/ncu_calib.csv" $B/gpu_driver calib >> "$OUT/driver.txt" 2>&1
+echo "calib rc=$?"
+wc -l "$OUT"/*.csv
+tail -3 "$OUT/driver.txt"
