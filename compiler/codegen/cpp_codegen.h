@@ -6,6 +6,7 @@
 //   static WP_FUNC void K_body(ctx, bounds, args);             the kernel body, device-neutral
 //   extern "C" __global__ void K_cuda(bounds, args, oob);      CUDA entry (under WP_CUDA)
 //   extern "C" void K_cpu_range(bounds, args, ctx, begin, end) CPU: threads begin..end-1 in order
+//   extern "C" void K_cpu_range_contig(...)                  same, every array known dense (vectorises)
 //   extern "C" void K_cpu_thread(bounds, args, ctx)            CPU: one thread (run as a fiber
 //                                                              when the kernel synchronises)
 // Funcs become `static WP_FUNC` functions taking the thread context first. Every statement is
@@ -23,6 +24,7 @@ namespace weft::compiler {
 struct CodegenOptions {
     bool debug = false;           // bounds-check every array access (wp::checked_address)
     bool line_directives = true;
+    int adjoint_tape_bytes = 4096;  // per-thread tape of backward kernels (docs/autodiff.md)
 };
 
 struct KernelParamInfo {
@@ -40,9 +42,26 @@ struct KernelInfo {
     bool uses_sync = false;
     size_t shared_bytes = 0;
     std::string cpu_range_symbol;
+    std::string cpu_range_contig_symbol;  // same, for launches whose arrays are all dense row-major
+    bool arrays_in_structs = false;       // a struct parameter holds an array (contiguity unknown)
     std::string cpu_thread_symbol;
     std::string cuda_symbol;
     SourceLoc loc;
+    // Backward (adjoint) entries, when the kernel has an adjoint (adjoint_codegen.h). Their argument
+    // block is K_args_adj: the forward block at offset 0, then `adj_params` (one gradient array per
+    // array parameter and per float parameter: a 1-element array the threads' adjoints add into),
+    // then an int32 status array at `adj_status_offset`.
+    bool has_backward = false;
+    std::string backward_unavailable;          // why not, when !has_backward
+    std::vector<KernelParamInfo> adj_params;
+    std::vector<int> adj_param_of;             // index in `params` of each adj_params entry
+    size_t adj_args_size = 0;
+    size_t adj_args_align = 1;
+    size_t adj_status_offset = 0;
+    int adjoint_tape_bytes = 0;
+    std::string cpu_range_backward_symbol;
+    std::string cpu_thread_backward_symbol;
+    std::string cuda_backward_symbol;
 };
 
 struct GeneratedSource {

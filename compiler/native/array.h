@@ -73,6 +73,30 @@ WP_FUNC T* address(const array_t<T>& a, int64 i, int64 j, int64 k, int64 l) {
                                 k * a.strides[2] + l * a.strides[3]);
 }
 
+// Addressing specialised at compile time: with Contig the array is known to be dense and
+// row-major (the runtime checks every array argument before choosing that entry point), so the
+// address is data + linear index and loops over it vectorise.
+template <bool Contig, typename T>
+WP_FUNC T* addr(const array_t<T>& a, int64 i) {
+    if constexpr (Contig) return a.data + i;
+    else return address(a, i);
+}
+template <bool Contig, typename T>
+WP_FUNC T* addr(const array_t<T>& a, int64 i, int64 j) {
+    if constexpr (Contig) return a.data + (i * a.shape[1] + j);
+    else return address(a, i, j);
+}
+template <bool Contig, typename T>
+WP_FUNC T* addr(const array_t<T>& a, int64 i, int64 j, int64 k) {
+    if constexpr (Contig) return a.data + ((i * a.shape[1] + j) * a.shape[2] + k);
+    else return address(a, i, j, k);
+}
+template <bool Contig, typename T>
+WP_FUNC T* addr(const array_t<T>& a, int64 i, int64 j, int64 k, int64 l) {
+    if constexpr (Contig) return a.data + (((i * a.shape[1] + j) * a.shape[2] + k) * a.shape[3] + l);
+    else return address(a, i, j, k, l);
+}
+
 // Debug-mode addressing: checks every index against the shape first. On failure it records the
 // access and returns the array's base address, so the kernel goes on without touching memory
 // outside the array; the runtime raises the error when the launch returns.

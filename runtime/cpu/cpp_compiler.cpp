@@ -52,7 +52,6 @@ std::vector<std::string> cc1_arguments(const SourceFile& main, const CppCompileO
         "-fno-rtti",  // exceptions are already off in cc1 unless -fcxx-exceptions is given
         "-fno-use-cxa-atexit",
         "-ffp-contract=off",
-        "-fwrapv",  // signed integer overflow wraps, as on the GPU (kernels rely on it)
         "-nostdsysteminc", "-nobuiltininc", "-nostdinc++",
         "-I", kVirtualRoot,  // so that #include <name> finds the listed headers as well
         "-ferror-limit", "20",

@@ -28,12 +28,30 @@ std::vector<SourceFile> native_sources() {
     return v;
 }
 
+// True when every array argument is dense and row-major, so the kernel's contiguous entry point
+// (plain data + index addressing, which vectorises) computes the same addresses.
+bool all_arrays_dense(const compiler::KernelInfo& k, const std::vector<std::byte>& args) {
+    if (k.arrays_in_structs) return false;
+    for (const auto& p : k.params) {
+        if (!compiler::is_array(p.type)) continue;
+        wp::array_t<unsigned char> d;
+        std::memcpy(&d, args.data() + p.offset, sizeof d);
+        int64_t expect = static_cast<int64_t>(compiler::type_size(p.type->elem));
+        for (int dim = d.ndim - 1; dim >= 0; --dim) {
+            if (d.shape[dim] != 1 && d.strides[dim] != expect) return false;
+            expect *= d.shape[dim];
+        }
+    }
+    return true;
+}
+
 class CpuModule : public LoadedModule {
 public:
     CpuModule(std::unique_ptr<JitLibrary> lib, const compiler::CompiledModule& m) : lib_(std::move(lib)) {
         for (const auto& k : m.gen.kernels) {
             Entry e;
             e.range = reinterpret_cast<RangeFn>(lib_->lookup(k.cpu_range_symbol));
+            e.range_contig = reinterpret_cast<RangeFn>(lib_->lookup(k.cpu_range_contig_symbol));
             e.thread = reinterpret_cast<ThreadFn>(lib_->lookup(k.cpu_thread_symbol));
             entries_[k.name] = e;
         }
@@ -42,6 +60,7 @@ public:
     void launch(const LaunchRequest& req) override {
         const compiler::KernelInfo& k = *req.kernel;
         const Entry& e = entries_.at(k.name);
+        const RangeFn range = all_arrays_dense(k, req.args) ? e.range_contig : e.range;
         wp::launch_bounds_t bounds{};
         bounds.ndim = req.ndim;
         for (int d = 0; d < 4; ++d) bounds.shape[d] = static_cast<wp::int32>(d < req.ndim ? req.shape[d] : 1);
@@ -66,13 +85,13 @@ public:
             ctx.oob = req.debug ? &oob : nullptr;
             int64_t b0 = chunk * blocks_per_chunk, b1 = std::min(nblocks, b0 + blocks_per_chunk);
             if (!per_block) {
-                e.range(&bounds, req.args.data(), &ctx, b0 * bd, std::min<int64_t>(req.size, b1 * bd));
+                range(&bounds, req.args.data(), &ctx, b0 * bd, std::min<int64_t>(req.size, b1 * bd));
                 return;
             }
             for (int64_t b = b0; b < b1; ++b) {
                 if (k.shared_bytes) std::memset(ws.smem.data(), 0, k.shared_bytes);
                 if (!k.uses_sync) {
-                    e.range(&bounds, req.args.data(), &ctx, b * bd, std::min<int64_t>(req.size, (b + 1) * bd));
+                    range(&bounds, req.args.data(), &ctx, b * bd, std::min<int64_t>(req.size, (b + 1) * bd));
                     continue;
                 }
                 if (!ws.fibers) ws.fibers = std::make_unique<BlockFibers>();
@@ -94,6 +113,7 @@ public:
 private:
     struct Entry {
         RangeFn range = nullptr;
+        RangeFn range_contig = nullptr;
         ThreadFn thread = nullptr;
     };
     struct WorkerState {

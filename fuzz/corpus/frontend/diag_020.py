@@ -1,0 +1,5 @@
+import weft as wp
+
+@wp.kernel
+def k(a: wp.array(dtype=wp.vec3)):
+    a[0] = a[0] * a[1]
