@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "compiler/frontend/parser.h"
+#include "compiler/passes/check_differentiable.h"
 #include "compiler/sema/sema.h"
 
 namespace weft::compiler {
@@ -40,11 +41,13 @@ std::shared_ptr<CompiledModule> analyze_module(const std::vector<ModuleSource>& 
 std::shared_ptr<CompiledModule> compile_module(const std::vector<ModuleSource>& sources, const CompileOptions& options) {
     DiagnosticEngine diags;
     auto m = analyze_module(sources, options, diags);
+    if (!diags.has_errors() && m->ir) passes::check_differentiable(*m->ir, diags);
     if (diags.has_errors()) throw CompileError(diags.format_all(), diags.diagnostics());
     for (const auto& d : diags.diagnostics())
         if (d.severity == Severity::Warning) m->warnings.push_back(d);
     CodegenOptions co;
     co.debug = options.debug;
+    co.adjoint_tape_bytes = options.adjoint_tape_bytes;
     m->gen = generate_cpp(*m->ir, co);
     return m;
 }

@@ -28,6 +28,7 @@ struct ModuleSource {
 struct CompileOptions {
     bool debug = false;                // bounds-checked array accesses in the generated code
     std::string module_key;            // default: the first source's path
+    int adjoint_tape_bytes = 4096;     // per-thread tape of backward kernels (docs/autodiff.md)
 };
 
 struct CompiledModule {

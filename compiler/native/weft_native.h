@@ -21,3 +21,4 @@
 #include "atomic.h"
 #include "array.h"
 #include "launch.h"
+#include "adjoint.h"
