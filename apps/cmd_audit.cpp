@@ -1,0 +1,293 @@
+// `weft audit`: static checks of a module's kernels, with witnesses (docs/audit.md).
+//
+//   weft audit MODULE.py [--kernel K] [--dim N[,M]] [--shape name=AxB ...] [--block-dim B]
+//                        [--arch h200] [--format text|json|sarif] [--dot DIR] [--werror]
+//
+// The IR checks are compiler/audit (bounds, divergence, barrier-divergence, shared-race,
+// bank-conflict, uncoalesced). The `resources` check lives here because it needs the CUDA
+// toolchain, which compiler/ must not depend on: the module's PTX comes from the runtime's
+// generate_ptx (NVRTC, the PTX the cuda device runs), ptxas -v reports registers, spills and
+// shared memory per kernel, and compiler/audit/occupancy turns them into occupancy and a block
+// size. Without NVRTC or ptxas the check reports occupancy from the static shared memory alone.
+//
+// Exit codes: 0 no errors (with --werror: no warnings either), 1 findings of that severity or
+// compile errors, 2 usage.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+#include "apps/cli.h"
+#include "compiler/audit/audit.h"
+#include "compiler/audit/occupancy.h"
+#include "compiler/driver.h"
+
+#if __has_include("runtime/cuda/ptx.h") && WEFT_HAVE_CUDA
+#include "runtime/cuda/ptx.h"
+#define WEFT_AUDIT_PTX 1
+#endif
+
+namespace weft::apps {
+
+std::string read_source(const std::string& path);
+
+namespace {
+
+namespace audit = compiler::audit;
+
+// "name=100", "name=100x3" -> (name, {100, 3}).
+std::pair<std::string, std::vector<int64_t>> parse_shape(const std::string& s) {
+    auto eq = s.find('=');
+    auto bad = [&](const std::string& why) {
+        return UsageError("invalid --shape '" + s + "': " + why + " (expected NAME=N or NAME=AxB, e.g. x=1024 or m=64x3)");
+    };
+    if (eq == std::string::npos || eq == 0) throw bad("no NAME=");
+    std::string name = s.substr(0, eq), dims = s.substr(eq + 1);
+    std::vector<int64_t> out;
+    size_t pos = 0;
+    while (true) {
+        size_t x = dims.find('x', pos);
+        std::string part = dims.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
+        if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 12)
+            throw bad("'" + part + "' is not a positive integer");
+        out.push_back(std::stoll(part));
+        if (x == std::string::npos) break;
+        pos = x + 1;
+    }
+    if (out.size() > 4) throw bad("at most 4 dimensions");
+    return {name, out};
+}
+
+struct PtxasInfo {
+    int registers = 0, spill_stores = 0, spill_loads = 0, smem = 0;
+    bool found = false;
+};
+
+std::string run_capture(const std::string& cmd, int* status) {
+    FILE* p = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[512];
+    while (p && fgets(buf, sizeof buf, p)) out += buf;
+    int st = p ? pclose(p) : -1;
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return out;
+}
+
+// ptxas -v on the module's PTX; the per-entry lines of its report. Empty map + reason on failure.
+std::map<std::string, PtxasInfo> ptxas_report(const compiler::CompiledModule& m, const std::string& sm, std::string* why) {
+    std::map<std::string, PtxasInfo> info;
+#ifdef WEFT_AUDIT_PTX
+    std::string ptx;
+    try {
+        ptx = runtime::generate_ptx(m, sm);
+    } catch (const std::exception& e) {
+        *why = std::string("no PTX: ") + e.what();
+        return info;
+    }
+    const char* env = std::getenv("WEFT_PTXAS");
+    std::string ptxas = env ? env : "/usr/local/cuda/bin/ptxas";
+    if (!std::filesystem::exists(ptxas)) {
+        *why = "ptxas not found at " + ptxas + " (set WEFT_PTXAS)";
+        return info;
+    }
+    auto dir = std::filesystem::temp_directory_path() / ("weft-audit-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "module.ptx") << ptx;
+    int status = 0;
+    std::string out = run_capture(ptxas + " -v -arch=" + sm + " -o " + (dir / "module.cubin").string() + " " +
+                                      (dir / "module.ptx").string() + " 2>&1",
+                                  &status);
+    std::filesystem::remove_all(dir);
+    if (status != 0) {
+        *why = "ptxas failed: " + out.substr(0, 400);
+        return info;
+    }
+    std::istringstream in(out);
+    std::string line, current;
+    std::regex entry(R"(Compiling entry function '([^']+)')"), used(R"(Used (\d+) registers)"), smem(R"((\d+) bytes smem)"),
+        spill(R"((\d+) bytes spill stores, (\d+) bytes spill loads)"), props(R"(Function properties for (\S+))");
+    std::smatch mm;
+    while (std::getline(in, line)) {
+        if (std::regex_search(line, mm, entry) || std::regex_search(line, mm, props)) current = mm[1];
+        if (current.empty()) continue;
+        PtxasInfo& pi = info[current];
+        if (std::regex_search(line, mm, used)) pi.registers = std::stoi(mm[1]), pi.found = true;
+        if (std::regex_search(line, mm, smem)) pi.smem = std::stoi(mm[1]);
+        if (std::regex_search(line, mm, spill)) pi.spill_stores = std::stoi(mm[1]), pi.spill_loads = std::stoi(mm[2]);
+    }
+#else
+    (void)m;
+    (void)sm;
+    *why = "this build has no CUDA (NVRTC), so registers are not known";
+#endif
+    return info;
+}
+
+audit::Finding resources_finding(const compiler::ir::Function& k, const audit::ArchParams& arch, int block,
+                                 const std::map<std::string, PtxasInfo>& ptxas, const std::string& why) {
+    audit::Finding f;
+    f.check = audit::Check::Resources;
+    f.severity = audit::FindingSeverity::Note;
+    f.kernel = k.name;
+    f.loc = audit::capture_loc(k.loc);
+    PtxasInfo pi;
+    for (const auto& [name, p] : ptxas)
+        if (name == k.name + "_cuda" || name.rfind(k.name + "_cuda", 0) == 0) {
+            pi = p;
+            break;
+        }
+    int smem = pi.found ? pi.smem : static_cast<int>(k.shared_bytes);
+    int regs = pi.found ? pi.registers : 32;
+    audit::Occupancy o = audit::occupancy(arch, block, regs, smem);
+    char buf[400];
+    if (pi.found) {
+        snprintf(buf, sizeof buf, "%d registers, %d bytes shared memory per block, %d bytes spilled (stores) on %s (%s)",
+                 pi.registers, smem, pi.spill_stores, arch.name.c_str(), arch.sm.c_str());
+        if (pi.spill_stores > 0 || pi.spill_loads > 0) f.severity = audit::FindingSeverity::Warning;
+    } else {
+        snprintf(buf, sizeof buf, "%d bytes static shared memory per block on %s; registers unknown (%s), 32 assumed",
+                 smem, arch.name.c_str(), why.c_str());
+    }
+    f.message = buf;
+    snprintf(buf, sizeof buf, "block of %d threads: %d blocks (%d warps) per SM, theoretical occupancy %.0f%%, limited by %s",
+             block, o.blocks_per_sm, o.active_warps, 100.0 * o.occupancy, o.limiter.c_str());
+    f.notes.push_back({{}, buf});
+    snprintf(buf, sizeof buf, "limits in blocks per SM: warps %d, blocks %d, registers %d, shared memory %d", o.by_warps,
+             o.by_blocks, o.by_registers, o.by_shared);
+    f.notes.push_back({{}, buf});
+    int rec = audit::recommended_block_size(arch, regs, smem);
+    if (k.block_dim == 0 && rec != block) {
+        audit::Occupancy r = audit::occupancy(arch, rec, regs, smem);
+        snprintf(buf, sizeof buf, "recommended block size: %d (occupancy %.0f%%)", rec, 100.0 * r.occupancy);
+        f.notes.push_back({{}, buf});
+    }
+    return f;
+}
+
+}  // namespace
+
+int cmd_audit(const std::vector<std::string>& argv) {
+    Args args(argv, {"kernel", "dim", "shape", "arch", "format", "dot", "block-dim"}, {"werror", "help", "no-resources"});
+    if (args.flag("help")) {
+        printf("usage: weft audit MODULE.py [--kernel K] [--dim N[,M]] [--shape name=AxB ...] [--block-dim B]\n"
+               "                  [--arch h200] [--format text|json|sarif] [--dot DIR] [--werror] [--no-resources]\n"
+               "Static checks of kernels: bounds, divergence, barrier-divergence, shared-race, bank-conflict,\n"
+               "uncoalesced, resources. Silence one on a line with '# weft: ignore[check-id]'.\n");
+        return 0;
+    }
+    // --shape may repeat; Args keeps the last, so collect them from argv directly.
+    std::map<std::string, std::vector<int64_t>> shapes;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        std::string value;
+        if (argv[i] == "--shape" && i + 1 < argv.size()) value = argv[++i];
+        else if (argv[i].rfind("--shape=", 0) == 0) value = argv[i].substr(8);
+        else continue;
+        auto [name, dims] = parse_shape(value);
+        shapes[name] = dims;
+    }
+    if (args.positional().size() != 1) throw UsageError("expected one MODULE.py, got " + std::to_string(args.positional().size()));
+    std::string path = args.positional()[0];
+    std::string format = args.get_or("format", "text");
+    if (format != "text" && format != "json" && format != "sarif")
+        throw UsageError("--format takes text, json or sarif; got '" + format + "'");
+    audit::ArchParams arch;
+    std::string arch_name = args.get_or("arch", "h200");
+    if (!audit::arch_from_name(arch_name, &arch)) throw UsageError("unknown --arch '" + arch_name + "' (known: h200, h100, sm_90)");
+    audit::AuditOptions options;
+    if (auto d = args.get("dim")) options.dims = parse_dims(*d);
+    options.shapes = shapes;
+    if (auto b = args.get("block-dim")) {
+        auto v = parse_dims(*b);
+        if (v.size() != 1 || v[0] < 1 || v[0] > 1024) throw UsageError("invalid --block-dim '" + *b + "': expected 1 to 1024");
+        options.block_dim = static_cast<int>(v[0]);
+    }
+
+    compiler::DiagnosticEngine diags;
+    std::vector<compiler::ModuleSource> sources = {{path, read_source(path), 0}};
+    auto m = compiler::analyze_module(sources, {}, diags);
+    std::string text = diags.format_all();
+    if (!text.empty()) fputs(text.c_str(), stderr);
+    if (diags.has_errors()) return 1;
+
+    std::vector<const compiler::ir::Function*> kernels;
+    std::string only = args.get_or("kernel", "");
+    for (const auto& f : m->ir->functions)
+        if (f->kind == compiler::ir::FunctionKind::Kernel && (only.empty() || f->name == only)) kernels.push_back(f.get());
+    if (!only.empty() && kernels.empty()) {
+        std::vector<std::string> names;
+        for (const auto& f : m->ir->functions)
+            if (f->kind == compiler::ir::FunctionKind::Kernel) names.push_back(f->name);
+        std::string near = compiler::closest_name(only, names);
+        throw UsageError("module '" + path + "' has no kernel '" + only + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+    for (const auto& [name, dims] : shapes) {
+        bool found = false;
+        for (const auto* k : kernels)
+            for (const auto* p : k->params)
+                if (p->name == name && compiler::is_array(p->type)) {
+                    found = true;
+                    if (static_cast<int>(dims.size()) != p->type->ndim)
+                        throw UsageError("--shape " + name + " has " + std::to_string(dims.size()) + " dimension(s), but '" + name +
+                                         "' in kernel '" + k->name + "' has " + std::to_string(p->type->ndim));
+                }
+        if (!found) throw UsageError("--shape names '" + name + "', which is no array parameter of the audited kernel(s)");
+    }
+
+    std::string dot_dir = args.get_or("dot", "");
+    if (!dot_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(dot_dir, ec);
+        if (ec) throw UsageError("cannot create --dot directory '" + dot_dir + "': " + ec.message());
+    }
+    std::map<std::string, PtxasInfo> ptxas;
+    std::string ptxas_why;
+    bool resources = !args.flag("no-resources");
+    if (resources) {
+        try {
+            compiler::CodegenOptions co;
+            m->gen = compiler::generate_cpp(*m->ir, co);
+            ptxas = ptxas_report(*m, arch.sm, &ptxas_why);
+        } catch (const std::exception& e) {
+            ptxas_why = e.what();
+        }
+    }
+
+    std::vector<audit::Finding> findings;
+    for (const auto* k : kernels) {
+        std::string dot;
+        auto fs = audit::audit_kernel(*k, options, dot_dir.empty() ? nullptr : &dot);
+        findings.insert(findings.end(), fs.begin(), fs.end());
+        if (!dot_dir.empty()) {
+            std::ofstream out(std::filesystem::path(dot_dir) / (k->name + ".dot"));
+            out << dot;
+        }
+        if (resources) {
+            int block = audit::launch_model(*k, options).block_dim;
+            audit::Finding r = resources_finding(*k, arch, block, ptxas, ptxas_why);
+            if (!audit::is_suppressed(r)) findings.push_back(std::move(r));
+        }
+    }
+    int errors = 0, warnings = 0;
+    for (const auto& f : findings) {
+        if (f.severity == audit::FindingSeverity::Error) ++errors;
+        if (f.severity == audit::FindingSeverity::Warning) ++warnings;
+    }
+    if (format == "json") {
+        std::cout << audit::format_json(findings);
+    } else if (format == "sarif") {
+        std::cout << audit::format_sarif(findings, compiler::compiler_version());
+    } else {
+        for (const auto& f : findings) std::cout << audit::format_text(f);
+        std::cout << path << ": " << kernels.size() << " kernel(s) audited: " << errors << " error(s), " << warnings
+                  << " warning(s), " << (findings.size() - static_cast<size_t>(errors + warnings)) << " note(s)\n";
+    }
+    return (errors > 0 || (args.flag("werror") && warnings > 0)) ? 1 : 0;
+}
+
+}  // namespace weft::apps

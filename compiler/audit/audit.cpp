@@ -1,0 +1,64 @@
+// The audit pipeline of one kernel (see audit.h): build the launch model, simulate the blocks the
+// block-level checks look at, run every analysis, then sort, deduplicate and apply suppressions.
+#include "compiler/audit/audit.h"
+
+#include <algorithm>
+
+namespace weft::compiler::audit {
+
+LaunchModel launch_model(const ir::Function& k, const AuditOptions& options) {
+    LaunchModel m;
+    m.dims = options.dims;
+    m.shapes = options.shapes;
+    m.block_dim = options.block_dim > 0 ? options.block_dim : (k.block_dim > 0 ? k.block_dim : 256);
+    m.block_dim = std::clamp(m.block_dim, 1, kMaxBlockDim);
+    return m;
+}
+
+bool shared_element(const AccessEvent& ev, int t, int64_t* element, uint32_t* sym, const std::vector<int>* shape_override) {
+    const std::vector<int>& shape = shape_override ? *shape_override : ev.array->shared_shape;
+    int64_t flat = 0;
+    uint32_t s = 0;
+    for (size_t k = 0; k < ev.indices.size(); ++k) {
+        const LaneVal& v = ev.indices[k];
+        if (!v.known[static_cast<size_t>(t)]) return false;
+        if (v.sym != 0) {
+            if (s != 0 && s != v.sym) return false;
+            s = v.sym;
+        }
+        int64_t extent = k < shape.size() ? shape[k] : 1;
+        flat = flat * extent + v.off[static_cast<size_t>(t)];
+    }
+    *element = flat;
+    *sym = s;
+    return true;
+}
+
+std::vector<Finding> audit_kernel(const ir::Function& k, const AuditOptions& options, std::string* dot) {
+    LaunchModel launch = launch_model(k, options);
+    std::vector<Trace> traces;
+    traces.push_back(simulate_block(k, launch, 0));
+    int64_t blocks = launch.block_count();
+    if (blocks > 1) traces.push_back(simulate_block(k, launch, blocks - 1));
+    if (dot) *dot = sync_graph_dot(k, traces.front());
+
+    std::vector<Finding> all;
+    auto add = [&](std::vector<Finding> fs) {
+        for (auto& f : fs) {
+            f.kernel = k.name;
+            all.push_back(std::move(f));
+        }
+    };
+    add(audit_bounds(k, launch));
+    add(audit_divergence(k, traces));
+    add(audit_barriers(k, traces));
+    add(audit_races(k, traces));
+    add(audit_bank_conflicts(k, traces));
+    add(audit_coalescing(k, launch, traces));
+    if (!options.keep_suppressed)
+        all.erase(std::remove_if(all.begin(), all.end(), [](const Finding& f) { return is_suppressed(f); }), all.end());
+    sort_and_dedupe(all);
+    return all;
+}
+
+}  // namespace weft::compiler::audit

@@ -1,0 +1,59 @@
+// `weft audit`: static checks of kernels on the typed IR, each with a witness.
+//
+//   auto findings = audit::audit_kernel(*module->ir->find("reduce"), options);
+//
+// The pipeline (audit_kernel):
+//
+//   Function ──simulate_block (block 0, last block)──> Trace ──┬─ divergence      divergent branches / loops
+//                                                            ├─ barriers        sync_threads under divergence
+//                                                            ├─ races           shared-memory data races
+//                                                            ├─ bank_conflicts  wavefronts per request
+//                                                            └─ coalescing      32-byte sectors per request
+//   Function ──simulate_block (every block, or a sample)──> bounds           array indices vs shapes
+//
+// One analysis per file; each returns findings and keeps no state. Findings on a line carrying
+// `# weft: ignore[check-id]` are dropped here. Resources (registers, occupancy) need ptxas and
+// live in apps/cmd_audit.cpp; the occupancy arithmetic is compiler/audit/occupancy.h.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/audit/finding.h"
+#include "compiler/audit/simt_eval.h"
+#include "compiler/ir/ir.h"
+
+namespace weft::compiler::audit {
+
+struct AuditOptions {
+    std::vector<int64_t> dims;                            // --dim; empty = unknown
+    std::map<std::string, std::vector<int64_t>> shapes;   // --shape name=AxB
+    int block_dim = 0;                                    // 0: the kernel's block_dim, else 256
+    bool keep_suppressed = false;                         // for tests of the suppression itself
+};
+
+// The launch model an audit of `k` assumes under `options`.
+LaunchModel launch_model(const ir::Function& k, const AuditOptions& options);
+
+// Every check of this file's pipeline on one kernel; sorted, deduplicated, suppressions applied.
+// `dot`, if not null, receives the kernel's sync graph in Graphviz DOT.
+std::vector<Finding> audit_kernel(const ir::Function& k, const AuditOptions& options, std::string* dot = nullptr);
+
+// The analyses (one file each). `traces` are simulated blocks of one launch.
+std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& launch);
+std::vector<Finding> audit_divergence(const ir::Function& k, const std::vector<Trace>& traces);
+std::vector<Finding> audit_barriers(const ir::Function& k, const std::vector<Trace>& traces);
+std::vector<Finding> audit_races(const ir::Function& k, const std::vector<Trace>& traces);
+std::vector<Finding> audit_bank_conflicts(const ir::Function& k, const std::vector<Trace>& traces);
+std::vector<Finding> audit_coalescing(const ir::Function& k, const LaunchModel& launch, const std::vector<Trace>& traces);
+
+// The barrier intervals of a block and the shared accesses in each, as a Graphviz digraph.
+std::string sync_graph_dot(const ir::Function& k, const Trace& trace);
+
+// Element index of a shared access for thread t, flattened row-major over the array's shape;
+// false if some index is unknown. `sym` receives the symbol the index is relative to (0: none).
+bool shared_element(const AccessEvent& ev, int t, int64_t* element, uint32_t* sym,
+                    const std::vector<int>* shape_override = nullptr);
+
+}  // namespace weft::compiler::audit

@@ -1,0 +1,152 @@
+// Shared-memory bank conflicts: for every shared access the interpreter could evaluate, the byte
+// address of each lane of each warp goes through bank_model (the rule Nsight Compute counts by),
+// giving wavefronts and the excess over the ideal per request. Accesses wider than 16 bytes or of
+// odd widths (vec3: 12 bytes) are issued as 4-byte accesses, one request per word.
+//
+// The suggestion: for a 2-D tile [R][C], the smallest padding p that makes this access
+// conflict-free with rows of C + p elements (the classic [32][32] -> [32][33]); for a 1-D array,
+// the stride between lanes and the advice to make it odd.
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "compiler/audit/audit.h"
+#include "compiler/audit/bank_model.h"
+
+namespace weft::compiler::audit {
+
+namespace {
+
+struct Stats {
+    const AccessEvent* first = nullptr;
+    int64_t requests = 0, wavefronts = 0, ideal = 0;
+    int worst_excess = -1;
+    int worst_warp = 0;
+    LaneAddresses worst_addr{};
+    int width = 4;
+};
+
+// Requests of one warp for one access: (addresses, width) pairs; empty if unknown.
+std::vector<std::pair<LaneAddresses, int>> requests_of(const AccessEvent& ev, int warp, const std::vector<int>* shape) {
+    std::vector<std::pair<LaneAddresses, int>> out;
+    LaneAddresses addr{};
+    bool any = false;
+    uint32_t sym0 = 0;
+    bool first = true;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        int t = warp * kWarpSize + lane;
+        if (t >= static_cast<int>(ev.active.size()) || !ev.active[static_cast<size_t>(t)]) continue;
+        int64_t el = 0;
+        uint32_t sym = 0;
+        if (!shared_element(ev, t, &el, &sym)) return {};
+        if (shape) shared_element(ev, t, &el, &sym, shape);
+        if (first) sym0 = sym, first = false;
+        else if (sym != sym0) return {};
+        int64_t a = static_cast<int64_t>(ev.array->shared_offset) + el * ev.elem_bytes + ev.offset_bytes;
+        if (a < 0) a += int64_t{1} << 40;  // keep bank arithmetic defined for negative (invalid) indices
+        addr[static_cast<size_t>(lane)] = static_cast<uint64_t>(a);
+        any = true;
+    }
+    if (!any) return {};
+    int w = ev.width_bytes;
+    if (w == 1 || w == 2 || w == 4 || w == 8 || w == 16) {
+        out.push_back({addr, w});
+    } else if (w % 4 == 0) {
+        for (int k = 0; k < w / 4; ++k) {
+            LaneAddresses part = addr;
+            for (auto& a : part)
+                if (a) *a += static_cast<uint64_t>(4 * k);
+            out.push_back({part, 4});
+        }
+    }
+    return out;
+}
+
+int event_excess(const AccessEvent& ev, int warps, const std::vector<int>* shape) {
+    int worst = 0;
+    for (int w = 0; w < warps; ++w)
+        for (const auto& [addr, width] : requests_of(ev, w, shape)) worst = std::max(worst, bank_wavefronts(addr, width).excess());
+    return worst;
+}
+
+}  // namespace
+
+std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector<Trace>& traces) {
+    std::map<std::pair<int, int>, Stats> by_loc;
+    std::map<std::pair<int, int>, std::vector<const AccessEvent*>> events_of;
+    for (const Trace& tr : traces) {
+        int warps = (tr.block_dim + kWarpSize - 1) / kWarpSize;
+        for (const AccessEvent& ev : tr.accesses) {
+            if (!ev.shared) continue;
+            auto key = std::make_pair(ev.loc.line, ev.loc.col);
+            Stats& st = by_loc[key];
+            if (!st.first) st.first = &ev;
+            events_of[key].push_back(&ev);
+            for (int w = 0; w < warps; ++w)
+                for (const auto& [addr, width] : requests_of(ev, w, nullptr)) {
+                    BankCost c = bank_wavefronts(addr, width);
+                    st.requests++, st.wavefronts += c.wavefronts, st.ideal += c.ideal;
+                    if (c.excess() > st.worst_excess) st.worst_excess = c.excess(), st.worst_warp = w, st.worst_addr = addr, st.width = width;
+                }
+        }
+    }
+    std::vector<Finding> out;
+    for (const auto& [key, st] : by_loc) {
+        if (st.wavefronts <= st.ideal || !st.first) continue;
+        const AccessEvent& ev = *st.first;
+        Finding f;
+        f.check = Check::BankConflict;
+        f.severity = FindingSeverity::Warning;
+        f.loc = capture_loc(ev.loc);
+        char buf[256];
+        snprintf(buf, sizeof buf, "%d-way bank conflict on shared array '%s': %.2f wavefronts per request (ideal %.2f), %lld excess in %lld requests",
+                 st.worst_excess + 1, ev.array->name.c_str(), double(st.wavefronts) / double(st.requests),
+                 double(st.ideal) / double(st.requests), static_cast<long long>(st.wavefronts - st.ideal),
+                 static_cast<long long>(st.requests));
+        f.message = buf;
+        // Witness: two lanes of the worst warp that need different words of one bank.
+        std::map<uint64_t, std::vector<std::pair<int, uint64_t>>> bank;
+        for (int lane = 0; lane < kWarpSize; ++lane)
+            if (st.worst_addr[static_cast<size_t>(lane)]) {
+                uint64_t word = *st.worst_addr[static_cast<size_t>(lane)] / 4;
+                bank[word % 32].push_back({lane, word});
+            }
+        for (const auto& [b, lanes] : bank) {
+            auto other = std::find_if(lanes.begin(), lanes.end(), [&](const auto& p) { return p.second != lanes.front().second; });
+            if (other == lanes.end()) continue;
+            if (st.width > 4 && (lanes.front().first / (128 / st.width)) != (other->first / (128 / st.width))) continue;
+            f.notes.push_back({{}, "warp " + std::to_string(st.worst_warp) + ": lanes " + std::to_string(lanes.front().first) +
+                                       " and " + std::to_string(other->first) + " both use bank " + std::to_string(b) +
+                                       " (bytes " + std::to_string(lanes.front().second * 4 - ev.array->shared_offset) + " and " +
+                                       std::to_string(other->second * 4 - ev.array->shared_offset) + " of '" + ev.array->name + "')"});
+            break;
+        }
+        const auto& shape = ev.array->shared_shape;
+        if (shape.size() == 2) {
+            int warps = (ev.active.size() + kWarpSize - 1) / kWarpSize;
+            for (int p = 1; p <= 32; ++p) {
+                std::vector<int> padded = {shape[0], shape[1] + p};
+                bool ok = true;
+                for (const AccessEvent* e : events_of[key])
+                    if (event_excess(*e, warps, &padded) > 0) { ok = false; break; }
+                if (ok) {
+                    f.notes.push_back({{}, "pad the rows: wp.shared_array(shape=(" + std::to_string(shape[0]) + ", " +
+                                               std::to_string(shape[1] + p) + "), ...) makes this access conflict-free"});
+                    break;
+                }
+            }
+        } else if (!ev.indices.empty()) {
+            const LaneVal& v = ev.indices.back();
+            if (v.known.size() > 1 && v.known[0] && v.known[1]) {
+                int64_t stride = v.off[1] - v.off[0];
+                if (stride != 0)
+                    f.notes.push_back({{}, "consecutive threads are " + std::to_string(stride) +
+                                               " elements apart; with 4-byte words an odd stride is conflict-free"});
+            }
+        }
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace weft::compiler::audit

@@ -1,0 +1,896 @@
+// The lane-vector interpreter (see simt_eval.h for what it models and why).
+#include "compiler/audit/simt_eval.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <unordered_map>
+
+namespace weft::compiler::audit {
+
+namespace {
+
+using ir::Expr;
+using ir::ExprKind;
+using ir::Stmt;
+using ir::StmtKind;
+
+bool is_intlike(Type t) { return t && t->kind == TypeKind::Scalar && (is_int(t) || t->scalar == ScalarKind::Bool); }
+
+int64_t floordiv(int64_t a, int64_t b) {
+    if (b == 0) return 0;
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+
+// Byte offset of a member path (field / constant component) inside a value of type `t`.
+void member_offset(Type t, const std::vector<const Expr*>& steps, int* offset, int* width) {
+    for (const Expr* s : steps) {
+        if (s->kind == ExprKind::Field && t->kind == TypeKind::Struct) {
+            size_t off = 0;
+            auto round_up = [](size_t x, size_t a) { return (x + a - 1) / a * a; };
+            for (int k = 0; k <= s->int_value && k < static_cast<int>(t->fields.size()); ++k) {
+                off = round_up(off, type_align(t->fields[static_cast<size_t>(k)].type));
+                if (k < s->int_value) off += type_size(t->fields[static_cast<size_t>(k)].type);
+            }
+            *offset += static_cast<int>(off);
+            t = s->type;
+        } else if (s->kind == ExprKind::Extract && s->args.size() == 2 && ir::is_const(s->args[1])) {
+            *offset += static_cast<int>(s->args[1]->int_value * static_cast<int64_t>(type_size(s->type)));
+            t = s->type;
+        } else {
+            break;
+        }
+    }
+    *width = static_cast<int>(type_size(t));
+}
+
+class Simulator {
+public:
+    Simulator(const ir::Function& f, const LaunchModel& launch, int64_t block, Trace& out)
+        : f_(f), launch_(launch), out_(out) {
+        bd_ = std::clamp(launch.block_dim, 1, kMaxBlockDim);
+        n_ = bd_;
+        out_.block_idx = block;
+        out_.block_dim = bd_;
+        out_.tid.resize(static_cast<size_t>(n_));
+        valid_.assign(static_cast<size_t>(n_), 0);
+        int64_t total = launch.total_threads();
+        for (int t = 0; t < n_; ++t) {
+            out_.tid[static_cast<size_t>(t)] = block * bd_ + t;
+            valid_[static_cast<size_t>(t)] = total < 0 || block * bd_ + t < total;
+        }
+        out_.nthreads = static_cast<int>(std::count(valid_.begin(), valid_.end(), 1));
+        returned_.assign(static_cast<size_t>(n_), 0);
+        maybe_.assign(static_cast<size_t>(n_), 0);
+        maybe_exited_.assign(static_cast<size_t>(n_), 0);
+        gone_loc_.assign(static_cast<size_t>(n_), SourceLoc{});
+        gone_why_.assign(static_cast<size_t>(n_), "");
+    }
+
+    void run() {
+        exec_block(f_.body, valid_);
+        out_.final_interval_start = interval_start_;
+    }
+
+private:
+    struct LoopFrame {
+        Mask broken, continued;
+    };
+    struct Ctl {
+        SourceLoc cond;
+        Mask entering, taken;
+        bool unknown_varying = false;
+        bool varying = false;
+        const char* side = "";
+    };
+
+    const ir::Function& f_;
+    const LaunchModel& launch_;
+    Trace& out_;
+    int bd_ = 0, n_ = 0;
+    Mask valid_, returned_, maybe_, maybe_exited_;
+    std::vector<SourceLoc> gone_loc_;
+    std::vector<std::string> gone_why_;
+    std::unordered_map<int, LaneVal> env_;
+    std::unordered_map<int, const ir::Var*> alias_;
+    std::vector<LoopFrame> loops_;
+    std::vector<Ctl> ctl_;
+    int interval_ = 0;
+    const Stmt* interval_start_ = nullptr;
+    int abstract_loops_ = 0;
+    int quiet_ = 0;  // > 0: evaluate without recording accesses (re-evaluations)
+    std::map<std::string, uint32_t> syms_;
+
+    // ---- helpers ----
+    uint32_t sym(const std::string& key) {
+        auto it = syms_.find(key);
+        if (it != syms_.end()) return it->second;
+        uint32_t id = static_cast<uint32_t>(syms_.size() + 1);
+        syms_[key] = id;
+        return id;
+    }
+    bool any(const Mask& m) const { return std::find(m.begin(), m.end(), 1) != m.end(); }
+    int count(const Mask& m) const { return static_cast<int>(std::count(m.begin(), m.end(), 1)); }
+    bool ctl_varying() const {
+        for (const auto& c : ctl_)
+            if (c.varying) return true;
+        return false;
+    }
+    Mask live(const Mask& m) const {
+        Mask r = m;
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            if (returned_[i]) r[i] = 0;
+            if (!loops_.empty() && (loops_.back().broken[i] || loops_.back().continued[i])) r[i] = 0;
+        }
+        return r;
+    }
+    // All threads of `m` known with one value (symbol allowed): that value's offset.
+    bool uniform(const LaneVal& v, const Mask& m, int64_t* value = nullptr) const {
+        bool first = true;
+        int64_t x = 0;
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            if (!m[i]) continue;
+            if (!v.known[i]) return false;
+            if (first) x = v.off[i], first = false;
+            else if (v.off[i] != x) return false;
+        }
+        if (value) *value = x;
+        return true;
+    }
+    const ir::Var* array_var(const Expr& e) {
+        if (e.kind != ExprKind::VarRef || !e.var) return nullptr;
+        auto it = alias_.find(e.var->id);
+        return it != alias_.end() ? it->second : e.var;
+    }
+
+    // ---- expressions ----
+    LaneVal opaque(const Expr& e, const Mask& m, bool extra_varying = false) {
+        bool v = extra_varying;
+        for (const auto& a : e.args)
+            if (a) v = eval(*a, m).varying || v;
+        return LaneVal::unknown(n_, v);
+    }
+
+    LaneVal binary(int op, const LaneVal& a, const LaneVal& b, const Mask& m) {
+        using B = ir::BinaryOp;
+        LaneVal r = LaneVal::unknown(n_, a.varying || b.varying);
+        auto each = [&](auto fn) {
+            for (int t = 0; t < n_; ++t) {
+                size_t i = static_cast<size_t>(t);
+                if (a.known[i] && b.known[i]) r.known[i] = 1, r.off[i] = fn(a.off[i], b.off[i]);
+            }
+        };
+        B bop = static_cast<B>(op);
+        if (a.sym == 0 && b.sym == 0) {
+            switch (bop) {
+                case B::Add: each([](int64_t x, int64_t y) { return x + y; }); break;
+                case B::Sub: each([](int64_t x, int64_t y) { return x - y; }); break;
+                case B::Mul: each([](int64_t x, int64_t y) { return x * y; }); break;
+                case B::Div: each([](int64_t x, int64_t y) { return y == 0 ? 0 : x / y; }); break;
+                case B::FloorDiv: each([](int64_t x, int64_t y) { return floordiv(x, y); }); break;
+                case B::Mod: each([](int64_t x, int64_t y) { return y == 0 ? 0 : x % y; }); break;
+                case B::BitAnd: each([](int64_t x, int64_t y) { return x & y; }); break;
+                case B::BitOr: each([](int64_t x, int64_t y) { return x | y; }); break;
+                case B::BitXor: each([](int64_t x, int64_t y) { return x ^ y; }); break;
+                case B::Shl: each([](int64_t x, int64_t y) { return (y < 0 || y > 62) ? 0 : x << y; }); break;
+                case B::Shr: each([](int64_t x, int64_t y) { return (y < 0 || y > 62) ? 0 : x >> y; }); break;
+                default: break;
+            }
+            return r;
+        }
+        int64_t c = 0;
+        if (bop == B::Add || bop == B::Sub) {
+            if (a.sym != 0 && b.sym == 0) {
+                r.sym = a.sym;
+                each([&](int64_t x, int64_t y) { return bop == B::Add ? x + y : x - y; });
+                return r;
+            }
+            if (a.sym == 0 && b.sym != 0 && bop == B::Add) {
+                r.sym = b.sym;
+                each([](int64_t x, int64_t y) { return x + y; });
+                return r;
+            }
+            if (a.sym == b.sym && bop == B::Sub) {
+                each([](int64_t x, int64_t y) { return x - y; });
+                return r;
+            }
+        }
+        if (bop == B::Mul && ((a.sym != 0 && b.sym == 0 && uniform(b, m, &c)) || (b.sym != 0 && a.sym == 0 && uniform(a, m, &c)))) {
+            const LaneVal& s = a.sym != 0 ? a : b;
+            r.sym = sym("mul(" + std::to_string(s.sym) + "," + std::to_string(c) + ")");
+            for (int t = 0; t < n_; ++t) {
+                size_t i = static_cast<size_t>(t);
+                if (s.known[i]) r.known[i] = 1, r.off[i] = s.off[i] * c;
+            }
+            return r;
+        }
+        int64_t x = 0, y = 0;
+        if (uniform(a, m, &x) && uniform(b, m, &y)) {
+            r = LaneVal::constant(n_, 0);
+            r.varying = false;
+            r.sym = sym("op" + std::to_string(op) + "(" + std::to_string(a.sym) + "+" + std::to_string(x) + "," +
+                        std::to_string(b.sym) + "+" + std::to_string(y) + ")");
+        }
+        return r;
+    }
+
+    LaneVal compare(int op, const LaneVal& a, const LaneVal& b, const Mask& m) {
+        using C = ir::CompareOp;
+        LaneVal r = LaneVal::unknown(n_, a.varying || b.varying);
+        if (a.sym == b.sym) {
+            for (int t = 0; t < n_; ++t) {
+                size_t i = static_cast<size_t>(t);
+                if (!a.known[i] || !b.known[i]) continue;
+                int64_t x = a.off[i], y = b.off[i];
+                bool v = false;
+                switch (static_cast<C>(op)) {
+                    case C::Lt: v = x < y; break;
+                    case C::Le: v = x <= y; break;
+                    case C::Gt: v = x > y; break;
+                    case C::Ge: v = x >= y; break;
+                    case C::Eq: v = x == y; break;
+                    case C::Ne: v = x != y; break;
+                }
+                r.known[i] = 1, r.off[i] = v;
+            }
+            return r;
+        }
+        int64_t x = 0, y = 0;
+        if (uniform(a, m, &x) && uniform(b, m, &y)) {
+            r = LaneVal::constant(n_, 0);
+            r.sym = sym("cmp" + std::to_string(op) + "(" + std::to_string(a.sym) + "+" + std::to_string(x) + "," +
+                        std::to_string(b.sym) + "+" + std::to_string(y) + ")");
+        }
+        return r;
+    }
+
+    LaneVal intrinsic(const Expr& e) {
+        using I = ir::IntrinsicOp;
+        LaneVal r = LaneVal::constant(n_, 0);
+        const auto& dims = launch_.dims;
+        switch (static_cast<I>(e.op)) {
+            case I::Tid:
+                if (!is_intlike(e.type)) return LaneVal::unknown(n_, true);
+                for (int t = 0; t < n_; ++t) r.off[static_cast<size_t>(t)] = out_.tid[static_cast<size_t>(t)];
+                r.varying = true;
+                return r;
+            case I::TidDim: {
+                if (dims.size() < 2 && e.int_value == 0) {
+                    for (int t = 0; t < n_; ++t) r.off[static_cast<size_t>(t)] = out_.tid[static_cast<size_t>(t)];
+                    r.varying = true;
+                    return r;
+                }
+                if (dims.empty() || e.int_value >= static_cast<int64_t>(dims.size())) return LaneVal::unknown(n_, true);
+                int64_t inner = 1;
+                for (size_t k = static_cast<size_t>(e.int_value) + 1; k < dims.size(); ++k) inner *= std::max<int64_t>(1, dims[k]);
+                int64_t d = std::max<int64_t>(1, dims[static_cast<size_t>(e.int_value)]);
+                for (int t = 0; t < n_; ++t) r.off[static_cast<size_t>(t)] = (out_.tid[static_cast<size_t>(t)] / inner) % d;
+                r.varying = true;
+                return r;
+            }
+            case I::BlockDim: return LaneVal::constant(n_, bd_);
+            case I::BlockIdx: return LaneVal::constant(n_, out_.block_idx);
+            case I::ThreadIdx:
+                for (int t = 0; t < n_; ++t) r.off[static_cast<size_t>(t)] = t;
+                r.varying = true;
+                return r;
+            case I::LaneId:
+                for (int t = 0; t < n_; ++t) r.off[static_cast<size_t>(t)] = t % kWarpSize;
+                r.varying = true;
+                return r;
+            case I::GridDim: {
+                int64_t b = launch_.block_count();
+                if (b >= 0) return LaneVal::constant(n_, b);
+                r.sym = sym("grid_dim");
+                return r;
+            }
+            default: return LaneVal::unknown(n_, false);
+        }
+    }
+
+    LaneVal shape(const Expr& e) {
+        const ir::Var* a = e.args.empty() ? nullptr : array_var(*e.args[0]);
+        int dim = static_cast<int>(e.int_value);
+        if (a && a->kind == ir::VarKind::Shared && dim < static_cast<int>(a->shared_shape.size()))
+            return LaneVal::constant(n_, a->shared_shape[static_cast<size_t>(dim)]);
+        if (a) {
+            auto it = launch_.shapes.find(a->name);
+            if (it != launch_.shapes.end() && dim < static_cast<int>(it->second.size()))
+                return LaneVal::constant(n_, it->second[static_cast<size_t>(dim)]);
+        }
+        LaneVal r = LaneVal::constant(n_, 0);
+        r.sym = sym("shape(" + (a ? std::to_string(a->id) : std::string("?")) + "," + std::to_string(dim) + ")");
+        return r;
+    }
+
+    // Evaluates the indices and records the access; returns whether any index varies.
+    bool record(const Expr* array, const std::vector<ir::ExprPtr>& idx_exprs, size_t first, size_t count, SourceLoc loc,
+                bool write, bool atomic, const Mask& m, int offset, int width) {
+        std::vector<LaneVal> idx;
+        bool varying = false;
+        for (size_t k = 0; k < count; ++k) {
+            idx.push_back(eval(*idx_exprs[first + k], m));
+            varying = varying || idx.back().varying;
+        }
+        const ir::Var* a = array ? array_var(*array) : nullptr;
+        if (!a || !is_array(a->type) || quiet_ > 0) return varying;
+        AccessEvent ev;
+        ev.loc = loc;
+        ev.array = a;
+        ev.shared = a->kind == ir::VarKind::Shared;
+        ev.write = write;
+        ev.atomic = atomic;
+        ev.elem_bytes = static_cast<int>(type_size(a->type->elem));
+        ev.width_bytes = width > 0 ? width : ev.elem_bytes;
+        ev.offset_bytes = offset;
+        ev.indices = std::move(idx);
+        ev.active = m;
+        ev.maybe.assign(static_cast<size_t>(n_), 0);
+        for (int t = 0; t < n_; ++t)
+            if (m[static_cast<size_t>(t)] && (maybe_[static_cast<size_t>(t)] || abstract_loops_ > 0)) ev.maybe[static_cast<size_t>(t)] = 1;
+        ev.interval = interval_;
+        ev.interval_start = interval_start_;
+        out_.accesses.push_back(std::move(ev));
+        return varying;
+    }
+
+    LaneVal load(const Expr& e, const Mask& m, int offset, int width) {
+        bool v = record(e.args[0].get(), e.args, 1, e.args.size() - 1, e.loc, false, false, m, offset, width);
+        return LaneVal::unknown(n_, v);
+    }
+
+    LaneVal eval(const Expr& e, const Mask& m) {
+        switch (e.kind) {
+            case ExprKind::Const:
+                if (is_intlike(e.type)) return LaneVal::constant(n_, e.int_value);
+                return LaneVal::unknown(n_, false);
+            case ExprKind::VarRef: {
+                if (!e.var) return LaneVal::unknown(n_, false);
+                auto it = env_.find(e.var->id);
+                if (it != env_.end()) return it->second;
+                if (e.var->kind == ir::VarKind::Param && is_intlike(e.var->type)) {
+                    LaneVal r = LaneVal::constant(n_, 0);
+                    r.sym = sym("param(" + std::to_string(e.var->id) + ")");
+                    return r;
+                }
+                return LaneVal::unknown(n_, false);
+            }
+            case ExprKind::Unary: {
+                LaneVal a = eval(*e.args[0], m);
+                if (!is_intlike(e.type) || a.sym != 0) return LaneVal::unknown(n_, a.varying);
+                for (int64_t& x : a.off) {
+                    switch (static_cast<ir::UnaryOp>(e.op)) {
+                        case ir::UnaryOp::Neg: x = -x; break;
+                        case ir::UnaryOp::Not: x = !x; break;
+                        case ir::UnaryOp::BitNot: x = ~x; break;
+                    }
+                }
+                return a;
+            }
+            case ExprKind::Binary: {
+                LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
+                if (!is_intlike(e.type)) return LaneVal::unknown(n_, a.varying || b.varying);
+                return binary(e.op, a, b, m);
+            }
+            case ExprKind::Compare: {
+                LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
+                if (!is_intlike(e.args[0]->type) || !is_intlike(e.args[1]->type)) return LaneVal::unknown(n_, a.varying || b.varying);
+                return compare(e.op, a, b, m);
+            }
+            case ExprKind::Logical: {
+                LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
+                LaneVal r = LaneVal::unknown(n_, a.varying || b.varying);
+                bool is_and = static_cast<ir::LogicalOp>(e.op) == ir::LogicalOp::And;
+                for (int t = 0; t < n_; ++t) {
+                    size_t i = static_cast<size_t>(t);
+                    bool ka = a.exact(t), kb = b.exact(t);
+                    if (ka && kb) r.known[i] = 1, r.off[i] = is_and ? (a.off[i] && b.off[i]) : (a.off[i] || b.off[i]);
+                    else if (ka && is_and && !a.off[i]) r.known[i] = 1, r.off[i] = 0;
+                    else if (ka && !is_and && a.off[i]) r.known[i] = 1, r.off[i] = 1;
+                    else if (kb && is_and && !b.off[i]) r.known[i] = 1, r.off[i] = 0;
+                    else if (kb && !is_and && b.off[i]) r.known[i] = 1, r.off[i] = 1;
+                }
+                return r;
+            }
+            case ExprKind::Select: {
+                LaneVal c = eval(*e.args[0], m), a = eval(*e.args[1], m), b = eval(*e.args[2], m);
+                LaneVal r = LaneVal::unknown(n_, c.varying || a.varying || b.varying);
+                if (!is_intlike(e.type) || a.sym != b.sym) return r;
+                r.sym = a.sym;
+                for (int t = 0; t < n_; ++t) {
+                    size_t i = static_cast<size_t>(t);
+                    if (c.exact(t)) {
+                        const LaneVal& s = c.off[i] ? a : b;
+                        r.known[i] = s.known[i], r.off[i] = s.off[i];
+                    } else if (a.known[i] && b.known[i] && a.off[i] == b.off[i]) {
+                        r.known[i] = 1, r.off[i] = a.off[i];
+                    }
+                }
+                return r;
+            }
+            case ExprKind::Call: {
+                std::vector<LaneVal> args;
+                bool v = false, exact = true;
+                for (const auto& a : e.args) {
+                    args.push_back(eval(*a, m));
+                    v = v || args.back().varying;
+                    exact = exact && args.back().sym == 0 && is_intlike(a->type);
+                }
+                const std::string name = e.builtin ? e.builtin->name : "";
+                LaneVal r = LaneVal::unknown(n_, v);
+                if (!exact || !is_intlike(e.type)) return r;
+                for (int t = 0; t < n_; ++t) {
+                    size_t i = static_cast<size_t>(t);
+                    bool all = true;
+                    for (const auto& a : args) all = all && a.known[i];
+                    if (!all) continue;
+                    if (name == "min" && args.size() == 2) r.off[i] = std::min(args[0].off[i], args[1].off[i]);
+                    else if (name == "max" && args.size() == 2) r.off[i] = std::max(args[0].off[i], args[1].off[i]);
+                    else if (name == "abs" && args.size() == 1) r.off[i] = args[0].off[i] < 0 ? -args[0].off[i] : args[0].off[i];
+                    else if (name == "clamp" && args.size() == 3) r.off[i] = std::clamp(args[0].off[i], args[1].off[i], std::max(args[1].off[i], args[2].off[i]));
+                    else if (name == "floordiv" && args.size() == 2) r.off[i] = floordiv(args[0].off[i], args[1].off[i]);
+                    else continue;
+                    r.known[i] = 1;
+                }
+                return r;
+            }
+            case ExprKind::Cast: {
+                LaneVal a = eval(*e.args[0], m);
+                if (is_intlike(e.type) && is_intlike(e.args[0]->type)) return a;
+                return LaneVal::unknown(n_, a.varying);
+            }
+            case ExprKind::Load: return load(e, m, 0, 0);
+            case ExprKind::Field:
+            case ExprKind::Extract: {
+                // a[i].field / a[i][k]: the access moves only the member's bytes.
+                std::vector<const Expr*> steps;
+                const Expr* base = &e;
+                while ((base->kind == ExprKind::Field || (base->kind == ExprKind::Extract && base->args.size() == 2 &&
+                                                         ir::is_const(base->args[1]))) && !base->args.empty()) {
+                    steps.insert(steps.begin(), base);
+                    base = base->args[0].get();
+                }
+                if (base->kind == ExprKind::Load) {
+                    int offset = 0, width = 0;
+                    member_offset(base->type, steps, &offset, &width);
+                    return load(*base, m, offset, width);
+                }
+                return opaque(e, m);
+            }
+            case ExprKind::TupleGet: {
+                const Expr& t = *e.args[0];
+                if (t.kind == ExprKind::Intrinsic && static_cast<ir::IntrinsicOp>(t.op) == ir::IntrinsicOp::Tid) {
+                    auto tid_dim = ir::make_intrinsic(ir::IntrinsicOp::TidDim, int32_type(), e.loc, e.int_value);
+                    return intrinsic(*tid_dim);
+                }
+                return opaque(e, m);
+            }
+            case ExprKind::Atomic: {
+                size_t nidx = static_cast<size_t>(e.int_value);
+                record(e.args[0].get(), e.args, 1, nidx, e.loc, true, true, m, 0, 0);
+                for (size_t k = 1 + nidx; k < e.args.size(); ++k) eval(*e.args[k], m);
+                return LaneVal::unknown(n_, true);
+            }
+            case ExprKind::Intrinsic: return intrinsic(e);
+            case ExprKind::Shape: return shape(e);
+            case ExprKind::CallFunc:
+            case ExprKind::Construct:
+            case ExprKind::MakeTuple: return opaque(e, m);
+        }
+        return LaneVal::unknown(n_, true);
+    }
+
+    // ---- statements ----
+    void assign(const ir::Var* v, LaneVal value, const Mask& m) {
+        if (!v) return;
+        if (ctl_varying()) value.varying = true;
+        auto it = env_.find(v->id);
+        bool all = true;
+        for (int t = 0; t < n_; ++t)
+            if (valid_[static_cast<size_t>(t)] && !m[static_cast<size_t>(t)]) all = false;
+        if (it == env_.end() || all) {
+            for (int t = 0; t < n_; ++t)
+                if (maybe_[static_cast<size_t>(t)] && m[static_cast<size_t>(t)] && it != env_.end() &&
+                    !(it->second.sym == value.sym && it->second.known[static_cast<size_t>(t)] && value.known[static_cast<size_t>(t)] &&
+                      it->second.off[static_cast<size_t>(t)] == value.off[static_cast<size_t>(t)]))
+                    value.known[static_cast<size_t>(t)] = 0;
+            env_[v->id] = std::move(value);
+            return;
+        }
+        LaneVal& old = it->second;
+        LaneVal merged = value;
+        merged.varying = old.varying || value.varying;
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            bool same = old.sym == value.sym && old.known[i] && value.known[i] && old.off[i] == value.off[i];
+            if (m[i] && !maybe_[i]) continue;  // takes the new value
+            if (m[i] && maybe_[i]) {
+                if (!same) merged.known[i] = 0;
+                continue;
+            }
+            // keeps its old value: representable only under the same symbol
+            if (old.sym == merged.sym) merged.known[i] = old.known[i], merged.off[i] = old.off[i];
+            else merged.known[i] = 0;
+        }
+        old = std::move(merged);
+    }
+
+    void collect_assigned(const ir::Block& b, std::set<const ir::Var*>& out) {
+        for (const auto& s : b) {
+            if ((s->kind == StmtKind::Assign || s->kind == StmtKind::For) && s->var) out.insert(s->var);
+            collect_assigned(s->body, out);
+            collect_assigned(s->orelse, out);
+        }
+    }
+
+    void branch_stats(const Stmt& s, const SourceLoc& cond_loc, bool loop, const LaneVal& c, const Mask& m, bool bound_guard) {
+        BranchStats& st = out_.branches[&s];
+        st.loc = cond_loc;
+        st.loop = loop;
+        st.varying = st.varying || c.varying;
+        st.bound_guard = bound_guard;
+        for (int w = 0; w * kWarpSize < n_; ++w) {
+            int64_t tr = 0, fa = 0, un = 0;
+            for (int t = w * kWarpSize; t < std::min(n_, (w + 1) * kWarpSize); ++t) {
+                if (!m[static_cast<size_t>(t)]) continue;
+                if (!c.exact(t)) ++un;
+                else if (c.off[static_cast<size_t>(t)]) ++tr;
+                else ++fa;
+            }
+            if (tr + fa + un == 0) continue;
+            st.lanes_true += tr, st.lanes_false += fa, st.lanes_unknown += un;
+            ++st.warp_evals;
+            if (tr > 0 && fa > 0) {
+                if (st.divergent_warp_evals == 0) st.first_divergent_warp = w, st.first_divergent_true = tr, st.first_divergent_false = fa;
+                ++st.divergent_warp_evals;
+            }
+        }
+    }
+
+    // `i < n`, `i >= a.shape[0]`…: one side varies with consecutive lanes, the other is uniform.
+    bool is_bound_guard(const Expr& cond, const Mask& m) {
+        const Expr* c = &cond;
+        if (c->kind == ExprKind::Logical) return false;
+        if (c->kind != ExprKind::Compare) return false;
+        ++quiet_;
+        LaneVal a = eval(*c->args[0], m), b = eval(*c->args[1], m);
+        --quiet_;
+        auto consecutive = [&](const LaneVal& v) {
+            int64_t prev = 0;
+            bool have = false;
+            for (int t = 0; t < n_; ++t) {
+                size_t i = static_cast<size_t>(t);
+                if (!m[i]) continue;
+                if (!v.known[i]) return false;
+                if (have && std::llabs(v.off[i] - prev) != 1) return false;
+                prev = v.off[i], have = true;
+            }
+            return have;
+        };
+        // The uniform side must come from the launch's data sizes (a parameter or a shape), not
+        // from a block-level constant like a reduction's stride.
+        std::function<bool(const Expr&)> from_data = [&](const Expr& x) {
+            if (x.kind == ExprKind::Shape) return true;
+            if (x.kind == ExprKind::VarRef && x.var && x.var->kind == ir::VarKind::Param) return true;
+            for (const auto& a : x.args)
+                if (a && from_data(*a)) return true;
+            return false;
+        };
+        return (consecutive(a) && uniform(b, m) && from_data(*c->args[1])) ||
+               (consecutive(b) && uniform(a, m) && from_data(*c->args[0]));
+    }
+
+    void exec_if(const Stmt& s, const Mask& m) {
+        LaneVal c = eval(*s.value, m);
+        Mask then_m(static_cast<size_t>(n_), 0), else_m(static_cast<size_t>(n_), 0), unk(static_cast<size_t>(n_), 0);
+        bool unknown_varying = false;
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            if (!m[i]) continue;
+            if (c.exact(t)) (c.off[i] ? then_m : else_m)[i] = 1;
+            else then_m[i] = else_m[i] = unk[i] = 1, unknown_varying = unknown_varying || c.varying;
+        }
+        bool guard = c.varying && is_bound_guard(*s.value, m);
+        branch_stats(s, s.value->loc, false, c, m, guard);
+        Mask saved_maybe = maybe_;
+        for (int t = 0; t < n_; ++t)
+            if (unk[static_cast<size_t>(t)]) maybe_[static_cast<size_t>(t)] = 1;
+        bool split = any(unk);
+        auto before = env_;
+        ctl_.push_back({s.value->loc, m, then_m, unknown_varying, c.varying, "then"});
+        if (any(then_m)) exec_block(s.body, then_m);
+        ctl_.pop_back();
+        if (!split) {
+            ctl_.push_back({s.value->loc, m, else_m, unknown_varying, c.varying, "else"});
+            if (any(else_m)) exec_block(s.orelse, else_m);
+            ctl_.pop_back();
+            maybe_ = saved_maybe;
+            return;
+        }
+        auto after_then = env_;
+        env_ = before;
+        ctl_.push_back({s.value->loc, m, else_m, unknown_varying, c.varying, "else"});
+        if (any(else_m)) exec_block(s.orelse, else_m);
+        ctl_.pop_back();
+        maybe_ = saved_maybe;
+        // Threads that took both sides keep a value only where both sides agree.
+        for (auto& [id, v] : env_) {
+            auto it = after_then.find(id);
+            if (it == after_then.end()) continue;
+            const LaneVal& tv = it->second;
+            for (int t = 0; t < n_; ++t) {
+                size_t i = static_cast<size_t>(t);
+                if (!unk[i]) continue;
+                if (!(tv.sym == v.sym && tv.known[i] && v.known[i] && tv.off[i] == v.off[i])) v.known[i] = 0;
+            }
+            v.varying = v.varying || tv.varying || c.varying;
+        }
+        for (auto& [id, v] : after_then)
+            if (!env_.count(id)) env_[id] = LaneVal::unknown(n_, true);
+    }
+
+    void run_abstract_loop(const Stmt& s, const Mask& m, bool varying, const SourceLoc& cond_loc) {
+        out_.approximations.push_back("loop at line " + std::to_string(s.loc.display_line()) + " run abstractly");
+        std::set<const ir::Var*> assigned;
+        collect_assigned(s.body, assigned);
+        for (const ir::Var* v : assigned) {
+            auto it = env_.find(v->id);
+            bool was = it != env_.end() && it->second.varying;
+            env_[v->id] = LaneVal::unknown(n_, was || varying);
+        }
+        if (s.kind == StmtKind::For && s.var) env_[s.var->id] = LaneVal::unknown(n_, varying);
+        ctl_.push_back({cond_loc, m, m, varying, varying, "loop"});
+        ++abstract_loops_;
+        for (int pass = 0; pass < 2; ++pass) {
+            loops_.push_back({Mask(static_cast<size_t>(n_), 0), Mask(static_cast<size_t>(n_), 0)});
+            exec_block(s.body, m);
+            loops_.pop_back();
+            for (const ir::Var* v : assigned) {
+                auto it = env_.find(v->id);
+                bool vv = it != env_.end() && it->second.varying;
+                env_[v->id] = LaneVal::unknown(n_, vv || varying);
+            }
+        }
+        --abstract_loops_;
+        ctl_.pop_back();
+    }
+
+    void exec_loop(const Stmt& s, const Mask& m0) {
+        bool is_for = s.kind == StmtKind::For;
+        LaneVal start, stop, step, var;
+        if (is_for) {
+            start = eval(*s.start, m0);
+            stop = eval(*s.stop, m0);
+            step = s.step ? eval(*s.step, m0) : LaneVal::constant(n_, 1);
+            var = start;
+        }
+        SourceLoc cond_loc = is_for ? s.loc : s.value->loc;
+        Mask m = m0;
+        bool taint = is_for && (start.varying || stop.varying || step.varying);
+        for (int iter = 0;; ++iter) {
+            m = live(m);
+            LaneVal c;
+            if (is_for) {
+                c = LaneVal::unknown(n_, taint);
+                bool ok = start.sym == stop.sym && step.sym == 0;
+                for (int t = 0; ok && t < n_; ++t) {
+                    size_t i = static_cast<size_t>(t);
+                    if (!m[i]) continue;
+                    if (!var.known[i] || !stop.known[i] || !step.known[i] || step.off[i] == 0) { ok = false; break; }
+                    c.known[i] = 1;
+                    c.off[i] = step.off[i] > 0 ? var.off[i] < stop.off[i] : var.off[i] > stop.off[i];
+                }
+                if (!ok) c = LaneVal::unknown(n_, taint);
+            } else {
+                c = eval(*s.value, m);
+                taint = taint || c.varying;
+            }
+            bool known = true;
+            for (int t = 0; t < n_; ++t)
+                if (m[static_cast<size_t>(t)] && !c.exact(t)) known = false;
+            branch_stats(s, cond_loc, true, c, m, false);
+            if (!known || iter >= kMaxIterations) {
+                if (any(m)) run_abstract_loop(s, m, taint, cond_loc);
+                return;
+            }
+            Mask body_m(static_cast<size_t>(n_), 0);
+            for (int t = 0; t < n_; ++t)
+                if (m[static_cast<size_t>(t)] && c.off[static_cast<size_t>(t)]) body_m[static_cast<size_t>(t)] = 1;
+            if (!any(body_m)) return;
+            bool partial = count(body_m) != count(m);
+            if (is_for && s.var) {
+                LaneVal v = var;
+                v.varying = taint;
+                env_[s.var->id] = v;
+            }
+            loops_.push_back({Mask(static_cast<size_t>(n_), 0), Mask(static_cast<size_t>(n_), 0)});
+            ctl_.push_back({cond_loc, m, body_m, false, taint && partial, "loop"});
+            exec_block(s.body, body_m);
+            ctl_.pop_back();
+            Mask broken = loops_.back().broken;
+            loops_.pop_back();
+            for (int t = 0; t < n_; ++t) {
+                size_t i = static_cast<size_t>(t);
+                if (!body_m[i] || broken[i]) m[i] = 0;
+            }
+            if (is_for)
+                for (int t = 0; t < n_; ++t) var.off[static_cast<size_t>(t)] += step.off[static_cast<size_t>(t)];
+        }
+    }
+
+    void exec_sync(const Stmt& s, const Mask& m) {
+        SyncEvent ev;
+        ev.stmt = &s;
+        ev.loc = s.loc;
+        ev.interval_before = interval_;
+        ev.interval_start = interval_start_;
+        ev.in_abstract_loop = abstract_loops_ > 0;
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            if (!valid_[i]) continue;
+            ++ev.live;
+            if (m[i]) {
+                ++ev.reached;
+                if (maybe_[i] || maybe_exited_[i]) ev.maybe_missing.push_back(t);
+            } else {
+                ev.missing.push_back(t);
+            }
+        }
+        for (const auto& c : ctl_)
+            if (c.unknown_varying) {
+                ev.unknown_cond = c.cond;
+                break;
+            }
+        if (!ev.missing.empty()) {
+            int t = ev.missing.front();
+            size_t i = static_cast<size_t>(t);
+            ev.why = "";
+            for (const auto& c : ctl_)
+                if (c.entering[i] && !c.taken[i]) {
+                    ev.why_loc = c.cond;
+                    ev.why = std::string(c.side == std::string("then") ? "the condition is false"
+                                         : c.side == std::string("else") ? "the condition is true"
+                                                                         : "the loop has ended") + " for it";
+                    break;
+                }
+            if (ev.why.empty() && gone_loc_[i].valid()) ev.why_loc = gone_loc_[i], ev.why = gone_why_[i];
+        } else if (!ev.maybe_missing.empty()) {
+            size_t i = static_cast<size_t>(ev.maybe_missing.front());
+            if (maybe_exited_[i]) ev.why_loc = gone_loc_[i], ev.why = "may have " + gone_why_[i];
+        }
+        out_.syncs.push_back(std::move(ev));
+        ++interval_;
+        interval_start_ = &s;
+    }
+
+    void exec_stmt(const Stmt& s, const Mask& m) {
+        switch (s.kind) {
+            case StmtKind::Assign: {
+                if (!s.var) return;
+                if (is_array(s.var->type) && s.path.empty()) {
+                    if (const ir::Var* a = s.value ? array_var(*s.value) : nullptr) alias_[s.var->id] = a;
+                    return;
+                }
+                LaneVal v = s.value ? eval(*s.value, m) : LaneVal::unknown(n_, false);
+                for (const auto& p : s.path)
+                    for (const auto& ix : p.indices) v.varying = eval(*ix, m).varying || v.varying;
+                if (!s.path.empty() || !is_intlike(s.var->type)) {
+                    bool was = env_.count(s.var->id) && env_[s.var->id].varying;
+                    v = LaneVal::unknown(n_, v.varying || (!s.path.empty() && was));
+                }
+                assign(s.var, std::move(v), m);
+                return;
+            }
+            case StmtKind::Store: {
+                if (s.value) eval(*s.value, m);
+                int offset = 0, width = 0;
+                if (!s.path.empty() && s.array && is_array(s.array->type)) {
+                    Type t = s.array->type->elem;
+                    for (const auto& p : s.path) {
+                        if (p.kind == ir::PathStep::Field && t->kind == TypeKind::Struct) {
+                            size_t off = 0;
+                            auto round_up = [](size_t x, size_t a) { return (x + a - 1) / a * a; };
+                            for (int k = 0; k <= p.field && k < static_cast<int>(t->fields.size()); ++k) {
+                                off = round_up(off, type_align(t->fields[static_cast<size_t>(k)].type));
+                                if (k < p.field) off += type_size(t->fields[static_cast<size_t>(k)].type);
+                            }
+                            offset += static_cast<int>(off);
+                        } else if (p.kind == ir::PathStep::Index && p.indices.size() == 1 && ir::is_const(p.indices[0])) {
+                            offset += static_cast<int>(p.indices[0]->int_value * static_cast<int64_t>(type_size(p.type)));
+                        } else {
+                            break;
+                        }
+                        t = p.type;
+                    }
+                    width = static_cast<int>(type_size(t));
+                }
+                record(s.array.get(), s.indices, 0, s.indices.size(), s.loc, true, false, m, offset, width);
+                return;
+            }
+            case StmtKind::Eval:
+                if (s.value) eval(*s.value, m);
+                return;
+            case StmtKind::If: exec_if(s, m); return;
+            case StmtKind::For:
+            case StmtKind::While: exec_loop(s, m); return;
+            case StmtKind::Break:
+            case StmtKind::Continue:
+                if (loops_.empty()) return;
+                for (int t = 0; t < n_; ++t) {
+                    size_t i = static_cast<size_t>(t);
+                    if (!m[i] || maybe_[i]) continue;
+                    (s.kind == StmtKind::Break ? loops_.back().broken : loops_.back().continued)[i] = 1;
+                    if (s.kind == StmtKind::Break) gone_loc_[i] = s.loc, gone_why_[i] = "left the loop (break)";
+                }
+                return;
+            case StmtKind::Return:
+                if (s.value) eval(*s.value, m);
+                for (int t = 0; t < n_; ++t) {
+                    size_t i = static_cast<size_t>(t);
+                    if (!m[i]) continue;
+                    (maybe_[i] ? maybe_exited_ : returned_)[i] = 1;
+                    gone_loc_[i] = s.loc, gone_why_[i] = "returned";
+                }
+                return;
+            case StmtKind::Sync: exec_sync(s, m); return;
+        }
+    }
+
+    void exec_block(const ir::Block& b, const Mask& mask) {
+        for (const auto& s : b) {
+            Mask m = live(mask);
+            if (!any(m)) return;
+            exec_stmt(*s, m);
+        }
+    }
+};
+
+}  // namespace
+
+int64_t LaunchModel::total_threads() const {
+    if (dims.empty()) return -1;
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    return n;
+}
+
+int64_t LaunchModel::block_count() const {
+    int64_t n = total_threads();
+    if (n < 0 || block_dim <= 0) return -1;
+    return (n + block_dim - 1) / block_dim;
+}
+
+LaneVal LaneVal::unknown(int n, bool varying) {
+    LaneVal v;
+    v.off.assign(static_cast<size_t>(n), 0);
+    v.known.assign(static_cast<size_t>(n), 0);
+    v.varying = varying;
+    return v;
+}
+
+LaneVal LaneVal::constant(int n, int64_t c) {
+    LaneVal v;
+    v.off.assign(static_cast<size_t>(n), c);
+    v.known.assign(static_cast<size_t>(n), 1);
+    return v;
+}
+
+Trace simulate_block(const ir::Function& f, const LaunchModel& launch, int64_t block_idx) {
+    Trace t;
+    Simulator sim(f, launch, block_idx, t);
+    sim.run();
+    return t;
+}
+
+std::string source_text(const SourceLoc& loc) {
+    if (!loc.valid()) return "";
+    std::string_view line = loc.file->line(loc.line);
+    if (loc.col < 1 || static_cast<size_t>(loc.col - 1) >= line.size()) return "";
+    return std::string(line.substr(static_cast<size_t>(loc.col - 1), static_cast<size_t>(std::max(1, loc.len))));
+}
+
+}  // namespace weft::compiler::audit
