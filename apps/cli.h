@@ -35,6 +35,7 @@ int cmd_compile(const std::vector<std::string>& args);
 int cmd_launch(const std::vector<std::string>& args);
 int cmd_sim(const std::vector<std::string>& args);
 int cmd_builtins(const std::vector<std::string>& args);
+int cmd_audit(const std::vector<std::string>&);
 
 // "64", "8,8" -> {64}, {8, 8}; UsageError on anything else.
 std::vector<int64_t> parse_dims(const std::string& s);

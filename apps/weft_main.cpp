@@ -24,6 +24,7 @@ void usage(FILE* out) {
             "  compile MODULE.py   check a kernel module and print its AST, IR, C++ or PTX\n"
             "  launch MODULE.py    run one kernel on generated inputs and print its outputs\n"
             "  sim MODULE.py       run one kernel on the GPU simulator and print counts per source line\n"
+            "  audit MODULE.py     static checks of kernels: bounds, divergence, barriers, races, banks, resources\n"
             "  builtins            list the kernel language's builtins (--markdown for the docs)\n"
             "\n"
             "Run 'weft <command> --help' for a command's options.\n");
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
         if (cmd == "launch") return cmd_launch(rest);
         if (cmd == "sim") return cmd_sim(rest);
         if (cmd == "builtins") return cmd_builtins(rest);
+        if (cmd == "audit") return cmd_audit(rest);
         std::string near = weft::compiler::closest_name(cmd, {"compile", "launch", "sim", "builtins"});
         fprintf(stderr, "weft: unknown command '%s'%s\n", cmd.c_str(),
                 near.empty() ? "" : (" (did you mean '" + near + "'?)").c_str());
