@@ -114,6 +114,26 @@ void store(std::byte* p, uint32_t size, uint64_t v) {
   }
 }
 
+// Timing mode: remember where lane `l` went (exec_memory clears the log per instruction).
+void log_access(BlockContext& c, const Warp& w, int l, const Target& t, uint32_t bytes, bool write, bool atomic) {
+  MemAccessLog& m = *c.mem_log;
+  m.lanes |= 1u << l;
+  m.bytes = static_cast<uint8_t>(bytes);
+  m.write = write;
+  m.atomic = atomic;
+  switch (t.where) {
+    case Where::Global: m.where = MemWhere::Global; m.addr[l] = reinterpret_cast<uintptr_t>(t.p); break;
+    case Where::Shared: m.where = MemWhere::Shared; m.addr[l] = static_cast<uint64_t>(t.p - c.shared); break;
+    case Where::Local: {
+      m.where = MemWhere::Local;
+      const uint64_t thread = static_cast<uint64_t>(w.index) * kWarpSize + l;
+      m.addr[l] = static_cast<uint64_t>(t.p - (c.local + thread * c.local_per_thread));
+      break;
+    }
+    case Where::Param: m.where = MemWhere::Param; m.addr[l] = static_cast<uint64_t>(t.p - reinterpret_cast<const std::byte*>(c.params.data())); break;
+  }
+}
+
 void count(Counters* k, Where where, bool write) {
   if (!k) return;
   switch (where) {
@@ -178,6 +198,7 @@ uint64_t atomic_rmw(std::byte* p, const Instr& in, uint64_t b, uint64_t cv) {
 
 void exec_memory(BlockContext& c, Warp& w, const Instr& in, uint32_t mask, int32_t pc) {
   Counters* k = c.per_instr ? &c.per_instr[pc] : nullptr;
+  if (c.mem_log) c.mem_log->lanes = 0;
   switch (in.op) {
     case Op::Ld:
     case Op::Ldu:
@@ -207,6 +228,7 @@ void exec_memory(BlockContext& c, Warp& w, const Instr& in, uint32_t mask, int32
           }
         }
         any_shared |= t.where == Where::Shared;
+        if (c.mem_log) log_access(c, w, l, t, size * in.vec, write, false);
         count(k, t.where, write);
       });
       if (k && any_shared) ++k->shared_requests;
@@ -231,6 +253,7 @@ void exec_memory(BlockContext& c, Warp& w, const Instr& in, uint32_t mask, int32
         }
         if (has_dest) wr(w, in.ops[0], l, type_is_signed(in.type) ? static_cast<uint64_t>(sign_extend(old, size * 8)) : old);
         any_shared |= t.where == Where::Shared;
+        if (c.mem_log) log_access(c, w, l, t, size, true, true);
         if (k) ++k->atomics;
       });
       if (k && any_shared) ++k->shared_requests;

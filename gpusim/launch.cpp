@@ -39,7 +39,7 @@ struct Worker {
   std::vector<Counters> per_instr;
   std::vector<std::byte> shared;
   std::vector<std::byte> local;
-  std::vector<uint64_t> regs;
+  RegisterFile regs;
   uint64_t budget = 0;
 };
 

@@ -11,7 +11,7 @@
 #include "gpusim/launch.h"
 
 namespace weft::gpusim {
-namespace {
+namespace json_detail {
 
 void write_string(std::ostream& out, const std::string& s) {
   out << '"';
@@ -46,7 +46,8 @@ void write_counts(std::ostream& out, const Counters& k) {
 
 void write_dim(std::ostream& out, Dim3 d) { out << "[" << d.x << ", " << d.y << ", " << d.z << "]"; }
 
-}  // namespace
+}  // namespace json_detail
+using namespace json_detail;
 
 void write_json(std::ostream& out, const LaunchResult& r) {
   out << "{\"kernel\": ";

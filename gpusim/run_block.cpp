@@ -8,16 +8,29 @@
 namespace weft::gpusim {
 namespace {
 
-void init_warps(BlockContext& ctx, std::vector<uint64_t>& regs) {
+void init_warps(BlockContext& ctx, RegisterFile& regs) {
   const uint32_t nwarps = (ctx.nthreads + kWarpSize - 1) / kWarpSize;
   const size_t nregs = static_cast<size_t>(ctx.module->num_registers());
-  regs.assign(nregs * kWarpSize * nwarps, 0);
+  const size_t total = nregs * kWarpSize * nwarps;
+  if (regs.size != total) {
+    regs.data.reset(new uint64_t[total]);
+    regs.size = total;
+  }
+  // Zero the rows this block can read: the kernel's and every .func's (see RegisterFile).
+  for (uint32_t wi = 0; wi < nwarps; ++wi) {
+    uint64_t* base = regs.data.get() + nregs * kWarpSize * wi;
+    for (const Function& f : ctx.module->functions()) {
+      if (f.is_entry && &f != ctx.kernel) continue;
+      if (f.reg_end > f.reg_begin)
+        std::memset(base + static_cast<size_t>(f.reg_begin) * kWarpSize, 0, static_cast<size_t>(f.reg_end - f.reg_begin) * kWarpSize * sizeof(uint64_t));
+    }
+  }
   ctx.warps.clear();
   ctx.warps.resize(nwarps);
   for (uint32_t wi = 0; wi < nwarps; ++wi) {
     Warp& w = ctx.warps[wi];
     w.index = static_cast<int32_t>(wi);
-    w.regs = regs.data() + nregs * kWarpSize * wi;
+    w.regs = regs.data.get() + nregs * kWarpSize * wi;
     const uint32_t first = wi * kWarpSize;
     const uint32_t n = std::min<uint32_t>(kWarpSize, ctx.nthreads - first);
     w.exists = n == 32 ? 0xffffffffu : ((1u << n) - 1);
@@ -89,10 +102,38 @@ std::string hex32(uint32_t v) {
 
 }  // namespace
 
-void run_block(BlockContext& ctx, std::vector<uint64_t>& regs) {
+void throw_barrier_deadlock(const BlockContext& ctx) { deadlock(ctx); }
+
+void init_block_warps(BlockContext& ctx, RegisterFile& regs) {
   init_warps(ctx, regs);
   std::fill(std::begin(ctx.arrived), std::end(ctx.arrived), 0u);
   std::fill(std::begin(ctx.expected), std::end(ctx.expected), 0u);
+}
+
+bool release_barriers(BlockContext& ctx) {
+  bool released = false;
+  const uint32_t live = live_threads(ctx);
+  for (int id = 0; id < 16; ++id) {
+    bool waiting = false;
+    for (const Warp& w : ctx.warps) waiting |= w.state == WarpState::AtBarrier && w.barrier == id;
+    if (!waiting) continue;
+    const uint32_t need = ctx.expected[id] ? ctx.expected[id] : live;
+    if (ctx.arrived[id] < need) continue;
+    for (Warp& w : ctx.warps) {
+      if (w.state == WarpState::AtBarrier && w.barrier == id) {
+        w.state = w.stack.empty() ? WarpState::Done : WarpState::Ready;
+        w.barrier = -1;
+      }
+    }
+    ctx.arrived[id] = 0;
+    ctx.expected[id] = 0;
+    released = true;
+  }
+  return released;
+}
+
+void run_block(BlockContext& ctx, RegisterFile& regs) {
+  init_block_warps(ctx, regs);
   const uint32_t quantum = std::max<uint32_t>(1, ctx.options->warp_quantum);
   for (;;) {
     bool ran = false;
@@ -106,24 +147,7 @@ void run_block(BlockContext& ctx, std::vector<uint64_t>& regs) {
     }
     if (!unfinished) return;
     // Release barriers that have all their threads (exited threads are not waited for).
-    bool released = false;
-    const uint32_t live = live_threads(ctx);
-    for (int id = 0; id < 16; ++id) {
-      bool waiting = false;
-      for (const Warp& w : ctx.warps) waiting |= w.state == WarpState::AtBarrier && w.barrier == id;
-      if (!waiting) continue;
-      const uint32_t need = ctx.expected[id] ? ctx.expected[id] : live;
-      if (ctx.arrived[id] < need) continue;
-      for (Warp& w : ctx.warps) {
-        if (w.state == WarpState::AtBarrier && w.barrier == id) {
-          w.state = w.stack.empty() ? WarpState::Done : WarpState::Ready;
-          w.barrier = -1;
-        }
-      }
-      ctx.arrived[id] = 0;
-      ctx.expected[id] = 0;
-      released = true;
-    }
+    const bool released = release_barriers(ctx);
     if (!ran && !released) deadlock(ctx);
     if (!released) {
       bool any_ready = false;

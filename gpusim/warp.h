@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -35,6 +36,18 @@ struct SimtEntry {
 
 enum class WarpState : uint8_t { Ready, AtBarrier, Done };
 
+// What the last memory instruction of a warp touched, filled by exec_memory only when
+// BlockContext::mem_log is set (the timing model reads it; functional runs leave it null).
+enum class MemWhere : uint8_t { Global, Shared, Local, Param };
+struct MemAccessLog {
+  uint32_t lanes = 0;       // lanes that accessed memory
+  MemWhere where = MemWhere::Global;
+  uint8_t bytes = 0;        // per lane (vector width included)
+  bool write = false;
+  bool atomic = false;
+  uint64_t addr[32] = {};   // global: host address; shared: byte offset; local: offset in the thread's frame
+};
+
 struct Warp {
   int32_t index = 0;          // warp index in the block
   uint32_t exists = 0;        // lanes that are threads of the block (last warp may be partial)
@@ -48,6 +61,15 @@ struct Warp {
   uint64_t* regs = nullptr;   // [num_registers][32]
   std::vector<SimtEntry> stack;
   std::vector<uint64_t> saved_regs;  // register ranges saved around recursive calls
+};
+
+// The registers of a block's warps, [warp][register][lane]. Allocated uninitialised and reused
+// across blocks: run_block zeroes only the rows the kernel and the module's .func bodies own
+// (the special registers are written explicitly), because a module with many kernels numbers
+// its registers module-wide and zeroing every kernel's rows per block dominated run time.
+struct RegisterFile {
+  std::unique_ptr<uint64_t[]> data;
+  size_t size = 0;  // elements
 };
 
 // Everything a block's warps share while it runs.
@@ -69,6 +91,7 @@ struct BlockContext {
   const LaunchOptions* options = nullptr;
   bool concurrent = false;          // other blocks run at the same time on other host threads
   uint64_t* budget = nullptr;       // warp instructions left (this worker's share)
+  MemAccessLog* mem_log = nullptr;  // timing mode: the last memory instruction's accesses
   // Barriers: arrivals per id (PTX has 16 named barriers per CTA).
   uint32_t arrived[16] = {};
   uint32_t expected[16] = {};       // 0: all non-exited threads of the block

@@ -1,0 +1,63 @@
+// gpusim/bank_model.h — NVIDIA's shared-memory bank rule as Nsight Compute counts it, as one
+// dependency-free function (only <cstdint>), so the simulator and the static audit
+// (compiler/audit) can share a single implementation.
+//
+// A warp's shared-memory request is split into phases by access width:
+//   <= 4 bytes per lane: 1 phase of 32 lanes      8 bytes: 2 phases of 16 lanes (half-warps)
+//   16 bytes: 4 phases of 8 lanes (quarter-warps)
+// Within a phase, memory is 32 banks of 4-byte words (bank = word % 32). Lanes that touch the
+// same word are served by one broadcast; the phase needs as many wavefronts as the largest
+// number of distinct words any one bank must deliver. A phase with no active lane costs
+// nothing. The ideal is one wavefront per phase that has active lanes; Nsight Compute reports
+// excess wavefronts (its "bank conflicts") as wavefronts minus ideal.
+//
+//   lane:  0    1    2  ...            words: 0  32  64 ...  (stride 32) -> bank 0 x32
+//   bank:  0    1    2  ...  31               -> 32 wavefronts, 31 excess
+#pragma once
+
+#include <cstdint>
+
+namespace weft::gpusim {
+
+struct BankCost {
+  uint32_t wavefronts = 0;  // data-stage passes the request needs
+  uint32_t ideal = 0;       // passes with no conflicts (phases with active lanes)
+  uint32_t excess() const { return wavefronts - ideal; }
+};
+
+// `addr[lane]`: byte offset of the lane's access in shared memory (read only for lanes set in
+// `active`); `bytes`: access width per lane (1, 2, 4, 8 or 16). Addresses are assumed aligned
+// to `bytes`, as PTX requires.
+inline BankCost shared_bank_cost(const uint32_t addr[32], uint32_t active, uint32_t bytes) {
+  BankCost cost;
+  if (active == 0) return cost;
+  const uint32_t lanes_per_phase = bytes <= 4 ? 32u : bytes == 8 ? 16u : 8u;
+  const uint32_t words_per_lane = bytes <= 4 ? 1u : bytes / 4;
+  for (uint32_t first = 0; first < 32; first += lanes_per_phase) {
+    const uint32_t phase_mask = (lanes_per_phase == 32 ? 0xffffffffu : ((1u << lanes_per_phase) - 1)) << first;
+    if ((active & phase_mask) == 0) continue;
+    // Distinct words per bank: at most 32 lanes x 4 words = 128 words per phase.
+    uint32_t words[128];
+    uint32_t nwords = 0;
+    for (uint32_t lane = first; lane < first + lanes_per_phase; ++lane) {
+      if (!(active >> lane & 1)) continue;
+      for (uint32_t k = 0; k < words_per_lane; ++k) {
+        const uint32_t w = addr[lane] / 4 + k;
+        bool seen = false;
+        for (uint32_t i = 0; i < nwords; ++i) seen |= words[i] == w;
+        if (!seen) words[nwords++] = w;
+      }
+    }
+    uint32_t per_bank[32] = {};
+    uint32_t worst = 0;
+    for (uint32_t i = 0; i < nwords; ++i) {
+      const uint32_t c = ++per_bank[words[i] % 32];
+      if (c > worst) worst = c;
+    }
+    cost.wavefronts += worst;
+    cost.ideal += 1;
+  }
+  return cost;
+}
+
+}  // namespace weft::gpusim

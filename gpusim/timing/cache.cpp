@@ -1,0 +1,53 @@
+// gpusim/timing/cache.cpp — SectoredCache (cache.h).
+#include "gpusim/timing/cache.h"
+
+namespace weft::gpusim {
+
+SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc)
+    : line_bytes_(line_bytes), sector_bytes_(sector_bytes), assoc_(assoc) {
+  sets_ = static_cast<uint32_t>(size_bytes / (uint64_t{line_bytes} * assoc));
+  ways_.assign(uint64_t{sets_} * assoc_, Way{});
+}
+
+bool SectoredCache::probe(uint64_t addr) const {
+  if (sets_ == 0) return false;
+  const uint64_t line = addr / line_bytes_;
+  const uint32_t bit = 1u << ((addr % line_bytes_) / sector_bytes_);
+  const Way* set = &ways_[uint64_t{set_of(line)} * assoc_];
+  for (uint32_t w = 0; w < assoc_; ++w)
+    if (set[w].tag == line) return (set[w].valid & bit) != 0;
+  return false;
+}
+
+bool SectoredCache::access(uint64_t addr, bool dirty, uint64_t* evicted_dirty_sectors) {
+  if (sets_ == 0) return false;
+  const uint64_t line = addr / line_bytes_;
+  const uint32_t bit = 1u << ((addr % line_bytes_) / sector_bytes_);
+  Way* set = &ways_[uint64_t{set_of(line)} * assoc_];
+  ++clock_;
+  Way* victim = &set[0];
+  for (uint32_t w = 0; w < assoc_; ++w) {
+    Way& way = set[w];
+    if (way.tag == line) {
+      const bool hit = (way.valid & bit) != 0;
+      way.valid |= bit;
+      if (dirty) way.dirty |= bit;
+      way.stamp = clock_;
+      return hit;
+    }
+    if (way.stamp < victim->stamp) victim = &way;
+  }
+  if (evicted_dirty_sectors && victim->tag != ~uint64_t{0}) *evicted_dirty_sectors += static_cast<uint64_t>(__builtin_popcount(victim->dirty));
+  victim->tag = line;
+  victim->valid = bit;
+  victim->dirty = dirty ? bit : 0;
+  victim->stamp = clock_;
+  return false;
+}
+
+void SectoredCache::clear() {
+  for (Way& w : ways_) w = Way{};
+  clock_ = 0;
+}
+
+}  // namespace weft::gpusim

@@ -1,0 +1,120 @@
+// gpusim/timing/sm_model.h — one simulated SM: resident blocks, warp schedulers, scoreboard,
+// pipes, L1 and the SM's queues toward L2 and DRAM (internal header of the timing model).
+//
+// An SmModel runs on its own between epoch boundaries (run_until). Everything it shares with
+// other SMs is read-only during an epoch (the module, the L2 tags); its L2 accesses are logged
+// and applied by the launcher, in SM order, at the boundary (timing.h explains why).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <unordered_set>
+#include <vector>
+
+#include "gpusim/run_block.h"
+#include "gpusim/timing/cache.h"
+#include "gpusim/timing/instr_class.h"
+#include "gpusim/timing/timing.h"
+
+namespace weft::gpusim {
+
+// Read-only during a launch, shared by every SM.
+struct SmEnv {
+  const Module* module = nullptr;
+  const Function* kernel = nullptr;
+  const std::vector<InstrClass>* classes = nullptr;
+  const ArchSpec* arch = nullptr;
+  const TimingOptions* options = nullptr;
+  const SharedMemoryModel* shared_model = nullptr;
+  const SectoredCache* l2 = nullptr;   // probed during an epoch, updated between epochs
+  Dim3 grid, block;
+  std::span<const std::byte> params;
+  uint64_t shared_size = 0, local_per_thread = 0;
+  uint32_t nthreads = 0, nwarps = 0;
+  uint64_t nblocks = 0;
+  int blocks_per_sm = 1;
+  int l1_bytes = 0;
+  double l2_cycles_per_sector = 1, dram_cycles_per_sector = 1;
+};
+
+struct TraceRecord {
+  uint64_t cycle = 0;
+  int32_t sm = 0, warp = 0, pc = 0;
+  uint64_t block = 0;
+  uint32_t active = 0;
+};
+
+class SmModel {
+ public:
+  SmModel(const SmEnv& env, int32_t index);
+  // Simulates until cycle `end` or until the SM has no work left.
+  void run_until(uint64_t end);
+  bool done() const { return done_; }
+
+  // L2 traffic of the current epoch: sector addresses, dirty flag. Cleared by the launcher.
+  std::vector<std::pair<uint64_t, bool>> l2_log;
+  std::unordered_set<uint64_t> l2_pending;  // sectors this SM filled in the current epoch
+  double dram_free = 0;                     // DRAM queue (cycles); the launcher adds write-backs
+
+  // Results.
+  std::vector<Counters> counts;             // functional counts per instruction
+  std::vector<TimingCounters> timing;       // per instruction
+  uint64_t finish = 0;                      // cycle the last block ended
+  uint64_t active_cycles = 0;
+  double warp_cycles = 0;                   // integral of resident warps over time
+  uint64_t issued = 0;
+  uint64_t dram_read_bytes = 0;
+  std::vector<BlockSpan> spans;
+  std::vector<TraceRecord> trace;
+
+ private:
+  struct Slot {
+    bool busy = false;
+    uint64_t block = 0;
+    uint64_t start = 0;
+    uint64_t free_at = 0;
+    uint32_t live = 0;  // warps not done
+    BlockContext ctx;
+    std::vector<std::byte> shared, local;
+    RegisterFile regs;
+  };
+  struct WarpRec {
+    bool live = false;
+    int32_t slot = 0;
+    int32_t widx = 0;
+    uint64_t age = 0;
+    uint64_t not_before = 0;        // barrier release, block launch
+    std::vector<uint64_t> reg_ready;
+    std::vector<uint8_t> reg_kind;  // Stall reason a wait on the register counts as
+  };
+
+  void start_blocks();
+  void issue(int sched, int32_t wi);
+  uint64_t memory_done(int32_t wi, const Instr& in, const MemAccessLog& log, uint8_t* kind);
+  void finish_warp(int32_t wi);
+
+  const SmEnv& env_;
+  int32_t index_;
+  bool done_ = false;
+  uint64_t now_ = 0;
+  uint64_t next_block_;            // linear index of the next block this SM takes
+  uint64_t age_ = 0;
+  double l1_free_ = 0, l2_free_ = 0;
+  std::vector<Slot> slots_;
+  std::vector<WarpRec> warps_;     // [slot * nwarps + warp]
+  std::vector<std::vector<int32_t>> sched_warps_;
+  std::vector<std::unique_ptr<WarpSchedulerPolicy>> policies_;
+  std::vector<std::array<double, kNumPipeClasses>> pipe_free_;
+  SectoredCache l1_;
+  MemAccessLog log_;
+  uint64_t budget_ = 0;
+  std::vector<SchedulerCandidate> eligible_;
+  struct Pending {
+    int32_t pc;
+    Stall why;
+  };
+  std::vector<Pending> pending_;   // this cycle's stall records
+};
+
+}  // namespace weft::gpusim

@@ -1,0 +1,251 @@
+// gpusim/timing/timed_launch.cpp — launch_timed(): checks the launch, computes occupancy,
+// builds the SMs and runs them epoch by epoch (on one or several host threads), applies each
+// epoch's L2 traffic in SM order, and gathers counts and timing per instruction and line.
+#include <algorithm>
+#include <map>
+#include <ostream>
+#include <thread>
+
+#include "gpusim/call_graph.h"
+#include "gpusim/timing/sm_model.h"
+
+namespace weft::gpusim {
+
+const char* stall_name(Stall s) {
+  switch (s) {
+    case Stall::Selected: return "selected";
+    case Stall::NotSelected: return "not_selected";
+    case Stall::Wait: return "wait";
+    case Stall::ShortScoreboard: return "short_scoreboard";
+    case Stall::LongScoreboard: return "long_scoreboard";
+    case Stall::Barrier: return "barrier";
+    case Stall::MathPipeThrottle: return "math_pipe_throttle";
+    case Stall::MioThrottle: return "mio_throttle";
+    case Stall::LgThrottle: return "lg_throttle";
+    case Stall::kCount: break;
+  }
+  return "?";
+}
+
+uint64_t TimingCounters::total_stall_cycles() const {
+  uint64_t t = 0;
+  for (int i = 1; i < kNumStalls; ++i) t += stall_cycles[i];
+  return t;
+}
+
+TimingCounters& TimingCounters::operator+=(const TimingCounters& o) {
+  for (int i = 0; i < kNumStalls; ++i) stall_cycles[i] += o.stall_cycles[i];
+  shared_wavefronts += o.shared_wavefronts;
+  shared_ideal_wavefronts += o.shared_ideal_wavefronts;
+  global_requests += o.global_requests;
+  global_sectors += o.global_sectors;
+  l1_hits += o.l1_hits;
+  l1_misses += o.l1_misses;
+  l2_hits += o.l2_hits;
+  l2_misses += o.l2_misses;
+  memory_latency_cycles += o.memory_latency_cycles;
+  return *this;
+}
+
+namespace {
+
+std::string dims(Dim3 d) { return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")"; }
+
+const Function& checked_kernel(const Module& module, std::string_view name, Dim3 grid, Dim3 block, std::span<const std::byte> params) {
+  const Function* k = module.find_function(name);
+  if (!k || !k->is_entry || !k->has_body) throw SimError("module '" + module.name() + "' has no defined kernel named '" + std::string(name) + "'");
+  const std::string who = "launch of kernel '" + k->name + "'";
+  if (params.size() != k->param_bytes)
+    throw SimError(who + ": the kernel takes " + std::to_string(k->param_bytes) + " bytes of parameters, " + std::to_string(params.size()) + " were given");
+  if (grid.count() == 0 || block.count() == 0) throw SimError(who + ": grid " + dims(grid) + " and block " + dims(block) + " must not be empty");
+  if (block.count() > 1024) throw SimError(who + ": block " + dims(block) + " has more than 1024 threads");
+  return *k;
+}
+
+}  // namespace
+
+TimingResult launch_timed(const Module& module, std::string_view kernel_name, Dim3 grid, Dim3 block, std::span<const std::byte> params,
+                          const TimingOptions& options) {
+  const Function& kernel = checked_kernel(module, kernel_name, grid, block, params);
+  const ArchSpec& a = options.arch;
+  if (options.threads < 1) throw SimError("TimingOptions::threads must be at least 1");
+  if (options.epoch_cycles < 1) throw SimError("TimingOptions::epoch_cycles must be at least 1");
+  int regs = options.registers_per_thread;
+  int64_t static_shared = options.static_shared_bytes;
+  if (regs < 0) {
+    if (options.ptx_text.empty())
+      throw OccupancyError("launch_timed: set TimingOptions::registers_per_thread, or ptx_text so that ptxas can report the kernel's registers");
+    const auto res = ptxas_resources(options.ptx_text, a, options.ptxas);
+    const auto it = res.find(kernel.name);
+    if (it == res.end()) throw OccupancyError("ptxas reported no kernel named '" + kernel.name + "'");
+    regs = it->second.registers;
+    if (static_shared < 0) static_shared = it->second.shared_bytes;
+  }
+  if (static_shared < 0) static_shared = module.static_shared_bytes();
+  const uint64_t shared_size = options.launch.dynamic_shared_bytes ? uint64_t{module.dynamic_shared_offset()} + options.launch.dynamic_shared_bytes
+                                                                    : module.static_shared_bytes();
+  TimingResult result;
+  result.arch = a.name;
+  result.occupancy = compute_occupancy(a, static_cast<int>(block.count()), regs,
+                                       static_cast<uint32_t>(static_shared) + options.launch.dynamic_shared_bytes);
+  if (result.occupancy.blocks_per_sm == 0)
+    throw OccupancyError("kernel '" + kernel.name + "': no block fits on an SM of " + a.name + " (limited by " +
+                         occupancy_limit_name(result.occupancy.limiter) + ")");
+
+  const std::vector<InstrClass> classes = classify_instructions(module);
+  const NvidiaBankModel default_banks;
+  const int64_t stack = stack_bytes_needed(module, static_cast<int32_t>(&kernel - module.functions().data()));
+  SectoredCache l2(static_cast<uint64_t>(a.l2_bytes), static_cast<uint32_t>(a.l2_line_bytes), static_cast<uint32_t>(a.l2_sector_bytes),
+                   static_cast<uint32_t>(a.l2_assoc));
+  SmEnv env;
+  env.module = &module;
+  env.kernel = &kernel;
+  env.classes = &classes;
+  env.arch = &a;
+  env.options = &options;
+  env.shared_model = options.shared_model ? options.shared_model.get() : &default_banks;
+  env.l2 = &l2;
+  env.grid = grid;
+  env.block = block;
+  env.params = params;
+  env.shared_size = shared_size;
+  env.local_per_thread = stack < 0 ? options.launch.stack_bytes : static_cast<uint64_t>(stack);
+  env.nthreads = static_cast<uint32_t>(block.count());
+  env.nwarps = (env.nthreads + 31) / 32;
+  env.nblocks = grid.count();
+  env.blocks_per_sm = result.occupancy.blocks_per_sm;
+  env.l1_bytes = result.occupancy.l1_bytes;
+  const double active_sms = static_cast<double>(std::min<uint64_t>(static_cast<uint64_t>(a.sm_count), env.nblocks));
+  const double l2_per_sm = std::min(a.l2_bandwidth_bytes_per_cycle / active_sms, static_cast<double>(a.l1_wavefront_bytes));
+  env.l2_cycles_per_sector = a.l2_sector_bytes / l2_per_sm;
+  env.dram_cycles_per_sector = a.l2_sector_bytes / (a.dram_bytes_per_cycle() / active_sms);
+
+  std::vector<SmModel> sms;
+  sms.reserve(static_cast<size_t>(a.sm_count));
+  for (int i = 0; i < a.sm_count; ++i) sms.emplace_back(env, i);
+
+  uint64_t dram_write_sectors = 0;
+  const int nthreads = std::max(1, std::min(options.threads, a.sm_count));
+  for (uint64_t end = options.epoch_cycles;; end += options.epoch_cycles) {
+    bool all_done = true;
+    for (const SmModel& s : sms) all_done &= s.done();
+    if (all_done) break;
+    if (nthreads == 1) {
+      for (SmModel& s : sms) s.run_until(end);
+    } else {
+      std::vector<std::thread> pool;
+      std::vector<std::exception_ptr> errors(static_cast<size_t>(nthreads));
+      for (int t = 0; t < nthreads; ++t)
+        pool.emplace_back([&, t] {
+          try {
+            for (size_t i = static_cast<size_t>(t); i < sms.size(); i += static_cast<size_t>(nthreads)) sms[i].run_until(end);
+          } catch (...) {
+            errors[static_cast<size_t>(t)] = std::current_exception();
+          }
+        });
+      for (std::thread& th : pool) th.join();
+      for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+    }
+    // The epoch's L2 traffic, in SM order: fills, LRU, dirty write-backs to DRAM.
+    for (SmModel& s : sms) {
+      uint64_t evicted = 0;
+      for (const auto& [addr, dirty] : s.l2_log) l2.access(addr, dirty, &evicted);
+      s.l2_log.clear();
+      s.l2_pending.clear();
+      dram_write_sectors += evicted;
+      s.dram_free += static_cast<double>(evicted) * env.dram_cycles_per_sector;
+    }
+  }
+
+  // Gather.
+  const size_t ninstr = module.instructions().size();
+  std::vector<Counters> counts(ninstr);
+  std::vector<TimingCounters> timing(ninstr);
+  uint64_t finish = 0;
+  double warp_cycles = 0;
+  for (const SmModel& s : sms) {
+    for (size_t i = 0; i < ninstr; ++i) {
+      counts[i] += s.counts[i];
+      timing[i] += s.timing[i];
+    }
+    finish = std::max(finish, s.finish);
+    result.sm_active_cycles += s.active_cycles;
+    warp_cycles += s.warp_cycles;
+    result.issued_instructions += s.issued;
+    result.dram_read_bytes += s.dram_read_bytes;
+    result.blocks.insert(result.blocks.end(), s.spans.begin(), s.spans.end());
+  }
+  result.dram_write_bytes = dram_write_sectors * static_cast<uint64_t>(a.l2_sector_bytes);
+  result.cycles = finish + static_cast<uint64_t>(a.launch_overhead_cycles);
+  result.time_us = static_cast<double>(result.cycles) / a.sm_clock_mhz;
+  result.achieved_occupancy = result.sm_active_cycles ? warp_cycles / (static_cast<double>(result.sm_active_cycles) * a.max_warps_per_sm) : 0;
+  result.scheduler = options.scheduler()->name();
+  result.shared_model = env.shared_model->name();
+
+  LaunchResult& lr = result.counts;
+  lr.kernel = kernel.name;
+  lr.grid = grid;
+  lr.block = block;
+  std::map<std::pair<int32_t, int32_t>, std::pair<Counters, TimingCounters>> lines;
+  for (size_t i = 0; i < ninstr; ++i) {
+    const Counters& k = counts[i];
+    if (k.warp_instructions == 0 && timing[i].total_stall_cycles() == 0) continue;
+    lr.total += k;
+    result.total += timing[i];
+    const Instr& in = module.instructions()[i];
+    InstructionCounters ic;
+    ic.index = static_cast<int32_t>(i);
+    ic.ptx_line = in.ptx_line;
+    ic.counts = k;
+    if (in.loc >= 0) {
+      const SourceLoc& loc = module.locations()[static_cast<size_t>(in.loc)];
+      ic.file = loc.report_file();
+      ic.line = loc.report_line();
+      auto& e = lines[{ic.file, ic.line}];
+      e.first += k;
+      e.second += timing[i];
+    }
+    ic.text = module.instruction_text(static_cast<int32_t>(i));
+    lr.per_instruction.push_back(std::move(ic));
+    result.per_instruction.push_back(timing[i]);
+  }
+  for (const auto& [key, e] : lines) {
+    LineCounters lc;
+    lc.file = key.first;
+    if (key.first >= 0 && static_cast<size_t>(key.first) < module.files().size()) lc.file_name = module.files()[static_cast<size_t>(key.first)];
+    lc.line = key.second;
+    lc.counts = e.first;
+    lr.per_line.push_back(std::move(lc));
+    result.per_line.push_back(e.second);
+  }
+  result.ipc = result.sm_active_cycles ? static_cast<double>(lr.total.warp_instructions) / static_cast<double>(result.sm_active_cycles) : 0;
+  std::sort(result.blocks.begin(), result.blocks.end(), [](const BlockSpan& x, const BlockSpan& y) { return x.block < y.block; });
+
+  if (options.instruction_trace) {
+    std::vector<TraceRecord> all;
+    for (const SmModel& s : sms) all.insert(all.end(), s.trace.begin(), s.trace.end());
+    std::sort(all.begin(), all.end(), [](const TraceRecord& x, const TraceRecord& y) {
+      return x.cycle != y.cycle ? x.cycle < y.cycle : x.sm != y.sm ? x.sm < y.sm : x.warp < y.warp;
+    });
+    if (all.size() > options.trace_filter.max_records) all.resize(options.trace_filter.max_records);
+    std::ostream& o = *options.instruction_trace;
+    for (const TraceRecord& t : all) {
+      const Instr& in = module.instructions()[static_cast<size_t>(t.pc)];
+      int32_t line = 0;
+      if (in.loc >= 0) line = module.locations()[static_cast<size_t>(in.loc)].report_line();
+      std::string text = module.instruction_text(t.pc);
+      std::string esc;
+      for (char c : text) {
+        if (c == '"' || c == '\\') esc += '\\';
+        if (static_cast<unsigned char>(c) >= 0x20) esc += c;
+      }
+      o << "{\"cycle\": " << t.cycle << ", \"sm\": " << t.sm << ", \"block\": " << t.block << ", \"warp\": " << t.warp << ", \"pc\": " << t.pc
+        << ", \"ptx_line\": " << in.ptx_line << ", \"line\": " << line << ", \"active\": " << std::popcount(t.active) << ", \"text\": \"" << esc
+        << "\"}\n";
+    }
+  }
+  return result;
+}
+
+}  // namespace weft::gpusim

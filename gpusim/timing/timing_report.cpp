@@ -1,0 +1,98 @@
+// gpusim/timing/timing_report.cpp — TimingResult as JSON (the launch JSON of report_json.cpp
+// with "timing" objects added) and as a Chrome trace / Perfetto timeline.
+//
+// TIMING (per kernel, line and instruction):
+//   {"issued": n, "stalls": {"selected": n, "not_selected": n, "wait": n, ...},
+//    "shared_wavefronts": n, "shared_ideal_wavefronts": n, "shared_excess_wavefronts": n,
+//    "global_requests": n, "global_sectors": n, "sectors_per_request": x,
+//    "l1_hit_rate": x, "l2_hit_rate": x, "avg_memory_latency": x}
+// The kernel-level object adds cycles, time_us, ipc, occupancy and DRAM bytes.
+#include <ostream>
+
+#include "gpusim/timing/timing.h"
+
+namespace weft::gpusim {
+namespace json_detail {
+void write_string(std::ostream& out, const std::string& s);
+void write_counts(std::ostream& out, const Counters& k);
+void write_dim(std::ostream& out, Dim3 d);
+}  // namespace json_detail
+
+namespace {
+using namespace json_detail;
+
+double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+
+void write_timing(std::ostream& out, const TimingCounters& t) {
+  out << "{\"issued\": " << t.issue_cycles() << ", \"stalls\": {";
+  for (int i = 0; i < kNumStalls; ++i) out << (i ? ", " : "") << "\"" << stall_name(static_cast<Stall>(i)) << "\": " << t.stall_cycles[i];
+  out << "}, \"shared_wavefronts\": " << t.shared_wavefronts << ", \"shared_ideal_wavefronts\": " << t.shared_ideal_wavefronts
+      << ", \"shared_excess_wavefronts\": " << t.shared_excess_wavefronts() << ", \"global_requests\": " << t.global_requests
+      << ", \"global_sectors\": " << t.global_sectors << ", \"sectors_per_request\": " << ratio(t.global_sectors, t.global_requests)
+      << ", \"l1_hit_rate\": " << ratio(t.l1_hits, t.l1_hits + t.l1_misses) << ", \"l2_hit_rate\": " << ratio(t.l2_hits, t.l2_hits + t.l2_misses)
+      << ", \"avg_memory_latency\": " << ratio(t.memory_latency_cycles, t.global_requests + (t.shared_ideal_wavefronts ? 1 : 0) * 0) << "}";
+}
+
+}  // namespace
+
+void write_timing_json(std::ostream& out, const TimingResult& r) {
+  const LaunchResult& l = r.counts;
+  const Occupancy& o = r.occupancy;
+  out << "{\"kernel\": ";
+  write_string(out, l.kernel);
+  out << ", \"grid\": ";
+  write_dim(out, l.grid);
+  out << ", \"block\": ";
+  write_dim(out, l.block);
+  out << ",\n \"timing\": {\"arch\": ";
+  write_string(out, r.arch);
+  out << ", \"cycles\": " << r.cycles << ", \"time_us\": " << r.time_us << ", \"ipc\": " << r.ipc << ", \"achieved_occupancy\": " << r.achieved_occupancy
+      << ", \"sm_active_cycles\": " << r.sm_active_cycles << ", \"dram_read_bytes\": " << r.dram_read_bytes << ", \"dram_write_bytes\": " << r.dram_write_bytes
+      << ", \"scheduler\": \"" << r.scheduler << "\", \"shared_model\": \"" << r.shared_model << "\""
+      << ",\n  \"occupancy\": {\"registers_per_thread\": " << o.registers_per_thread << ", \"shared_per_block\": " << o.shared_per_block
+      << ", \"blocks_per_sm\": " << o.blocks_per_sm << ", \"limit_warps\": " << o.limit_warps << ", \"limit_blocks\": " << o.limit_blocks
+      << ", \"limit_registers\": " << o.limit_registers << ", \"limit_shared\": " << o.limit_shared << ", \"limiter\": \""
+      << occupancy_limit_name(o.limiter) << "\", \"theoretical\": " << o.theoretical << "},\n  \"total\": ";
+  write_timing(out, r.total);
+  out << "},\n \"total\": ";
+  write_counts(out, l.total);
+  out << ",\n \"lines\": [";
+  for (size_t i = 0; i < l.per_line.size(); ++i) {
+    const LineCounters& lc = l.per_line[i];
+    out << (i ? ",\n  " : "\n  ") << "{\"file\": ";
+    write_string(out, lc.file_name);
+    out << ", \"file_index\": " << lc.file << ", \"line\": " << lc.line << ", \"counts\": ";
+    write_counts(out, lc.counts);
+    out << ", \"timing\": ";
+    write_timing(out, r.per_line[i]);
+    out << "}";
+  }
+  out << "],\n \"instructions\": [";
+  for (size_t i = 0; i < l.per_instruction.size(); ++i) {
+    const InstructionCounters& ic = l.per_instruction[i];
+    out << (i ? ",\n  " : "\n  ") << "{\"index\": " << ic.index << ", \"ptx_line\": " << ic.ptx_line << ", \"text\": ";
+    write_string(out, ic.text);
+    out << ", \"file_index\": " << ic.file << ", \"line\": " << ic.line << ", \"counts\": ";
+    write_counts(out, ic.counts);
+    out << ", \"timing\": ";
+    write_timing(out, r.per_instruction[i]);
+    out << "}";
+  }
+  out << "]}\n";
+}
+
+void write_chrome_trace(std::ostream& out, const TimingResult& r) {
+  const double mhz = r.cycles && r.time_us > 0 ? static_cast<double>(r.cycles) / r.time_us : 1.0;
+  out << "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
+  out << "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, \"args\": {\"name\": ";
+  write_string(out, "gpusim " + r.arch + " " + r.counts.kernel);
+  out << "}}";
+  for (const BlockSpan& b : r.blocks) {
+    out << ",\n{\"name\": \"block " << b.block << "\", \"cat\": \"block\", \"ph\": \"X\", \"pid\": 0, \"tid\": " << b.sm * 1000 + b.slot
+        << ", \"ts\": " << static_cast<double>(b.start) / mhz << ", \"dur\": " << static_cast<double>(b.end - b.start) / mhz
+        << ", \"args\": {\"sm\": " << b.sm << ", \"slot\": " << b.slot << ", \"start_cycle\": " << b.start << ", \"end_cycle\": " << b.end << "}}";
+  }
+  out << "\n]}\n";
+}
+
+}  // namespace weft::gpusim

@@ -1,0 +1,96 @@
+// gpusim/validation/sim_validate.cpp — runs the validation launches of cases.h on gpusim's
+// timing model and prints one JSON object per launch (the figures compare.py sets against
+// Nsight Compute's on the H200).
+//
+//   gpusim_validate KERNELS.ptx [--arch h200|FILE.json] [--group G] [--only ID] [--threads N]
+//                   [--scheduler gto|lrr]
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cases.h"
+#include "gpusim/parse_ptx.h"
+#include "gpusim/timing/timing.h"
+
+using namespace weft::gpusim;
+using namespace weft::gpusim::validation;
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s KERNELS.ptx [--arch NAME|FILE] [--group G] [--only ID] [--threads N] [--scheduler gto|lrr]\n", argv[0]);
+    return 2;
+  }
+  std::string arch_name = "h200", group, only, sched = "gto";
+  int threads = 1;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--arch") arch_name = v;
+    else if (k == "--group") group = v;
+    else if (k == "--only") only = v;
+    else if (k == "--threads") threads = std::stoi(v);
+    else if (k == "--scheduler") sched = v;
+    else {
+      std::fprintf(stderr, "unknown option %s\n", k.c_str());
+      return 2;
+    }
+  }
+  std::ifstream f(argv[1]);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string ptx = ss.str();
+  const Module module = parse_ptx(ptx, "kernels.ptx");
+  TimingOptions opt;
+  opt.arch = arch_name.find(".json") != std::string::npos ? load_arch(arch_name) : builtin_arch(arch_name);
+  opt.threads = threads;
+  opt.scheduler = sched == "lrr" ? lrr_scheduler() : gto_scheduler();
+  const auto regs = ptxas_resources(ptx, opt.arch);
+  for (const Case& c : all_cases()) {
+    if (!group.empty() && c.group != group) continue;
+    if (!only.empty() && c.id != only) continue;
+    std::vector<float> in0(c.in0), in1(c.in1), out(std::max<size_t>(c.out, 1));
+    fill_inputs(in0.data(), in0.size(), 1);
+    fill_inputs(in1.data(), in1.size(), 2);
+    ParamPacker p;
+    p.add(c.in0 ? in0.data() : reinterpret_cast<float*>(16384)).add(c.in1 ? in1.data() : reinterpret_cast<float*>(16384)).add(out.data());
+    p.add(c.n).add(c.p).add(c.q);
+    opt.registers_per_thread = regs.at(c.kernel).registers;
+    opt.static_shared_bytes = regs.at(c.kernel).shared_bytes;
+    const auto t0 = std::chrono::steady_clock::now();
+    const TimingResult r = launch_timed(module, c.kernel, {c.gx, c.gy, 1}, {c.bx, c.by, 1}, p.bytes(), opt);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    uint64_t wf_ld = 0, wf_st = 0, ideal_ld = 0, ideal_st = 0, sec_ld = 0, req_ld = 0, sec_st = 0, req_st = 0;
+    for (size_t i = 0; i < r.per_instruction.size(); ++i) {
+      const std::string& text = r.counts.per_instruction[i].text;
+      const TimingCounters& t = r.per_instruction[i];
+      const bool is_ld = text.rfind("ld", 0) == 0 || text.find(" ld.") != std::string::npos;
+      (is_ld ? wf_ld : wf_st) += t.shared_wavefronts;
+      (is_ld ? ideal_ld : ideal_st) += t.shared_ideal_wavefronts;
+      (is_ld ? sec_ld : sec_st) += t.global_sectors;
+      (is_ld ? req_ld : req_st) += t.global_requests;
+    }
+    const TimingCounters& T = r.total;
+    double checksum = 0;
+    for (float v : out) checksum += v;
+    std::printf(
+        "{\"id\": \"%s\", \"kernel\": \"%s\", \"group\": \"%s\", \"cycles\": %llu, \"warp_instructions\": %llu, \"issued\": %llu, "
+        "\"thread_instructions\": %llu, \"shared_ld_wavefronts\": %llu, \"shared_st_wavefronts\": %llu, \"shared_ld_excess\": %llu, "
+        "\"shared_st_excess\": %llu, \"global_ld_sectors\": %llu, \"global_ld_requests\": %llu, \"global_st_sectors\": %llu, "
+        "\"global_st_requests\": %llu, \"l1_hit_rate\": %.4f, \"l2_hit_rate\": %.4f, \"registers\": %d, \"blocks_per_sm\": %d, "
+        "\"limiter\": \"%s\", \"theoretical_occupancy\": %.4f, \"achieved_occupancy\": %.4f, \"ipc\": %.4f, \"dram_read_bytes\": %llu, "
+        "\"stall_long_scoreboard\": %llu, \"stall_barrier\": %llu, \"stall_short_scoreboard\": %llu, \"checksum\": %.6g, \"wall_s\": %.3f}\n",
+        c.id.c_str(), c.kernel.c_str(), c.group.c_str(), (unsigned long long)r.cycles, (unsigned long long)r.counts.total.warp_instructions,
+        (unsigned long long)r.issued_instructions, (unsigned long long)r.counts.total.thread_instructions, (unsigned long long)wf_ld,
+        (unsigned long long)wf_st, (unsigned long long)(wf_ld - ideal_ld), (unsigned long long)(wf_st - ideal_st), (unsigned long long)sec_ld,
+        (unsigned long long)req_ld, (unsigned long long)sec_st, (unsigned long long)req_st,
+        T.l1_hits + T.l1_misses ? double(T.l1_hits) / double(T.l1_hits + T.l1_misses) : 0.0,
+        T.l2_hits + T.l2_misses ? double(T.l2_hits) / double(T.l2_hits + T.l2_misses) : 0.0, r.occupancy.registers_per_thread,
+        r.occupancy.blocks_per_sm, occupancy_limit_name(r.occupancy.limiter), r.occupancy.theoretical, r.achieved_occupancy, r.ipc,
+        (unsigned long long)r.dram_read_bytes, (unsigned long long)T.stall_cycles[int(Stall::LongScoreboard)],
+        (unsigned long long)T.stall_cycles[int(Stall::Barrier)], (unsigned long long)T.stall_cycles[int(Stall::ShortScoreboard)], checksum, wall);
+    std::fflush(stdout);
+  }
+  return 0;
+}
