@@ -213,7 +213,7 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
         const AccessEvent& ev = *c.ev;
         size_t d = key.second;
         std::string name = ev.array->name;
-        std::string idx_text = source_text(ev.loc);
+        std::string idx_text = access_text(ev.loc);
         std::string dim_text = ev.indices.size() > 1 ? " in dimension " + std::to_string(d) : "";
         const char* what = ev.atomic ? "updates" : ev.write ? "writes" : "reads";
         const Witness& w = c.certain.have ? c.certain : c.maybe;

@@ -45,9 +45,20 @@ std::vector<Finding> audit_coalescing(const ir::Function&, const LaunchModel& la
                 std::set<int64_t> sectors, bytes;
                 std::vector<int64_t> addr;
                 bool ok = true;
+                // The layout question is asked of the whole warp: lanes masked off by a branch are
+                // counted where their index is known, so `if i % 2 == 0: a[i]` is not "strided".
+                bool any_active = false;
+                for (int lane = 0; lane < kWarpSize; ++lane) {
+                    int t = w * kWarpSize + lane;
+                    if (t < static_cast<int>(ev.active.size()) && ev.active[static_cast<size_t>(t)]) any_active = true;
+                }
+                if (!any_active) continue;
                 for (int lane = 0; lane < kWarpSize && ok; ++lane) {
                     int t = w * kWarpSize + lane;
-                    if (t >= static_cast<int>(ev.active.size()) || !ev.active[static_cast<size_t>(t)]) continue;
+                    if (t >= static_cast<int>(ev.active.size()) || t >= tr.nthreads) continue;
+                    bool known_all = true;
+                    for (const LaneVal& v : ev.indices) known_all = known_all && v.known[static_cast<size_t>(t)];
+                    if (!ev.active[static_cast<size_t>(t)] && !known_all) continue;
                     int64_t flat = 0;
                     for (size_t k = 0; k < ev.indices.size(); ++k) {
                         const LaneVal& v = ev.indices[k];

@@ -64,6 +64,7 @@ public:
         out_.nthreads = static_cast<int>(std::count(valid_.begin(), valid_.end(), 1));
         returned_.assign(static_cast<size_t>(n_), 0);
         maybe_.assign(static_cast<size_t>(n_), 0);
+        maybe_div_.assign(static_cast<size_t>(n_), 0);
         maybe_exited_.assign(static_cast<size_t>(n_), 0);
         gone_loc_.assign(static_cast<size_t>(n_), SourceLoc{});
         gone_why_.assign(static_cast<size_t>(n_), "");
@@ -90,7 +91,7 @@ private:
     const LaunchModel& launch_;
     Trace& out_;
     int bd_ = 0, n_ = 0;
-    Mask valid_, returned_, maybe_, maybe_exited_;
+    Mask valid_, returned_, maybe_, maybe_div_, maybe_exited_;  // maybe_div_: under an undecided *varying* condition
     std::vector<SourceLoc> gone_loc_;
     std::vector<std::string> gone_why_;
     std::unordered_map<int, LaneVal> env_;
@@ -595,28 +596,31 @@ private:
             else then_m[i] = else_m[i] = unk[i] = 1, unknown_varying = unknown_varying || c.varying;
         }
         bool guard = c.varying && is_bound_guard(*s.value, m);
-        branch_stats(s, s.value->loc, false, c, m, guard);
-        Mask saved_maybe = maybe_;
+        branch_stats(s, expr_span(*s.value), false, c, m, guard);
+        Mask saved_maybe = maybe_, saved_div = maybe_div_;
         for (int t = 0; t < n_; ++t)
-            if (unk[static_cast<size_t>(t)]) maybe_[static_cast<size_t>(t)] = 1;
+            if (unk[static_cast<size_t>(t)]) {
+                maybe_[static_cast<size_t>(t)] = 1;
+                if (c.varying) maybe_div_[static_cast<size_t>(t)] = 1;
+            }
         bool split = any(unk);
         auto before = env_;
-        ctl_.push_back({s.value->loc, m, then_m, unknown_varying, c.varying, "then"});
+        ctl_.push_back({expr_span(*s.value), m, then_m, unknown_varying, c.varying, "then"});
         if (any(then_m)) exec_block(s.body, then_m);
         ctl_.pop_back();
         if (!split) {
-            ctl_.push_back({s.value->loc, m, else_m, unknown_varying, c.varying, "else"});
+            ctl_.push_back({expr_span(*s.value), m, else_m, unknown_varying, c.varying, "else"});
             if (any(else_m)) exec_block(s.orelse, else_m);
             ctl_.pop_back();
-            maybe_ = saved_maybe;
+            maybe_ = saved_maybe, maybe_div_ = saved_div;
             return;
         }
         auto after_then = env_;
         env_ = before;
-        ctl_.push_back({s.value->loc, m, else_m, unknown_varying, c.varying, "else"});
+        ctl_.push_back({expr_span(*s.value), m, else_m, unknown_varying, c.varying, "else"});
         if (any(else_m)) exec_block(s.orelse, else_m);
         ctl_.pop_back();
-        maybe_ = saved_maybe;
+        maybe_ = saved_maybe, maybe_div_ = saved_div;
         // Threads that took both sides keep a value only where both sides agree.
         for (auto& [id, v] : env_) {
             auto it = after_then.find(id);
@@ -668,7 +672,7 @@ private:
             step = s.step ? eval(*s.step, m0) : LaneVal::constant(n_, 1);
             var = start;
         }
-        SourceLoc cond_loc = is_for ? s.loc : s.value->loc;
+        SourceLoc cond_loc = is_for ? s.loc : expr_span(*s.value);
         Mask m = m0;
         bool taint = is_for && (start.varying || stop.varying || step.varying);
         for (int iter = 0;; ++iter) {
@@ -735,7 +739,7 @@ private:
             ++ev.live;
             if (m[i]) {
                 ++ev.reached;
-                if (maybe_[i] || maybe_exited_[i]) ev.maybe_missing.push_back(t);
+                if (maybe_div_[i] || maybe_exited_[i]) ev.maybe_missing.push_back(t);
             } else {
                 ev.missing.push_back(t);
             }
@@ -832,7 +836,8 @@ private:
                 for (int t = 0; t < n_; ++t) {
                     size_t i = static_cast<size_t>(t);
                     if (!m[i]) continue;
-                    (maybe_[i] ? maybe_exited_ : returned_)[i] = 1;
+                    if (!maybe_[i]) returned_[i] = 1;
+                    else if (maybe_div_[i]) maybe_exited_[i] = 1;
                     gone_loc_[i] = s.loc, gone_why_[i] = "returned";
                 }
                 return;
@@ -884,6 +889,55 @@ Trace simulate_block(const ir::Function& f, const LaunchModel& launch, int64_t b
     Simulator sim(f, launch, block_idx, t);
     sim.run();
     return t;
+}
+
+SourceLoc expr_span(const ir::Expr& e) {
+    SourceLoc r = e.loc;
+    int end = r.col + std::max(1, r.len);
+    std::function<void(const ir::Expr&)> walk = [&](const ir::Expr& x) {
+        if (x.loc.valid() && x.loc.file == r.file && x.loc.line == r.line) {
+            int xe = x.loc.col + std::max(1, x.loc.len);
+            if (x.loc.col < r.col) r.col = x.loc.col;
+            end = std::max(end, xe);
+        }
+        for (const auto& a : x.args)
+            if (a) walk(*a);
+    };
+    if (r.valid()) walk(e);
+    r.len = end - r.col;
+    // A call or index ends at its closing bracket, which no operand's location covers.
+    if (r.valid()) {
+        std::string_view line = r.file->line(r.line);
+        int depth = 0;
+        for (int i = r.col - 1; i < static_cast<int>(line.size()); ++i) {
+            char ch = line[static_cast<size_t>(i)];
+            if ((ch == ':' || ch == '#') && depth == 0) break;
+            if (ch == '(' || ch == '[') ++depth;
+            if (ch == ')' || ch == ']') {
+                if (depth == 0) break;
+                --depth;
+                if (depth == 0 && i + 1 > r.col - 1 + r.len - 1) r.len = std::max(r.len, i + 2 - r.col);
+            }
+        }
+    }
+    return r;
+}
+
+std::string access_text(const SourceLoc& loc) {
+    if (!loc.valid()) return "";
+    std::string_view line = loc.file->line(loc.line);
+    size_t start = static_cast<size_t>(std::max(0, loc.col - 1));
+    size_t open = start + static_cast<size_t>(std::max(1, loc.len));
+    while (open < line.size() && line[open] == ' ') ++open;
+    if (open >= line.size() || line[open] != '[') return source_text(loc);
+    int depth = 0;
+    for (size_t i = open; i < line.size(); ++i) {
+        if (line[i] == '[' || line[i] == '(') ++depth;
+        if (line[i] == ']' || line[i] == ')') {
+            if (--depth == 0) return std::string(line.substr(start, i + 1 - start));
+        }
+    }
+    return source_text(loc);
 }
 
 std::string source_text(const SourceLoc& loc) {

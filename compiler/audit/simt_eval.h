@@ -121,5 +121,10 @@ Trace simulate_block(const ir::Function& f, const LaunchModel& launch, int64_t b
 
 // Source text under a location ("t + stride"), or "" without one.
 std::string source_text(const SourceLoc& loc);
+// An array access as written, from the array's name to its closing bracket ("a[i + 1]").
+std::string access_text(const SourceLoc& loc);
+// The location covering a whole expression on its first line (operands included): a Compare's
+// own location is its operator or left operand only.
+SourceLoc expr_span(const ir::Expr& e);
 
 }  // namespace weft::compiler::audit

@@ -1,0 +1,8 @@
+# Seeded: reads one past the end.
+# audit: --dim 100 --shape a=100 --shape b=100
+import weft as wp
+
+@wp.kernel
+def k(a: wp.array(dtype=float), b: wp.array(dtype=float)):
+    i = wp.tid()
+    b[i] = a[i + 1]  # expect: bounds

@@ -1,0 +1,11 @@
+# Clean: every lane reads the same word: one broadcast.
+# audit: --dim 64
+import weft as wp
+
+@wp.kernel(block_dim=64)
+def k(a: wp.array(dtype=float)):
+    s = wp.shared_array(shape=(64,), dtype=float)
+    t = wp.thread_idx()
+    s[t] = a[wp.tid()]
+    wp.sync_threads()
+    a[wp.tid()] = s[0] + s[t]

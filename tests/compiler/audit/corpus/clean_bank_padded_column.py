@@ -1,0 +1,13 @@
+# Clean: the column read of a padded [32][33] tile.
+# audit: --dim 1024
+import weft as wp
+
+@wp.kernel(block_dim=1024)
+def k(a: wp.array(dtype=float), out: wp.array(dtype=float)):
+    tile = wp.shared_array(shape=(32, 33), dtype=float)
+    t = wp.thread_idx()
+    tx = t % 32
+    ty = t // 32
+    tile[ty, tx] = a[wp.tid()]
+    wp.sync_threads()
+    out[wp.tid()] = tile[tx, ty]
