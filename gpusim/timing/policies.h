@@ -87,11 +87,16 @@ class SharedMemoryModel {
   virtual const char* name() const = 0;
 };
 
-// The default: shared_bank_cost of bank_model.h (32 banks x 4 bytes, broadcast, phases).
+// The default: shared_bank_cost of bank_model.h (32 banks x 4 bytes, broadcast, phases),
+// with the H200-measured phase rule unless told otherwise.
 class NvidiaBankModel final : public SharedMemoryModel {
  public:
-  BankCost cost(const uint32_t addr[32], uint32_t active, uint32_t bytes) const override { return shared_bank_cost(addr, active, bytes); }
-  const char* name() const override { return "nvidia-banks"; }
+  explicit NvidiaBankModel(BankRule rule = BankRule::kH200Measured) : rule_(rule) {}
+  BankCost cost(const uint32_t addr[32], uint32_t active, uint32_t bytes) const override { return shared_bank_cost(addr, active, bytes, rule_); }
+  const char* name() const override { return rule_ == BankRule::kH200Measured ? "nvidia-banks-h200" : "nvidia-banks-doc"; }
+
+ private:
+  BankRule rule_;
 };
 
 }  // namespace weft::gpusim

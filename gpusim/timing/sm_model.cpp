@@ -335,7 +335,7 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
   *kind = static_cast<uint8_t>(Stall::LongScoreboard);
   if (log.atomic) {
     for (int i = 0; i < nsec; ++i) {
-      l2_log.emplace_back(sectors[i] * 32, true);
+      l2_log.push_back({sectors[i] * 32, true, false});
       l2_pending.insert(sectors[i] * 32);
     }
     const double start = std::max(t1, l2_free_);
@@ -354,7 +354,7 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
   }
   if (log.write) {
     for (int i = 0; i < nsec; ++i) {
-      l2_log.emplace_back(sectors[i] * 32, true);
+      l2_log.push_back({sectors[i] * 32, true, false});
       l2_pending.insert(sectors[i] * 32);
     }
     l2_free_ = std::max(t1, l2_free_) + nsec * env_.l2_cycles_per_sector;
@@ -369,13 +369,14 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
     }
     ++k.l1_misses;
     ++l2_n;
-    l2_log.emplace_back(addr, false);
     if (env_.l2->probe(addr) || l2_pending.count(addr)) {
       ++k.l2_hits;
+      l2_log.push_back({addr, false, false});
     } else {
       ++k.l2_misses;
       ++dram_n;
       l2_pending.insert(addr);
+      l2_log.push_back({addr, false, true});
     }
   }
   double done = t1 + a.l1_hit_latency;

@@ -52,8 +52,15 @@ class SmModel {
   void run_until(uint64_t end);
   bool done() const { return done_; }
 
-  // L2 traffic of the current epoch: sector addresses, dirty flag. Cleared by the launcher.
-  std::vector<std::pair<uint64_t, bool>> l2_log;
+  // L2 traffic of the current epoch, cleared by the launcher. `dram`: this SM fetched the
+  // sector from DRAM (the launcher refunds the fetch when an earlier SM fetched it in the same
+  // epoch: on the GPU the second request would have merged with the first miss).
+  struct L2Access {
+    uint64_t addr;
+    bool dirty;
+    bool dram;
+  };
+  std::vector<L2Access> l2_log;
   std::unordered_set<uint64_t> l2_pending;  // sectors this SM filled in the current epoch
   double dram_free = 0;                     // DRAM queue (cycles); the launcher adds write-backs
 

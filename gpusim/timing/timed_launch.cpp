@@ -5,6 +5,7 @@
 #include <map>
 #include <ostream>
 #include <thread>
+#include <unordered_set>
 
 #include "gpusim/call_graph.h"
 #include "gpusim/timing/sm_model.h"
@@ -147,10 +148,18 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
       for (const std::exception_ptr& e : errors)
         if (e) std::rethrow_exception(e);
     }
-    // The epoch's L2 traffic, in SM order: fills, LRU, dirty write-backs to DRAM.
+    // The epoch's L2 traffic, in SM order: fills, LRU, dirty write-backs to DRAM; a sector
+    // that several SMs fetched from DRAM in this epoch is paid for once.
+    std::unordered_set<uint64_t> fetched;
     for (SmModel& s : sms) {
       uint64_t evicted = 0;
-      for (const auto& [addr, dirty] : s.l2_log) l2.access(addr, dirty, &evicted);
+      for (const SmModel::L2Access& e : s.l2_log) {
+        if (e.dram && !fetched.insert(e.addr).second) {
+          s.dram_free -= env.dram_cycles_per_sector;
+          s.dram_read_bytes -= static_cast<uint64_t>(a.l2_sector_bytes);
+        }
+        l2.access(e.addr, e.dirty, &evicted);
+      }
       s.l2_log.clear();
       s.l2_pending.clear();
       dram_write_sectors += evicted;

@@ -4,7 +4,10 @@
 //
 //   gpusim_validate KERNELS.ptx [--arch h200|FILE.json] [--group G] [--only ID] [--threads N]
 //                   [--scheduler gto|lrr]
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <span>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -50,11 +53,15 @@ int main(int argc, char** argv) {
   for (const Case& c : all_cases()) {
     if (!group.empty() && c.group != group) continue;
     if (!only.empty() && c.id != only) continue;
-    std::vector<float> in0(c.in0), in1(c.in1), out(std::max<size_t>(c.out, 1));
-    fill_inputs(in0.data(), in0.size(), 1);
-    fill_inputs(in1.data(), in1.size(), 2);
+    // 256-byte aligned like cudaMalloc's, so sectors per request match the GPU's.
+    auto alloc = [](size_t n) { return static_cast<float*>(std::aligned_alloc(256, (std::max<size_t>(n, 1) * 4 + 255) / 256 * 256)); };
+    float *in0 = alloc(c.in0), *in1 = alloc(c.in1), *outp = alloc(c.out);
+    fill_inputs(in0, c.in0, 1);
+    fill_inputs(in1, c.in1, 2);
+    std::fill(outp, outp + std::max<size_t>(c.out, 1), 0.0f);
+    std::span<float> out(outp, std::max<size_t>(c.out, 1));
     ParamPacker p;
-    p.add(c.in0 ? in0.data() : reinterpret_cast<float*>(16384)).add(c.in1 ? in1.data() : reinterpret_cast<float*>(16384)).add(out.data());
+    p.add(in0).add(in1).add(outp);
     p.add(c.n).add(c.p).add(c.q);
     opt.registers_per_thread = regs.at(c.kernel).registers;
     opt.static_shared_bytes = regs.at(c.kernel).shared_bytes;
@@ -90,6 +97,9 @@ int main(int argc, char** argv) {
         r.occupancy.blocks_per_sm, occupancy_limit_name(r.occupancy.limiter), r.occupancy.theoretical, r.achieved_occupancy, r.ipc,
         (unsigned long long)r.dram_read_bytes, (unsigned long long)T.stall_cycles[int(Stall::LongScoreboard)],
         (unsigned long long)T.stall_cycles[int(Stall::Barrier)], (unsigned long long)T.stall_cycles[int(Stall::ShortScoreboard)], checksum, wall);
+    std::free(in0);
+    std::free(in1);
+    std::free(outp);
     std::fflush(stdout);
   }
   return 0;

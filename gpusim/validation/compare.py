@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""gpusim/validation/compare.py — sets gpusim's figures (sim_validate's JSONL) against Nsight
+Compute's on the H200 (run_h200.sh's CSVs) and prints the comparison tables as Markdown.
+
+    compare.py RESULTS_DIR > table.md      (RESULTS_DIR holds ncu_*.csv and sim.jsonl)
+
+ncu's rows are matched to cases.h's launches by order within each group (the driver launches
+them in cases.h order). The sweep's ptxas hoisted the loop-invariant ld.shared out of the loop,
+so the hardware ran one request per launch: the sweep compares wavefronts per request
+(simulator total / 64 requests, since the PTX issues the load 64 times)."""
+import csv, json, math, sys
+
+
+def load_ncu(path):
+    rows = [r for r in csv.reader(open(path)) if r]
+    start = [i for i, r in enumerate(rows) if r[0] == "ID"][0]
+    hdr = rows[start]
+    return [dict(zip(hdr, r)) for r in rows[start + 2:] if len(r) == len(hdr)]
+
+
+def num(s):
+    return float(s.replace(",", "")) if s not in ("", "n/a") else float("nan")
+
+
+def pearson(x, y):
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    sx = math.sqrt(sum((a - mx) ** 2 for a in x))
+    sy = math.sqrt(sum((b - my) ** 2 for b in y))
+    return sum((a - mx) * (b - my) for a, b in zip(x, y)) / (sx * sy)
+
+
+def main():
+    d = sys.argv[1]
+    sim = [json.loads(l) for l in open(d + "/sim.jsonl") if l.strip()]
+    by_group = {}
+    for s in sim:
+        by_group.setdefault(s["group"], []).append(s)
+    sweep_hw = load_ncu(d + "/ncu_sweep.csv")
+    kern_hw = load_ncu(d + "/ncu_kernels.csv")
+    out = []
+    # Shared-memory sweep.
+    sw = by_group.get("sweep", [])
+    exact = 0
+    out.append("### Shared-memory sweep: wavefronts per request (ld.shared)\n")
+    out.append("| case | H200 (ncu) | gpusim | match |")
+    out.append("|---|---|---|---|")
+    for s, h in zip(sw, sweep_hw):
+        hw = num(h["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"])
+        sm = s["shared_ld_wavefronts"] / 64.0
+        ok = abs(hw - sm) < 1e-9
+        exact += ok
+        out.append(f"| {s['id']} | {hw:g} | {sm:g} | {'yes' if ok else '**no**'} |")
+    out.append(f"\nExact: {exact} of {len(sw)}.\n")
+    # Kernels.
+    ks = by_group.get("kernel", [])
+    out.append("### Kernels\n")
+    out.append("| kernel | cycles H200 | cycles gpusim | err | warp inst H200 (SASS) | gpusim (PTX issued / all) | blocks/SM H200 | gpusim | "
+               "shared ld wavefronts H200 | gpusim | ld sectors H200 | gpusim | achieved occ. H200 | gpusim | sim wall s |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    hw_c, sim_c, errs, inst_err, occ_ok = [], [], [], [], 0
+    for s, h in zip(ks, kern_hw):
+        assert h["Kernel Name"] == s["kernel"], (h["Kernel Name"], s["kernel"])
+        hc = num(h["gpc__cycles_elapsed.max"])
+        err = (s["cycles"] - hc) / hc
+        hw_c.append(hc)
+        sim_c.append(s["cycles"])
+        errs.append(abs(err))
+        hi = num(h["smsp__inst_executed.sum"])
+        inst_err.append(abs(s["issued"] - hi) / hi)
+        hb = int(min(num(h["launch__occupancy_limit_" + k]) for k in ("warps", "registers", "shared_mem", "blocks")))
+        occ_ok += hb == s["blocks_per_sm"]
+        out.append(
+            f"| {s['kernel']} | {hc:,.0f} | {s['cycles']:,} | {err:+.1%} | {hi:,.0f} | {s['issued']:,} / {s['warp_instructions']:,} | {hb} | "
+            f"{s['blocks_per_sm']} | {num(h['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum']):,.0f} | {s['shared_ld_wavefronts']:,} | "
+            f"{num(h['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum']):,.0f} | {s['global_ld_sectors']:,} | "
+            f"{num(h['sm__warps_active.avg.pct_of_peak_sustained_active']):.1f}% | {100 * s['achieved_occupancy']:.1f}% | {s['wall_s']:.1f} |")
+    if ks:
+        out.append("")
+        out.append(f"Cycles: MAPE {100 * sum(errs) / len(errs):.1f}% (target <= 12%), Pearson r {pearson(hw_c, sim_c):.3f} (target >= 0.97).")
+        out.append(f"Issued instructions vs SASS smsp__inst_executed: mean abs. error {100 * sum(inst_err) / len(inst_err):.1f}% (target 2%).")
+        out.append(f"Resident blocks per SM equal to ncu's occupancy limit: {occ_ok} of {len(ks)}.")
+        thr = sum(s["thread_instructions"] for s in ks) / sum(s["wall_s"] for s in ks)
+        out.append(f"Simulation speed over the kernels: {thr / 1e6:.1f} M thread-instructions/s (wall, --threads as run).")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

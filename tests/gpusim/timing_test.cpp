@@ -1,0 +1,192 @@
+// tests/gpusim/timing_test.cpp — the timing model: same functional results and counts as
+// launch(), determinism across host thread counts, stall and bank-conflict accounting, the
+// scheduler policies, the JSON / JSONL / Chrome-trace writers.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "gpusim/json_reader.h"
+#include "gpusim/parse_ptx.h"
+#include "gpusim/timing/timing.h"
+
+namespace weft::gpusim {
+namespace {
+
+// out[i] = in[i] + in[i ^ 1] through shared memory with a bar.sync; the shared index is
+// tid * stride (in words) so the test can make bank conflicts.
+const char* kPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.file 1 "k.py"
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u32 stride)
+{
+  .reg .b32 %r<8>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+  .shared .align 4 .b8 s[32768];
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r7, [stride];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mul.wide.s32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  .loc 1 10 1
+  ld.global.f32 %f1, [%rd4];
+  mul.lo.s32 %r5, %r1, %r7;
+  shl.b32 %r5, %r5, 2;
+  mov.u32 %r6, s;
+  add.s32 %r5, %r6, %r5;
+  .loc 1 11 1
+  st.shared.f32 [%r5], %f1;
+  bar.sync 0;
+  xor.b32 %r6, %r1, 1;
+  mul.lo.s32 %r6, %r6, %r7;
+  shl.b32 %r6, %r6, 2;
+  mov.u32 %r3, s;
+  add.s32 %r6, %r3, %r6;
+  .loc 1 12 1
+  ld.shared.f32 %f2, [%r6];
+  add.f32 %f3, %f1, %f2;
+  add.s64 %rd5, %rd2, %rd3;
+  .loc 1 13 1
+  st.global.f32 [%rd5], %f3;
+  ret;
+}
+)";
+
+struct TimedRun {
+  TimingResult r;
+  std::vector<float> out;
+};
+
+TimedRun run(uint32_t stride, int threads, SchedulerFactory sched = gto_scheduler(), std::ostream* trace = nullptr) {
+  static const Module m = parse_ptx(kPtx, "k.ptx");
+  const uint32_t n = 256 * 300;
+  // 128-byte aligned like cudaMalloc's, so a warp's 128 bytes are 4 sectors.
+  static std::vector<float> in_store(n + 64);
+  float* in = in_store.data() + (128 - reinterpret_cast<uintptr_t>(in_store.data()) % 128) / 4;
+  for (uint32_t i = 0; i < n; ++i) in[i] = static_cast<float>(i % 97);
+  TimedRun out;
+  out.out.assign(n, -1.0f);
+  ParamPacker p;
+  p.add(in).add(out.out.data()).add(stride);
+  TimingOptions o;
+  o.arch = builtin_arch("h200");
+  o.registers_per_thread = 16;
+  o.static_shared_bytes = 1024;
+  o.threads = threads;
+  o.scheduler = std::move(sched);
+  o.instruction_trace = trace;
+  o.trace_filter.sm = 0;
+  o.trace_filter.max_records = 50;
+  out.r = launch_timed(m, "k", {300, 1, 1}, {256, 1, 1}, p.bytes(), o);
+  for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(out.out[i], in[i] + in[i ^ 1u]) << i;
+  return out;
+}
+
+TEST(Timing, CountsMatchFunctionalLaunch) {
+  const Module m = parse_ptx(kPtx, "k.ptx");
+  const uint32_t n = 256 * 300;
+  std::vector<float> in(n, 1.0f), out(n);
+  ParamPacker p;
+  p.add(in.data()).add(out.data()).add(uint32_t{1});
+  const LaunchResult f = launch(m, "k", {300, 1, 1}, {256, 1, 1}, p.bytes());
+  const TimedRun t = run(1, 1);
+  EXPECT_EQ(t.r.counts.total, f.total);
+  ASSERT_EQ(t.r.counts.per_line.size(), f.per_line.size());
+  for (size_t i = 0; i < f.per_line.size(); ++i) EXPECT_EQ(t.r.counts.per_line[i].counts, f.per_line[i].counts);
+  EXPECT_GT(t.r.cycles, 0u);
+  EXPECT_EQ(t.r.occupancy.blocks_per_sm, 8);
+  EXPECT_GT(t.r.achieved_occupancy, 0.0);
+  EXPECT_LE(t.r.achieved_occupancy, 1.0);
+  EXPECT_LT(t.r.issued_instructions, f.total.warp_instructions);  // ld.param, cvta, mov folded
+}
+
+TEST(Timing, DeterministicAcrossHostThreads) {
+  const TimedRun a = run(1, 1), b = run(1, 3);
+  EXPECT_EQ(a.r.cycles, b.r.cycles);
+  ASSERT_EQ(a.r.per_instruction.size(), b.r.per_instruction.size());
+  for (size_t i = 0; i < a.r.per_instruction.size(); ++i)
+    for (int s = 0; s < kNumStalls; ++s) EXPECT_EQ(a.r.per_instruction[i].stall_cycles[s], b.r.per_instruction[i].stall_cycles[s]);
+  EXPECT_EQ(a.r.dram_read_bytes, b.r.dram_read_bytes);
+}
+
+TEST(Timing, BankConflictsCostWavefrontsAndCycles) {
+  const TimedRun a = run(1, 1), b = run(32, 1);
+  // Line 12 is the shared load: 8 warps x 300 blocks requests.
+  auto line = [](const TimedRun& r, int l) {
+    for (size_t i = 0; i < r.r.counts.per_line.size(); ++i)
+      if (r.r.counts.per_line[i].line == l) return r.r.per_line[i];
+    return TimingCounters{};
+  };
+  EXPECT_EQ(line(a, 12).shared_wavefronts, 2400u);
+  EXPECT_EQ(line(a, 12).shared_excess_wavefronts(), 0u);
+  EXPECT_EQ(line(b, 12).shared_wavefronts, 2400u * 32);
+  EXPECT_EQ(line(b, 12).shared_excess_wavefronts(), 2400u * 31);
+  EXPECT_GT(b.r.cycles, a.r.cycles);
+  EXPECT_GT(line(a, 10).stall_cycles[static_cast<int>(Stall::LongScoreboard)] + line(a, 11).stall_cycles[static_cast<int>(Stall::LongScoreboard)], 0u);
+  EXPECT_EQ(line(a, 10).global_sectors, 2400u * 4);
+  EXPECT_DOUBLE_EQ(static_cast<double>(line(a, 10).global_sectors) / static_cast<double>(line(a, 10).global_requests), 4.0);
+}
+
+TEST(Timing, SchedulerPolicies) {
+  GreedyThenOldestPolicy gto;
+  const SchedulerCandidate c[3] = {{0, 5}, {1, 2}, {2, 9}};
+  EXPECT_EQ(gto.pick(c), 1u);  // oldest
+  gto.issued(c[2]);
+  EXPECT_EQ(gto.pick(c), 2u);  // greedy
+  LooseRoundRobinPolicy lrr;
+  EXPECT_EQ(lrr.pick(c), 0u);
+  lrr.issued(c[0]);
+  EXPECT_EQ(lrr.pick(c), 1u);
+  lrr.issued(c[2]);
+  EXPECT_EQ(lrr.pick(c), 0u);
+  const TimedRun a = run(1, 1, lrr_scheduler());
+  EXPECT_EQ(a.r.scheduler, "lrr");
+}
+
+TEST(Timing, WritersProduceValidJson) {
+  std::ostringstream trace;
+  const TimedRun a = run(2, 1, gto_scheduler(), &trace);
+  std::ostringstream js, ct;
+  write_timing_json(js, a.r);
+  const JsonValue v = parse_json(js.str(), "timing.json");
+  ASSERT_NE(v.find("timing"), nullptr);
+  EXPECT_EQ(v.find("timing")->find("cycles")->number, static_cast<double>(a.r.cycles));
+  const JsonValue& lines = *v.find("lines");
+  ASSERT_FALSE(lines.array.empty());
+  EXPECT_NE(lines.array[0].find("timing")->find("stalls")->find("long_scoreboard"), nullptr);
+  write_chrome_trace(ct, a.r);
+  const JsonValue c = parse_json(ct.str(), "trace.json");
+  EXPECT_EQ(c.find("traceEvents")->array.size(), 301u);  // metadata + one event per block
+  std::istringstream in(trace.str());
+  std::string rec;
+  int n = 0;
+  while (std::getline(in, rec)) {
+    const JsonValue r = parse_json(rec, "trace.jsonl");
+    EXPECT_EQ(r.find("sm")->number, 0);
+    ++n;
+  }
+  EXPECT_EQ(n, 50);
+}
+
+TEST(Timing, OccupancyErrorWithoutRegisterCount) {
+  const Module m = parse_ptx(kPtx, "k.ptx");
+  std::vector<float> in(256), out(256);
+  ParamPacker p;
+  p.add(in.data()).add(out.data()).add(uint32_t{1});
+  TimingOptions o;
+  o.arch = builtin_arch("h200");
+  EXPECT_THROW(launch_timed(m, "k", {1, 1, 1}, {256, 1, 1}, p.bytes(), o), OccupancyError);
+  o.ptx_text = kPtx;
+  const TimingResult r = launch_timed(m, "k", {1, 1, 1}, {256, 1, 1}, p.bytes(), o);
+  EXPECT_GT(r.occupancy.registers_per_thread, 0);
+}
+
+}  // namespace
+}  // namespace weft::gpusim
