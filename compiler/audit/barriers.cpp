@@ -81,7 +81,7 @@ std::string sync_graph_dot(const ir::Function& k, const Trace& tr) {
     for (const auto& ev : tr.accesses) {
         if (!ev.shared) continue;
         accesses[node(ev.interval_start)].insert("line " + std::to_string(ev.loc.display_line()) + ": " +
-                                                 (ev.atomic ? "atomic " : ev.write ? "write " : "read ") + source_text(ev.loc));
+                                                 (ev.atomic ? "atomic " : ev.write ? "write " : "read ") + access_text(ev.loc));
     }
     auto esc = [](const std::string& s) {
         std::string o;

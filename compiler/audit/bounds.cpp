@@ -217,6 +217,31 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
         std::string dim_text = ev.indices.size() > 1 ? " in dimension " + std::to_string(d) : "";
         const char* what = ev.atomic ? "updates" : ev.write ? "writes" : "reads";
         const Witness& w = c.certain.have ? c.certain : c.maybe;
+        // A possible overrun behind a guard on this very index (`if i >= n: return`) is the
+        // guard's business: say what the guard must satisfy instead of warning.
+        std::string guard_condition;
+        if (!c.certain.have && c.maybe.have) {
+            auto site_it = guards.sites.find(key.first);
+            if (site_it != guards.sites.end() && d < site_it->second.indices.size()) {
+                std::vector<std::pair<const Expr*, std::pair<const Expr*, bool>>> ubs;
+                for (const Fact& f : site_it->second.facts) upper_bounds(f, ubs);
+                for (const auto& [x, bound] : ubs)
+                    if (same(x, site_it->second.indices[d]) && bound.first->kind != ExprKind::Load) {
+                        guard_condition = "safe if " + source_text(expr_span(*bound.first)) + (bound.second ? " <= " : " < ") +
+                                          std::to_string(c.extent) + " (" + name + ".shape[" + std::to_string(d) + "])";
+                        break;
+                    }
+            }
+        }
+        if (!guard_condition.empty()) {
+            Finding f;
+            f.check = Check::Bounds;
+            f.severity = FindingSeverity::Note;
+            f.loc = capture_loc(ev.loc);
+            f.message = "bounds of '" + idx_text + "' not proven" + dim_text + ": " + guard_condition;
+            out.push_back(std::move(f));
+            continue;
+        }
         if (w.have) {
             Finding f;
             f.check = Check::Bounds;
@@ -251,7 +276,7 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
                     break;
                 }
                 if (condition.empty())
-                    condition = "safe if " + source_text(b->loc) + (bound.second ? " <= " : " < ") + shape_text;
+                    condition = "safe if " + source_text(expr_span(*b)) + (bound.second ? " <= " : " < ") + shape_text;
             }
             if (proven) continue;
         }
@@ -265,7 +290,7 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
                 condition = "safe if dim " + (c.tid_offset ? (c.tid_offset > 0 ? "+ " : "- ") + std::to_string(std::llabs(c.tid_offset)) + " " : std::string()) +
                             "<= " + shape_text;
             else
-                condition = "safe if every value of '" + (index ? source_text(index->loc) : std::string("the index")) + "' is in [0, " +
+                condition = "safe if every value of '" + (index ? source_text(expr_span(*index)) : std::string("the index")) + "' is in [0, " +
                             (c.extent >= 0 ? std::to_string(c.extent) : shape_text) + ")";
         }
         Finding f;

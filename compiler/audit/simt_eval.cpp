@@ -65,6 +65,7 @@ public:
         returned_.assign(static_cast<size_t>(n_), 0);
         maybe_.assign(static_cast<size_t>(n_), 0);
         maybe_div_.assign(static_cast<size_t>(n_), 0);
+        maybe_gone_.assign(static_cast<size_t>(n_), 0);
         maybe_exited_.assign(static_cast<size_t>(n_), 0);
         gone_loc_.assign(static_cast<size_t>(n_), SourceLoc{});
         gone_why_.assign(static_cast<size_t>(n_), "");
@@ -91,7 +92,7 @@ private:
     const LaunchModel& launch_;
     Trace& out_;
     int bd_ = 0, n_ = 0;
-    Mask valid_, returned_, maybe_, maybe_div_, maybe_exited_;  // maybe_div_: under an undecided *varying* condition
+    Mask valid_, returned_, maybe_, maybe_div_, maybe_exited_, maybe_gone_;  // maybe_gone_: perhaps returned  // maybe_div_: under an undecided *varying* condition
     std::vector<SourceLoc> gone_loc_;
     std::vector<std::string> gone_why_;
     std::unordered_map<int, LaneVal> env_;
@@ -332,7 +333,8 @@ private:
         ev.active = m;
         ev.maybe.assign(static_cast<size_t>(n_), 0);
         for (int t = 0; t < n_; ++t)
-            if (m[static_cast<size_t>(t)] && (maybe_[static_cast<size_t>(t)] || abstract_loops_ > 0)) ev.maybe[static_cast<size_t>(t)] = 1;
+            if (m[static_cast<size_t>(t)] && (maybe_[static_cast<size_t>(t)] || maybe_gone_[static_cast<size_t>(t)] || abstract_loops_ > 0))
+                ev.maybe[static_cast<size_t>(t)] = 1;
         ev.interval = interval_;
         ev.interval_start = interval_start_;
         out_.accesses.push_back(std::move(ev));
@@ -837,7 +839,8 @@ private:
                     size_t i = static_cast<size_t>(t);
                     if (!m[i]) continue;
                     if (!maybe_[i]) returned_[i] = 1;
-                    else if (maybe_div_[i]) maybe_exited_[i] = 1;
+                    else maybe_gone_[i] = 1;
+                    if (maybe_[i] && maybe_div_[i]) maybe_exited_[i] = 1;
                     gone_loc_[i] = s.loc, gone_why_[i] = "returned";
                 }
                 return;

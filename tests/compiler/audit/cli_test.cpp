@@ -84,8 +84,8 @@ TEST(AuditCli, DotWritesTheSyncGraph) {
     std::string dot = ss.str();
     EXPECT_NE(dot.find("digraph \"block_sum\""), std::string::npos) << dot;
     EXPECT_NE(dot.find("entry -> sync_l10_c5;"), std::string::npos) << dot;
-    EXPECT_NE(dot.find("sync_l14_c9 -> sync_l14_c9;"), std::string::npos) << dot;
-    EXPECT_NE(dot.find("line 13: write s"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("sync_l15_c9 -> sync_l15_c9;"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("line 14: write s[t]"), std::string::npos) << dot;
     std::filesystem::remove_all(dir);
 }
 

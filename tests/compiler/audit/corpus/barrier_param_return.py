@@ -1,0 +1,14 @@
+# Seeded: threads past n return before the block's barrier (a hang when n is not a multiple of the block).
+# audit: --dim 128
+import weft as wp
+
+@wp.kernel(block_dim=64)
+def k(a: wp.array(dtype=float), n: int):
+    s = wp.shared_array(shape=(64,), dtype=float)
+    t = wp.thread_idx()
+    i = wp.tid()
+    if i >= n:
+        return
+    s[t] = a[i]
+    wp.sync_threads()  # expect: barrier-divergence
+    a[i] = s[63 - t]
