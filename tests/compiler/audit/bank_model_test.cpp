@@ -89,3 +89,30 @@ TEST(BankModel, InactiveLanesAndPhases) {
 
 }  // namespace
 }  // namespace weft::compiler::audit
+
+// gpusim keeps its own copy of the rule (gpusim/bank_model.h, header-only; compiler/ may not
+// depend on gpusim, so the audit cannot include it). Keep the two honest: the documented rule
+// must give identical costs, and the H200-measured default the same excess on strided patterns.
+#if __has_include("gpusim/bank_model.h")
+#include "gpusim/bank_model.h"
+
+namespace weft::compiler::audit {
+namespace {
+
+TEST(BankModel, AgreesWithGpusim) {
+    for (uint32_t width : {4u, 8u, 16u})
+        for (uint32_t s = 0; s <= 33; ++s) {
+            uint32_t addr[32];
+            LaneAddresses ours{};
+            for (uint32_t l = 0; l < 32; ++l) addr[l] = width * s * l, ours[l] = addr[l];
+            BankCost a = bank_wavefronts(ours, static_cast<int>(width));
+            auto doc = gpusim::shared_bank_cost(addr, 0xffffffffu, width, gpusim::BankRule::kNsightDoc);
+            EXPECT_EQ(a.wavefronts, static_cast<int>(doc.wavefronts)) << "width " << width << " stride " << s;
+            auto measured = gpusim::shared_bank_cost(addr, 0xffffffffu, width);
+            if (s > 0) EXPECT_EQ(a.excess(), static_cast<int>(measured.excess())) << "width " << width << " stride " << s;
+        }
+}
+
+}  // namespace
+}  // namespace weft::compiler::audit
+#endif
