@@ -41,6 +41,7 @@ struct LaunchRequest {
     int block_dim = 256;
     std::vector<std::byte> args;        // the kernel's argument block (KernelInfo layout)
     bool debug = false;                 // bounds-checked build in use: report out-of-range accesses
+    bool adjoint = false;               // run the backward entry; `args` is then the K_args_adj block
 };
 
 class LoadedModule {  // a compiled module made ready on one device

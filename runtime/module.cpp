@@ -188,6 +188,58 @@ std::vector<std::byte> pack_arguments(const Kernel& k, const std::vector<LaunchA
     return block;
 }
 
+namespace {
+
+// The backward launch: K_args_adj = { K_args, gradient arrays, status }. See compiler/codegen/adjoint_codegen.h.
+void launch_adjoint(const Kernel& k, const std::vector<LaunchArg>& args, const LaunchOptions& options, LaunchRequest& req) {
+    const compiler::KernelInfo& info = k.info();
+    std::string where = "backward launch of kernel '" + info.name + "'";
+    if (!info.has_backward) throw RuntimeError(where + ": the kernel has no adjoint, because " + info.backward_unavailable);
+    if (options.device.kind == DeviceKind::Cuda)
+        throw RuntimeError(where + ": backward launches are not supported on " + options.device.str() + " yet (cpu and sim are)");
+    if (!options.adj_args.empty() && options.adj_args.size() != args.size())
+        throw RuntimeError(where + ": adj_args has " + std::to_string(options.adj_args.size()) + " entries; expected one per parameter (" +
+                           std::to_string(args.size()) + ") or none");
+    std::vector<std::byte> block(info.adj_args_size);
+    std::memcpy(block.data(), req.args.data(), req.args.size());
+    for (size_t j = 0; j < info.adj_params.size(); ++j) {
+        const compiler::KernelParamInfo& ap = info.adj_params[j];
+        size_t i = static_cast<size_t>(info.adj_param_of[j]);
+        const compiler::KernelParamInfo& p = info.params[i];
+        Array g;
+        if (!options.adj_args.empty() && options.adj_args[i].valid()) g = options.adj_args[i];
+        else if (compiler::is_array(p.type) && args[i].array.grad()) g = *args[i].array.grad();
+        if (!g.valid()) continue;  // a null gradient array: this parameter's adjoint is dropped
+        bool ok = compiler::is_array(p.type) ? (g.dtype() == p.type->elem && g.shape() == args[i].array.shape())
+                                             : (g.dtype() == p.type && g.size() == 1);
+        if (!ok)
+            throw RuntimeError(where + ": the gradient of '" + p.name + "' is " + g.describe() + "; expected " +
+                               (compiler::is_array(p.type) ? "the shape and dtype of the array" : "1 element of " + compiler::type_name(p.type)));
+        if (g.device() != options.device)
+            throw RuntimeError(where + ": the gradient of '" + p.name + "' is on " + g.device().str() + " but the launch is on " + options.device.str());
+        auto d = g.descriptor();
+        std::memcpy(block.data() + ap.offset, d.data(), d.size());
+    }
+    Array status = Array::zeros(compiler::int32_type(), {4}, options.device);
+    auto sd = status.descriptor();
+    std::memcpy(block.data() + info.adj_status_offset, sd.data(), sd.size());
+    req.args = std::move(block);
+    req.adjoint = true;
+    if (req.size == 0) return;
+    const compiler::CompiledModule& cm = k.module()->compiled(req.debug);
+    req.kernel = cm.find_kernel(info.name);
+    k.module()->loaded(options.device, req.debug).launch(req);
+    int32_t st[4] = {0, 0, 0, 0};
+    status.copy_to_host(st, sizeof st);
+    if (st[0])
+        throw RuntimeError(where + " (" + (info.loc.valid() ? info.loc.file->path + ":" + std::to_string(st[1]) : std::string("?")) +
+                           "): a thread needed more than the " + std::to_string(st[2]) +
+                           " bytes of its per-thread tape (values that loops overwrite are kept there); raise "
+                           "CompileOptions::adjoint_tape_bytes, or shorten the loops of one thread; gradients of this launch are incomplete");
+}
+
+}  // namespace
+
 void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args, const LaunchOptions& options) {
     if (!k.valid()) throw RuntimeError("launch of an empty kernel handle");
     const compiler::KernelInfo& info = k.info();
@@ -213,6 +265,10 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
     bool debug = options.debug < 0 ? config().debug : options.debug != 0;
     req.debug = debug;
     req.args = pack_arguments(k, args, options.device);
+    if (options.adjoint) {
+        launch_adjoint(k, args, options, req);
+        return;
+    }
     if (req.size == 0) return;
     const compiler::CompiledModule& cm = k.module()->compiled(debug);
     req.kernel = cm.find_kernel(info.name);

@@ -84,6 +84,13 @@ struct LaunchOptions {
     Device device;
     int block_dim = 0;      // 0: the kernel's @wp.kernel(block_dim=N), else 256
     int debug = -1;         // -1: config().debug
+    // Reverse mode: run the kernel's backward entry (docs/autodiff.md). Gradients flow from the
+    // gradient arrays of the outputs into those of the inputs (accumulating). `adj_args` may give,
+    // per parameter, the gradient array to use instead of `args[i].array.grad()`; for a float
+    // parameter, a 1-element array of its type that receives the parameter's adjoint. Empty
+    // entries (or an empty vector) mean the default: the array's grad(), and no float adjoints.
+    bool adjoint = false;
+    std::vector<Array> adj_args;
 };
 
 // Checks the arguments against the kernel's signature and packs the argument block. Throws

@@ -54,7 +54,8 @@ void register_math_builtins(BuiltinTable& t) {
         t.add("mod", f, {p("a", f), p("b", f)}, "math", "The remainder of a / b with the sign of a (C fmod).",
               kDiff);
         t.add("floordiv", f, {p("a", f), p("b", f)}, "math", "Python's a // b: the floor of a / b.");
-        t.add("pymod", f, {p("a", f), p("b", f)}, "math", "Python's a % b: the remainder with the sign of b.");
+        t.add("pymod", f, {p("a", f), p("b", f)}, "math", "Python's a % b: the remainder with the sign of b.",
+              kDiff);
         t.add("pow_int", f, {p("x", f), p("n", int32_type())}, "math",
               "x raised to an integer power n (the ** operator with an int exponent).", kDiff);
     }

@@ -7,7 +7,7 @@
 //   a[i].path = e   FS: nothing (the forward launch stored it)
 //                   RS: recompute e; reverse of e with grad_a[i].path (the output's gradient)
 //   eval e          FS: e without memory effects       RS: reverse of e with a zero adjoint
-//   if c            FS: push c; the branch taken       RS: pop c; the branch's reverse
+//   if c            FS: the branch taken; push c       RS: pop c; the branch's reverse
 //   for / while     FS: iterate, push the trip count   RS: pop n; n times the body's reverse
 //                   (for: the loop variable is pushed before each iteration assigns it)
 // Vars that a builtin changes in place (random states) are pushed with the statement, and put
@@ -131,12 +131,14 @@ private:
             }
             case StmtKind::If: {
                 std::string c = counter();
+                // The branch is pushed after the branch's own pushes, so that it is on top of the
+                // tape when the reverse sweep reaches this statement.
                 os_ << P << "{\n" << P << "const bool " << c << " = " << p_.expr(s.value) << ";\n";
-                os_ << P << "tape_.push(" << c << ");\n" << P << "if (" << c << ") {\n";
+                os_ << P << "if (" << c << ") {\n";
                 forward(s.body, ind + 1);
                 os_ << P << "} else {\n";
                 forward(s.orelse, ind + 1);
-                os_ << P << "}\n" << P << "}\n";
+                os_ << P << "}\n" << P << "tape_.push(" << c << ");\n" << P << "}\n";
                 break;
             }
             case StmtKind::For: {
@@ -310,7 +312,7 @@ void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& 
     if (f.custom_grad) return;  // its callers call the @wp.func_grad directly
     ReverseEmitter r(os, p, f, o);
     os << p.line_directive(f.loc);
-    os << "static WP_FUNC void adj_" << cpp_func_name(&f)
+    os << "template <bool WpC>\nstatic WP_FUNC void adj_" << cpp_func_name(&f)
        << "(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, adj_tape_t& tape_";
     for (const ir::Var* v : f.params) os << ", " << cpp_type_name(v->type) << " " << cpp_var_name(v);
     for (const ir::Var* v : f.params) os << ", " << adj_param_type(v->type) << " " << adj_var_name(v);
@@ -359,7 +361,7 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
 
     ReverseEmitter r(os, p, k, o);
     os << p.line_directive(k.loc);
-    os << "static WP_FUNC void " << K << "_body_backward(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, const "
+    os << "template <bool WpC>\nstatic WP_FUNC void " << K << "_body_backward(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, const "
        << K << "_args_adj& args) {\n";
     os << "    wp::int32 tid_[4]; wp::tid_split(bounds, ctx.tid, tid_); (void)tid_;\n";
     for (const ir::Var* v : k.params) {
@@ -395,7 +397,7 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     os << "    ctx.block_idx = blockIdx.x; ctx.thread_idx = threadIdx.x; ctx.block_dim = blockDim.x; ctx.grid_dim = gridDim.x;\n";
     os << "    ctx.smem = nullptr; ctx.oob = oob; ctx.block = nullptr;\n";
     os << "    if (ctx.tid >= bounds.size) return;\n";
-    os << "    " << K << "_body_backward(ctx, bounds, args);\n";
+    os << "    " << K << "_body_backward<false>(ctx, bounds, args);\n";
     os << "}\n#else\n";
     os << "extern \"C\" void " << info.cpu_range_backward_symbol << "(const wp::launch_bounds_t* bounds, const void* args, "
        << "wp::thread_ctx* ctx, wp::int64 begin, wp::int64 end) {\n";
@@ -403,11 +405,11 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     os << "    const wp::int64 bd = ctx->block_dim;\n";
     os << "    for (wp::int64 t = begin; t < end; ++t) {\n";
     os << "        ctx->tid = t; ctx->block_idx = static_cast<wp::int32>(t / bd); ctx->thread_idx = static_cast<wp::int32>(t % bd);\n";
-    os << "        " << K << "_body_backward(*ctx, *bounds, a);\n";
+    os << "        " << K << "_body_backward<false>(*ctx, *bounds, a);\n";
     os << "    }\n}\n";
     os << "extern \"C\" void " << info.cpu_thread_backward_symbol
        << "(const wp::launch_bounds_t* bounds, const void* args, const wp::thread_ctx* ctx) {\n";
-    os << "    " << K << "_body_backward(*ctx, *bounds, *static_cast<const " << K << "_args_adj*>(args));\n";
+    os << "    " << K << "_body_backward<false>(*ctx, *bounds, *static_cast<const " << K << "_args_adj*>(args));\n";
     os << "}\n#endif\n\n";
 }
 

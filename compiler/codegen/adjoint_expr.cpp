@@ -158,7 +158,7 @@ std::string AdjointExpr::rule(const ExprPtr& e, const std::vector<Value>& in, co
             const ir::Function* f = e->func;
             if (f->custom_grad) {
                 // @wp.func_grad g(inputs..., adj_ret) returns the adjoints of the non-array inputs.
-                std::string s = "{\nconst auto g_ = " + cpp_func_name(f->custom_grad) + "(ctx, bounds";
+                std::string s = "{\nconst auto g_ = " + cpp_func_name(f->custom_grad) + "<WpC>(ctx, bounds";
                 for (const auto& v : in) s += ", " + v.val;
                 s += ", " + A + ");\n";
                 std::vector<size_t> idx;
@@ -170,7 +170,7 @@ std::string AdjointExpr::rule(const ExprPtr& e, const std::vector<Value>& in, co
                 }
                 return s + "}\n";
             }
-            std::string s = "adj_" + cpp_func_name(f) + "(ctx, bounds, tape_";
+            std::string s = "adj_" + cpp_func_name(f) + "<WpC>(ctx, bounds, tape_";
             for (const auto& v : in) s += ", " + v.val;
             for (size_t i = 0; i < in.size(); ++i) {
                 Type t = e->args[i]->type;

@@ -185,7 +185,7 @@ private:
                 return s + ")";
             }
             case ExprKind::CallFunc: {
-                std::string s = func_name(e->func) + "<WpC>(ctx, bounds";
+                std::string s = (replay_ ? "replay_" : "") + func_name(e->func) + "<WpC>(ctx, bounds";
                 for (const auto& a : e->args) s += ", " + expr(a);
                 return s + ")";
             }
@@ -588,7 +588,7 @@ private:
 
     void emit_function(const ir::Function& f) {
         line(f.loc);
-        os_ << "template <bool WpC>\nstatic WP_FUNC " << cpp_type_name(f.ret) << " " << func_name(&f)
+        os_ << "template <bool WpC>\nstatic WP_FUNC " << cpp_type_name(f.ret) << " " << (replay_ ? "replay_" : "") << func_name(&f)
             << "(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds";
         for (const ir::Var* p : f.params) os_ << ", " << cpp_type_name(p->type) << " " << var_name(p);
         os_ << ") {\n";

@@ -53,6 +53,11 @@ WP_FUNC void adj_accum(T& a, const T& b) {
 }
 WP_FUNC void adj_accum(bool&, const bool&) {}
 template <typename T>
+WP_FUNC void adj_accum(transform_t<T>& a, const transform_t<T>& b) {
+    a.p = a.p + b.p;
+    a.q = a.q + b.q;
+}
+template <typename T>
 WP_FUNC void adj_accum(array_t<T>&, const array_t<T>&) {}
 template <typename T>
 WP_FUNC void adj_accum(tuple_t<T>& a, const tuple_t<T>& b) {

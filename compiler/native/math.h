@@ -431,5 +431,11 @@ WP_FUNC float32 floordiv(float32 a, float32 b) { return floordiv_float(a, b); }
 WP_FUNC float64 floordiv(float64 a, float64 b) { return floordiv_float(a, b); }
 WP_FUNC float32 pymod(float32 a, float32 b) { return pymod_float(a, b); }
 WP_FUNC float64 pymod(float64 a, float64 b) { return pymod_float(a, b); }
+// pymod(a, b) = a - floor(a / b) b: d = da - floor(a / b) db (away from the jumps)
+template <typename T>
+WP_FUNC void adj_pymod(T a, T b, T& adj_a, T& adj_b, T adj_ret) {
+    adj_a += adj_ret;
+    adj_b -= floor(a / b) * adj_ret;
+}
 
 }  // namespace wp

@@ -51,13 +51,26 @@ bool has_adjoint(const ir::Function& k, std::string* why_not) {
 
 namespace {
 
+// A call is reported when (1) its result is needed as a float (not only cast to an integer,
+// compared, or used as a condition or index), and (2) a float argument is active: it depends on
+// an array element, a float parameter or an active variable (a fixed point over assignments).
+// `wp.floor(-2.5)` and `int(wp.floor(x[i]))` are not differentiable paths; `wp.floor(x[i]) * y`
+// is.
+// Builtins whose derivative is zero wherever it exists: their adjoint is zero, which is what the
+// code generator emits for them (nothing). d floor(x) = d ceil(x) = d round(x) = d trunc(x) =
+// d sign(x) = d step(x) = d (a // b) = 0, almost everywhere.
+bool piecewise_constant(const std::string& name) {
+    static const std::set<std::string> names = {"floor", "ceil", "round", "trunc", "sign", "step", "floordiv"};
+    return names.count(name) > 0;
+}
+
 class Checker {
 public:
     Checker(DiagnosticEngine& d) : diags_(d) {}
 
     void kernel(const ir::Function& k) {
         kernel_ = &k;
-        block(k.body);
+        function_body(k);
     }
 
     bool reported = false;
@@ -69,7 +82,54 @@ private:
             check_custom_grad(f);
             return;
         }
+        function_body(f);
+    }
+
+    void function_body(const ir::Function& f) {
+        std::set<const ir::Var*> saved = active_;
+        active_.clear();
+        for (const ir::Var* p : f.params)
+            if (is_differentiable(p->type)) active_.insert(p);
+        for (bool changed = true; changed;) {
+            changed = false;
+            propagate(f.body, changed);
+        }
         block(f.body);
+        active_ = saved;
+    }
+
+    void propagate(const ir::Block& b, bool& changed) {
+        for (const auto& s : b) {
+            if (s->kind == ir::StmtKind::Assign && !active_.count(s->var) && is_active(s->value)) {
+                active_.insert(s->var);
+                changed = true;
+            }
+            if (s->kind == ir::StmtKind::For && !active_.count(s->var) && is_active(s->start)) {
+                active_.insert(s->var);
+                changed = true;
+            }
+            propagate(s->body, changed);
+            propagate(s->orelse, changed);
+        }
+    }
+
+    bool is_active(const ir::ExprPtr& e) const {
+        if (!e) return false;
+        switch (e->kind) {
+            case ir::ExprKind::VarRef: return active_.count(e->var) > 0;
+            case ir::ExprKind::Load:
+            case ir::ExprKind::Atomic: return is_differentiable(e->type);
+            case ir::ExprKind::CallFunc: return true;
+            case ir::ExprKind::Compare:
+            case ir::ExprKind::Logical:
+            case ir::ExprKind::Shape:
+            case ir::ExprKind::Intrinsic: return false;
+            default: break;
+        }
+        if (!is_differentiable(e->type)) return false;
+        for (const auto& a : e->args)
+            if (is_active(a)) return true;
+        return false;
     }
 
     void check_custom_grad(const ir::Function& f) {
@@ -91,23 +151,40 @@ private:
 
     void stmt(const ir::Stmt& s) {
         for (const auto& p : s.path)
-            for (const auto& i : p.indices) expr(i);
-        for (const auto& i : s.indices) expr(i);
-        for (const ir::ExprPtr* e : {&s.array, &s.value, &s.start, &s.stop, &s.step})
-            if (*e) expr(*e);
+            for (const auto& i : p.indices) expr(i, false);
+        for (const auto& i : s.indices) expr(i, false);
+        bool value_needed = s.kind == ir::StmtKind::Assign || s.kind == ir::StmtKind::Store || s.kind == ir::StmtKind::Return ||
+                            s.kind == ir::StmtKind::Eval;
+        if (s.value) expr(s.value, value_needed);
+        for (const ir::ExprPtr* e : {&s.array, &s.start, &s.stop, &s.step})
+            if (*e) expr(*e, false);
         block(s.body);
         block(s.orelse);
     }
 
-    void expr(const ir::ExprPtr& e) {
-        for (const auto& a : e->args) expr(a);
+    // `needed`: whether the value of `e` flows on as a float.
+    void expr(const ir::ExprPtr& e, bool needed) {
+        bool pass = needed && is_differentiable(e->type);
+        switch (e->kind) {
+            case ir::ExprKind::Compare:
+            case ir::ExprKind::Logical:
+            case ir::ExprKind::Shape: pass = false; break;
+            default: break;
+        }
+        for (size_t i = 0; i < e->args.size(); ++i) {
+            bool arg_needed = pass;
+            if (e->kind == ir::ExprKind::Select && i == 0) arg_needed = false;
+            if ((e->kind == ir::ExprKind::Load || e->kind == ir::ExprKind::Extract) && i > 0) arg_needed = false;
+            if (e->kind == ir::ExprKind::Atomic || e->kind == ir::ExprKind::CallFunc) arg_needed = true;
+            expr(e->args[i], arg_needed);
+        }
         if (e->kind == ir::ExprKind::CallFunc && e->func) function(*e->func);
-        if (e->kind != ir::ExprKind::Call || !e->builtin) return;
+        if (e->kind != ir::ExprKind::Call || !e->builtin || !pass) return;
         if (e->builtin->flags & BuiltinFlags_Differentiable) return;
-        if (!is_differentiable(e->type)) return;
-        bool diff_arg = false;
-        for (const auto& a : e->args) diff_arg = diff_arg || is_differentiable(a->type);
-        if (!diff_arg) return;
+        if (piecewise_constant(e->builtin->name)) return;
+        bool active_arg = false;
+        for (const auto& a : e->args) active_arg = active_arg || (is_differentiable(a->type) && is_active(a));
+        if (!active_arg) return;
         diags_.report(DiagId::err_no_adjoint, e->loc, {e->builtin->name, kernel_->name});
         reported = true;
     }
@@ -115,6 +192,7 @@ private:
     DiagnosticEngine& diags_;
     const ir::Function* kernel_ = nullptr;
     std::set<const ir::Function*> visited_;
+    std::set<const ir::Var*> active_;
 };
 
 }  // namespace

@@ -53,6 +53,10 @@ public:
             e.range = reinterpret_cast<RangeFn>(lib_->lookup(k.cpu_range_symbol));
             e.range_contig = reinterpret_cast<RangeFn>(lib_->lookup(k.cpu_range_contig_symbol));
             e.thread = reinterpret_cast<ThreadFn>(lib_->lookup(k.cpu_thread_symbol));
+            if (k.has_backward) {
+                e.range_backward = reinterpret_cast<RangeFn>(lib_->lookup(k.cpu_range_backward_symbol));
+                e.thread_backward = reinterpret_cast<ThreadFn>(lib_->lookup(k.cpu_thread_backward_symbol));
+            }
             entries_[k.name] = e;
         }
     }
@@ -60,7 +64,9 @@ public:
     void launch(const LaunchRequest& req) override {
         const compiler::KernelInfo& k = *req.kernel;
         const Entry& e = entries_.at(k.name);
-        const RangeFn range = all_arrays_dense(k, req.args) ? e.range_contig : e.range;
+        const RangeFn range = req.adjoint ? e.range_backward : all_arrays_dense(k, req.args) ? e.range_contig : e.range;
+        const ThreadFn thread = req.adjoint ? e.thread_backward : e.thread;
+        if (!range || !thread) throw RuntimeError("kernel '" + k.name + "' has no backward entry in this module");
         wp::launch_bounds_t bounds{};
         bounds.ndim = req.ndim;
         for (int d = 0; d < 4; ++d) bounds.shape[d] = static_cast<wp::int32>(d < req.ndim ? req.shape[d] : 1);
@@ -103,7 +109,7 @@ public:
                     wp::thread_ctx& c = ctxs[static_cast<size_t>(t)];
                     c.thread_idx = t;
                     c.tid = b * bd + t;
-                    e.thread(&bounds, req.args.data(), &c);
+                    thread(&bounds, req.args.data(), &c);
                 });
             }
         });
@@ -115,6 +121,8 @@ private:
         RangeFn range = nullptr;
         RangeFn range_contig = nullptr;
         ThreadFn thread = nullptr;
+        RangeFn range_backward = nullptr;   // adjoint entries (KernelInfo::has_backward)
+        ThreadFn thread_backward = nullptr;
     };
     struct WorkerState {
         std::vector<std::byte> smem;

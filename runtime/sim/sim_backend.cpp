@@ -42,7 +42,7 @@ public:
         wp::oob_record* oob_ptr = req.debug ? &oob : nullptr;
         gpusim::ParamPacker pk;
         pk.add(bounds, 8);
-        pk.add_bytes(req.args.data(), req.args.size(), std::max<size_t>(k.args_align, 1));
+        pk.add_bytes(req.args.data(), req.args.size(), std::max<size_t>(req.adjoint ? k.adj_args_align : k.args_align, 1));
         pk.add(oob_ptr);
         int64_t blocks = (req.size + req.block_dim - 1) / req.block_dim;
         if (blocks > 0x7fffffff) throw RuntimeError("launch of kernel '" + k.name + "' needs more than 2^31-1 blocks");
@@ -51,7 +51,7 @@ public:
         o.sm_count = static_cast<uint32_t>(sm_count_);
         gpusim::LaunchResult r;
         try {
-            r = gpusim::launch(module_, k.cuda_symbol, {static_cast<uint32_t>(blocks), 1, 1},
+            r = gpusim::launch(module_, req.adjoint ? k.cuda_backward_symbol : k.cuda_symbol, {static_cast<uint32_t>(blocks), 1, 1},
                                {static_cast<uint32_t>(req.block_dim), 1, 1}, pk.bytes(), o);
         } catch (const gpusim::SimError& e) {
             throw RuntimeError("kernel '" + k.name + "' failed on the simulator: " + e.what());
