@@ -6,12 +6,15 @@
 // every component of a vector or matrix the same pattern shifted by the component); scalar
 // parameters get 1.5 (floats) or 3 (integers), or --arg NAME=VALUE.
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
 
 #include "apps/cli.h"
+#include "apps/npz.h"
 #include "compiler/native/float16.h"
 #include "runtime/errors.h"
 #include "runtime/module.h"
@@ -100,6 +103,68 @@ std::string format_value(const std::byte* src, Type t) {
     return os.str();
 }
 
+// The kernel-language scalar kind of a numpy dtype descr ("<f4" -> float32).
+std::optional<ScalarKind> scalar_of_descr(const std::string& d) {
+    static const std::map<std::string, ScalarKind> m = {
+        {"<f2", ScalarKind::Float16}, {"<f4", ScalarKind::Float32}, {"<f8", ScalarKind::Float64}, {"|i1", ScalarKind::Int8},
+        {"|u1", ScalarKind::UInt8},   {"<i2", ScalarKind::Int16},   {"<u2", ScalarKind::UInt16},  {"<i4", ScalarKind::Int32},
+        {"<u4", ScalarKind::UInt32},  {"<i8", ScalarKind::Int64},   {"<u8", ScalarKind::UInt64},  {"|b1", ScalarKind::Bool}};
+    auto it = m.find(d);
+    if (it == m.end()) return std::nullopt;
+    return it->second;
+}
+
+// --inputs FILE.npz: arrays (and 0-d scalars) by parameter name replace the generated inputs.
+// A vec3 array of n elements is an (n, 3) numpy array, a mat33 array (n, 3, 3), as in Warp.
+void apply_inputs(const std::string& path, const runtime::Kernel& k, const runtime::Device& device,
+                  std::vector<runtime::Array>& arrays, std::vector<runtime::LaunchArg>& launch_args) {
+    std::map<std::string, NpyArray> inputs;
+    try {
+        inputs = read_npz(path);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+    const auto& params = k.info().params;
+    for (const auto& [name, npy] : inputs) {
+        auto it = std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.name == name; });
+        if (it == params.end()) {
+            std::string names;
+            for (const auto& p : params) names += (names.empty() ? "" : ", ") + p.name;
+            throw UsageError("input '" + name + "' in " + path + " matches no parameter of kernel '" + k.name() + "' (" + names + ")");
+        }
+        size_t p = static_cast<size_t>(it - params.begin());
+        Type t = it->type;
+        Type elem = compiler::is_array(t) ? t->elem : t;
+        if (compiler::is_struct(elem)) throw UsageError("input '" + name + "': struct parameters cannot be read from .npz");
+        auto kind = scalar_of_descr(npy.descr);
+        std::string want = std::string(compiler::scalar_name(elem->scalar));
+        if (!kind || *kind != elem->scalar)
+            throw UsageError("input '" + name + "' has dtype " + npy.descr + "; parameter '" + name + "' needs " + want);
+        std::vector<int64_t> inner;
+        if (compiler::is_vector(elem) || elem->kind == compiler::TypeKind::Quat || elem->kind == compiler::TypeKind::Transform)
+            inner = {compiler::component_count(elem)};
+        if (compiler::is_matrix(elem)) inner = {elem->rows, elem->cols};
+        int outer = compiler::is_array(t) ? t->ndim : 0;
+        bool ok = npy.shape.size() == static_cast<size_t>(outer) + inner.size();
+        for (size_t d = 0; ok && d < inner.size(); ++d) ok = npy.shape[static_cast<size_t>(outer) + d] == inner[d];
+        if (!compiler::is_array(t) && npy.shape == std::vector<int64_t>{1}) ok = inner.empty();
+        if (!ok) {
+            std::string got = "(";
+            for (size_t d = 0; d < npy.shape.size(); ++d) got += (d ? ", " : "") + std::to_string(npy.shape[d]);
+            throw UsageError("input '" + name + "' has shape " + got + "); parameter '" + name + "' is " + compiler::type_name(t));
+        }
+        if (!compiler::is_array(t)) {
+            launch_args[p] = runtime::LaunchArg::value(t, npy.data.data());
+            continue;
+        }
+        std::vector<int64_t> shape(npy.shape.begin(), npy.shape.begin() + outer);
+        runtime::Array a = runtime::Array::empty(elem, shape, device);
+        a.copy_from_host(npy.data.data(), npy.data.size());
+        arrays[p] = a;
+        launch_args[p] = runtime::LaunchArg::of(a);
+    }
+}
+
 // The counts of the simulated launch, per source line of the kernel module.
 int print_sim_report(const std::string& path, const std::string& format) {
 #if !WEFT_HAVE_SIM
@@ -161,18 +226,18 @@ int print_sim_report(const std::string& path, const std::string& format) {
 }  // namespace
 
 int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
-    Args args(argv, {"kernel", "dim", "device", "print", "arg", "block-dim", "arch", "report"},
+    Args args(argv, {"kernel", "dim", "device", "print", "arg", "block-dim", "arch", "report", "inputs"},
               {"debug", "help", "cache-stats"});
     if (sim && args.flag("help")) {
         printf("usage: weft sim MODULE.py --kernel NAME --dim N[,M..] [--arch h200] [--report text|json]\n"
-               "                 [--arg NAME=VALUE] [--block-dim B] [--debug]\n"
+               "                 [--inputs FILE.npz] [--arg NAME=VALUE] [--block-dim B] [--debug]\n"
                "Runs the kernel on generated inputs on the GPU simulator and prints, per source line,\n"
                "the warp and thread instructions, active lanes, memory operations and branches.\n");
         return 0;
     }
     if (args.flag("help")) {
         printf("usage: weft launch MODULE.py --kernel NAME --dim N[,M..] [--device cpu|cuda:0|sim:h200] [--print N]\n"
-               "                  [--arg NAME=VALUE] [--block-dim B] [--debug] [--cache-stats]\n"
+               "                  [--inputs FILE.npz] [--arg NAME=VALUE] [--block-dim B] [--debug] [--cache-stats]\n"
                "Runs the kernel on generated inputs and prints every array argument afterwards.\n");
         return 0;
     }
@@ -212,6 +277,7 @@ int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
         if (compiler::is_scalar(t)) put_scalar(bytes.data(), t->scalar, compiler::is_float(t) ? 1.5 : 3.0);
         launch_args.push_back(runtime::LaunchArg::value(t, bytes.data()));
     }
+    if (auto in = args.get("inputs")) apply_inputs(*in, k, device, arrays, launch_args);
     if (auto a = args.get("arg")) {
         auto eq = a->find('=');
         if (eq == std::string::npos) throw UsageError("--arg takes NAME=VALUE; got '" + *a + "'");

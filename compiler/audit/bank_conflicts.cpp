@@ -111,7 +111,9 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
                 uint64_t word = *st.worst_addr[static_cast<size_t>(lane)] / 4;
                 bank[word % 32].push_back({lane, word});
             }
-        for (const auto& [b, lanes] : bank) {
+        for (const auto& entry : bank) {
+            const auto b = entry.first;
+            const auto& lanes = entry.second;  // a plain reference: lambdas cannot capture structured bindings in C++17/clang 14
             auto other = std::find_if(lanes.begin(), lanes.end(), [&](const auto& p) { return p.second != lanes.front().second; });
             if (other == lanes.end()) continue;
             if (st.width > 4 && (lanes.front().first / (128 / st.width)) != (other->first / (128 / st.width))) continue;
