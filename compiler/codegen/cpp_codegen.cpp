@@ -494,58 +494,21 @@ private:
     // True when the function reads wp.tid() per dimension (i, j = wp.tid()): only then is the
     // linear index split, which costs integer divisions per thread.
     static bool uses_tid_dims(const ir::Function& f) {
-        std::function<bool(const ExprPtr&)> in_expr = [&](const ExprPtr& e) -> bool {
-            if (!e) return false;
-            if (e->kind == ExprKind::Intrinsic && static_cast<ir::IntrinsicOp>(e->op) == ir::IntrinsicOp::TidDim) return true;
-            for (const auto& a : e->args)
-                if (in_expr(a)) return true;
-            return false;
-        };
-        std::function<bool(const ir::Block&)> in_block = [&](const ir::Block& b) -> bool {
-            for (const auto& st : b) {
-                if (in_expr(st->value) || in_expr(st->array) || in_expr(st->start) || in_expr(st->stop) || in_expr(st->step))
-                    return true;
-                for (const auto& i : st->indices)
-                    if (in_expr(i)) return true;
-                for (const auto& p : st->path)
-                    for (const auto& i : p.indices)
-                        if (in_expr(i)) return true;
-                if (in_block(st->body) || in_block(st->orelse)) return true;
-            }
-            return false;
-        };
-        return in_block(f.body);
+        return ir::any_expr(f.body, [](const ir::Expr& e) {
+            return e.kind == ExprKind::Intrinsic && static_cast<ir::IntrinsicOp>(e.op) == ir::IntrinsicOp::TidDim;
+        });
     }
 
     // True when the function (or a func it calls) reads its block or thread index, or uses
     // shared memory or barriers: only then does the CPU loop keep those indices up to date.
     static bool uses_block_indices(const ir::Function& f) {
         if (f.uses_sync || f.shared_bytes) return true;
-        std::function<bool(const ExprPtr&)> in_expr = [&](const ExprPtr& e) -> bool {
-            if (!e) return false;
-            if (e->kind == ExprKind::Intrinsic) {
-                auto op = static_cast<ir::IntrinsicOp>(e->op);
-                if (op == ir::IntrinsicOp::BlockIdx || op == ir::IntrinsicOp::ThreadIdx || op == ir::IntrinsicOp::LaneId) return true;
-            }
-            if (e->kind == ExprKind::CallFunc && uses_block_indices(*e->func)) return true;
-            for (const auto& a : e->args)
-                if (in_expr(a)) return true;
-            return false;
-        };
-        std::function<bool(const ir::Block&)> in_block = [&](const ir::Block& b) -> bool {
-            for (const auto& st : b) {
-                if (in_expr(st->value) || in_expr(st->array) || in_expr(st->start) || in_expr(st->stop) || in_expr(st->step))
-                    return true;
-                for (const auto& i : st->indices)
-                    if (in_expr(i)) return true;
-                for (const auto& p : st->path)
-                    for (const auto& i : p.indices)
-                        if (in_expr(i)) return true;
-                if (in_block(st->body) || in_block(st->orelse)) return true;
-            }
-            return false;
-        };
-        return in_block(f.body);
+        return ir::any_expr(f.body, [](const ir::Expr& e) {
+            if (e.kind == ExprKind::CallFunc) return uses_block_indices(*e.func);
+            if (e.kind != ExprKind::Intrinsic) return false;
+            auto op = static_cast<ir::IntrinsicOp>(e.op);
+            return op == ir::IntrinsicOp::BlockIdx || op == ir::IntrinsicOp::ThreadIdx || op == ir::IntrinsicOp::LaneId;
+        });
     }
 
     void declare_tid_dims(const ir::Function& f) {
@@ -553,7 +516,6 @@ private:
     }
 
     void declare_locals(const ir::Function& f) {
-        bool uses_tid_dim = false;
         for (const auto& v : f.vars) {
             if (v->kind == ir::VarKind::Local) os_ << "    " << cpp_type_name(v->type) << " " << var_name(v.get()) << "{};\n";
             if (v->kind == ir::VarKind::Shared) {
@@ -574,7 +536,6 @@ private:
                 }
             }
         }
-        (void)uses_tid_dim;
     }
 
     void emit_struct(Type s) {

@@ -205,6 +205,31 @@ ExprPtr make_intrinsic(IntrinsicOp op, Type t, SourceLoc loc, int64_t arg) {
 
 bool is_const(const ExprPtr& e) { return e->kind == ExprKind::Const; }
 
+namespace {
+bool any_in(const ExprPtr& e, const std::function<bool(const Expr&)>& pred) {
+    if (!e) return false;
+    if (pred(*e)) return true;
+    for (const auto& a : e->args)
+        if (any_in(a, pred)) return true;
+    return false;
+}
+}  // namespace
+
+bool any_expr(const Block& block, const std::function<bool(const Expr&)>& pred) {
+    for (const auto& st : block) {
+        if (any_in(st->value, pred) || any_in(st->array, pred) || any_in(st->start, pred) || any_in(st->stop, pred) ||
+            any_in(st->step, pred))
+            return true;
+        for (const auto& i : st->indices)
+            if (any_in(i, pred)) return true;
+        for (const auto& p : st->path)
+            for (const auto& i : p.indices)
+                if (any_in(i, pred)) return true;
+        if (any_expr(st->body, pred) || any_expr(st->orelse, pred)) return true;
+    }
+    return false;
+}
+
 // ---- printer ----
 namespace {
 

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -202,6 +203,10 @@ ExprPtr make_atomic(AtomicOp op, ExprPtr array, std::vector<ExprPtr> indices, st
 ExprPtr make_intrinsic(IntrinsicOp op, Type t, SourceLoc loc, int64_t arg = 0);
 
 bool is_const(const ExprPtr& e);
+
+// True when `pred` holds for some expression of the block, at any depth: operands, indices,
+// assignment paths, loop bounds and nested blocks (not the bodies of called funcs).
+bool any_expr(const Block& block, const std::function<bool(const Expr&)>& pred);
 
 // ---- printing and checking ----
 std::string print(const Function& f);
