@@ -13,12 +13,25 @@
 // The base name given to cuGetProcAddress is the versioned name with its _vN suffix removed, so
 // that a name cuda.h maps to a different function altogether (cuGraphInstantiate ->
 // cuGraphInstantiateWithFlags) asks for the function whose prototype we hold.
+//
+// Asking for CUDA_VERSION is right only while the newest version of a function keeps the prototype
+// cuda.h declares under its plain name. CUDA 13.0 broke that for cuCtxSynchronize: the header
+// still declares cuCtxSynchronize(void), but cuGetProcAddress("cuCtxSynchronize", 13000) returns
+// cuCtxSynchronize_v2(CUcontext ctx). Called with no argument, it read a garbage context and
+// failed with CUDA_ERROR_CONTEXT_IS_DESTROYED (every synchronize(device) on the H200, 2026-12-02).
+// Such functions are pinned below to the version whose prototype we hold; the static_asserts
+// check the pins against cudaTypedefs.h, and cuda_driver_prototypes_test checks every entry
+// point's arity against the typedef of the version it asks for.
 #include "runtime/cuda/cuda_driver.h"
 
 #include <dlfcn.h>
 
 #include <cctype>
+#include <cstring>
 #include <string>
+#include <type_traits>
+
+#include <cudaTypedefs.h>
 
 namespace weft::runtime {
 namespace {
@@ -30,6 +43,23 @@ namespace {
 using GetProcAddressV2 = CUresult (*)(const char*, void**, int, cuuint64_t,
                                       CUdriverProcAddressQueryResult*);
 using GetProcAddressV1 = CUresult (*)(const char*, void**, int, cuuint64_t);
+
+// Entry points whose newest version has another prototype than cuda.h's plain name (see above).
+struct PinnedVersion {
+    const char* base;
+    int version;
+};
+constexpr PinnedVersion kPinned[] = {
+    {"cuCtxSynchronize", 2000},  // 13.0 added cuCtxSynchronize_v2(CUcontext)
+};
+static_assert(std::is_same_v<decltype(&::cuCtxSynchronize), PFN_cuCtxSynchronize_v2000>);
+
+template <typename F>
+struct FunctionArity;
+template <typename R, typename... A>
+struct FunctionArity<R (*)(A...)> {
+    static constexpr int value = sizeof...(A);
+};
 
 struct LoadResult {
     CudaDriver driver;
@@ -58,16 +88,17 @@ class Resolver {
     // Address of the entry point cuda.h calls `versioned`, or nullptr.
     void* resolve(const std::string& versioned) const {
         const std::string base = base_name(versioned);
+        const int version = cuda_entry_point_version(base);
         void* address = nullptr;
         if (get_proc_v2_ != nullptr) {
             CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-            if (get_proc_v2_(base.c_str(), &address, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,
+            if (get_proc_v2_(base.c_str(), &address, version, CU_GET_PROC_ADDRESS_DEFAULT,
                              &status) != CUDA_SUCCESS ||
                 status != CU_GET_PROC_ADDRESS_SUCCESS) {
                 address = nullptr;
             }
         } else if (get_proc_v1_ != nullptr) {
-            if (get_proc_v1_(base.c_str(), &address, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT) !=
+            if (get_proc_v1_(base.c_str(), &address, version, CU_GET_PROC_ADDRESS_DEFAULT) !=
                 CUDA_SUCCESS) {
                 address = nullptr;
             }
@@ -132,6 +163,23 @@ const LoadResult& loaded() {
 }
 
 }  // namespace
+
+int cuda_entry_point_version(const std::string& base) {
+    for (const PinnedVersion& p : kPinned)
+        if (base == p.base) return p.version;
+    return CUDA_VERSION;
+}
+
+std::vector<CudaEntryPoint> cuda_entry_points() {
+    std::vector<CudaEntryPoint> out;
+#define WEFT_CUDA_DRIVER_DESCRIBE(name)                                                   \
+    out.push_back({base_name(WEFT_STRINGIFY_EXPANDED(name)),                              \
+                   cuda_entry_point_version(base_name(WEFT_STRINGIFY_EXPANDED(name))),    \
+                   FunctionArity<decltype(&::name)>::value});
+    WEFT_CUDA_DRIVER_ENTRY_POINTS(WEFT_CUDA_DRIVER_DESCRIBE)
+#undef WEFT_CUDA_DRIVER_DESCRIBE
+    return out;
+}
 
 bool cuda_available() { return loaded().unavailable_reason.empty(); }
 

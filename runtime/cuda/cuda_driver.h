@@ -22,6 +22,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <cuda.h>
 
@@ -75,6 +76,20 @@ std::string cuda_unavailable_reason();
 
 // The driver table. Throws CudaError with cuda_unavailable_reason() when CUDA is not available.
 const CudaDriver& cuda_driver();
+
+// The CUDA version asked of cuGetProcAddress for an entry point, by its base name (cuda.h's
+// versioned name without _vN: "cuMemAlloc", "cuGraphInstantiateWithFlags"): CUDA_VERSION, except
+// for the few whose newest version changed its prototype (cuda_driver.cpp says which and why).
+int cuda_entry_point_version(const std::string& base);
+
+// Every entry point of the table as resolved: base name, version asked for, and the number of
+// parameters of the prototype Weft calls it with (checked against cudaTypedefs.h by a test).
+struct CudaEntryPoint {
+    std::string base;
+    int version = 0;
+    int arity = 0;
+};
+std::vector<CudaEntryPoint> cuda_entry_points();
 
 // [SECTION] errors
 
