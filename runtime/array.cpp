@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "runtime/errors.h"
+#include "runtime/memory_stats.h"
+#include "runtime/recorder.h"
 
 namespace weft::runtime {
 
@@ -54,22 +56,26 @@ Array Array::empty(compiler::Type dtype, const std::vector<int64_t>& shape, cons
     size_t bytes = std::max<size_t>(a.nbytes(), 1);
     DeviceBackend& be = backend(device);
     void* p = be.allocate(bytes);
+    note_allocated(bytes);
     a.data_ = p;
-    a.owner_ = std::shared_ptr<void>(p, [&be](void* q) { be.free(q); });
+    a.owner_ = std::shared_ptr<void>(p, [&be, bytes](void* q) {
+        be.free(q);
+        note_freed(bytes);
+    });
     if (requires_grad) a.set_requires_grad(true);
     return a;
 }
 
 Array Array::zeros(compiler::Type dtype, const std::vector<int64_t>& shape, const Device& device, bool requires_grad) {
     Array a = empty(dtype, shape, device, requires_grad);
-    a.zero();
+    a.zero_unrecorded();
     return a;
 }
 
 Array Array::full(compiler::Type dtype, const std::vector<int64_t>& shape, const void* value, const Device& device,
                   bool requires_grad) {
     Array a = empty(dtype, shape, device, requires_grad);
-    a.fill(value);
+    a.fill_unrecorded(value);
     return a;
 }
 
@@ -99,26 +105,41 @@ void Array::set_requires_grad(bool on) {
 }
 
 void Array::zero_grad() {
-    if (grad_) grad_->zero();
+    if (grad_) grad_->zero_unrecorded();  // gradients are not values a Tape differentiates
 }
 
 void Array::zero() {
+    if (Recorder* r = active_recorder()) r->on_overwrite(*this, "zero");
+    zero_unrecorded();
+}
+
+void Array::zero_unrecorded() {
     if (!is_contiguous()) {
         std::vector<std::byte> z(element_size());
-        fill(z.data());
+        fill_unrecorded(z.data());
         return;
     }
     backend(device_).memset(data_, 0, nbytes());
 }
 
 void Array::fill(const void* value) {
+    if (Recorder* r = active_recorder()) r->on_overwrite(*this, "fill");
+    fill_unrecorded(value);
+}
+
+void Array::fill_unrecorded(const void* value) {
     size_t es = element_size();
     std::vector<std::byte> host(nbytes());
     for (int64_t i = 0; i < size(); ++i) std::memcpy(host.data() + static_cast<size_t>(i) * es, value, es);
-    copy_from_host(host.data(), host.size());
+    write_from_host(host.data(), host.size());
 }
 
 void Array::copy_from_host(const void* src, size_t bytes) {
+    if (Recorder* r = active_recorder()) r->on_overwrite(*this, "copy from host");
+    write_from_host(src, bytes);
+}
+
+void Array::write_from_host(const void* src, size_t bytes) {
     if (bytes != nbytes())
         throw RuntimeError("copy into " + describe() + ": expected " + std::to_string(nbytes()) + " bytes, got " + std::to_string(bytes));
     if (is_contiguous()) {
@@ -160,11 +181,18 @@ void Array::copy_to_host(void* dst, size_t bytes) const {
 
 Array Array::to(const Device& d) const {
     Array out = Array::empty(dtype_, shape(), d);
-    out.assign(*this);
+    out.assign_unrecorded(*this);
     return out;
 }
 
 void Array::assign(const Array& src) {
+    if (src.dtype_ != dtype_ || src.shape() != shape())
+        throw RuntimeError("cannot copy " + src.describe() + " into " + describe() + ": dtype and shape must match");
+    if (Recorder* r = active_recorder()) r->on_copy(*this, src);
+    assign_unrecorded(src);
+}
+
+void Array::assign_unrecorded(const Array& src) {
     if (src.dtype_ != dtype_ || src.shape() != shape())
         throw RuntimeError("cannot copy " + src.describe() + " into " + describe() + ": dtype and shape must match");
     if (src.device_ == device_ && is_contiguous() && src.is_contiguous()) {
@@ -173,7 +201,7 @@ void Array::assign(const Array& src) {
     }
     std::vector<std::byte> host(nbytes());
     src.copy_to_host(host.data(), host.size());
-    copy_from_host(host.data(), host.size());
+    write_from_host(host.data(), host.size());
 }
 
 std::array<std::byte, 64> Array::descriptor() const {

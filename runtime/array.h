@@ -58,13 +58,19 @@ public:
     void set_requires_grad(bool on);
     void zero_grad();
 
-    // Copies (contiguous arrays; strided ones go element by element on host memory).
+    // Copies (contiguous arrays; strided ones go element by element on host memory). Writes are
+    // reported to the thread's active recorder (runtime/recorder.h: the Tape), except the
+    // *_unrecorded forms, which a Tape uses for its own bookkeeping.
     void copy_from_host(const void* src, size_t bytes);
     void copy_to_host(void* dst, size_t bytes) const;
     Array to(const Device& d) const;           // a new array on `d` with the same contents
     void assign(const Array& src);             // same shape and dtype; any devices
     void zero();
     void fill(const void* value);
+    void zero_unrecorded();
+    void fill_unrecorded(const void* value);
+    void assign_unrecorded(const Array& src);
+    void write_from_host(const void* src, size_t bytes);  // copy_from_host, unrecorded
 
     // The wp::array_t descriptor kernels receive (64 bytes).
     std::array<std::byte, 64> descriptor() const;

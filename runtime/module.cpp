@@ -9,6 +9,7 @@
 #include "compiler/diagnostics.h"
 #include "runtime/config.h"
 #include "runtime/errors.h"
+#include "runtime/recorder.h"
 
 namespace weft::runtime {
 
@@ -195,8 +196,6 @@ void launch_adjoint(const Kernel& k, const std::vector<LaunchArg>& args, const L
     const compiler::KernelInfo& info = k.info();
     std::string where = "backward launch of kernel '" + info.name + "'";
     if (!info.has_backward) throw RuntimeError(where + ": the kernel has no adjoint, because " + info.backward_unavailable);
-    if (options.device.kind == DeviceKind::Cuda)
-        throw RuntimeError(where + ": backward launches are not supported on " + options.device.str() + " yet (cpu and sim are)");
     if (!options.adj_args.empty() && options.adj_args.size() != args.size())
         throw RuntimeError(where + ": adj_args has " + std::to_string(options.adj_args.size()) + " entries; expected one per parameter (" +
                            std::to_string(args.size()) + ") or none");
@@ -269,11 +268,12 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
         launch_adjoint(k, args, options, req);
         return;
     }
-    if (req.size == 0) return;
-    const compiler::CompiledModule& cm = k.module()->compiled(debug);
-    req.kernel = cm.find_kernel(info.name);
-    k.module()->loaded(options.device, debug).launch(req);
-    if (config().verify_finite) {
+    if (req.size > 0) {
+        const compiler::CompiledModule& cm = k.module()->compiled(debug);
+        req.kernel = cm.find_kernel(info.name);
+        k.module()->loaded(options.device, debug).launch(req);
+    }
+    if (req.size > 0 && config().verify_finite) {
         for (size_t i = 0; i < args.size(); ++i) {
             if (args[i].kind != LaunchArg::ArrayArg) continue;
             const Array& a = args[i].array;
@@ -297,6 +297,9 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
             }
         }
     }
+    // Recorded only once it has succeeded: a failed launch leaves the Tape as it was.
+    if (options.record_tape)
+        if (Recorder* r = active_recorder()) r->on_launch(k, dim, args, options);
 }
 
 }  // namespace weft::runtime

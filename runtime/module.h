@@ -91,6 +91,8 @@ struct LaunchOptions {
     // entries (or an empty vector) mean the default: the array's grad(), and no float adjoints.
     bool adjoint = false;
     std::vector<Array> adj_args;
+    // Forward launches are reported to the thread's active recorder (the Tape) unless this is false.
+    bool record_tape = true;
 };
 
 // Checks the arguments against the kernel's signature and packs the argument block. Throws

@@ -12,6 +12,7 @@
 
 #include "compiler/codegen/adjoint_codegen.h"
 #include "compiler/passes/check_differentiable.h"
+#include "compiler/passes/param_access.h"
 
 #include <algorithm>
 #include <cmath>
@@ -585,8 +586,10 @@ private:
                     if (holds_array(fl.type)) return true;
             return false;
         };
-        for (const ir::Var* p : f.params) {
-            info.params.push_back({p->name, p->type, 0});
+        std::vector<passes::ParamAccess> access = passes::param_access(f);
+        for (size_t i = 0; i < f.params.size(); ++i) {
+            const ir::Var* p = f.params[i];
+            info.params.push_back({p->name, p->type, 0, access[i].read, access[i].written});
             if (is_struct(p->type) && holds_array(p->type)) info.arrays_in_structs = true;
         }
         layout_params(info);

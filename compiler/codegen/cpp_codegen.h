@@ -31,6 +31,8 @@ struct KernelParamInfo {
     std::string name;
     Type type = nullptr;
     size_t offset = 0;            // byte offset in the argument block
+    bool read = false;            // arrays: some path loads from it (passes/param_access.h)
+    bool written = false;         // arrays: some path stores to it or updates it atomically
 };
 
 struct KernelInfo {

@@ -1,0 +1,93 @@
+// param_access: see param_access.h.
+#include "compiler/passes/param_access.h"
+
+#include <map>
+
+namespace weft::compiler::passes {
+namespace {
+
+class ParamAccessAnalysis {
+public:
+    explicit ParamAccessAnalysis(std::map<const ir::Function*, std::vector<ParamAccess>>& memo) : memo_(memo) {}
+
+    std::vector<ParamAccess> run(const ir::Function& f) {
+        if (auto it = memo_.find(&f); it != memo_.end()) return it->second;
+        memo_[&f] = std::vector<ParamAccess>(f.params.size());  // recursion (not allowed by sema) terminates
+        for (size_t i = 0; i < f.params.size(); ++i) root_[f.params[i]] = static_cast<int>(i);
+        // Locals that alias a parameter array can be assigned after their first use in a loop;
+        // two passes reach the fixed point for straight chains of aliases.
+        for (int pass = 0; pass < 2; ++pass) block(f.body);
+        std::vector<ParamAccess> out(f.params.size());
+        for (auto [i, a] : access_) out[static_cast<size_t>(i)] = a;
+        memo_[&f] = out;
+        return out;
+    }
+
+private:
+    // The parameter an array-valued expression refers to, or -1.
+    int root_of(const ir::ExprPtr& e) const {
+        if (!e || e->kind != ir::ExprKind::VarRef) return -1;
+        auto it = root_.find(e->var);
+        return it == root_.end() ? -1 : it->second;
+    }
+
+    void mark(const ir::ExprPtr& array, bool read, bool written) {
+        int r = root_of(array);
+        if (r < 0) return;
+        access_[r].read |= read;
+        access_[r].written |= written;
+    }
+
+    void expr(const ir::ExprPtr& e) {
+        if (!e) return;
+        switch (e->kind) {
+            case ir::ExprKind::Load: mark(e->args[0], true, false); break;
+            case ir::ExprKind::Atomic: mark(e->args[0], true, true); break;
+            case ir::ExprKind::CallFunc: {
+                std::vector<ParamAccess> callee = ParamAccessAnalysis(memo_).run(*e->func);
+                for (size_t i = 0; i < e->args.size() && i < callee.size(); ++i)
+                    if (is_array(e->args[i]->type)) mark(e->args[i], callee[i].read, callee[i].written);
+                break;
+            }
+            default: break;
+        }
+        for (const auto& a : e->args) expr(a);
+    }
+
+    void block(const ir::Block& b) {
+        for (const auto& s : b) {
+            if (s->kind == ir::StmtKind::Assign && s->var && is_array(s->var->type) && s->path.empty()) {
+                int r = root_of(s->value);
+                if (r >= 0) root_[s->var] = r;
+            }
+            if (s->kind == ir::StmtKind::Store) {
+                // A store below an element (a[i].x = v) keeps the element's other components: it
+                // reads nothing from memory but is still a write.
+                mark(s->array, false, true);
+            }
+            expr(s->value);
+            expr(s->array);
+            expr(s->start);
+            expr(s->stop);
+            expr(s->step);
+            for (const auto& i : s->indices) expr(i);
+            for (const auto& p : s->path)
+                for (const auto& i : p.indices) expr(i);
+            block(s->body);
+            block(s->orelse);
+        }
+    }
+
+    std::map<const ir::Function*, std::vector<ParamAccess>>& memo_;
+    std::map<const ir::Var*, int> root_;
+    std::map<int, ParamAccess> access_;
+};
+
+}  // namespace
+
+std::vector<ParamAccess> param_access(const ir::Function& f) {
+    std::map<const ir::Function*, std::vector<ParamAccess>> memo;
+    return ParamAccessAnalysis(memo).run(f);
+}
+
+}  // namespace weft::compiler::passes

@@ -1,0 +1,360 @@
+// The Tape. See tape.h.
+#include "tape/tape.h"
+
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+
+#include "compiler/diagnostics.h"
+#include "runtime/errors.h"
+
+namespace weft::tape {
+
+using runtime::Array;
+using runtime::RuntimeError;
+
+namespace {
+
+// The byte range an array's elements span, and the allocation it belongs to. Two arrays alias
+// when they share an allocation and their ranges overlap (views of one buffer do).
+struct Span {
+    const void* owner;
+    uintptr_t lo, hi;
+};
+
+Span span_of(const Array& a) {
+    uintptr_t lo = reinterpret_cast<uintptr_t>(a.data()), hi = lo;
+    if (a.size() > 0) {
+        int64_t neg = 0, pos = 0;
+        for (int k = 0; k < a.ndim(); ++k) {
+            int64_t ext = (a.shape(k) - 1) * a.strides()[static_cast<size_t>(k)];
+            (ext < 0 ? neg : pos) += ext;
+        }
+        lo = static_cast<uintptr_t>(static_cast<int64_t>(lo) + neg);
+        hi = static_cast<uintptr_t>(static_cast<int64_t>(hi) + pos) + a.element_size();
+    }
+    return {a.owner() ? a.owner().get() : a.data(), lo, hi};
+}
+
+bool overlap(const Span& a, const Span& b) { return a.owner == b.owner && a.lo < b.hi && b.lo < a.hi; }
+
+bool has_float_gradient(const Array& a) {
+    return a.valid() && !compiler::is_struct(a.dtype()) && compiler::is_float_kind(a.dtype()->scalar);
+}
+
+std::string where_of(const runtime::Kernel& k) {
+    const compiler::SourceLoc& loc = k.info().loc;
+    if (!loc.valid()) return "";
+    return " (" + loc.file->path + ":" + std::to_string(loc.display_line()) + ")";
+}
+
+// A flat view of an array's scalars: `n` components of its scalar type. Gradient arrays are
+// contiguous (they are created so); user arrays given as seeds are copied to a contiguous one first.
+Array flat_scalars(const Array& a) {
+    int64_t n = a.size() * compiler::component_count(a.dtype());
+    compiler::Type s = compiler::scalar_type(a.dtype()->scalar);
+    return Array::wrap(a.data(), s, {n}, {static_cast<int64_t>(compiler::type_size(s))}, a.device(), a.owner());
+}
+
+// The element-wise sum kernels, one module for all scalar types, compiled on first use.
+runtime::Kernel accumulate_kernel(compiler::ScalarKind s) {
+    static std::mutex mu;
+    static std::shared_ptr<runtime::Module> module;
+    std::lock_guard<std::mutex> lock(mu);
+    if (!module) {
+        const char* text =
+            "import weft as wp\n"
+            "\n"
+            "@wp.kernel(enable_backward=False)\n"
+            "def accumulate_float16(dst: wp.array(dtype=wp.float16), src: wp.array(dtype=wp.float16)):\n"
+            "    i = wp.tid()\n"
+            "    dst[i] = dst[i] + src[i]\n"
+            "\n"
+            "@wp.kernel(enable_backward=False)\n"
+            "def accumulate_float32(dst: wp.array(dtype=wp.float32), src: wp.array(dtype=wp.float32)):\n"
+            "    i = wp.tid()\n"
+            "    dst[i] = dst[i] + src[i]\n"
+            "\n"
+            "@wp.kernel(enable_backward=False)\n"
+            "def accumulate_float64(dst: wp.array(dtype=wp.float64), src: wp.array(dtype=wp.float64)):\n"
+            "    i = wp.tid()\n"
+            "    dst[i] = dst[i] + src[i]\n";
+        module = runtime::Module::compile({{"<weft tape: gradient sums>", text}});
+    }
+    return module->kernel("accumulate_" + std::string(compiler::scalar_name(s)));
+}
+
+}  // namespace
+
+void accumulate(Array& grad, const Array& other) {
+    if (!has_float_gradient(grad) || grad.dtype() != other.dtype() || grad.shape() != other.shape())
+        throw RuntimeError("cannot add " + other.describe() + " into the gradient " + grad.describe() +
+                           ": gradients are float arrays of one dtype and shape");
+    if (!grad.is_contiguous()) throw RuntimeError("gradient " + grad.describe() + " is not contiguous");
+    Array src = other;
+    if (!src.is_contiguous() || src.device() != grad.device()) {
+        src = Array::empty(other.dtype(), other.shape(), grad.device());
+        src.assign_unrecorded(other);
+    }
+    Array d = flat_scalars(grad), s = flat_scalars(src);
+    runtime::LaunchOptions o;
+    o.device = grad.device();
+    o.record_tape = false;
+    runtime::launch(accumulate_kernel(grad.dtype()->scalar), {d.size()}, {runtime::LaunchArg::of(d), runtime::LaunchArg::of(s)}, o);
+}
+
+std::string Record::describe() const {
+    switch (kind) {
+        case Launch: return "launch of kernel '" + kernel.name() + "'" + where_of(kernel);
+        case Copy: return "copy into " + dst.describe();
+        case Overwrite: return operation + " of " + dst.describe();
+        case Func: return "recorded function '" + name + "'";
+    }
+    return "?";
+}
+
+void Tape::on_launch(const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<runtime::LaunchArg>& args,
+                     const runtime::LaunchOptions& options) {
+    Record r;
+    r.kind = Record::Launch;
+    r.kernel = k;
+    r.dim = dim;
+    r.args = args;
+    r.options = options;
+    const auto& params = k.info().params;
+    for (size_t i = 0; i < args.size() && i < params.size(); ++i) {
+        if (args[i].kind != runtime::LaunchArg::ArrayArg) continue;
+        if (!params[i].read && !params[i].written) continue;
+        r.accesses.push_back({args[i].array, "argument '" + params[i].name + "'", params[i].read, params[i].written});
+    }
+    records_.push_back(std::move(r));
+}
+
+void Tape::on_copy(const Array& dst, const Array& src) {
+    Record r;
+    r.kind = Record::Copy;
+    r.dst = dst;
+    r.src = src;
+    r.accesses.push_back({src, "source", true, false});
+    r.accesses.push_back({dst, "destination", false, true});
+    records_.push_back(std::move(r));
+}
+
+void Tape::on_overwrite(const Array& dst, const char* operation) {
+    Record r;
+    r.kind = Record::Overwrite;
+    r.dst = dst;
+    r.operation = operation;
+    r.accesses.push_back({dst, "array", false, true});
+    records_.push_back(std::move(r));
+}
+
+void Tape::record_func(const std::string& name, std::function<void()> backward, std::vector<Access> accesses) {
+    Record r;
+    r.kind = Record::Func;
+    r.name = name;
+    r.backward = std::move(backward);
+    r.accesses = std::move(accesses);
+    records_.push_back(std::move(r));
+}
+
+std::string Tape::check_overwrites() const {
+    struct Read {
+        Span span;
+        size_t record;
+        const Access* access;
+    };
+    std::unordered_map<const void*, std::vector<Read>> reads;  // by allocation
+    for (size_t j = 0; j < records_.size(); ++j) {
+        const Record& w = records_[j];
+        for (const Access& a : w.accesses) {
+            if (!a.written) continue;
+            Span s = span_of(a.array);
+            auto it = reads.find(s.owner);
+            if (it == reads.end()) continue;
+            for (const Read& r : it->second) {
+                if (r.record == j || !overlap(r.span, s)) continue;
+                const Record& rd = records_[r.record];
+                return "the tape cannot be differentiated: " + a.array.describe() + " was read by " + rd.describe() + " (" +
+                       r.access->label + ", record " + std::to_string(r.record) + ") and then overwritten by " + w.describe() +
+                       " (" + a.label + ", record " + std::to_string(j) +
+                       "); the backward pass of the first would see the new values. Write the later result to a "
+                       "new array (for example one state per step) instead of reusing this one";
+            }
+        }
+        for (const Access& a : w.accesses)
+            if (a.read) {
+                Span s = span_of(a.array);
+                reads[s.owner].push_back({s, j, &a});
+            }
+    }
+    return "";
+}
+
+void Tape::backward(const Array& loss) {
+    if (!loss.valid()) throw RuntimeError("tape.backward: the loss is an empty array handle");
+    if (loss.size() != 1 || !compiler::is_float(loss.dtype()))
+        throw RuntimeError("tape.backward: the loss must be one float element; got " + loss.describe() +
+                           " (seed other outputs with backward(grads={array: gradient}))");
+    if (!loss.grad())
+        throw RuntimeError("tape.backward: the loss " + loss.describe() + " has no gradient; create it with requires_grad=True");
+    std::string problem = check_overwrites();
+    if (!problem.empty()) throw RuntimeError(problem);
+    std::byte one[8];
+    if (loss.dtype()->scalar == compiler::ScalarKind::Float64) {
+        double v = 1.0;
+        std::memcpy(one, &v, 8);
+    } else if (loss.dtype()->scalar == compiler::ScalarKind::Float32) {
+        float v = 1.0f;
+        std::memcpy(one, &v, 4);
+    } else {
+        uint16_t v = 0x3c00;  // 1.0 in IEEE half precision
+        std::memcpy(one, &v, 2);
+    }
+    loss.grad()->fill_unrecorded(one);
+    run_backward();
+}
+
+void Tape::backward(const std::vector<std::pair<Array, Array>>& grads) {
+    for (const auto& [a, g] : grads) {
+        if (!a.valid() || !g.valid()) throw RuntimeError("tape.backward: grads holds an empty array handle");
+        if (!a.grad())
+            throw RuntimeError("tape.backward: " + a.describe() + " has no gradient to seed; create it with requires_grad=True");
+        if (g.dtype() != a.dtype() || g.shape() != a.shape())
+            throw RuntimeError("tape.backward: the seed " + g.describe() + " does not match " + a.describe() +
+                               " (same dtype and shape expected)");
+    }
+    std::string problem = check_overwrites();
+    if (!problem.empty()) throw RuntimeError(problem);
+    for (const auto& [a, g] : grads) a.grad()->assign_unrecorded(g);
+    run_backward();
+}
+
+void Tape::run_backward() {
+    runtime::ScopedRecorder suspend(nullptr);  // nothing the backward pass does is recorded
+    for (size_t n = records_.size(); n-- > 0;) {
+        Record& r = records_[n];
+        switch (r.kind) {
+            case Record::Launch: {
+                if (!r.kernel.info().has_backward) {
+                    // A kernel without an adjoint is fine when no gradient flows through it.
+                    bool any = false;
+                    for (const Access& a : r.accesses) any |= a.written && a.array.grad() != nullptr;
+                    if (!any) break;
+                }
+                runtime::LaunchOptions o = r.options;
+                o.adjoint = true;
+                o.record_tape = false;
+                runtime::launch(r.kernel, r.dim, r.args, o);
+                break;
+            }
+            case Record::Copy:
+                if (r.dst.grad()) {
+                    if (r.src.grad() && has_float_gradient(r.src)) accumulate(*r.src.grad(), *r.dst.grad());
+                    r.dst.grad()->zero_unrecorded();
+                }
+                break;
+            case Record::Overwrite:
+                if (r.dst.grad()) r.dst.grad()->zero_unrecorded();
+                break;
+            case Record::Func:
+                if (r.backward) r.backward();
+                break;
+        }
+    }
+}
+
+std::vector<std::pair<Array, Array>> Tape::gradients() const {
+    std::vector<std::pair<Array, Array>> out;
+    std::vector<Span> seen;
+    for (const Record& r : records_)
+        for (const Access& a : r.accesses) {
+            if (!a.array.grad()) continue;
+            Span s = span_of(a.array);
+            bool dup = false;
+            for (const Span& t : seen) dup |= t.owner == s.owner && t.lo == s.lo && t.hi == s.hi;
+            if (dup) continue;
+            seen.push_back(s);
+            out.emplace_back(a.array, *a.array.grad());
+        }
+    return out;
+}
+
+void Tape::zero() {
+    for (auto& [a, g] : gradients()) g.zero_unrecorded();
+}
+
+void Tape::reset() {
+    zero();
+    records_.clear();
+}
+
+std::string Tape::dot() const {
+    // Array nodes are keyed by span; each is labelled by its first use.
+    std::vector<std::pair<Span, std::string>> arrays;
+    auto node_of = [&](const Access& a) {
+        Span s = span_of(a.array);
+        for (size_t i = 0; i < arrays.size(); ++i)
+            if (arrays[i].first.owner == s.owner && arrays[i].first.lo == s.lo && arrays[i].first.hi == s.hi) return i;
+        arrays.emplace_back(s, a.label + "\\n" + a.array.describe());
+        return arrays.size() - 1;
+    };
+    auto quote = [](std::string s) {
+        std::string o;
+        for (char c : s) {
+            if (c == '"') o += "\\\"";
+            else o += c;
+        }
+        return o;
+    };
+    std::ostringstream edges;
+    std::ostringstream nodes;
+    std::string problem = check_overwrites();
+    for (size_t j = 0; j < records_.size(); ++j) {
+        const Record& r = records_[j];
+        std::string shape = r.kind == Record::Launch ? "box" : r.kind == Record::Func ? "component" : "cds";
+        std::string label = std::to_string(j) + ": " + r.describe();
+        if (r.kind == Record::Launch) {
+            label += "\\ndim=(";
+            for (size_t k = 0; k < r.dim.size(); ++k) label += (k ? "," : "") + std::to_string(r.dim[k]);
+            label += ")";
+        }
+        nodes << "  r" << j << " [shape=" << shape << ", label=\"" << quote(label) << "\"];\n";
+        for (const Access& a : r.accesses) {
+            size_t n = node_of(a);
+            if (a.read) edges << "  a" << n << " -> r" << j << ";\n";
+            if (a.written) edges << "  r" << j << " -> a" << n << ";\n";
+        }
+    }
+    // Conflicting overwrites: a red dashed edge from the reading record to the overwriting one.
+    for (size_t j = 0; j < records_.size(); ++j)
+        for (const Access& w : records_[j].accesses) {
+            if (!w.written) continue;
+            Span ws = span_of(w.array);
+            for (size_t i = 0; i < j; ++i)
+                for (const Access& r : records_[i].accesses)
+                    if (r.read && overlap(span_of(r.array), ws))
+                        edges << "  r" << i << " -> r" << j << " [color=red, style=dashed, label=\"overwrites "
+                              << quote(r.label) << "\"];\n";
+        }
+    std::ostringstream os;
+    os << "digraph tape {\n  rankdir=LR;\n  node [fontname=\"monospace\", fontsize=10];\n";
+    if (!problem.empty()) os << "  label=\"" << quote(problem) << "\";\n  fontcolor=red;\n";
+    os << nodes.str();
+    for (size_t i = 0; i < arrays.size(); ++i)
+        os << "  a" << i << " [shape=ellipse, label=\"" << quote(arrays[i].second) << "\"];\n";
+    os << edges.str() << "}\n";
+    return os.str();
+}
+
+void Tape::visualize(const std::string& path) const {
+    std::string text = dot();
+    std::ofstream f(path, std::ios::binary);
+    if (!f) throw RuntimeError("tape.visualize: cannot write '" + path + "'");
+    f << text;
+    if (!f) throw RuntimeError("tape.visualize: writing '" + path + "' failed");
+}
+
+}  // namespace weft::tape
