@@ -26,7 +26,11 @@ public:
         for (const auto& k : m.gen.kernels) {
             CUfunction f = nullptr;
             ctx_.check(cu.cuModuleGetFunction(&f, module_, k.cuda_symbol.c_str()), "cuModuleGetFunction");
-            functions_[&k] = {f, std::make_shared<const KernelLabel>(KernelLabel{k.name, location(k)})};
+            CUfunction b = nullptr;  // the backward entry (docs/autodiff.md), when the kernel has one
+            if (k.has_backward)
+                ctx_.check(cu.cuModuleGetFunction(&b, module_, k.cuda_backward_symbol.c_str()), "cuModuleGetFunction");
+            functions_[&k] = {f, b, std::make_shared<const KernelLabel>(KernelLabel{k.name, location(k)}),
+                              std::make_shared<const KernelLabel>(KernelLabel{k.name + " (backward)", location(k)})};
         }
     }
 
@@ -44,6 +48,9 @@ public:
         auto it = functions_.find(&k);
         if (it == functions_.end()) throw RuntimeError("kernel '" + k.name + "' is not part of the module loaded on " + ctx_.device().str());
         const Entry& e = it->second;
+        // Backward launches take the K_args_adj block (module.cpp packs it) in the same slot.
+        CUfunction function = req.adjoint ? e.backward : e.function;
+        if (!function) throw RuntimeError("backward launch of kernel '" + k.name + "': the module loaded on " + ctx_.device().str() + " has no backward entry");
 
         wp::launch_bounds_t bounds{};
         bounds.ndim = req.ndim;
@@ -71,12 +78,12 @@ public:
         void* args = req.args.empty() ? const_cast<std::byte*>(kNoArgs) : const_cast<std::byte*>(req.args.data());
         void* params[3] = {&bounds, args, &oob};
         LaunchRecord rec;
-        rec.kernel = e.label;
+        rec.kernel = req.adjoint ? e.backward_label : e.label;
         rec.ndim = req.ndim;
         for (int d = 0; d < 4; ++d) rec.shape[d] = req.shape[d];
         rec.block_dim = req.block_dim;
         ctx_.log().record(rec);
-        ctx_.check(cu.cuLaunchKernel(e.function, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(req.block_dim), 1, 1,
+        ctx_.check(cu.cuLaunchKernel(function, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(req.block_dim), 1, 1,
                                      0, stream, params, nullptr),
                    "cuLaunchKernel");
 
@@ -103,7 +110,9 @@ private:
     CUdeviceptr oob_ = 0;
     struct Entry {
         CUfunction function = nullptr;
+        CUfunction backward = nullptr;
         std::shared_ptr<const KernelLabel> label;
+        std::shared_ptr<const KernelLabel> backward_label;
     };
     // Keyed by the KernelInfo of the CompiledModule this was loaded from: launch() receives those.
     std::unordered_map<const compiler::KernelInfo*, Entry> functions_;
