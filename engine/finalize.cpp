@@ -1,0 +1,151 @@
+// engine/finalize.cpp: ModelBuilder::finalize: the force-slot layout (which slots each particle
+// sums, see kernels/particles.py), the hash-grid sizes, and the upload of every array.
+#include <algorithm>
+
+#include "engine/model_builder.h"
+
+namespace weft::engine {
+
+namespace {
+
+using compiler::ScalarKind;
+
+struct Uploader {
+    runtime::Device device;
+    bool grad;
+
+    template <class T>
+    Array operator()(compiler::Type t, std::vector<int64_t> shape, const std::vector<T>& host, bool differentiable) const {
+        Array a = Array::empty(t, shape, device, grad && differentiable);
+        if (!host.empty()) a.copy_from_host(host.data(), host.size() * sizeof(T));
+        return a;
+    }
+};
+
+template <class T, size_t N>
+std::vector<T> flatten(const std::vector<std::array<T, N>>& v) {
+    std::vector<T> out;
+    out.reserve(v.size() * N);
+    for (const auto& a : v) out.insert(out.end(), a.begin(), a.end());
+    return out;
+}
+
+}  // namespace
+
+Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad) const {
+    Model m;
+    m.device = runtime::parse_device(device_name);
+    m.requires_grad = requires_grad;
+    Uploader up{m.device, requires_grad};
+    const int64_t np = particle_count();
+    m.particle_count = int(np);
+    m.spring_count = int(spring_rest_length.size());
+    m.tri_count = int(tri_indices.size());
+    m.edge_count = int(edge_indices.size());
+    m.tet_count = int(tet_indices.size());
+    m.shape_count = int(shape_geo_type.size());
+
+    auto f32 = compiler::float32_type();
+    auto i32 = compiler::int32_type();
+    auto v3 = vec3_type();
+    auto m22 = compiler::matrix_type(2, 2, ScalarKind::Float32);
+    auto m33 = compiler::matrix_type(3, 3, ScalarKind::Float32);
+
+    std::vector<float> q, qd, inv_mass;
+    for (const auto& p : particle_q) q.insert(q.end(), {p.x(), p.y(), p.z()});
+    for (const auto& v : particle_qd) qd.insert(qd.end(), {v.x(), v.y(), v.z()});
+    for (float mass : particle_mass) inv_mass.push_back(mass > 0.0f ? 1.0f / mass : 0.0f);
+    m.particle_q = up(v3, {np}, q, true);
+    m.particle_qd = up(v3, {np}, qd, true);
+    m.particle_mass = up(f32, {np}, particle_mass, true);
+    m.particle_inv_mass = up(f32, {np}, inv_mass, true);
+    m.particle_radius = up(f32, {np}, particle_radius, true);
+    m.particle_flags = up(compiler::uint32_type(), {np}, particle_flags, false);
+    m.particle_max_radius = particle_radius.empty() ? 0.0f : *std::max_element(particle_radius.begin(), particle_radius.end());
+    m.particle_max_velocity = particle_max_velocity;
+    m.particle_drag = particle_drag;
+
+    m.particle_contact = particle_contact && np > 1;
+    m.particle_ke = particle_ke;
+    m.particle_kd = particle_kd;
+    m.particle_kf = particle_kf;
+    m.particle_mu = particle_mu;
+    if (m.particle_contact) {
+        if (!(m.particle_max_radius > 0.0f)) throw BuildError("finalize: particle contact needs particles with a radius > 0");
+        m.particle_grid_cell = 2.0f * m.particle_max_radius;
+        int buckets = 1024;
+        while (buckets < 2 * np && buckets < (1 << 26)) buckets *= 2;
+        m.particle_grid_buckets = buckets;
+    }
+
+    m.spring_indices = up(i32, {int64_t(spring_indices.size())}, spring_indices, false);
+    m.spring_rest_length = up(f32, {m.spring_count}, spring_rest_length, true);
+    m.spring_stiffness = up(f32, {m.spring_count}, spring_stiffness, true);
+    m.spring_damping = up(f32, {m.spring_count}, spring_damping, true);
+
+    std::vector<float> poses2;
+    for (const auto& P : tri_poses) poses2.insert(poses2.end(), {P(0, 0), P(0, 1), P(1, 0), P(1, 1)});  // row-major
+    m.tri_indices = up(i32, {m.tri_count, 3}, flatten(tri_indices), false);
+    m.tri_poses = up(m22, {m.tri_count}, poses2, true);
+    m.tri_activations = up(f32, {m.tri_count}, std::vector<float>(size_t(m.tri_count), 0.0f), true);
+    m.tri_materials = up(f32, {m.tri_count, 5}, flatten(tri_materials), true);
+    m.tri_areas = up(f32, {m.tri_count}, tri_areas, false);
+
+    m.edge_indices = up(i32, {m.edge_count, 4}, flatten(edge_indices), false);
+    m.edge_rest_angle = up(f32, {m.edge_count}, edge_rest_angle, true);
+    m.edge_bending_properties = up(f32, {m.edge_count, 2}, flatten(edge_bending_properties), true);
+
+    std::vector<float> poses3;
+    for (const auto& P : tet_poses)
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) poses3.push_back(P(r, c));
+    m.tet_indices = up(i32, {m.tet_count, 4}, flatten(tet_indices), false);
+    m.tet_poses = up(m33, {m.tet_count}, poses3, true);
+    m.tet_activations = up(f32, {m.tet_count}, std::vector<float>(size_t(m.tet_count), 0.0f), true);
+    m.tet_materials = up(f32, {m.tet_count, 3}, flatten(tet_materials), true);
+
+    std::vector<float> scale;
+    for (const auto& s : shape_geo_scale) scale.insert(scale.end(), {s.x(), s.y(), s.z()});
+    m.shape_transform = up(compiler::transform_type(ScalarKind::Float32), {m.shape_count}, flatten(shape_transform), false);
+    m.shape_geo_type = up(i32, {m.shape_count}, shape_geo_type, false);
+    m.shape_geo_scale = up(v3, {m.shape_count}, scale, false);
+    m.shape_geo_thickness = up(f32, {m.shape_count}, shape_geo_thickness, false);
+
+    m.ground = ground;
+    m.ground_plane = ground_plane;
+    m.soft_contact_ke = soft_contact_ke;
+    m.soft_contact_kd = soft_contact_kd;
+    m.soft_contact_kf = soft_contact_kf;
+    m.soft_contact_mu = soft_contact_mu;
+    m.gravity = {gravity.x(), gravity.y(), gravity.z()};
+
+    // Force slots: particle i's own slot i, then every element's per-vertex slots, and for each
+    // particle the list of slots that hold its contributions, in element order.
+    ForceTermLayout& L = m.term_layout;
+    L.spring = int(np);
+    L.tri = L.spring + 2 * m.spring_count;
+    L.edge = L.tri + 3 * m.tri_count;
+    L.tet = L.edge + 4 * m.edge_count;
+    L.count = L.tet + 4 * m.tet_count;
+    std::vector<std::vector<int>> slots(static_cast<size_t>(np));
+    for (int s = 0; s < m.spring_count; ++s)
+        for (int v = 0; v < 2; ++v) slots[size_t(spring_indices[size_t(2 * s + v)])].push_back(L.spring + 2 * s + v);
+    for (int t = 0; t < m.tri_count; ++t)
+        for (int v = 0; v < 3; ++v) slots[size_t(tri_indices[size_t(t)][size_t(v)])].push_back(L.tri + 3 * t + v);
+    for (int e = 0; e < m.edge_count; ++e)
+        for (int v = 0; v < 4; ++v) slots[size_t(edge_indices[size_t(e)][size_t(v)])].push_back(L.edge + 4 * e + v);
+    for (int t = 0; t < m.tet_count; ++t)
+        for (int v = 0; v < 4; ++v) slots[size_t(tet_indices[size_t(t)][size_t(v)])].push_back(L.tet + 4 * t + v);
+    std::vector<int> start(size_t(np) + 1, 0), index;
+    for (int64_t i = 0; i < np; ++i) {
+        start[size_t(i)] = int(index.size());
+        index.insert(index.end(), slots[size_t(i)].begin(), slots[size_t(i)].end());
+    }
+    start[size_t(np)] = int(index.size());
+    m.particle_term_start = up(i32, {np + 1}, start, false);
+    m.particle_term_index = up(i32, {std::max<int64_t>(int64_t(index.size()), 1)},
+                               index.empty() ? std::vector<int>{0} : index, false);
+    return m;
+}
+
+}  // namespace weft::engine

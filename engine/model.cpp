@@ -1,0 +1,46 @@
+// engine/model.cpp: State and Control creation from a finalized Model.
+#include "engine/model.h"
+
+namespace weft::engine {
+
+compiler::Type vec3_type() { return compiler::vector_type(3, compiler::ScalarKind::Float32); }
+compiler::Type vec4_type() { return compiler::vector_type(4, compiler::ScalarKind::Float32); }
+
+namespace {
+
+Array copy_of(const Array& a, bool requires_grad) {
+    Array out = Array::empty(a.dtype(), a.shape(), a.device(), requires_grad);
+    out.assign(a);
+    return out;
+}
+
+}  // namespace
+
+State Model::state(int requires_grad_opt) const {
+    bool grad = requires_grad_opt < 0 ? requires_grad : requires_grad_opt != 0;
+    State s;
+    s.particle_count = particle_count;
+    int64_t n = particle_count;
+    s.particle_q = copy_of(particle_q, grad);
+    s.particle_qd = copy_of(particle_qd, grad);
+    s.particle_f = Array::zeros(vec3_type(), {n}, device, grad);
+    s.force_terms = Array::zeros(vec3_type(), {std::max<int64_t>(term_layout.count, 1)}, device, grad);
+    if (particle_contact && particle_grid_buckets > 0) {
+        s.grid_bucket_count = Array::zeros(compiler::int32_type(), {particle_grid_buckets}, device);
+        s.grid_bucket_particles = Array::zeros(compiler::int32_type(),
+                                               {int64_t(particle_grid_buckets) * particle_grid_capacity}, device);
+    }
+    return s;
+}
+
+Control Model::control() const {
+    Control c;
+    c.particle_f = Array::zeros(vec3_type(), {int64_t(particle_count)}, device, requires_grad);
+    return c;
+}
+
+void State::clear_forces() {
+    if (particle_f.valid()) particle_f.zero();
+}
+
+}  // namespace weft::engine

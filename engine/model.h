@@ -1,0 +1,157 @@
+// engine/model.h: Model, State and Control of the particle engine, under Warp 1.9 warp.sim names.
+//
+// [SECTION] Model    what does not change during a rollout: topology, masses, materials, shapes
+// [SECTION] State    what does: positions, velocities, forces (plus per-state scratch, see below)
+// [SECTION] Control  inputs of a step: external forces
+//
+//   ModelBuilder b;                                  // engine/model_builder.h
+//   b.add_particle({0, 1, 0}, {0, 0, 0}, 1.0f);
+//   Model model = b.finalize("cpu");
+//   State s0 = model.state(), s1 = model.state();
+//   SemiImplicitIntegrator().simulate(model, s0, s1, 1.0f / 600, nullptr);
+//
+// Arrays are runtime::Array handles on the model's device (copies share memory). Every step writes
+// state_out from state_in (out of place), so a rollout that keeps one State per step can be
+// differentiated by a Tape that records the launches. Forces are assembled through per-element
+// slots (`force_terms`) and a fixed-order gather, so results do not depend on the thread count.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "runtime/array.h"
+
+namespace weft::engine {
+
+using runtime::Array;
+
+enum ParticleFlags : uint32_t {
+    ParticleFlags_Active = 1u << 0,  // integrated and in contact; inactive particles keep their state
+};
+
+// Shape geometry types (Warp's GEO_* numbering, kernels/geometry.py).
+enum GeoType : int { GEO_SPHERE = 0, GEO_BOX = 1, GEO_CAPSULE = 2, GEO_PLANE = 3 };
+
+// Where each element kind writes its per-vertex contributions in State::force_terms (and the XPBD
+// deltas): slot i < particle_count holds particle i's own terms (contact, drag, external force).
+struct ForceTermLayout {
+    int spring = 0;   // first slot of springs: 2 per spring
+    int tri = 0;      // 3 per triangle
+    int edge = 0;     // 4 per bending edge
+    int tet = 0;      // 4 per tetrahedron
+    int count = 0;    // total slots
+};
+
+struct State;
+struct Control;
+
+// [SECTION] Model
+struct Model {
+    runtime::Device device;                 // where every array lives
+    bool requires_grad = false;             // states get gradient arrays; integrators allocate per step
+
+    int particle_count = 0;
+    int spring_count = 0;
+    int tri_count = 0;
+    int edge_count = 0;
+    int tet_count = 0;
+    int shape_count = 0;
+
+    // particles
+    Array particle_q;                       // initial positions, vec3 (particle_count)
+    Array particle_qd;                      // initial velocities, vec3 (particle_count)
+    Array particle_mass;                    // kg, float (particle_count); 0 = kinematic
+    Array particle_inv_mass;                // 1/kg, float (particle_count); 0 for kinematic particles
+    Array particle_radius;                  // m, float (particle_count)
+    Array particle_flags;                   // ParticleFlags, uint32 (particle_count)
+    float particle_max_radius = 0.0f;       // m, largest particle_radius
+    float particle_max_velocity = 1e5f;     // m/s, speeds are clamped to this
+    float particle_drag = 0.0f;             // N s/m, linear drag f = -drag v on every particle
+
+    // particle-particle contact (semi-implicit: penalty; XPBD: particle_mu only)
+    bool particle_contact = false;          // build the hash grid and collide particles with each other
+    float particle_ke = 1.0e3f;             // N/m, normal stiffness
+    float particle_kd = 1.0e2f;             // N s/m, normal damping (while approaching)
+    float particle_kf = 1.0e2f;             // N s/m, friction stiffness (viscous friction below the Coulomb limit)
+    float particle_mu = 0.5f;               // Coulomb friction coefficient
+    float particle_grid_cell = 0.0f;        // m, cell side of the hash grid (2 particle_max_radius)
+    int particle_grid_buckets = 0;          // hash buckets (a power of two)
+    int particle_grid_capacity = 32;        // particles kept per bucket; more are dropped (counted)
+
+    // springs
+    Array spring_indices;                   // int32 (2 spring_count): i, j of each spring
+    Array spring_rest_length;               // m, float (spring_count)
+    Array spring_stiffness;                 // N/m, float (spring_count)
+    Array spring_damping;                   // N s/m, float (spring_count)
+
+    // triangles (cloth membranes)
+    Array tri_indices;                      // int32 (tri_count x 3)
+    Array tri_poses;                        // mat22 (tri_count): inverse rest shape in the triangle's frame
+    Array tri_activations;                  // float (tri_count): added to the area ratio's target
+    Array tri_materials;                    // float (tri_count x 5): k_mu, k_lambda, k_damp, drag, lift
+    Array tri_areas;                        // m^2, float (tri_count): rest areas
+
+    // bending edges
+    Array edge_indices;                     // int32 (edge_count x 4): opposite i, opposite j, edge k, edge l
+    Array edge_rest_angle;                  // rad, float (edge_count)
+    Array edge_bending_properties;          // float (edge_count x 2): ke (N m/rad), kd
+
+    // tetrahedra (soft bodies)
+    Array tet_indices;                      // int32 (tet_count x 4)
+    Array tet_poses;                        // mat33 (tet_count): inverse rest shape
+    Array tet_activations;                  // float (tet_count)
+    Array tet_materials;                    // float (tet_count x 3): k_mu, k_lambda (Pa), k_damp
+
+    // static collision shapes (shape_body is always -1: the shapes do not move)
+    Array shape_transform;                  // transform (shape_count): shape frame in the world
+    Array shape_geo_type;                   // GeoType, int32 (shape_count)
+    Array shape_geo_scale;                  // vec3 (shape_count): sphere r; box half extents; capsule r, half height
+    Array shape_geo_thickness;              // m, float (shape_count): added to the shape's surface
+
+    // ground and soft contact (particle-ground and particle-shape)
+    bool ground = true;                     // collide particles with the ground plane
+    std::array<float, 4> ground_plane{0.0f, 1.0f, 0.0f, 0.0f};  // (n, d): the plane n.x + d = 0, n up
+    float soft_contact_ke = 1.0e3f;         // N/m, normal stiffness
+    float soft_contact_kd = 1.0e1f;         // N s/m, normal damping (while approaching)
+    float soft_contact_kf = 1.0e3f;         // N s/m, friction stiffness
+    float soft_contact_mu = 0.5f;           // Coulomb friction coefficient
+
+    std::array<float, 3> gravity{0.0f, -9.80665f, 0.0f};  // m/s^2
+
+    // force assembly: for particle i, the slots term_index[term_start[i] .. term_start[i+1]-1]
+    ForceTermLayout term_layout;
+    Array particle_term_start;              // int32 (particle_count + 1)
+    Array particle_term_index;              // int32 (term_layout.count - particle_count)
+
+    // A new State holding the model's initial positions and velocities (copies).
+    State state(int requires_grad = -1) const;  // -1: the model's requires_grad
+    Control control() const;
+};
+
+// [SECTION] State
+struct State {
+    int particle_count = 0;
+    Array particle_q;                       // positions, vec3 (particle_count)
+    Array particle_qd;                      // velocities, vec3 (particle_count)
+    Array particle_f;                       // total force of the last step taken from this state, vec3 (particle_count)
+
+    // Scratch written by a step taken from this state (kept per state so a recorded rollout
+    // can be replayed backwards): per-slot forces or XPBD deltas, and the particle hash grid.
+    Array force_terms;                      // vec3 (term_layout.count)
+    Array grid_bucket_count;                // int32 (particle_grid_buckets); empty without particle contact
+    Array grid_bucket_particles;            // int32 (buckets x capacity)
+
+    void clear_forces();                    // zeroes particle_f
+};
+
+// [SECTION] Control
+struct Control {
+    Array particle_f;                       // external forces, vec3 (particle_count); empty = none
+};
+
+// Element types of the model's arrays.
+compiler::Type vec3_type();
+compiler::Type vec4_type();
+
+}  // namespace weft::engine

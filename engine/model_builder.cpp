@@ -1,0 +1,239 @@
+// engine/model_builder.cpp: host-side construction of a Model (rest shapes in double precision),
+// and finalize(), which lays out the force slots and uploads every array to the device.
+#include "engine/model_builder.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace weft::engine {
+
+namespace {
+
+using Vec3d = Eigen::Vector3d;
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// The dihedral angle of kernels/bending.py (atan2 form), in double precision.
+double dihedral_angle(const Vec3d& x1, const Vec3d& x2, const Vec3d& x3, const Vec3d& x4) {
+    Vec3d n1 = (x3 - x1).cross(x4 - x1);
+    Vec3d n2 = (x4 - x2).cross(x3 - x2);
+    Vec3d e = (x4 - x3).normalized();
+    return std::atan2(n2.cross(n1).dot(e), n1.dot(n2));
+}
+
+}  // namespace
+
+ModelBuilder::ModelBuilder(float g, Vec3 up_vector) : gravity(up_vector.normalized() * g) {}
+
+void ModelBuilder::check_particle(const char* what, int i) const {
+    if (i < 0 || i >= particle_count())
+        throw BuildError(std::string(what) + ": particle index " + std::to_string(i) + " is out of range (the model has " +
+                         std::to_string(particle_count()) + " particles)");
+}
+
+int ModelBuilder::add_particle(const Vec3& pos, const Vec3& vel, float mass, float radius, uint32_t flags) {
+    if (!(mass >= 0.0f)) throw BuildError("add_particle: mass must be >= 0, got " + num(mass));
+    if (radius < 0.0f) radius = default_particle_radius;
+    particle_q.push_back(pos);
+    particle_qd.push_back(vel);
+    particle_mass.push_back(mass);
+    particle_radius.push_back(radius);
+    particle_flags.push_back(flags);
+    return particle_count() - 1;
+}
+
+int ModelBuilder::add_spring(int i, int j, float ke, float kd, float rest_length) {
+    check_particle("add_spring", i);
+    check_particle("add_spring", j);
+    if (i == j) throw BuildError("add_spring: both ends are particle " + std::to_string(i));
+    spring_indices.push_back(i);
+    spring_indices.push_back(j);
+    spring_rest_length.push_back(rest_length >= 0.0f ? rest_length : (particle_q[i] - particle_q[j]).norm());
+    spring_stiffness.push_back(ke);
+    spring_damping.push_back(kd);
+    return int(spring_rest_length.size()) - 1;
+}
+
+float ModelBuilder::add_triangle(int i, int j, int k, float ke, float ka, float kd, float drag, float lift) {
+    for (int p : {i, j, k}) check_particle("add_triangle", p);
+    Vec3d p = particle_q[i].cast<double>(), q = particle_q[j].cast<double>(), r = particle_q[k].cast<double>();
+    Vec3d qp = q - p, rp = r - p;
+    Vec3d n = qp.cross(rp);
+    if (n.norm() < 1e-12) throw BuildError("add_triangle: triangle (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
+                                           std::to_string(k) + ") is degenerate (zero area)");
+    n.normalize();
+    Vec3d e1 = qp.normalized(), e2 = n.cross(e1).normalized();
+    Eigen::Matrix2d D;  // rest shape in the triangle's own frame: columns are the edges
+    D << e1.dot(qp), e1.dot(rp), e2.dot(qp), e2.dot(rp);
+    double area = D.determinant() / 2.0;
+    tri_indices.push_back({i, j, k});
+    tri_poses.push_back(D.inverse().cast<float>());
+    tri_materials.push_back({ke < 0 ? default_tri_ke : ke, ka < 0 ? default_tri_ka : ka, kd < 0 ? default_tri_kd : kd, drag, lift});
+    tri_areas.push_back(float(area));
+    return float(area);
+}
+
+int ModelBuilder::add_edge(int i, int j, int k, int l, float rest, float ke, float kd) {
+    for (int p : {i, j, k, l}) check_particle("add_edge", p);
+    if (std::isnan(rest))
+        rest = float(dihedral_angle(particle_q[i].cast<double>(), particle_q[j].cast<double>(), particle_q[k].cast<double>(),
+                                    particle_q[l].cast<double>()));
+    edge_indices.push_back({i, j, k, l});
+    edge_rest_angle.push_back(rest);
+    edge_bending_properties.push_back({ke < 0 ? default_edge_ke : ke, kd < 0 ? default_edge_kd : kd});
+    return int(edge_rest_angle.size()) - 1;
+}
+
+float ModelBuilder::add_tetrahedron(int i, int j, int k, int l, float k_mu, float k_lambda, float k_damp) {
+    for (int p : {i, j, k, l}) check_particle("add_tetrahedron", p);
+    if (!(k_lambda > 0.0f)) throw BuildError("add_tetrahedron: k_lambda must be > 0, got " + num(k_lambda));
+    auto shape = [&](int a, int b, int c, int d) {
+        Eigen::Matrix3d Dm;
+        Vec3d x0 = particle_q[a].cast<double>();
+        Dm.col(0) = particle_q[b].cast<double>() - x0;
+        Dm.col(1) = particle_q[c].cast<double>() - x0;
+        Dm.col(2) = particle_q[d].cast<double>() - x0;
+        return Dm;
+    };
+    Eigen::Matrix3d Dm = shape(i, j, k, l);
+    double volume = Dm.determinant() / 6.0;
+    if (std::abs(volume) < 1e-15)
+        throw BuildError("add_tetrahedron: tetrahedron (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
+                         std::to_string(k) + ", " + std::to_string(l) + ") is degenerate (zero volume)");
+    if (volume < 0) {  // inverted: swap two vertices so that the rest volume is positive
+        std::swap(j, k);
+        Dm = shape(i, j, k, l);
+        volume = -volume;
+    }
+    tet_indices.push_back({i, j, k, l});
+    tet_poses.push_back(Dm.inverse().cast<float>());
+    tet_materials.push_back({k_mu, k_lambda, k_damp});
+    return float(volume);
+}
+
+void ModelBuilder::add_cloth_grid(const ClothGridDef& d) {
+    if (d.dim_x < 1 || d.dim_y < 1) throw BuildError("add_cloth_grid: dim_x and dim_y must be >= 1");
+    int start = particle_count();
+    size_t start_tri = tri_indices.size();
+    auto index = [&](int x, int y) { return start + y * (d.dim_x + 1) + x; };
+    for (int y = 0; y <= d.dim_y; ++y) {
+        for (int x = 0; x <= d.dim_x; ++x) {
+            Vec3 g(x * d.cell_x, y * d.cell_y, 0.0f);
+            float m = d.mass;
+            if ((x == 0 && d.fix_left) || (x == d.dim_x && d.fix_right) || (y == 0 && d.fix_bottom) || (y == d.dim_y && d.fix_top))
+                m = 0.0f;
+            add_particle(d.rot * g + d.pos, d.vel, m, d.particle_radius);
+            if (x > 0 && y > 0) {
+                std::array<int, 3> t1, t2;
+                if (d.reverse_winding) {
+                    t1 = {index(x - 1, y - 1), index(x, y - 1), index(x, y)};
+                    t2 = {index(x - 1, y - 1), index(x, y), index(x - 1, y)};
+                } else {
+                    t1 = {index(x - 1, y - 1), index(x, y - 1), index(x - 1, y)};
+                    t2 = {index(x, y - 1), index(x, y), index(x - 1, y)};
+                }
+                add_triangle(t1[0], t1[1], t1[2], d.tri_ke, d.tri_ka, d.tri_kd, d.tri_drag, d.tri_lift);
+                add_triangle(t2[0], t2[1], t2[2], d.tri_ke, d.tri_ka, d.tri_kd, d.tri_drag, d.tri_lift);
+            }
+        }
+    }
+    // Edge adjacency of the new triangles: interior edges get a bending element (o0, o1, v0, v1).
+    struct EdgeInfo { int v0, v1, o0 = -1, o1 = -1; };
+    std::map<std::pair<int, int>, EdgeInfo> edges;
+    for (size_t t = start_tri; t < tri_indices.size(); ++t) {
+        const auto& tri = tri_indices[t];
+        for (int e = 0; e < 3; ++e) {
+            int a = tri[e], b = tri[(e + 1) % 3], o = tri[(e + 2) % 3];
+            auto key = std::make_pair(std::min(a, b), std::max(a, b));
+            auto it = edges.find(key);
+            if (it == edges.end()) edges.emplace(key, EdgeInfo{a, b, o, -1});
+            else it->second.o1 = o;
+        }
+    }
+    std::set<std::pair<int, int>> springs;
+    auto spring = [&](int a, int b) { springs.insert({std::min(a, b), std::max(a, b)}); };
+    for (const auto& [key, e] : edges) {
+        if (e.o1 >= 0) add_edge(e.o0, e.o1, e.v0, e.v1, NAN, d.edge_ke, d.edge_kd);
+        if (d.add_springs) {
+            spring(e.v0, e.v1);
+            if (e.o0 >= 0) { spring(e.o0, e.v0); spring(e.o0, e.v1); }
+            if (e.o1 >= 0) { spring(e.o1, e.v0); spring(e.o1, e.v1); }
+            if (e.o0 >= 0 && e.o1 >= 0) spring(e.o0, e.o1);
+        }
+    }
+    for (auto [a, b] : springs) add_spring(a, b, d.spring_ke, d.spring_kd);
+}
+
+void ModelBuilder::add_soft_grid(const SoftGridDef& d) {
+    if (d.dim_x < 1 || d.dim_y < 1 || d.dim_z < 1) throw BuildError("add_soft_grid: dim_x, dim_y and dim_z must be >= 1");
+    int start = particle_count();
+    float mass = d.cell_x * d.cell_y * d.cell_z * d.density;
+    for (int z = 0; z <= d.dim_z; ++z)
+        for (int y = 0; y <= d.dim_y; ++y)
+            for (int x = 0; x <= d.dim_x; ++x) {
+                float m = mass;
+                if ((d.fix_left && x == 0) || (d.fix_right && x == d.dim_x) || (d.fix_top && y == d.dim_y) || (d.fix_bottom && y == 0))
+                    m = 0.0f;
+                add_particle(d.rot * Vec3(x * d.cell_x, y * d.cell_y, z * d.cell_z) + d.pos, d.vel, m, d.particle_radius);
+            }
+    auto gi = [&](int x, int y, int z) { return start + (d.dim_x + 1) * (d.dim_y + 1) * z + (d.dim_x + 1) * y + x; };
+    auto tet = [&](int a, int b, int c, int e) { add_tetrahedron(a, b, c, e, d.k_mu, d.k_lambda, d.k_damp); };
+    for (int z = 0; z < d.dim_z; ++z)
+        for (int y = 0; y < d.dim_y; ++y)
+            for (int x = 0; x < d.dim_x; ++x) {
+                int v0 = gi(x, y, z), v1 = gi(x + 1, y, z), v2 = gi(x + 1, y, z + 1), v3 = gi(x, y, z + 1);
+                int v4 = gi(x, y + 1, z), v5 = gi(x + 1, y + 1, z), v6 = gi(x + 1, y + 1, z + 1), v7 = gi(x, y + 1, z + 1);
+                if (((x & 1) ^ (y & 1) ^ (z & 1)) != 0) {
+                    tet(v0, v1, v4, v3); tet(v2, v3, v6, v1); tet(v5, v4, v1, v6); tet(v7, v6, v3, v4); tet(v4, v1, v6, v3);
+                } else {
+                    tet(v1, v2, v5, v0); tet(v3, v0, v7, v2); tet(v4, v7, v0, v5); tet(v6, v5, v2, v7); tet(v5, v2, v7, v0);
+                }
+            }
+}
+
+int ModelBuilder::add_shape(int type, const Vec3& pos, const Quat& rot, const Vec3& scale, float thickness) {
+    Quat q = rot.normalized();
+    shape_transform.push_back({pos.x(), pos.y(), pos.z(), q.x(), q.y(), q.z(), q.w()});
+    shape_geo_type.push_back(type);
+    shape_geo_scale.push_back(scale);
+    shape_geo_thickness.push_back(thickness);
+    return int(shape_geo_type.size()) - 1;
+}
+
+int ModelBuilder::add_shape_sphere(const Vec3& pos, float radius, const Quat& rot, float thickness) {
+    if (!(radius > 0)) throw BuildError("add_shape_sphere: radius must be > 0, got " + num(radius));
+    return add_shape(GEO_SPHERE, pos, rot, Vec3(radius, 0, 0), thickness);
+}
+
+int ModelBuilder::add_shape_box(const Vec3& pos, float hx, float hy, float hz, const Quat& rot, float thickness) {
+    if (!(hx > 0 && hy > 0 && hz > 0)) throw BuildError("add_shape_box: half extents must be > 0");
+    return add_shape(GEO_BOX, pos, rot, Vec3(hx, hy, hz), thickness);
+}
+
+int ModelBuilder::add_shape_capsule(const Vec3& pos, float radius, float half_height, const Quat& rot, float thickness) {
+    if (!(radius > 0 && half_height >= 0)) throw BuildError("add_shape_capsule: radius must be > 0 and half_height >= 0");
+    return add_shape(GEO_CAPSULE, pos, rot, Vec3(radius, half_height, 0), thickness);
+}
+
+int ModelBuilder::add_shape_plane(const Eigen::Vector4f& plane, float thickness) {
+    Vec3 n = plane.head<3>();
+    if (n.norm() < 1e-6f) throw BuildError("add_shape_plane: the normal is zero");
+    n.normalize();
+    // The shape frame: local +y along n, origin on the plane.
+    Quat q = Quat::FromTwoVectors(Vec3(0, 1, 0), n);
+    return add_shape(GEO_PLANE, -n * (plane[3] / plane.head<3>().norm()), q, Vec3::Zero(), thickness);
+}
+
+void ModelBuilder::set_ground_plane(const Vec3& normal, float offset) {
+    Vec3 n = normal.normalized();
+    ground_plane = {n.x(), n.y(), n.z(), -offset};
+}
+
+}  // namespace weft::engine

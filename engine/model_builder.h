@@ -1,0 +1,133 @@
+// engine/model_builder.h: builds a Model on the host (Eigen), then uploads it with finalize().
+//
+// Warp 1.9 warp.sim names and defaults: add_particle, add_spring, add_triangle, add_edge,
+// add_tetrahedron, add_cloth_grid, add_soft_grid, add_shape_sphere/box/capsule/plane (static
+// shapes), set_ground_plane, finalize(device, requires_grad). Rest shapes, inverse rest matrices
+// (tri_poses, tet_poses), rest lengths, dihedral rest angles and masses are computed here in
+// double precision and stored as float. Keyword arguments of Warp's grid builders become fields
+// of ClothGridDef / SoftGridDef with the same names and defaults.
+//
+// Mistakes (a degenerate triangle, an index out of range, a negative mass) throw BuildError
+// naming the call and the value.
+#pragma once
+
+#include <cmath>
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/model.h"
+
+namespace weft::engine {
+
+using Vec3 = Eigen::Vector3f;
+using Quat = Eigen::Quaternionf;
+
+struct BuildError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct ClothGridDef {
+    Vec3 pos = Vec3::Zero();          // m, position of the grid's first corner
+    Quat rot = Quat::Identity();      // the grid lies in the local x-y plane
+    Vec3 vel = Vec3::Zero();          // m/s, initial velocity of every particle
+    int dim_x = 1, dim_y = 1;         // cells; (dim_x + 1) (dim_y + 1) particles
+    float cell_x = 0.1f, cell_y = 0.1f;  // m
+    float mass = 0.1f;                // kg per particle
+    bool reverse_winding = false;
+    bool fix_left = false, fix_right = false, fix_top = false, fix_bottom = false;  // mass 0 edges
+    float tri_ke = 100.0f, tri_ka = 100.0f, tri_kd = 10.0f, tri_drag = 0.0f, tri_lift = 0.0f;
+    float edge_ke = 100.0f, edge_kd = 0.0f;   // bending
+    bool add_springs = false;         // structural + shear + bending springs as well (XPBD cloth)
+    float spring_ke = 100.0f, spring_kd = 0.0f;
+    float particle_radius = -1.0f;    // m; < 0: the builder's default_particle_radius
+};
+
+struct SoftGridDef {
+    Vec3 pos = Vec3::Zero();
+    Quat rot = Quat::Identity();
+    Vec3 vel = Vec3::Zero();
+    int dim_x = 1, dim_y = 1, dim_z = 1;            // cells; 5 tetrahedra per cell
+    float cell_x = 0.1f, cell_y = 0.1f, cell_z = 0.1f;
+    float density = 1000.0f;          // kg/m^3: each particle gets density * cell volume
+    float k_mu = 1.0e3f, k_lambda = 1.0e3f, k_damp = 0.0f;  // Pa, Pa, s
+    bool fix_left = false, fix_right = false, fix_top = false, fix_bottom = false;
+    float particle_radius = -1.0f;
+};
+
+class ModelBuilder {
+public:
+    // Warp's ModelBuilder(up_vector, gravity): gravity (m/s^2, signed) along up_vector.
+    explicit ModelBuilder(float gravity = -9.80665f, Vec3 up_vector = Vec3(0, 1, 0));
+
+    // [SECTION] Defaults (Warp's)
+    float default_particle_radius = 0.1f;
+    float default_spring_ke = 100.0f, default_spring_kd = 0.0f;
+    float default_tri_ke = 100.0f, default_tri_ka = 100.0f, default_tri_kd = 10.0f;
+    float default_edge_ke = 100.0f, default_edge_kd = 0.0f;
+
+    // [SECTION] Contact parameters copied into the Model
+    float soft_contact_ke = 1.0e3f, soft_contact_kd = 1.0e1f, soft_contact_kf = 1.0e3f, soft_contact_mu = 0.5f;
+    float particle_ke = 1.0e3f, particle_kd = 1.0e2f, particle_kf = 1.0e2f, particle_mu = 0.5f;
+    bool particle_contact = false;    // particle-particle contact through the hash grid
+    float particle_drag = 0.0f;
+    float particle_max_velocity = 1.0e5f;
+    bool ground = true;
+
+    // [SECTION] Particles and elements; each returns the new element's index (or its rest measure)
+    int add_particle(const Vec3& pos, const Vec3& vel, float mass, float radius = -1.0f,
+                     uint32_t flags = ParticleFlags_Active);
+    int add_spring(int i, int j, float ke, float kd, float rest_length = -1.0f);  // rest < 0: current distance
+    float add_triangle(int i, int j, int k, float tri_ke = -1, float tri_ka = -1, float tri_kd = -1,
+                       float tri_drag = 0.0f, float tri_lift = 0.0f);  // returns the rest area; -1: defaults
+    int add_edge(int i, int j, int k, int l, float rest = NAN, float edge_ke = -1, float edge_kd = -1);
+    float add_tetrahedron(int i, int j, int k, int l, float k_mu = 1.0e3f, float k_lambda = 1.0e3f,
+                          float k_damp = 0.0f);  // returns the rest volume; reorders i..l if inverted
+    void add_cloth_grid(const ClothGridDef& def);
+    void add_soft_grid(const SoftGridDef& def);
+
+    // [SECTION] Static shapes (body = -1 in Warp's terms)
+    int add_shape_sphere(const Vec3& pos, float radius, const Quat& rot = Quat::Identity(), float thickness = 0.0f);
+    int add_shape_box(const Vec3& pos, float hx, float hy, float hz, const Quat& rot = Quat::Identity(),
+                      float thickness = 0.0f);
+    int add_shape_capsule(const Vec3& pos, float radius, float half_height, const Quat& rot = Quat::Identity(),
+                          float thickness = 0.0f);  // axis along the local y axis
+    int add_shape_plane(const Eigen::Vector4f& plane, float thickness = 0.0f);  // n.x + d = 0, solid below
+    void set_ground_plane(const Vec3& normal, float offset);  // the ground n.x = offset
+
+    int particle_count() const { return int(particle_q.size()); }
+
+    // Uploads everything to `device` ("cpu", "cuda:0", "sim:h200").
+    Model finalize(const std::string& device = "cpu", bool requires_grad = false) const;
+
+    // Host-side data (public, as in Warp, so tests and loaders can read what was built).
+    std::vector<Vec3> particle_q, particle_qd;
+    std::vector<float> particle_mass, particle_radius;
+    std::vector<uint32_t> particle_flags;
+    std::vector<int> spring_indices;
+    std::vector<float> spring_rest_length, spring_stiffness, spring_damping;
+    std::vector<std::array<int, 3>> tri_indices;
+    std::vector<Eigen::Matrix2f> tri_poses;
+    std::vector<std::array<float, 5>> tri_materials;
+    std::vector<float> tri_areas;
+    std::vector<std::array<int, 4>> edge_indices;
+    std::vector<float> edge_rest_angle;
+    std::vector<std::array<float, 2>> edge_bending_properties;
+    std::vector<std::array<int, 4>> tet_indices;
+    std::vector<Eigen::Matrix3f> tet_poses;
+    std::vector<std::array<float, 3>> tet_materials;
+    std::vector<std::array<float, 7>> shape_transform;  // p (3), q (x, y, z, w)
+    std::vector<int> shape_geo_type;
+    std::vector<Vec3> shape_geo_scale;
+    std::vector<float> shape_geo_thickness;
+    Vec3 gravity;
+    std::array<float, 4> ground_plane{0, 1, 0, 0};
+
+private:
+    void check_particle(const char* what, int i) const;
+    int add_shape(int type, const Vec3& pos, const Quat& rot, const Vec3& scale, float thickness);
+};
+
+}  // namespace weft::engine

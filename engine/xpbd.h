@@ -1,0 +1,33 @@
+// engine/xpbd.h: the XPBD integrator (Macklin et al. 2016) for particles, as Warp's XPBDIntegrator.
+//
+//   predict            integrate_particles with the external force only: x* = x + (v + (f/m + g) dt) dt
+//   [hash grid]        from the predicted positions (particle contact only)
+//   iterations x N     solve_particle_contacts_xpbd, solve_springs_xpbd, solve_bending_xpbd,
+//                      solve_tetrahedra_xpbd -> deltas (one slot per particle and element vertex)
+//                      apply_deltas: x_{k+1} = x_k + relaxation * sum(deltas), v = (x_{k+1} - x0) / dt
+//
+// Constraints are solved Jacobi-style (every constraint sees the same positions), which is why
+// the summed corrections are scaled by `relaxation` (< 1 damps the overshoot where constraints
+// share particles). Each iteration writes new arrays: with model.requires_grad they are new per
+// call, so a Tape can replay them; otherwise two scratch buffers are reused. Triangles are not
+// an XPBD constraint here: build cloth for XPBD with add_cloth_grid(add_springs = true).
+#pragma once
+
+#include "engine/model.h"
+
+namespace weft::engine {
+
+class XPBDIntegrator {
+public:
+    explicit XPBDIntegrator(int iterations = 2, float relaxation = 0.9f);
+    void simulate(const Model& model, State& state_in, State& state_out, float dt, const Control* control = nullptr);
+
+    int iterations;
+    float relaxation;
+
+private:
+    Array scratch_[5];   // prediction x and v, x ping-pong, intermediate v (no gradient)
+    Array deltas_;       // deltas of iterations after the first (no gradient)
+};
+
+}  // namespace weft::engine

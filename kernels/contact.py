@@ -1,0 +1,151 @@
+"""Per-particle forces of the semi-implicit solver: external force, drag, and penalty contact with
+the ground, the static shapes and the other particles (through the hash grid of hash_grid.py).
+
+Contact follows Warp's soft contact model. With penetration c < 0 along the contact normal n and
+relative velocity v: normal force fn = ke c + kd min(v.n, 0) (damping only while approaching),
+friction ft = min(kf |v_t|, mu |fn|) against the tangential velocity, force = -n fn - t ft.
+Particle i sums its own contacts with every neighbour j in a fixed order and writes the total to
+force_terms[i]; the pair force is antisymmetric bit for bit, so momentum is conserved.
+"""
+import weft as wp
+import geometry as geo
+import hash_grid as grid
+
+PARTICLE_FLAG_ACTIVE = wp.constant(wp.uint32(1))
+
+
+@wp.func
+def contact_force(n: wp.vec3, v: wp.vec3, c: float, ke: float, kd: float, kf: float, mu: float) -> wp.vec3:
+    vn = wp.dot(n, v)
+    fn = c * ke + wp.min(vn, 0.0) * kd
+    vt = v - n * vn
+    vs = wp.length(vt)
+    t = wp.vec3(0.0)
+    if vs > 0.0:
+        t = vt / vs
+    ft = wp.min(vs * kf, mu * wp.abs(fn))
+    return -n * fn - t * ft
+
+
+@wp.func
+def shape_contacts(
+    x: wp.vec3,
+    v: wp.vec3,
+    radius: float,
+    shape_transform: wp.array(dtype=wp.transform),
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_count: int,
+    ke: float,
+    kd: float,
+    kf: float,
+    mu: float,
+) -> wp.vec3:
+    f = wp.vec3(0.0)
+    for s in range(shape_count):
+        X = shape_transform[s]
+        p = wp.transform_point(wp.transform_inverse(X), x)
+        d = geo.shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - radius - shape_geo_thickness[s]
+        if d < 0.0:
+            n = wp.transform_vector(X, geo.shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
+            f = f + contact_force(n, v, d, ke, kd, kf, mu)
+    return f
+
+
+@wp.func
+def particle_contacts(
+    i: int,
+    xi: wp.vec3,
+    vi: wp.vec3,
+    ri: float,
+    x: wp.array(dtype=wp.vec3),
+    v: wp.array(dtype=wp.vec3),
+    particle_radius: wp.array(dtype=float),
+    particle_flags: wp.array(dtype=wp.uint32),
+    inv_cell_size: float,
+    nbucket: int,
+    capacity: int,
+    bucket_count: wp.array(dtype=int),
+    bucket_particles: wp.array(dtype=int),
+    ke: float,
+    kd: float,
+    kf: float,
+    mu: float,
+) -> wp.vec3:
+    f = wp.vec3(0.0)
+    ci = grid.grid_cell(xi, inv_cell_size)
+    for dz in range(-1, 2):
+        for dy in range(-1, 2):
+            for dx in range(-1, 2):
+                c = wp.vec3i(ci[0] + dx, ci[1] + dy, ci[2] + dz)
+                b = grid.grid_bucket(c, nbucket)
+                n = wp.min(bucket_count[b], capacity)
+                for s in range(n):
+                    j = bucket_particles[b * capacity + s]
+                    xj = x[j]
+                    cj = grid.grid_cell(xj, inv_cell_size)
+                    # another cell may share this bucket: count j only in its own cell
+                    if j != i and cj[0] == c[0] and cj[1] == c[1] and cj[2] == c[2] and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+                        d_vec = xi - xj
+                        d = wp.length(d_vec)
+                        err = d - ri - particle_radius[j]
+                        if err < 0.0 and d > 0.0:
+                            f = f + contact_force(d_vec / d, vi - v[j], err, ke, kd, kf, mu)
+    return f
+
+
+@wp.kernel
+def eval_particle_terms(
+    x: wp.array(dtype=wp.vec3),
+    v: wp.array(dtype=wp.vec3),
+    particle_radius: wp.array(dtype=float),
+    particle_flags: wp.array(dtype=wp.uint32),
+    external_f: wp.array(dtype=wp.vec3),
+    has_external_f: int,
+    drag: float,
+    ground: int,
+    ground_plane: wp.vec4,
+    soft_ke: float,
+    soft_kd: float,
+    soft_kf: float,
+    soft_mu: float,
+    shape_transform: wp.array(dtype=wp.transform),
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_count: int,
+    particle_grid: int,
+    inv_cell_size: float,
+    nbucket: int,
+    capacity: int,
+    bucket_count: wp.array(dtype=int),
+    bucket_particles: wp.array(dtype=int),
+    particle_ke: float,
+    particle_kd: float,
+    particle_kf: float,
+    particle_mu: float,
+    force_terms: wp.array(dtype=wp.vec3),
+):
+    i = wp.tid()
+    f = wp.vec3(0.0)
+    if (particle_flags[i] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+        xi = x[i]
+        vi = v[i]
+        ri = particle_radius[i]
+        if has_external_f != 0:
+            f = f + external_f[i]
+        f = f - vi * drag
+        if ground != 0:
+            n = wp.vec3(ground_plane[0], ground_plane[1], ground_plane[2])
+            c = wp.dot(n, xi) + ground_plane[3] - ri
+            if c < 0.0:
+                f = f + contact_force(n, vi, c, soft_ke, soft_kd, soft_kf, soft_mu)
+        if shape_count > 0:
+            f = f + shape_contacts(xi, vi, ri, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
+                                   shape_count, soft_ke, soft_kd, soft_kf, soft_mu)
+        if particle_grid != 0:
+            f = f + particle_contacts(i, xi, vi, ri, x, v, particle_radius, particle_flags, inv_cell_size, nbucket,
+                                      capacity, bucket_count, bucket_particles, particle_ke, particle_kd, particle_kf,
+                                      particle_mu)
+    force_terms[i] = f

@@ -1,0 +1,51 @@
+"""A uniform hash grid of particles, built by kernels each step, for particle-particle contact.
+
+Cells have the side `cell_size` (at least the largest contact distance, 2 max radius); cell
+(cx, cy, cz) goes to bucket hash(cx, cy, cz) mod nbucket. Each bucket holds up to `capacity`
+particle indices, sorted ascending by `sort_grid_buckets` so that neighbour loops visit
+particles in the same order whatever the thread count (float sums are then deterministic).
+A bucket that overflows keeps its count (> capacity): the host can read how many were dropped.
+These kernels produce integers only and have no adjoint.
+"""
+import weft as wp
+
+
+@wp.func
+def grid_cell(p: wp.vec3, inv_cell_size: float) -> wp.vec3i:
+    return wp.vec3i(int(wp.floor(p[0] * inv_cell_size)), int(wp.floor(p[1] * inv_cell_size)), int(wp.floor(p[2] * inv_cell_size)))
+
+
+@wp.func
+def grid_bucket(c: wp.vec3i, nbucket: int) -> int:
+    h = (wp.uint32(c[0]) * wp.uint32(73856093)) ^ (wp.uint32(c[1]) * wp.uint32(19349663)) ^ (wp.uint32(c[2]) * wp.uint32(83492791))
+    return int(h % wp.uint32(nbucket))
+
+
+@wp.kernel(enable_backward=False)
+def build_grid(
+    x: wp.array(dtype=wp.vec3),
+    inv_cell_size: float,
+    nbucket: int,
+    capacity: int,
+    bucket_count: wp.array(dtype=int),
+    bucket_particles: wp.array(dtype=int),
+):
+    i = wp.tid()
+    b = grid_bucket(grid_cell(x[i], inv_cell_size), nbucket)
+    slot = wp.atomic_add(bucket_count, b, 1)
+    if slot < capacity:
+        bucket_particles[b * capacity + slot] = i
+
+
+@wp.kernel(enable_backward=False)
+def sort_grid_buckets(capacity: int, bucket_count: wp.array(dtype=int), bucket_particles: wp.array(dtype=int)):
+    b = wp.tid()
+    n = wp.min(bucket_count[b], capacity)
+    base = b * capacity
+    for s in range(1, n):
+        key = bucket_particles[base + s]
+        t = s - 1
+        while t >= 0 and bucket_particles[base + t] > key:
+            bucket_particles[base + t + 1] = bucket_particles[base + t]
+            t = t - 1
+        bucket_particles[base + t + 1] = key

@@ -1,0 +1,290 @@
+"""XPBD (extended position-based dynamics, Macklin et al. 2016) constraint projections.
+
+One iteration of XPBDIntegrator: every constraint kernel projects from the same positions
+(Jacobi) and writes each particle's correction to its own slot of `deltas` (the slot layout of
+particles.py: slot i for the particle's contacts, then springs, triangles, edges, tets);
+`apply_deltas` sums a particle's slots in a fixed order and writes new positions and velocities
+to other arrays, so each iteration is out of place and differentiable.
+
+Constraints: distance (springs; compliance 1/ke, damping kd as XPBD's gamma), dihedral bending
+(edges), stable neo-Hookean tetrahedra (deviatoric sqrt(tr F^T F) with compliance 1/(mu V), then
+hydrostatic det F - (1 + mu / lambda) with 1/(lambda V), Macklin & Mueller 2021), and contacts
+with the ground, static shapes and other particles, with position-level Coulomb friction.
+"""
+import weft as wp
+import geometry as geo
+import hash_grid as grid
+import bending
+
+PARTICLE_FLAG_ACTIVE = wp.constant(wp.uint32(1))
+
+
+@wp.kernel
+def solve_springs_xpbd(
+    x: wp.array(dtype=wp.vec3),
+    x_orig: wp.array(dtype=wp.vec3),
+    w: wp.array(dtype=float),
+    spring_indices: wp.array(dtype=int),
+    spring_rest_length: wp.array(dtype=float),
+    spring_stiffness: wp.array(dtype=float),
+    spring_damping: wp.array(dtype=float),
+    dt: float,
+    offset: int,
+    deltas: wp.array(dtype=wp.vec3),
+):
+    s = wp.tid()
+    i = spring_indices[s * 2 + 0]
+    j = spring_indices[s * 2 + 1]
+    wi = w[i]
+    wj = w[j]
+    xij = x[i] - x[j]
+    l = wp.length(xij)
+    di = wp.vec3(0.0)
+    dj = wp.vec3(0.0)
+    ke = spring_stiffness[s]
+    if l > 0.0 and wi + wj > 0.0 and ke > 0.0:
+        n = xij / l
+        c = l - spring_rest_length[s]
+        alpha = 1.0 / (ke * dt * dt)
+        gamma = spring_damping[s] / (ke * dt)
+        dcdx = wp.dot(n, (x[i] - x_orig[i]) - (x[j] - x_orig[j]))
+        dlambda = -(c + gamma * dcdx) / ((1.0 + gamma) * (wi + wj) + alpha)
+        di = n * (dlambda * wi)
+        dj = n * (-dlambda * wj)
+    deltas[offset + s * 2 + 0] = di
+    deltas[offset + s * 2 + 1] = dj
+
+
+@wp.kernel
+def solve_bending_xpbd(
+    x: wp.array(dtype=wp.vec3),
+    w: wp.array(dtype=float),
+    edge_indices: wp.array2d(dtype=int),
+    edge_rest_angle: wp.array(dtype=float),
+    edge_bending_properties: wp.array2d(dtype=float),
+    dt: float,
+    offset: int,
+    deltas: wp.array(dtype=wp.vec3),
+):
+    e = wp.tid()
+    i = edge_indices[e, 0]
+    j = edge_indices[e, 1]
+    k = edge_indices[e, 2]
+    l = edge_indices[e, 3]
+    ke = edge_bending_properties[e, 0]
+    x1 = x[i]
+    x2 = x[j]
+    x3 = x[k]
+    x4 = x[l]
+    n1 = wp.cross(x3 - x1, x4 - x1)
+    n2 = wp.cross(x4 - x2, x3 - x2)
+    n1_length = wp.length(n1)
+    n2_length = wp.length(n2)
+    d1 = wp.vec3(0.0)
+    d2 = wp.vec3(0.0)
+    d3 = wp.vec3(0.0)
+    d4 = wp.vec3(0.0)
+    if n1_length > 1.0e-6 and n2_length > 1.0e-6 and ke > 0.0:
+        e_vec = x4 - x3
+        e_hat = wp.normalize(e_vec)
+        e_length = wp.length(e_vec)
+        m1 = n1 / (n1_length * n1_length)
+        m2 = n2 / (n2_length * n2_length)
+        # -gradients of the dihedral angle (see bending.py)
+        g1 = m1 * e_length
+        g2 = m2 * e_length
+        g3 = m1 * wp.dot(x1 - x4, e_hat) + m2 * wp.dot(x2 - x4, e_hat)
+        g4 = m1 * wp.dot(x3 - x1, e_hat) + m2 * wp.dot(x3 - x2, e_hat)
+        c = bending.dihedral_angle(x1, x2, x3, x4) - edge_rest_angle[e]
+        wsum = w[i] * wp.dot(g1, g1) + w[j] * wp.dot(g2, g2) + w[k] * wp.dot(g3, g3) + w[l] * wp.dot(g4, g4)
+        alpha = 1.0 / (ke * dt * dt)
+        if wsum > 0.0:
+            dlambda = c / (wsum + alpha)
+            d1 = g1 * (dlambda * w[i])
+            d2 = g2 * (dlambda * w[j])
+            d3 = g3 * (dlambda * w[k])
+            d4 = g4 * (dlambda * w[l])
+    deltas[offset + e * 4 + 0] = d1
+    deltas[offset + e * 4 + 1] = d2
+    deltas[offset + e * 4 + 2] = d3
+    deltas[offset + e * 4 + 3] = d4
+
+
+@wp.func
+def tet_dlambda(G: wp.mat33, c: float, w0: float, w1: float, w2: float, w3: float, alpha: float) -> float:
+    # G = dC/dF Dm^T: its columns are the gradients of C at vertices 1..3; vertex 0's is minus their sum
+    g1 = wp.vec3(G[0, 0], G[1, 0], G[2, 0])
+    g2 = wp.vec3(G[0, 1], G[1, 1], G[2, 1])
+    g3 = wp.vec3(G[0, 2], G[1, 2], G[2, 2])
+    g0 = -(g1 + g2 + g3)
+    wsum = w0 * wp.dot(g0, g0) + w1 * wp.dot(g1, g1) + w2 * wp.dot(g2, g2) + w3 * wp.dot(g3, g3)
+    dlambda = 0.0
+    if wsum > 0.0:
+        dlambda = -c / (wsum + alpha)
+    return dlambda
+
+
+@wp.kernel
+def solve_tetrahedra_xpbd(
+    x: wp.array(dtype=wp.vec3),
+    w: wp.array(dtype=float),
+    tet_indices: wp.array2d(dtype=int),
+    tet_poses: wp.array(dtype=wp.mat33),
+    tet_materials: wp.array2d(dtype=float),
+    dt: float,
+    offset: int,
+    deltas: wp.array(dtype=wp.vec3),
+):
+    t = wp.tid()
+    i = tet_indices[t, 0]
+    j = tet_indices[t, 1]
+    k = tet_indices[t, 2]
+    l = tet_indices[t, 3]
+    k_mu = tet_materials[t, 0]
+    k_lambda = tet_materials[t, 1]
+    w0 = w[i]
+    w1 = w[j]
+    w2 = w[k]
+    w3 = w[l]
+    x0 = x[i]
+    x1 = x[j]
+    x2 = x[k]
+    x3 = x[l]
+    Dm = tet_poses[t]
+    rest_volume = 1.0 / (wp.determinant(Dm) * 6.0)
+    # deviatoric: C = sqrt(tr(F^T F)), dC/dF = F / C
+    F = wp.matrix_from_cols(x1 - x0, x2 - x0, x3 - x0) * Dm
+    cd = wp.sqrt(wp.trace(wp.transpose(F) * F))
+    G = wp.mat33()
+    dl = 0.0
+    if cd > 0.0:
+        G = (F * (1.0 / cd)) * wp.transpose(Dm)
+        dl = tet_dlambda(G, cd, w0, w1, w2, w3, 1.0 / (k_mu * rest_volume * dt * dt))
+    d1 = wp.vec3(G[0, 0], G[1, 0], G[2, 0]) * (dl * w1)
+    d2 = wp.vec3(G[0, 1], G[1, 1], G[2, 1]) * (dl * w2)
+    d3 = wp.vec3(G[0, 2], G[1, 2], G[2, 2]) * (dl * w3)
+    d0 = -(wp.vec3(G[0, 0], G[1, 0], G[2, 0]) + wp.vec3(G[0, 1], G[1, 1], G[2, 1]) + wp.vec3(G[0, 2], G[1, 2], G[2, 2])) * (dl * w0)
+    y0 = x0 + d0
+    y1 = x1 + d1
+    y2 = x2 + d2
+    y3 = x3 + d3
+    # hydrostatic: C = det F - (1 + mu / lambda), dC/dF = cofactor(F), from the corrected positions
+    Fh = wp.matrix_from_cols(y1 - y0, y2 - y0, y3 - y0) * Dm
+    f1 = wp.vec3(Fh[0, 0], Fh[1, 0], Fh[2, 0])
+    f2 = wp.vec3(Fh[0, 1], Fh[1, 1], Fh[2, 1])
+    f3 = wp.vec3(Fh[0, 2], Fh[1, 2], Fh[2, 2])
+    H = wp.matrix_from_cols(wp.cross(f2, f3), wp.cross(f3, f1), wp.cross(f1, f2)) * wp.transpose(Dm)
+    ch = wp.determinant(Fh) - (1.0 + k_mu / k_lambda)
+    dh = tet_dlambda(H, ch, w0, w1, w2, w3, 1.0 / (k_lambda * rest_volume * dt * dt))
+    h1 = wp.vec3(H[0, 0], H[1, 0], H[2, 0])
+    h2 = wp.vec3(H[0, 1], H[1, 1], H[2, 1])
+    h3 = wp.vec3(H[0, 2], H[1, 2], H[2, 2])
+    deltas[offset + t * 4 + 0] = d0 - (h1 + h2 + h3) * (dh * w0)
+    deltas[offset + t * 4 + 1] = d1 + h1 * (dh * w1)
+    deltas[offset + t * 4 + 2] = d2 + h2 * (dh * w2)
+    deltas[offset + t * 4 + 3] = d3 + h3 * (dh * w3)
+
+
+@wp.func
+def friction_delta(dx: wp.vec3, n: wp.vec3, penetration: float, mu: float) -> wp.vec3:
+    # position-level Coulomb friction: cancel the tangential displacement of this step, at most mu * penetration
+    dt_vec = dx - n * wp.dot(n, dx)
+    lt = wp.length(dt_vec)
+    out = wp.vec3(0.0)
+    if lt > 0.0:
+        out = -dt_vec * (wp.min(mu * penetration, lt) / lt)
+    return out
+
+
+@wp.kernel
+def solve_particle_contacts_xpbd(
+    x: wp.array(dtype=wp.vec3),
+    x_orig: wp.array(dtype=wp.vec3),
+    w: wp.array(dtype=float),
+    particle_radius: wp.array(dtype=float),
+    particle_flags: wp.array(dtype=wp.uint32),
+    ground: int,
+    ground_plane: wp.vec4,
+    soft_mu: float,
+    shape_transform: wp.array(dtype=wp.transform),
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_count: int,
+    particle_grid: int,
+    inv_cell_size: float,
+    nbucket: int,
+    capacity: int,
+    bucket_count: wp.array(dtype=int),
+    bucket_particles: wp.array(dtype=int),
+    particle_mu: float,
+    deltas: wp.array(dtype=wp.vec3),
+):
+    i = wp.tid()
+    d = wp.vec3(0.0)
+    wi = w[i]
+    if (particle_flags[i] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0) and wi > 0.0:
+        xi = x[i]
+        dxi = xi - x_orig[i]
+        ri = particle_radius[i]
+        if ground != 0:
+            n = wp.vec3(ground_plane[0], ground_plane[1], ground_plane[2])
+            c = wp.dot(n, xi) + ground_plane[3] - ri
+            if c < 0.0:
+                d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
+        for s in range(shape_count):
+            X = shape_transform[s]
+            p = wp.transform_point(wp.transform_inverse(X), xi)
+            c = geo.shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - ri - shape_geo_thickness[s]
+            if c < 0.0:
+                n = wp.transform_vector(X, geo.shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
+                d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
+        if particle_grid != 0:
+            ci = grid.grid_cell(xi, inv_cell_size)
+            for dz in range(-1, 2):
+                for dy in range(-1, 2):
+                    for dx in range(-1, 2):
+                        cc = wp.vec3i(ci[0] + dx, ci[1] + dy, ci[2] + dz)
+                        b = grid.grid_bucket(cc, nbucket)
+                        nb = wp.min(bucket_count[b], capacity)
+                        for s in range(nb):
+                            j = bucket_particles[b * capacity + s]
+                            xj = x[j]
+                            cj = grid.grid_cell(xj, inv_cell_size)
+                            if j != i and cj[0] == cc[0] and cj[1] == cc[1] and cj[2] == cc[2] and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+                                dv = xi - xj
+                                dist = wp.length(dv)
+                                err = dist - ri - particle_radius[j]
+                                if err < 0.0 and dist > 0.0:
+                                    n = dv / dist
+                                    share = wi / (wi + w[j])
+                                    rel = dxi - (xj - x_orig[j])
+                                    d = d + (-n * err + friction_delta(rel, n, -err, particle_mu)) * share
+    deltas[i] = d
+
+
+@wp.kernel
+def apply_deltas(
+    x_orig: wp.array(dtype=wp.vec3),
+    x_pred: wp.array(dtype=wp.vec3),
+    v_pred: wp.array(dtype=wp.vec3),
+    particle_flags: wp.array(dtype=wp.uint32),
+    deltas: wp.array(dtype=wp.vec3),
+    term_start: wp.array(dtype=int),
+    term_index: wp.array(dtype=int),
+    relaxation: float,
+    dt: float,
+    x_new: wp.array(dtype=wp.vec3),
+    v_new: wp.array(dtype=wp.vec3),
+):
+    i = wp.tid()
+    if (particle_flags[i] & PARTICLE_FLAG_ACTIVE) == wp.uint32(0):
+        x_new[i] = x_pred[i]
+        v_new[i] = v_pred[i]
+        return
+    d = deltas[i]
+    for k in range(term_start[i], term_start[i + 1]):
+        d = d + deltas[term_index[k]]
+    xn = x_pred[i] + d * relaxation
+    x_new[i] = xn
+    v_new[i] = (xn - x_orig[i]) / dt
