@@ -12,5 +12,6 @@ void bind_arrays(pybind11::module_& m);   // runtime/array.h
 void bind_kernels(pybind11::module_& m);  // compiler/driver.h, runtime/module.h (Module, Kernel), module_cache.h
 void bind_launch(pybind11::module_& m);   // runtime/module.h (LaunchArg, launch)
 void bind_runtime(pybind11::module_& m);  // runtime/device.h, config.h, cpu/thread_pool.h
+void bind_tape(pybind11::module_& m);     // tape/tape.h, checkpoint.h, autograd.h
 
 }  // namespace weft::python

@@ -6,6 +6,8 @@
 // checks all of them against the kernel's signature and names the parameter on a mismatch.
 #include <pybind11/stl.h>
 
+#include <optional>
+
 #include "python/bindings/bindings.h"
 #include "runtime/module.h"
 
@@ -30,17 +32,24 @@ void bind_launch(py::module_& m) {
         .def("describe", &LaunchArg::describe);
 
     m.def("launch", [](const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args,
-                       const std::string& device, int block_dim, int debug) {
+                       const std::string& device, int block_dim, int debug, bool adjoint,
+                       const std::vector<std::optional<runtime::Array>>& adj_args, bool record_tape) {
             runtime::LaunchOptions o;
             o.device = runtime::parse_device(device);
             o.block_dim = block_dim;
             o.debug = debug;
+            o.adjoint = adjoint;
+            o.record_tape = record_tape;
+            for (const auto& a : adj_args) o.adj_args.push_back(a ? *a : runtime::Array());
             py::gil_scoped_release unlocked;
             runtime::launch(k, dim, args, o);
         }, py::arg("kernel"), py::arg("dim"), py::arg("args"), py::arg("device") = "cpu", py::arg("block_dim") = 0,
-        py::arg("debug") = -1,
+        py::arg("debug") = -1, py::arg("adjoint") = false, py::arg("adj_args") = std::vector<std::optional<runtime::Array>>{},
+        py::arg("record_tape") = true,
         "Checks the arguments against the kernel's signature (RuntimeError naming the parameter on any "
-        "mismatch) and runs it. block_dim 0: the kernel's @wp.kernel(block_dim=N), else 256. debug -1: config().debug");
+        "mismatch) and runs it. block_dim 0: the kernel's @wp.kernel(block_dim=N), else 256. debug -1: config().debug. "
+        "adjoint: the backward entry, with adj_args (one per argument, None for the default: the array's grad) as "
+        "gradient arrays. record_tape: report the launch to the active Tape");
 }
 
 }  // namespace weft::python

@@ -9,4 +9,5 @@ PYBIND11_MODULE(_weft, m) {
     weft::python::bind_kernels(m);
     weft::python::bind_launch(m);
     weft::python::bind_runtime(m);
+    weft::python::bind_tape(m);
 }

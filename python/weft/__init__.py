@@ -29,6 +29,8 @@ from .kernels import Function, Kernel, func, func_grad, kernel, struct
 from .structs import Struct, StructInstance
 from .sources import constant
 from .launch import launch
+from .tape import Tape, checkpoint
+from . import autograd
 
 CompileError = _weft.CompileError
 

@@ -343,6 +343,8 @@ def copy(dest, src, dest_offset=0, src_offset=0, count=0):
     """Copies src into dest (same shape and dtype; any devices)."""
     if dest_offset or src_offset or count:
         raise NotImplementedError("wp.copy with offsets or count is not supported yet")
+    from . import tape as _tape  # (import cycle: tape imports arrays)
+    _tape._note_arrays((dest, src))
     _weft.copy(dest._handle(), src._handle())
 
 

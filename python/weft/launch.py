@@ -13,6 +13,7 @@ import numpy as np
 from . import _weft
 from . import arrays as _arrays
 from . import context as _context
+from . import tape as _tape
 from . import types as _types
 
 _VALUE_KINDS = ("vector", "matrix", "quat", "transform")
@@ -44,9 +45,12 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), de
     inputs and outputs are the kernel's arguments in order (outputs follow inputs).
     device: default wp.get_device(). block_dim: threads per block (default: the kernel's
     @wp.kernel(block_dim=N), else 256).
+    adjoint=True runs the kernel's backward entry instead: gradients flow from the gradient
+    arrays of what it wrote into those of what it read (accumulating). adj_inputs/adj_outputs
+    give, per argument, the gradient array to use (None: the array's own .grad; for a float
+    parameter, a one-element array that receives its adjoint). record_tape=False keeps the launch
+    off an active wp.Tape.
     """
-    if adjoint:
-        raise NotImplementedError("adjoint launches from Python are not supported yet")
     compiled = kernel.compile()
     params = compiled.params
     values = list(inputs) + list(outputs)
@@ -56,4 +60,13 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), de
     else:
         dims = [int(d) for d in dim]
     dev = _context.get_device(device)
-    _weft.launch(compiled, dims, args, dev.alias, int(block_dim or 0), -1)
+    adj = []
+    if adjoint:
+        given = list(adj_inputs) + list(adj_outputs)
+        if given and len(given) != len(values):
+            raise RuntimeError(f"backward launch of kernel '{kernel.key}': adj_inputs and adj_outputs have {len(given)} "
+                               f"entries; expected {len(values)} (one per argument, None for the array's own grad)")
+        adj = [g._handle() if isinstance(g, _arrays.array) else None for g in given]
+    elif record_tape:
+        _tape._note_arrays(values)
+    _weft.launch(compiled, dims, args, dev.alias, int(block_dim or 0), -1, bool(adjoint), adj, bool(record_tape))

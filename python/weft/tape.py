@@ -1,0 +1,163 @@
+"""wp.Tape and wp.checkpoint: reverse-mode differentiation of a sequence of launches.
+
+    with wp.Tape() as tape:
+        wp.launch(step, dim=n, inputs=[x, v], outputs=[x1])
+        wp.launch(loss_kernel, dim=n, inputs=[x1], outputs=[loss])
+    tape.backward(loss)            # x.grad, v.grad now hold dloss/dx, dloss/dv
+    tape.zero()
+
+The recording happens in the C++ runtime (weft/tape/tape.h): every launch and wp.copy made on
+this thread while the tape is active, and every zero_/fill_/assign of an array. backward() refuses
+(RuntimeError naming the array and both launches) when an array that one recorded launch read was
+later overwritten by another, because the first launch's adjoint would then see the wrong values;
+NVIDIA Warp returns wrong gradients in that case. See docs/autodiff.md.
+"""
+
+import copy as _copy
+import inspect as _inspect
+
+from . import _weft
+from . import arrays as _arrays
+
+_active = []  # Python tapes open on this thread, innermost last
+
+
+def _note_arrays(values):
+    """Called by wp.launch and wp.copy: lets the open tapes answer tape.gradients by array object."""
+    if not _active:
+        return
+    for t in _active:
+        for v in values:
+            if isinstance(v, _arrays.array) and id(v) not in t._seen:
+                t._seen[id(v)] = v
+
+
+class Tape:
+    """Records launches and array copies; backward() runs their adjoints in reverse order."""
+
+    def __init__(self):
+        self._tape = _weft.Tape()
+        self._seen = {}  # id -> wp.array used by a recorded launch or copy (kept alive, as Warp does)
+
+    def __enter__(self):
+        self._tape.activate()
+        _active.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        self._tape.deactivate()
+        if self in _active:
+            _active.remove(self)
+        return False
+
+    def backward(self, loss=None, grads=None):
+        """Seeds loss.grad with 1 (loss: a one-element float array with requires_grad=True), or
+        each array's gradient with grads[array], then runs the adjoints of the recorded launches
+        in reverse order. Gradients accumulate: call zero() between backward passes."""
+        if loss is not None and grads is not None:
+            raise RuntimeError("tape.backward: give either loss or grads, not both")
+        if loss is not None:
+            if not isinstance(loss, _arrays.array):
+                raise RuntimeError(f"tape.backward: the loss must be a wp.array, got {type(loss).__name__}")
+            self._tape.backward(loss._handle())
+            return
+        if grads is None:
+            raise RuntimeError("tape.backward: give the loss array or grads={array: gradient}")
+        pairs = []
+        for a, g in grads.items():
+            if not isinstance(g, _arrays.array):
+                g = _arrays.array(g, dtype=a.dtype, device=a.device)
+            pairs.append((a._handle(), g._handle()))
+        self._tape.backward_grads(pairs)
+
+    def zero(self):
+        """Zeroes the gradient of every array the recorded launches touched."""
+        self._tape.zero()
+        for a in self._seen.values():
+            if a.requires_grad:
+                a.zero_grad()
+
+    def reset(self):
+        """Forgets the recording (gradients are zeroed first)."""
+        self.zero()
+        self._tape.reset()
+        self._seen.clear()
+
+    @property
+    def gradients(self):
+        """{array: gradient array} for every array with requires_grad that a recorded launch used."""
+        return {a: a.grad for a in self._seen.values() if a.requires_grad}
+
+    @property
+    def launches(self):
+        """A description of each record, oldest first."""
+        return self._tape.records()
+
+    def record_func(self, backward, arrays, writes=()):
+        """Records a step whose backward is the Python callable `backward()`. `arrays`: what the
+        step read (their gradients are what backward() computes); `writes`: what it wrote."""
+        name = getattr(backward, "__name__", "func")
+        self._tape.record_func(name, backward, [a._handle() for a in arrays], [a._handle() for a in writes])
+
+    def check(self):
+        """'' when backward() can run, else the reason it would refuse."""
+        return self._tape.check_overwrites()
+
+    def visualize(self, filename=None, **_ignored):
+        """The recording as a Graphviz graph (launches as boxes, arrays as ellipses, conflicting
+        overwrites in red); written to `filename` when given. Returns the DOT text."""
+        if filename is not None:
+            self._tape.visualize(str(filename))
+        return self._tape.dot()
+
+
+def _state_arrays(state, what):
+    """(list of _weft.Array handles, rebuild(handles) -> a state like `state`)."""
+    if isinstance(state, (list, tuple)):
+        for i, a in enumerate(state):
+            if not isinstance(a, _arrays.array):
+                raise RuntimeError(f"checkpoint: {what}[{i}] is a {type(a).__name__}, not a wp.array")
+        dtypes = [a.dtype for a in state]
+        kind = type(state)
+
+        def rebuild(handles):
+            return kind(_arrays.array._wrap(h, d) for h, d in zip(handles, dtypes))
+
+        return [a._handle() for a in state], rebuild
+    names = sorted(k for k, v in vars(state).items() if isinstance(v, _arrays.array))
+    if not names:
+        raise RuntimeError(f"checkpoint: {what} holds no wp.array (give a list of arrays or an object with array attributes)")
+    dtypes = [getattr(state, n).dtype for n in names]
+
+    def rebuild(handles):
+        s = _copy.copy(state)
+        for n, h, d in zip(names, handles, dtypes):
+            setattr(s, n, _arrays.array._wrap(h, d))
+        return s
+
+    return [getattr(state, n)._handle() for n in names], rebuild
+
+
+def checkpoint(step_fn, n_steps, state_in, state_out, segment=None):
+    """Runs `n_steps` calls of step_fn(state_in, state_out) (or step_fn(state_in, state_out, k)),
+    from `state_in` into `state_out`, keeping only about sqrt(n_steps) states alive.
+
+    States are lists/tuples of wp.arrays, or objects whose wp.array attributes form the state
+    (such as a simulation State). Under a Tape, the rollout is one record: backward() recomputes
+    each segment of `segment` steps (default ceil(sqrt(n_steps))) from a saved state and
+    differentiates it, so gradients equal those of recording every step, at the cost of one
+    more forward pass. Returns (segment, checkpoints saved)."""
+    ins, rebuild = _state_arrays(state_in, "state_in")
+    outs, _ = _state_arrays(state_out, "state_out")
+    try:
+        params = len(_inspect.signature(step_fn).parameters)
+    except (TypeError, ValueError):
+        params = 2
+
+    def step(k, a, b):
+        if params >= 3:
+            step_fn(rebuild(a), rebuild(b), k)
+        else:
+            step_fn(rebuild(a), rebuild(b))
+
+    return _weft.checkpoint(step, int(n_steps), ins, outs, int(segment or 0))
