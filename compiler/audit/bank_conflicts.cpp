@@ -1,7 +1,8 @@
 // Shared-memory bank conflicts: for every shared access the interpreter could evaluate, the byte
-// address of each lane of each warp goes through bank_model (the rule Nsight Compute counts by),
-// giving wavefronts and the excess over the ideal per request. Accesses wider than 16 bytes or of
-// odd widths (vec3: 12 bytes) are issued as 4-byte accesses, one request per word.
+// address of each lane of each warp goes through gpusim's bank model (shared_requests.h: the rule
+// Nsight Compute counts by, one implementation for the simulator and the audit), giving
+// wavefronts and the excess over the ideal per request. Accesses wider than 16 bytes or of odd
+// widths (vec3: 12 bytes) are issued as 4-byte accesses, one request per word.
 //
 // The suggestion: for a 2-D tile [R][C], the smallest padding p that makes this access
 // conflict-free with rows of C + p elements (the classic [32][32] -> [32][33]); for a 1-D array,
@@ -11,7 +12,7 @@
 #include <numeric>
 
 #include "compiler/audit/audit.h"
-#include "compiler/audit/bank_model.h"
+#include "compiler/audit/shared_requests.h"
 
 namespace weft::compiler::audit {
 
@@ -22,50 +23,14 @@ struct Stats {
     int64_t requests = 0, wavefronts = 0, ideal = 0;
     int worst_excess = -1;
     int worst_warp = 0;
-    LaneAddresses worst_addr{};
-    int width = 4;
+    SharedRequest worst;
+    BankCost worst_cost;
 };
-
-// Requests of one warp for one access: (addresses, width) pairs; empty if unknown.
-std::vector<std::pair<LaneAddresses, int>> requests_of(const AccessEvent& ev, int warp, const std::vector<int>* shape) {
-    std::vector<std::pair<LaneAddresses, int>> out;
-    LaneAddresses addr{};
-    bool any = false;
-    uint32_t sym0 = 0;
-    bool first = true;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-        int t = warp * kWarpSize + lane;
-        if (t >= static_cast<int>(ev.active.size()) || !ev.active[static_cast<size_t>(t)]) continue;
-        int64_t el = 0;
-        uint32_t sym = 0;
-        if (!shared_element(ev, t, &el, &sym)) return {};
-        if (shape) shared_element(ev, t, &el, &sym, shape);
-        if (first) sym0 = sym, first = false;
-        else if (sym != sym0) return {};
-        int64_t a = static_cast<int64_t>(ev.array->shared_offset) + el * ev.elem_bytes + ev.offset_bytes;
-        if (a < 0) a += int64_t{1} << 40;  // keep bank arithmetic defined for negative (invalid) indices
-        addr[static_cast<size_t>(lane)] = static_cast<uint64_t>(a);
-        any = true;
-    }
-    if (!any) return {};
-    int w = ev.width_bytes;
-    if (w == 1 || w == 2 || w == 4 || w == 8 || w == 16) {
-        out.push_back({addr, w});
-    } else if (w % 4 == 0) {
-        for (int k = 0; k < w / 4; ++k) {
-            LaneAddresses part = addr;
-            for (auto& a : part)
-                if (a) *a += static_cast<uint64_t>(4 * k);
-            out.push_back({part, 4});
-        }
-    }
-    return out;
-}
 
 int event_excess(const AccessEvent& ev, int warps, const std::vector<int>* shape) {
     int worst = 0;
     for (int w = 0; w < warps; ++w)
-        for (const auto& [addr, width] : requests_of(ev, w, shape)) worst = std::max(worst, bank_wavefronts(addr, width).excess());
+        for (const SharedRequest& r : warp_requests(ev, w, shape)) worst = std::max(worst, static_cast<int>(request_cost(r).excess()));
     return worst;
 }
 
@@ -83,10 +48,10 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
             if (!st.first) st.first = &ev;
             events_of[key].push_back(&ev);
             for (int w = 0; w < warps; ++w)
-                for (const auto& [addr, width] : requests_of(ev, w, nullptr)) {
-                    BankCost c = bank_wavefronts(addr, width);
+                for (const SharedRequest& r : warp_requests(ev, w)) {
+                    BankCost c = request_cost(r);
                     st.requests++, st.wavefronts += c.wavefronts, st.ideal += c.ideal;
-                    if (c.excess() > st.worst_excess) st.worst_excess = c.excess(), st.worst_warp = w, st.worst_addr = addr, st.width = width;
+                    if (static_cast<int>(c.excess()) > st.worst_excess) st.worst_excess = static_cast<int>(c.excess()), st.worst_warp = w, st.worst = r, st.worst_cost = c;
                 }
         }
     }
@@ -100,23 +65,25 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
         f.loc = capture_loc(ev.loc);
         char buf[256];
         snprintf(buf, sizeof buf, "%d-way bank conflict on shared array '%s': %.2f wavefronts per request (ideal %.2f), %lld excess in %lld requests",
-                 st.worst_excess + 1, ev.array->name.c_str(), double(st.wavefronts) / double(st.requests),
+                 static_cast<int>((st.worst_cost.wavefronts + st.worst_cost.ideal - 1) / std::max(1u, st.worst_cost.ideal)), ev.array->name.c_str(), double(st.wavefronts) / double(st.requests),
                  double(st.ideal) / double(st.requests), static_cast<long long>(st.wavefronts - st.ideal),
                  static_cast<long long>(st.requests));
         f.message = buf;
         // Witness: two lanes of the worst warp that need different words of one bank.
         std::map<uint64_t, std::vector<std::pair<int, uint64_t>>> bank;
         for (int lane = 0; lane < kWarpSize; ++lane)
-            if (st.worst_addr[static_cast<size_t>(lane)]) {
-                uint64_t word = *st.worst_addr[static_cast<size_t>(lane)] / 4;
+            if (st.worst.active >> lane & 1) {
+                uint64_t word = st.worst.addr[static_cast<size_t>(lane)] / 4;
                 bank[word % 32].push_back({lane, word});
             }
+        // Lanes of one phase (gpusim's H200 rule): the warp up to 8 bytes, half-warps for 16.
+        const int phase_lanes = st.worst.width <= 8 ? 32 : 16;
         for (const auto& entry : bank) {
             const auto b = entry.first;
             const auto& lanes = entry.second;  // a plain reference: lambdas cannot capture structured bindings in C++17/clang 14
             auto other = std::find_if(lanes.begin(), lanes.end(), [&](const auto& p) { return p.second != lanes.front().second; });
             if (other == lanes.end()) continue;
-            if (st.width > 4 && (lanes.front().first / (128 / st.width)) != (other->first / (128 / st.width))) continue;
+            if (lanes.front().first / phase_lanes != other->first / phase_lanes) continue;
             f.notes.push_back({{}, "warp " + std::to_string(st.worst_warp) + ": lanes " + std::to_string(lanes.front().first) +
                                        " and " + std::to_string(other->first) + " both use bank " + std::to_string(b) +
                                        " (bytes " + std::to_string(lanes.front().second * 4 - ev.array->shared_offset) + " and " +
