@@ -1,7 +1,8 @@
 // bench/cuda/bench_cuda.cpp: what the cuda device costs, against what the GPU can do.
 //
 //   copy       cuMemcpyDtoD of a 1 GiB buffer: the bandwidth ceiling (bytes read + written)
-//   saxpy      examples/saxpy.py over 2^28 floats (12 bytes per element), as a fraction of copy
+//   saxpy      examples/saxpy.py over 2^28 floats (12 bytes per element), as a fraction of copy;
+//              then the same over block sizes x grid sizes (grid-stride entries, cuda_context.h)
 //   particles  x += v*dt, v += g*dt over 64M vec3 (48 bytes per element), as a fraction of copy
 //   launch     a Weft launch (runtime::launch of an empty kernel) against a raw cuLaunchKernel of
 //              an empty kernel: host time to issue, and time per launch including the GPU
@@ -146,12 +147,35 @@ int main() {
             const int64_t n = int64_t(1) << 28;
             Array x = random_array(f32, n, dev, 2), y = random_array(f32, n, dev, 3);
             Kernel k = saxpy_mod->kernel("saxpy");
-            auto ms = time_events(s, 3, 30, [&] {
-                launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(y), LaunchArg::number_of(1e-3)}, on_gpu);
-            });
-            double gbs = 12.0 * n / (median(ms) * 1e-3) / 1e9;
-            result("saxpy_bandwidth", gbs, "GB/s", "2^28 floats, 12 B/elem");
+            auto measure = [&](int block_dim) {
+                LaunchOptions o = on_gpu;
+                o.block_dim = block_dim;
+                auto ms = time_events(s, 3, 30, [&] {
+                    launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(y), LaunchArg::number_of(1e-3)}, o);
+                });
+                return 12.0 * n / (median(ms) * 1e-3) / 1e9;
+            };
+            double gbs = measure(0);  // what a plain launch does: block 256, the default grid
+            result("saxpy_bandwidth", gbs, "GB/s", "2^28 floats, 12 B/elem, default launch (grid waves " +
+                                                       std::to_string(ctx.grid_waves()) + ")");
             result("saxpy_fraction_of_copy", gbs / copy_gbs, "x", "target >= 0.85");
+            // The launch geometry around it: block size x grid (0: full grid; w: w waves of
+            // resident blocks, the grid-stride entry looping), and the L2 fetch granularity.
+            const int default_waves = ctx.grid_waves();
+            for (int bd : {256, 512, 1024}) {
+                for (int waves : {0, 1, 2, 4, 8, 16}) {
+                    ctx.set_grid_waves(waves);
+                    result("saxpy_b" + std::to_string(bd) + "_w" + std::to_string(waves), measure(bd) / copy_gbs, "x",
+                           "fraction of copy, block " + std::to_string(bd) + ", grid waves " + std::to_string(waves));
+                }
+            }
+            ctx.set_grid_waves(default_waves);
+            size_t l2 = 0;
+            check(cu.cuCtxGetLimit(&l2, CU_LIMIT_MAX_L2_FETCH_GRANULARITY), "cuCtxGetLimit");
+            check(cu.cuCtxSetLimit(CU_LIMIT_MAX_L2_FETCH_GRANULARITY, 128), "cuCtxSetLimit");
+            result("saxpy_l2fetch128", measure(0) / copy_gbs, "x",
+                   "fraction of copy, default launch, L2 fetch granularity 128 (default " + std::to_string(l2) + ")");
+            check(cu.cuCtxSetLimit(CU_LIMIT_MAX_L2_FETCH_GRANULARITY, l2), "cuCtxSetLimit");
         }
 
         // ---- particles -------------------------------------------------------------------------
@@ -166,6 +190,16 @@ int main() {
             double gbs = 48.0 * n / (median(ms) * 1e-3) / 1e9;
             result("particles_bandwidth", gbs, "GB/s", "64M vec3, 48 B/elem");
             result("particles_fraction_of_copy", gbs / copy_gbs, "x", "target >= 0.85");
+            const int default_waves = ctx.grid_waves();
+            for (int waves : {0, 2, 4, 8}) {
+                ctx.set_grid_waves(waves);
+                auto ms2 = time_events(s, 3, 30, [&] {
+                    launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(v), LaunchArg::value(v3, g), LaunchArg::number_of(1e-4)}, on_gpu);
+                });
+                result("particles_w" + std::to_string(waves), 48.0 * n / (median(ms2) * 1e-3) / 1e9 / copy_gbs, "x",
+                       "fraction of copy, block 256, grid waves " + std::to_string(waves));
+            }
+            ctx.set_grid_waves(default_waves);
         }
 
         // ---- launch overhead ---------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "runtime/cuda/cuda_backend.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <unordered_map>
 
@@ -29,8 +30,8 @@ public:
             CUfunction b = nullptr;  // the backward entry (docs/autodiff.md), when the kernel has one
             if (k.has_backward)
                 ctx_.check(cu.cuModuleGetFunction(&b, module_, k.cuda_backward_symbol.c_str()), "cuModuleGetFunction");
-            functions_[&k] = {f, b, std::make_shared<const KernelLabel>(KernelLabel{k.name, location(k)}),
-                              std::make_shared<const KernelLabel>(KernelLabel{k.name + " (backward)", location(k)})};
+            functions_.try_emplace(&k, f, b, std::make_shared<const KernelLabel>(KernelLabel{k.name, location(k)}),
+                              std::make_shared<const KernelLabel>(KernelLabel{k.name + " (backward)", location(k)}));
         }
     }
 
@@ -47,7 +48,7 @@ public:
         ctx_.bind();
         auto it = functions_.find(&k);
         if (it == functions_.end()) throw RuntimeError("kernel '" + k.name + "' is not part of the module loaded on " + ctx_.device().str());
-        const Entry& e = it->second;
+        Entry& e = it->second;
         // Backward launches take the K_args_adj block (module.cpp packs it) in the same slot.
         CUfunction function = req.adjoint ? e.backward : e.function;
         if (!function) throw RuntimeError("backward launch of kernel '" + k.name + "': the module loaded on " + ctx_.device().str() + " has no backward entry");
@@ -56,7 +57,11 @@ public:
         bounds.ndim = req.ndim;
         for (int d = 0; d < 4; ++d) bounds.shape[d] = static_cast<wp::int32>(d < req.ndim ? req.shape[d] : 1);
         bounds.size = req.size;
-        const long long blocks = (req.size + req.block_dim - 1) / req.block_dim;
+        long long blocks = (req.size + req.block_dim - 1) / req.block_dim;
+        // Forward entries of kernels without barriers loop over a grid stride (cpp_codegen.cpp):
+        // they may run on fewer blocks, a few waves of those the device holds at once.
+        const bool strided = !req.adjoint && !k.uses_sync;
+        if (strided && ctx_.grid_waves() > 0) blocks = std::min(blocks, resident_blocks(e, function, req.block_dim) * ctx_.grid_waves());
         if (blocks > 0x7fffffffll)
             throw RuntimeError("launch of kernel '" + k.name + "': " + std::to_string(req.size) + " threads need " +
                                std::to_string(blocks) + " blocks of " + std::to_string(req.block_dim) +
@@ -105,6 +110,20 @@ private:
         return std::string(k.loc.file ? k.loc.file->path : "?") + ":" + std::to_string(k.loc.display_line());
     }
 
+    struct Entry;
+    // Blocks of `block_dim` threads of `f` resident on the whole device at once (occupancy x SMs),
+    // cached per entry for the last block_dim asked.
+    long long resident_blocks(Entry& e, CUfunction f, int block_dim) {
+        const long long cached = e.resident.load(std::memory_order_relaxed);
+        if ((cached >> 32) == block_dim) return cached & 0xffffffffll;
+        int per_sm = 0;
+        ctx_.check(cuda_driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, block_dim, 0),
+                   "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+        const long long n = std::max(1, per_sm) * static_cast<long long>(ctx_.sm_count());
+        e.resident.store((static_cast<long long>(block_dim) << 32) | n, std::memory_order_relaxed);
+        return n;
+    }
+
     CudaContext& ctx_;
     CUmodule module_ = nullptr;
     CUdeviceptr oob_ = 0;
@@ -113,6 +132,9 @@ private:
         CUfunction backward = nullptr;
         std::shared_ptr<const KernelLabel> label;
         std::shared_ptr<const KernelLabel> backward_label;
+        std::atomic<long long> resident{0};  // block_dim << 32 | resident blocks (resident_blocks)
+        Entry(CUfunction f, CUfunction b, std::shared_ptr<const KernelLabel> l, std::shared_ptr<const KernelLabel> bl)
+            : function(f), backward(b), label(std::move(l)), backward_label(std::move(bl)) {}
     };
     // Keyed by the KernelInfo of the CompiledModule this was loaded from: launch() receives those.
     std::unordered_map<const compiler::KernelInfo*, Entry> functions_;

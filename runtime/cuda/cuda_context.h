@@ -29,6 +29,7 @@ namespace weft::runtime {
 class CudaContext {
 public:
     static constexpr int kMaxDevices = 64;
+    static constexpr int kDefaultGridWaves = 0;
 
     // True when the driver loads and device `ordinal` exists. Never throws.
     static bool exists(int ordinal);
@@ -64,6 +65,13 @@ public:
     // Synchronise after every launch: WEFT_CUDA_SYNC=1 or config().debug.
     bool sync_every_launch() const;
 
+    // Grid size of launches whose entry loops over a grid stride (kernels without
+    // wp.sync_threads(), forward entries): at most `waves` x the blocks that fit on the device at
+    // once; 0 launches one block per block_dim threads (the full grid). WEFT_CUDA_GRID_WAVES sets
+    // it at start-up; see README.md for the measurement behind the default.
+    int grid_waves() const { return grid_waves_.load(std::memory_order_relaxed); }
+    void set_grid_waves(int waves) { grid_waves_.store(waves < 0 ? 0 : waves, std::memory_order_relaxed); }
+
     LaunchLog& log() { return log_; }
 
 private:
@@ -79,6 +87,7 @@ private:
     int sm_count_ = 0;
     bool mem_pool_ = false;
     bool sync_env_ = false;
+    std::atomic<int> grid_waves_{kDefaultGridWaves};
     LaunchLog log_;
     std::atomic<bool> faulted_{false};
     std::string fault_;  // the first fault's message, set once before faulted_

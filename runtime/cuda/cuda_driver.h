@@ -36,7 +36,7 @@ namespace weft::runtime {
     X(cuInit) X(cuDriverGetVersion) X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetAttribute)   \
     X(cuDeviceGetName) X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain)                           \
     X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent) X(cuCtxSynchronize)      \
-    X(cuMemGetInfo)                                                                             \
+    X(cuMemGetInfo) X(cuCtxSetLimit) X(cuCtxGetLimit) X(cuPointerGetAttribute)                  \
     /* modules and launches */                                                                  \
     X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)           \
     X(cuModuleGetGlobal) X(cuLaunchKernel) X(cuFuncGetAttribute) X(cuFuncSetAttribute)          \
