@@ -34,6 +34,11 @@ bool shared_element(const AccessEvent& ev, int t, int64_t* element, uint32_t* sy
     return true;
 }
 
+void add_call_notes(Finding& f, const std::vector<SourceLoc>& call_sites) {
+    for (auto it = call_sites.rbegin(); it != call_sites.rend(); ++it)
+        f.notes.push_back({capture_loc(*it), "in the func called at line " + std::to_string(it->display_line())});
+}
+
 std::vector<Finding> audit_kernel(const ir::Function& k, const AuditOptions& options, std::string* dot) {
     LaunchModel launch = launch_model(k, options);
     std::vector<Trace> traces;

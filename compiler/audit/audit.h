@@ -51,6 +51,10 @@ std::vector<Finding> audit_coalescing(const ir::Function& k, const LaunchModel& 
 // The barrier intervals of a block and the shared accesses in each, as a Graphviz digraph.
 std::string sync_graph_dot(const ir::Function& k, const Trace& trace);
 
+// Notes naming the @wp.func calls through which an access was reached (innermost first), so a
+// finding inside a func body says which call site of which kernel produced its witness.
+void add_call_notes(Finding& f, const std::vector<SourceLoc>& call_sites);
+
 // Element index of a shared access for thread t, flattened row-major over the array's shape;
 // false if some index is unknown. `sym` receives the symbol the index is relative to (0: none).
 bool shared_element(const AccessEvent& ev, int t, int64_t* element, uint32_t* sym,

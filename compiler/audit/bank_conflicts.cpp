@@ -25,6 +25,7 @@ struct Stats {
     int worst_warp = 0;
     SharedRequest worst;
     BankCost worst_cost;
+    const AccessEvent* worst_event = nullptr;
 };
 
 int event_excess(const AccessEvent& ev, int warps, const std::vector<int>* shape) {
@@ -51,7 +52,7 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
                 for (const SharedRequest& r : warp_requests(ev, w)) {
                     BankCost c = request_cost(r);
                     st.requests++, st.wavefronts += c.wavefronts, st.ideal += c.ideal;
-                    if (static_cast<int>(c.excess()) > st.worst_excess) st.worst_excess = static_cast<int>(c.excess()), st.worst_warp = w, st.worst = r, st.worst_cost = c;
+                    if (static_cast<int>(c.excess()) > st.worst_excess) st.worst_excess = static_cast<int>(c.excess()), st.worst_warp = w, st.worst = r, st.worst_cost = c, st.worst_event = &ev;
                 }
         }
     }
@@ -113,6 +114,7 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
                                                " elements apart; with 4-byte words an odd stride is conflict-free"});
             }
         }
+        if (st.worst_event) add_call_notes(f, st.worst_event->call_sites);
         out.push_back(std::move(f));
     }
     return out;

@@ -58,6 +58,7 @@ std::vector<Finding> audit_barriers(const ir::Function&, const std::vector<Trace
                 continue;
             }
             reported.insert(ev.stmt);
+            add_call_notes(f, ev.call_sites);
             out.push_back(std::move(f));
         }
     }

@@ -136,6 +136,7 @@ bool same(const Expr* a, const Expr* b) { return ir::print(*a) == ir::print(*b);
 struct Witness {
     bool have = false;
     int64_t tid = 0, thread = 0, block = 0, index = 0;
+    std::vector<SourceLoc> calls;  // the func calls that led to the access
 };
 
 struct Check1 {
@@ -202,7 +203,7 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
                     bool trusted = ev.shared || dims_known;
                     if (extent < 0 || !trusted || (x >= 0 && x < extent)) continue;
                     Witness& w = ev.maybe[i] ? c.maybe : c.certain;
-                    if (!w.have) w = {true, tr.tid[i], t, tr.block_idx, x};
+                    if (!w.have) w = {true, tr.tid[i], t, tr.block_idx, x, ev.call_sites};
                 }
             }
         }
@@ -253,6 +254,7 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
             f.notes.push_back({{}, "witness: thread " + std::to_string(w.thread) + " of block " + std::to_string(w.block) +
                                        " (tid " + std::to_string(w.tid) + ")" +
                                        (c.certain.have ? "" : ", on a path that depends on a condition the audit cannot decide")});
+            add_call_notes(f, w.calls);
             out.push_back(std::move(f));
             continue;
         }

@@ -76,6 +76,7 @@ std::vector<Finding> audit_races(const ir::Function&, const std::vector<Trace>& 
             f.notes.push_back({capture_loc(eb.loc), "thread " + std::to_string(b->thread) + " " + verb(*b) + " " + cell +
                                                         " at line " + std::to_string(eb.loc.display_line())});
             f.notes.push_back({{}, "block " + std::to_string(tr.block_idx) + ", barrier interval " + std::to_string(ea.interval)});
+            add_call_notes(f, eb.call_sites.empty() ? ea.call_sites : eb.call_sites);
             out.push_back(std::move(f));
         }
     }

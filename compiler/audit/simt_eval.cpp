@@ -103,6 +103,14 @@ private:
     const Stmt* interval_start_ = nullptr;
     int abstract_loops_ = 0;
     int quiet_ = 0;  // > 0: evaluate without recording accesses (re-evaluations)
+    // Calls of @wp.func being interpreted: where each was called, and what its returns produced.
+    struct CallFrame {
+        LaneVal value;                  // the return value per thread (known where every return agreed)
+        Mask set;                       // threads that executed a return with a value
+        bool have_sym = false;
+    };
+    std::vector<SourceLoc> call_sites_;
+    std::vector<CallFrame> frames_;
     std::map<std::string, uint32_t> syms_;
 
     // ---- helpers ----
@@ -337,6 +345,7 @@ private:
                 ev.maybe[static_cast<size_t>(t)] = 1;
         ev.interval = interval_;
         ev.interval_start = interval_start_;
+        ev.call_sites = call_sites_;
         out_.accesses.push_back(std::move(ev));
         return varying;
     }
@@ -480,11 +489,79 @@ private:
             }
             case ExprKind::Intrinsic: return intrinsic(e);
             case ExprKind::Shape: return shape(e);
-            case ExprKind::CallFunc:
+            case ExprKind::CallFunc: return call_func(e, m);
             case ExprKind::Construct:
             case ExprKind::MakeTuple: return opaque(e, m);
         }
         return LaneVal::unknown(n_, true);
+    }
+
+    // A call of a @wp.func runs the func's body here, for the calling threads, as if it were
+    // inlined: its accesses and barriers are recorded at their own lines (with the call site),
+    // integer arguments carry their per-thread values in, array arguments name the caller's
+    // array, and the return value comes back where every return a thread executed agrees.
+    // The func gets its own variables, loops and "has returned" state; the caller's are restored.
+    LaneVal call_func(const Expr& e, const Mask& m) {
+        std::vector<LaneVal> args;
+        std::vector<const ir::Var*> arrays;
+        bool v = false;
+        for (const auto& a : e.args) {
+            args.push_back(eval(*a, m));
+            arrays.push_back(is_array(a->type) ? array_var(*a) : nullptr);
+            v = v || args.back().varying;
+        }
+        const ir::Function* fn = e.func;
+        if (!fn || quiet_ > 0 || frames_.size() >= kMaxCallDepth || fn->params.size() != e.args.size())
+            return LaneVal::unknown(n_, v || ctl_varying());
+        auto saved_env = std::move(env_);
+        auto saved_alias = std::move(alias_);
+        auto saved_loops = std::move(loops_);
+        env_.clear(), alias_.clear(), loops_.clear();
+        Mask saved_returned = returned_, saved_gone = maybe_gone_, saved_exited = maybe_exited_;
+        auto saved_gone_loc = gone_loc_;
+        auto saved_gone_why = gone_why_;
+        for (size_t k = 0; k < fn->params.size(); ++k) {
+            const ir::Var* p = fn->params[k];
+            if (is_array(p->type)) {
+                if (arrays[k]) alias_[p->id] = arrays[k];
+            } else {
+                env_[p->id] = args[k];
+            }
+        }
+        call_sites_.push_back(e.loc);
+        frames_.push_back({LaneVal::unknown(n_, false), Mask(static_cast<size_t>(n_), 0), false});
+        exec_block(fn->body, m);
+        CallFrame frame = std::move(frames_.back());
+        frames_.pop_back();
+        call_sites_.pop_back();
+        env_ = std::move(saved_env), alias_ = std::move(saved_alias), loops_ = std::move(saved_loops);
+        returned_ = saved_returned, maybe_gone_ = saved_gone, maybe_exited_ = saved_exited;
+        gone_loc_ = std::move(saved_gone_loc), gone_why_ = std::move(saved_gone_why);
+        LaneVal r = std::move(frame.value);
+        for (int t = 0; t < n_; ++t)
+            if (!frame.set[static_cast<size_t>(t)]) r.known[static_cast<size_t>(t)] = 0;
+        if (!is_intlike(e.type)) r = LaneVal::unknown(n_, r.varying);
+        r.varying = r.varying || ctl_varying();
+        return r;
+    }
+
+    // `return value` inside a func: merge the value into the innermost call's result.
+    void merge_return(const LaneVal& v, const Mask& m) {
+        CallFrame& f = frames_.back();
+        if (!f.have_sym) f.value.sym = v.sym, f.have_sym = true;
+        f.value.varying = f.value.varying || v.varying || ctl_varying();
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            if (!m[i]) continue;
+            bool ok = v.known[i] && v.sym == f.value.sym;
+            if (!f.set[i]) {
+                f.set[i] = 1;
+                f.value.known[i] = ok;
+                f.value.off[i] = v.off[i];
+            } else if (!ok || !f.value.known[i] || f.value.off[i] != v.off[i]) {
+                f.value.known[i] = 0;
+            }
+        }
     }
 
     // ---- statements ----
@@ -735,6 +812,7 @@ private:
         ev.interval_before = interval_;
         ev.interval_start = interval_start_;
         ev.in_abstract_loop = abstract_loops_ > 0;
+        ev.call_sites = call_sites_;
         for (int t = 0; t < n_; ++t) {
             size_t i = static_cast<size_t>(t);
             if (!valid_[i]) continue;
@@ -834,7 +912,10 @@ private:
                 }
                 return;
             case StmtKind::Return:
-                if (s.value) eval(*s.value, m);
+                if (s.value) {
+                    LaneVal v = eval(*s.value, m);
+                    if (!frames_.empty()) merge_return(v, m);
+                }
                 for (int t = 0; t < n_; ++t) {
                     size_t i = static_cast<size_t>(t);
                     if (!m[i]) continue;

@@ -21,8 +21,12 @@
 // every branch with its per-warp lane split, and every barrier with the threads that miss it.
 // bounds/divergence/barriers/races/bank_conflicts/coalescing read traces; none re-walk the IR.
 //
-// Not modelled: array accesses and barriers inside called funcs (their results are unknown),
-// values stored to memory (a load is always unknown), atomics' return values.
+// Calls of @wp.func are interpreted in place, as if inlined: the func's accesses, branches and
+// barriers are recorded at their own source lines with the call sites that led there, integer
+// arguments and return values keep their per-thread values, and array arguments name the
+// caller's array (so a shared array passed to a func is still that shared array).
+//
+// Not modelled: values stored to memory (a load is always unknown), atomics' return values.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +41,7 @@ namespace weft::compiler::audit {
 constexpr int kWarpSize = 32;
 constexpr int kMaxIterations = 512;   // unrolled iterations of one loop instance
 constexpr int kMaxBlockDim = 1024;
+constexpr size_t kMaxCallDepth = 16;  // nested @wp.func calls interpreted (sema rejects recursion)
 
 // The launch the audit assumes.
 struct LaunchModel {
@@ -75,6 +80,7 @@ struct AccessEvent {
     Mask maybe;                         // ... of which these only perhaps (under an unknown condition)
     int interval = 0;                   // barrier interval (count of barriers passed before it)
     const ir::Stmt* interval_start = nullptr;  // the sync that opened the interval (null: kernel entry)
+    std::vector<SourceLoc> call_sites; // inside @wp.func bodies: the calls that led here, outermost first
 };
 
 // Per branch or loop condition: how lanes split, summed over every time it was evaluated.
@@ -102,6 +108,7 @@ struct SyncEvent {
     std::string why;                    // "returned", "condition is false", ...
     SourceLoc unknown_cond;             // enclosing varying condition the interpreter could not decide
     bool in_abstract_loop = false;
+    std::vector<SourceLoc> call_sites;  // a barrier inside @wp.func bodies: the calls that led here
 };
 
 struct Trace {

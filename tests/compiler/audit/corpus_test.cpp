@@ -145,6 +145,20 @@ TEST(AuditCorpus, WitnessesNameThreadsAddressesAndLines) {
     EXPECT_NE(div.find("divergent branch: 't < 16' differs between the lanes of a warp"), std::string::npos) << div;
     EXPECT_NE(div.find("warp 0 with 16 lanes taking it and 16 not"), std::string::npos) << div;
 
+    std::string in_func = run("func_bounds_second_call_site.py");
+    EXPECT_NE(in_func.find("out-of-bounds access: 'a[i + k]' reads index 64 of 'a' (size 64)"), std::string::npos) << in_func;
+    EXPECT_NE(in_func.find("witness: thread 61 of block 0 (tid 61)"), std::string::npos) << in_func;
+    EXPECT_NE(in_func.find("note: in the func called at line 12"), std::string::npos) << in_func;
+    EXPECT_NE(in_func.find("at(a, i, 3)"), std::string::npos) << in_func;  // the call site's line is shown
+
+    std::string func_race = run("func_race_shared_arg.py");
+    EXPECT_NE(func_race.find("threads 1 and 0 access s[1]"), std::string::npos) << func_race;
+    EXPECT_NE(func_race.find("note: in the func called at line 14"), std::string::npos) << func_race;
+
+    std::string func_bar = run("func_barrier_divergent_call.py");
+    EXPECT_NE(func_bar.find("reached by 32 of the 64 threads of block 0"), std::string::npos) << func_bar;
+    EXPECT_NE(func_bar.find("note: in the func called at line 16"), std::string::npos) << func_bar;
+
     std::string coal = run("coal_struct_field.py");
     EXPECT_NE(coal.find("consecutive threads are 28 bytes apart; each uses 4 bytes of a 28-byte element"), std::string::npos) << coal;
 }

@@ -1,0 +1,12 @@
+# Seeded at one call site of two: the helper is fine with offset 0 and overruns with offset 3.
+# audit: --dim 62 --shape a=64 --shape out=62
+import weft as wp
+
+@wp.func
+def at(a: wp.array(dtype=float), i: int, k: int) -> float:
+    return a[i + k]  # expect: bounds
+
+@wp.kernel
+def k(a: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = at(a, i, 0) + at(a, i, 3)
