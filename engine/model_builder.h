@@ -98,6 +98,7 @@ public:
     void set_ground_plane(const Vec3& normal, float offset);  // the ground n.x = offset
 
     int particle_count() const { return int(particle_q.size()); }
+    int tet_count_or_zero() const { return int(tet_indices.size()); }
 
     // Uploads everything to `device` ("cpu", "cuda:0", "sim:h200").
     Model finalize(const std::string& device = "cpu", bool requires_grad = false) const;

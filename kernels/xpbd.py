@@ -7,9 +7,10 @@ particles.py: slot i for the particle's contacts, then springs, triangles, edges
 to other arrays, so each iteration is out of place and differentiable.
 
 Constraints: distance (springs; compliance 1/ke, damping kd as XPBD's gamma), dihedral bending
-(edges), stable neo-Hookean tetrahedra (deviatoric sqrt(tr F^T F) with compliance 1/(mu V), then
-hydrostatic det F - (1 + mu / lambda) with 1/(lambda V), Macklin & Mueller 2021), and contacts
-with the ground, static shapes and other particles, with position-level Coulomb friction.
+(edges), tetrahedra (a deviatoric sqrt(tr F^T F) - sqrt(3) with compliance 1/(mu V), then the
+volume det F - 1 with 1/(lambda V), after Macklin & Mueller 2021; both vanish at rest, so the
+rest shape is the equilibrium although multipliers are not carried between iterations), and
+contacts with the ground, static shapes and other particles, with position-level Coulomb friction.
 """
 import weft as wp
 import geometry as geo
@@ -90,7 +91,7 @@ def solve_bending_xpbd(
         e_length = wp.length(e_vec)
         m1 = n1 / (n1_length * n1_length)
         m2 = n2 / (n2_length * n2_length)
-        # -gradients of the dihedral angle (see bending.py)
+        # gradients of the dihedral angle (Bridson et al. 2003; see bending.py)
         g1 = m1 * e_length
         g2 = m2 * e_length
         g3 = m1 * wp.dot(x1 - x4, e_hat) + m2 * wp.dot(x2 - x4, e_hat)
@@ -99,7 +100,7 @@ def solve_bending_xpbd(
         wsum = w[i] * wp.dot(g1, g1) + w[j] * wp.dot(g2, g2) + w[k] * wp.dot(g3, g3) + w[l] * wp.dot(g4, g4)
         alpha = 1.0 / (ke * dt * dt)
         if wsum > 0.0:
-            dlambda = c / (wsum + alpha)
+            dlambda = -c / (wsum + alpha)
             d1 = g1 * (dlambda * w[i])
             d2 = g2 * (dlambda * w[j])
             d3 = g3 * (dlambda * w[k])
@@ -152,14 +153,14 @@ def solve_tetrahedra_xpbd(
     x3 = x[l]
     Dm = tet_poses[t]
     rest_volume = 1.0 / (wp.determinant(Dm) * 6.0)
-    # deviatoric: C = sqrt(tr(F^T F)), dC/dF = F / C
+    # deviatoric: C = sqrt(tr(F^T F)) - sqrt(3), dC/dF = F / sqrt(tr(F^T F))
     F = wp.matrix_from_cols(x1 - x0, x2 - x0, x3 - x0) * Dm
     cd = wp.sqrt(wp.trace(wp.transpose(F) * F))
     G = wp.mat33()
     dl = 0.0
     if cd > 0.0:
         G = (F * (1.0 / cd)) * wp.transpose(Dm)
-        dl = tet_dlambda(G, cd, w0, w1, w2, w3, 1.0 / (k_mu * rest_volume * dt * dt))
+        dl = tet_dlambda(G, cd - wp.sqrt(3.0), w0, w1, w2, w3, 1.0 / (k_mu * rest_volume * dt * dt))
     d1 = wp.vec3(G[0, 0], G[1, 0], G[2, 0]) * (dl * w1)
     d2 = wp.vec3(G[0, 1], G[1, 1], G[2, 1]) * (dl * w2)
     d3 = wp.vec3(G[0, 2], G[1, 2], G[2, 2]) * (dl * w3)
@@ -168,13 +169,13 @@ def solve_tetrahedra_xpbd(
     y1 = x1 + d1
     y2 = x2 + d2
     y3 = x3 + d3
-    # hydrostatic: C = det F - (1 + mu / lambda), dC/dF = cofactor(F), from the corrected positions
+    # volume: C = det F - 1, dC/dF = cofactor(F), from the corrected positions
     Fh = wp.matrix_from_cols(y1 - y0, y2 - y0, y3 - y0) * Dm
     f1 = wp.vec3(Fh[0, 0], Fh[1, 0], Fh[2, 0])
     f2 = wp.vec3(Fh[0, 1], Fh[1, 1], Fh[2, 1])
     f3 = wp.vec3(Fh[0, 2], Fh[1, 2], Fh[2, 2])
     H = wp.matrix_from_cols(wp.cross(f2, f3), wp.cross(f3, f1), wp.cross(f1, f2)) * wp.transpose(Dm)
-    ch = wp.determinant(Fh) - (1.0 + k_mu / k_lambda)
+    ch = wp.determinant(Fh) - 1.0
     dh = tet_dlambda(H, ch, w0, w1, w2, w3, 1.0 / (k_lambda * rest_volume * dt * dt))
     h1 = wp.vec3(H[0, 0], H[1, 0], H[2, 0])
     h2 = wp.vec3(H[0, 1], H[1, 1], H[2, 1])
