@@ -173,12 +173,13 @@ audit::Finding resources_finding(const compiler::ir::Function& k, const audit::A
 }  // namespace
 
 int cmd_audit(const std::vector<std::string>& argv) {
-    Args args(argv, {"kernel", "dim", "shape", "arch", "format", "dot", "block-dim"}, {"werror", "help", "no-resources"});
+    Args args(argv, {"kernel", "dim", "shape", "arch", "format", "dot", "block-dim", "max-constant-bytes"}, {"werror", "help", "no-resources"});
     if (args.flag("help")) {
         printf("usage: weft audit MODULE.py [--kernel K] [--dim N[,M]] [--shape name=AxB ...] [--block-dim B]\n"
                "                  [--arch h200] [--format text|json|sarif] [--dot DIR] [--werror] [--no-resources]\n"
+               "                  [--max-constant-bytes N (64)]\n"
                "Static checks of kernels: bounds, divergence, barrier-divergence, shared-race, bank-conflict,\n"
-               "uncoalesced, resources. Silence one on a line with '# weft: ignore[check-id]'.\n");
+               "uncoalesced, oversize-constant, resources. Silence one on a line with '# weft: ignore[check-id]'.\n");
         return 0;
     }
     // --shape may repeat; Args keeps the last, so collect them from argv directly.
@@ -206,6 +207,11 @@ int cmd_audit(const std::vector<std::string>& argv) {
         auto v = parse_dims(*b);
         if (v.size() != 1 || v[0] < 1 || v[0] > 1024) throw UsageError("invalid --block-dim '" + *b + "': expected 1 to 1024");
         options.block_dim = static_cast<int>(v[0]);
+    }
+    if (auto c = args.get("max-constant-bytes")) {
+        if (c->empty() || c->size() > 9 || c->find_first_not_of("0123456789") != std::string::npos)
+            throw UsageError("invalid --max-constant-bytes '" + *c + "': expected a number of bytes");
+        options.max_constant_bytes = std::stoll(*c);
     }
 
     compiler::DiagnosticEngine diags;
@@ -261,7 +267,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
     std::vector<audit::Finding> findings;
     for (const auto* k : kernels) {
         std::string dot;
-        auto fs = audit::audit_kernel(*k, options, dot_dir.empty() ? nullptr : &dot);
+        auto fs = audit::audit_kernel(*m->ir, *k, options, dot_dir.empty() ? nullptr : &dot);
         findings.insert(findings.end(), fs.begin(), fs.end());
         if (!dot_dir.empty()) {
             std::ofstream out(std::filesystem::path(dot_dir) / (k->name + ".dot"));

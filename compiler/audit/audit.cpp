@@ -39,7 +39,7 @@ void add_call_notes(Finding& f, const std::vector<SourceLoc>& call_sites) {
         f.notes.push_back({capture_loc(*it), "in the func called at line " + std::to_string(it->display_line())});
 }
 
-std::vector<Finding> audit_kernel(const ir::Function& k, const AuditOptions& options, std::string* dot) {
+std::vector<Finding> audit_kernel(const ir::Module& m, const ir::Function& k, const AuditOptions& options, std::string* dot) {
     LaunchModel launch = launch_model(k, options);
     std::vector<Trace> traces;
     traces.push_back(simulate_block(k, launch, 0));
@@ -60,6 +60,7 @@ std::vector<Finding> audit_kernel(const ir::Function& k, const AuditOptions& opt
     add(audit_races(k, traces));
     add(audit_bank_conflicts(k, traces));
     add(audit_coalescing(k, launch, traces));
+    add(audit_constants(m, k, options.max_constant_bytes));
     if (!options.keep_suppressed)
         all.erase(std::remove_if(all.begin(), all.end(), [](const Finding& f) { return is_suppressed(f); }), all.end());
     sort_and_dedupe(all);

@@ -10,6 +10,7 @@
 //                                                            ├─ bank_conflicts  wavefronts per request
 //                                                            └─ coalescing      32-byte sectors per request
 //   Function ──simulate_block (every block, or a sample)──> bounds           array indices vs shapes
+//   Function + Module constants ──────────────────────────> constants        oversize wp.constants
 //
 // One analysis per file; each returns findings and keeps no state. Findings on a line carrying
 // `# weft: ignore[check-id]` are dropped here. Resources (registers, occupancy) need ptxas and
@@ -31,14 +32,16 @@ struct AuditOptions {
     std::map<std::string, std::vector<int64_t>> shapes;   // --shape name=AxB
     int block_dim = 0;                                    // 0: the kernel's block_dim, else 256
     bool keep_suppressed = false;                         // for tests of the suppression itself
+    int64_t max_constant_bytes = 64;                      // oversize-constant: larger wp.constants warn
 };
 
 // The launch model an audit of `k` assumes under `options`.
 LaunchModel launch_model(const ir::Function& k, const AuditOptions& options);
 
-// Every check of this file's pipeline on one kernel; sorted, deduplicated, suppressions applied.
-// `dot`, if not null, receives the kernel's sync graph in Graphviz DOT.
-std::vector<Finding> audit_kernel(const ir::Function& k, const AuditOptions& options, std::string* dot = nullptr);
+// Every check of this file's pipeline on kernel `k` of module `m`; sorted, deduplicated,
+// suppressions applied. `dot`, if not null, receives the kernel's sync graph in Graphviz DOT.
+std::vector<Finding> audit_kernel(const ir::Module& m, const ir::Function& k, const AuditOptions& options,
+                                  std::string* dot = nullptr);
 
 // The analyses (one file each). `traces` are simulated blocks of one launch.
 std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& launch);
@@ -47,6 +50,7 @@ std::vector<Finding> audit_barriers(const ir::Function& k, const std::vector<Tra
 std::vector<Finding> audit_races(const ir::Function& k, const std::vector<Trace>& traces);
 std::vector<Finding> audit_bank_conflicts(const ir::Function& k, const std::vector<Trace>& traces);
 std::vector<Finding> audit_coalescing(const ir::Function& k, const LaunchModel& launch, const std::vector<Trace>& traces);
+std::vector<Finding> audit_constants(const ir::Module& m, const ir::Function& k, int64_t max_constant_bytes);
 
 // The barrier intervals of a block and the shared accesses in each, as a Graphviz digraph.
 std::string sync_graph_dot(const ir::Function& k, const Trace& trace);

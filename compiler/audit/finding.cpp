@@ -31,6 +31,8 @@ const CheckInfo kChecks[] = {
     {Check::BankConflict, "bank-conflict", "A shared-memory access needs more wavefronts than ideal (bank conflicts)."},
     {Check::Uncoalesced, "uncoalesced", "A global-memory access touches many more 32-byte sectors than the bytes it uses."},
     {Check::Resources, "resources", "Registers, spills, shared memory and the occupancy they allow."},
+    {Check::OversizeConstant, "oversize-constant",
+     "A wp.constant too large for registers, or indexed with a non-literal index (copied to local memory)."},
 };
 
 std::string json_escape(const std::string& s) {

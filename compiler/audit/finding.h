@@ -10,7 +10,7 @@
 // plain values (path, display line, column, source line), so findings outlive the module.
 //
 // [SECTION] Check ids     bounds, divergence, barrier-divergence, shared-race, bank-conflict,
-//                         uncoalesced, resources
+//                         uncoalesced, resources, oversize-constant
 // [SECTION] Finding       check, severity, location, message, notes (witnesses)
 // [SECTION] Output        text (clang-style), JSON, SARIF 2.1.0
 // [SECTION] Suppression   `# weft: ignore[bank-conflict]` / `# weft: ignore` on the flagged line
@@ -24,7 +24,7 @@
 namespace weft::compiler::audit {
 
 // [SECTION] Check ids
-enum class Check { Bounds, Divergence, BarrierDivergence, SharedRace, BankConflict, Uncoalesced, Resources };
+enum class Check { Bounds, Divergence, BarrierDivergence, SharedRace, BankConflict, Uncoalesced, Resources, OversizeConstant };
 const char* check_id(Check c);                       // "shared-race"
 const char* check_description(Check c);              // one sentence (SARIF rule text, docs)
 const std::vector<Check>& all_checks();

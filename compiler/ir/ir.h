@@ -170,9 +170,18 @@ struct Function {
     Var* new_var(const std::string& name, Type t, VarKind kind, SourceLoc loc);
 };
 
+// A module-level `NAME = wp.constant(value)`. Every use in a function refers to `value` itself
+// (the same node), so analyses can tell a constant's uses apart from equal literals.
+struct Constant {
+    std::string name;
+    SourceLoc loc;
+    ExprPtr value;                                // a Const, or a Construct of Consts
+};
+
 struct Module {
     std::string name;                             // module key (path or Python module name)
     std::vector<Type> structs;                    // in dependency order
+    std::vector<Constant> constants;              // in source order (those that folded)
     std::vector<std::unique_ptr<Function>> functions;  // funcs before their callers, then kernels
     const Function* find(const std::string& name) const;
 };

@@ -114,6 +114,7 @@ void Sema::define_constants() {
             continue;
         }
         globals_[c.name].value = v;
+        out_->constants.push_back({c.name, c.loc, v});
     }
 }
 

@@ -50,6 +50,7 @@ CorpusFile load(const fs::path& p) {
             std::string opt, value;
             while (opts >> opt >> value) {
                 if (opt == "--dim") c.options.dims = numbers(value, ',');
+                else if (opt == "--max-constant-bytes") c.options.max_constant_bytes = std::stoll(value);
                 else if (opt == "--block-dim") c.options.block_dim = static_cast<int>(std::stoll(value));
                 else if (opt == "--shape") c.options.shapes[value.substr(0, value.find('='))] = numbers(value.substr(value.find('=') + 1), 'x');
                 else ADD_FAILURE() << c.path << ": unknown audit option " << opt;
@@ -93,7 +94,7 @@ TEST(AuditCorpus, EveryFileGetsExactlyItsExpectedFindings) {
         for (const auto& f : m->ir->functions) {
             if (f->kind != ir::FunctionKind::Kernel) continue;
             auto start = std::chrono::steady_clock::now();
-            auto findings = audit_kernel(*f, c.options);
+            auto findings = audit_kernel(*m->ir, *f, c.options);
             double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             EXPECT_LT(seconds, 1.0) << c.path << ": kernel " << f->name << " took " << seconds << " s";
             for (const auto& x : findings) {
@@ -108,7 +109,7 @@ TEST(AuditCorpus, EveryFileGetsExactlyItsExpectedFindings) {
         for (const auto& k : kinds) seeded_files[k]++;
         if (p.filename().string().rfind("clean_", 0) == 0) ++clean_files;
     }
-    for (const char* id : {"bounds", "divergence", "barrier-divergence", "shared-race", "bank-conflict", "uncoalesced"})
+    for (const char* id : {"bounds", "divergence", "barrier-divergence", "shared-race", "bank-conflict", "uncoalesced", "oversize-constant"})
         EXPECT_GE(seeded_files[id], 5) << "fewer than 5 corpus files seed " << id;
     EXPECT_GE(clean_files, 20);
 }
@@ -121,7 +122,7 @@ TEST(AuditCorpus, WitnessesNameThreadsAddressesAndLines) {
         std::string text;
         for (const auto& f : m->ir->functions)
             if (f->kind == ir::FunctionKind::Kernel)
-                for (const auto& x : audit_kernel(*f, c.options)) text += format_text(x);
+                for (const auto& x : audit_kernel(*m->ir, *f, c.options)) text += format_text(x);
         return text;
     };
     std::string race = run("race_neighbor.py");
@@ -159,6 +160,12 @@ TEST(AuditCorpus, WitnessesNameThreadsAddressesAndLines) {
     EXPECT_NE(func_bar.find("reached by 32 of the 64 threads of block 0"), std::string::npos) << func_bar;
     EXPECT_NE(func_bar.find("note: in the func called at line 16"), std::string::npos) << func_bar;
 
+    std::string big = run("const_mat44d.py");
+    EXPECT_NE(big.find("warning: [oversize-constant] constant 'FRAME' (mat44d) is 128 bytes, over the limit of 64: its value occupies 32 registers"), std::string::npos) << big;
+    EXPECT_NE(big.find("note: 'FRAME' is defined here"), std::string::npos) << big;
+    std::string table = run("const_table_indexed.py");
+    EXPECT_NE(table.find("constant 'WEIGHTS' (36 bytes) indexed with a value that is not a literal"), std::string::npos) << table;
+
     std::string coal = run("coal_struct_field.py");
     EXPECT_NE(coal.find("consecutive threads are 28 bytes apart; each uses 4 bytes of a 28-byte element"), std::string::npos) << coal;
 }
@@ -168,7 +175,7 @@ TEST(AuditCorpus, SymbolicShapesGiveConditions) {
     DiagnosticEngine diags;
     auto m = analyze_module({{c.path, c.text, 0}}, {}, diags);
     std::string text;
-    for (const auto& x : audit_kernel(*m->ir->find("k"), c.options)) text += format_text(x);
+    for (const auto& x : audit_kernel(*m->ir, *m->ir->find("k"), c.options)) text += format_text(x);
     EXPECT_NE(text.find("note: [bounds] bounds of 'b[i]' not proven: safe if n <= b.shape[0]"), std::string::npos) << text;
     EXPECT_NE(text.find("safe if n <= a.shape[0]"), std::string::npos) << text;
 
@@ -176,7 +183,7 @@ TEST(AuditCorpus, SymbolicShapesGiveConditions) {
     std::string src = "import weft as wp\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    i = wp.tid()\n    a[i] = 0.0\n";
     auto m2 = analyze_module({{"sym.py", src, 0}}, {}, diags);
     std::string t2;
-    for (const auto& x : audit_kernel(*m2->ir->find("k"), o)) t2 += format_text(x);
+    for (const auto& x : audit_kernel(*m2->ir, *m2->ir->find("k"), o)) t2 += format_text(x);
     EXPECT_NE(t2.find("safe if dim <= a.shape[0]"), std::string::npos) << t2;
 }
 

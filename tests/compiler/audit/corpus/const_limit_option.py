@@ -1,0 +1,10 @@
+# Seeded under a stated limit: with --max-constant-bytes 32, a 64-byte mat44 is over it.
+# audit: --dim 64 --max-constant-bytes 32
+import weft as wp
+
+FRAME = wp.constant(wp.mat44(1.0, 0.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.25, 0.0, 0.0, 1.0, 0.125, 0.0, 0.0, 0.0, 1.0))
+
+@wp.kernel
+def k(p: wp.array(dtype=wp.vec4)):
+    i = wp.tid()
+    p[i] = FRAME * p[i]  # expect: oversize-constant

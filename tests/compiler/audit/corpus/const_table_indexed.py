@@ -1,0 +1,10 @@
+# Seeded: a 3x3 constant used as a lookup table, indexed by the thread: copied to local memory.
+# audit: --dim 96 --shape out=96
+import weft as wp
+
+WEIGHTS = wp.constant(wp.mat33(0.25, 0.5, 0.25, 0.125, 0.75, 0.125, 0.0, 1.0, 0.0))
+
+@wp.kernel
+def k(out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = WEIGHTS[i % 3, 1]  # expect: oversize-constant
