@@ -23,4 +23,10 @@ struct NpyArray {
 std::map<std::string, NpyArray> read_npz(const std::string& path);
 NpyArray parse_npy(const std::string& bytes, const std::string& what);
 
+// Writes an .npz (numpy.savez layout: stored .npy members) to path.tmp, then renames it to path
+// (apps/npz_write.cpp). Throws std::runtime_error naming the file.
+void write_npz(const std::string& path, const std::map<std::string, NpyArray>& arrays);
+// Writes bytes to path.tmp and renames it to path, so readers see the old file or the whole new one.
+void write_file_atomically(const std::string& path, const std::string& bytes);
+
 }  // namespace weft::apps

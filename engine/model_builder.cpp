@@ -198,6 +198,29 @@ void ModelBuilder::add_soft_grid(const SoftGridDef& d) {
             }
 }
 
+void ModelBuilder::add_spring_grid(const SpringGridDef& d) {
+    if (d.dim_x < 2 || d.dim_z < 2) throw BuildError("add_spring_grid: dim_x and dim_z must be >= 2");
+    int start = particle_count();
+    auto index = [&](int x, int z) { return start + z * d.dim_x + x; };
+    for (int z = 0; z < d.dim_z; ++z)
+        for (int x = 0; x < d.dim_x; ++x) {
+            bool fixed = d.fix_corners && z == 0 && (x == 0 || x == d.dim_x - 1);
+            add_particle(d.pos + Vec3(float(x) * d.spacing, 0.0f, float(z) * d.spacing), Vec3::Zero(), fixed ? 0.0f : d.mass,
+                         d.particle_radius);
+        }
+    for (int z = 0; z < d.dim_z; ++z)
+        for (int x = 0; x < d.dim_x; ++x) {
+            if (x + 1 < d.dim_x) add_spring(index(x, z), index(x + 1, z), d.ke, d.kd);          // structural
+            if (z + 1 < d.dim_z) add_spring(index(x, z), index(x, z + 1), d.ke, d.kd);
+            if (x + 2 < d.dim_x) add_spring(index(x, z), index(x + 2, z), d.ke, d.kd);          // bending
+            if (z + 2 < d.dim_z) add_spring(index(x, z), index(x, z + 2), d.ke, d.kd);
+            if (x + 1 < d.dim_x && z + 1 < d.dim_z) {                                           // shear
+                add_spring(index(x, z), index(x + 1, z + 1), d.ke, d.kd);
+                add_spring(index(x + 1, z), index(x, z + 1), d.ke, d.kd);
+            }
+        }
+}
+
 int ModelBuilder::add_shape(int type, const Vec3& pos, const Quat& rot, const Vec3& scale, float thickness) {
     Quat q = rot.normalized();
     shape_transform.push_back({pos.x(), pos.y(), pos.z(), q.x(), q.y(), q.z(), q.w()});

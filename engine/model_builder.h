@@ -57,6 +57,19 @@ struct SoftGridDef {
     float particle_radius = -1.0f;
 };
 
+// A particle grid in the x-z plane held by springs: the cloth benchmark of issue 8. Structural
+// springs to the +1 neighbours along x and z, bending springs to the +2 neighbours, shear springs
+// along both diagonals; `fix_corners` gives the two corners of the first row mass 0.
+struct SpringGridDef {
+    Vec3 pos = Vec3::Zero();          // m, the first particle
+    int dim_x = 32, dim_z = 32;       // particles along x and z
+    float spacing = 0.1f;             // m
+    float mass = 0.1f;                // kg per particle
+    float ke = 1000.0f, kd = 10.0f;   // every spring
+    bool fix_corners = true;
+    float particle_radius = -1.0f;
+};
+
 class ModelBuilder {
 public:
     // Warp's ModelBuilder(up_vector, gravity): gravity (m/s^2, signed) along up_vector.
@@ -87,6 +100,7 @@ public:
                           float k_damp = 0.0f);  // returns the rest volume; reorders i..l if inverted
     void add_cloth_grid(const ClothGridDef& def);
     void add_soft_grid(const SoftGridDef& def);
+    void add_spring_grid(const SpringGridDef& def);
 
     // [SECTION] Static shapes (body = -1 in Warp's terms)
     int add_shape_sphere(const Vec3& pos, float radius, const Quat& rot = Quat::Identity(), float thickness = 0.0f);

@@ -30,13 +30,16 @@ void ThreadPool::worker_main(int id) {
             if (stop_) return;
             seen = generation_;
             job = job_;
+            // The job may have finished (job_ reset) before this worker woke; a later job would
+            // then pair the new n_/next_ with this stale pointer. Wait for the next generation.
+            if (!job) continue;
             ++active_;
         }
         while (true) {
             int64_t i;
             {
                 std::lock_guard<std::mutex> lock(mu_);
-                if (next_ >= n_ || error_) break;
+                if (generation_ != seen || next_ >= n_ || error_) break;
                 i = next_++;
             }
             try {

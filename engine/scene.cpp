@@ -1,0 +1,433 @@
+// engine/scene.cpp: the TOML scene loader. A TableReader wraps each TOML table: every key the
+// loader accepts is asked for by name with its type, default and range, and finish() reports
+// any key nobody asked for, so the list of valid keys lives in one place, the code that reads them.
+#include "engine/scene.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#define TOML_EXCEPTIONS 1
+#include <toml++/toml.h>
+
+#include "compiler/diagnostics.h"
+
+namespace weft::engine {
+
+namespace {
+
+std::string num(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+const char* type_word(const toml::node& n) {
+    switch (n.type()) {
+        case toml::node_type::string: return "a string";
+        case toml::node_type::integer: return "an integer";
+        case toml::node_type::floating_point: return "a number";
+        case toml::node_type::boolean: return "a boolean";
+        case toml::node_type::array: return "an array";
+        case toml::node_type::table: return "a table";
+        default: return "a date or time";
+    }
+}
+
+class TableReader {
+public:
+    TableReader(const std::string& file, const toml::table& t, std::string where)
+        : file_(file), t_(t), where_(std::move(where)) {}
+
+    [[noreturn]] void fail(const toml::source_region& r, const std::string& msg) const {
+        throw SceneError(file_ + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + ": " + msg);
+    }
+    [[noreturn]] void fail_at(const std::string& key, const std::string& msg) const {
+        const toml::node* n = t_.get(key);
+        fail(n ? n->source() : t_.source(), msg);
+    }
+
+    const toml::node* get(const std::string& key) {
+        asked_.insert(key);
+        return t_.get(key);
+    }
+    bool has(const std::string& key) {
+        asked_.insert(key);
+        return t_.contains(key);
+    }
+    const toml::node& require(const std::string& key) {
+        const toml::node* n = get(key);
+        if (!n) fail(t_.source(), "missing key '" + key + "' in " + where_);
+        return *n;
+    }
+
+    double number_of(const std::string& key, const toml::node& n) const {
+        if (auto v = n.value_exact<double>()) return *v;
+        if (auto v = n.value_exact<int64_t>()) return double(*v);
+        fail(n.source(), "'" + key + "' must be a number, got " + type_word(n));
+    }
+    double number(const std::string& key, double dflt, double lo = -INFINITY, double hi = INFINITY, bool open_lo = false) {
+        const toml::node* n = get(key);
+        double v = n ? number_of(key, *n) : dflt;
+        if (n) check_range(key, *n, v, lo, hi, open_lo);
+        return v;
+    }
+    double required_number(const std::string& key, double lo = -INFINITY, double hi = INFINITY, bool open_lo = false) {
+        const toml::node& n = require(key);
+        double v = number_of(key, n);
+        check_range(key, n, v, lo, hi, open_lo);
+        return v;
+    }
+    void check_range(const std::string& key, const toml::node& n, double v, double lo, double hi, bool open_lo) const {
+        if (open_lo ? !(v > lo) : !(v >= lo)) fail(n.source(), "'" + key + "' must be " + (open_lo ? "> " : ">= ") + num(lo) + ", got " + num(v));
+        if (!(v <= hi)) fail(n.source(), "'" + key + "' must be <= " + num(hi) + ", got " + num(v));
+    }
+    int integer(const std::string& key, int dflt, int lo, int hi) {
+        const toml::node* n = get(key);
+        if (!n) return dflt;
+        return integer_of(key, *n, lo, hi);
+    }
+    int required_integer(const std::string& key, int lo, int hi) { return integer_of(key, require(key), lo, hi); }
+    int integer_of(const std::string& key, const toml::node& n, int lo, int hi) const {
+        auto v = n.value_exact<int64_t>();
+        if (!v) fail(n.source(), "'" + key + "' must be an integer, got " + type_word(n));
+        if (*v < lo) fail(n.source(), "'" + key + "' must be >= " + std::to_string(lo) + ", got " + std::to_string(*v));
+        if (*v > hi) fail(n.source(), "'" + key + "' must be <= " + std::to_string(hi) + ", got " + std::to_string(*v));
+        return int(*v);
+    }
+    bool boolean(const std::string& key, bool dflt) {
+        const toml::node* n = get(key);
+        if (!n) return dflt;
+        auto v = n->value_exact<bool>();
+        if (!v) fail(n->source(), "'" + key + "' must be true or false, got " + type_word(*n));
+        return *v;
+    }
+    std::string string(const std::string& key, const std::string& dflt, const std::vector<std::string>& allowed = {}) {
+        const toml::node* n = get(key);
+        if (!n) return dflt;
+        auto v = n->value_exact<std::string>();
+        if (!v) fail(n->source(), "'" + key + "' must be a string, got " + type_word(*n));
+        if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
+            std::string list;
+            for (const auto& a : allowed) list += (list.empty() ? "'" : ", '") + a + "'";
+            std::string near = compiler::closest_name(*v, allowed);
+            fail(n->source(), "'" + key + "' must be one of " + list + ", got '" + *v + "'" +
+                                  (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+        }
+        return *v;
+    }
+    // A fixed-length array of numbers.
+    std::vector<double> numbers(const std::string& key, size_t count, const std::vector<double>& dflt, bool required = false) {
+        const toml::node* n = required ? &require(key) : get(key);
+        if (!n) return dflt;
+        const toml::array* a = n->as_array();
+        if (!a) fail(n->source(), "'" + key + "' must be an array of " + std::to_string(count) + " numbers, got " + type_word(*n));
+        if (a->size() != count)
+            fail(n->source(), "'" + key + "' must have " + std::to_string(count) + " elements, got " + std::to_string(a->size()));
+        std::vector<double> out;
+        for (const auto& e : *a) out.push_back(number_of(key, e));
+        return out;
+    }
+    Vec3 vec3(const std::string& key, Vec3 dflt = Vec3::Zero(), bool required = false) {
+        auto v = numbers(key, 3, {dflt.x(), dflt.y(), dflt.z()}, required);
+        return Vec3(float(v[0]), float(v[1]), float(v[2]));
+    }
+    // rot_axis (3 numbers) and rot_angle (degrees)
+    Quat rotation() {
+        Vec3 axis = vec3("rot_axis", Vec3(1, 0, 0));
+        double angle = number("rot_angle", 0.0);
+        if (axis.norm() < 1e-9f) fail_at("rot_axis", "'rot_axis' must not be zero");
+        return Quat(Eigen::AngleAxisf(float(angle * M_PI / 180.0), axis.normalized()));
+    }
+
+    void finish() const {
+        std::vector<std::string> known(asked_.begin(), asked_.end());
+        for (const auto& [k, node] : t_) {
+            std::string key(k.str());
+            if (asked_.count(key)) continue;
+            std::string near = compiler::closest_name(key, known);
+            fail(k.source().begin.line ? k.source() : node.source(),
+                 "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+        }
+    }
+    const toml::table& table() const { return t_; }
+    const std::string& file() const { return file_; }
+
+private:
+    std::string file_;
+    const toml::table& t_;
+    std::string where_;
+    std::set<std::string> asked_;
+};
+
+// Each [[name]] entry as a TableReader.
+template <class F>
+void for_each_entry(TableReader& root, const std::string& name, F&& f) {
+    const toml::node* n = root.get(name);
+    if (!n) return;
+    const toml::array* arr = n->as_array();
+    if (!arr || !arr->is_array_of_tables())
+        root.fail(n->source(), "'" + name + "' must be an array of tables ([[" + name + "]]), got " + type_word(*n));
+    for (const auto& e : *arr) {
+        TableReader r(root.file(), *e.as_table(), "[[" + name + "]]");
+        f(r);
+        r.finish();
+    }
+}
+
+void read_scene(TableReader& root, Scene& s) {
+    if (const toml::node* n = root.get("scene")) {
+        if (!n->is_table()) root.fail(n->source(), "'scene' must be a table, got " + std::string(type_word(*n)));
+        TableReader r(root.file(), *n->as_table(), "[scene]");
+        s.name = r.string("name", s.name);
+        r.finish();
+    }
+    const toml::node* sim = root.get("simulation");
+    if (!sim) root.fail(root.table().source(), "missing table [simulation]");
+    if (!sim->is_table()) root.fail(sim->source(), "'simulation' must be a table, got " + std::string(type_word(*sim)));
+    {
+        TableReader r(root.file(), *sim->as_table(), "[simulation]");
+        std::string solver = r.string("solver", "semi_implicit", {"semi_implicit", "xpbd"});
+        s.solver = solver == "xpbd" ? SolverKind::Xpbd : SolverKind::SemiImplicit;
+        s.iterations = r.integer("iterations", s.iterations, 1, 1000);
+        s.relaxation = float(r.number("relaxation", s.relaxation, 0.0, 2.0, true));
+        s.fps = float(r.number("fps", s.fps, 0.0, 1e6, true));
+        s.substeps = r.integer("substeps", s.substeps, 1, 100000);
+        s.frames = r.integer("frames", s.frames, 0, 100000000);
+        s.device = r.string("device", s.device);
+        r.finish();
+    }
+    ModelBuilder& b = s.builder;
+    if (const toml::node* n = root.get("model")) {
+        if (!n->is_table()) root.fail(n->source(), "'model' must be a table, got " + std::string(type_word(*n)));
+        TableReader r(root.file(), *n->as_table(), "[model]");
+        float g = float(r.number("gravity", -9.80665));
+        Vec3 up = r.vec3("up_vector", Vec3(0, 1, 0));
+        if (up.norm() < 1e-9f) r.fail_at("up_vector", "'up_vector' must not be zero");
+        b.gravity = up.normalized() * g;
+        b.ground = r.boolean("ground", true);
+        if (r.has("ground_normal") || r.has("ground_offset"))
+            b.set_ground_plane(r.vec3("ground_normal", Vec3(0, 1, 0)), float(r.number("ground_offset", 0.0)));
+        b.particle_drag = float(r.number("drag", 0.0, 0.0));
+        b.particle_max_velocity = float(r.number("max_velocity", 1e5, 0.0, INFINITY, true));
+        b.default_particle_radius = float(r.number("particle_radius", 0.1, 0.0));
+        r.finish();
+    }
+    if (const toml::node* n = root.get("contact")) {
+        if (!n->is_table()) root.fail(n->source(), "'contact' must be a table, got " + std::string(type_word(*n)));
+        TableReader r(root.file(), *n->as_table(), "[contact]");
+        b.soft_contact_ke = float(r.number("ke", b.soft_contact_ke, 0.0));
+        b.soft_contact_kd = float(r.number("kd", b.soft_contact_kd, 0.0));
+        b.soft_contact_kf = float(r.number("kf", b.soft_contact_kf, 0.0));
+        b.soft_contact_mu = float(r.number("mu", b.soft_contact_mu, 0.0));
+        r.finish();
+    }
+    if (const toml::node* n = root.get("particle_contact")) {
+        if (!n->is_table()) root.fail(n->source(), "'particle_contact' must be a table, got " + std::string(type_word(*n)));
+        TableReader r(root.file(), *n->as_table(), "[particle_contact]");
+        b.particle_contact = r.boolean("enabled", true);
+        b.particle_ke = float(r.number("ke", b.particle_ke, 0.0));
+        b.particle_kd = float(r.number("kd", b.particle_kd, 0.0));
+        b.particle_kf = float(r.number("kf", b.particle_kf, 0.0));
+        b.particle_mu = float(r.number("mu", b.particle_mu, 0.0));
+        r.finish();
+    }
+    for_each_entry(root, "particle", [&](TableReader& r) {
+        Vec3 pos = r.vec3("pos", Vec3::Zero(), true);
+        Vec3 vel = r.vec3("vel");
+        float mass = float(r.required_number("mass", 0.0));
+        float radius = float(r.number("radius", b.default_particle_radius, 0.0));
+        bool active = r.boolean("active", true);
+        b.add_particle(pos, vel, mass, radius, active ? ParticleFlags_Active : 0u);
+    });
+    for_each_entry(root, "particle_block", [&](TableReader& r) {
+        Vec3 pos = r.vec3("pos", Vec3::Zero(), true);
+        auto dim = r.numbers("dim", 3, {}, true);
+        Vec3 vel = r.vec3("vel");
+        float spacing = float(r.required_number("spacing", 0.0, INFINITY, true));
+        float mass = float(r.required_number("mass", 0.0));
+        float radius = float(r.number("radius", spacing / 2, 0.0));
+        float jitter = float(r.number("jitter", 0.0, 0.0, 1.0));
+        int seed = r.integer("seed", 42, 0, 1 << 30);
+        int d[3];
+        for (int k = 0; k < 3; ++k) {
+            if (dim[size_t(k)] < 1 || dim[size_t(k)] > 1000 || dim[size_t(k)] != std::floor(dim[size_t(k)]))
+                r.fail_at("dim", "'dim' must hold integers from 1 to 1000, got " + num(dim[size_t(k)]));
+            d[k] = int(dim[size_t(k)]);
+        }
+        uint64_t state = uint64_t(seed) * 6364136223846793005ull + 1442695040888963407ull;
+        auto rnd = [&] {  // deterministic jitter in [-0.5, 0.5)
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            return float((state >> 40) & 0xffffff) / float(1 << 24) - 0.5f;
+        };
+        for (int z = 0; z < d[2]; ++z)
+            for (int y = 0; y < d[1]; ++y)
+                for (int x = 0; x < d[0]; ++x) {
+                    Vec3 p = pos + Vec3(float(x), float(y), float(z)) * spacing;
+                    if (jitter > 0) p += Vec3(rnd(), rnd(), rnd()) * (jitter * spacing);
+                    b.add_particle(p, vel, mass, radius);
+                }
+    });
+    for_each_entry(root, "spring", [&](TableReader& r) {
+        int n = b.particle_count();
+        int i = r.required_integer("i", 0, 1 << 30), j = r.required_integer("j", 0, 1 << 30);
+        for (auto [key, v] : {std::pair<const char*, int>{"i", i}, {"j", j}})
+            if (v >= n) r.fail_at(key, "'" + std::string(key) + "' = " + std::to_string(v) + " is out of range (the scene has " +
+                                       std::to_string(n) + " particles before this spring)");
+        if (i == j) r.fail_at("j", "a spring needs two different particles, got i = j = " + std::to_string(i));
+        float ke = float(r.required_number("ke", 0.0));
+        float kd = float(r.number("kd", 0.0, 0.0));
+        float rest = float(r.number("rest_length", -1.0, -1.0));
+        b.add_spring(i, j, ke, kd, rest);
+    });
+    for_each_entry(root, "spring_grid", [&](TableReader& r) {
+        SpringGridDef d;
+        d.pos = r.vec3("pos", d.pos);
+        auto dim = r.numbers("dim", 2, {}, true);
+        for (double v : dim)
+            if (v < 2 || v > 4096 || v != std::floor(v)) r.fail_at("dim", "'dim' must hold integers from 2 to 4096, got " + num(v));
+        d.dim_x = int(dim[0]);
+        d.dim_z = int(dim[1]);
+        d.spacing = float(r.number("spacing", d.spacing, 0.0, INFINITY, true));
+        d.mass = float(r.number("mass", d.mass, 0.0));
+        d.ke = float(r.number("ke", d.ke, 0.0));
+        d.kd = float(r.number("kd", d.kd, 0.0));
+        d.fix_corners = r.boolean("fix_corners", d.fix_corners);
+        d.particle_radius = float(r.number("radius", -1.0, -1.0));
+        b.add_spring_grid(d);
+    });
+    for_each_entry(root, "cloth", [&](TableReader& r) {
+        ClothGridDef d;
+        d.pos = r.vec3("pos", d.pos);
+        d.rot = r.rotation();
+        d.vel = r.vec3("vel", d.vel);
+        auto dim = r.numbers("dim", 2, {}, true);
+        for (double v : dim)
+            if (v < 1 || v > 4096 || v != std::floor(v)) r.fail_at("dim", "'dim' must hold integers from 1 to 4096, got " + num(v));
+        d.dim_x = int(dim[0]);
+        d.dim_y = int(dim[1]);
+        auto cell = r.numbers("cell", 2, {0.1, 0.1});
+        if (!(cell[0] > 0 && cell[1] > 0)) r.fail_at("cell", "'cell' sizes must be > 0");
+        d.cell_x = float(cell[0]);
+        d.cell_y = float(cell[1]);
+        d.mass = float(r.number("mass", d.mass, 0.0));
+        d.reverse_winding = r.boolean("reverse_winding", false);
+        d.fix_left = r.boolean("fix_left", false);
+        d.fix_right = r.boolean("fix_right", false);
+        d.fix_top = r.boolean("fix_top", false);
+        d.fix_bottom = r.boolean("fix_bottom", false);
+        d.tri_ke = float(r.number("tri_ke", d.tri_ke, 0.0));
+        d.tri_ka = float(r.number("tri_ka", d.tri_ka, 0.0, INFINITY, true));
+        d.tri_kd = float(r.number("tri_kd", d.tri_kd, 0.0));
+        d.edge_ke = float(r.number("edge_ke", d.edge_ke, 0.0));
+        d.edge_kd = float(r.number("edge_kd", d.edge_kd, 0.0));
+        d.add_springs = r.boolean("add_springs", false);
+        d.spring_ke = float(r.number("spring_ke", d.spring_ke, 0.0));
+        d.spring_kd = float(r.number("spring_kd", d.spring_kd, 0.0));
+        d.particle_radius = float(r.number("radius", -1.0, -1.0));
+        b.add_cloth_grid(d);
+    });
+    for_each_entry(root, "soft_body", [&](TableReader& r) {
+        SoftGridDef d;
+        d.pos = r.vec3("pos", d.pos);
+        d.rot = r.rotation();
+        d.vel = r.vec3("vel", d.vel);
+        auto dim = r.numbers("dim", 3, {}, true);
+        for (double v : dim)
+            if (v < 1 || v > 1024 || v != std::floor(v)) r.fail_at("dim", "'dim' must hold integers from 1 to 1024, got " + num(v));
+        d.dim_x = int(dim[0]);
+        d.dim_y = int(dim[1]);
+        d.dim_z = int(dim[2]);
+        auto cell = r.numbers("cell", 3, {0.1, 0.1, 0.1});
+        if (!(cell[0] > 0 && cell[1] > 0 && cell[2] > 0)) r.fail_at("cell", "'cell' sizes must be > 0");
+        d.cell_x = float(cell[0]);
+        d.cell_y = float(cell[1]);
+        d.cell_z = float(cell[2]);
+        d.density = float(r.number("density", d.density, 0.0, INFINITY, true));
+        d.k_mu = float(r.number("k_mu", d.k_mu, 0.0));
+        d.k_lambda = float(r.number("k_lambda", d.k_lambda, 0.0, INFINITY, true));
+        d.k_damp = float(r.number("k_damp", d.k_damp, 0.0));
+        d.fix_left = r.boolean("fix_left", false);
+        d.fix_right = r.boolean("fix_right", false);
+        d.fix_top = r.boolean("fix_top", false);
+        d.fix_bottom = r.boolean("fix_bottom", false);
+        d.particle_radius = float(r.number("radius", -1.0, -1.0));
+        b.add_soft_grid(d);
+    });
+    for_each_entry(root, "shape", [&](TableReader& r) {
+        std::string type = r.string("type", "", {"sphere", "box", "capsule", "plane"});
+        if (type.empty()) r.fail(r.table().source(), "missing key 'type' in [[shape]]");
+        float thickness = float(r.number("thickness", 0.0, 0.0));
+        if (type == "plane") {
+            auto p = r.numbers("plane", 4, {0, 1, 0, 0});
+            if (std::abs(p[0]) + std::abs(p[1]) + std::abs(p[2]) == 0) r.fail_at("plane", "'plane' normal must not be zero");
+            b.add_shape_plane(Eigen::Vector4f(float(p[0]), float(p[1]), float(p[2]), float(p[3])), thickness);
+            return;
+        }
+        Vec3 pos = r.vec3("pos", Vec3::Zero(), true);
+        Quat rot = r.rotation();
+        if (type == "sphere") b.add_shape_sphere(pos, float(r.required_number("radius", 0.0, INFINITY, true)), rot, thickness);
+        if (type == "box") {
+            Vec3 h = r.vec3("half_extents", Vec3::Zero(), true);
+            if (!(h.x() > 0 && h.y() > 0 && h.z() > 0)) r.fail_at("half_extents", "'half_extents' must all be > 0");
+            b.add_shape_box(pos, h.x(), h.y(), h.z(), rot, thickness);
+        }
+        if (type == "capsule")
+            b.add_shape_capsule(pos, float(r.required_number("radius", 0.0, INFINITY, true)),
+                                float(r.required_number("half_height", 0.0)), rot, thickness);
+    });
+    if (const toml::node* n = root.get("output")) {
+        if (!n->is_table()) root.fail(n->source(), "'output' must be a table, got " + std::string(type_word(*n)));
+        TableReader r(root.file(), *n->as_table(), "[output]");
+        s.output.dir = r.string("dir", "");
+        s.output.every = r.integer("every", 1, 1, 1 << 30);
+        if (const toml::node* f = r.get("formats")) {
+            const toml::array* a = f->as_array();
+            if (!a) r.fail(f->source(), "'formats' must be an array of strings, got " + std::string(type_word(*f)));
+            s.output.npz = s.output.ply = false;
+            for (const auto& e : *a) {
+                auto v = e.value_exact<std::string>();
+                if (!v || (*v != "npz" && *v != "ply"))
+                    r.fail(e.source(), "'formats' entries must be \"npz\" or \"ply\"");
+                (*v == "npz" ? s.output.npz : s.output.ply) = true;
+            }
+        }
+        r.finish();
+    }
+}
+
+}  // namespace
+
+Scene parse_scene(const std::string& text, const std::string& path) {
+    Scene s;
+    s.path = path;
+    s.name = std::filesystem::path(path).stem().string();
+    toml::table root;
+    try {
+        root = toml::parse(text, path);
+    } catch (const toml::parse_error& e) {
+        const auto& b = e.source().begin;
+        throw SceneError(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " + std::string(e.description()));
+    }
+    TableReader r(path, root, "the scene");
+    try {
+        read_scene(r, s);
+    } catch (const BuildError& e) {
+        throw SceneError(path + ": " + e.what());
+    }
+    r.finish();
+    if (s.builder.particle_count() == 0) throw SceneError(path + ": the scene has no particles");
+    return s;
+}
+
+Scene load_scene(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw SceneError(path + ": cannot open the scene file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_scene(ss.str(), path);
+}
+
+}  // namespace weft::engine

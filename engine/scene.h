@@ -1,0 +1,53 @@
+// engine/scene.h: TOML scene files (docs/scene-format.md): what to build, which solver, how long,
+// on which device, and what to write.
+//
+//   Scene s = load_scene("scenes/bounce.toml");    // SceneError on any mistake
+//   Model m = s.builder.finalize(s.device);
+//
+// The loader validates everything before anything runs: unknown keys (with a did-you-mean), wrong
+// types, missing keys, values out of range, particle indices out of range. Each error is one
+// SceneError whose message starts with "FILE:LINE:COLUMN: ", as
+//   scenes/x.toml:12:5: unknown key 'stifness' (did you mean 'stiffness'?)
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "engine/model_builder.h"
+
+namespace weft::engine {
+
+struct SceneError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+enum class SolverKind { SemiImplicit, Xpbd };
+
+struct SceneOutput {
+    std::string dir;          // "" = no per-frame files
+    int every = 1;            // write every N-th frame
+    bool npz = true;          // frame_NNNNN.npz: particle_q, particle_qd (float32, n x 3)
+    bool ply = false;         // frame_NNNNN.ply: ASCII point cloud of the positions
+};
+
+struct Scene {
+    std::string path;
+    std::string name;         // [scene] name, else the file's stem
+    ModelBuilder builder;
+    SolverKind solver = SolverKind::SemiImplicit;
+    int iterations = 2;       // XPBD
+    float relaxation = 0.9f;  // XPBD
+    float fps = 60.0f;        // frames per simulated second
+    int substeps = 8;         // solver steps per frame: dt = 1 / (fps substeps)
+    int frames = 60;
+    std::string device = "cpu";
+    SceneOutput output;
+
+    float dt() const { return 1.0f / (fps * float(substeps)); }
+};
+
+Scene load_scene(const std::string& path);
+// Parses `text` as if read from `path` (errors name `path`).
+Scene parse_scene(const std::string& text, const std::string& path);
+
+}  // namespace weft::engine
