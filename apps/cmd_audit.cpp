@@ -26,6 +26,7 @@
 #include "apps/cli.h"
 #include "compiler/audit/audit.h"
 #include "compiler/audit/occupancy.h"
+#include "compiler/audit/shared_profile.h"
 #include "compiler/driver.h"
 
 #if __has_include("runtime/cuda/ptx.h") && WEFT_HAVE_CUDA
@@ -173,13 +174,14 @@ audit::Finding resources_finding(const compiler::ir::Function& k, const audit::A
 }  // namespace
 
 int cmd_audit(const std::vector<std::string>& argv) {
-    Args args(argv, {"kernel", "dim", "shape", "arch", "format", "dot", "block-dim", "max-constant-bytes"}, {"werror", "help", "no-resources"});
+    Args args(argv, {"kernel", "dim", "shape", "arch", "format", "dot", "block-dim", "max-constant-bytes", "counts"}, {"werror", "help", "no-resources"});
     if (args.flag("help")) {
         printf("usage: weft audit MODULE.py [--kernel K] [--dim N[,M]] [--shape name=AxB ...] [--block-dim B]\n"
                "                  [--arch h200] [--format text|json|sarif] [--dot DIR] [--werror] [--no-resources]\n"
-               "                  [--max-constant-bytes N (64)]\n"
+               "                  [--max-constant-bytes N (64)] [--counts FILE.json]\n"
                "Static checks of kernels: bounds, divergence, barrier-divergence, shared-race, bank-conflict,\n"
-               "uncoalesced, oversize-constant, resources. Silence one on a line with '# weft: ignore[check-id]'.\n");
+               "uncoalesced, oversize-constant, resources. Silence one on a line with '# weft: ignore[check-id]'.\n"
+               "--counts writes the predicted shared-memory requests and wavefronts of the launch (per kernel).\n");
         return 0;
     }
     // --shape may repeat; Args keeps the last, so collect them from argv directly.
@@ -278,6 +280,25 @@ int cmd_audit(const std::vector<std::string>& argv) {
             audit::Finding r = resources_finding(*k, arch, block, ptxas, ptxas_why);
             if (!audit::is_suppressed(r)) findings.push_back(std::move(r));
         }
+    }
+    if (auto counts = args.get("counts")) {
+        std::ofstream out(*counts);
+        if (!out) throw UsageError("cannot write --counts file '" + *counts + "'");
+        out << "{\"module\": \"" << audit::json_escape(path) << "\", \"kernels\": [";
+        for (size_t i = 0; i < kernels.size(); ++i) {
+            const auto* k = kernels[i];
+            audit::LaunchModel lm = audit::launch_model(*k, options);
+            audit::SharedProfile p = audit::shared_profile(*k, lm);
+            auto c = [](const audit::SharedCounters& x) {
+                return "{\"requests\": " + std::to_string(x.requests) + ", \"wavefronts\": " + std::to_string(x.wavefronts) +
+                       ", \"ideal\": " + std::to_string(x.ideal) + "}";
+            };
+            out << (i ? ", " : "") << "{\"kernel\": \"" << audit::json_escape(k->name) << "\", \"block_dim\": " << lm.block_dim
+                << ", \"blocks\": " << p.blocks << ", \"shared_bytes\": " << k->shared_bytes << ", \"exact\": " << (p.exact ? "true" : "false")
+                << ", \"why\": \"" << audit::json_escape(p.why) << "\", \"ld\": " << c(p.load) << ", \"st\": " << c(p.store)
+                << ", \"atomic_requests\": " << p.atomic_requests << "}";
+        }
+        out << "]}\n";
     }
     int errors = 0, warnings = 0;
     for (const auto& f : findings) {

@@ -1,0 +1,44 @@
+// The shared-memory traffic a whole launch is predicted to make: warp-level load and store
+// requests, their wavefronts and ideal wavefronts, summed over every block and warp.
+//
+// These are the numbers Nsight Compute measures (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld
+// / _op_st, smsp__sass_inst_executed_op_shared_ld / _st, and bank conflicts = wavefronts -
+// ideal), so scripts/audit-h200 can put prediction and measurement side by side. The bank-conflict
+// check reports per access; this sums the same requests (shared_requests.h, gpusim's bank model)
+// over the launch. Shared atomics are counted apart (Nsight Compute counts them as op_atom).
+//
+// A prediction is `exact` when every shared access of every block had known lane addresses and a
+// decided path (no "maybe" lanes, no abstractly run loop); otherwise the sums are lower bounds
+// and `why` says where the interpreter lost track. The counts are the kernel's IR accesses: a
+// compiler that merges or removes shared accesses makes the measured requests differ, which the
+// comparison shows as a request-count mismatch rather than hiding it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "compiler/audit/simt_eval.h"
+#include "compiler/ir/ir.h"
+
+namespace weft::compiler::audit {
+
+struct SharedCounters {
+    int64_t requests = 0;      // warp-level requests (SASS shared instructions executed)
+    int64_t wavefronts = 0;
+    int64_t ideal = 0;         // wavefronts without bank conflicts
+};
+
+struct SharedProfile {
+    SharedCounters load, store;
+    int64_t atomic_requests = 0;   // warp-level shared atomics (not part of load/store)
+    int64_t blocks = 0;            // blocks of the launch (0: unknown, no --dim)
+    bool exact = true;
+    std::string why;               // the first reason the prediction is not exact
+};
+
+// Simulates every block of the launch (at most kMaxProfiledBlocks; more makes it inexact).
+SharedProfile shared_profile(const ir::Function& k, const LaunchModel& launch);
+
+constexpr int64_t kMaxProfiledBlocks = 4096;
+
+}  // namespace weft::compiler::audit
