@@ -15,6 +15,7 @@
 
 #include "apps/cli.h"
 #include "apps/npz.h"
+#include "apps/sim_report.h"
 #include "compiler/native/float16.h"
 #include "runtime/errors.h"
 #include "runtime/module.h"
@@ -165,74 +166,19 @@ void apply_inputs(const std::string& path, const runtime::Kernel& k, const runti
     }
 }
 
-// The counts of the simulated launch, per source line of the kernel module.
-int print_sim_report(const std::string& path, const std::string& format) {
-#if !WEFT_HAVE_SIM
-    (void)path;
-    (void)format;
-    throw UsageError("this build has no simulator (it needs NVRTC: configure with the CUDA toolkit)");
-#else
-    std::vector<gpusim::LaunchResult> reports = runtime::take_sim_reports();
-    if (reports.empty()) throw runtime::RuntimeError("the simulator reported no launch");
-    const gpusim::LaunchResult& r = reports.back();
-    if (format == "json") {
-        gpusim::write_json(std::cout, r);
-        std::cout << "\n";
-        return 0;
-    }
-    std::vector<std::string> lines;
-    {
-        std::istringstream in(read_source(path));
-        std::string l;
-        while (std::getline(in, l)) lines.push_back(l);
-    }
-    const gpusim::Counters& t = r.total;
-    printf("kernel %s: grid %u x block %u\n", r.kernel.c_str(), r.grid.x, r.block.x);
-    printf("  warp instructions %llu, thread instructions %llu, active lanes %.1f%%, divergent branches %llu\n\n",
-           (unsigned long long)t.warp_instructions, (unsigned long long)t.thread_instructions, 100.0 * t.active_lane_ratio(),
-           (unsigned long long)t.divergent_branches);
-    printf("%6s %10s %11s %6s %8s %8s %8s %8s %7s %6s  %s\n", "line", "warp inst", "thread inst", "lanes", "gld", "gst",
-           "shld", "shst", "atomic", "diverg", "source");
-    // The module's own lines first, in line order; then generated glue and builtins headers.
-    std::vector<const gpusim::LineCounters*> rows;
-    auto is_ours = [&](const gpusim::LineCounters& lc) {
-        return lc.file_name.empty() || lc.file_name.find(path) != std::string::npos || path.find(lc.file_name) != std::string::npos;
-    };
-    for (const auto& lc : r.per_line) rows.push_back(&lc);
-    std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
-        bool oa = is_ours(*a), ob = is_ours(*b);
-        if (oa != ob) return oa;
-        if (a->file_name != b->file_name) return a->file_name < b->file_name;
-        return a->line < b->line;
-    });
-    for (const gpusim::LineCounters* row : rows) {
-        const gpusim::LineCounters& lc = *row;
-        std::string src;
-        bool ours = lc.file_name.empty() || lc.file_name.find(path) != std::string::npos ||
-                    path.find(lc.file_name) != std::string::npos;
-        if (ours && lc.line > 0 && lc.line <= static_cast<int>(lines.size())) src = lines[static_cast<size_t>(lc.line - 1)];
-        if (!ours) src = "(" + lc.file_name + ")";
-        const gpusim::Counters& c = lc.counts;
-        printf("%6d %10llu %11llu %5.0f%% %8llu %8llu %8llu %8llu %7llu %6llu  %s\n", lc.line,
-               (unsigned long long)c.warp_instructions, (unsigned long long)c.thread_instructions, 100.0 * c.active_lane_ratio(),
-               (unsigned long long)c.global_loads, (unsigned long long)c.global_stores, (unsigned long long)c.shared_loads,
-               (unsigned long long)c.shared_stores, (unsigned long long)c.atomics, (unsigned long long)c.divergent_branches,
-               src.c_str());
-    }
-    return 0;
-#endif
-}
-
 }  // namespace
 
 int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
-    Args args(argv, {"kernel", "dim", "device", "print", "arg", "block-dim", "arch", "report", "inputs"},
-              {"debug", "help", "cache-stats"});
+    std::vector<std::string> options = {"kernel", "dim", "device", "print", "arg", "block-dim", "arch", "report", "inputs"};
+    if (sim) options.insert(options.end(), sim_option_names().begin(), sim_option_names().end());
+    Args args(argv, options, {"debug", "help", "cache-stats"});
     if (sim && args.flag("help")) {
         printf("usage: weft sim MODULE.py --kernel NAME --dim N[,M..] [--arch h200] [--report text|json]\n"
                "                 [--inputs FILE.npz] [--arg NAME=VALUE] [--block-dim B] [--debug]\n"
-               "Runs the kernel on generated inputs on the GPU simulator and prints, per source line,\n"
-               "the warp and thread instructions, active lanes, memory operations and branches.\n");
+               "                 [--scheduler P] [--trace-jsonl FILE [--trace-* FILTER]] [--chrome-trace FILE]\n"
+               "Runs the kernel on generated inputs on the GPU simulator's timing model and prints its cycles,\n"
+               "IPC, occupancy, stall reasons, bank conflicts and memory behaviour, per kernel and per source line.\n%s",
+               sim_options_usage());
         return 0;
     }
     if (args.flag("help")) {
@@ -249,7 +195,7 @@ int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
     if (!sim && (args.get("arch") || args.get("report"))) throw UsageError("--arch and --report belong to 'weft sim'");
     std::string report = args.get_or("report", "text");
     if (report != "text" && report != "json") throw UsageError("--report takes text or json; got '" + report + "'");
-    runtime::Device device = runtime::parse_device(sim ? "sim:" + args.get_or("arch", "h200") : args.get_or("device", "cpu"));
+    runtime::Device device = runtime::parse_device(sim ? configure_sim(args) : args.get_or("device", "cpu"));
     int print_n = std::stoi(args.get_or("print", "8"));
     std::string path = args.positional()[0];
 
@@ -297,10 +243,15 @@ int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
     lo.block_dim = args.get("block-dim") ? std::stoi(*args.get("block-dim")) : 0;
     lo.debug = args.flag("debug") ? 1 : -1;
     auto t0 = std::chrono::steady_clock::now();
+#if WEFT_HAVE_SIM
+    const uint64_t mark = sim ? runtime::sim_report_mark() : 0;
+#else
+    const uint64_t mark = 0;
+#endif
     runtime::launch(k, dims, launch_args, lo);
     runtime::backend(device).synchronize();
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (sim) return print_sim_report(path, report);
+    if (sim) return print_sim_report(args, path, mark);
     printf("kernel %s on %s, dim=", kname->c_str(), device.str().c_str());
     for (size_t d = 0; d < dims.size(); ++d) printf("%s%lld", d ? "," : "", static_cast<long long>(dims[d]));
     printf(" (%.1f ms including compilation)\n", ms);

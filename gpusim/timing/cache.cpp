@@ -1,10 +1,12 @@
 // gpusim/timing/cache.cpp — SectoredCache (cache.h).
 #include "gpusim/timing/cache.h"
 
+#include <span>
+
 namespace weft::gpusim {
 
-SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc)
-    : line_bytes_(line_bytes), sector_bytes_(sector_bytes), assoc_(assoc) {
+SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc, const CachePolicy* policy)
+    : line_bytes_(line_bytes), sector_bytes_(sector_bytes), assoc_(assoc), policy_(policy) {
   sets_ = static_cast<uint32_t>(size_bytes / (uint64_t{line_bytes} * assoc));
   ways_.assign(uint64_t{sets_} * assoc_, Way{});
 }
@@ -37,11 +39,20 @@ bool SectoredCache::access(uint64_t addr, bool dirty, uint64_t* evicted_dirty_se
     }
     if (way.stamp < victim->stamp) victim = &way;
   }
+  if (policy_ && victim->tag != ~uint64_t{0}) {
+    // Every way is in use (an empty way has stamp 0 and would have been chosen): ask the policy.
+    CacheWayInfo info[64];
+    const uint32_t n = assoc_ < 64 ? assoc_ : 64;
+    for (uint32_t w = 0; w < n; ++w) info[w] = {set[w].tag, set[w].stamp, set[w].filled, set[w].valid, set[w].dirty};
+    const uint32_t v = policy_->victim(std::span<const CacheWayInfo>(info, n));
+    if (v < n) victim = &set[v];
+  }
   if (evicted_dirty_sectors && victim->tag != ~uint64_t{0}) *evicted_dirty_sectors += static_cast<uint64_t>(__builtin_popcount(victim->dirty));
   victim->tag = line;
   victim->valid = bit;
   victim->dirty = dirty ? bit : 0;
   victim->stamp = clock_;
+  victim->filled = clock_;
   return false;
 }
 

@@ -1,4 +1,4 @@
-// gpusim/timing/cache.h — a sectored, set-associative, LRU cache of tags (no data: the
+// gpusim/timing/cache.h — a sectored, set-associative cache of tags (LRU or a CachePolicy) (no data: the
 // functional executor owns the data). Used for each SM's L1 and for the shared L2.
 //
 // A line of line_bytes holds line_bytes/sector_bytes sectors, each valid on its own: a miss
@@ -10,13 +10,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpusim/timing/policies.h"
+
 namespace weft::gpusim {
 
 class SectoredCache {
  public:
   SectoredCache() = default;
   // size_bytes may be 0 (a cache that always misses).
-  SectoredCache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc);
+  // `policy` chooses victims; null: LRU (the built-in fast path). Not owned; must outlive the cache.
+  SectoredCache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc, const CachePolicy* policy = nullptr);
 
   // Is the sector of `addr` present? (no state change: safe to call from several threads)
   bool probe(uint64_t addr) const;
@@ -32,11 +35,13 @@ class SectoredCache {
     uint32_t valid = 0;           // sector bits
     uint32_t dirty = 0;
     uint64_t stamp = 0;           // LRU
+    uint64_t filled = 0;
   };
   uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>(((line * 0x9E3779B97F4A7C15ull) >> 20) % sets_); }
 
   uint32_t line_bytes_ = 128, sector_bytes_ = 32, assoc_ = 1, sets_ = 0;
   uint64_t clock_ = 0;
+  const CachePolicy* policy_ = nullptr;
   std::vector<Way> ways_;  // [set][assoc]
 };
 

@@ -52,7 +52,7 @@ SmModel::SmModel(const SmEnv& env, int32_t index) : env_(env), index_(index), ne
   for (int s = 0; s < a.schedulers_per_sm; ++s) policies_.push_back(env.options->scheduler());
   pipe_free_.assign(static_cast<size_t>(a.schedulers_per_sm), {});
   l1_ = SectoredCache(static_cast<uint64_t>(std::max(0, env.l1_bytes)), static_cast<uint32_t>(a.l1_line_bytes), static_cast<uint32_t>(a.l1_sector_bytes),
-                      static_cast<uint32_t>(a.l1_assoc));
+                      static_cast<uint32_t>(a.l1_assoc), env.options->l1_policy.get());
   budget_ = env.options->launch.max_warp_instructions;
   if (next_block_ >= env.nblocks) done_ = true;
 }
@@ -99,6 +99,8 @@ void SmModel::start_blocks() {
       r.slot = static_cast<int32_t>(si);
       r.widx = static_cast<int32_t>(w);
       r.age = age_++;
+      r.start = now_;
+      r.issued = 0;
       r.not_before = now_ + static_cast<uint64_t>(a.block_launch_cycles);
       r.reg_ready.assign(nregs, 0);
       r.reg_kind.assign(nregs, static_cast<uint8_t>(Stall::Wait));
@@ -168,7 +170,7 @@ void SmModel::run_until(uint64_t end) {
           pending_.push_back({pc, c.memory || c.pipe == PipeClass::Shared ? Stall::MioThrottle : Stall::MathPipeThrottle});
           continue;
         }
-        eligible_.push_back({wi, r.age});
+        eligible_.push_back({wi, r.age, pc, c.pipe == PipeClass::Global || c.pipe == PipeClass::Local || c.pipe == PipeClass::Atomic});
       }
       if (eligible_.empty()) continue;
       const size_t pick = policies_[sch]->pick(eligible_);
@@ -208,6 +210,8 @@ void SmModel::finish_warp(int32_t wi) {
   WarpRec& r = warps_[static_cast<size_t>(wi)];
   r.live = false;
   Slot& s = slots_[static_cast<size_t>(r.slot)];
+  if (env_.options->block_timeline)
+    warp_spans.push_back({s.block, index_, r.slot, r.widx, static_cast<int32_t>(static_cast<size_t>(wi) % sched_warps_.size()), r.start, now_ + 1, r.issued});
   if (--s.live == 0) {
     s.busy = false;
     s.free_at = now_ + 1;
@@ -247,6 +251,7 @@ void SmModel::issue(int sched, int32_t wi) {
       if (n == 0) timing[static_cast<size_t>(pc)].stall_cycles[static_cast<int>(Stall::Selected)] += 1;
     } else {
       ++issued;
+      ++r.issued;
       timing[static_cast<size_t>(pc)].stall_cycles[static_cast<int>(Stall::Selected)] += 1;
       uint64_t done_at;
       uint8_t kind;
@@ -266,11 +271,9 @@ void SmModel::issue(int sched, int32_t wi) {
           static_cast<double>(now_) + a.pipes[static_cast<size_t>(pipe)].issue_cycles;
       const TraceFilter& f = env_.options->trace_filter;
       if (env_.options->instruction_trace && trace.size() < f.max_records && (f.sm < 0 || f.sm == index_) &&
-          (f.block < 0 || static_cast<uint64_t>(f.block) == s.block) && now_ >= f.first_cycle && now_ <= f.last_cycle) {
-        bool line_ok = f.source_line < 0;
-        if (!line_ok && in.loc >= 0) line_ok = env_.module->locations()[static_cast<size_t>(in.loc)].report_line() == f.source_line;
-        if (line_ok) trace.push_back({now_, index_, r.widx, pc, s.block, active});
-      }
+          (f.block < 0 || static_cast<uint64_t>(f.block) == s.block) && (f.warp < 0 || f.warp == r.widx) && now_ >= f.first_cycle &&
+          now_ <= f.last_cycle && env_.trace_pc[static_cast<size_t>(pc)])
+        trace.push_back({now_, index_, r.widx, pc, s.block, active});
     }
     if (w.state == WarpState::AtBarrier) {
       std::vector<WarpState> before;

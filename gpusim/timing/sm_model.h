@@ -36,6 +36,7 @@ struct SmEnv {
   int blocks_per_sm = 1;
   int l1_bytes = 0;
   double l2_cycles_per_sector = 1, dram_cycles_per_sector = 1;
+  std::vector<uint8_t> trace_pc;      // per instruction: passes the trace's opcode and line filter
 };
 
 struct TraceRecord {
@@ -73,6 +74,7 @@ class SmModel {
   uint64_t issued = 0;
   uint64_t dram_read_bytes = 0;
   std::vector<BlockSpan> spans;
+  std::vector<WarpSpan> warp_spans;
   std::vector<TraceRecord> trace;
 
  private:
@@ -92,6 +94,8 @@ class SmModel {
     int32_t widx = 0;
     uint64_t age = 0;
     uint64_t not_before = 0;        // barrier release, block launch
+    uint64_t start = 0;             // cycle the block was placed
+    uint64_t issued = 0;
     std::vector<uint64_t> reg_ready;
     std::vector<uint8_t> reg_kind;  // Stall reason a wait on the register counts as
   };

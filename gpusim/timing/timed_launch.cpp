@@ -71,6 +71,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   const ArchSpec& a = options.arch;
   if (options.threads < 1) throw SimError("TimingOptions::threads must be at least 1");
   if (options.epoch_cycles < 1) throw SimError("TimingOptions::epoch_cycles must be at least 1");
+  if (options.instruction_trace) check_trace_filter(options.trace_filter);
   int regs = options.registers_per_thread;
   int64_t static_shared = options.static_shared_bytes;
   if (regs < 0) {
@@ -97,7 +98,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   const NvidiaBankModel default_banks;
   const int64_t stack = stack_bytes_needed(module, static_cast<int32_t>(&kernel - module.functions().data()));
   SectoredCache l2(static_cast<uint64_t>(a.l2_bytes), static_cast<uint32_t>(a.l2_line_bytes), static_cast<uint32_t>(a.l2_sector_bytes),
-                   static_cast<uint32_t>(a.l2_assoc));
+                   static_cast<uint32_t>(a.l2_assoc), options.l2_policy.get());
   SmEnv env;
   env.module = &module;
   env.kernel = &kernel;
@@ -120,6 +121,16 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   const double l2_per_sm = std::min(a.l2_bandwidth_bytes_per_cycle / active_sms, static_cast<double>(a.l1_wavefront_bytes));
   env.l2_cycles_per_sector = a.l2_sector_bytes / l2_per_sm;
   env.dram_cycles_per_sector = a.l2_sector_bytes / (a.dram_bytes_per_cycle() / active_sms);
+  if (options.instruction_trace) {
+    const TraceFilter& f = options.trace_filter;
+    env.trace_pc.assign(module.instructions().size(), 0);
+    for (size_t i = 0; i < env.trace_pc.size(); ++i) {
+      const Instr& in = module.instructions()[i];
+      bool ok = trace_opcode_matches(module.instruction_text(static_cast<int32_t>(i)), f.opcode);
+      if (ok && f.source_line >= 0) ok = in.loc >= 0 && module.locations()[static_cast<size_t>(in.loc)].report_line() == f.source_line;
+      env.trace_pc[i] = ok;
+    }
+  }
 
   std::vector<SmModel> sms;
   sms.reserve(static_cast<size_t>(a.sm_count));
@@ -184,6 +195,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     result.issued_instructions += s.issued;
     result.dram_read_bytes += s.dram_read_bytes;
     result.blocks.insert(result.blocks.end(), s.spans.begin(), s.spans.end());
+    result.warps.insert(result.warps.end(), s.warp_spans.begin(), s.warp_spans.end());
   }
   result.dram_write_bytes = dram_write_sectors * static_cast<uint64_t>(a.l2_sector_bytes);
   result.cycles = finish + static_cast<uint64_t>(a.launch_overhead_cycles);
@@ -191,6 +203,8 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   result.achieved_occupancy = result.sm_active_cycles ? warp_cycles / (static_cast<double>(result.sm_active_cycles) * a.max_warps_per_sm) : 0;
   result.scheduler = options.scheduler()->name();
   result.shared_model = env.shared_model->name();
+  result.l1_policy = options.l1_policy ? options.l1_policy->name() : "lru";
+  result.l2_policy = options.l2_policy ? options.l2_policy->name() : "lru";
 
   LaunchResult& lr = result.counts;
   lr.kernel = kernel.name;
@@ -230,6 +244,8 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   }
   result.ipc = result.sm_active_cycles ? static_cast<double>(lr.total.warp_instructions) / static_cast<double>(result.sm_active_cycles) : 0;
   std::sort(result.blocks.begin(), result.blocks.end(), [](const BlockSpan& x, const BlockSpan& y) { return x.block < y.block; });
+  std::sort(result.warps.begin(), result.warps.end(),
+            [](const WarpSpan& x, const WarpSpan& y) { return x.block != y.block ? x.block < y.block : x.warp < y.warp; });
 
   if (options.instruction_trace) {
     std::vector<TraceRecord> all;
@@ -249,7 +265,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
         if (c == '"' || c == '\\') esc += '\\';
         if (static_cast<unsigned char>(c) >= 0x20) esc += c;
       }
-      o << "{\"cycle\": " << t.cycle << ", \"sm\": " << t.sm << ", \"block\": " << t.block << ", \"warp\": " << t.warp << ", \"pc\": " << t.pc
+      o << "{\"kernel\": \"" << kernel.name << "\", \"cycle\": " << t.cycle << ", \"sm\": " << t.sm << ", \"block\": " << t.block << ", \"warp\": " << t.warp << ", \"pc\": " << t.pc
         << ", \"ptx_line\": " << in.ptx_line << ", \"line\": " << line << ", \"active\": " << std::popcount(t.active) << ", \"text\": \"" << esc
         << "\"}\n";
     }

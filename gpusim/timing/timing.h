@@ -25,7 +25,9 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpusim/arch.h"
@@ -66,18 +68,28 @@ struct TimingCounters {
   uint64_t issue_cycles() const { return stall_cycles[0]; }
   uint64_t shared_excess_wavefronts() const { return shared_wavefronts - shared_ideal_wavefronts; }
   uint64_t total_stall_cycles() const;     // all reasons but Selected
+  uint64_t warp_cycles() const { return issue_cycles() + total_stall_cycles(); }  // warp-cycles spent here
   TimingCounters& operator+=(const TimingCounters& o);
 };
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Options
+// Which issued instructions the JSONL trace keeps (all conditions must hold).
 struct TraceFilter {
   int32_t sm = -1;                  // only this SM (-1: all)
   int64_t block = -1;               // only this linear block index (-1: all)
+  int32_t warp = -1;                // only this warp index within its block (-1: all)
   int32_t source_line = -1;         // only instructions attributed to this source line
+  std::string opcode;               // only these opcodes: "ld" matches ld.global.f32 and
+                                    // ld.shared.u32, "ld.shared" only the latter ("" all)
   uint64_t first_cycle = 0, last_cycle = UINT64_MAX;
   uint64_t max_records = 1000000;   // stop recording after this many
 };
+// Throws SimError naming the field when a filter cannot match anything by construction
+// (an opcode that is no PTX mnemonic, an inverted cycle window).
+void check_trace_filter(const TraceFilter& filter);
+// Whether PTX instruction text (predicate guard allowed) has an opcode `filter` selects.
+bool trace_opcode_matches(std::string_view instruction_text, std::string_view filter);
 
 struct TimingOptions {
   ArchSpec arch;                               // e.g. builtin_arch("h200")
@@ -89,6 +101,7 @@ struct TimingOptions {
   std::string ptxas = "/usr/local/cuda/bin/ptxas";
   SchedulerFactory scheduler = gto_scheduler();
   std::shared_ptr<const SharedMemoryModel> shared_model;  // null: NvidiaBankModel
+  std::shared_ptr<const CachePolicy> l1_policy, l2_policy;  // replacement; null: LRU
   int threads = 1;                             // host threads simulating SMs
   uint32_t epoch_cycles = 256;                 // L2 synchronisation interval
   LaunchOptions launch;                        // functional options (dynamic shared memory, ...)
@@ -103,6 +116,14 @@ struct BlockSpan {
   uint64_t block = 0;       // linear block index
   int32_t sm = 0, slot = 0;
   uint64_t start = 0, end = 0;  // cycles from the kernel's start
+};
+
+// The life of one warp: from its block's placement to its exit (cycles from the kernel's start).
+struct WarpSpan {
+  uint64_t block = 0;
+  int32_t sm = 0, slot = 0, warp = 0, scheduler = 0;
+  uint64_t start = 0, end = 0;
+  uint64_t issued = 0;      // warp instructions it issued
 };
 
 struct TimingResult {
@@ -120,7 +141,8 @@ struct TimingResult {
   std::vector<TimingCounters> per_instruction;  // parallel to counts.per_instruction
   std::vector<TimingCounters> per_line;         // parallel to counts.per_line
   std::vector<BlockSpan> blocks;                // when TimingOptions::block_timeline
-  std::string scheduler, shared_model;
+  std::vector<WarpSpan> warps;                  // when TimingOptions::block_timeline
+  std::string scheduler, shared_model, l1_policy, l2_policy;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -132,7 +154,11 @@ TimingResult launch_timed(const Module& module, std::string_view kernel, Dim3 gr
 // {"kernel", ..., "total", "lines", "instructions"} as write_json, with a "timing" object at
 // the top and in each line and instruction.
 void write_timing_json(std::ostream& out, const TimingResult& result);
-// Chrome trace / Perfetto: one track per SM slot, one event per block.
+// Chrome trace / Perfetto: each SM is a process; its threads are the block slots (one event
+// per block) and the warps (one event per warp, on a track per slot and warp index, named
+// with the warp's scheduler). Several launches are laid end to end, each starting
+// `launch.overhead_us` after the previous one ended, as back-to-back launches on one stream.
 void write_chrome_trace(std::ostream& out, const TimingResult& result);
+void write_chrome_trace(std::ostream& out, std::span<const TimingResult* const> launches, double gap_us = 0);
 
 }  // namespace weft::gpusim

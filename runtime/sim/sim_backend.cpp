@@ -1,36 +1,64 @@
 // The sim device. See sim_backend.h.
+//
+// Why the timing model on every launch: a sim device exists to say where a frame's cycles go,
+// so a launch that only counted instructions would answer the wrong question. Settings can
+// turn timing off (WEFT_SIM_TIMING=0) for tests that only need results and counts.
 #include "runtime/sim/sim_backend.h"
 
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 
 #include "compiler/native/launch.h"
+#include "gpusim/occupancy.h"
 #include "gpusim/parse_ptx.h"
 #include "runtime/cpu/thread_pool.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"
+#include "runtime/hash.h"
+#include "runtime/module_cache.h"
 #include "runtime/oob_report.h"
 
 namespace weft::runtime {
 
 namespace {
 
-// Architectures the simulator models, with the PTX target NVRTC compiles for.
-const std::map<std::string, std::string>& archs() {
-    static const std::map<std::string, std::string> a = {
-        {"h200", "sm_90"}, {"h100", "sm_90"}, {"a100", "sm_80"}, {"rtx4090", "sm_89"}, {"v100", "sm_70"}};
-    return a;
+constexpr const char* kPtxas = "/usr/local/cuda/bin/ptxas";
+
+// Architectures by name: the built-in files, plus any registered from a file.
+std::mutex g_arch_mu;
+std::map<std::string, gpusim::ArchSpec>& arch_table() {
+    static std::map<std::string, gpusim::ArchSpec> t = [] {
+        std::map<std::string, gpusim::ArchSpec> m;
+        for (const std::string& n : gpusim::builtin_arch_names()) m[n] = gpusim::builtin_arch(n);
+        return m;
+    }();
+    return t;
 }
 
+std::mutex g_settings_mu;
+SimSettings g_settings;
+
 std::mutex g_reports_mu;
-std::vector<gpusim::LaunchResult> g_reports;
+std::deque<std::shared_ptr<const SimLaunchReport>> g_reports;
+uint64_t g_next_sequence = 0;
+
+std::mutex g_trace_mu;  // launches append their JSONL trace whole
+
+bool timing_enabled(const SimSettings& s) {
+    const char* e = std::getenv("WEFT_SIM_TIMING");
+    if (e && std::string(e) == "0") return false;
+    return s.timing;
+}
 
 class SimModule : public LoadedModule {
 public:
-    SimModule(gpusim::Module m, int sm_count) : module_(std::move(m)), sm_count_(sm_count) {}
+    SimModule(gpusim::Module m, std::string ptx, std::string arch) : module_(std::move(m)), ptx_(std::move(ptx)), arch_name_(std::move(arch)) {}
 
     void launch(const LaunchRequest& req) override {
         const compiler::KernelInfo& k = *req.kernel;
@@ -46,26 +74,89 @@ public:
         pk.add(oob_ptr);
         int64_t blocks = (req.size + req.block_dim - 1) / req.block_dim;
         if (blocks > 0x7fffffff) throw RuntimeError("launch of kernel '" + k.name + "' needs more than 2^31-1 blocks");
-        gpusim::LaunchOptions o;
-        o.threads = cpu_threads();
-        o.sm_count = static_cast<uint32_t>(sm_count_);
-        gpusim::LaunchResult r;
+        const std::string symbol = req.adjoint ? k.cuda_backward_symbol : k.cuda_symbol;
+        const gpusim::Dim3 grid{static_cast<uint32_t>(blocks), 1, 1}, block{static_cast<uint32_t>(req.block_dim), 1, 1};
+        const SimSettings settings = sim_settings();
+        auto report = std::make_shared<SimLaunchReport>();
+        report->device = "sim:" + arch_name_;
+        report->timed = timing_enabled(settings);
         try {
-            r = gpusim::launch(module_, req.adjoint ? k.cuda_backward_symbol : k.cuda_symbol, {static_cast<uint32_t>(blocks), 1, 1},
-                               {static_cast<uint32_t>(req.block_dim), 1, 1}, pk.bytes(), o);
+            if (report->timed) {
+                gpusim::TimingOptions o;
+                o.arch = sim_arch(arch_name_);
+                o.threads = cpu_threads();
+                o.scheduler = sim_scheduler(settings.scheduler);
+                o.block_timeline = settings.timeline;
+                const gpusim::KernelResources* res = resources(symbol, o.arch);
+                o.registers_per_thread = res ? res->registers : 0;  // 0: ptxas missing, no register limit
+                if (res) o.static_shared_bytes = res->shared_bytes;
+                std::ostringstream trace;
+                if (settings.trace) {
+                    o.instruction_trace = &trace;
+                    o.trace_filter = settings.trace_filter;
+                }
+                report->result = gpusim::launch_timed(module_, symbol, grid, block, pk.bytes(), o);
+                if (settings.trace) {
+                    std::lock_guard<std::mutex> lock(g_trace_mu);
+                    *settings.trace << trace.str();
+                    settings.trace->flush();
+                }
+            } else {
+                gpusim::LaunchOptions o;
+                o.threads = cpu_threads();
+                o.sm_count = static_cast<uint32_t>(sim_arch(arch_name_).sm_count);
+                report->result.arch = arch_name_;
+                report->result.counts = gpusim::launch(module_, symbol, grid, block, pk.bytes(), o);
+            }
         } catch (const gpusim::SimError& e) {
             throw RuntimeError("kernel '" + k.name + "' failed on the simulator: " + e.what());
+        } catch (const gpusim::OccupancyError& e) {
+            throw RuntimeError("kernel '" + k.name + "' cannot run on sim:" + arch_name_ + ": " + e.what());
         }
-        r.kernel = k.name;
+        report->result.counts.kernel = k.name;
         if (req.debug && oob.hit) throw RuntimeError(format_oob(k, oob));
         std::lock_guard<std::mutex> lock(g_reports_mu);
-        g_reports.push_back(std::move(r));
-        if (g_reports.size() > 4096) g_reports.erase(g_reports.begin(), g_reports.begin() + 2048);
+        report->sequence = g_next_sequence++;
+        g_reports.push_back(std::move(report));
+        while (g_reports.size() > kSimReportLog) g_reports.pop_front();
     }
 
 private:
+    // ptxas's registers and static shared memory of an entry, once per module; null when
+    // ptxas is not installed (the launch then has no register limit).
+    const gpusim::KernelResources* resources(const std::string& symbol, const gpusim::ArchSpec& arch) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!resources_done_) {
+            resources_done_ = true;
+            // ptxas takes a few hundred ms per module: its answer is kept in the disk cache.
+            const std::string key = hash_hex("ptxas-resources-v1\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
+            if (auto hit = cache_load(key, "ptxasres")) {
+                std::istringstream in(*hit);
+                std::string name;
+                gpusim::KernelResources r;
+                while (in >> name >> r.registers >> r.shared_bytes >> r.stack_bytes >> r.spill_stores >> r.spill_loads) resources_[name] = r;
+            } else if (std::filesystem::exists(kPtxas)) {
+                try {
+                    resources_ = gpusim::ptxas_resources(ptx_, arch, kPtxas);
+                } catch (const gpusim::OccupancyError& e) {
+                    throw RuntimeError(std::string("ptxas could not assemble this module's PTX for the occupancy calculator: ") + e.what());
+                }
+                std::ostringstream out;
+                for (const auto& [name, r] : resources_)
+                    out << name << " " << r.registers << " " << r.shared_bytes << " " << r.stack_bytes << " " << r.spill_stores << " " << r.spill_loads << "\n";
+                cache_store(key, "ptxasres", out.str());
+            }
+        }
+        auto it = resources_.find(symbol);
+        return it == resources_.end() ? nullptr : &it->second;
+    }
+
     gpusim::Module module_;
-    int sm_count_;
+    std::string ptx_;
+    std::string arch_name_;
+    std::mutex mu_;
+    bool resources_done_ = false;
+    std::map<std::string, gpusim::KernelResources> resources_;
 };
 
 class SimBackend : public DeviceBackend {
@@ -104,7 +195,7 @@ public:
                         return true;
                 return false;
             });
-            return std::make_unique<SimModule>(std::move(mod), 132);
+            return std::make_unique<SimModule>(std::move(mod), std::move(ptx), device_.arch);
         } catch (const gpusim::PtxError& e) {
             throw RuntimeError(std::string("the simulator cannot read this module's PTX: ") + e.what());
         }
@@ -114,36 +205,102 @@ private:
     Device device_;
 };
 
+std::string known_list() {
+    std::string names;
+    for (const auto& n : sim_arch_names()) names += (names.empty() ? "" : ", ") + n;
+    return names;
+}
+
 }  // namespace
 
-bool sim_arch_known(const std::string& arch) { return archs().count(arch) > 0; }
+bool sim_arch_known(const std::string& arch) {
+    std::lock_guard<std::mutex> lock(g_arch_mu);
+    return arch_table().count(arch) > 0;
+}
 
 std::vector<std::string> sim_arch_names() {
+    std::lock_guard<std::mutex> lock(g_arch_mu);
     std::vector<std::string> v;
-    for (const auto& [k, a] : archs()) v.push_back(k);
+    for (const auto& [k, a] : arch_table()) v.push_back(k);
     return v;
 }
 
-std::string sim_ptx_arch(const std::string& arch) {
-    auto it = archs().find(arch);
-    if (it == archs().end()) {
-        std::string names;
-        for (const auto& n : sim_arch_names()) names += (names.empty() ? "" : ", ") + n;
-        throw RuntimeError("unknown simulator architecture '" + arch + "'; known: " + names);
+const gpusim::ArchSpec& sim_arch(const std::string& arch) {
+    {
+        std::lock_guard<std::mutex> lock(g_arch_mu);
+        auto it = arch_table().find(arch);
+        if (it != arch_table().end()) return it->second;  // std::map nodes are stable
     }
-    return it->second;
+    throw RuntimeError("unknown simulator architecture '" + arch + "'; known: " + known_list());
+}
+
+std::string sim_ptx_arch(const std::string& arch) {
+    const gpusim::ArchSpec& a = sim_arch(arch);
+    return "sm_" + std::to_string(a.cc_major) + std::to_string(a.cc_minor);
+}
+
+std::string register_sim_arch_file(const std::string& path) {
+    gpusim::ArchSpec a;
+    try {
+        a = gpusim::load_arch(path);
+    } catch (const gpusim::ArchError& e) {
+        throw RuntimeError(e.what());
+    }
+    if (a.name.empty() || a.name.find_first_of(": \t/") != std::string::npos)
+        throw RuntimeError(path + ": the architecture's \"name\" must be a plain word to use as sim:NAME; got '" + a.name + "'");
+    std::lock_guard<std::mutex> lock(g_arch_mu);
+    arch_table()[a.name] = a;
+    return a.name;
 }
 
 std::unique_ptr<DeviceBackend> make_sim_backend(const Device& d) {
-    sim_ptx_arch(d.arch);  // validates
+    sim_arch(d.arch);  // validates
     return std::make_unique<SimBackend>(d);
 }
 
-std::vector<gpusim::LaunchResult> take_sim_reports() {
+gpusim::SchedulerFactory sim_scheduler(const std::string& name) {
+    if (name == "gto") return gpusim::gto_scheduler();
+    if (name == "lrr") return gpusim::lrr_scheduler();
+    if (name == "two-level") return gpusim::two_level_scheduler();
+    if (name == "latency-hiding") return gpusim::latency_hiding_scheduler();
+    throw RuntimeError("unknown warp scheduler '" + name + "'; known: gto, lrr, two-level, latency-hiding");
+}
+
+void set_sim_settings(const SimSettings& s) {
+    sim_scheduler(s.scheduler);
+    try {
+        gpusim::check_trace_filter(s.trace_filter);
+    } catch (const gpusim::SimError& e) {
+        throw RuntimeError(e.what());
+    }
+    std::lock_guard<std::mutex> lock(g_settings_mu);
+    g_settings = s;
+}
+
+SimSettings sim_settings() {
+    std::lock_guard<std::mutex> lock(g_settings_mu);
+    return g_settings;
+}
+
+uint64_t sim_report_mark() {
     std::lock_guard<std::mutex> lock(g_reports_mu);
-    std::vector<gpusim::LaunchResult> out;
-    out.swap(g_reports);
+    return g_next_sequence;
+}
+
+std::vector<std::shared_ptr<const SimLaunchReport>> sim_reports_since(uint64_t mark) {
+    std::lock_guard<std::mutex> lock(g_reports_mu);
+    std::vector<std::shared_ptr<const SimLaunchReport>> out;
+    for (const auto& r : g_reports)
+        if (r->sequence >= mark) out.push_back(r);
     return out;
+}
+
+gpusim::Hotspots sim_hotspots_since(uint64_t mark, size_t max_lines) {
+    const auto reports = sim_reports_since(mark);
+    std::vector<const gpusim::TimingResult*> timed;
+    for (const auto& r : reports)
+        if (r->timed) timed.push_back(&r->result);
+    return gpusim::summarize_hotspots(timed, max_lines);
 }
 
 }  // namespace weft::runtime

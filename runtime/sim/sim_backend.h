@@ -1,28 +1,76 @@
-// runtime/sim/sim_backend.h: the `sim:ARCH` device: kernels run on gpusim.
+// runtime/sim/sim_backend.h: the `sim:ARCH` device: kernels run on gpusim's timing model.
+//
+// [SECTION] Architectures   which ARCH names exist; adding one from a JSON file
+// [SECTION] Settings        timing or counts only, scheduler, instruction trace, timeline
+// [SECTION] Reports         every launch's TimingResult, read back by tools since a mark
 //
 // Arrays live in host memory (gpusim dereferences global addresses directly). A module is
 // compiled by NVRTC to the PTX the CUDA device would load for that architecture
-// (runtime/cuda/ptx.h, through the disk cache), parsed once by gpusim, and each launch runs on
-// the simulator with the same parameter block the CUDA entry point takes. Every launch leaves
-// its counts (per kernel, per source line, per PTX instruction) in a report log that tools read
-// (`weft sim`, the viewer).
+// (runtime/cuda/ptx.h, through the disk cache) and parsed once by gpusim. Each launch runs
+// gpusim::launch_timed with the architecture file of ARCH, the parameter block the CUDA entry
+// point takes and the kernel's register count from ptxas (run once per module on the same
+// PTX), so every launch yields cycles, time, IPC, stall reasons, bank conflicts, divergence,
+// sectors per request, cache hit rates and achieved occupancy per kernel, per PTX instruction
+// and per source line (.loc -> kernel file:line). Tools (`weft sim`, the viewer) take a mark
+// before the work they want to see and read the reports of every launch after it.
 #pragma once
 
+#include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "gpusim/launch.h"
+#include "gpusim/arch.h"
+#include "gpusim/timing/hotspots.h"
+#include "gpusim/timing/timing.h"
 #include "runtime/device.h"
 
 namespace weft::runtime {
 
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Architectures
 bool sim_arch_known(const std::string& arch);
-std::vector<std::string> sim_arch_names();
-std::string sim_ptx_arch(const std::string& arch);  // "h200" -> "sm_90"
+std::vector<std::string> sim_arch_names();           // sorted
+std::string sim_ptx_arch(const std::string& arch);   // "h200" -> "sm_90"; RuntimeError if unknown
+const gpusim::ArchSpec& sim_arch(const std::string& arch);  // RuntimeError if unknown
+// Loads an architecture file (gpusim/arch/*.json format) and makes `sim:NAME` use it, NAME
+// being the file's "name" (a built-in of the same name is replaced for this process).
+// Returns NAME. Throws RuntimeError carrying the loader's file:line:col and key.
+std::string register_sim_arch_file(const std::string& path);
 std::unique_ptr<DeviceBackend> make_sim_backend(const Device& d);
 
-// Reports of the launches on sim devices since the last call (oldest first).
-std::vector<gpusim::LaunchResult> take_sim_reports();
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Settings (process-wide; read at each launch)
+struct SimSettings {
+    bool timing = true;                      // false: functional counts only (no cycles); also
+                                             // when the environment sets WEFT_SIM_TIMING=0
+    std::string scheduler = "gto";           // gto, lrr, two-level, latency-hiding
+    std::shared_ptr<std::ostream> trace;     // JSONL instruction trace of every launch (null: none)
+    gpusim::TraceFilter trace_filter;        // checked at set_sim_settings
+    bool timeline = false;                   // keep block and warp spans (for a Chrome trace)
+};
+// Throws RuntimeError for an unknown scheduler or a filter that cannot match (naming it).
+void set_sim_settings(const SimSettings& s);
+SimSettings sim_settings();
+gpusim::SchedulerFactory sim_scheduler(const std::string& name);  // RuntimeError if unknown
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Reports
+struct SimLaunchReport {
+    uint64_t sequence = 0;          // launches on sim devices in this process, from 0
+    std::string device;             // "sim:h200"
+    bool timed = true;              // false: counts only (SimSettings::timing off)
+    gpusim::TimingResult result;    // result.counts: the functional counts (kernel, lines, PTX)
+};
+
+// The sequence number the next launch will get. Pass it to sim_reports_since() later.
+uint64_t sim_report_mark();
+// Reports of launches with sequence >= mark, oldest first. The log keeps the last
+// kSimReportLog launches; older ones are gone.
+inline constexpr size_t kSimReportLog = 1024;
+std::vector<std::shared_ptr<const SimLaunchReport>> sim_reports_since(uint64_t mark);
+// The hot kernels and source lines of the launches since `mark` (e.g. one frame's).
+gpusim::Hotspots sim_hotspots_since(uint64_t mark, size_t max_lines = 20);
 
 }  // namespace weft::runtime

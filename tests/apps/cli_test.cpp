@@ -86,7 +86,7 @@ TEST(Cli, SimReportsCountsPerSourceLine) {
     EXPECT_NE(r.out.find("\"kernel\": \"saxpy\""), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\"global_loads\": 200"), std::string::npos) << r.out;
     r = weft("sim " + kExample + " --kernel saxpy --dim 8 --arch z80");
-    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.out.find("unknown simulator architecture 'z80'; known: a100, h100, h200, rtx4090, v100"), std::string::npos) << r.out;
 }
 #endif

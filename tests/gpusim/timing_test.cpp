@@ -7,6 +7,7 @@
 
 #include "gpusim/json_reader.h"
 #include "gpusim/parse_ptx.h"
+#include "gpusim/timing/cache.h"
 #include "gpusim/timing/timing.h"
 
 namespace weft::gpusim {
@@ -150,6 +151,52 @@ TEST(Timing, SchedulerPolicies) {
   EXPECT_EQ(a.r.scheduler, "lrr");
 }
 
+TEST(Timing, TwoLevelAndLatencyHidingPolicies) {
+  // Two-level: round-robin inside the active group; when no group warp is eligible, the
+  // oldest eligible warps become the group.
+  TwoLevelPolicy two(2);
+  std::vector<SchedulerCandidate> c = {{0, 5}, {1, 1}, {2, 3}, {3, 0}};
+  EXPECT_EQ(two.pick(c), 3u);  // empty group: refill with the two oldest (slots 3, 1)
+  two.issued(c[3]);
+  EXPECT_EQ(two.pick(c), 1u);  // slot 1: in the group, wrapping after slot 3
+  two.issued(c[1]);
+  EXPECT_EQ(two.pick(c), 3u);
+  std::vector<SchedulerCandidate> rest = {{0, 5}, {2, 3}};
+  EXPECT_EQ(two.pick(rest), 1u);  // group stalled: refill, oldest first (slot 2)
+  // Latency-hiding: the oldest warp about to start a global access goes first.
+  LatencyHidingPolicy lh;
+  std::vector<SchedulerCandidate> m = {{0, 0, 10, false}, {1, 4, 11, true}, {2, 2, 12, true}};
+  EXPECT_EQ(lh.pick(m), 2u);
+  m[1].long_latency = m[2].long_latency = false;
+  EXPECT_EQ(lh.pick(m), 0u);  // none: greedy-then-oldest
+  // Whatever the policy, the results are the same and the timing differs only in cycles.
+  const TimedRun g = run(1, 1), t = run(1, 1, two_level_scheduler()), l = run(1, 1, latency_hiding_scheduler());
+  EXPECT_EQ(t.out, g.out);
+  EXPECT_EQ(l.out, g.out);
+  EXPECT_EQ(t.r.scheduler, "two-level");
+  EXPECT_EQ(l.r.scheduler, "latency-hiding");
+  EXPECT_EQ(t.r.counts.total, g.r.counts.total);
+  EXPECT_GT(t.r.cycles, 0u);
+}
+
+TEST(Timing, CachePoliciesChooseTheVictim) {
+  // One set of two ways (256 bytes, 128-byte lines): A, B, A, C, then A again.
+  const uint64_t A = 0, B = 1 << 20, C = 2 << 20;
+  LruCachePolicy lru_p;
+  FifoCachePolicy fifo_p;
+  SectoredCache lru(256, 128, 32, 2, &lru_p), fifo(256, 128, 32, 2, &fifo_p), builtin(256, 128, 32, 2);
+  for (SectoredCache* k : {&lru, &fifo, &builtin}) {
+    EXPECT_FALSE(k->access(A, false));
+    EXPECT_FALSE(k->access(B, false));
+    EXPECT_TRUE(k->access(A, false));
+    EXPECT_FALSE(k->access(C, false));
+  }
+  EXPECT_TRUE(lru.access(A, false));       // LRU threw out B
+  EXPECT_TRUE(builtin.access(A, false));   // the built-in path is LRU
+  EXPECT_FALSE(fifo.access(A, false));     // FIFO threw out A, the first filled
+  EXPECT_TRUE(fifo.probe(C));
+}
+
 TEST(Timing, WritersProduceValidJson) {
   std::ostringstream trace;
   const TimedRun a = run(2, 1, gto_scheduler(), &trace);
@@ -163,7 +210,19 @@ TEST(Timing, WritersProduceValidJson) {
   EXPECT_NE(lines.array[0].find("timing")->find("stalls")->find("long_scoreboard"), nullptr);
   write_chrome_trace(ct, a.r);
   const JsonValue c = parse_json(ct.str(), "trace.json");
-  EXPECT_EQ(c.find("traceEvents")->array.size(), 301u);  // metadata + one event per block
+  // SMs are processes; one "X" event per block (300) and per warp (300 x 8 warps).
+  int blocks = 0, warps = 0, processes = 0;
+  for (const JsonValue& e : c.find("traceEvents")->array) {
+    const std::string ph = e.find("ph")->string;
+    if (ph == "M" && e.find("name")->string == "process_name") ++processes;
+    if (ph != "X") continue;
+    EXPECT_GE(e.find("pid")->number, 0);
+    EXPECT_LT(e.find("pid")->number, 132);
+    (e.find("cat")->string == "block" ? blocks : warps) += 1;
+  }
+  EXPECT_EQ(processes, 132);
+  EXPECT_EQ(blocks, 300);
+  EXPECT_EQ(warps, 2400);
   std::istringstream in(trace.str());
   std::string rec;
   int n = 0;

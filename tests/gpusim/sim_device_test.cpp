@@ -1,0 +1,325 @@
+// tests/gpusim/sim_device_test.cpp — the sim:ARCH device runs launches through the timing model:
+// per-line reports of a kernel with known bank conflicts (expected wavefronts worked out by
+// hand from NVIDIA's bank rule), reports and hotspots since a mark, determinism across host
+// threads, architecture files with errors, and `weft sim`: JSON report fields, JSONL trace
+// filters, the Chrome trace, and the messages for bad --arch / filter arguments.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "gpusim/json_reader.h"
+#include "runtime/cpu/thread_pool.h"
+#include "runtime/errors.h"
+#include "runtime/module.h"
+#include "runtime/sim/sim_backend.h"
+
+namespace weft {
+namespace {
+
+const std::string kKernels = std::string(WEFT_SOURCE_DIR) + "/tests/gpusim/kernels/bank_conflict.py";
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+struct Cmd {
+    int code = 0;
+    std::string out;
+};
+
+Cmd weft(const std::string& args) {
+    std::string cmd = std::string(WEFT_BINARY) + " " + args + " 2>&1";
+    FILE* f = popen(cmd.c_str(), "r");
+    Cmd r;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
+    r.code = WEXITSTATUS(pclose(f));
+    return r;
+}
+
+// Runs column_store over `n` threads (n / 32 one-warp blocks) on sim:h200; returns the reports.
+std::vector<std::shared_ptr<const runtime::SimLaunchReport>> run_column_store(int64_t n, int launches = 1) {
+    static auto m = runtime::Module::compile({{kKernels, read_file(kKernels), 0}});
+    const runtime::Device dev = runtime::parse_device("sim:h200");
+    const compiler::Type f32 = compiler::float32_type();
+    runtime::Array values = runtime::Array::zeros(f32, {n}, dev), out = runtime::Array::zeros(f32, {n}, dev);
+    runtime::LaunchOptions o;
+    o.device = dev;
+    const uint64_t mark = runtime::sim_report_mark();
+    for (int i = 0; i < launches; ++i) runtime::launch(m->kernel("column_store"), {n}, {runtime::LaunchArg::of(values), runtime::LaunchArg::of(out)}, o);
+    return runtime::sim_reports_since(mark);
+}
+
+const gpusim::TimingCounters* line_timing(const gpusim::TimingResult& r, int line) {
+    for (size_t i = 0; i < r.counts.per_line.size(); ++i)
+        if (r.counts.per_line[i].line == line && r.counts.per_line[i].file_name.find("bank_conflict.py") != std::string::npos) return &r.per_line[i];
+    return nullptr;
+}
+
+TEST(SimDevice, PerLineReportHasTheBankConflictsOfEachLine) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    const auto reports = run_column_store(256);
+    ASSERT_EQ(reports.size(), 1u);
+    const runtime::SimLaunchReport& rep = *reports[0];
+    ASSERT_TRUE(rep.timed);
+    EXPECT_EQ(rep.device, "sim:h200");
+    const gpusim::TimingResult& r = rep.result;
+    EXPECT_EQ(r.counts.kernel, "column_store");
+    const uint64_t blocks = 8;  // 256 threads, block_dim 32
+    // line 10, s[t * 32] = ...: 32 lanes on 32 words of bank 0 -> 32 wavefronts, ideal 1.
+    const gpusim::TimingCounters* l10 = line_timing(r, 10);
+    ASSERT_NE(l10, nullptr);
+    EXPECT_EQ(l10->shared_wavefronts, blocks * 32);
+    EXPECT_EQ(l10->shared_excess_wavefronts(), blocks * 31);
+    // Its global load: 32 consecutive floats = 128 bytes = 4 sectors per request.
+    EXPECT_EQ(l10->global_requests, blocks);
+    EXPECT_EQ(l10->global_sectors, blocks * 4);
+    // line 12: the load as line 10 (32), the store at stride 33 words hits 32 banks (1).
+    const gpusim::TimingCounters* l12 = line_timing(r, 12);
+    ASSERT_NE(l12, nullptr);
+    EXPECT_EQ(l12->shared_wavefronts, blocks * 33);
+    EXPECT_EQ(l12->shared_excess_wavefronts(), blocks * 31);
+    // line 14: s[t] (conflict-free) and s[0] (one word, broadcast): 1 + 1.
+    const gpusim::TimingCounters* l14 = line_timing(r, 14);
+    ASSERT_NE(l14, nullptr);
+    EXPECT_EQ(l14->shared_wavefronts, blocks * 2);
+    EXPECT_EQ(l14->shared_excess_wavefronts(), 0u);
+    // Kernel-level numbers hang together.
+    EXPECT_GT(r.cycles, 0u);
+    EXPECT_NEAR(r.time_us, static_cast<double>(r.cycles) / runtime::sim_arch("h200").sm_clock_mhz, 1e-9);
+    EXPECT_NEAR(r.ipc, static_cast<double>(r.counts.total.warp_instructions) / static_cast<double>(r.sm_active_cycles), 1e-12);
+    EXPECT_EQ(r.occupancy.blocks_per_sm, 32);  // one-warp blocks: the 32-blocks limit binds
+    uint64_t line_cycles = 0;
+    for (const auto& t : r.per_line) line_cycles += t.warp_cycles();
+    EXPECT_EQ(line_cycles, r.total.warp_cycles());
+    // The conflicted line waits longest on shared memory (short scoreboard) among the shared lines.
+    EXPECT_GT(l12->stall_cycles[static_cast<int>(gpusim::Stall::ShortScoreboard)],
+              l14->stall_cycles[static_cast<int>(gpusim::Stall::ShortScoreboard)]);
+}
+
+TEST(SimDevice, HotspotsSinceAMarkSumTheFrame) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    const uint64_t mark = runtime::sim_report_mark();
+    const auto reports = run_column_store(1024, 3);
+    ASSERT_EQ(reports.size(), 3u);
+    EXPECT_EQ(reports[0]->sequence, mark);
+    double time = 0;
+    for (const auto& r : reports) time += r->result.time_us;
+    const gpusim::Hotspots h = runtime::sim_hotspots_since(mark, 5);
+    EXPECT_EQ(h.launches, 3u);
+    EXPECT_NEAR(h.time_us, time, 1e-9);
+    ASSERT_EQ(h.kernels.size(), 1u);
+    EXPECT_EQ(h.kernels[0].kernel, "column_store");
+    EXPECT_EQ(h.kernels[0].launches, 3u);
+    EXPECT_NEAR(h.kernels[0].share, 1.0, 1e-12);
+    ASSERT_FALSE(h.lines.empty());
+    EXPECT_LE(h.lines.size(), 5u);
+    double share = 0;
+    for (size_t i = 0; i < h.lines.size(); ++i) {
+        share += h.lines[i].share;
+        if (i) EXPECT_GE(h.lines[i - 1].time_us, h.lines[i].time_us);
+    }
+    EXPECT_LE(share, 1.0 + 1e-9);
+    // The hottest line is the conflicted store behind the global load; its counters are the
+    // three launches' sum.
+    EXPECT_EQ(h.lines[0].line, 10);
+    EXPECT_EQ(h.lines[0].shared_wavefronts, 3u * 32 * 32);
+    EXPECT_EQ(h.lines[0].shared_excess_wavefronts, 3u * 32 * 31);
+    // Nothing since a fresh mark.
+    EXPECT_EQ(runtime::sim_hotspots_since(runtime::sim_report_mark()).launches, 0u);
+}
+
+TEST(SimDevice, SameCyclesOnOneAndFourHostThreads) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    runtime::set_cpu_threads(1);
+    const auto one = run_column_store(32 * 300);
+    runtime::set_cpu_threads(4);
+    const auto four = run_column_store(32 * 300);
+    runtime::set_cpu_threads(0);
+    std::ostringstream a, b;
+    gpusim::write_timing_json(a, one[0]->result);
+    gpusim::write_timing_json(b, four[0]->result);
+    EXPECT_EQ(one[0]->result.cycles, four[0]->result.cycles);
+    EXPECT_EQ(a.str(), b.str());
+}
+
+TEST(SimDevice, SettingsAndArchitectureFilesAreChecked) {
+    runtime::SimSettings s;
+    s.scheduler = "fifo";
+    try {
+        runtime::set_sim_settings(s);
+        FAIL() << "expected an error";
+    } catch (const runtime::RuntimeError& e) {
+        EXPECT_STREQ(e.what(), "unknown warp scheduler 'fifo'; known: gto, lrr, two-level, latency-hiding");
+    }
+    s.scheduler = "two-level";
+    s.trace_filter.opcode = "lod";
+    try {
+        runtime::set_sim_settings(s);
+        FAIL() << "expected an error";
+    } catch (const runtime::RuntimeError& e) {
+        EXPECT_NE(std::string(e.what()).find("opcode 'lod' is not a PTX instruction"), std::string::npos) << e.what();
+    }
+    runtime::set_sim_settings({});
+    // A malformed architecture file: the error names file:line:col and the key.
+    std::string text = read_file(std::string(WEFT_SOURCE_DIR) + "/gpusim/arch/h200.json");
+    const size_t at = text.find("\"hit_latency\"");
+    ASSERT_NE(at, std::string::npos);
+    const size_t colon = text.find(':', at), end = text.find_first_of(",}\n", colon);
+    text.replace(colon + 1, end - colon - 1, " \"fast\"");
+    const std::string path = ::testing::TempDir() + "/bad_arch.json";
+    std::ofstream(path) << text;
+    try {
+        runtime::register_sim_arch_file(path);
+        FAIL() << "expected an error";
+    } catch (const runtime::RuntimeError& e) {
+        EXPECT_NE(std::string(e.what()).find("bad_arch.json:"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("'l1.hit_latency': expected a number, found a string"), std::string::npos) << e.what();
+    }
+}
+
+TEST(SimDevice, ArchitectureFileBecomesADevice) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    std::string text = read_file(std::string(WEFT_SOURCE_DIR) + "/gpusim/arch/h200.json");
+    const size_t at = text.find("\"name\"");
+    const size_t q1 = text.find('"', text.find(':', at)), q2 = text.find('"', q1 + 1);
+    text.replace(q1, q2 - q1 + 1, "\"h200_slow_smem\"");
+    // Ten times the shared-memory latency: the conflicted kernel must get slower.
+    const size_t lat = text.find("\"shared\"", text.find("\"latency\""));
+    const size_t c = text.find(':', lat), e = text.find_first_of(",}\n", c);
+    text.replace(c + 1, e - c - 1, " 230");
+    const std::string path = ::testing::TempDir() + "/h200_slow_smem.json";
+    std::ofstream(path) << text;
+    EXPECT_EQ(runtime::register_sim_arch_file(path), "h200_slow_smem");
+    EXPECT_EQ(runtime::sim_ptx_arch("h200_slow_smem"), "sm_90");
+    Cmd fast = weft("sim " + kKernels + " --kernel column_store --dim 64 --report json");
+    Cmd slow = weft("sim " + kKernels + " --kernel column_store --dim 64 --report json --arch " + path);
+    ASSERT_EQ(fast.code, 0) << fast.out;
+    ASSERT_EQ(slow.code, 0) << slow.out;
+    auto cycles = [](const std::string& json) {
+        return gpusim::parse_json(json, "report").find("timing")->find("cycles")->number;
+    };
+    EXPECT_GT(cycles(slow.out), cycles(fast.out) + 200);
+    EXPECT_NE(slow.out.find("\"arch\": \"h200_slow_smem\""), std::string::npos);
+}
+
+TEST(SimCli, JsonReportCarriesPerLineTiming) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    Cmd r = weft("sim " + kKernels + " --kernel column_store --dim 256 --report json");
+    ASSERT_EQ(r.code, 0) << r.out;
+    const gpusim::JsonValue j = gpusim::parse_json(r.out, "weft sim --report json");
+    const gpusim::JsonValue* timing = j.find("timing");
+    ASSERT_NE(timing, nullptr);
+    for (const char* k : {"cycles", "time_us", "ipc", "achieved_occupancy", "occupancy", "total"}) EXPECT_NE(timing->find(k), nullptr) << k;
+    const gpusim::JsonValue* lines = j.find("lines");
+    ASSERT_NE(lines, nullptr);
+    bool saw10 = false;
+    for (const gpusim::JsonValue& l : lines->array) {
+        const gpusim::JsonValue* t = l.find("timing");
+        ASSERT_NE(t, nullptr);
+        for (const char* k : {"cycles", "stalls", "shared_requests", "shared_wavefronts", "shared_excess_wavefronts", "global_sectors",
+                              "sectors_per_request", "l1_hit_rate", "l2_hit_rate"})
+            ASSERT_NE(t->find(k), nullptr) << k;
+        ASSERT_EQ(t->find("stalls")->find("long_scoreboard")->kind, gpusim::JsonValue::Kind::Number);
+        if (l.find("line")->number == 10 && l.find("file")->string.find("bank_conflict.py") != std::string::npos) {
+            saw10 = true;
+            EXPECT_EQ(t->find("shared_requests")->number, 8);
+            EXPECT_EQ(t->find("shared_wavefronts")->number, 256);
+            EXPECT_EQ(t->find("shared_excess_wavefronts")->number, 248);
+            EXPECT_EQ(t->find("global_sectors")->number, 32);
+            EXPECT_GT(t->find("cycles")->number, 0);
+        }
+    }
+    EXPECT_TRUE(saw10) << r.out;
+}
+
+TEST(SimCli, TextReportShowsCyclesAndConflicts) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    Cmd r = weft("sim " + kKernels + " --kernel column_store --dim 256");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("kernel column_store: grid 8 x block 32 on sim:h200"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("shared: 40 requests, 536 wavefronts (496 excess from bank conflicts)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("IPC"), std::string::npos);
+    EXPECT_NE(r.out.find("long_scoreboard"), std::string::npos);
+}
+
+TEST(SimCli, TraceFiltersAndChromeTrace) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    const std::string dir = ::testing::TempDir();
+    Cmd r = weft("sim " + kKernels + " --kernel column_store --dim 256 --trace-jsonl " + dir + "/t.jsonl --trace-opcode ld.shared --chrome-trace " +
+                 dir + "/c.json");
+    ASSERT_EQ(r.code, 0) << r.out;
+    // 8 blocks x 3 shared loads (lines 12, 14, 14).
+    std::istringstream in(read_file(dir + "/t.jsonl"));
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) {
+        const gpusim::JsonValue v = gpusim::parse_json(line, "trace");
+        EXPECT_EQ(v.find("text")->string.rfind("ld.shared", 0), 0u) << line;
+        ++n;
+    }
+    EXPECT_EQ(n, 24);
+    r = weft("sim " + kKernels + " --kernel column_store --dim 256 --trace-jsonl " + dir + "/t2.jsonl --trace-sm 3 --trace-line 14 --trace-cycles 10:");
+    ASSERT_EQ(r.code, 0) << r.out;
+    in = std::istringstream(read_file(dir + "/t2.jsonl"));
+    n = 0;
+    while (std::getline(in, line)) {
+        const gpusim::JsonValue v = gpusim::parse_json(line, "trace");
+        EXPECT_EQ(v.find("sm")->number, 3);
+        EXPECT_EQ(v.find("line")->number, 14);
+        EXPECT_GE(v.find("cycle")->number, 10);
+        ++n;
+    }
+    EXPECT_GT(n, 0);
+    // Chrome trace: SM processes, a block and a warp event per block (8 blocks on 8 SMs).
+    const gpusim::JsonValue c = gpusim::parse_json(read_file(dir + "/c.json"), "chrome trace");
+    int processes = 0, blocks = 0, warps = 0;
+    for (const gpusim::JsonValue& e : c.find("traceEvents")->array) {
+        const std::string name = e.find("name")->string, ph = e.find("ph")->string;
+        if (ph == "M" && name == "process_name") ++processes;
+        if (ph == "X" && e.find("cat")->string == "block") ++blocks;
+        if (ph == "X" && e.find("cat")->string == "warp") {
+            ++warps;
+            EXPECT_GE(e.find("dur")->number, 0);
+        }
+    }
+    EXPECT_EQ(processes, 8);
+    EXPECT_EQ(blocks, 8);
+    EXPECT_EQ(warps, 8);
+}
+
+TEST(SimCli, BadArgumentsAreNamed) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    const std::string base = "sim " + kKernels + " --kernel column_store --dim 32 ";
+    // Usage errors exit with 2; an architecture file that cannot be read is a runtime error (1).
+    struct Case {
+        std::string args, message;
+        int code = 2;
+    } cases[] = {
+        {"--arch z80", "--arch: unknown simulator architecture 'z80'; known: a100, h100, h200, rtx4090, v100 (or an architecture FILE.json)"},
+        {"--arch /nonexistent/x.json", "/nonexistent/x.json", 1},
+        {"--scheduler fifo", "--scheduler: unknown warp scheduler 'fifo'"},
+        {"--trace-jsonl /tmp/x.jsonl --trace-opcode lod", "--trace-opcode: trace filter: opcode 'lod' is not a PTX instruction"},
+        {"--trace-jsonl /tmp/x.jsonl --trace-sm -2", "--trace-sm takes an integer >= 0; got '-2'"},
+        {"--trace-jsonl /tmp/x.jsonl --trace-warp w", "--trace-warp takes an integer >= 0; got 'w'"},
+        {"--trace-jsonl /tmp/x.jsonl --trace-line 0", "--trace-line takes an integer >= 1; got '0'"},
+        {"--trace-jsonl /tmp/x.jsonl --trace-cycles 100", "--trace-cycles takes FIRST:LAST cycles (either may be left out); got '100'"},
+        {"--trace-jsonl /tmp/x.jsonl --trace-cycles 9:3", "the cycle window 9..3 is empty"},
+        {"--trace-opcode ld", "the --trace-* filters need --trace-jsonl FILE"},
+        {"--trace-jsonl /nonexistent/dir/t.jsonl", "--trace-jsonl: cannot write '/nonexistent/dir/t.jsonl'"},
+    };
+    for (const Case& c : cases) {
+        Cmd r = weft(base + c.args);
+        EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.out;
+        EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
+    }
+}
+
+}  // namespace
+}  // namespace weft
