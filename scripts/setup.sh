@@ -37,5 +37,5 @@ cmake --build "$BUILD_DIR" -j "$(nproc)"
 [ "${1:-}" = "--no-run" ] && exit 0
 
 echo
-echo "== default example: examples/saxpy.py on the CPU device =="
-"$BUILD_DIR/apps/weft" launch examples/saxpy.py --kernel saxpy --dim 16
+echo "== default example: scenes/bounce.toml on the CPU device (frames in $BUILD_DIR/out/bounce) =="
+"$BUILD_DIR/apps/weft" run scenes/bounce.toml --frames 60 --out "$BUILD_DIR/out/bounce"

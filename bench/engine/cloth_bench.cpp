@@ -1,0 +1,134 @@
+// bench/engine/cloth_bench.cpp: issue 8's cloth benchmark, and the compile time of the solver kernels.
+//
+//   cloth_bench [--device cpu|cuda:0|sim:h200] [--sizes 32,64,128,256,512] [--frames 60] [--out FILE.md]
+//
+// A dx x dx particle grid (add_spring_grid: spacing 0.1 in the x-z plane, mass 0.1, two corners
+// fixed, springs ke 1000 kd 10: structural, bending (+2) and shear), semi-implicit Euler at 60
+// frames per second with 16 substeps, positions copied to the host after every frame. Reports
+// milliseconds per frame (the mean over `frames` frames after one warm-up frame) as a markdown
+// table, plus the cold (empty cache directory) and warm (disk cache) time to get every kernel the
+// scene launches ready, measured in child processes so that no in-process state is reused.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/model_builder.h"
+#include "engine/semi_implicit.h"
+
+using namespace weft;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+engine::Model cloth(int dx, const std::string& device) {
+    engine::ModelBuilder b(-9.81f);
+    b.ground = false;
+    engine::SpringGridDef d;
+    d.dim_x = d.dim_z = dx;
+    b.add_spring_grid(d);
+    return b.finalize(device);
+}
+
+// ms per frame over `frames` frames (after one warm-up frame).
+double time_frames(int dx, const std::string& device, int frames) {
+    engine::Model m = cloth(dx, device);
+    engine::State a = m.state(), b = m.state();
+    engine::SemiImplicitIntegrator integ;
+    std::vector<float> host(size_t(m.particle_count) * 3);
+    const float dt = 1.0f / (60.0f * 16.0f);
+    auto frame = [&] {
+        for (int s = 0; s < 16; ++s) {
+            integ.simulate(m, a, b, dt);
+            std::swap(a, b);
+        }
+        a.particle_q.copy_to_host(host.data(), host.size() * sizeof(float));
+    };
+    frame();
+    auto t = Clock::now();
+    for (int f = 0; f < frames; ++f) frame();
+    return seconds_since(t) * 1000.0 / frames;
+}
+
+// Wall time of one step in a fresh process with WEFT_CACHE_DIR=cache (kernels compiled or loaded).
+double first_step_in_child(const char* self, const std::string& device, const std::string& cache) {
+    auto t = Clock::now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("WEFT_CACHE_DIR", cache.c_str(), 1);
+        execl(self, self, "--first-step", device.c_str(), (char*)nullptr);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1.0;
+    return seconds_since(t);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string device = "cpu", out_path;
+    std::vector<int> sizes = {32, 64, 128, 256, 512};
+    int frames = 60;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) { fprintf(stderr, "%s needs a value\n", a.c_str()); exit(2); }
+            return argv[++i];
+        };
+        if (a == "--first-step") {  // child: build the smallest cloth and take one step
+            engine::Model m = cloth(4, next());
+            engine::State s0 = m.state(), s1 = m.state();
+            engine::SemiImplicitIntegrator().simulate(m, s0, s1, 1e-3f);
+            return 0;
+        } else if (a == "--device") device = next();
+        else if (a == "--frames") frames = std::atoi(next().c_str());
+        else if (a == "--out") out_path = next();
+        else if (a == "--sizes") {
+            sizes.clear();
+            std::stringstream ss(next());
+            std::string tok;
+            while (std::getline(ss, tok, ',')) sizes.push_back(std::atoi(tok.c_str()));
+        } else {
+            fprintf(stderr, "usage: cloth_bench [--device D] [--sizes 32,64,...] [--frames N] [--out FILE.md]\n");
+            return 2;
+        }
+    }
+    if (!runtime::device_available(runtime::parse_device(device))) {
+        fprintf(stderr, "cloth_bench: device %s is not available here\n", device.c_str());
+        return 1;
+    }
+    std::ostringstream md;
+    md << "| particles | springs | ms / frame | steps / s |\n|---|---|---|---|\n";
+    for (int dx : sizes) {
+        double ms = time_frames(dx, device, frames);
+        long springs = 2L * (dx - 1) * dx + 2L * (dx - 2) * dx + 2L * (dx - 1) * (dx - 1);
+        char row[160];
+        snprintf(row, sizeof row, "| %d² = %d | %ld | %.3f | %.0f |\n", dx, dx * dx, springs, ms, 16.0 * 1000.0 / ms);
+        md << row;
+        fprintf(stderr, "%s", row);
+    }
+    std::string cache = (std::filesystem::temp_directory_path() / ("weft_cold_cache_" + std::to_string(getpid()))).string();
+    std::filesystem::remove_all(cache);
+    double cold = first_step_in_child(argv[0], device, cache);
+    double warm = first_step_in_child(argv[0], device, cache);
+    std::filesystem::remove_all(cache);
+    char line[200];
+    snprintf(line, sizeof line,
+             "\nKernels of this scene ready (a fresh process, model built, one step): cold cache %.2f s, warm cache %.2f s.\n",
+             cold, warm);
+    md << line;
+    printf("%s", md.str().c_str());
+    if (!out_path.empty()) std::ofstream(out_path) << md.str();
+    return 0;
+}
