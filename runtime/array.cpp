@@ -199,6 +199,13 @@ void Array::assign_unrecorded(const Array& src) {
         backend(device_).copy_within(data_, src.data_, nbytes());
         return;
     }
+    // Host memory <-> a device: one copy by the device, no staging here (from pinned memory it is
+    // a DMA ordered on the current stream, runtime/cuda/pinned.h).
+    if (is_contiguous() && src.is_contiguous() && device_.is_host_memory() != src.device_.is_host_memory()) {
+        if (device_.is_host_memory()) backend(src.device_).copy_to_host(data_, src.data_, nbytes());
+        else backend(device_).copy_from_host(data_, src.data_, nbytes());
+        return;
+    }
     std::vector<std::byte> host(nbytes());
     src.copy_to_host(host.data(), host.size());
     write_from_host(host.data(), host.size());

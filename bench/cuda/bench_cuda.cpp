@@ -43,6 +43,18 @@ def integrate(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), g: wp.vec3
 @wp.kernel
 def empty(n: int):
     pass
+
+
+@wp.kernel
+def copy_f32(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i]
+
+
+@wp.kernel
+def saxpy_vec4(x: wp.array(dtype=wp.vec4), y: wp.array(dtype=wp.vec4), a: float):
+    i = wp.tid()
+    y[i] = a * x[i] + y[i]
 )PY";
 
 std::string read_file(const std::string& path) {
@@ -176,6 +188,25 @@ int main() {
             result("saxpy_l2fetch128", measure(0) / copy_gbs, "x",
                    "fraction of copy, default launch, L2 fetch granularity 128 (default " + std::to_string(l2) + ")");
             check(cu.cuCtxSetLimit(CU_LIMIT_MAX_L2_FETCH_GRANULARITY, l2), "cuCtxSetLimit");
+        }
+
+        // ---- diagnostics: bytes in flight per thread --------------------------------------------
+        // A 4-byte copy kernel (4 bytes loaded per thread, as saxpy's 8) and saxpy over vec4 (32
+        // bytes loaded per thread): if the first trails the copy engine like saxpy and the second
+        // does not, per-thread memory-level parallelism is what limits 4-byte kernels.
+        {
+            const int64_t n = int64_t(1) << 28;
+            Array x = random_array(f32, n, dev, 8), y = random_array(f32, n, dev, 9);
+            Kernel k = bench_mod->kernel("copy_f32");
+            auto ms = time_events(s, 3, 30, [&] { launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(y)}, on_gpu); });
+            result("copy_f32_kernel", 8.0 * n / (median(ms) * 1e-3) / 1e9 / copy_gbs, "x", "fraction of copy: y[i] = x[i], 2^28 floats");
+            const compiler::Type v4 = compiler::vector_type(4, compiler::ScalarKind::Float32);
+            Array x4 = random_array(v4, n / 4, dev, 10), y4 = random_array(v4, n / 4, dev, 11);
+            Kernel k4 = bench_mod->kernel("saxpy_vec4");
+            auto ms4 = time_events(s, 3, 30, [&] {
+                launch(k4, {n / 4}, {LaunchArg::of(x4), LaunchArg::of(y4), LaunchArg::number_of(1e-3)}, on_gpu);
+            });
+            result("saxpy_vec4", 12.0 * n / (median(ms4) * 1e-3) / 1e9 / copy_gbs, "x", "fraction of copy: saxpy over vec4, 2^26 elements");
         }
 
         // ---- particles -------------------------------------------------------------------------

@@ -629,8 +629,21 @@ private:
         os_ << "    ctx.tid = static_cast<wp::int64>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
         os_ << "    ctx.block_idx = blockIdx.x; ctx.thread_idx = threadIdx.x; ctx.block_dim = blockDim.x; ctx.grid_dim = gridDim.x;\n";
         os_ << "    ctx.smem = smem_; ctx.oob = oob; ctx.block = nullptr;\n";
-        if (!f.uses_sync) os_ << "    if (ctx.tid >= bounds.size) return;\n";
-        os_ << "    " << k << "_body<false>(ctx, bounds, args);\n";
+        if (f.uses_sync) {
+            os_ << "    " << k << "_body<false>(ctx, bounds, args);\n";
+        } else {
+            // A grid-stride loop: the runtime may launch fewer blocks than the launch has (a few
+            // waves of resident blocks, runtime/cuda/README.md), and each thread then runs the
+            // body for tid, tid + the grid's threads, ... Block indices and grid_dim stay those of
+            // the full launch. With a full grid the loop runs once.
+            os_ << "    if (ctx.tid >= bounds.size) return;\n";
+            os_ << "    const wp::int64 stride_ = static_cast<wp::int64>(gridDim.x) * blockDim.x;\n";
+            os_ << "    ctx.grid_dim = static_cast<wp::int32>((bounds.size + blockDim.x - 1) / blockDim.x);\n";
+            os_ << "    do {\n";
+            os_ << "        " << k << "_body<false>(ctx, bounds, args);\n";
+            os_ << "        ctx.tid += stride_; ctx.block_idx += gridDim.x;\n";
+            os_ << "    } while (ctx.tid < bounds.size);\n";
+        }
         os_ << "}\n";
         os_ << "#else\n";
         const bool block_indices = uses_block_indices(f);

@@ -13,5 +13,7 @@ void bind_kernels(pybind11::module_& m);  // compiler/driver.h, runtime/module.h
 void bind_launch(pybind11::module_& m);   // runtime/module.h (LaunchArg, launch)
 void bind_runtime(pybind11::module_& m);  // runtime/device.h, config.h, cpu/thread_pool.h
 void bind_tape(pybind11::module_& m);     // tape/tape.h, checkpoint.h, autograd.h
+void bind_streams(pybind11::module_& m);  // runtime/cuda/stream.h, pinned.h
+void bind_dlpack(pybind11::module_& m);   // runtime/dlpack.h
 
 }  // namespace weft::python

@@ -10,4 +10,6 @@ PYBIND11_MODULE(_weft, m) {
     weft::python::bind_launch(m);
     weft::python::bind_runtime(m);
     weft::python::bind_tape(m);
+    weft::python::bind_streams(m);
+    weft::python::bind_dlpack(m);
 }

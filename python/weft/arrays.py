@@ -79,7 +79,7 @@ class array:
     """A typed n-dimensional array on a device (Warp's wp.array)."""
 
     def __init__(self, data=None, dtype=None, shape=None, strides=None, device=None, requires_grad=False,
-                 ndim=None, copy=True, **_ignored):
+                 ndim=None, copy=True, pinned=False, **_ignored):
         self._arr = None
         self._grad = None
         shape = _shape_tuple(shape)
@@ -99,10 +99,10 @@ class array:
             dtype = _infer_dtype(data) if data is not None else _types.float32
         t = _types.type_of(dtype)
         if data is None:
-            self._init_from(_weft.Array.zeros(t, list(shape), dev.alias, requires_grad), dtype)
+            self._init_from(_allocate("zeros", t, shape, dev, requires_grad, pinned), dtype)
             return
         host, arr_shape = _host_data(data, t, shape)
-        a = _weft.Array.empty(t, list(arr_shape), dev.alias, requires_grad)
+        a = _allocate("empty", t, arr_shape, dev, requires_grad, pinned)
         a.copy_from_host(host)
         self._init_from(a, dtype)
 
@@ -182,6 +182,24 @@ class array:
 
     def __len__(self):
         return self.shape[0]
+
+    @property
+    def pinned(self):
+        """True for a cpu array in page-locked memory (pinned=True): copies to and from cuda arrays are DMAs."""
+        return _weft.is_pinned(self._handle())
+
+    # ---- DLPack (python/weft/dlpack.py) ----
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        """A 'dltensor' capsule sharing this array's memory; for cuda arrays `stream` (the consumer's)
+        is ordered after this thread's current stream."""
+        if copy:
+            raise BufferError("wp.array.__dlpack__ shares memory; copy=True is not supported")
+        from . import dlpack as _dlpack
+        return _dlpack.to_dlpack(self, stream)
+
+    def __dlpack_device__(self):
+        from . import dlpack as _dlpack
+        return _dlpack.dlpack_device(self)
 
     # ---- host access ----
     def numpy(self):
@@ -277,26 +295,37 @@ def array4d(*args, **kwargs):
     return array(*args, **kwargs)
 
 
-def _new(kind, shape, dtype, device, requires_grad, value=None):
+def _allocate(kind, t, shape, dev, requires_grad, pinned):
+    """A new _weft.Array; pinned=True: page-locked host memory (cpu arrays only; needs CUDA)."""
+    if pinned:
+        if not dev.is_cpu:
+            raise ValueError(f"pinned=True is for cpu arrays (host memory the GPU copies from by DMA), not '{dev.alias}'")
+        return _weft.pinned_zeros(t, list(shape), requires_grad)
+    if kind == "zeros":
+        return _weft.Array.zeros(t, list(shape), dev.alias, requires_grad)
+    return _weft.Array.empty(t, list(shape), dev.alias, requires_grad)
+
+
+def _new(kind, shape, dtype, device, requires_grad, value=None, pinned=False):
     shape = _shape_tuple(shape if shape is not None else 0)
     dtype = dtype if dtype is not None else _types.float32
     t = _types.type_of(dtype)
     dev = _context.get_device(device).alias
-    if kind == "zeros":
-        h = _weft.Array.zeros(t, list(shape), dev, requires_grad)
-    elif kind == "empty":
-        h = _weft.Array.empty(t, list(shape), dev, requires_grad)
+    if kind in ("zeros", "empty") or pinned:
+        h = _allocate(kind if kind != "full" else "zeros", t, shape, _context.get_device(dev), requires_grad, pinned)
+        if kind == "full":
+            h.fill(_types.pack_value(t, value))
     else:
         h = _weft.Array.full(t, list(shape), _types.pack_value(t, value), dev, requires_grad)
     return array._wrap(h, dtype)
 
 
-def zeros(shape=None, dtype=float, device=None, requires_grad=False, **_ignored):
-    return _new("zeros", shape, dtype, device, requires_grad)
+def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **_ignored):
+    return _new("zeros", shape, dtype, device, requires_grad, pinned=pinned)
 
 
-def empty(shape=None, dtype=float, device=None, requires_grad=False, **_ignored):
-    return _new("empty", shape, dtype, device, requires_grad)
+def empty(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **_ignored):
+    return _new("empty", shape, dtype, device, requires_grad, pinned=pinned)
 
 
 def ones(shape=None, dtype=float, device=None, requires_grad=False, **_ignored):
