@@ -83,7 +83,9 @@ TEST(AuditCorpus, EveryFileGetsExactlyItsExpectedFindings) {
     auto files = corpus();
     ASSERT_GE(files.size(), 60u);
     std::map<std::string, int> seeded_files;  // check id -> files seeding it
-    int clean_files = 0;
+    int clean_files = 0, kernels = 0;
+    double slowest = 0, total = 0;
+    std::string slowest_name;
     for (const auto& p : files) {
         CorpusFile c = load(p);
         DiagnosticEngine diags;
@@ -97,6 +99,8 @@ TEST(AuditCorpus, EveryFileGetsExactlyItsExpectedFindings) {
             auto findings = audit_kernel(*m->ir, *f, c.options);
             double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             EXPECT_LT(seconds, 1.0) << c.path << ": kernel " << f->name << " took " << seconds << " s";
+            ++kernels, total += seconds;
+            if (seconds > slowest) slowest = seconds, slowest_name = p.filename().string();
             for (const auto& x : findings) {
                 if (x.severity == FindingSeverity::Note) continue;
                 got.insert({check_id(x.check), x.loc.line});
@@ -112,6 +116,8 @@ TEST(AuditCorpus, EveryFileGetsExactlyItsExpectedFindings) {
     for (const char* id : {"bounds", "divergence", "barrier-divergence", "shared-race", "bank-conflict", "uncoalesced", "oversize-constant"})
         EXPECT_GE(seeded_files[id], 5) << "fewer than 5 corpus files seed " << id;
     EXPECT_GE(clean_files, 20);
+    RecordProperty("kernels", kernels);
+    printf("audited %d corpus kernels in %.1f ms (slowest: %s, %.2f ms)\n", kernels, 1e3 * total, slowest_name.c_str(), 1e3 * slowest);
 }
 
 TEST(AuditCorpus, WitnessesNameThreadsAddressesAndLines) {
