@@ -52,6 +52,12 @@ TEST(AuditCli, ErrorPaths) {
     EXPECT_NE(r.out.find("has no kernel 'kk'; did you mean 'k'?"), std::string::npos) << r.out;
     r = weft(m + " --werorr");
     EXPECT_NE(r.out.find("unknown option --werorr (did you mean --werror?)"), std::string::npos) << r.out;
+    r = weft(m + " --max-constant-bytes 64k");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.out.find("invalid --max-constant-bytes '64k': expected a number of bytes"), std::string::npos) << r.out;
+    r = weft(m + " --dim 100 --counts /nonexistent-dir/counts.json");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.out.find("cannot write --counts file '/nonexistent-dir/counts.json'"), std::string::npos) << r.out;
     r = weft("/nonexistent.py");
     EXPECT_NE(r.out.find("cannot read '/nonexistent.py'"), std::string::npos) << r.out;
 }
@@ -71,6 +77,11 @@ TEST(AuditCli, ExitCodesAndFormats) {
     EXPECT_NE(r.out.find("\"check\": \"bank-conflict\""), std::string::npos) << r.out;
     r = weft(kCorpus + "/bank_stride32.py --dim 32 --format sarif");
     EXPECT_NE(r.out.find("\"ruleId\": \"bank-conflict\""), std::string::npos) << r.out;
+    // The constant limit is the user's: 64 bytes by default, lower on request.
+    r = weft(kCorpus + "/clean_const_mat44.py --dim 64");
+    EXPECT_EQ(r.out.find("oversize-constant"), std::string::npos) << r.out;
+    r = weft(kCorpus + "/clean_const_mat44.py --dim 64 --max-constant-bytes 48");
+    EXPECT_NE(r.out.find("warning: [oversize-constant] constant 'FRAME' (mat44f) is 64 bytes, over the limit of 48"), std::string::npos) << r.out;
 }
 
 TEST(AuditCli, DotWritesTheSyncGraph) {
