@@ -51,6 +51,7 @@ SmModel::SmModel(const SmEnv& env, int32_t index) : env_(env), index_(index), ne
   for (size_t i = 0; i < warps_.size(); ++i) sched_warps_[i % sched_warps_.size()].push_back(static_cast<int32_t>(i));
   for (int s = 0; s < a.schedulers_per_sm; ++s) policies_.push_back(env.options->scheduler());
   pipe_free_.assign(static_cast<size_t>(a.schedulers_per_sm), {});
+  sched_free_.assign(static_cast<size_t>(a.schedulers_per_sm), 0.0);
   l1_ = SectoredCache(static_cast<uint64_t>(std::max(0, env.l1_bytes)), static_cast<uint32_t>(a.l1_line_bytes), static_cast<uint32_t>(a.l1_sector_bytes),
                       static_cast<uint32_t>(a.l1_assoc), env.options->l1_policy.get());
   budget_ = env.options->launch.max_warp_instructions;
@@ -173,6 +174,15 @@ void SmModel::run_until(uint64_t end) {
         eligible_.push_back({wi, r.age, pc, c.pipe == PipeClass::Global || c.pipe == PipeClass::Local || c.pipe == PipeClass::Atomic});
       }
       if (eligible_.empty()) continue;
+      if (sched_free_[sch] > static_cast<double>(now_)) {
+        // The scheduler is still dispatching the SASS of its previous instruction.
+        next_event = std::min(next_event, ceil_cycle(sched_free_[sch]));
+        for (const SchedulerCandidate& c : eligible_) {
+          const WarpRec& r = warps_[static_cast<size_t>(c.slot)];
+          pending_.push_back({slots_[static_cast<size_t>(r.slot)].ctx.warps[static_cast<size_t>(r.widx)].stack.back().pc, Stall::NotSelected});
+        }
+        continue;
+      }
       const size_t pick = policies_[sch]->pick(eligible_);
       for (size_t i = 0; i < eligible_.size(); ++i) {
         if (i == pick) continue;
@@ -269,6 +279,8 @@ void SmModel::issue(int sched, int32_t wi) {
       }
       pipe_free_[static_cast<size_t>(sched)][static_cast<size_t>(c.pipe)] =
           static_cast<double>(now_) + a.pipes[static_cast<size_t>(pipe)].issue_cycles;
+      const std::vector<double>& iw = env_.options->issue_weights;
+      if (!iw.empty()) sched_free_[static_cast<size_t>(sched)] = std::max(sched_free_[static_cast<size_t>(sched)], static_cast<double>(now_)) + iw[static_cast<size_t>(pc)];
       const TraceFilter& f = env_.options->trace_filter;
       if (env_.options->instruction_trace && trace.size() < f.max_records && (f.sm < 0 || f.sm == index_) &&
           (f.block < 0 || static_cast<uint64_t>(f.block) == s.block) && (f.warp < 0 || f.warp == r.widx) && now_ >= f.first_cycle &&

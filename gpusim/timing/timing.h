@@ -102,6 +102,9 @@ struct TimingOptions {
   SchedulerFactory scheduler = gto_scheduler();
   std::shared_ptr<const SharedMemoryModel> shared_model;  // null: NvidiaBankModel
   std::shared_ptr<const CachePolicy> l1_policy, l2_policy;  // replacement; null: LRU
+  std::vector<double> issue_weights;           // per module instruction: issue cycles of one execution
+                                               // (SASS instructions ptxas makes from it: sass_weights()
+                                               // in sass_map.h); empty: 1 per instruction that is not folded
   int threads = 1;                             // host threads simulating SMs
   uint32_t epoch_cycles = 256;                 // L2 synchronisation interval
   LaunchOptions launch;                        // functional options (dynamic shared memory, ...)

@@ -2,7 +2,9 @@
 # gpusim/validation/run_h200.sh — the one device call of the validation (run from the repo root
 # on the H200 machine): builds the microbenchmarks and the validation driver with nvcc, runs the
 # microbenchmarks, then profiles every validation launch with ncu (clocks left alone).
-# Writes to $OUT: micro.txt, ncu_sweep.csv, ncu_kernels.csv, driver.txt, sass.txt, env.txt.
+# Writes to $OUT: micro.txt, ncu_sweep.csv, ncu_kernels.csv, driver.txt, sass.txt, env.txt,
+# ncu_sass_source.csv (per SASS instruction: executed warp instructions, with its PTX/source
+# line: checks gpusim/sass_map.h's attribution instruction by instruction; not used to calibrate).
 set -u
 V=gpusim/validation
 B=/tmp/gpusim-validation
@@ -39,5 +41,10 @@ if [ $rc -ne 0 ] || ! grep -q vec_add "$OUT/ncu_kernels.csv"; then
 fi
 timeout 60 $NCU --clock-control none --csv --page raw --metrics gpc__cycles_elapsed.max,sm__cycles_elapsed.max,gpu__time_duration.sum --log-file "$OUT/ncu_calib.csv" $B/gpu_driver calib >> "$OUT/driver.txt" 2>&1
 echo "calib rc=$?"
+# Per-SASS-instruction execution counts of the scored kernels (SourceCounters), for checking the
+# SASS estimate's attribution; the sass.txt disassembly (cuobjdump -sass) goes with it.
+timeout 240 $NCU --clock-control none --section SourceCounters --csv --page source --print-source sass \
+  --log-file "$OUT/ncu_sass_source.csv" $B/gpu_driver kernel >> "$OUT/driver.txt" 2>&1
+echo "sass source rc=$?"
 wc -l "$OUT"/*.csv
 tail -3 "$OUT/driver.txt"

@@ -16,6 +16,7 @@
 
 #include "cases.h"
 #include "gpusim/parse_ptx.h"
+#include "gpusim/sass_map.h"
 #include "gpusim/timing/timing.h"
 
 using namespace weft::gpusim;
@@ -23,11 +24,12 @@ using namespace weft::gpusim::validation;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s KERNELS.ptx [--arch NAME|FILE] [--group G] [--only ID] [--threads N] [--scheduler gto|lrr]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s KERNELS.ptx [--arch NAME|FILE] [--group G] [--only ID] [--threads N] [--scheduler gto|lrr] [--sass-issue 0|1]\n", argv[0]);
     return 2;
   }
   std::string arch_name = "h200", group, only, sched = "gto";
   int threads = 1;
+  bool sass_issue = true;  // --sass-issue 0: one issue cycle per PTX instruction (the old model)
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--arch") arch_name = v;
@@ -35,6 +37,7 @@ int main(int argc, char** argv) {
     else if (k == "--only") only = v;
     else if (k == "--threads") threads = std::stoi(v);
     else if (k == "--scheduler") sched = v;
+    else if (k == "--sass-issue") sass_issue = v != "0";
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -50,6 +53,7 @@ int main(int argc, char** argv) {
   opt.threads = threads;
   opt.scheduler = sched == "lrr" ? lrr_scheduler() : gto_scheduler();
   const auto regs = ptxas_resources(ptx, opt.arch);
+  const SassMap sass = map_sass(ptx, opt.arch);
   for (const Case& c : all_cases()) {
     if (!group.empty() && c.group != group) continue;
     if (!only.empty() && c.id != only) continue;
@@ -63,6 +67,7 @@ int main(int argc, char** argv) {
     ParamPacker p;
     p.add(in0).add(in1).add(outp);
     p.add(c.n).add(c.p).add(c.q);
+    if (sass_issue) opt.issue_weights = sass_weights(sass, module, c.kernel);
     opt.registers_per_thread = regs.at(c.kernel).registers;
     opt.static_shared_bytes = regs.at(c.kernel).shared_bytes;
     const auto t0 = std::chrono::steady_clock::now();
@@ -87,7 +92,8 @@ int main(int argc, char** argv) {
         "\"shared_st_excess\": %llu, \"global_ld_sectors\": %llu, \"global_ld_requests\": %llu, \"global_st_sectors\": %llu, "
         "\"global_st_requests\": %llu, \"l1_hit_rate\": %.4f, \"l2_hit_rate\": %.4f, \"registers\": %d, \"blocks_per_sm\": %d, "
         "\"limiter\": \"%s\", \"theoretical_occupancy\": %.4f, \"achieved_occupancy\": %.4f, \"ipc\": %.4f, \"dram_read_bytes\": %llu, "
-        "\"stall_long_scoreboard\": %llu, \"stall_barrier\": %llu, \"stall_short_scoreboard\": %llu, \"checksum\": %.6g, \"wall_s\": %.3f}\n",
+        "\"stall_long_scoreboard\": %llu, \"stall_barrier\": %llu, \"stall_short_scoreboard\": %llu, \"sass_estimate\": %llu, "
+        "\"checksum\": %.6g, \"wall_s\": %.3f}\n",
         c.id.c_str(), c.kernel.c_str(), c.group.c_str(), (unsigned long long)r.cycles, (unsigned long long)r.counts.total.warp_instructions,
         (unsigned long long)r.issued_instructions, (unsigned long long)r.counts.total.thread_instructions, (unsigned long long)wf_ld,
         (unsigned long long)wf_st, (unsigned long long)(wf_ld - ideal_ld), (unsigned long long)(wf_st - ideal_st), (unsigned long long)sec_ld,
@@ -96,7 +102,8 @@ int main(int argc, char** argv) {
         T.l2_hits + T.l2_misses ? double(T.l2_hits) / double(T.l2_hits + T.l2_misses) : 0.0, r.occupancy.registers_per_thread,
         r.occupancy.blocks_per_sm, occupancy_limit_name(r.occupancy.limiter), r.occupancy.theoretical, r.achieved_occupancy, r.ipc,
         (unsigned long long)r.dram_read_bytes, (unsigned long long)T.stall_cycles[int(Stall::LongScoreboard)],
-        (unsigned long long)T.stall_cycles[int(Stall::Barrier)], (unsigned long long)T.stall_cycles[int(Stall::ShortScoreboard)], checksum, wall);
+        (unsigned long long)T.stall_cycles[int(Stall::Barrier)], (unsigned long long)T.stall_cycles[int(Stall::ShortScoreboard)],
+        (unsigned long long)estimate_sass_instructions(sass, module, c.kernel, r.counts), checksum, wall);
     std::free(in0);
     std::free(in1);
     std::free(outp);

@@ -17,6 +17,7 @@
 #include "compiler/native/launch.h"
 #include "gpusim/occupancy.h"
 #include "gpusim/parse_ptx.h"
+#include "gpusim/sass_map.h"
 #include "runtime/cpu/thread_pool.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"
@@ -90,6 +91,7 @@ public:
                 const gpusim::KernelResources* res = resources(symbol, o.arch);
                 o.registers_per_thread = res ? res->registers : 0;  // 0: ptxas missing, no register limit
                 if (res) o.static_shared_bytes = res->shared_bytes;
+                o.issue_weights = issue_weights(symbol, o.arch);
                 std::ostringstream trace;
                 if (settings.trace) {
                     o.instruction_trace = &trace;
@@ -151,8 +153,39 @@ private:
         return it == resources_.end() ? nullptr : &it->second;
     }
 
+    // Issue cycles per PTX instruction: the SASS ptxas makes from it (gpusim/sass_map.h), from
+    // ptxas's line table, kept in the disk cache; empty when ptxas is missing.
+    std::vector<double> issue_weights(const std::string& symbol, const gpusim::ArchSpec& arch) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!sass_done_) {
+            sass_done_ = true;
+            const std::string key = hash_hex("sass-lines-v1\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
+            if (auto hit = cache_load(key, "sasslines")) {
+                std::istringstream in(*hit);
+                std::string name;
+                int32_t line;
+                uint32_t n;
+                while (in >> name >> line >> n) sass_.kernels[name].per_ptx_line[line] = n;
+            } else if (std::filesystem::exists(kPtxas)) {
+                try {
+                    sass_ = gpusim::map_sass(ptx_, arch, kPtxas);
+                } catch (const gpusim::SassMapError& e) {
+                    throw RuntimeError(std::string("ptxas could not assemble this module's PTX for the timing model: ") + e.what());
+                }
+                std::ostringstream out;
+                for (const auto& [name, k] : sass_.kernels)
+                    for (const auto& [line, n] : k.per_ptx_line) out << name << " " << line << " " << n << "\n";
+                cache_store(key, "sasslines", out.str());
+            }
+        }
+        if (!sass_.kernels.count(symbol)) return {};
+        return gpusim::sass_weights(sass_, module_, symbol);
+    }
+
     gpusim::Module module_;
     std::string ptx_;
+    bool sass_done_ = false;
+    gpusim::SassMap sass_;
     std::string arch_name_;
     std::mutex mu_;
     bool resources_done_ = false;

@@ -3,10 +3,12 @@
 // scheduler policies, the JSON / JSONL / Chrome-trace writers.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "gpusim/json_reader.h"
 #include "gpusim/parse_ptx.h"
+#include "gpusim/sass_map.h"
 #include "gpusim/timing/cache.h"
 #include "gpusim/timing/timing.h"
 
@@ -245,6 +247,34 @@ TEST(Timing, OccupancyErrorWithoutRegisterCount) {
   o.ptx_text = kPtx;
   const TimingResult r = launch_timed(m, "k", {1, 1, 1}, {256, 1, 1}, p.bytes(), o);
   EXPECT_GT(r.occupancy.registers_per_thread, 0);
+}
+
+}  // namespace
+}  // namespace weft::gpusim
+
+namespace weft::gpusim {
+namespace {
+
+// ptxas's line table maps every SASS instruction of the straight-line kernel k to a PTX line
+// (or the prologue); every one runs once per warp, so the estimate must be warps x the static
+// SASS count, which comes from the text section's size, not from the line table.
+TEST(SassMap, StraightLineKernelRunsEverySassInstructionOncePerWarp) {
+  if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
+  const Module m = parse_ptx(kPtx, "k.ptx");
+  const SassMap map = map_sass(kPtx, builtin_arch("h200"));
+  ASSERT_EQ(map.kernels.count("k"), 1u);
+  const KernelSass& k = map.kernels.at("k");
+  EXPECT_GT(k.static_instructions, 10u);
+  uint32_t attributed = 0;
+  for (const auto& [line, n] : k.per_ptx_line) attributed += n;
+  EXPECT_EQ(attributed + k.unattributed, k.static_instructions);
+  std::vector<float> in(1024), out(1024);
+  ParamPacker p;
+  p.add(in.data()).add(out.data()).add(uint32_t{1});
+  const LaunchResult r = launch(m, "k", {2, 1, 1}, {256, 1, 1}, p.bytes());
+  EXPECT_EQ(estimate_sass_instructions(map, m, "k", r), uint64_t{16} * k.static_instructions);
+  EXPECT_THROW(read_sass_map("not an elf"), SassMapError);
+  EXPECT_THROW(estimate_sass_instructions(map, m, "nope", r), SassMapError);
 }
 
 }  // namespace

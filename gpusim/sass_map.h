@@ -1,0 +1,62 @@
+// gpusim/sass_map.h — how many SASS instructions ptxas makes from each PTX instruction, read
+// from ptxas's own line table, so that gpusim's PTX execution counts become SASS counts.
+//
+// Why: Nsight Compute counts SASS instructions (smsp__inst_executed); gpusim executes PTX.
+// ptxas expands some PTX instructions (rem.s32 -> a dozen SASS, 64-bit adds -> two, a PTX
+// `ret` -> EXIT), folds others (ld.param -> constant-bank operands, cvta.to.global), and adds
+// a few of its own. With -lineinfo it writes `.nv_debug_line_sass`, a DWARF line table whose
+// "lines" are lines of the PTX file (the PTX is embedded as `.nv_debug_ptx_txt`). So each SASS
+// instruction of a kernel names the PTX line it came from. Executed SASS instructions are then
+//     sum over PTX instructions p of  warp_executions(p) x sass_from(p)
+// which is exact where each SASS instruction runs as often as the PTX instruction it is
+// attributed to (straight-line code and loops ptxas does not unroll further); see
+// docs/gpusim.md for how close it lands on the H200. Needs no GPU, only ptxas. The padding
+// after the kernel's final EXIT (a self-branch and NOPs, never executed) is not counted.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpusim/arch.h"
+#include "gpusim/launch.h"
+#include "gpusim/module.h"
+
+namespace weft::gpusim {
+
+class SassMapError : public std::runtime_error {
+ public:
+  explicit SassMapError(const std::string& what) : std::runtime_error(what) {}
+};
+
+struct KernelSass {
+  uint32_t static_instructions = 0;         // SASS instructions of the kernel, padding excluded
+  uint32_t unattributed = 0;                // of those, outside the line table (not counted)
+  std::map<int32_t, uint32_t> per_ptx_line; // PTX line -> SASS instructions attributed to it
+};
+
+struct SassMap {
+  std::map<std::string, KernelSass> kernels;  // by entry name
+};
+
+// Runs `ptxas -lineinfo -arch=sm_XY` on `ptx` (the text the Module was parsed from, so PTX
+// line numbers agree) and reads the cubin's line table. Throws SassMapError with ptxas's
+// output, or naming what the cubin lacks.
+SassMap map_sass(const std::string& ptx, const ArchSpec& arch, const std::string& ptxas = "/usr/local/cuda/bin/ptxas");
+// Parses a cubin (ELF) that ptxas made with -lineinfo.
+SassMap read_sass_map(const std::string& cubin_bytes);
+
+// Per instruction of `module`: the SASS instructions one execution of it costs (its line's
+// SASS count divided by the unroll factor of its basic block, read off the block's one-to-one
+// instructions as their median SASS count; 0 for instructions ptxas folded away).
+std::vector<double> sass_weights(const SassMap& map, const Module& module, const std::string& kernel);
+// SASS warp instructions the launch would execute: each PTX instruction's warp executions
+// times the SASS instructions attributed to its line, divided by the unroll factor ptxas
+// applied to its block (read off the block's one-to-one instructions), plus the prologue
+// (SASS on lines without a PTX instruction) once per warp. `counts` must come from a launch
+// of `kernel` of `module` with per-instruction counts.
+uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts);
+
+}  // namespace weft::gpusim
