@@ -295,7 +295,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
             };
             out << (i ? ", " : "") << "{\"kernel\": \"" << audit::json_escape(k->name) << "\", \"block_dim\": " << lm.block_dim
                 << ", \"blocks\": " << p.blocks << ", \"shared_bytes\": " << k->shared_bytes << ", \"exact\": " << (p.exact ? "true" : "false")
-                << ", \"why\": \"" << audit::json_escape(p.why) << "\", \"ld\": " << c(p.load) << ", \"st\": " << c(p.store)
+                << ", \"why\": \"" << audit::json_escape(p.why) << "\", \"ld\": " << c(p.load) << ", \"st\": " << c(p.store) << ", \"ld_forwarded\": " << c(p.forwarded)
                 << ", \"atomic_requests\": " << p.atomic_requests << "}";
         }
         out << "]}\n";

@@ -2,7 +2,11 @@
 #include "compiler/audit/shared_profile.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
+#include <tuple>
 
+#include "compiler/audit/audit.h"
 #include "compiler/audit/shared_requests.h"
 
 namespace weft::compiler::audit {
@@ -23,8 +27,30 @@ SharedProfile shared_profile(const ir::Function& k, const LaunchModel& launch) {
     for (int64_t b = 0; b < std::min(blocks, kMaxProfiledBlocks); ++b) {
         Trace tr = simulate_block(k, launch, b);
         int warps = (tr.block_dim + kWarpSize - 1) / kWarpSize;
+        // (array, thread, element) -> barrier interval of the thread's last store there.
+        std::map<std::tuple<const ir::Var*, int, int64_t>, int> stored;
+        auto forget = [&](const ir::Var* a, int t) {
+            auto it = stored.lower_bound({a, t, INT64_MIN});
+            while (it != stored.end() && std::get<0>(it->first) == a && std::get<1>(it->first) == t) it = stored.erase(it);
+        };
         for (const AccessEvent& ev : tr.accesses) {
             if (!ev.shared) continue;
+            // Which lanes read back what they stored themselves in this interval.
+            std::vector<uint8_t> own(ev.active.size(), 0);
+            for (int t = 0; t < static_cast<int>(ev.active.size()); ++t) {
+                if (!ev.active[static_cast<size_t>(t)]) continue;
+                int64_t el = 0;
+                uint32_t sym = 0;
+                bool known = shared_element(ev, t, &el, &sym) && sym == 0;
+                if (ev.atomic || (ev.write && !known)) {
+                    forget(ev.array, t);
+                } else if (ev.write) {
+                    stored[{ev.array, t, el}] = ev.interval;
+                } else if (known) {
+                    auto it = stored.find({ev.array, t, el});
+                    own[static_cast<size_t>(t)] = it != stored.end() && it->second == ev.interval;
+                }
+            }
             std::string line = std::to_string(ev.loc.display_line());
             if (std::find(ev.maybe.begin(), ev.maybe.end(), 1) != ev.maybe.end())
                 inexact("line " + line + ": some threads reach the access only perhaps (an undecided condition or loop)");
@@ -45,11 +71,19 @@ SharedProfile shared_profile(const ir::Function& k, const LaunchModel& launch) {
                     continue;
                 }
                 SharedCounters& c = ev.write ? p.store : p.load;
+                bool forwarded = !ev.write;
+                for (int l = 0; l < kWarpSize && forwarded; ++l) {
+                    size_t t = static_cast<size_t>(w * kWarpSize + l);
+                    if (t < ev.active.size() && ev.active[t] && !own[t]) forwarded = false;
+                }
                 for (const SharedRequest& r : rs) {
                     BankCost cost = request_cost(r);
-                    c.requests += 1;
-                    c.wavefronts += cost.wavefronts;
-                    c.ideal += cost.ideal;
+                    for (SharedCounters* x : {&c, forwarded ? &p.forwarded : nullptr}) {
+                        if (!x) continue;
+                        x->requests += 1;
+                        x->wavefronts += cost.wavefronts;
+                        x->ideal += cost.ideal;
+                    }
                 }
             }
         }

@@ -11,7 +11,8 @@
 // decided path (no "maybe" lanes, no abstractly run loop); otherwise the sums are lower bounds
 // and `why` says where the interpreter lost track. The counts are the kernel's IR accesses: a
 // compiler that merges or removes shared accesses makes the measured requests differ, which the
-// comparison shows as a request-count mismatch rather than hiding it.
+// comparison shows as a request-count mismatch rather than hiding it; `forwarded` names the
+// loads that store-to-load forwarding would remove.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,12 @@ struct SharedCounters {
 
 struct SharedProfile {
     SharedCounters load, store;
+    // Of `load`: warp requests whose every lane reads an element that the same thread stored
+    // earlier in the same barrier interval (no barrier, and no atomic or unknown-index store of
+    // that thread to the array, in between). An optimising compiler serves those from the
+    // register it stored (store-to-load forwarding; NVRTC does), so the GPU may execute
+    // `load - forwarded` shared loads. Reported apart, not subtracted: it is the compiler's choice.
+    SharedCounters forwarded;
     int64_t atomic_requests = 0;   // warp-level shared atomics (not part of load/store)
     int64_t blocks = 0;            // blocks of the launch (0: unknown, no --dim)
     bool exact = true;

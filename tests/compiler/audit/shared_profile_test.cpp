@@ -66,6 +66,23 @@ TEST(SharedProfile, WideElementsAndAtomics) {
     EXPECT_EQ(h.store.requests, 1);  // h[t] = 0 by the first 8 lanes of warp 0
 }
 
+TEST(SharedProfile, LoadsOfAThreadsOwnStoreInTheIntervalAreForwardable) {
+    // s[t] = a; s[t + 64] = 2 * s[t]; out = s[t] + s[t + 64]: every load reads what the thread
+    // itself stored, with no barrier between: 3 loads x 2 warps, all forwardable.
+    SharedProfile h = profile("clean_disjoint_halves.py", {64});
+    EXPECT_EQ(h.load.requests, 6);
+    EXPECT_EQ(h.forwarded.requests, 6);
+    // The smoothing loop: s[t] written before the barrier, then each iteration reads s[t] and
+    // s[(t + 1) % 32] and writes s[t]: iterations 2 and 3 read back their own s[t], as does the
+    // final read; the neighbour reads are other threads' elements.
+    SharedProfile r = profile("race_loop_carried.py", {32});
+    EXPECT_EQ(r.forwarded.requests, 3);
+    // A reduction reads s[t] only after a barrier: nothing to forward.
+    EXPECT_EQ(profile("clean_block_reduce.py", {128}).forwarded.requests, 0);
+    // Through a func: smooth(s, t) reads s[t] (stored by the thread) and s[t + 1] (not).
+    EXPECT_EQ(profile("func_race_shared_arg.py", {64}).forwarded.requests, 2);
+}
+
 TEST(SharedProfile, InexactWhenDataDecides) {
     SharedProfile p = profile("barrier_data_dependent.py", {64});
     EXPECT_TRUE(p.exact) << p.why;  // its shared accesses are all on decided paths
