@@ -1,0 +1,119 @@
+// ModelBuilder: element counts of the grid builders, rest shapes (inverse rest matrices give
+// F = I up to a rotation at rest; soft-grid tetrahedra tile the box), the force-slot table, and
+// the messages of building mistakes.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+
+#include "engine/model_builder.h"
+
+namespace {
+
+using namespace weft::engine;
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+TEST(ModelBuilder, ClothGridCountsAndRestShapes) {
+    ModelBuilder b;
+    ClothGridDef c;
+    c.dim_x = 4;
+    c.dim_y = 3;
+    c.cell_x = 0.2f;
+    c.cell_y = 0.1f;
+    c.rot = Quat(Eigen::AngleAxisf(0.7f, Vec3(1, 2, 3).normalized()));
+    c.fix_left = true;
+    b.add_cloth_grid(c);
+    EXPECT_EQ(b.particle_count(), 5 * 4);
+    EXPECT_EQ(b.tri_indices.size(), size_t(2 * 4 * 3));
+    // edges: 4*4 + 5*3 axis-aligned + 12 diagonals; the boundary ones (2 * (4 + 3)) get no bending
+    EXPECT_EQ(b.edge_indices.size(), size_t(4 * 4 + 5 * 3 + 12 - 2 * (4 + 3)));
+    for (int y = 0; y <= 3; ++y) EXPECT_EQ(b.particle_mass[size_t(y * 5)], 0.0f);
+    EXPECT_EQ(b.particle_mass[1], c.mass);
+    for (size_t t = 0; t < b.tri_indices.size(); ++t) {
+        const auto& tri = b.tri_indices[t];
+        Eigen::Matrix<float, 3, 2> Ds;
+        Ds.col(0) = b.particle_q[size_t(tri[1])] - b.particle_q[size_t(tri[0])];
+        Ds.col(1) = b.particle_q[size_t(tri[2])] - b.particle_q[size_t(tri[0])];
+        Eigen::Matrix<float, 3, 2> F = Ds * b.tri_poses[t];
+        EXPECT_TRUE((F.transpose() * F).isApprox(Eigen::Matrix2f::Identity(), 1e-5f)) << "triangle " << t;
+        EXPECT_NEAR(b.tri_areas[t], 0.5f * 0.2f * 0.1f, 1e-6f);
+    }
+    for (float a : b.edge_rest_angle) EXPECT_NEAR(a, 0.0f, 1e-5f);
+}
+
+TEST(ModelBuilder, SoftGridTetrahedraTileTheBox) {
+    ModelBuilder b;
+    SoftGridDef d;
+    d.dim_x = 3;
+    d.dim_y = 2;
+    d.dim_z = 2;
+    d.cell_x = 0.1f;
+    d.cell_y = 0.2f;
+    d.cell_z = 0.3f;
+    d.density = 500.0f;
+    b.add_soft_grid(d);
+    EXPECT_EQ(b.particle_count(), 4 * 3 * 3);
+    ASSERT_EQ(b.tet_indices.size(), size_t(5 * 3 * 2 * 2));
+    double volume = 0;
+    for (const auto& P : b.tet_poses) {
+        EXPECT_GT(P.determinant(), 0.0f);
+        volume += 1.0 / (6.0 * double(P.determinant()));
+    }
+    EXPECT_NEAR(volume, 0.3 * 0.4 * 0.6, 1e-5);
+    EXPECT_FLOAT_EQ(b.particle_mass[0], 500.0f * 0.1f * 0.2f * 0.3f);
+}
+
+TEST(ModelBuilder, SpringGridMatchesTheBenchmarkDefinition) {
+    ModelBuilder b;
+    SpringGridDef d;
+    d.dim_x = d.dim_z = 5;
+    b.add_spring_grid(d);
+    EXPECT_EQ(b.spring_rest_length.size(), size_t(2 * 4 * 5 + 2 * 3 * 5 + 2 * 4 * 4));
+    EXPECT_EQ(b.particle_mass[0], 0.0f);
+    EXPECT_EQ(b.particle_mass[4], 0.0f);
+    EXPECT_EQ(b.particle_mass[5], 0.1f);
+    EXPECT_NEAR(b.spring_rest_length[0], 0.1f, 1e-6f);
+}
+
+TEST(ModelBuilder, ForceSlotTableListsEveryElementVertex) {
+    ModelBuilder b(0.0f);
+    ClothGridDef c;
+    c.dim_x = c.dim_y = 2;
+    c.add_springs = true;
+    b.add_cloth_grid(c);
+    Model m = b.finalize("cpu");
+    const auto& L = m.term_layout;
+    EXPECT_EQ(L.count, m.particle_count + 2 * m.spring_count + 3 * m.tri_count + 4 * m.edge_count);
+    std::vector<int> start(size_t(m.particle_count) + 1), index(size_t(L.count - m.particle_count));
+    m.particle_term_start.copy_to_host(start.data(), start.size() * 4);
+    m.particle_term_index.copy_to_host(index.data(), index.size() * 4);
+    EXPECT_EQ(start.back(), L.count - m.particle_count);
+    std::vector<int> seen(size_t(L.count), 0);
+    for (int i = 0; i < m.particle_count; ++i)
+        for (int k = start[size_t(i)]; k < start[size_t(i) + 1]; ++k) ++seen[size_t(index[size_t(k)])];
+    for (int s = m.particle_count; s < L.count; ++s) EXPECT_EQ(seen[size_t(s)], 1) << "slot " << s;
+}
+
+TEST(ModelBuilder, MistakesAreNamed) {
+    ModelBuilder b;
+    b.add_particle(Vec3(0, 0, 0), Vec3::Zero(), 1.0f);
+    b.add_particle(Vec3(1, 0, 0), Vec3::Zero(), 1.0f);
+    b.add_particle(Vec3(2, 0, 0), Vec3::Zero(), 1.0f);
+    EXPECT_EQ(error_of([&] { b.add_spring(0, 7, 1, 0); }),
+              "add_spring: particle index 7 is out of range (the model has 3 particles)");
+    EXPECT_EQ(error_of([&] { b.add_spring(1, 1, 1, 0); }), "add_spring: both ends are particle 1");
+    EXPECT_EQ(error_of([&] { b.add_triangle(0, 1, 2); }), "add_triangle: triangle (0, 1, 2) is degenerate (zero area)");
+    EXPECT_EQ(error_of([&] { b.add_particle(Vec3::Zero(), Vec3::Zero(), -1.0f); }), "add_particle: mass must be >= 0, got -1");
+    EXPECT_EQ(error_of([&] { b.add_shape_sphere(Vec3::Zero(), 0.0f); }), "add_shape_sphere: radius must be > 0, got 0");
+    EXPECT_EQ(error_of([&] { b.add_cloth_grid(ClothGridDef{.dim_x = 0}); }), "add_cloth_grid: dim_x and dim_y must be >= 1");
+    EXPECT_EQ(error_of([&] { b.finalize("gpu"); }), "invalid device 'gpu': expected 'cpu', 'cuda[:N]' or 'sim[:ARCH]'");
+}
+
+}  // namespace
