@@ -14,6 +14,7 @@
 #include <climits>
 #include <deque>
 #include <map>
+#include <set>
 
 #include "compiler/audit/audit.h"
 
@@ -44,6 +45,17 @@ using LocKey = std::pair<int, int>;
 class GuardCollector {
 public:
     std::map<LocKey, Site> sites;
+    // Array parameters of called funcs -> the caller's array they were passed (first call site).
+    std::map<const ir::Var*, const ir::Var*> alias;
+
+    const ir::Var* resolve(const ir::Var* v) const {
+        for (int depth = 0; depth < 16; ++depth) {
+            auto it = alias.find(v);
+            if (it == alias.end()) break;
+            v = it->second;
+        }
+        return v;
+    }
 
     void block(const ir::Block& b, std::vector<Fact> facts) {
         for (const auto& s : b) {
@@ -69,7 +81,16 @@ private:
         }
         for (const auto& a : e.args)
             if (a) expr(*a, facts);
+        // A func's accesses are guarded by the func's own conditions (the caller's are about
+        // other variables), so its body starts with no facts.
+        if (e.kind == ExprKind::CallFunc && e.func && visited_.insert(e.func).second) {
+            for (size_t k = 0; k < e.args.size() && k < e.func->params.size(); ++k)
+                if (e.args[k]->kind == ExprKind::VarRef && e.args[k]->var && is_array(e.args[k]->type))
+                    alias.emplace(e.func->params[k], e.args[k]->var);
+            block(e.func->body, {});
+        }
     }
+    std::set<const ir::Function*> visited_;
     void stmt(const Stmt& s, const std::vector<Fact>& facts) {
         for (const ir::ExprPtr* p : {&s.value, &s.start, &s.stop, &s.step})
             if (*p) expr(**p, facts);
@@ -273,7 +294,7 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
                 if (!same(x, index)) continue;
                 const Expr* b = bound.first;
                 if (bound.second && b->kind == ExprKind::Shape && b->int_value == static_cast<int64_t>(d) && !b->args.empty() &&
-                    b->args[0]->kind == ExprKind::VarRef && b->args[0]->var == ev.array) {
+                    b->args[0]->kind == ExprKind::VarRef && guards.resolve(b->args[0]->var) == ev.array) {
                     proven = true;
                     break;
                 }

@@ -185,6 +185,14 @@ TEST(AuditCorpus, SymbolicShapesGiveConditions) {
     EXPECT_NE(text.find("note: [bounds] bounds of 'b[i]' not proven: safe if n <= b.shape[0]"), std::string::npos) << text;
     EXPECT_NE(text.find("safe if n <= a.shape[0]"), std::string::npos) << text;
 
+    // A guard inside a func proves the func's access; the caller's unguarded write gets a condition.
+    CorpusFile g = load(fs::path(WEFT_AUDIT_CORPUS) / "clean_func_guarded_symbolic.py");
+    auto mg = analyze_module({{g.path, g.text, 0}}, {}, diags);
+    std::string tg;
+    for (const auto& x : audit_kernel(*mg->ir, *mg->ir->find("k"), g.options)) tg += format_text(x);
+    EXPECT_EQ(tg.find("'a[i]' not proven"), std::string::npos) << tg;
+    EXPECT_NE(tg.find("bounds of 'dst[i]' not proven: safe if dim <= dst.shape[0]"), std::string::npos) << tg;
+
     AuditOptions o;  // no --dim: tid-relative index
     std::string src = "import weft as wp\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    i = wp.tid()\n    a[i] = 0.0\n";
     auto m2 = analyze_module({{"sym.py", src, 0}}, {}, diags);
