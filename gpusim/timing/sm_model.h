@@ -117,7 +117,8 @@ class SmModel {
   std::vector<std::vector<int32_t>> sched_warps_;
   std::vector<std::unique_ptr<WarpSchedulerPolicy>> policies_;
   std::vector<std::array<double, kNumPipeClasses>> pipe_free_;
-  std::vector<double> sched_free_;  // per scheduler: cycle its dispatch is free (issue_weights)
+  std::vector<double> sched_free_;
+  std::vector<std::pair<int32_t, int32_t>> reg_ranges_;  // registers a block of this kernel can use  // per scheduler: cycle its dispatch is free (issue_weights)
   SectoredCache l1_;
   MemAccessLog log_;
   uint64_t budget_ = 0;
