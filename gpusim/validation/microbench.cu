@@ -128,6 +128,20 @@ __global__ void read4(const float4* a, float* out, size_t n, int passes) {
     }
   if (acc == 1.2345f) out[0] = acc;
 }
+// Stores and atomics (for an LSU/L1 miss-queue model; not used by h200.json yet): `stride`
+// floats between neighbouring lanes (1: coalesced, 32: one 128-byte line per lane) over a
+// region of `n` floats that stays in L2.
+__global__ void store_stride(float* a, size_t n, int stride, int passes) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  for (int p = 0; p < passes; ++p)
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) a[(i * stride) % n] = float(p);
+}
+// atomicAdd: `spread` 1 = every lane of a warp on its own word (coalesced), 0 = all on one word.
+__global__ void atomic_add(float* a, size_t n, int spread, int passes) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  for (int p = 0; p < passes; ++p)
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) atomicAdd(a + (spread ? i : i / 32), 1.0f);
+}
 __global__ void empty() {}
 __global__ void clock_rate(u64* res, int spins) {
   u64 g0, g1;
@@ -228,6 +242,21 @@ int main() {
   const size_t l2n = (size_t(16) << 20) / 16;
   ms = time_ms([&] { read4<<<132 * 16, 256>>>(a, reinterpret_cast<float*>(scratch), l2n, 32); }, 5);
   out("l2_read_bandwidth", 32.0 * l2n * 16 / (ms * 1e-3) / 1e9, "GB/s");
+  // Store and atomic throughput into L2 (an 8 MB region: L2-resident), in sectors or
+  // operations per nanosecond for the whole chip (divide by the SM clock in GHz for per-cycle).
+  {
+    float* f = reinterpret_cast<float*>(scratch);
+    const size_t nf = (size_t(8) << 20) / 4;
+    const int passes = 8;
+    ms = time_ms([&] { store_stride<<<132 * 16, 256>>>(f, nf, 1, passes); }, 5);
+    out("store_coalesced_sectors", double(nf) * passes / 8 / (ms * 1e6), "sectors/ns");
+    ms = time_ms([&] { store_stride<<<132 * 16, 256>>>(f, nf, 32, passes); }, 5);
+    out("store_scatter_sectors", double(nf) * passes / (ms * 1e6), "sectors/ns");
+    ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, nf, 1, 2); }, 5);
+    out("atomic_distinct_ops", double(nf) * 2 / (ms * 1e6), "lane_ops/ns");
+    ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, nf / 32, 0, 2); }, 5);
+    out("atomic_same_word_ops", double(nf / 32) * 2 / (ms * 1e6), "lane_ops/ns");
+  }
   ms = time_ms([&] { for (int i = 0; i < 1000; ++i) empty<<<1, 32>>>(); }, 3);
   out("launch_throughput_interval", ms * 1000.0 / 1000.0, "us");
   ms = time_ms([&] { empty<<<132, 128>>>(); }, 21);
