@@ -309,8 +309,19 @@ uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, co
   for (const auto& [line, n] : per_line)
     if (!instruction_lines.count(line)) prologue += n;
   const uint64_t warps = counts.grid.count() * ((counts.block.count() + 31) / 32);
+  const auto& code = module.instructions();
+  std::vector<uint64_t> runs(code.size(), 0);
+  for (const InstructionCounters& ic : counts.per_instruction) runs[static_cast<size_t>(ic.index)] = ic.counts.warp_instructions;
+  // A forward conditional branch with no SASS of its own was if-converted by ptxas: the code
+  // it jumped over runs, predicated, every time the branch would have run.
+  for (size_t i = 0; i < code.size(); ++i) {
+    const Instr& in = code[i];
+    if (in.op != Op::Bra || runs[i] == 0 || in.target <= static_cast<int32_t>(i) || per_line.count(in.ptx_line)) continue;
+    if (module.instruction_text(static_cast<int32_t>(i)).find('@') == std::string::npos) continue;
+    for (size_t j = i + 1; j < static_cast<size_t>(in.target) && j < code.size(); ++j) runs[j] = std::max(runs[j], runs[i]);
+  }
   double total = static_cast<double>(prologue * warps);
-  for (const InstructionCounters& ic : counts.per_instruction) total += static_cast<double>(ic.counts.warp_instructions) * w[static_cast<size_t>(ic.index)];
+  for (size_t i = 0; i < code.size(); ++i) total += static_cast<double>(runs[i]) * w[i];
   return static_cast<uint64_t>(total + 0.5);
 }
 

@@ -55,7 +55,9 @@ std::vector<double> sass_weights(const SassMap& map, const Module& module, const
 // SASS warp instructions the launch would execute: each PTX instruction's warp executions
 // times the SASS instructions attributed to its line, divided by the unroll factor ptxas
 // applied to its block (read off the block's one-to-one instructions), plus the prologue
-// (SASS on lines without a PTX instruction) once per warp. `counts` must come from a launch
+// (SASS on lines without a PTX instruction) once per warp. A forward conditional branch that
+// has no SASS was if-converted: the instructions it skipped count as often as the branch ran.
+// `counts` must come from a launch
 // of `kernel` of `module` with per-instruction counts.
 uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts);
 

@@ -274,6 +274,50 @@ TEST(SassMap, StraightLineKernelRunsEverySassInstructionOncePerWarp) {
   const LaunchResult r = launch(m, "k", {2, 1, 1}, {256, 1, 1}, p.bytes());
   EXPECT_EQ(estimate_sass_instructions(map, m, "k", r), uint64_t{16} * k.static_instructions);
   EXPECT_THROW(read_sass_map("not an elf"), SassMapError);
+
+  // Warp 1 jumps over the store. If ptxas if-converts the body (the branch gets no SASS), the
+  // predicated store runs in both warps: every SASS instruction once per warp. If it keeps the
+  // branch, warp 1 runs everything but the body's SASS.
+  const char* kIf = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry f(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra SKIP;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+SKIP:
+  ret;
+}
+)";
+  const Module mf = parse_ptx(kIf, "f.ptx");
+  const SassMap fm = map_sass(kIf, builtin_arch("h200"));
+  const KernelSass& fk = fm.kernels.at("f");
+  int32_t bra_line = 0;
+  for (const Instr& in : mf.instructions())
+    if (in.op == Op::Bra) bra_line = in.ptx_line;
+  std::vector<uint32_t> fo(64);
+  ParamPacker fp;
+  fp.add(fo.data());
+  const LaunchResult fr = launch(mf, "f", {1, 1, 1}, {64, 1, 1}, fp.bytes());
+  uint64_t body = 0;
+  bool in_body = false;
+  for (const Instr& in : mf.instructions()) {
+    if (in.op == Op::Ret) in_body = false;
+    if (in_body && fk.per_ptx_line.count(in.ptx_line)) body += fk.per_ptx_line.at(in.ptx_line);
+    if (in.op == Op::Bra) in_body = true;
+  }
+  EXPECT_GT(body, 0u);
+  const uint64_t expect = uint64_t{2} * fk.static_instructions - (fk.per_ptx_line.count(bra_line) ? body : 0);
+  EXPECT_EQ(estimate_sass_instructions(fm, mf, "f", fr), expect);
   EXPECT_THROW(estimate_sass_instructions(map, m, "nope", r), SassMapError);
 }
 
