@@ -46,10 +46,10 @@ void XPBDIntegrator::simulate(const Model& m, State& in, State& out, float dt, c
 
     static const runtime::Kernel contacts = solver_kernel("xpbd", "solve_particle_contacts_xpbd");
     static const runtime::Kernel springs = solver_kernel("xpbd", "solve_springs_xpbd");
+    static const runtime::Kernel triangles = solver_kernel("xpbd", "solve_triangles_xpbd");
     static const runtime::Kernel bending = solver_kernel("xpbd", "solve_bending_xpbd");
     static const runtime::Kernel tets = solver_kernel("xpbd", "solve_tetrahedra_xpbd");
     static const runtime::Kernel apply = solver_kernel("xpbd", "apply_deltas");
-    if (m.tri_count > 0) in.force_terms.zero();  // triangle slots are summed but not written by XPBD
     Array x = xp;
     for (int it = 0; it < iterations; ++it) {
         Array deltas = it == 0 ? in.force_terms : (grad ? fresh(std::max(L.count, 1), true) : deltas_);
@@ -65,6 +65,11 @@ void XPBDIntegrator::simulate(const Model& m, State& in, State& out, float dt, c
             runtime::launch(springs, {m.spring_count},
                             {a(x), a(in.particle_q), a(m.particle_inv_mass), a(m.spring_indices), a(m.spring_rest_length),
                              a(m.spring_stiffness), a(m.spring_damping), f(dt), i(L.spring), a(deltas)},
+                            o);
+        if (m.tri_count > 0)
+            runtime::launch(triangles, {m.tri_count},
+                            {a(x), a(m.particle_inv_mass), a(m.tri_indices), a(m.tri_poses), a(m.tri_materials), f(dt),
+                             i(L.tri), a(deltas)},
                             o);
         if (m.edge_count > 0)
             runtime::launch(bending, {m.edge_count},

@@ -2,15 +2,15 @@
 //
 //   predict            integrate_particles with the external force only: x* = x + (v + (f/m + g) dt) dt
 //   [hash grid]        from the predicted positions (particle contact only)
-//   iterations x N     solve_particle_contacts_xpbd, solve_springs_xpbd, solve_bending_xpbd,
-//                      solve_tetrahedra_xpbd -> deltas (one slot per particle and element vertex)
+//   iterations x N     solve_particle_contacts_xpbd, solve_springs_xpbd, solve_triangles_xpbd,
+//                      solve_bending_xpbd, solve_tetrahedra_xpbd
+//                                           -> deltas (one slot per particle and element vertex)
 //                      apply_deltas: x_{k+1} = x_k + relaxation * sum(deltas), v = (x_{k+1} - x0) / dt
 //
 // Constraints are solved Jacobi-style (every constraint sees the same positions), which is why
 // the summed corrections are scaled by `relaxation` (< 1 damps the overshoot where constraints
 // share particles). Each iteration writes new arrays: with model.requires_grad they are new per
-// call, so a Tape can replay them; otherwise two scratch buffers are reused. Triangles are not
-// an XPBD constraint here: build cloth for XPBD with add_cloth_grid(add_springs = true).
+// call, so a Tape can replay them; otherwise scratch buffers are reused.
 #pragma once
 
 #include "engine/model.h"

@@ -3,10 +3,12 @@
 One iteration of XPBDIntegrator: every constraint kernel projects from the same positions
 (Jacobi) and writes each particle's correction to its own slot of `deltas` (the slot layout of
 particles.py: slot i for the particle's contacts, then springs, triangles, edges, tets);
-`apply_deltas` sums a particle's slots in a fixed order and writes new positions and velocities
-to other arrays, so each iteration is out of place and differentiable.
+`apply_deltas` averages a particle's element slots (Jacobi averaging) in a fixed order, adds its
+contact slot, and writes new positions and velocities to other arrays, so each iteration is out
+of place and differentiable.
 
-Constraints: distance (springs; compliance 1/ke, damping kd as XPBD's gamma), dihedral bending
+Constraints: distance (springs; compliance 1/ke, damping kd as XPBD's gamma), triangle membranes
+(deviatoric and area, like the tetrahedra), dihedral bending
 (edges), tetrahedra (a deviatoric sqrt(tr F^T F) - sqrt(3) with compliance 1/(mu V), then the
 volume det F - 1 with 1/(lambda V), after Macklin & Mueller 2021; both vanish at rest, so the
 rest shape is the equilibrium although multipliers are not carried between iterations), and
@@ -109,6 +111,74 @@ def solve_bending_xpbd(
     deltas[offset + e * 4 + 1] = d2
     deltas[offset + e * 4 + 2] = d3
     deltas[offset + e * 4 + 3] = d4
+
+
+@wp.kernel
+def solve_triangles_xpbd(
+    x: wp.array(dtype=wp.vec3),
+    w: wp.array(dtype=float),
+    tri_indices: wp.array2d(dtype=int),
+    tri_poses: wp.array(dtype=wp.mat22),
+    tri_materials: wp.array2d(dtype=float),
+    dt: float,
+    offset: int,
+    deltas: wp.array(dtype=wp.vec3),
+):
+    # The membrane analogue of the tetrahedra below: a deviatoric sqrt(|F1|^2 + |F2|^2) - sqrt(2)
+    # (compliance 1 / (k_mu A)), then the area ratio A / A0 - 1 (compliance 1 / (k_lambda A)).
+    t = wp.tid()
+    i = tri_indices[t, 0]
+    j = tri_indices[t, 1]
+    k = tri_indices[t, 2]
+    k_mu = tri_materials[t, 0]
+    k_lambda = tri_materials[t, 1]
+    w0 = w[i]
+    w1 = w[j]
+    w2 = w[k]
+    x0 = x[i]
+    x1 = x[j]
+    x2 = x[k]
+    Dm = tri_poses[t]
+    inv_rest_area = wp.determinant(Dm) * 2.0
+    rest_area = 1.0 / inv_rest_area
+    F1 = (x1 - x0) * Dm[0, 0] + (x2 - x0) * Dm[1, 0]
+    F2 = (x1 - x0) * Dm[0, 1] + (x2 - x0) * Dm[1, 1]
+    cd = wp.sqrt(wp.dot(F1, F1) + wp.dot(F2, F2))
+    d1 = wp.vec3(0.0)
+    d2 = wp.vec3(0.0)
+    d0 = wp.vec3(0.0)
+    if cd > 0.0 and k_mu > 0.0:
+        g1 = (F1 * Dm[0, 0] + F2 * Dm[0, 1]) / cd
+        g2 = (F1 * Dm[1, 0] + F2 * Dm[1, 1]) / cd
+        g0 = -(g1 + g2)
+        wsum = w0 * wp.dot(g0, g0) + w1 * wp.dot(g1, g1) + w2 * wp.dot(g2, g2)
+        if wsum > 0.0:
+            dl = -(cd - wp.sqrt(2.0)) / (wsum + 1.0 / (k_mu * rest_area * dt * dt))
+            d0 = g0 * (dl * w0)
+            d1 = g1 * (dl * w1)
+            d2 = g2 * (dl * w2)
+    y0 = x0 + d0
+    y1 = x1 + d1
+    y2 = x2 + d2
+    n = wp.cross(y1 - y0, y2 - y0)
+    area = wp.length(n) * 0.5
+    h0 = wp.vec3(0.0)
+    h1 = wp.vec3(0.0)
+    h2 = wp.vec3(0.0)
+    if area > 0.0 and k_lambda > 0.0:
+        nh = wp.normalize(n)
+        a1 = wp.cross(y2 - y0, nh) * (inv_rest_area * 0.5)
+        a2 = wp.cross(nh, y1 - y0) * (inv_rest_area * 0.5)
+        a0 = -(a1 + a2)
+        wsum = w0 * wp.dot(a0, a0) + w1 * wp.dot(a1, a1) + w2 * wp.dot(a2, a2)
+        if wsum > 0.0:
+            dl = -(area * inv_rest_area - 1.0) / (wsum + 1.0 / (k_lambda * rest_area * dt * dt))
+            h0 = a0 * (dl * w0)
+            h1 = a1 * (dl * w1)
+            h2 = a2 * (dl * w2)
+    deltas[offset + t * 3 + 0] = d0 + h0
+    deltas[offset + t * 3 + 1] = d1 + h1
+    deltas[offset + t * 3 + 2] = d2 + h2
 
 
 @wp.func
@@ -283,9 +353,15 @@ def apply_deltas(
         x_new[i] = x_pred[i]
         v_new[i] = v_pred[i]
         return
-    d = deltas[i]
-    for k in range(term_start[i], term_start[i + 1]):
+    # Jacobi averaging (Macklin et al. 2014): element corrections are divided by how many
+    # elements share the particle, so that stiff constraints summed at a vertex do not overshoot;
+    # the contact correction (slot i) is applied whole.
+    d = wp.vec3(0.0)
+    start = term_start[i]
+    end = term_start[i + 1]
+    for k in range(start, end):
         d = d + deltas[term_index[k]]
-    xn = x_pred[i] + d * relaxation
+    count = wp.max(end - start, 1)
+    xn = x_pred[i] + (deltas[i] + d / float(count)) * relaxation
     x_new[i] = xn
     v_new[i] = (xn - x_orig[i]) / dt
