@@ -276,8 +276,11 @@ def table(out):
     md.append("")
     md.append("## compute-sanitizer")
     md.append("")
-    md.append("| kernel | audit expects | tool | reports | first report | verdict |")
-    md.append("|---|---|---|---|---|---|")
+    md.append("gpusim = `weft sim` on the same kernel (barrier kernels only): whether the simulator's barriers deadlock.")
+    md.append("")
+    md.append("| kernel | audit expects | tool | reports | first report | verdict | gpusim |")
+    md.append("|---|---|---|---|---|---|---|")
+    sim_barrier = sim_barrier_ok = 0
     want = {"racecheck": "shared-race", "memcheck": "bounds", "synccheck": "barrier-divergence"}
     confirmed = total = 0
     for name, path, kernel, dims, inputs, opts, shared, expected, tools in plan_rows:
@@ -294,10 +297,22 @@ def table(out):
             else:
                 verdict = "clean, agrees" if n == 0 else "FLAGGED (audit says clean)"
             confirmed += verdict in ("confirmed", "clean, agrees")
-            md.append("| %s (%s) | %s | %s | %s | %s | %s |" % (name, kernel, expected, tool, "-" if n is None else n,
-                                                             first.replace("|", "/")[:90], verdict))
+            g = "-"
+            if tool == "synccheck":
+                serr = os.path.join(out, "sim", "%s.%s.err" % (name, kernel))
+                text = open(serr, errors="replace").read() if os.path.exists(serr) else ""
+                if "barrier deadlock" in text:
+                    g = "deadlock"
+                elif read_sim(os.path.join(out, "sim", "%s.%s.json" % (name, kernel))):
+                    g = "completes"
+                if g != "-":
+                    sim_barrier += 1
+                    sim_barrier_ok += (g == "deadlock") == seeded
+            md.append("| %s (%s) | %s | %s | %s | %s | %s | %s |" % (name, kernel, expected, tool, "-" if n is None else n,
+                                                                  first.replace("|", "/")[:90], verdict, g))
     md.append("")
-    md.append("Sanitizer agrees with the audit on %d of %d runs." % (confirmed, total))
+    md.append("Sanitizer agrees with the audit on %d of %d runs. gpusim's barriers agree with the audit on %d of %d barrier kernels." % (
+        confirmed, total, sim_barrier_ok, sim_barrier))
     open(os.path.join(out, "table.md"), "w").write("\n".join(md) + "\n")
     print("\n".join(md))
 
