@@ -43,7 +43,7 @@ const char* sim_options_usage() {
 
 namespace {
 
-int64_t int_option(const Args& args, const std::string& name, int64_t lo) {
+[[maybe_unused]] int64_t int_option(const Args& args, const std::string& name, int64_t lo) {
     auto v = args.get(name);
     if (!v) return -1;
     try {
@@ -55,7 +55,7 @@ int64_t int_option(const Args& args, const std::string& name, int64_t lo) {
     throw UsageError("--" + name + " takes an integer >= " + std::to_string(lo) + "; got '" + *v + "'");
 }
 
-uint64_t cycle_bound(const std::string& s, const std::string& whole, uint64_t dflt) {
+[[maybe_unused]] uint64_t cycle_bound(const std::string& s, const std::string& whole, uint64_t dflt) {
     if (s.empty()) return dflt;
     try {
         size_t used = 0;
