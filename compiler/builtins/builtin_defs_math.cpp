@@ -102,6 +102,7 @@ void register_operator_builtins(BuiltinTable& t) {
             t.add("mul", v, {p("a", v), p("s", f)}, g, "Vector times scalar.", d);
             t.add("mul", v, {p("s", f), p("a", v)}, g, "Scalar times vector.", d);
             if (is_float_kind(s)) t.add("div", v, {p("a", v), p("s", f)}, g, "Vector divided by scalar.", d);
+            if (is_float_kind(s)) t.add("div", v, {p("s", f), p("a", v)}, g, "Scalar divided by each component.", d);
         }
     }
     // Matrices (including spatial matrices).

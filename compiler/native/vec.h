@@ -10,7 +10,8 @@
 //   wp::vec_t<3,float>(x, y, z)       components (each converted to T)
 //   wp::vec_t<3,float>(v_double)      component-wise conversion from another scalar (explicit)
 //
-// Operators: + - (binary and unary), vector * scalar, scalar * vector, vector / scalar, == !=.
+// Operators: + - (binary and unary), vector * scalar, scalar * vector, vector / scalar,
+// scalar / vector, == !=.
 // Each operator is also a named function (add, sub, neg, mul, div) with an adjoint, which is what
 // the adjoint pass calls.
 #pragma once
@@ -121,6 +122,22 @@ WP_FUNC void adj_div(const vec_t<N, T>& a, T s, vec_t<N, T>& adj_a, T& adj_s, co
     }
 }
 
+// s / a: the scalar divided by each component (Warp's div(Scalar, Vector)).
+template <int N, typename T>
+WP_FUNC vec_t<N, T> div(nondeduced_t<T> s, const vec_t<N, T>& a) {
+    vec_t<N, T> r;
+    for (int i = 0; i < N; ++i) r[i] = s / a[i];
+    return r;
+}
+// d(s / a_i) = ds / a_i - s da_i / a_i^2
+template <int N, typename T>
+WP_FUNC void adj_div(T s, const vec_t<N, T>& a, T& adj_s, vec_t<N, T>& adj_a, const vec_t<N, T>& adj_ret) {
+    for (int i = 0; i < N; ++i) {
+        adj_s += adj_ret[i] / a[i];
+        adj_a[i] -= s * adj_ret[i] / (a[i] * a[i]);
+    }
+}
+
 template <int N, typename T>
 WP_FUNC vec_t<N, T> operator+(const vec_t<N, T>& a, const vec_t<N, T>& b) {
     return add(a, b);
@@ -144,6 +161,10 @@ WP_FUNC vec_t<N, T> operator*(nondeduced_t<T> s, const vec_t<N, T>& a) {
 template <int N, typename T>
 WP_FUNC vec_t<N, T> operator/(const vec_t<N, T>& a, nondeduced_t<T> s) {
     return div(a, s);
+}
+template <int N, typename T>
+WP_FUNC vec_t<N, T> operator/(nondeduced_t<T> s, const vec_t<N, T>& a) {
+    return div(s, a);
 }
 template <int N, typename T>
 WP_FUNC vec_t<N, T>& operator+=(vec_t<N, T>& a, const vec_t<N, T>& b) {
