@@ -103,6 +103,7 @@ void register_operator_builtins(BuiltinTable& t) {
             t.add("mul", v, {p("s", f), p("a", v)}, g, "Scalar times vector.", d);
             if (is_float_kind(s)) t.add("div", v, {p("a", v), p("s", f)}, g, "Vector divided by scalar.", d);
             if (is_float_kind(s)) t.add("div", v, {p("s", f), p("a", v)}, g, "Scalar divided by each component.", d);
+            t.add("mod", v, {p("a", v), p("b", v)}, g, "Component-wise a % b (the scalar rule per component).", d);
         }
     }
     // Matrices (including spatial matrices).

@@ -1,6 +1,7 @@
 // compiler/native/operators.h: the kernel language's scalar operators where C++'s differ.
 //
-// Integer `/` truncates as in C (Warp's meaning), `//` floors and `%` truncates (Warp's `mod`);
+// Integer `/` truncates as in C (Warp's meaning), `//` floors and `%` truncates (Warp's `mod`;
+// on vectors, per component);
 // all three return 0 when dividing by zero instead of trapping, so a bad divisor never kills the
 // CPU process (the GPU returns an unspecified value; Weft's debug mode is the tool to find it).
 // INT_MIN / -1 wraps. `**` on integers is repeated multiplication with wrap-around. Float
@@ -9,6 +10,7 @@
 
 #include "float16.h"
 #include "math.h"
+#include "vec.h"
 
 namespace wp {
 
@@ -23,15 +25,45 @@ WP_FUNC T op_div(T a, T b) {
     }
 }
 
+namespace detail {
+// `%` on scalars; vectors apply it per component.
 template <typename T>
-WP_FUNC T op_mod(T a, T b) {
-    if constexpr (T(0.5) != T(0)) {
-        return mod(a, b);
-    } else {
-        if (b == T(0)) return T(0);
-        if (T(-1) < T(0) && b == T(-1)) return T(0);
-        return static_cast<T>(a % b);
+struct op_mod_rule {
+    static WP_FUNC T apply(T a, T b) {
+        if constexpr (T(0.5) != T(0)) {
+            return mod(a, b);
+        } else {
+            if (b == T(0)) return T(0);
+            if (T(-1) < T(0) && b == T(-1)) return T(0);
+            return static_cast<T>(a % b);
+        }
     }
+};
+template <int N, typename T>
+struct op_mod_rule<vec_t<N, T>> {
+    static WP_FUNC vec_t<N, T> apply(const vec_t<N, T>& a, const vec_t<N, T>& b) {
+        vec_t<N, T> r;
+        for (int i = 0; i < N; ++i) r[i] = op_mod_rule<T>::apply(a[i], b[i]);
+        return r;
+    }
+};
+}  // namespace detail
+
+template <typename T>
+WP_FUNC T op_mod(const T& a, const T& b) {
+    return detail::op_mod_rule<T>::apply(a, b);
+}
+
+// wp.mod(a, b) of vectors: `%` per component (fmod for floats, the sign of a).
+template <int N, typename T>
+WP_FUNC vec_t<N, T> mod(const vec_t<N, T>& a, const vec_t<N, T>& b) {
+    return op_mod(a, b);
+}
+// d fmod(a_i, b_i) = da_i - trunc(a_i / b_i) db_i, per component (float vectors only)
+template <int N, typename T>
+WP_FUNC void adj_mod(const vec_t<N, T>& a, const vec_t<N, T>& b, vec_t<N, T>& adj_a, vec_t<N, T>& adj_b,
+                     const vec_t<N, T>& adj_ret) {
+    for (int i = 0; i < N; ++i) adj_mod(a[i], b[i], adj_a[i], adj_b[i], adj_ret[i]);
 }
 
 template <typename T>

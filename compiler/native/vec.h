@@ -11,7 +11,7 @@
 //   wp::vec_t<3,float>(v_double)      component-wise conversion from another scalar (explicit)
 //
 // Operators: + - (binary and unary), vector * scalar, scalar * vector, vector / scalar,
-// scalar / vector, == !=.
+// scalar / vector, == != (vector % vector is in operators.h, with the scalar `%` rule it applies).
 // Each operator is also a named function (add, sub, neg, mul, div) with an adjoint, which is what
 // the adjoint pass calls.
 #pragma once

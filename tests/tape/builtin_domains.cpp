@@ -97,10 +97,12 @@ std::vector<std::vector<double>> domain_point(const compiler::BuiltinOverload& o
         for (double& v : x[0]) v = signed_uniform(rng, 0.2, 1);
     } else if (is(n, {"floor", "ceil", "round", "trunc"})) {  // jumps at integers (round: at halves)
         x[0][0] = (uniform(rng, 0, 1) < 0.5 ? -1 : 1) * (e % 3 + uniform(rng, 0.1, 0.4));
-    } else if (is(n, {"mod", "pymod", "floordiv"})) {  // jumps where a / b is an integer
-        const double b = signed_uniform(rng, 0.7, 2);
-        x[1][0] = b;
-        x[0][0] = b * (uniform(rng, 0, 1) < 0.5 ? -1 : 1) * (e % 2 + uniform(rng, 0.2, 0.8));
+    } else if (is(n, {"mod", "pymod", "floordiv"})) {  // jumps where a / b is an integer (per component)
+        for (size_t c = 0; c < x[0].size(); ++c) {
+            const double b = signed_uniform(rng, 0.7, 2);
+            x[1][c] = b;
+            x[0][c] = b * (uniform(rng, 0, 1) < 0.5 ? -1 : 1) * ((e + static_cast<int>(c)) % 2 + uniform(rng, 0.2, 0.8));
+        }
     } else if (is(n, {"div", "cw_div"})) {  // the divisor away from zero
         for (double& v : x[1]) v = signed_uniform(rng, 0.5, 2);
     } else if (n == "atan2") {  // away from the origin and from the branch cut's jump
