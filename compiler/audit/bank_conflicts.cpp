@@ -111,7 +111,7 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
                 int64_t stride = v.off[1] - v.off[0];
                 if (stride != 0)
                     f.notes.push_back({{}, "consecutive threads are " + std::to_string(stride) +
-                                               " elements apart; with 4-byte words an odd stride is conflict-free"});
+                                               " elements apart; an odd stride (in elements of 4, 8 or 16 bytes) is conflict-free"});
             }
         }
         if (st.worst_event) add_call_notes(f, st.worst_event->call_sites);
