@@ -43,6 +43,9 @@ struct Hotspots {
   double time_us = 0;                // sum of the launches' kernel times
   std::vector<KernelHotspot> kernels;  // by time, largest first
   std::vector<LineHotspot> lines;      // by time, largest first, at most max_lines
+  // Host<->device copies of the same period, when the caller knows them (runtime/sim does).
+  uint64_t copies = 0, copy_bytes = 0;
+  double copy_time_us = 0;
 };
 
 Hotspots summarize_hotspots(std::span<const TimingResult* const> launches, size_t max_lines = 20);

@@ -49,6 +49,7 @@ std::mutex g_reports_mu;
 std::deque<std::shared_ptr<const SimLaunchReport>> g_reports;
 uint64_t g_next_sequence = 0;
 
+std::deque<SimCopyReport> g_copies;  // guarded by g_reports_mu
 std::mutex g_trace_mu;  // launches append their JSONL trace whole
 
 bool timing_enabled(const SimSettings& s) {
@@ -203,9 +204,18 @@ public:
     }
     void free(void* p) override { std::free(p); }
     void memset(void* dst, int value, size_t bytes) override { std::memset(dst, value, bytes); }
-    void copy_to_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
-    void copy_from_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
-    void copy_within(void* dst, const void* src, size_t bytes) override { std::memmove(dst, src, bytes); }
+    void copy_to_host(void* dst, const void* src, size_t bytes) override {
+        std::memcpy(dst, src, bytes);
+        record(SimCopyReport::Kind::DeviceToHost, bytes);
+    }
+    void copy_from_host(void* dst, const void* src, size_t bytes) override {
+        std::memcpy(dst, src, bytes);
+        record(SimCopyReport::Kind::HostToDevice, bytes);
+    }
+    void copy_within(void* dst, const void* src, size_t bytes) override {
+        std::memmove(dst, src, bytes);
+        record(SimCopyReport::Kind::DeviceToDevice, bytes);
+    }
     void synchronize() override {}
 
     std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) override {
@@ -235,6 +245,21 @@ public:
     }
 
 private:
+    void record(SimCopyReport::Kind kind, size_t bytes) {
+        const gpusim::ArchSpec& a = sim_arch(device_.arch);
+        SimCopyReport c;
+        c.device = device_.str();
+        c.kind = kind;
+        c.bytes = bytes;
+        // GB/s = 1e3 bytes per microsecond; a device-to-device copy reads and writes every byte.
+        c.time_us = kind == SimCopyReport::Kind::DeviceToDevice ? 2.0 * static_cast<double>(bytes) / (a.dram_bandwidth_gbs * 1e3)
+                                                                : static_cast<double>(bytes) / (a.pcie_gbs * 1e3);
+        std::lock_guard<std::mutex> lock(g_reports_mu);
+        c.sequence = g_next_sequence++;
+        g_copies.push_back(c);
+        while (g_copies.size() > kSimReportLog) g_copies.pop_front();
+    }
+
     Device device_;
 };
 
@@ -328,12 +353,26 @@ std::vector<std::shared_ptr<const SimLaunchReport>> sim_reports_since(uint64_t m
     return out;
 }
 
+std::vector<SimCopyReport> sim_copies_since(uint64_t mark) {
+    std::lock_guard<std::mutex> lock(g_reports_mu);
+    std::vector<SimCopyReport> out;
+    for (const auto& c : g_copies)
+        if (c.sequence >= mark) out.push_back(c);
+    return out;
+}
+
 gpusim::Hotspots sim_hotspots_since(uint64_t mark, size_t max_lines) {
     const auto reports = sim_reports_since(mark);
     std::vector<const gpusim::TimingResult*> timed;
     for (const auto& r : reports)
         if (r->timed) timed.push_back(&r->result);
-    return gpusim::summarize_hotspots(timed, max_lines);
+    gpusim::Hotspots h = gpusim::summarize_hotspots(timed, max_lines);
+    for (const SimCopyReport& c : sim_copies_since(mark)) {
+        ++h.copies;
+        h.copy_bytes += c.bytes;
+        h.copy_time_us += c.time_us;
+    }
+    return h;
 }
 
 }  // namespace weft::runtime

@@ -64,13 +64,28 @@ struct SimLaunchReport {
     gpusim::TimingResult result;    // result.counts: the functional counts (kernel, lines, PTX)
 };
 
-// The sequence number the next launch will get. Pass it to sim_reports_since() later.
+// A copy on a sim device, timed as the GPU would take it: host<->device over PCIe at the
+// architecture's pcie_gbs, device-to-device at its DRAM bandwidth (bytes read + written). No
+// fixed per-copy latency is added (not measured yet). Copies share the launches' sequence.
+struct SimCopyReport {
+    enum class Kind : uint8_t { HostToDevice, DeviceToHost, DeviceToDevice };
+    uint64_t sequence = 0;
+    std::string device;
+    Kind kind = Kind::HostToDevice;
+    uint64_t bytes = 0;
+    double time_us = 0;
+};
+
+// The sequence number the next launch or copy will get. Pass it to sim_reports_since() later.
 uint64_t sim_report_mark();
+// Copies with sequence >= mark, oldest first (the last kSimReportLog are kept).
+std::vector<SimCopyReport> sim_copies_since(uint64_t mark);
 // Reports of launches with sequence >= mark, oldest first. The log keeps the last
 // kSimReportLog launches; older ones are gone.
 inline constexpr size_t kSimReportLog = 1024;
 std::vector<std::shared_ptr<const SimLaunchReport>> sim_reports_since(uint64_t mark);
-// The hot kernels and source lines of the launches since `mark` (e.g. one frame's).
+// The hot kernels and source lines of the launches since `mark` (e.g. one frame's), with the
+// copies since `mark` in Hotspots::copies / copy_bytes / copy_time_us.
 gpusim::Hotspots sim_hotspots_since(uint64_t mark, size_t max_lines = 20);
 
 }  // namespace weft::runtime

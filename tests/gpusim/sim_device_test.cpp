@@ -135,6 +135,30 @@ TEST(SimDevice, HotspotsSinceAMarkSumTheFrame) {
     EXPECT_EQ(runtime::sim_hotspots_since(runtime::sim_report_mark()).launches, 0u);
 }
 
+TEST(SimDevice, CopiesAreTimedOverPcie) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    const runtime::Device dev = runtime::parse_device("sim:h200");
+    const int64_t n = 1 << 20;
+    runtime::Array a = runtime::Array::empty(compiler::float32_type(), {n}, dev);
+    std::vector<float> host(static_cast<size_t>(n), 1.5f);
+    const uint64_t mark = runtime::sim_report_mark();
+    a.copy_from_host(host.data(), host.size() * 4);
+    a.copy_to_host(host.data(), host.size() * 4);
+    const auto copies = runtime::sim_copies_since(mark);
+    ASSERT_EQ(copies.size(), 2u);
+    EXPECT_EQ(copies[0].kind, runtime::SimCopyReport::Kind::HostToDevice);
+    EXPECT_EQ(copies[1].kind, runtime::SimCopyReport::Kind::DeviceToHost);
+    EXPECT_EQ(copies[0].sequence + 1, copies[1].sequence);
+    EXPECT_EQ(copies[0].bytes, uint64_t(n) * 4);
+    // 4 MiB over the H200 file's PCIe figure, in microseconds.
+    EXPECT_NEAR(copies[0].time_us, 4.0 * (1 << 20) / (runtime::sim_arch("h200").pcie_gbs * 1e3), 1e-9);
+    const gpusim::Hotspots h = runtime::sim_hotspots_since(mark);
+    EXPECT_EQ(h.copies, 2u);
+    EXPECT_EQ(h.copy_bytes, uint64_t(n) * 8);
+    EXPECT_NEAR(h.copy_time_us, copies[0].time_us + copies[1].time_us, 1e-9);
+    EXPECT_EQ(h.launches, 0u);
+}
+
 TEST(SimDevice, SameCyclesOnOneAndFourHostThreads) {
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
     runtime::set_cpu_threads(1);
