@@ -74,7 +74,7 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
         if (!(m.particle_max_radius > 0.0f)) throw BuildError("finalize: particle contact needs particles with a radius > 0");
         m.particle_grid_cell = 2.0f * m.particle_max_radius;
         int buckets = 1024;
-        while (buckets < 2 * np && buckets < (1 << 26)) buckets *= 2;
+        while (buckets < np && buckets < (1 << 26)) buckets *= 2;
         m.particle_grid_buckets = buckets;
     }
 

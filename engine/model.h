@@ -77,7 +77,7 @@ struct Model {
     float particle_mu = 0.5f;               // Coulomb friction coefficient
     float particle_grid_cell = 0.0f;        // m, cell side of the hash grid (2 particle_max_radius)
     int particle_grid_buckets = 0;          // hash buckets (a power of two)
-    int particle_grid_capacity = 32;        // particles kept per bucket; more are dropped (counted)
+    int particle_grid_capacity = 16;        // particles kept per bucket; more are dropped (counted)
 
     // springs
     Array spring_indices;                   // int32 (2 spring_count): i, j of each spring
