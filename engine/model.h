@@ -67,7 +67,7 @@ struct Model {
     Array particle_flags;                   // ParticleFlags, uint32 (particle_count)
     float particle_max_radius = 0.0f;       // m, largest particle_radius
     float particle_max_velocity = 1e5f;     // m/s, speeds are clamped to this
-    float particle_drag = 0.0f;             // N s/m, linear drag f = -drag v on every particle
+    float particle_drag = 0.0f;             // N s/m, linear drag f = -drag v on every particle (semi-implicit only)
 
     // particle-particle contact (semi-implicit: penalty; XPBD: particle_mu only)
     bool particle_contact = false;          // build the hash grid and collide particles with each other
