@@ -55,8 +55,6 @@ SmModel::SmModel(const SmEnv& env, int32_t index) : env_(env), index_(index), ne
   l1_ = SectoredCache(static_cast<uint64_t>(std::max(0, env.l1_bytes)), static_cast<uint32_t>(a.l1_line_bytes), static_cast<uint32_t>(a.l1_sector_bytes),
                       static_cast<uint32_t>(a.l1_assoc), env.options->l1_policy.get());
   budget_ = env.options->launch.max_warp_instructions;
-  for (const Function& f : env.module->functions())
-    if ((!f.is_entry || &f == env.kernel) && f.reg_end > f.reg_begin) reg_ranges_.push_back({f.reg_begin, f.reg_end});
   if (next_block_ >= env.nblocks) done_ = true;
 }
 
@@ -95,7 +93,7 @@ void SmModel::start_blocks() {
     ctx.ctaid = {static_cast<uint32_t>(b % g.x), static_cast<uint32_t>((b / g.x) % g.y), static_cast<uint32_t>(b / (uint64_t{g.x} * g.y))};
     init_block_warps(ctx, s.regs);
     s.live = static_cast<uint32_t>(ctx.warps.size());
-    const size_t nregs = static_cast<size_t>(env_.module->num_registers());
+    const size_t nregs = env_.scoreboard_regs;
     for (uint32_t w = 0; w < env_.nwarps; ++w) {
       WarpRec& r = warps_[si * env_.nwarps + w];
       r.live = true;
@@ -105,17 +103,8 @@ void SmModel::start_blocks() {
       r.start = now_;
       r.issued = 0;
       r.not_before = now_ + static_cast<uint64_t>(a.block_launch_cycles);
-      // Only the registers this kernel (and any .func) can touch need resetting: the module's
-      // register space spans every kernel, and clearing all of it per block dominated short blocks.
-      if (r.reg_ready.size() != nregs) {
-        r.reg_ready.assign(nregs, 0);
-        r.reg_kind.assign(nregs, static_cast<uint8_t>(Stall::Wait));
-      } else {
-        for (const auto& [b, e] : reg_ranges_) {
-          std::fill(r.reg_ready.begin() + b, r.reg_ready.begin() + e, uint64_t{0});
-          std::fill(r.reg_kind.begin() + b, r.reg_kind.begin() + e, static_cast<uint8_t>(Stall::Wait));
-        }
-      }
+      r.reg_ready.assign(nregs, 0);
+      r.reg_kind.assign(nregs, static_cast<uint8_t>(Stall::Wait));
     }
   }
 }

@@ -37,6 +37,7 @@ struct SmEnv {
   int l1_bytes = 0;
   double l2_cycles_per_sector = 1, dram_cycles_per_sector = 1;
   std::vector<uint8_t> trace_pc;      // per instruction: passes the trace's opcode and line filter
+  size_t scoreboard_regs = 0;         // registers in the scoreboard (classes' src/dst are compacted)
 };
 
 struct TraceRecord {
@@ -117,8 +118,7 @@ class SmModel {
   std::vector<std::vector<int32_t>> sched_warps_;
   std::vector<std::unique_ptr<WarpSchedulerPolicy>> policies_;
   std::vector<std::array<double, kNumPipeClasses>> pipe_free_;
-  std::vector<double> sched_free_;
-  std::vector<std::pair<int32_t, int32_t>> reg_ranges_;  // registers a block of this kernel can use  // per scheduler: cycle its dispatch is free (issue_weights)
+  std::vector<double> sched_free_;  // per scheduler: cycle its dispatch is free (issue_weights)
   SectoredCache l1_;
   MemAccessLog log_;
   uint64_t budget_ = 0;

@@ -63,6 +63,23 @@ const Function& checked_kernel(const Module& module, std::string_view name, Dim3
   return *k;
 }
 
+// Can code the kernel runs (its body or any .func) name shared memory? A shared address starts
+// as a shared symbol, a .shared state space or a cvta from shared; without one, the block's
+// shared memory cannot be reached, and the SMs skip allocating and clearing it per block (the
+// module's shared size is the sum over all its kernels).
+bool may_use_shared(const Module& module, const Function& kernel) {
+  for (const Function& f : module.functions()) {
+    if (f.is_entry && &f != &kernel) continue;
+    for (int32_t i = f.begin; i < f.end; ++i) {
+      const Instr& in = module.instructions()[static_cast<size_t>(i)];
+      if (in.space == Space::Shared || (in.op == Op::Cvta && in.sub == static_cast<uint8_t>(Space::Shared))) return true;
+      for (const Operand& o : in.ops)
+        if (o.base == AddrBase::Shared) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 TimingResult launch_timed(const Module& module, std::string_view kernel_name, Dim3 grid, Dim3 block, std::span<const std::byte> params,
@@ -85,7 +102,8 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   }
   if (static_shared < 0) static_shared = module.static_shared_bytes();
   const uint64_t shared_size = options.launch.dynamic_shared_bytes ? uint64_t{module.dynamic_shared_offset()} + options.launch.dynamic_shared_bytes
-                                                                    : module.static_shared_bytes();
+                                : may_use_shared(module, kernel)  ? module.static_shared_bytes()
+                                                                  : 0;
   TimingResult result;
   result.arch = a.name;
   result.occupancy = compute_occupancy(a, static_cast<int>(block.count()), regs,
@@ -94,7 +112,26 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     throw OccupancyError("kernel '" + kernel.name + "': no block fits on an SM of " + a.name + " (limited by " +
                          occupancy_limit_name(result.occupancy.limiter) + ")");
 
-  const std::vector<InstrClass> classes = classify_instructions(module);
+  // The scoreboard holds only the registers this kernel can touch: the special registers, then
+  // the span of the kernel's and the .funcs' register ranges (the module numbers registers
+  // across all its kernels, and a scoreboard of all of them per warp dominated short blocks).
+  // Registers outside (other kernels' code, never run here) share one spare entry.
+  std::vector<InstrClass> classes = classify_instructions(module);
+  int32_t reg_lo = INT32_MAX, reg_hi = 0;
+  for (const Function& f : module.functions())
+    if ((!f.is_entry || &f == &kernel) && f.reg_end > f.reg_begin) {
+      reg_lo = std::min(reg_lo, f.reg_begin);
+      reg_hi = std::max(reg_hi, f.reg_end);
+    }
+  if (reg_lo > reg_hi) reg_lo = reg_hi = kNumStaticSregs;
+  reg_lo = std::max<int32_t>(reg_lo, kNumStaticSregs);
+  reg_hi = std::max(reg_hi, reg_lo);
+  const int32_t spare = kNumStaticSregs + (reg_hi - reg_lo);
+  auto compact = [&](int32_t r) { return r < kNumStaticSregs ? r : r >= reg_lo && r < reg_hi ? kNumStaticSregs + (r - reg_lo) : spare; };
+  for (InstrClass& c : classes) {
+    for (int k = 0; k < c.nsrc; ++k) c.src[k] = compact(c.src[k]);
+    for (int k = 0; k < c.ndst; ++k) c.dst[k] = compact(c.dst[k]);
+  }
   const NvidiaBankModel default_banks;
   const int64_t stack = stack_bytes_needed(module, static_cast<int32_t>(&kernel - module.functions().data()));
   SectoredCache l2(static_cast<uint64_t>(a.l2_bytes), static_cast<uint32_t>(a.l2_line_bytes), static_cast<uint32_t>(a.l2_sector_bytes),
@@ -103,6 +140,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   env.module = &module;
   env.kernel = &kernel;
   env.classes = &classes;
+  env.scoreboard_regs = static_cast<size_t>(spare) + 1;
   env.arch = &a;
   env.options = &options;
   env.shared_model = options.shared_model ? options.shared_model.get() : &default_banks;
