@@ -127,7 +127,7 @@ const char* binary_adjoint(ir::BinaryOp op) {
         case ir::BinaryOp::Mul: return "adj_mul";     // d(a b) = da b + a db (matrix, quaternion and transform products alike)
         case ir::BinaryOp::MatMul: return "adj_mul";  // d(A @ B) = dA B + A dB
         case ir::BinaryOp::Div: return "adj_div";     // d(a / b) = da / b - a db / b^2
-        case ir::BinaryOp::Mod: return "adj_mod";     // d(a mod b) = da - floor(a / b) db
+        case ir::BinaryOp::Mod: return "adj_mod";     // d(a % b) = da - trunc(a / b) db (C fmod, per component on vectors)
         case ir::BinaryOp::Pow: return "adj_pow";     // d(a^b) = b a^(b-1) da + ln(a) a^b db
         default: return nullptr;                      // floor division, bit operations: piecewise constant
     }
