@@ -174,11 +174,11 @@ audit::Finding resources_finding(const compiler::ir::Function& k, const audit::A
 }  // namespace
 
 int cmd_audit(const std::vector<std::string>& argv) {
-    Args args(argv, {"kernel", "dim", "shape", "arch", "format", "dot", "block-dim", "max-constant-bytes", "counts"}, {"werror", "help", "no-resources"});
+    Args args(argv, {"kernel", "dim", "shape", "arch", "format", "dot", "block-dim", "max-constant-bytes", "counts", "arg"}, {"werror", "help", "no-resources"});
     if (args.flag("help")) {
         printf("usage: weft audit MODULE.py [--kernel K] [--dim N[,M]] [--shape name=AxB ...] [--block-dim B]\n"
                "                  [--arch h200] [--format text|json|sarif] [--dot DIR] [--werror] [--no-resources]\n"
-               "                  [--max-constant-bytes N (64)] [--counts FILE.json]\n"
+               "                  [--arg NAME=VALUE ...] [--max-constant-bytes N (64)] [--counts FILE.json]\n"
                "Static checks of kernels: bounds, divergence, barrier-divergence, shared-race, bank-conflict,\n"
                "uncoalesced, oversize-constant, resources. Silence one on a line with '# weft: ignore[check-id]'.\n"
                "--counts writes the predicted shared-memory requests and wavefronts of the launch (per kernel).\n");
@@ -194,6 +194,21 @@ int cmd_audit(const std::vector<std::string>& argv) {
         auto [name, dims] = parse_shape(value);
         shapes[name] = dims;
     }
+    // --arg NAME=VALUE may repeat too: an int or bool parameter's value for the whole launch.
+    std::map<std::string, int64_t> int_args;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        std::string value;
+        if (argv[i] == "--arg" && i + 1 < argv.size()) value = argv[++i];
+        else if (argv[i].rfind("--arg=", 0) == 0) value = argv[i].substr(6);
+        else continue;
+        auto eq = value.find('=');
+        std::string v = eq == std::string::npos ? "" : value.substr(eq + 1);
+        size_t digits = v.rfind('-', 0) == 0 ? 1 : 0;
+        if (eq == std::string::npos || eq == 0 || v.size() <= digits || v.size() > 18 ||
+            v.find_first_not_of("0123456789", digits) != std::string::npos)
+            throw UsageError("invalid --arg '" + value + "': expected NAME=INTEGER, e.g. n=1000");
+        int_args[value.substr(0, eq)] = std::stoll(v);
+    }
     if (args.positional().size() != 1) throw UsageError("expected one MODULE.py, got " + std::to_string(args.positional().size()));
     std::string path = args.positional()[0];
     std::string format = args.get_or("format", "text");
@@ -205,6 +220,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
     audit::AuditOptions options;
     if (auto d = args.get("dim")) options.dims = parse_dims(*d);
     options.shapes = shapes;
+    options.args = int_args;
     if (auto b = args.get("block-dim")) {
         auto v = parse_dims(*b);
         if (v.size() != 1 || v[0] < 1 || v[0] > 1024) throw UsageError("invalid --block-dim '" + *b + "': expected 1 to 1024");
@@ -245,6 +261,14 @@ int cmd_audit(const std::vector<std::string>& argv) {
                                          "' in kernel '" + k->name + "' has " + std::to_string(p->type->ndim));
                 }
         if (!found) throw UsageError("--shape names '" + name + "', which is no array parameter of the audited kernel(s)");
+    }
+
+    for (const auto& [name, value] : int_args) {
+        bool found = false;
+        for (const auto* k : kernels)
+            for (const auto* p : k->params)
+                if (p->name == name && compiler::is_scalar(p->type) && !compiler::is_float(p->type)) found = true;
+        if (!found) throw UsageError("--arg names '" + name + "', which is no int or bool parameter of the audited kernel(s)");
     }
 
     std::string dot_dir = args.get_or("dot", "");

@@ -8,7 +8,8 @@ Standard library only (the GPU machine has python3 but maybe not numpy).
 
 plan.tsv columns: name, file, kernel, dims ("64" or "64,64"), inputs (npz path or "-"), audit options,
 shared (0/1), expected check ids (comma list or "-"), tools (comma list of ncu, racecheck, memcheck,
-synccheck). Which tool runs on which kernel:
+synccheck), launch argument ("NAME=VALUE" for `weft launch --arg`, or "-"). An int parameter the
+file gives no --arg for is launched with `weft launch`'s default, 3, and audited with --arg NAME=3. Which tool runs on which kernel:
   ncu        every kernel that declares a wp.shared_array (the bank-conflict comparison), except
              those seeded with barrier-divergence (undefined behaviour on the GPU; synccheck's job)
   racecheck  every shared-memory kernel that is not barrier-divergent: seeded races must be
@@ -118,8 +119,16 @@ def plan(corpus, out):
                             count *= s
                         z.writestr(pname + ".npy", npy_bytes(descr, shape + ([comps] if comps > 1 else []), fill(descr, count, comps)))
                 inputs = npz
-            rows.append([name, path, kernel, dims[0], inputs, opts, "1" if shared else "0",
-                         ",".join(sorted(expected)) or "-", ",".join(tools) or "-"])
+            stated = dict(a.split("=", 1) for a in option_values(opts, "--arg"))
+            if len(stated) > 1:
+                raise SystemExit("%s: weft launch takes one --arg; the file states %d" % (path, len(stated)))
+            audit_opts = opts
+            for pname in re.findall(r"\b(\w+)\s*:\s*int\b", params):
+                if pname not in stated:
+                    audit_opts += " --arg %s=3" % pname
+            launch_arg = "%s=%s" % next(iter(stated.items())) if stated else "-"
+            rows.append([name, path, kernel, dims[0], inputs, audit_opts, "1" if shared else "0",
+                         ",".join(sorted(expected)) or "-", ",".join(tools) or "-", launch_arg])
     with open(os.path.join(out, "plan.tsv"), "w") as f:
         for r in rows:
             f.write("\t".join(r) + "\n")
@@ -204,7 +213,7 @@ def table(out):
     md.append("| kernel | exact | ld req pred/meas | ld wavefronts pred/meas | ld conflicts pred/meas | st req pred/meas | st wavefronts pred/meas | st conflicts pred/meas | gpusim req/wavefronts/excess | audit = gpusim | verdict |")
     md.append("|---|---|---|---|---|---|---|---|---|---|---|")
     n_ok = n_ncu = n_sim = n_sim_ok = 0
-    for name, path, kernel, dims, inputs, opts, shared, expected, tools in plan_rows:
+    for name, path, kernel, dims, inputs, opts, shared, expected, tools, launch_arg in plan_rows:
         if "ncu" not in tools.split(","):
             continue
         n_ncu += 1
@@ -283,7 +292,7 @@ def table(out):
     sim_barrier = sim_barrier_ok = 0
     want = {"racecheck": "shared-race", "memcheck": "bounds", "synccheck": "barrier-divergence"}
     confirmed = total = 0
-    for name, path, kernel, dims, inputs, opts, shared, expected, tools in plan_rows:
+    for name, path, kernel, dims, inputs, opts, shared, expected, tools, launch_arg in plan_rows:
         for tool in tools.split(","):
             if tool not in want:
                 continue

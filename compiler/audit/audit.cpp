@@ -10,6 +10,7 @@ LaunchModel launch_model(const ir::Function& k, const AuditOptions& options) {
     LaunchModel m;
     m.dims = options.dims;
     m.shapes = options.shapes;
+    m.args = options.args;
     m.block_dim = options.block_dim > 0 ? options.block_dim : (k.block_dim > 0 ? k.block_dim : 256);
     m.block_dim = std::clamp(m.block_dim, 1, kMaxBlockDim);
     return m;

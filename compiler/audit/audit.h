@@ -30,6 +30,7 @@ namespace weft::compiler::audit {
 struct AuditOptions {
     std::vector<int64_t> dims;                            // --dim; empty = unknown
     std::map<std::string, std::vector<int64_t>> shapes;   // --shape name=AxB
+    std::map<std::string, int64_t> args;                  // --arg name=value: int/bool parameters' values
     int block_dim = 0;                                    // 0: the kernel's block_dim, else 256
     bool keep_suppressed = false;                         // for tests of the suppression itself
     int64_t max_constant_bytes = 64;                      // oversize-constant: larger wp.constants warn

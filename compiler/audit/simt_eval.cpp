@@ -365,6 +365,8 @@ private:
                 auto it = env_.find(e.var->id);
                 if (it != env_.end()) return it->second;
                 if (e.var->kind == ir::VarKind::Param && is_intlike(e.var->type)) {
+                    // Kernel parameters only: a func's parameters are always bound in env_.
+                    if (auto a = launch_.args.find(e.var->name); a != launch_.args.end()) return LaneVal::constant(n_, a->second);
                     LaneVal r = LaneVal::constant(n_, 0);
                     r.sym = sym("param(" + std::to_string(e.var->id) + ")");
                     return r;

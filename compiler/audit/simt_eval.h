@@ -48,6 +48,7 @@ struct LaunchModel {
     std::vector<int64_t> dims;                              // launch dimensions; empty = unknown
     int block_dim = 256;                                    // threads per block
     std::map<std::string, std::vector<int64_t>> shapes;     // global array parameter -> shape
+    std::map<std::string, int64_t> args;                    // int/bool kernel parameter -> value (else a symbol)
     int64_t total_threads() const;                          // product of dims, -1 if unknown
     int64_t block_count() const;                            // -1 if unknown
 };

@@ -52,6 +52,12 @@ TEST(AuditCli, ErrorPaths) {
     EXPECT_NE(r.out.find("has no kernel 'kk'; did you mean 'k'?"), std::string::npos) << r.out;
     r = weft(m + " --werorr");
     EXPECT_NE(r.out.find("unknown option --werorr (did you mean --werror?)"), std::string::npos) << r.out;
+    r = weft(m + " --arg n=x");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.out.find("invalid --arg 'n=x': expected NAME=INTEGER, e.g. n=1000"), std::string::npos) << r.out;
+    r = weft(m + " --arg a=3");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.out.find("--arg names 'a', which is no int or bool parameter of the audited kernel(s)"), std::string::npos) << r.out;
     r = weft(m + " --max-constant-bytes 64k");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.out.find("invalid --max-constant-bytes '64k': expected a number of bytes"), std::string::npos) << r.out;

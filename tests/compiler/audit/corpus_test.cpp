@@ -50,6 +50,7 @@ CorpusFile load(const fs::path& p) {
             std::string opt, value;
             while (opts >> opt >> value) {
                 if (opt == "--dim") c.options.dims = numbers(value, ',');
+                else if (opt == "--arg") c.options.args[value.substr(0, value.find('='))] = std::stoll(value.substr(value.find('=') + 1));
                 else if (opt == "--max-constant-bytes") c.options.max_constant_bytes = std::stoll(value);
                 else if (opt == "--block-dim") c.options.block_dim = static_cast<int>(std::stoll(value));
                 else if (opt == "--shape") c.options.shapes[value.substr(0, value.find('='))] = numbers(value.substr(value.find('=') + 1), 'x');
