@@ -243,6 +243,7 @@ void SmModel::issue(int sched, int32_t wi) {
     if (n > 0 && !c.folded) break;
     const Instr& in = env_.module->instructions()[static_cast<size_t>(pc)];
     const uint32_t active = w.stack.back().mask;
+    const size_t depth = w.stack.size();
     log_.lanes = 0;
     run_warp(s.ctx, w, 1);
     if (c.folded) {
@@ -280,7 +281,14 @@ void SmModel::issue(int sched, int32_t wi) {
       pipe_free_[static_cast<size_t>(sched)][static_cast<size_t>(c.pipe)] =
           static_cast<double>(now_) + a.pipes[static_cast<size_t>(pipe)].issue_cycles;
       const std::vector<double>& iw = env_.options->issue_weights;
-      if (!iw.empty()) sched_free_[static_cast<size_t>(sched)] = std::max(sched_free_[static_cast<size_t>(sched)], static_cast<double>(now_)) + iw[static_cast<size_t>(pc)];
+      if (!iw.empty()) {
+        double cost = iw[static_cast<size_t>(pc)];
+        // The whole warp jumped over code ptxas if-converted: the GPU issues it predicated off.
+        if (!env_.skip_weight.empty() && env_.skip_weight[static_cast<size_t>(pc)] > 0 && w.state == WarpState::Ready && w.stack.size() == depth &&
+            w.stack.back().pc == in.target)
+          cost += env_.skip_weight[static_cast<size_t>(pc)];
+        sched_free_[static_cast<size_t>(sched)] = std::max(sched_free_[static_cast<size_t>(sched)], static_cast<double>(now_)) + cost;
+      }
       const TraceFilter& f = env_.options->trace_filter;
       if (env_.options->instruction_trace && trace.size() < f.max_records && (f.sm < 0 || f.sm == index_) &&
           (f.block < 0 || static_cast<uint64_t>(f.block) == s.block) && (f.warp < 0 || f.warp == r.widx) && now_ >= f.first_cycle &&

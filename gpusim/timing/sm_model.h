@@ -37,6 +37,7 @@ struct SmEnv {
   int l1_bytes = 0;
   double l2_cycles_per_sector = 1, dram_cycles_per_sector = 1;
   std::vector<uint8_t> trace_pc;      // per instruction: passes the trace's opcode and line filter
+  std::vector<double> skip_weight;    // per if-converted branch: issue cycles of the code it skips
   size_t scoreboard_regs = 0;         // registers in the scoreboard (classes' src/dst are compacted)
 };
 

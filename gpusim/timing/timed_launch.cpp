@@ -141,6 +141,18 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   env.kernel = &kernel;
   env.classes = &classes;
   env.scoreboard_regs = static_cast<size_t>(spare) + 1;
+  // A forward conditional branch that ptxas if-converted (no SASS of its own) still costs the
+  // SASS of the code it skips: on the GPU that code issues, predicated off.
+  if (!options.issue_weights.empty()) {
+    const auto& code = module.instructions();
+    if (options.issue_weights.size() != code.size()) throw SimError("TimingOptions::issue_weights must have one entry per instruction of the module");
+    env.skip_weight.assign(code.size(), 0.0);
+    for (size_t i = 0; i < code.size(); ++i) {
+      const Instr& in = code[i];
+      if (in.op != Op::Bra || in.guard < 0 || options.issue_weights[i] != 0 || in.target <= static_cast<int32_t>(i)) continue;
+      for (size_t j = i + 1; j < static_cast<size_t>(in.target) && j < code.size(); ++j) env.skip_weight[i] += options.issue_weights[j];
+    }
+  }
   env.arch = &a;
   env.options = &options;
   env.shared_model = options.shared_model ? options.shared_model.get() : &default_banks;

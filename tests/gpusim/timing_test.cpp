@@ -181,6 +181,49 @@ TEST(Timing, TwoLevelAndLatencyHidingPolicies) {
   EXPECT_GT(t.r.cycles, 0u);
 }
 
+// issue_weights: an instruction holds its scheduler for its weight in cycles; a forward branch
+// of weight 0 (if-converted by ptxas) charges the weights of the code it skips.
+TEST(Timing, IssueWeightsAndIfConvertedBranches) {
+  const char* kSkip = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry s(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, 0;
+  @%p1 bra SKIP;
+  add.u32 %r2, %r1, 1;
+  add.u32 %r2, %r2, 1;
+  add.u32 %r2, %r2, 1;
+SKIP:
+  ret;
+}
+)";
+  const Module m = parse_ptx(kSkip, "s.ptx");
+  std::vector<uint32_t> out(64);
+  ParamPacker p;
+  p.add(out.data());
+  TimingOptions o;
+  o.arch = builtin_arch("h200");
+  o.registers_per_thread = 16;
+  o.issue_weights.assign(m.instructions().size(), 1.0);
+  int32_t bra = -1;
+  for (size_t i = 0; i < m.instructions().size(); ++i)
+    if (m.instructions()[i].op == Op::Bra) bra = static_cast<int32_t>(i);
+  ASSERT_GE(bra, 0);
+  for (int k = 1; k <= 3; ++k) o.issue_weights[static_cast<size_t>(bra + k)] = 40.0;
+  const uint64_t kept = launch_timed(m, "s", {1, 1, 1}, {32, 1, 1}, p.bytes(), o).cycles;  // a real branch: the body is skipped
+  o.issue_weights[static_cast<size_t>(bra)] = 0.0;
+  const uint64_t converted = launch_timed(m, "s", {1, 1, 1}, {32, 1, 1}, p.bytes(), o).cycles;  // predicated body: 3 x 40 cycles
+  EXPECT_GE(converted, kept + 110);
+  o.issue_weights.resize(3);
+  EXPECT_THROW(launch_timed(m, "s", {1, 1, 1}, {32, 1, 1}, p.bytes(), o), SimError);
+}
+
 TEST(Timing, CachePoliciesChooseTheVictim) {
   // One set of two ways (256 bytes, 128-byte lines): A, B, A, C, then A again.
   const uint64_t A = 0, B = 1 << 20, C = 2 << 20;
