@@ -66,7 +66,7 @@ std::pair<std::string, std::vector<int64_t>> parse_shape(const std::string& s) {
 }
 
 struct PtxasInfo {
-    int registers = 0, spill_stores = 0, spill_loads = 0, smem = 0;
+    int registers = 0, spill_stores = 0, spill_loads = 0, smem = 0, stack = 0;
     bool found = false;
 };
 
@@ -112,7 +112,8 @@ std::map<std::string, PtxasInfo> ptxas_report(const compiler::CompiledModule& m,
     std::istringstream in(out);
     std::string line, current;
     std::regex entry(R"(Compiling entry function '([^']+)')"), used(R"(Used (\d+) registers)"), smem(R"((\d+) bytes smem)"),
-        spill(R"((\d+) bytes spill stores, (\d+) bytes spill loads)"), props(R"(Function properties for (\S+))");
+        spill(R"((\d+) bytes spill stores, (\d+) bytes spill loads)"), props(R"(Function properties for (\S+))"),
+        stack(R"((\d+) bytes stack frame)");
     std::smatch mm;
     while (std::getline(in, line)) {
         if (std::regex_search(line, mm, entry) || std::regex_search(line, mm, props)) current = mm[1];
@@ -121,6 +122,7 @@ std::map<std::string, PtxasInfo> ptxas_report(const compiler::CompiledModule& m,
         if (std::regex_search(line, mm, used)) pi.registers = std::stoi(mm[1]), pi.found = true;
         if (std::regex_search(line, mm, smem)) pi.smem = std::stoi(mm[1]);
         if (std::regex_search(line, mm, spill)) pi.spill_stores = std::stoi(mm[1]), pi.spill_loads = std::stoi(mm[2]);
+        if (std::regex_search(line, mm, stack)) pi.stack = std::stoi(mm[1]);
     }
 #else
     (void)m;
@@ -148,8 +150,8 @@ audit::Finding resources_finding(const compiler::ir::Function& k, const audit::A
     audit::Occupancy o = audit::occupancy(arch, block, regs, smem);
     char buf[400];
     if (pi.found) {
-        snprintf(buf, sizeof buf, "%d registers, %d bytes shared memory per block, %d bytes spilled (stores) on %s (%s)",
-                 pi.registers, smem, pi.spill_stores, arch.name.c_str(), arch.sm.c_str());
+        snprintf(buf, sizeof buf, "%d registers, %d bytes shared memory per block, %d bytes spilled (stores), %d bytes stack frame (local memory per thread) on %s (%s)",
+                 pi.registers, smem, pi.spill_stores, pi.stack, arch.name.c_str(), arch.sm.c_str());
         if (pi.spill_stores > 0 || pi.spill_loads > 0) f.severity = audit::FindingSeverity::Warning;
     } else {
         snprintf(buf, sizeof buf, "%d bytes static shared memory per block on %s; registers unknown (%s), 32 assumed",

@@ -8,9 +8,14 @@
 //            16 registers) used by the kernel, directly or in a func it calls: that many bytes of
 //            registers per thread at each use, and spills once the kernel holds a few of them.
 //   indexed  a constant of more than 16 bytes indexed with an index that is not a literal
-//            (`TABLE[i]`): a register cannot be addressed, so the compiler copies the whole
-//            value to the thread's local memory (DRAM-backed) and loads from there. A lookup
-//            table belongs in a wp.array.
+//            (`TABLE[i]`): registers cannot be addressed, so the PTX indexes a per-thread
+//            local copy of the value. ptxas keeps that copy in registers when it can turn the
+//            indexing into selects (a mat33 indexed by i % 3, a mat44 by i % 4: no stack frame),
+//            and otherwise gives every thread a stack frame in local memory (a mat44d indexed
+//            the same way: 128 bytes; a spatial_matrix walked in a loop: 4 KiB). Which one
+//            happens is ptxas's heuristic, so this is a note when the constant is within the
+//            size limit and part of the size warning when it is not; the resources check
+//            reports the stack frame ptxas chose.
 //
 // Uses are found by identity: every use of a constant in the IR is the constant's own node
 // (ir::Module::constants), so an equal literal written in the kernel is not a use. Each
@@ -116,8 +121,10 @@ private:
     void indexed(const ir::Constant& c, const Expr& e) {
         int64_t bytes = static_cast<int64_t>(type_size(c.value->type));
         Finding f = make(c, e.loc, "constant '" + c.name + "' (" + std::to_string(bytes) +
-                                       " bytes) indexed with a value that is not a literal: the compiler copies it to every thread's local memory to index it");
-        f.notes.push_back({{}, "a lookup table belongs in a wp.array (global memory, cached), not in a wp.constant"});
+                                       " bytes) indexed with a value that is not a literal: each thread indexes a local copy, "
+                                       "in registers if ptxas can resolve the index into selects, else in local memory");
+        if (bytes <= limit_) f.severity = FindingSeverity::Note;
+        f.notes.push_back({{}, "the resources check shows the stack frame ptxas gave the kernel; a lookup table belongs in a wp.array"});
         add_call_notes(f, calls_);
         out_.push_back(std::move(f));
     }

@@ -170,8 +170,10 @@ TEST(AuditCorpus, WitnessesNameThreadsAddressesAndLines) {
     std::string big = run("const_mat44d.py");
     EXPECT_NE(big.find("warning: [oversize-constant] constant 'FRAME' (mat44d) is 128 bytes, over the limit of 64: its value occupies 32 registers"), std::string::npos) << big;
     EXPECT_NE(big.find("note: 'FRAME' is defined here"), std::string::npos) << big;
-    std::string table = run("const_table_indexed.py");
-    EXPECT_NE(table.find("constant 'WEIGHTS' (36 bytes) indexed with a value that is not a literal"), std::string::npos) << table;
+    std::string table = run("clean_const_table_indexed.py");
+    EXPECT_NE(table.find("note: [oversize-constant] constant 'WEIGHTS' (36 bytes) indexed with a value that is not a literal"), std::string::npos) << table;
+    std::string big_table = run("const_mat44d_indexed.py");
+    EXPECT_NE(big_table.find("warning: [oversize-constant] constant 'TABLE' (128 bytes) indexed with a value that is not a literal"), std::string::npos) << big_table;
 
     std::string coal = run("coal_struct_field.py");
     EXPECT_NE(coal.find("consecutive threads are 28 bytes apart; each uses 4 bytes of a 28-byte element"), std::string::npos) << coal;
