@@ -233,6 +233,26 @@ void Tape::backward(const std::vector<std::pair<Array, Array>>& grads) {
 }
 
 void Tape::run_backward() {
+    // A copy or overwrite ends the life of the value an EARLIER record wrote into the same memory:
+    // that record's adjoint must not see the gradient of the new value, so it is zeroed when the
+    // reverse pass passes the overwrite. When nothing earlier wrote there (the usual case: an
+    // initial state set from the host), the gradient stays for the user to read, as in Warp.
+    std::vector<bool> ends_value(records_.size(), false);
+    {
+        std::unordered_map<const void*, std::vector<Span>> written;
+        for (size_t j = 0; j < records_.size(); ++j) {
+            const Record& r = records_[j];
+            if (r.kind == Record::Copy || r.kind == Record::Overwrite) {
+                Span s = span_of(r.dst);
+                for (const Span& w : written[s.owner]) ends_value[j] = ends_value[j] || overlap(w, s);
+            }
+            for (const Access& a : r.accesses)
+                if (a.written) {
+                    Span s = span_of(a.array);
+                    written[s.owner].push_back(s);
+                }
+        }
+    }
     runtime::ScopedRecorder suspend(nullptr);  // nothing the backward pass does is recorded
     for (size_t n = records_.size(); n-- > 0;) {
         Record& r = records_[n];
@@ -253,11 +273,11 @@ void Tape::run_backward() {
             case Record::Copy:
                 if (r.dst.grad()) {
                     if (r.src.grad() && has_float_gradient(r.src)) accumulate(*r.src.grad(), *r.dst.grad());
-                    r.dst.grad()->zero_unrecorded();
+                    if (ends_value[n]) r.dst.grad()->zero_unrecorded();
                 }
                 break;
             case Record::Overwrite:
-                if (r.dst.grad()) r.dst.grad()->zero_unrecorded();
+                if (r.dst.grad() && ends_value[n]) r.dst.grad()->zero_unrecorded();
                 break;
             case Record::Func:
                 if (r.backward) r.backward();

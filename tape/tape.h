@@ -14,8 +14,9 @@
 //
 //   launch k(args)            the kernel's adjoint with the same arguments (docs/autodiff.md):
 //                             gradients of what it wrote flow into gradients of what it read
-//   copy dst <- src           src.grad += dst.grad; dst.grad = 0 (dst's old value did not matter)
-//   zero / fill / host write  dst.grad = 0
+//   copy dst <- src           src.grad += dst.grad; then dst.grad = 0 if an earlier record wrote
+//                             dst (that value ended here); otherwise dst.grad stays to be read
+//   zero / fill / host write  dst.grad = 0 if an earlier record wrote dst, as above
 //   func (record_func)        the user's backward callback
 //
 // The check Warp does not make. A launch's adjoint re-reads the arrays it read forward, so it is
