@@ -15,5 +15,6 @@ void bind_runtime(pybind11::module_& m);  // runtime/device.h, config.h, cpu/thr
 void bind_tape(pybind11::module_& m);     // tape/tape.h, checkpoint.h, autograd.h
 void bind_streams(pybind11::module_& m);  // runtime/cuda/stream.h, pinned.h
 void bind_dlpack(pybind11::module_& m);   // runtime/dlpack.h
+void bind_engine(pybind11::module_& m);   // engine/model.h, model_builder.h, the integrators
 
 }  // namespace weft::python

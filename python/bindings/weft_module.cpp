@@ -12,4 +12,5 @@ PYBIND11_MODULE(_weft, m) {
     weft::python::bind_tape(m);
     weft::python::bind_streams(m);
     weft::python::bind_dlpack(m);
+    weft::python::bind_engine(m);
 }

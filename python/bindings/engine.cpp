@@ -1,0 +1,199 @@
+// python/bindings/engine.cpp: the particle engine (engine/model.h, model_builder.h, the
+// integrators). Thin: vectors and quaternions cross as tuples, arrays as _weft.Array handles; the
+// Warp-named Python API (wp.sim.ModelBuilder(...).add_cloth_grid(pos=..., ...)) is python/weft/sim.
+#include <pybind11/stl.h>
+
+#include "engine/model_builder.h"
+#include "engine/particle_grid.h"
+#include "engine/semi_implicit.h"
+#include "engine/xpbd.h"
+#include "python/bindings/bindings.h"
+
+namespace py = pybind11;
+using namespace weft::engine;
+
+namespace weft::python {
+namespace {
+
+using V3 = std::array<float, 3>;
+using Q4 = std::array<float, 4>;  // x, y, z, w (Warp's quaternion order)
+
+Vec3 v3(const V3& v) { return Vec3(v[0], v[1], v[2]); }
+Quat q4(const Q4& q) { return Quat(q[3], q[0], q[1], q[2]).normalized(); }
+
+// Exposes a Model/State array member as a read-write property.
+template <typename C>
+void array_property(py::class_<C>& cls, const char* name, Array C::*member) {
+    cls.def_property(name, [member](const C& c) { return c.*member; }, [member](C& c, const Array& a) { c.*member = a; });
+}
+
+}  // namespace
+
+void bind_engine(py::module_& m) {
+    py::register_exception<BuildError>(m, "BuildError", PyExc_ValueError);
+
+    py::class_<Model> model(m, "Model", "What does not change during a rollout (engine/model.h)");
+    model.def_property_readonly("device", [](const Model& x) { return x.device.str(); })
+        .def_readonly("requires_grad", &Model::requires_grad)
+        .def_readonly("particle_count", &Model::particle_count)
+        .def_readonly("spring_count", &Model::spring_count)
+        .def_readonly("tri_count", &Model::tri_count)
+        .def_readonly("edge_count", &Model::edge_count)
+        .def_readonly("tet_count", &Model::tet_count)
+        .def_readonly("shape_count", &Model::shape_count)
+        .def_readwrite("particle_max_radius", &Model::particle_max_radius)
+        .def_readwrite("particle_max_velocity", &Model::particle_max_velocity)
+        .def_readwrite("particle_drag", &Model::particle_drag)
+        .def_readwrite("particle_contact", &Model::particle_contact)
+        .def_readwrite("particle_ke", &Model::particle_ke)
+        .def_readwrite("particle_kd", &Model::particle_kd)
+        .def_readwrite("particle_kf", &Model::particle_kf)
+        .def_readwrite("particle_mu", &Model::particle_mu)
+        .def_readwrite("ground", &Model::ground)
+        .def_readwrite("ground_plane", &Model::ground_plane)
+        .def_readwrite("soft_contact_ke", &Model::soft_contact_ke)
+        .def_readwrite("soft_contact_kd", &Model::soft_contact_kd)
+        .def_readwrite("soft_contact_kf", &Model::soft_contact_kf)
+        .def_readwrite("soft_contact_mu", &Model::soft_contact_mu)
+        .def_readwrite("gravity", &Model::gravity)
+        .def("state", &Model::state, py::arg("requires_grad") = -1, "A new State with the model's initial positions and velocities")
+        .def("control", &Model::control);
+    for (auto [name, member] : std::initializer_list<std::pair<const char*, Array Model::*>>{
+             {"particle_q", &Model::particle_q}, {"particle_qd", &Model::particle_qd}, {"particle_mass", &Model::particle_mass},
+             {"particle_inv_mass", &Model::particle_inv_mass}, {"particle_radius", &Model::particle_radius},
+             {"particle_flags", &Model::particle_flags}, {"spring_indices", &Model::spring_indices},
+             {"spring_rest_length", &Model::spring_rest_length}, {"spring_stiffness", &Model::spring_stiffness},
+             {"spring_damping", &Model::spring_damping}, {"tri_indices", &Model::tri_indices}, {"tri_poses", &Model::tri_poses},
+             {"tri_activations", &Model::tri_activations}, {"tri_materials", &Model::tri_materials},
+             {"tri_areas", &Model::tri_areas}, {"edge_indices", &Model::edge_indices}, {"edge_rest_angle", &Model::edge_rest_angle},
+             {"edge_bending_properties", &Model::edge_bending_properties}, {"tet_indices", &Model::tet_indices},
+             {"tet_poses", &Model::tet_poses}, {"tet_activations", &Model::tet_activations},
+             {"tet_materials", &Model::tet_materials}, {"shape_transform", &Model::shape_transform},
+             {"shape_geo_type", &Model::shape_geo_type}, {"shape_geo_scale", &Model::shape_geo_scale},
+             {"shape_geo_thickness", &Model::shape_geo_thickness}})
+        array_property(model, name, member);
+
+    py::class_<State> state(m, "State", "What a step changes: positions, velocities, forces");
+    state.def_readonly("particle_count", &State::particle_count).def("clear_forces", &State::clear_forces);
+    for (auto [name, member] : std::initializer_list<std::pair<const char*, Array State::*>>{
+             {"particle_q", &State::particle_q}, {"particle_qd", &State::particle_qd}, {"particle_f", &State::particle_f},
+             {"force_terms", &State::force_terms}, {"grid_bucket_count", &State::grid_bucket_count},
+             {"grid_bucket_particles", &State::grid_bucket_particles}})
+        array_property(state, name, member);
+
+    py::class_<Control> control(m, "Control", "Inputs of a step: external forces");
+    array_property(control, "particle_f", &Control::particle_f);
+
+    py::class_<ModelBuilder> b(m, "ModelBuilder", "Builds a Model on the host, then uploads it with finalize()");
+    b.def(py::init([](float gravity, const V3& up) { return ModelBuilder(gravity, v3(up)); }), py::arg("gravity") = -9.80665f,
+          py::arg("up_vector") = V3{0, 1, 0})
+        .def_readwrite("default_particle_radius", &ModelBuilder::default_particle_radius)
+        .def_readwrite("default_spring_ke", &ModelBuilder::default_spring_ke)
+        .def_readwrite("default_spring_kd", &ModelBuilder::default_spring_kd)
+        .def_readwrite("default_tri_ke", &ModelBuilder::default_tri_ke)
+        .def_readwrite("default_tri_ka", &ModelBuilder::default_tri_ka)
+        .def_readwrite("default_tri_kd", &ModelBuilder::default_tri_kd)
+        .def_readwrite("default_edge_ke", &ModelBuilder::default_edge_ke)
+        .def_readwrite("default_edge_kd", &ModelBuilder::default_edge_kd)
+        .def_readwrite("soft_contact_ke", &ModelBuilder::soft_contact_ke)
+        .def_readwrite("soft_contact_kd", &ModelBuilder::soft_contact_kd)
+        .def_readwrite("soft_contact_kf", &ModelBuilder::soft_contact_kf)
+        .def_readwrite("soft_contact_mu", &ModelBuilder::soft_contact_mu)
+        .def_readwrite("particle_ke", &ModelBuilder::particle_ke)
+        .def_readwrite("particle_kd", &ModelBuilder::particle_kd)
+        .def_readwrite("particle_kf", &ModelBuilder::particle_kf)
+        .def_readwrite("particle_mu", &ModelBuilder::particle_mu)
+        .def_readwrite("particle_contact", &ModelBuilder::particle_contact)
+        .def_readwrite("particle_drag", &ModelBuilder::particle_drag)
+        .def_readwrite("particle_max_velocity", &ModelBuilder::particle_max_velocity)
+        .def_readwrite("ground", &ModelBuilder::ground)
+        .def_property_readonly("particle_count", &ModelBuilder::particle_count)
+        .def("add_particle", [](ModelBuilder& s, const V3& pos, const V3& vel, float mass, float radius, uint32_t flags) {
+                return s.add_particle(v3(pos), v3(vel), mass, radius, flags);
+            }, py::arg("pos"), py::arg("vel"), py::arg("mass"), py::arg("radius") = -1.0f, py::arg("flags") = 1u)
+        .def("add_spring", &ModelBuilder::add_spring, py::arg("i"), py::arg("j"), py::arg("ke"), py::arg("kd"),
+             py::arg("rest_length") = -1.0f)
+        .def("add_triangle", &ModelBuilder::add_triangle, py::arg("i"), py::arg("j"), py::arg("k"), py::arg("tri_ke") = -1.0f,
+             py::arg("tri_ka") = -1.0f, py::arg("tri_kd") = -1.0f, py::arg("tri_drag") = 0.0f, py::arg("tri_lift") = 0.0f)
+        .def("add_edge", &ModelBuilder::add_edge, py::arg("i"), py::arg("j"), py::arg("k"), py::arg("l"),
+             py::arg("rest") = NAN, py::arg("edge_ke") = -1.0f, py::arg("edge_kd") = -1.0f)
+        .def("add_tetrahedron", &ModelBuilder::add_tetrahedron, py::arg("i"), py::arg("j"), py::arg("k"), py::arg("l"),
+             py::arg("k_mu") = 1.0e3f, py::arg("k_lambda") = 1.0e3f, py::arg("k_damp") = 0.0f)
+        .def("add_cloth_grid", [](ModelBuilder& s, const V3& pos, const Q4& rot, const V3& vel, int dim_x, int dim_y,
+                                  float cell_x, float cell_y, float mass, bool reverse_winding, bool fix_left, bool fix_right,
+                                  bool fix_top, bool fix_bottom, float tri_ke, float tri_ka, float tri_kd, float tri_drag,
+                                  float tri_lift, float edge_ke, float edge_kd, bool add_springs, float spring_ke,
+                                  float spring_kd, float particle_radius) {
+                ClothGridDef d;
+                d.pos = v3(pos), d.rot = q4(rot), d.vel = v3(vel);
+                d.dim_x = dim_x, d.dim_y = dim_y, d.cell_x = cell_x, d.cell_y = cell_y, d.mass = mass;
+                d.reverse_winding = reverse_winding;
+                d.fix_left = fix_left, d.fix_right = fix_right, d.fix_top = fix_top, d.fix_bottom = fix_bottom;
+                d.tri_ke = tri_ke, d.tri_ka = tri_ka, d.tri_kd = tri_kd, d.tri_drag = tri_drag, d.tri_lift = tri_lift;
+                d.edge_ke = edge_ke, d.edge_kd = edge_kd;
+                d.add_springs = add_springs, d.spring_ke = spring_ke, d.spring_kd = spring_kd;
+                d.particle_radius = particle_radius;
+                s.add_cloth_grid(d);
+            }, py::arg("pos"), py::arg("rot"), py::arg("vel"), py::arg("dim_x"), py::arg("dim_y"), py::arg("cell_x"),
+            py::arg("cell_y"), py::arg("mass"), py::arg("reverse_winding") = false, py::arg("fix_left") = false,
+            py::arg("fix_right") = false, py::arg("fix_top") = false, py::arg("fix_bottom") = false, py::arg("tri_ke") = 100.0f,
+            py::arg("tri_ka") = 100.0f, py::arg("tri_kd") = 10.0f, py::arg("tri_drag") = 0.0f, py::arg("tri_lift") = 0.0f,
+            py::arg("edge_ke") = 100.0f, py::arg("edge_kd") = 0.0f, py::arg("add_springs") = false, py::arg("spring_ke") = 100.0f,
+            py::arg("spring_kd") = 0.0f, py::arg("particle_radius") = -1.0f)
+        .def("add_soft_grid", [](ModelBuilder& s, const V3& pos, const Q4& rot, const V3& vel, int dim_x, int dim_y, int dim_z,
+                                 float cell_x, float cell_y, float cell_z, float density, float k_mu, float k_lambda,
+                                 float k_damp, bool fix_left, bool fix_right, bool fix_top, bool fix_bottom,
+                                 float particle_radius) {
+                SoftGridDef d;
+                d.pos = v3(pos), d.rot = q4(rot), d.vel = v3(vel);
+                d.dim_x = dim_x, d.dim_y = dim_y, d.dim_z = dim_z, d.cell_x = cell_x, d.cell_y = cell_y, d.cell_z = cell_z;
+                d.density = density, d.k_mu = k_mu, d.k_lambda = k_lambda, d.k_damp = k_damp;
+                d.fix_left = fix_left, d.fix_right = fix_right, d.fix_top = fix_top, d.fix_bottom = fix_bottom;
+                d.particle_radius = particle_radius;
+                s.add_soft_grid(d);
+            }, py::arg("pos"), py::arg("rot"), py::arg("vel"), py::arg("dim_x"), py::arg("dim_y"), py::arg("dim_z"),
+            py::arg("cell_x"), py::arg("cell_y"), py::arg("cell_z"), py::arg("density"), py::arg("k_mu"), py::arg("k_lambda"),
+            py::arg("k_damp"), py::arg("fix_left") = false, py::arg("fix_right") = false, py::arg("fix_top") = false,
+            py::arg("fix_bottom") = false, py::arg("particle_radius") = -1.0f)
+        .def("add_shape_sphere", [](ModelBuilder& s, const V3& pos, const Q4& rot, float radius, float thickness) {
+                return s.add_shape_sphere(v3(pos), radius, q4(rot), thickness);
+            }, py::arg("pos"), py::arg("rot"), py::arg("radius"), py::arg("thickness") = 0.0f)
+        .def("add_shape_box", [](ModelBuilder& s, const V3& pos, const Q4& rot, float hx, float hy, float hz, float thickness) {
+                return s.add_shape_box(v3(pos), hx, hy, hz, q4(rot), thickness);
+            }, py::arg("pos"), py::arg("rot"), py::arg("hx"), py::arg("hy"), py::arg("hz"), py::arg("thickness") = 0.0f)
+        .def("add_shape_capsule", [](ModelBuilder& s, const V3& pos, const Q4& rot, float radius, float half_height,
+                                     float thickness) { return s.add_shape_capsule(v3(pos), radius, half_height, q4(rot), thickness); },
+             py::arg("pos"), py::arg("rot"), py::arg("radius"), py::arg("half_height"), py::arg("thickness") = 0.0f)
+        .def("add_shape_plane", [](ModelBuilder& s, const Q4& plane, float thickness) {
+                return s.add_shape_plane(Eigen::Vector4f(plane[0], plane[1], plane[2], plane[3]), thickness);
+            }, py::arg("plane"), py::arg("thickness") = 0.0f)
+        .def("set_ground_plane", [](ModelBuilder& s, const V3& normal, float offset) { s.set_ground_plane(v3(normal), offset); },
+             py::arg("normal"), py::arg("offset"))
+        .def("finalize", [](const ModelBuilder& s, const std::string& device, bool requires_grad) {
+                py::gil_scoped_release unlocked;
+                return s.finalize(device, requires_grad);
+            }, py::arg("device") = "cpu", py::arg("requires_grad") = false);
+
+    py::class_<SemiImplicitIntegrator>(m, "SemiImplicitIntegrator", "Semi-implicit Euler (engine/semi_implicit.h)")
+        .def(py::init<>())
+        .def("simulate", [](SemiImplicitIntegrator& it, const Model& model, State& a, State& b, float dt, const Control* c) {
+                py::gil_scoped_release unlocked;
+                it.simulate(model, a, b, dt, c);
+            }, py::arg("model"), py::arg("state_in"), py::arg("state_out"), py::arg("dt"), py::arg("control") = nullptr);
+    py::class_<XPBDIntegrator>(m, "XPBDIntegrator", "XPBD (engine/xpbd.h)")
+        .def(py::init<int, float>(), py::arg("iterations") = 2, py::arg("relaxation") = 0.9f)
+        .def_readwrite("iterations", &XPBDIntegrator::iterations)
+        .def_readwrite("relaxation", &XPBDIntegrator::relaxation)
+        .def("simulate", [](XPBDIntegrator& it, const Model& model, State& a, State& b, float dt, const Control* c) {
+                py::gil_scoped_release unlocked;
+                it.simulate(model, a, b, dt, c);
+            }, py::arg("model"), py::arg("state_in"), py::arg("state_out"), py::arg("dt"), py::arg("control") = nullptr);
+
+    m.def("build_particle_grid", [](const Model& model, State& s) {
+            py::gil_scoped_release unlocked;
+            build_particle_grid(model, s.particle_q, s.grid_bucket_count, s.grid_bucket_particles);
+            return particle_grid_dropped(model, s.grid_bucket_count);
+        }, "Builds the state's particle hash grid from its positions; returns how many particles did not fit");
+}
+
+}  // namespace weft::python

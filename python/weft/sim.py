@@ -1,0 +1,209 @@
+"""wp.sim: the particle engine from Python, under NVIDIA Warp 1.9's warp.sim names.
+
+    import weft as wp
+    import weft.sim
+
+    builder = wp.sim.ModelBuilder(gravity=-9.81)
+    builder.add_particle(pos=(0.0, 1.0, 0.0), vel=(1.0, 0.0, 0.0), mass=1.0, radius=0.1)
+    model = builder.finalize(device="cpu", requires_grad=True)
+    model.soft_contact_ke = 1.0e4
+    states = [model.state() for _ in range(n + 1)]
+    integrator = wp.sim.SemiImplicitIntegrator()
+    with wp.Tape() as tape:
+        for i in range(n):
+            states[i].clear_forces()
+            integrator.simulate(model, states[i], states[i + 1], dt)
+        wp.launch(loss_kernel, dim=1, inputs=[states[-1].particle_q], outputs=[loss])
+    tape.backward(loss)
+    states[0].particle_qd.grad          # d loss / d initial velocity
+
+The Model, State and Control are the C++ engine's (engine/model.h); their arrays appear as
+wp.arrays sharing the same memory, so gradients, assign() and numpy() work on them directly.
+Every step writes state_out from state_in, so a rollout that keeps one State per step can be
+differentiated by the Tape (a rollout that swaps two states cannot: backward() says which array
+was overwritten). Vectors are tuples (x, y, z); quaternions (x, y, z, w), as in Warp.
+"""
+
+from . import _weft
+from . import arrays as _arrays
+
+BuildError = _weft.BuildError
+
+__all__ = ["ModelBuilder", "Model", "State", "Control", "SemiImplicitIntegrator", "XPBDIntegrator", "collide",
+           "BuildError"]
+
+_IDENTITY = (0.0, 0.0, 0.0, 1.0)
+
+
+class _Wrapped:
+    """Forwards attributes to the C++ object; array attributes come back as wp.arrays (one
+    wrapper per underlying array, so `tape.gradients[state.particle_q]` finds it)."""
+
+    def __init__(self, cpp):
+        object.__setattr__(self, "_cpp", cpp)
+        object.__setattr__(self, "_arrays", {})
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        value = getattr(self._cpp, name)
+        if isinstance(value, _weft.Array):
+            cached = self._arrays.get(name)
+            if cached is None or cached._handle().ptr != value.ptr or cached._handle().shape != value.shape:
+                cached = _arrays.array._wrap(value)
+                self._arrays[name] = cached
+            return cached
+        return value
+
+    def __setattr__(self, name, value):
+        if isinstance(value, _arrays.array):
+            setattr(self._cpp, name, value._handle())
+            self._arrays[name] = value
+        elif hasattr(self._cpp, name):
+            setattr(self._cpp, name, value)
+        else:
+            object.__setattr__(self, name, value)
+
+    def __dir__(self):
+        return sorted(set(dir(self._cpp)) | set(object.__dir__(self)))
+
+
+class Model(_Wrapped):
+    """What does not change during a rollout: topology, masses, materials, shapes (engine/model.h)."""
+
+    def state(self, requires_grad=None):
+        """A new State holding the model's initial positions and velocities (copies)."""
+        return State(self._cpp.state(-1 if requires_grad is None else int(bool(requires_grad))))
+
+    def control(self, clone_variables=True):
+        return Control(self._cpp.control())
+
+    def __repr__(self):
+        return (f"<weft.sim.Model on {self._cpp.device}: {self._cpp.particle_count} particles, {self._cpp.spring_count} springs, "
+                f"{self._cpp.tri_count} triangles, {self._cpp.tet_count} tetrahedra, {self._cpp.shape_count} shapes>")
+
+
+class State(_Wrapped):
+    """Positions, velocities and forces of the particles at one instant."""
+
+    def clear_forces(self):
+        self._cpp.clear_forces()
+
+
+class Control(_Wrapped):
+    """Inputs of a step: external forces (particle_f)."""
+
+
+class ModelBuilder:
+    """Builds a Model on the host, then uploads it with finalize(device, requires_grad)."""
+
+    def __init__(self, up_vector=(0.0, 1.0, 0.0), gravity=-9.80665):
+        object.__setattr__(self, "_cpp", _weft.ModelBuilder(float(gravity), tuple(up_vector)))
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._cpp, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._cpp, name, value)
+
+    def add_particle(self, pos, vel, mass, radius=None, flags=1):
+        return self._cpp.add_particle(tuple(pos), tuple(vel), float(mass), -1.0 if radius is None else float(radius), int(flags))
+
+    def add_spring(self, i, j, ke, kd, control=0.0, rest_length=None):
+        return self._cpp.add_spring(int(i), int(j), float(ke), float(kd), -1.0 if rest_length is None else float(rest_length))
+
+    def add_triangle(self, i, j, k, tri_ke=None, tri_ka=None, tri_kd=None, tri_drag=None, tri_lift=None):
+        d = lambda v: -1.0 if v is None else float(v)  # noqa: E731
+        return self._cpp.add_triangle(int(i), int(j), int(k), d(tri_ke), d(tri_ka), d(tri_kd), float(tri_drag or 0.0),
+                                      float(tri_lift or 0.0))
+
+    def add_edge(self, i, j, k, l, rest=None, edge_ke=None, edge_kd=None):  # noqa: E741
+        return self._cpp.add_edge(int(i), int(j), int(k), int(l), float("nan") if rest is None else float(rest),
+                                  -1.0 if edge_ke is None else float(edge_ke), -1.0 if edge_kd is None else float(edge_kd))
+
+    def add_tetrahedron(self, i, j, k, l, k_mu=1.0e3, k_lambda=1.0e3, k_damp=0.0):  # noqa: E741
+        return self._cpp.add_tetrahedron(int(i), int(j), int(k), int(l), float(k_mu), float(k_lambda), float(k_damp))
+
+    def add_cloth_grid(self, pos, rot, vel, dim_x, dim_y, cell_x, cell_y, mass, reverse_winding=False, fix_left=False,
+                       fix_right=False, fix_top=False, fix_bottom=False, tri_ke=None, tri_ka=None, tri_kd=None,
+                       tri_drag=None, tri_lift=None, edge_ke=None, edge_kd=None, add_springs=False, spring_ke=None,
+                       spring_kd=None, particle_radius=None):
+        c = self._cpp
+        pick = lambda v, default: float(default if v is None else v)  # noqa: E731
+        c.add_cloth_grid(tuple(pos), tuple(rot), tuple(vel), int(dim_x), int(dim_y), float(cell_x), float(cell_y), float(mass),
+                         bool(reverse_winding), bool(fix_left), bool(fix_right), bool(fix_top), bool(fix_bottom),
+                         pick(tri_ke, c.default_tri_ke), pick(tri_ka, c.default_tri_ka), pick(tri_kd, c.default_tri_kd),
+                         pick(tri_drag, 0.0), pick(tri_lift, 0.0), pick(edge_ke, c.default_edge_ke),
+                         pick(edge_kd, c.default_edge_kd), bool(add_springs), pick(spring_ke, c.default_spring_ke),
+                         pick(spring_kd, c.default_spring_kd), pick(particle_radius, -1.0))
+
+    def add_soft_grid(self, pos, rot, vel, dim_x, dim_y, dim_z, cell_x, cell_y, cell_z, density, k_mu, k_lambda, k_damp,
+                      fix_left=False, fix_right=False, fix_top=False, fix_bottom=False, particle_radius=None, **_ignored):
+        self._cpp.add_soft_grid(tuple(pos), tuple(rot), tuple(vel), int(dim_x), int(dim_y), int(dim_z), float(cell_x),
+                                float(cell_y), float(cell_z), float(density), float(k_mu), float(k_lambda), float(k_damp),
+                                bool(fix_left), bool(fix_right), bool(fix_top), bool(fix_bottom),
+                                -1.0 if particle_radius is None else float(particle_radius))
+
+    # Static shapes: `body` must be -1 (shapes do not move in this engine).
+    @staticmethod
+    def _static(body, what):
+        if body != -1:
+            raise BuildError(f"{what}: body={body}: only static shapes (body=-1) are supported")
+
+    def add_shape_sphere(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, thickness=0.0, **_ignored):
+        self._static(body, "add_shape_sphere")
+        return self._cpp.add_shape_sphere(tuple(pos), tuple(rot), float(radius), float(thickness))
+
+    def add_shape_box(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, hx=0.5, hy=0.5, hz=0.5, thickness=0.0, **_ignored):
+        self._static(body, "add_shape_box")
+        return self._cpp.add_shape_box(tuple(pos), tuple(rot), float(hx), float(hy), float(hz), float(thickness))
+
+    def add_shape_capsule(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, half_height=0.5, thickness=0.0,
+                          **_ignored):
+        self._static(body, "add_shape_capsule")
+        return self._cpp.add_shape_capsule(tuple(pos), tuple(rot), float(radius), float(half_height), float(thickness))
+
+    def add_shape_plane(self, plane=(0.0, 1.0, 0.0, 0.0), body=-1, thickness=0.0, **_ignored):
+        self._static(body, "add_shape_plane")
+        return self._cpp.add_shape_plane(tuple(plane), float(thickness))
+
+    def set_ground_plane(self, normal=(0.0, 1.0, 0.0), offset=0.0, **_ignored):
+        self._cpp.set_ground_plane(tuple(normal), float(offset))
+
+    def finalize(self, device=None, requires_grad=False):
+        from . import context as _context
+        return Model(self._cpp.finalize(_context.get_device(device).alias, bool(requires_grad)))
+
+
+class SemiImplicitIntegrator:
+    """Semi-implicit Euler: springs, triangle FEM, bending, neo-Hookean tetrahedra, contacts."""
+
+    def __init__(self, **_ignored):
+        self._cpp = _weft.SemiImplicitIntegrator()
+
+    def simulate(self, model, state_in, state_out, dt, control=None):
+        self._cpp.simulate(model._cpp, state_in._cpp, state_out._cpp, float(dt), None if control is None else control._cpp)
+        return state_out
+
+
+class XPBDIntegrator:
+    """Extended position-based dynamics: distance, bending, volume and contact constraints."""
+
+    def __init__(self, iterations=2, relaxation=0.9, **_ignored):
+        self._cpp = _weft.XPBDIntegrator(int(iterations), float(relaxation))
+
+    def simulate(self, model, state_in, state_out, dt, control=None):
+        self._cpp.simulate(model._cpp, state_in._cpp, state_out._cpp, float(dt), None if control is None else control._cpp)
+        return state_out
+
+
+def collide(model, state, **_ignored):
+    """Prepares contacts for the next step from `state`: with particle-particle contact enabled,
+    builds the state's hash grid (the integrators also build it themselves, from the same
+    positions, so calling this is optional). Ground and shape contacts are evaluated inside the
+    integrators' force kernels. Returns how many particles did not fit in the grid (0 normally)."""
+    if not model.particle_contact:
+        return 0
+    return _weft.build_particle_grid(model._cpp, state._cpp)
