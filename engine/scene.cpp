@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#if __has_include(<toml++/toml.h>)
 #define TOML_EXCEPTIONS 1
 #include <toml++/toml.h>
 
@@ -431,3 +432,17 @@ Scene load_scene(const std::string& path) {
 }
 
 }  // namespace weft::engine
+
+#else  // A machine without toml++ (the H200 image): everything but scene files builds.
+
+namespace weft::engine {
+
+Scene parse_scene(const std::string&, const std::string& path) {
+    throw SceneError(path + ": this build of Weft cannot read scene files: toml++ was not found when it was built "
+                     "(Debian: apt-get install libtomlplusplus-dev, then rebuild)");
+}
+
+Scene load_scene(const std::string& path) { return parse_scene("", path); }
+
+}  // namespace weft::engine
+#endif
