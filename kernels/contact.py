@@ -20,11 +20,15 @@ def contact_force(n: wp.vec3, v: wp.vec3, c: float, ke: float, kd: float, kf: fl
     fn = c * ke + wp.min(vn, 0.0) * kd
     vt = v - n * vn
     vs = wp.length(vt)
-    t = wp.vec3(0.0)
-    if vs > 0.0:
-        t = vt / vs
-    ft = wp.min(vs * kf, mu * wp.abs(fn))
-    return -n * fn - t * ft
+    # Viscous below the Coulomb limit (kf vt), capped at mu |fn| along vt above it. Written without
+    # normalising vt in the viscous regime, so that the derivative at vt = 0 (a particle moving
+    # straight along the normal, or at rest) is the viscous -kf I and not the 0 that the
+    # derivative of length() gives there.
+    ft_max = mu * wp.abs(fn)
+    ft = vt * kf
+    if vs * kf > ft_max:
+        ft = vt * (ft_max / vs)
+    return -n * fn - ft
 
 
 @wp.func

@@ -63,3 +63,41 @@ def test_bounce_optimisation_reaches_the_target():
     assert all(b < a for a, b in zip(losses[:15], losses[1:16])), losses
     assert losses[-1] < 0.01 * losses[0], losses
     np.testing.assert_allclose(sim.final_position(), sim_bounce.TARGET, atol=0.15)
+
+
+import sim_cloth_throw  # noqa: E402
+import sim_spring_cage  # noqa: E402
+
+
+def test_spring_cage_rest_lengths_move_the_particle_to_the_target():
+    sim = sim_spring_cage.SpringCage("cpu")
+    _, grad = sim.loss_and_gradient()
+    rest = sim.model.spring_rest_length.numpy().copy()
+    eps = 1e-3
+    for k in (0, 2):
+        for sign, store in ((1, "p"), (-1, "m")):
+            r = rest.copy()
+            r[k] += sign * eps
+            sim.model.spring_rest_length.assign(r)
+            if store == "p":
+                lp = sim.forward()
+            else:
+                lm = sim.forward()
+        assert grad[k] == pytest.approx((lp - lm) / (2 * eps), rel=0.05), f"spring {k}"
+    losses, sim = sim_spring_cage.optimise(iterations=40, device="cpu")
+    assert losses[-1] < 1e-6 * losses[0]
+    np.testing.assert_allclose(sim.states[-1].particle_q.numpy()[0], sim_spring_cage.TARGET, atol=1e-3)
+
+
+def test_cloth_throw_lands_its_centre_of_mass_on_the_target():
+    sim = sim_cloth_throw.ClothThrow("cpu")
+    v0 = np.zeros(3)
+    _, grad = sim.loss_and_gradient(v0)
+    eps = 1e-3
+    for k in range(3):
+        dv = np.eye(3)[k] * eps
+        fd = (sim.forward(v0 + dv) - sim.forward(v0 - dv)) / (2 * eps)
+        assert grad[k] == pytest.approx(fd, rel=0.02, abs=1e-3), f"component {k}"
+    _, losses, sim = sim_cloth_throw.optimise(iterations=25, device="cpu")
+    assert losses[-1] < 1e-3 * losses[0]
+    np.testing.assert_allclose(sim.centre(), sim_cloth_throw.TARGET, atol=0.01)
