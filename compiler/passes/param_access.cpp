@@ -60,6 +60,14 @@ private:
                 int r = root_of(s->value);
                 if (r >= 0) root_[s->var] = r;
             }
+            if (s->kind == ir::StmtKind::Eval && s->value && s->value->kind == ir::ExprKind::Atomic &&
+                (s->value->op == static_cast<int>(ir::AtomicOp::Add) || s->value->op == static_cast<int>(ir::AtomicOp::Sub))) {
+                // wp.atomic_add(a, i, v) as a statement only accumulates: its adjoint reads the
+                // gradient of a, never a's values, so a later launch adding into a too is fine.
+                mark(s->value->args[0], false, true);
+                for (size_t k = 1; k < s->value->args.size(); ++k) expr(s->value->args[k]);
+                continue;
+            }
             if (s->kind == ir::StmtKind::Store) {
                 // A store below an element (a[i].x = v) keeps the element's other components: it
                 // reads nothing from memory but is still a write.

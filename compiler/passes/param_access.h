@@ -4,7 +4,9 @@
 // launch overwrote cannot be differentiated (the backward pass of the first launch would see the new
 // values), and `backward` reports it instead of returning wrong gradients. The answer is
 // syntactic and conservative: an array counts as read when any path loads from it (an atomic reads
-// and writes), as written when any path stores to it, whether or not that path runs. Arrays passed
+// and writes, except an atomic add or subtract used as a statement: its result is unused and its
+// adjoint never reads the array, so it only writes), as written when any path stores to it,
+// whether or not that path runs. Arrays passed
 // to funcs are followed into the func's body; an array assigned to a local follows the local.
 // Arrays inside struct parameters are not tracked (they carry no gradient either).
 #pragma once

@@ -101,3 +101,23 @@ def test_cloth_throw_lands_its_centre_of_mass_on_the_target():
     _, losses, sim = sim_cloth_throw.optimise(iterations=25, device="cpu")
     assert losses[-1] < 1e-3 * losses[0]
     np.testing.assert_allclose(sim.centre(), sim_cloth_throw.TARGET, atol=0.01)
+
+
+import sim_soft_body  # noqa: E402
+
+
+def test_soft_body_recovers_its_lame_parameter():
+    reference = sim_soft_body.SoftBody(sim_soft_body.TRUE_MU, "cpu")
+    reference.rollout()
+    targets = reference.trajectory()
+    sim = sim_soft_body.SoftBody(1200.0, "cpu")
+    _, dmu = sim.loss_and_gradient(targets)
+    eps = 1.0
+    sim.set_mu(1200.0 + eps)
+    lp = sim.rollout(targets)
+    sim.set_mu(1200.0 - eps)
+    lm = sim.rollout(targets)
+    assert dmu == pytest.approx((lp - lm) / (2 * eps), rel=0.05)
+    mu, history, _, _ = sim_soft_body.recover(iterations=12, device="cpu")
+    assert abs(mu - sim_soft_body.TRUE_MU) < 0.05 * sim_soft_body.TRUE_MU, history
+    assert history[-1][1] < 1e-3 * history[0][1]

@@ -215,6 +215,25 @@ TEST_P(TapeTest, OneStatePerStepIsNotAnOverwrite) {
     EXPECT_DOUBLE_EQ(values_of<double>(*x.grad())[1], 8.0);
 }
 
+TEST_P(TapeTest, AccumulatingIntoALossAcrossLaunchesIsNotAnOverwrite) {
+    // total() only does wp.atomic_add(loss, 0, z[i]): later launches adding into the same loss do
+    // not change anything an earlier launch's adjoint reads.
+    Array x = vec({0.5, 1.5}), y1 = zeros(2), y2 = zeros(2), loss = zeros(1);
+    tape::Tape tape;
+    {
+        runtime::ScopedRecorder rec(&tape);
+        launch("square", 2, {arg(x), arg(y1)});
+        launch("total", 2, {arg(y1), arg(loss)});
+        launch("scale", 2, {arg(x), num(3.0), arg(y2)});
+        launch("total", 2, {arg(y2), arg(loss)});
+    }
+    EXPECT_EQ(tape.check_overwrites(), "");
+    tape.backward(loss);
+    auto g = values_of<double>(*x.grad());
+    EXPECT_DOUBLE_EQ(g[0], 2 * 0.5 + 3.0);
+    EXPECT_DOUBLE_EQ(g[1], 2 * 1.5 + 3.0);
+}
+
 TEST_P(TapeTest, BackwardErrorsNameWhatIsWrong) {
     Array x = vec({1.0, 2.0}), nograd = zeros(1, false);
     tape::Tape tape;
