@@ -16,5 +16,6 @@ void bind_tape(pybind11::module_& m);     // tape/tape.h, checkpoint.h, autograd
 void bind_streams(pybind11::module_& m);  // runtime/cuda/stream.h, pinned.h
 void bind_dlpack(pybind11::module_& m);   // runtime/dlpack.h
 void bind_engine(pybind11::module_& m);   // engine/model.h, model_builder.h, the integrators
+void bind_audit(pybind11::module_& m);    // compiler/audit/audit.h
 
 }  // namespace weft::python

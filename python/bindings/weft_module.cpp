@@ -13,4 +13,5 @@ PYBIND11_MODULE(_weft, m) {
     weft::python::bind_streams(m);
     weft::python::bind_dlpack(m);
     weft::python::bind_engine(m);
+    weft::python::bind_audit(m);
 }

@@ -35,6 +35,7 @@ from .dlpack import from_dlpack, to_dlpack
 from .tape import Tape, checkpoint
 from . import autograd
 from . import sim
+from .audit import audit
 
 CompileError = _weft.CompileError
 

@@ -69,4 +69,7 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), de
         adj = [g._handle() if isinstance(g, _arrays.array) else None for g in given]
     elif record_tape:
         _tape._note_arrays(values)
+    if not adjoint and _context.config.mode == "debug":
+        import importlib  # (weft.audit the name is the function; the module is in sys.modules)
+        importlib.import_module("weft.audit").audit_on_launch(kernel, dims, values, block_dim)
     _weft.launch(compiled, dims, args, dev.alias, int(block_dim or 0), -1, bool(adjoint), adj, bool(record_tape))
