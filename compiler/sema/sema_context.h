@@ -3,6 +3,7 @@
 // state of the function being lowered.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -110,6 +111,7 @@ public:
     std::map<const ast::FunctionDef*, ir::Function*> lowered_;
     std::set<const ast::FunctionDef*> in_progress_;
     std::map<std::string, const ast::FunctionDef*> func_grads_;  // func name -> @func_grad def
+    std::deque<ast::FunctionDef> rewritten_grads_;   // func_grads_ rewritten from Warp's wp.adjoint[x] form
     FuncScope* scope_ = nullptr;         // the function being lowered
     std::set<ExprPtr> literals_;          // IR constants that came straight from a literal
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "compiler/sema/adjoint_accumulators.h"
 #include "compiler/sema/sema_context.h"
 
 namespace weft::compiler {
@@ -54,7 +55,11 @@ void Sema::collect_globals() {
     for (const auto& c : ast_.constants) define(c.name, Global{Global::Constant, c.loc, nullptr, nullptr, nullptr});
     for (const auto& f : ast_.functions) {
         if (f.kind == ast::DefKind::FuncGrad) {
-            func_grads_[f.grad_of] = &f;
+            // Warp's `wp.adjoint[x] += ...` form becomes Weft's returned adjoints (adjoint_accumulators.h).
+            func_grads_[f.grad_of] = sema::rewrite_adjoint_accumulators(f, rewritten_grads_, [this](const std::string& n) {
+                auto it = globals_.find(n);
+                return it != globals_.end() && it->second.kind == Global::WeftModule;
+            });
             continue;
         }
         define(f.name, Global{f.kind == ast::DefKind::Kernel ? Global::Kernel : Global::Func, f.loc, nullptr,

@@ -232,6 +232,29 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
     EXPECT_DOUBLE_EQ(g[1], 2.0 * 3.0 * -0.5);
 }
 
+TEST_P(Adjoint, CustomGradInWarpsAdjointForm) {
+    // Warp writes custom gradients by adding into wp.adjoint[x]; deliberately 3 a and 5 b here.
+    auto m = module_of(R"(
+@wp.func
+def mul(a: wp.float64, b: wp.float64) -> wp.float64:
+    return a * b
+
+@wp.func_grad(mul)
+def mul_grad(a: wp.float64, b: wp.float64, adj_ret: wp.float64):
+    wp.adjoint[a] += 3.0 * b * adj_ret
+    if adj_ret > 0.0:
+        wp.adjoint[b] += 5.0 * a * adj_ret
+
+@wp.kernel
+def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    y[i] = mul(x[i], x[i] + 1.0)
+)");
+    auto g = adjoint(m, "k", 2, {1.5, -0.5}, {1.0, -1.0}, {});
+    EXPECT_DOUBLE_EQ(g[0], 3.0 * 2.5 + 5.0 * 1.5);   // adj_ret = 1: both accumulate
+    EXPECT_DOUBLE_EQ(g[1], -3.0 * 0.5);              // adj_ret = -1: only wp.adjoint[a]
+}
+
 TEST_P(Adjoint, ComponentWritesStructsAndInPlaceOps) {
     expect_matches_fd(R"(
 @wp.struct
