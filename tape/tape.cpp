@@ -160,12 +160,13 @@ void Tape::record_func(const std::string& name, std::function<void()> backward, 
     records_.push_back(std::move(r));
 }
 
-std::string Tape::check_overwrites() const {
+std::vector<Tape::Conflict> Tape::conflicts(bool first_only) const {
     struct Read {
         Span span;
         size_t record;
         const Access* access;
     };
+    std::vector<Conflict> out;
     std::unordered_map<const void*, std::vector<Read>> reads;  // by allocation
     for (size_t j = 0; j < records_.size(); ++j) {
         const Record& w = records_[j];
@@ -176,12 +177,8 @@ std::string Tape::check_overwrites() const {
             if (it == reads.end()) continue;
             for (const Read& r : it->second) {
                 if (r.record == j || !overlap(r.span, s)) continue;
-                const Record& rd = records_[r.record];
-                return "the tape cannot be differentiated: " + a.array.describe() + " was read by " + rd.describe() + " (" +
-                       r.access->label + ", record " + std::to_string(r.record) + ") and then overwritten by " + w.describe() +
-                       " (" + a.label + ", record " + std::to_string(j) +
-                       "); the backward pass of the first would see the new values. Write the later result to a "
-                       "new array (for example one state per step) instead of reusing this one";
+                out.push_back({r.record, r.access, j, &a});
+                if (first_only) return out;
             }
         }
         for (const Access& a : w.accesses)
@@ -190,7 +187,19 @@ std::string Tape::check_overwrites() const {
                 reads[s.owner].push_back({s, j, &a});
             }
     }
-    return "";
+    return out;
+}
+
+std::string Tape::check_overwrites() const {
+    std::vector<Conflict> c = conflicts(true);
+    if (c.empty()) return "";
+    const Record& rd = records_[c[0].reader];
+    const Record& w = records_[c[0].writer];
+    return "the tape cannot be differentiated: " + c[0].write->array.describe() + " was read by " + rd.describe() + " (" +
+           c[0].read->label + ", record " + std::to_string(c[0].reader) + ") and then overwritten by " + w.describe() + " (" +
+           c[0].write->label + ", record " + std::to_string(c[0].writer) +
+           "); the backward pass of the first would see the new values. Write the later result to a "
+           "new array (for example one state per step) instead of reusing this one";
 }
 
 void Tape::backward(const Array& loss) {
@@ -349,16 +358,9 @@ std::string Tape::dot() const {
         }
     }
     // Conflicting overwrites: a red dashed edge from the reading record to the overwriting one.
-    for (size_t j = 0; j < records_.size(); ++j)
-        for (const Access& w : records_[j].accesses) {
-            if (!w.written) continue;
-            Span ws = span_of(w.array);
-            for (size_t i = 0; i < j; ++i)
-                for (const Access& r : records_[i].accesses)
-                    if (r.read && overlap(span_of(r.array), ws))
-                        edges << "  r" << i << " -> r" << j << " [color=red, style=dashed, label=\"overwrites "
-                              << quote(r.label) << "\"];\n";
-        }
+    for (const Conflict& c : conflicts(false))
+        edges << "  r" << c.reader << " -> r" << c.writer << " [color=red, style=dashed, label=\"overwrites "
+              << quote(c.read->label) << "\"];\n";
     std::ostringstream os;
     os << "digraph tape {\n  rankdir=LR;\n  node [fontname=\"monospace\", fontsize=10];\n";
     if (!problem.empty()) os << "  label=\"" << quote(problem) << "\";\n  fontcolor=red;\n";

@@ -103,6 +103,14 @@ public:
     std::string check_overwrites() const;
 
 private:
+    // A record that read an array and a later record that overwrote it.
+    struct Conflict {
+        size_t reader;
+        const Access* read;
+        size_t writer;
+        const Access* write;
+    };
+    std::vector<Conflict> conflicts(bool first_only) const;  // in recording order
     void run_backward();
     std::vector<Record> records_;
 };

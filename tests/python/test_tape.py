@@ -259,3 +259,16 @@ def test_gradcheck_reports_a_wrong_custom_gradient():
         wp.autograd.gradcheck(wrong_cube, dim=2, inputs=[x], outputs=[y], show_summary=False)
     assert not wp.autograd.gradcheck(wrong_cube, dim=2, inputs=[x], outputs=[y], raise_exception=False,
                                      show_summary=False)
+
+
+def test_tape_scopes_must_nest():
+    t1, t2 = wp.Tape(), wp.Tape()
+    with t1:
+        with pytest.raises(RuntimeError, match=r"this tape is already recording \(nested `with` on the same tape\)"):
+            t1.__enter__()
+    t1.__enter__()
+    t2.__enter__()
+    with pytest.raises(RuntimeError, match=r"tapes must be closed in the reverse order they were opened"):
+        t1.__exit__(None, None, None)
+    t2.__exit__(None, None, None)
+    t1.__exit__(None, None, None)
