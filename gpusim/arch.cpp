@@ -164,6 +164,10 @@ ArchSpec read_spec(Reader& r) {
   a.l2_assoc = r.integer("l2.assoc", 1, 256);
   a.l2_hit_latency = r.number("l2.hit_latency", 1, 100000);
   a.l2_bandwidth_bytes_per_cycle = r.number("l2.bandwidth_bytes_per_cycle", 1, 1e7);
+  a.l2_slices = r.integer("l2.slices", 1, 4096);
+  a.l2_store_lines_per_cycle = r.number("l2.store_lines_per_cycle", 0.01, 1e5);
+  a.l2_atomic_sectors_per_cycle = r.number("l2.atomic_sectors_per_cycle", 0.01, 1e5);
+  a.l2_atomic_same_address_cycles = r.number("l2.atomic_same_address_cycles", 0, 1e5);
   a.dram_bandwidth_gbs = r.number("dram.bandwidth_gbs", 1, 1e6);
   a.dram_latency = r.number("dram.latency", 0, 100000);
   a.dram_bytes = r.integer64("dram.size_bytes", 0, 1e15);

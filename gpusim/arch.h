@@ -74,7 +74,11 @@ struct ArchSpec {
   int64_t l2_bytes = 62914560;
   int l2_line_bytes = 128, l2_sector_bytes = 32, l2_assoc = 16;
   double l2_hit_latency = 260;
-  double l2_bandwidth_bytes_per_cycle = 5500;  // whole chip
+  double l2_bandwidth_bytes_per_cycle = 5500;  // whole chip, reads
+  int l2_slices = 96;                   // L2 slices; a 128-byte line lives in slice (line index mod slices)
+  double l2_store_lines_per_cycle = 37;     // whole chip: store requests (one per line) per cycle
+  double l2_atomic_sectors_per_cycle = 28;  // whole chip: atomic sectors (distinct words) per cycle
+  double l2_atomic_same_address_cycles = 10; // a slice's cycles per extra lane on one word (serialised)
   // DRAM
   double dram_bandwidth_gbs = 4000;     // achievable (read + write)
   double dram_latency = 480;            // cycles, load-to-use of an access that misses L2

@@ -5,7 +5,8 @@
 // (the per-thread frame for .local and call parameters). Generic addresses are classified by
 // the windows of address_space.h. Shared, local and parameter accesses are bounds-checked and
 // every access must be naturally aligned, as on the GPU; a violation is a SimError. Global
-// accesses go straight to host memory; global atomics use std::atomic_ref so that blocks
+// accesses go to host memory, and must fall inside LaunchOptions::global_memory's buffers when
+// it is set (global_memory.h); global atomics use std::atomic_ref so that blocks
 // running on several host threads stay correct.
 #include <atomic>
 #include <cstring>
@@ -92,6 +93,9 @@ Target resolve(BlockContext& c, Warp& w, const Instr& in, const Operand& a, int 
     case Where::Global:
       if (addr < 4096) fault(c, w, lane, pc, std::string("global ") + verb + " through a null pointer (address " + hex(addr) + ")");
       if (addr >= kSharedWindow) fault(c, w, lane, pc, std::string("global ") + verb + " at " + hex(addr) + ", which is not a host address");
+      if (c.options && c.options->global_memory && !c.options->global_memory->contains(addr, size))
+        fault(c, w, lane, pc, std::string("global ") + verb + " of " + std::to_string(size) + " bytes at " + hex(addr) + " is outside every buffer of the launch: " +
+                                  c.options->global_memory->describe(addr));
       return {reinterpret_cast<std::byte*>(addr), where};
   }
   GPUSIM_ASSERT(false);

@@ -43,6 +43,7 @@
 
 #include "gpusim/counters.h"
 #include "gpusim/errors.h"
+#include "gpusim/global_memory.h"
 #include "gpusim/module.h"
 
 namespace weft::gpusim {
@@ -62,6 +63,7 @@ struct LaunchOptions {
   uint32_t warp_quantum = 256;        // instructions a warp runs before the next warp's turn
   uint32_t sm_count = 132;            // %nsmid; %smid is the block index modulo this
   bool count = true;                  // keep per-instruction counts (per-launch totals always)
+  const GlobalMemoryMap* global_memory = nullptr;  // nullable: the buffers global accesses must hit
 };
 
 // ---------------------------------------------------------------------------------------------

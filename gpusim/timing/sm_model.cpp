@@ -362,25 +362,42 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
       l2_pending.insert(sectors[i] * 32);
     }
     const double start = std::max(t1, l2_free_);
-    l2_free_ = start + nsec * env_.l2_cycles_per_sector;
-    // Lanes hitting one address serialise at the L2's atomic unit.
+    l2_free_ = start + nsec * env_.atomic_cycles_per_sector;
+    drain = std::max(drain, l2_free_);
+    // Per line of the request: its sectors pass the slice's atomic unit one after the other;
+    // lanes on one word are serialised (the largest such group bounds the line's time).
+    const double same_cycles = a.l2_atomic_same_address_cycles;
     int same = 1;
-    for (uint32_t m = log.lanes; m; m &= m - 1) {
-      int c = 0;
-      const uint64_t x = log.addr[std::countr_zero(m)];
-      for (uint32_t q = log.lanes; q; q &= q - 1) c += log.addr[std::countr_zero(q)] == x;
-      same = std::max(same, c);
+    for (int i = 0; i < nsec;) {
+      const uint64_t line = sectors[i] / 4;
+      int n = 0, most = 1;
+      for (; i + n < nsec && sectors[i + n] / 4 == line; ++n) {}
+      for (uint32_t m = log.lanes; m; m &= m - 1) {
+        const uint64_t x = log.addr[std::countr_zero(m)];
+        if (x / 128 != line) continue;
+        int c = 0;
+        for (uint32_t q = log.lanes; q; q &= q - 1) c += log.addr[std::countr_zero(q)] == x;
+        most = std::max(most, c);
+      }
+      same = std::max(same, most);
+      atomic_log.push_back({l2_free_, line, std::max(n * env_.slice_atomic_cycles_per_sector, most > 1 ? most * same_cycles : 0.0)});
+      i += n;
     }
-    const double done = l2_free_ + a.pipes[static_cast<size_t>(PipeClass::Atomic)].latency + (same - 1) * 2.0;
+    const double done = l2_free_ + a.pipes[static_cast<size_t>(PipeClass::Atomic)].latency + (same - 1) * same_cycles;
     k.memory_latency_cycles += static_cast<uint64_t>(done - now);
     return ceil_cycle(done);
   }
   if (log.write) {
+    // Stores share the SM's path into L2 with loads: one write request per 128-byte line (its
+    // sectors masked), at the chip's measured rate for one-line-per-lane stores, and no faster
+    // than the L2's sector bandwidth. The warp does not wait, but a load behind them does, and
+    // the kernel ends after they drain.
     for (int i = 0; i < nsec; ++i) {
       l2_log.push_back({sectors[i] * 32, true, false});
       l2_pending.insert(sectors[i] * 32);
     }
-    l2_free_ = std::max(t1, l2_free_) + nsec * env_.l2_cycles_per_sector;
+    l2_free_ = std::max(t1, l2_free_) + std::max(nlines * env_.store_cycles_per_line, nsec * env_.l2_cycles_per_sector);
+    drain = std::max(drain, l2_free_);
     return now_ + 1;
   }
   int l2_n = 0, dram_n = 0;

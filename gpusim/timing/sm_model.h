@@ -36,6 +36,9 @@ struct SmEnv {
   int blocks_per_sm = 1;
   int l1_bytes = 0;
   double l2_cycles_per_sector = 1, dram_cycles_per_sector = 1;
+  // The SM's share of the chip's store rate into L2 (cycles per line written) and atomic rate
+  // (cycles per sector), and one L2 slice's cycles per atomic sector (slices / chip rate).
+  double store_cycles_per_line = 1, atomic_cycles_per_sector = 1, slice_atomic_cycles_per_sector = 1;
   std::vector<uint8_t> trace_pc;      // per instruction: passes the trace's opcode and line filter
   std::vector<double> skip_weight;    // per if-converted branch: issue cycles of the code it skips
   size_t scoreboard_regs = 0;         // registers in the scoreboard (classes' src/dst are compacted)
@@ -65,6 +68,17 @@ class SmModel {
   };
   std::vector<L2Access> l2_log;
   std::unordered_set<uint64_t> l2_pending;  // sectors this SM filled in the current epoch
+  // Global atomics of the current epoch, per 128-byte line of a request: when the line's
+  // operations leave the SM and how long they occupy the line's L2 slice. The launcher queues
+  // them at the slices (in cycle order) between epochs; a slice still busy after the last block
+  // ended holds the kernel's end (hot-spot atomics, like a histogram's).
+  struct AtomicAccess {
+    double cycle;
+    uint64_t line;
+    double slice_cycles;
+  };
+  std::vector<AtomicAccess> atomic_log;
+  double drain = 0;                         // cycle the SM's last store or atomic left its L2 queue
   double dram_free = 0;                     // DRAM queue (cycles); the launcher adds write-backs
 
   // Results.

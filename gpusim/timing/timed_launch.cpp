@@ -2,6 +2,7 @@
 // builds the SMs and runs them epoch by epoch (on one or several host threads), applies each
 // epoch's L2 traffic in SM order, and gathers counts and timing per instruction and line.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <ostream>
 #include <thread>
@@ -171,6 +172,11 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   const double l2_per_sm = std::min(a.l2_bandwidth_bytes_per_cycle / active_sms, static_cast<double>(a.l1_wavefront_bytes));
   env.l2_cycles_per_sector = a.l2_sector_bytes / l2_per_sm;
   env.dram_cycles_per_sector = a.l2_sector_bytes / (a.dram_bytes_per_cycle() / active_sms);
+  env.store_cycles_per_line = active_sms / a.l2_store_lines_per_cycle;
+  env.atomic_cycles_per_sector = active_sms / a.l2_atomic_sectors_per_cycle;
+  env.slice_atomic_cycles_per_sector = a.l2_slices / a.l2_atomic_sectors_per_cycle;
+  std::vector<double> slice_free(static_cast<size_t>(a.l2_slices), 0.0);
+  double slices_done = 0;
   if (options.instruction_trace) {
     const TraceFilter& f = options.trace_filter;
     env.trace_pc.assign(module.instructions().size(), 0);
@@ -226,6 +232,18 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
       dram_write_sectors += evicted;
       s.dram_free += static_cast<double>(evicted) * env.dram_cycles_per_sector;
     }
+    // The epoch's global atomics at their L2 slices, in the order they left the SMs.
+    std::vector<SmModel::AtomicAccess> atomics;
+    for (SmModel& s : sms) {
+      atomics.insert(atomics.end(), s.atomic_log.begin(), s.atomic_log.end());
+      s.atomic_log.clear();
+    }
+    std::stable_sort(atomics.begin(), atomics.end(), [](const SmModel::AtomicAccess& x, const SmModel::AtomicAccess& y) { return x.cycle < y.cycle; });
+    for (const SmModel::AtomicAccess& e : atomics) {
+      double& f = slice_free[e.line % slice_free.size()];
+      f = std::max(f, e.cycle) + e.slice_cycles;
+      slices_done = std::max(slices_done, f);
+    }
   }
 
   // Gather.
@@ -239,7 +257,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
       counts[i] += s.counts[i];
       timing[i] += s.timing[i];
     }
-    finish = std::max(finish, s.finish);
+    finish = std::max({finish, s.finish, static_cast<uint64_t>(std::ceil(s.drain))});
     result.sm_active_cycles += s.active_cycles;
     warp_cycles += s.warp_cycles;
     result.issued_instructions += s.issued;
@@ -247,6 +265,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     result.blocks.insert(result.blocks.end(), s.spans.begin(), s.spans.end());
     result.warps.insert(result.warps.end(), s.warp_spans.begin(), s.warp_spans.end());
   }
+  finish = std::max(finish, static_cast<uint64_t>(std::ceil(slices_done)));
   result.dram_write_bytes = dram_write_sectors * static_cast<uint64_t>(a.l2_sector_bytes);
   result.cycles = finish + static_cast<uint64_t>(a.launch_overhead_cycles);
   result.time_us = static_cast<double>(result.cycles) / a.sm_clock_mhz;

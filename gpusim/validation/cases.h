@@ -9,6 +9,8 @@
 //           q = lanes sharing one element (1: none, 2/4: pair/quad broadcast, 32: all)
 //   kernel  scored kernels (variant pairs: transpose padded/unpadded, reductions, matmul)
 //   calib   calibration launches (the empty kernel: launch ramp cycles); never scored
+//   micro   microbench.cu's store and atomic throughput loops (same launches, same sizes):
+//           gpusim is checked against micro.txt's rates; never scored
 #pragma once
 
 #include <cstddef>
@@ -56,6 +58,12 @@ inline std::vector<Case> all_cases() {
   c.push_back({"matmul_tiled", "matmul_tiled", "kernel", mm / 16, mm / 16, 16, 16, mm, 0, 0, size_t(mm) * mm, size_t(mm) * mm, size_t(mm) * mm});
   c.push_back({"histogram_smem", "histogram_smem", "kernel", 1024, 1, 256, 1, int(m), 0, 0, m, 0, 256});
   c.push_back({"divergent_loop", "divergent_loop", "kernel", 1024, 1, 256, 1, 262144, 0, 0, 262144, 0, 262144});
+  // microbench.cu's store/atomic loops: 8 MB region (2M floats), 132 * 16 blocks of 256.
+  const int nf = 1 << 21;
+  c.push_back({"store_coalesced", "micro_store_stride", "micro", 132 * 16, 1, 256, 1, nf, 1, 8, 0, 0, size_t(nf)});
+  c.push_back({"store_scatter", "micro_store_stride", "micro", 132 * 16, 1, 256, 1, nf, 32, 8, 0, 0, size_t(nf)});
+  c.push_back({"atomic_distinct", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, nf, 1, 2, 0, 0, size_t(nf)});
+  c.push_back({"atomic_same_word", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, nf / 32, 0, 2, 0, 0, size_t(nf / 32)});
   return c;
 }
 

@@ -197,3 +197,18 @@ K divergent_loop(const float* in, const float*, float* out, int n, int, int) {
   }
   out[i] = v;
 }
+
+// ---- the store and atomic microbenchmarks of microbench.cu, in this file's signature ---------
+// Group "micro" of cases.h: never scored. gpusim runs them to check that the model, with the
+// rates h200.json took from micro.txt, reproduces those rates (compare.py's "micro" table);
+// in particular whether a loop is bound by its instructions or by the memory system.
+K micro_store_stride(const float*, const float*, float* a, int n, int stride, int passes) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x, nn = size_t(n);
+  for (int p = 0; p < passes; ++p)
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nn; i += threads) a[(i * stride) % nn] = float(p);
+}
+K micro_atomic_add(const float*, const float*, float* a, int n, int spread, int passes) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x, nn = size_t(n);
+  for (int p = 0; p < passes; ++p)
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nn; i += threads) atomicAdd(a + (spread ? i : i / 32), 1.0f);
+}

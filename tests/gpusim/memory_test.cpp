@@ -3,6 +3,7 @@
 // for accesses outside shared/local/param space.
 #include <gtest/gtest.h>
 
+#include "gpusim/timing/timing.h"
 #include "ptx_harness.h"
 
 namespace weft::gpusim {
@@ -123,6 +124,52 @@ TEST(Memory, OutOfBoundsAndBadPointersAreErrors) {
   EXPECT_NE(sim_error(misaligned, {}).find("misaligned 4-byte read at address 0x2"), std::string::npos);
   const Module generic_shared = parse_ptx(entry("", ".shared .align 4 .b8 sh[64];\nmov.u64 %rd0, sh; cvta.shared.u64 %rd0, %rd0; st.u32 [%rd0+1024], %r0;"), "e.ptx");
   EXPECT_NE(sim_error(generic_shared, {}).find("shared memory write out of bounds: 4 bytes at offset 1024"), std::string::npos);
+}
+
+// With a map of the launch's buffers, a global access outside all of them is an error that
+// names the array it ran past, instead of a read of whatever host memory lies there.
+TEST(Memory, AccessPastAnArrayIsAnErrorWithAMap) {
+  const Module m = parse_ptx(entry(".param .u64 p, .param .u64 q",
+                                   "ld.param.u64 %rd0, [p]; ld.param.u64 %rd1, [q]; mov.u32 %r0, %tid.x; mul.wide.u32 %rd2, %r0, 4; add.u64 %rd3, %rd0, %rd2;\n"
+                                   "ld.global.u32 %r1, [%rd3+4]; add.u64 %rd4, %rd1, %rd2; st.global.u32 [%rd4], %r1;"),
+                             "oob.ptx");
+  std::vector<uint32_t> in(64, 7), out(64, 0);
+  ParamPacker p;
+  p.add(in.data()).add(out.data());
+  GlobalMemoryMap map;
+  map.add(reinterpret_cast<uint64_t>(in.data()), 64 * 4, "values");
+  map.add(reinterpret_cast<uint64_t>(out.data()), 64 * 4, "out");
+  LaunchOptions o;
+  o.global_memory = &map;
+  // 63 threads read in[1..63]: inside.
+  launch(m, "k", {1, 1, 1}, {63, 1, 1}, p.bytes(), o);
+  EXPECT_EQ(out[62], 7u);
+  // Thread 63 reads in[64], the first word past the end.
+  std::string msg;
+  try {
+    launch(m, "k", {1, 1, 1}, {64, 1, 1}, p.bytes(), o);
+  } catch (const SimError& e) {
+    msg = e.what();
+  }
+  char addr[32], base[32];
+  std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uint64_t>(in.data() + 64)));
+  std::snprintf(base, sizeof base, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uint64_t>(in.data())));
+  EXPECT_EQ(msg, std::string("kernel 'k' block (0,0,0) thread (63,0,0): global read of 4 bytes at ") + addr +
+                     " is outside every buffer of the launch: 0 bytes past the end of array 'values' (256 bytes at " + base +
+                     ")\n  at PTX line 11: ld.global.u32 %r1, [%rd3+4];");
+  // The same launch on the timing model reports the same error.
+  TimingOptions t;
+  t.registers_per_thread = 16;
+  t.launch.global_memory = &map;
+  std::string timed;
+  try {
+    launch_timed(m, "k", {1, 1, 1}, {64, 1, 1}, p.bytes(), t);
+  } catch (const SimError& e) {
+    timed = e.what();
+  }
+  EXPECT_EQ(timed, msg);
+  // A store before an array's start names that array too.
+  EXPECT_NE(map.describe(reinterpret_cast<uint64_t>(out.data()) - 8).find("8 bytes before array 'out'"), std::string::npos);
 }
 
 TEST(Memory, LaunchChecksParameters) {
