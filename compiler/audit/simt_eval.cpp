@@ -1,10 +1,14 @@
-// The lane-vector interpreter (see simt_eval.h for what it models and why).
+// The lane-vector interpreter (see simt_eval.h for what it models and why): expressions,
+// @wp.func calls and control flow under per-thread masks. Integer arithmetic on lane vectors is
+// lane_val.cpp; what becomes an event of the trace, and with which position, trace_recorder.cpp.
 #include "compiler/audit/simt_eval.h"
 
 #include <algorithm>
 #include <functional>
 #include <set>
 #include <unordered_map>
+
+#include "compiler/audit/trace_recorder.h"
 
 namespace weft::compiler::audit {
 
@@ -15,41 +19,10 @@ using ir::ExprKind;
 using ir::Stmt;
 using ir::StmtKind;
 
-bool is_intlike(Type t) { return t && t->kind == TypeKind::Scalar && (is_int(t) || t->scalar == ScalarKind::Bool); }
-
-int64_t floordiv(int64_t a, int64_t b) {
-    if (b == 0) return 0;
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-    return q;
-}
-
-// Byte offset of a member path (field / constant component) inside a value of type `t`.
-void member_offset(Type t, const std::vector<const Expr*>& steps, int* offset, int* width) {
-    for (const Expr* s : steps) {
-        if (s->kind == ExprKind::Field && t->kind == TypeKind::Struct) {
-            size_t off = 0;
-            auto round_up = [](size_t x, size_t a) { return (x + a - 1) / a * a; };
-            for (int k = 0; k <= s->int_value && k < static_cast<int>(t->fields.size()); ++k) {
-                off = round_up(off, type_align(t->fields[static_cast<size_t>(k)].type));
-                if (k < s->int_value) off += type_size(t->fields[static_cast<size_t>(k)].type);
-            }
-            *offset += static_cast<int>(off);
-            t = s->type;
-        } else if (s->kind == ExprKind::Extract && s->args.size() == 2 && ir::is_const(s->args[1])) {
-            *offset += static_cast<int>(s->args[1]->int_value * static_cast<int64_t>(type_size(s->type)));
-            t = s->type;
-        } else {
-            break;
-        }
-    }
-    *width = static_cast<int>(type_size(t));
-}
-
 class Simulator {
 public:
     Simulator(const ir::Function& f, const LaunchModel& launch, int64_t block, Trace& out)
-        : f_(f), launch_(launch), out_(out) {
+        : f_(f), launch_(launch), out_(out), rec_(out) {
         bd_ = std::clamp(launch.block_dim, 1, kMaxBlockDim);
         n_ = bd_;
         out_.block_idx = block;
@@ -73,7 +46,7 @@ public:
 
     void run() {
         exec_block(f_.body, valid_);
-        out_.final_interval_start = interval_start_;
+        rec_.finish();
     }
 
 private:
@@ -91,6 +64,7 @@ private:
     const ir::Function& f_;
     const LaunchModel& launch_;
     Trace& out_;
+    TraceRecorder rec_;
     int bd_ = 0, n_ = 0;
     Mask valid_, returned_, maybe_, maybe_div_, maybe_exited_, maybe_gone_;  // maybe_gone_: perhaps returned  // maybe_div_: under an undecided *varying* condition
     std::vector<SourceLoc> gone_loc_;
@@ -99,8 +73,6 @@ private:
     std::unordered_map<int, const ir::Var*> alias_;
     std::vector<LoopFrame> loops_;
     std::vector<Ctl> ctl_;
-    int interval_ = 0;
-    const Stmt* interval_start_ = nullptr;
     int abstract_loops_ = 0;
     int quiet_ = 0;  // > 0: evaluate without recording accesses (re-evaluations)
     // Calls of @wp.func being interpreted: where each was called, and what its returns produced.
@@ -109,18 +81,11 @@ private:
         Mask set;                       // threads that executed a return with a value
         bool have_sym = false;
     };
-    std::vector<SourceLoc> call_sites_;
     std::vector<CallFrame> frames_;
-    std::map<std::string, uint32_t> syms_;
+    SymbolTable syms_;
 
     // ---- helpers ----
-    uint32_t sym(const std::string& key) {
-        auto it = syms_.find(key);
-        if (it != syms_.end()) return it->second;
-        uint32_t id = static_cast<uint32_t>(syms_.size() + 1);
-        syms_[key] = id;
-        return id;
-    }
+    uint32_t sym(const std::string& key) { return syms_.get(key); }
     bool any(const Mask& m) const { return std::find(m.begin(), m.end(), 1) != m.end(); }
     int count(const Mask& m) const { return static_cast<int>(std::count(m.begin(), m.end(), 1)); }
     bool ctl_varying() const {
@@ -137,20 +102,6 @@ private:
         }
         return r;
     }
-    // All threads of `m` known with one value (symbol allowed): that value's offset.
-    bool uniform(const LaneVal& v, const Mask& m, int64_t* value = nullptr) const {
-        bool first = true;
-        int64_t x = 0;
-        for (int t = 0; t < n_; ++t) {
-            size_t i = static_cast<size_t>(t);
-            if (!m[i]) continue;
-            if (!v.known[i]) return false;
-            if (first) x = v.off[i], first = false;
-            else if (v.off[i] != x) return false;
-        }
-        if (value) *value = x;
-        return true;
-    }
     const ir::Var* array_var(const Expr& e) {
         if (e.kind != ExprKind::VarRef || !e.var) return nullptr;
         auto it = alias_.find(e.var->id);
@@ -163,99 +114,6 @@ private:
         for (const auto& a : e.args)
             if (a) v = eval(*a, m).varying || v;
         return LaneVal::unknown(n_, v);
-    }
-
-    LaneVal binary(int op, const LaneVal& a, const LaneVal& b, const Mask& m) {
-        using B = ir::BinaryOp;
-        LaneVal r = LaneVal::unknown(n_, a.varying || b.varying);
-        auto each = [&](auto fn) {
-            for (int t = 0; t < n_; ++t) {
-                size_t i = static_cast<size_t>(t);
-                if (a.known[i] && b.known[i]) r.known[i] = 1, r.off[i] = fn(a.off[i], b.off[i]);
-            }
-        };
-        B bop = static_cast<B>(op);
-        if (a.sym == 0 && b.sym == 0) {
-            switch (bop) {
-                case B::Add: each([](int64_t x, int64_t y) { return x + y; }); break;
-                case B::Sub: each([](int64_t x, int64_t y) { return x - y; }); break;
-                case B::Mul: each([](int64_t x, int64_t y) { return x * y; }); break;
-                case B::Div: each([](int64_t x, int64_t y) { return y == 0 ? 0 : x / y; }); break;
-                case B::FloorDiv: each([](int64_t x, int64_t y) { return floordiv(x, y); }); break;
-                case B::Mod: each([](int64_t x, int64_t y) { return y == 0 ? 0 : x % y; }); break;
-                case B::BitAnd: each([](int64_t x, int64_t y) { return x & y; }); break;
-                case B::BitOr: each([](int64_t x, int64_t y) { return x | y; }); break;
-                case B::BitXor: each([](int64_t x, int64_t y) { return x ^ y; }); break;
-                case B::Shl: each([](int64_t x, int64_t y) { return (y < 0 || y > 62) ? 0 : x << y; }); break;
-                case B::Shr: each([](int64_t x, int64_t y) { return (y < 0 || y > 62) ? 0 : x >> y; }); break;
-                default: break;
-            }
-            return r;
-        }
-        int64_t c = 0;
-        if (bop == B::Add || bop == B::Sub) {
-            if (a.sym != 0 && b.sym == 0) {
-                r.sym = a.sym;
-                each([&](int64_t x, int64_t y) { return bop == B::Add ? x + y : x - y; });
-                return r;
-            }
-            if (a.sym == 0 && b.sym != 0 && bop == B::Add) {
-                r.sym = b.sym;
-                each([](int64_t x, int64_t y) { return x + y; });
-                return r;
-            }
-            if (a.sym == b.sym && bop == B::Sub) {
-                each([](int64_t x, int64_t y) { return x - y; });
-                return r;
-            }
-        }
-        if (bop == B::Mul && ((a.sym != 0 && b.sym == 0 && uniform(b, m, &c)) || (b.sym != 0 && a.sym == 0 && uniform(a, m, &c)))) {
-            const LaneVal& s = a.sym != 0 ? a : b;
-            r.sym = sym("mul(" + std::to_string(s.sym) + "," + std::to_string(c) + ")");
-            for (int t = 0; t < n_; ++t) {
-                size_t i = static_cast<size_t>(t);
-                if (s.known[i]) r.known[i] = 1, r.off[i] = s.off[i] * c;
-            }
-            return r;
-        }
-        int64_t x = 0, y = 0;
-        if (uniform(a, m, &x) && uniform(b, m, &y)) {
-            r = LaneVal::constant(n_, 0);
-            r.varying = false;
-            r.sym = sym("op" + std::to_string(op) + "(" + std::to_string(a.sym) + "+" + std::to_string(x) + "," +
-                        std::to_string(b.sym) + "+" + std::to_string(y) + ")");
-        }
-        return r;
-    }
-
-    LaneVal compare(int op, const LaneVal& a, const LaneVal& b, const Mask& m) {
-        using C = ir::CompareOp;
-        LaneVal r = LaneVal::unknown(n_, a.varying || b.varying);
-        if (a.sym == b.sym) {
-            for (int t = 0; t < n_; ++t) {
-                size_t i = static_cast<size_t>(t);
-                if (!a.known[i] || !b.known[i]) continue;
-                int64_t x = a.off[i], y = b.off[i];
-                bool v = false;
-                switch (static_cast<C>(op)) {
-                    case C::Lt: v = x < y; break;
-                    case C::Le: v = x <= y; break;
-                    case C::Gt: v = x > y; break;
-                    case C::Ge: v = x >= y; break;
-                    case C::Eq: v = x == y; break;
-                    case C::Ne: v = x != y; break;
-                }
-                r.known[i] = 1, r.off[i] = v;
-            }
-            return r;
-        }
-        int64_t x = 0, y = 0;
-        if (uniform(a, m, &x) && uniform(b, m, &y)) {
-            r = LaneVal::constant(n_, 0);
-            r.sym = sym("cmp" + std::to_string(op) + "(" + std::to_string(a.sym) + "+" + std::to_string(x) + "," +
-                        std::to_string(b.sym) + "+" + std::to_string(y) + ")");
-        }
-        return r;
     }
 
     LaneVal intrinsic(const Expr& e) {
@@ -319,7 +177,7 @@ private:
 
     // Evaluates the indices and records the access; returns whether any index varies.
     bool record(const Expr* array, const std::vector<ir::ExprPtr>& idx_exprs, size_t first, size_t count, SourceLoc loc,
-                bool write, bool atomic, const Mask& m, int offset, int width) {
+                bool write, bool atomic, const Mask& m, MemberBytes bytes) {
         std::vector<LaneVal> idx;
         bool varying = false;
         for (size_t k = 0; k < count; ++k) {
@@ -328,30 +186,16 @@ private:
         }
         const ir::Var* a = array ? array_var(*array) : nullptr;
         if (!a || !is_array(a->type) || quiet_ > 0) return varying;
-        AccessEvent ev;
-        ev.loc = loc;
-        ev.array = a;
-        ev.shared = a->kind == ir::VarKind::Shared;
-        ev.write = write;
-        ev.atomic = atomic;
-        ev.elem_bytes = static_cast<int>(type_size(a->type->elem));
-        ev.width_bytes = width > 0 ? width : ev.elem_bytes;
-        ev.offset_bytes = offset;
-        ev.indices = std::move(idx);
-        ev.active = m;
-        ev.maybe.assign(static_cast<size_t>(n_), 0);
+        Mask maybe(static_cast<size_t>(n_), 0);
         for (int t = 0; t < n_; ++t)
             if (m[static_cast<size_t>(t)] && (maybe_[static_cast<size_t>(t)] || maybe_gone_[static_cast<size_t>(t)] || abstract_loops_ > 0))
-                ev.maybe[static_cast<size_t>(t)] = 1;
-        ev.interval = interval_;
-        ev.interval_start = interval_start_;
-        ev.call_sites = call_sites_;
-        out_.accesses.push_back(std::move(ev));
+                maybe[static_cast<size_t>(t)] = 1;
+        rec_.access(a, loc, write, atomic, bytes, std::move(idx), m, std::move(maybe));
         return varying;
     }
 
-    LaneVal load(const Expr& e, const Mask& m, int offset, int width) {
-        bool v = record(e.args[0].get(), e.args, 1, e.args.size() - 1, e.loc, false, false, m, offset, width);
+    LaneVal load(const Expr& e, const Mask& m, MemberBytes bytes) {
+        bool v = record(e.args[0].get(), e.args, 1, e.args.size() - 1, e.loc, false, false, m, bytes);
         return LaneVal::unknown(n_, v);
     }
 
@@ -388,12 +232,12 @@ private:
             case ExprKind::Binary: {
                 LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
                 if (!is_intlike(e.type)) return LaneVal::unknown(n_, a.varying || b.varying);
-                return binary(e.op, a, b, m);
+                return lane_binary(e.op, a, b, m, syms_);
             }
             case ExprKind::Compare: {
                 LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
                 if (!is_intlike(e.args[0]->type) || !is_intlike(e.args[1]->type)) return LaneVal::unknown(n_, a.varying || b.varying);
-                return compare(e.op, a, b, m);
+                return lane_compare(e.op, a, b, m, syms_);
             }
             case ExprKind::Logical: {
                 LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
@@ -457,7 +301,7 @@ private:
                 if (is_intlike(e.type) && is_intlike(e.args[0]->type)) return a;
                 return LaneVal::unknown(n_, a.varying);
             }
-            case ExprKind::Load: return load(e, m, 0, 0);
+            case ExprKind::Load: return load(e, m, {});
             case ExprKind::Field:
             case ExprKind::Extract: {
                 // a[i].field / a[i][k]: the access moves only the member's bytes.
@@ -468,11 +312,7 @@ private:
                     steps.insert(steps.begin(), base);
                     base = base->args[0].get();
                 }
-                if (base->kind == ExprKind::Load) {
-                    int offset = 0, width = 0;
-                    member_offset(base->type, steps, &offset, &width);
-                    return load(*base, m, offset, width);
-                }
+                if (base->kind == ExprKind::Load) return load(*base, m, load_member_bytes(base->type, steps));
                 return opaque(e, m);
             }
             case ExprKind::TupleGet: {
@@ -485,7 +325,7 @@ private:
             }
             case ExprKind::Atomic: {
                 size_t nidx = static_cast<size_t>(e.int_value);
-                record(e.args[0].get(), e.args, 1, nidx, e.loc, true, true, m, 0, 0);
+                record(e.args[0].get(), e.args, 1, nidx, e.loc, true, true, m, {});
                 for (size_t k = 1 + nidx; k < e.args.size(); ++k) eval(*e.args[k], m);
                 return LaneVal::unknown(n_, true);
             }
@@ -530,12 +370,12 @@ private:
                 env_[p->id] = args[k];
             }
         }
-        call_sites_.push_back(e.loc);
+        rec_.enter_call(e.loc);
         frames_.push_back({LaneVal::unknown(n_, false), Mask(static_cast<size_t>(n_), 0), false});
         exec_block(fn->body, m);
         CallFrame frame = std::move(frames_.back());
         frames_.pop_back();
-        call_sites_.pop_back();
+        rec_.leave_call();
         env_ = std::move(saved_env), alias_ = std::move(saved_alias), loops_ = std::move(saved_loops);
         returned_ = saved_returned, maybe_gone_ = saved_gone, maybe_exited_ = saved_exited;
         gone_loc_ = std::move(saved_gone_loc), gone_why_ = std::move(saved_gone_why);
@@ -610,27 +450,7 @@ private:
     }
 
     void branch_stats(const Stmt& s, const SourceLoc& cond_loc, bool loop, const LaneVal& c, const Mask& m, bool bound_guard) {
-        BranchStats& st = out_.branches[&s];
-        st.loc = cond_loc;
-        st.loop = loop;
-        st.varying = st.varying || c.varying;
-        st.bound_guard = bound_guard;
-        for (int w = 0; w * kWarpSize < n_; ++w) {
-            int64_t tr = 0, fa = 0, un = 0;
-            for (int t = w * kWarpSize; t < std::min(n_, (w + 1) * kWarpSize); ++t) {
-                if (!m[static_cast<size_t>(t)]) continue;
-                if (!c.exact(t)) ++un;
-                else if (c.off[static_cast<size_t>(t)]) ++tr;
-                else ++fa;
-            }
-            if (tr + fa + un == 0) continue;
-            st.lanes_true += tr, st.lanes_false += fa, st.lanes_unknown += un;
-            ++st.warp_evals;
-            if (tr > 0 && fa > 0) {
-                if (st.divergent_warp_evals == 0) st.first_divergent_warp = w, st.first_divergent_true = tr, st.first_divergent_false = fa;
-                ++st.divergent_warp_evals;
-            }
-        }
+        rec_.branch(s, cond_loc, loop, c, m, bound_guard);
     }
 
     // `i < n`, `i >= a.shape[0]`…: one side varies with consecutive lanes, the other is uniform.
@@ -662,8 +482,8 @@ private:
                 if (a && from_data(*a)) return true;
             return false;
         };
-        return (consecutive(a) && uniform(b, m) && from_data(*c->args[1])) ||
-               (consecutive(b) && uniform(a, m) && from_data(*c->args[0]));
+        return (consecutive(a) && lane_uniform(b, m) && from_data(*c->args[1])) ||
+               (consecutive(b) && lane_uniform(a, m) && from_data(*c->args[0]));
     }
 
     void exec_if(const Stmt& s, const Mask& m) {
@@ -809,12 +629,7 @@ private:
 
     void exec_sync(const Stmt& s, const Mask& m) {
         SyncEvent ev;
-        ev.stmt = &s;
-        ev.loc = s.loc;
-        ev.interval_before = interval_;
-        ev.interval_start = interval_start_;
         ev.in_abstract_loop = abstract_loops_ > 0;
-        ev.call_sites = call_sites_;
         for (int t = 0; t < n_; ++t) {
             size_t i = static_cast<size_t>(t);
             if (!valid_[i]) continue;
@@ -848,9 +663,7 @@ private:
             size_t i = static_cast<size_t>(ev.maybe_missing.front());
             if (maybe_exited_[i]) ev.why_loc = gone_loc_[i], ev.why = "may have " + gone_why_[i];
         }
-        out_.syncs.push_back(std::move(ev));
-        ++interval_;
-        interval_start_ = &s;
+        rec_.sync(s, std::move(ev));
     }
 
     void exec_stmt(const Stmt& s, const Mask& m) {
@@ -873,28 +686,9 @@ private:
             }
             case StmtKind::Store: {
                 if (s.value) eval(*s.value, m);
-                int offset = 0, width = 0;
-                if (!s.path.empty() && s.array && is_array(s.array->type)) {
-                    Type t = s.array->type->elem;
-                    for (const auto& p : s.path) {
-                        if (p.kind == ir::PathStep::Field && t->kind == TypeKind::Struct) {
-                            size_t off = 0;
-                            auto round_up = [](size_t x, size_t a) { return (x + a - 1) / a * a; };
-                            for (int k = 0; k <= p.field && k < static_cast<int>(t->fields.size()); ++k) {
-                                off = round_up(off, type_align(t->fields[static_cast<size_t>(k)].type));
-                                if (k < p.field) off += type_size(t->fields[static_cast<size_t>(k)].type);
-                            }
-                            offset += static_cast<int>(off);
-                        } else if (p.kind == ir::PathStep::Index && p.indices.size() == 1 && ir::is_const(p.indices[0])) {
-                            offset += static_cast<int>(p.indices[0]->int_value * static_cast<int64_t>(type_size(p.type)));
-                        } else {
-                            break;
-                        }
-                        t = p.type;
-                    }
-                    width = static_cast<int>(type_size(t));
-                }
-                record(s.array.get(), s.indices, 0, s.indices.size(), s.loc, true, false, m, offset, width);
+                MemberBytes bytes;
+                if (!s.path.empty() && s.array && is_array(s.array->type)) bytes = store_member_bytes(s.array->type->elem, s.path);
+                record(s.array.get(), s.indices, 0, s.indices.size(), s.loc, true, false, m, bytes);
                 return;
             }
             case StmtKind::Eval:
@@ -955,82 +749,11 @@ int64_t LaunchModel::block_count() const {
     return (n + block_dim - 1) / block_dim;
 }
 
-LaneVal LaneVal::unknown(int n, bool varying) {
-    LaneVal v;
-    v.off.assign(static_cast<size_t>(n), 0);
-    v.known.assign(static_cast<size_t>(n), 0);
-    v.varying = varying;
-    return v;
-}
-
-LaneVal LaneVal::constant(int n, int64_t c) {
-    LaneVal v;
-    v.off.assign(static_cast<size_t>(n), c);
-    v.known.assign(static_cast<size_t>(n), 1);
-    return v;
-}
-
 Trace simulate_block(const ir::Function& f, const LaunchModel& launch, int64_t block_idx) {
     Trace t;
     Simulator sim(f, launch, block_idx, t);
     sim.run();
     return t;
-}
-
-SourceLoc expr_span(const ir::Expr& e) {
-    SourceLoc r = e.loc;
-    int end = r.col + std::max(1, r.len);
-    std::function<void(const ir::Expr&)> walk = [&](const ir::Expr& x) {
-        if (x.loc.valid() && x.loc.file == r.file && x.loc.line == r.line) {
-            int xe = x.loc.col + std::max(1, x.loc.len);
-            if (x.loc.col < r.col) r.col = x.loc.col;
-            end = std::max(end, xe);
-        }
-        for (const auto& a : x.args)
-            if (a) walk(*a);
-    };
-    if (r.valid()) walk(e);
-    r.len = end - r.col;
-    // A call or index ends at its closing bracket, which no operand's location covers.
-    if (r.valid()) {
-        std::string_view line = r.file->line(r.line);
-        int depth = 0;
-        for (int i = r.col - 1; i < static_cast<int>(line.size()); ++i) {
-            char ch = line[static_cast<size_t>(i)];
-            if ((ch == ':' || ch == '#') && depth == 0) break;
-            if (ch == '(' || ch == '[') ++depth;
-            if (ch == ')' || ch == ']') {
-                if (depth == 0) break;
-                --depth;
-                if (depth == 0 && i + 1 > r.col - 1 + r.len - 1) r.len = std::max(r.len, i + 2 - r.col);
-            }
-        }
-    }
-    return r;
-}
-
-std::string access_text(const SourceLoc& loc) {
-    if (!loc.valid()) return "";
-    std::string_view line = loc.file->line(loc.line);
-    size_t start = static_cast<size_t>(std::max(0, loc.col - 1));
-    size_t open = start + static_cast<size_t>(std::max(1, loc.len));
-    while (open < line.size() && line[open] == ' ') ++open;
-    if (open >= line.size() || line[open] != '[') return source_text(loc);
-    int depth = 0;
-    for (size_t i = open; i < line.size(); ++i) {
-        if (line[i] == '[' || line[i] == '(') ++depth;
-        if (line[i] == ']' || line[i] == ')') {
-            if (--depth == 0) return std::string(line.substr(start, i + 1 - start));
-        }
-    }
-    return source_text(loc);
-}
-
-std::string source_text(const SourceLoc& loc) {
-    if (!loc.valid()) return "";
-    std::string_view line = loc.file->line(loc.line);
-    if (loc.col < 1 || static_cast<size_t>(loc.col - 1) >= line.size()) return "";
-    return std::string(line.substr(static_cast<size_t>(loc.col - 1), static_cast<size_t>(std::max(1, loc.len))));
 }
 
 }  // namespace weft::compiler::audit

@@ -27,6 +27,9 @@
 // caller's array (so a shared array passed to a func is still that shared array).
 //
 // Not modelled: values stored to memory (a load is always unknown), atomics' return values.
+//
+// Files: lane_val.h (values and their arithmetic), trace_recorder.h (events of the trace and
+// their position), simt_eval.cpp (the interpreter), source_span.h (source text for findings).
 #pragma once
 
 #include <cstdint>
@@ -34,6 +37,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/audit/lane_val.h"
+#include "compiler/audit/source_span.h"
 #include "compiler/ir/ir.h"
 
 namespace weft::compiler::audit {
@@ -51,20 +56,6 @@ struct LaunchModel {
     std::map<std::string, int64_t> args;                    // int/bool kernel parameter -> value (else a symbol)
     int64_t total_threads() const;                          // product of dims, -1 if unknown
     int64_t block_count() const;                            // -1 if unknown
-};
-
-using Mask = std::vector<uint8_t>;
-
-// An integer (or bool) value for every thread of the block: value = S(sym) + off[t] when known[t];
-// sym 0 means no symbol (the value is off[t] itself). `varying`: may differ between lanes.
-struct LaneVal {
-    uint32_t sym = 0;
-    std::vector<int64_t> off;
-    Mask known;
-    bool varying = false;
-    static LaneVal unknown(int n, bool varying);
-    static LaneVal constant(int n, int64_t c);
-    bool exact(int t) const { return sym == 0 && known[static_cast<size_t>(t)]; }
 };
 
 struct AccessEvent {
@@ -126,13 +117,5 @@ struct Trace {
 
 // Interprets kernel `f` for block `block_idx` of the launch. Never throws on any IR.
 Trace simulate_block(const ir::Function& f, const LaunchModel& launch, int64_t block_idx);
-
-// Source text under a location ("t + stride"), or "" without one.
-std::string source_text(const SourceLoc& loc);
-// An array access as written, from the array's name to its closing bracket ("a[i + 1]").
-std::string access_text(const SourceLoc& loc);
-// The location covering a whole expression on its first line (operands included): a Compare's
-// own location is its operator or left operand only.
-SourceLoc expr_span(const ir::Expr& e);
 
 }  // namespace weft::compiler::audit
