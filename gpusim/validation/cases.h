@@ -62,8 +62,10 @@ inline std::vector<Case> all_cases() {
   const int nf = 1 << 21;
   c.push_back({"store_coalesced", "micro_store_stride", "micro", 132 * 16, 1, 256, 1, nf, 1, 8, 0, 0, size_t(nf)});
   c.push_back({"store_scatter", "micro_store_stride", "micro", 132 * 16, 1, 256, 1, nf, 32, 8, 0, 0, size_t(nf)});
+  c.push_back({"store_stride8", "micro_store_stride", "micro", 132 * 16, 1, 256, 1, nf, 8, 8, 0, 0, size_t(nf)});
   c.push_back({"atomic_distinct", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, nf, 1, 2, 0, 0, size_t(nf)});
   c.push_back({"atomic_same_word", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, nf / 32, 0, 2, 0, 0, size_t(nf / 32)});
+  c.push_back({"atomic_hot_lines", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, 1 << 18, 2, 2, 0, 0, 256});
   return c;
 }
 

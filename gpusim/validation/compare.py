@@ -2,7 +2,9 @@
 """gpusim/validation/compare.py — sets gpusim's figures (sim_validate's JSONL) against Nsight
 Compute's on the H200 (run_h200.sh's CSVs) and prints the comparison tables as Markdown.
 
-    compare.py RESULTS_DIR > table.md      (RESULTS_DIR holds ncu_*.csv and sim.jsonl)
+    compare.py RESULTS_DIR [MICRO_TXT] > table.md
+        RESULTS_DIR holds ncu_*.csv and sim.jsonl; MICRO_TXT (default RESULTS_DIR/micro.txt) is
+        the microbenchmark run whose store/atomic rates the "micro" group is set against.
 
 ncu's rows are matched to cases.h's launches by order within each group (the driver launches
 them in cases.h order). The sweep's ptxas hoisted the loop-invariant ld.shared out of the loop,
@@ -29,8 +31,19 @@ def pearson(x, y):
     return sum((a - mx) * (b - my) for a, b in zip(x, y)) / (sx * sy)
 
 
+# Variant pairs of kernels.cu: the first of each group should be the slowest, in this order.
+PAIRS = [("transpose_naive", "transpose_tiled", "transpose_padded"), ("reduce_interleaved", "reduce_tree", "reduce_shfl"),
+         ("matmul_naive", "matmul_tiled")]
+
+# The "micro" cases: microbench.cu's figure each reproduces, and the work it counts.
+MICRO = {"store_coalesced": ("store_coalesced_sectors", (1 << 21) * 8 / 8), "store_scatter": ("store_scatter_sectors", (1 << 21) * 8),
+         "store_stride8": ("store_stride8_sectors", (1 << 21) * 8), "atomic_hot_lines": ("atomic_hot_lines_ops", (1 << 18) * 2),
+         "atomic_distinct": ("atomic_distinct_ops", (1 << 21) * 2), "atomic_same_word": ("atomic_same_word_ops", (1 << 21) // 32 * 2)}
+
+
 def main():
     d = sys.argv[1]
+    micro_path = sys.argv[2] if len(sys.argv) > 2 else d + "/micro.txt"
     sim = [json.loads(l) for l in open(d + "/sim.jsonl") if l.strip()]
     by_group = {}
     for s in sim:
@@ -87,6 +100,33 @@ def main():
         out.append(f"Resident blocks per SM equal to ncu's occupancy limit: {occ_ok} of {len(ks)}.")
         thr = sum(s["thread_instructions"] for s in ks) / sum(s["wall_s"] for s in ks)
         out.append(f"Simulation speed over the kernels: {thr / 1e6:.1f} M thread-instructions/s (wall, --threads as run).")
+        ranked = {s["kernel"]: s["cycles"] for s in ks}
+        hw_rank = {h["Kernel Name"]: num(h["gpc__cycles_elapsed.max"]) for h in kern_hw}
+        ok = []
+        for group in PAIRS:
+            if all(k in ranked for k in group):
+                same = sorted(group, key=lambda k: -ranked[k]) == sorted(group, key=lambda k: -hw_rank[k])
+                ok.append(same)
+                out.append(f"Variant order {' > '.join(sorted(group, key=lambda k: -hw_rank[k]))} (H200): gpusim "
+                           f"{' > '.join(sorted(group, key=lambda k: -ranked[k]))}: {'same' if same else '**different**'}.")
+        out.append(f"Variant groups ordered as on the H200: {sum(ok)} of {len(ok)}.")
+    # Store/atomic microbenchmarks: gpusim's rate (from its cycles at sm.clock) vs micro.txt.
+    mc = by_group.get("micro", [])
+    if mc:
+        try:
+            measured = {l.split()[1]: float(l.split()[2]) for l in open(micro_path) if l.startswith("micro ")}
+        except OSError:
+            measured = {}
+        clock_ghz = mc[0].get("clock_mhz", 1975) / 1000.0
+        out.append("\n### Store and atomic microbenchmarks (calibration check, not scored)\n")
+        out.append("| case | micro.txt | gpusim | err | gpusim cycles |")
+        out.append("|---|---|---|---|---|")
+        for s in mc:
+            name, work = MICRO[s["id"]]
+            rate = work / (s["cycles"] / clock_ghz)
+            hw = measured.get(name)
+            err = f"{(rate - hw) / hw:+.1%}" if hw else "n/a"
+            out.append(f"| {s['id']} ({name}) | {hw if hw else 'n/a'} | {rate:.1f} | {err} | {s['cycles']:,} |")
     print("\n".join(out))
 
 

@@ -210,5 +210,5 @@ K micro_store_stride(const float*, const float*, float* a, int n, int stride, in
 K micro_atomic_add(const float*, const float*, float* a, int n, int spread, int passes) {
   const size_t threads = size_t(gridDim.x) * blockDim.x, nn = size_t(n);
   for (int p = 0; p < passes; ++p)
-    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nn; i += threads) atomicAdd(a + (spread ? i : i / 32), 1.0f);
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nn; i += threads) atomicAdd(a + (spread == 2 ? i % 256 : spread ? i : i / 32), 1.0f);
 }

@@ -136,11 +136,12 @@ __global__ void store_stride(float* a, size_t n, int stride, int passes) {
   for (int p = 0; p < passes; ++p)
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) a[(i * stride) % n] = float(p);
 }
-// atomicAdd: `spread` 1 = every lane of a warp on its own word (coalesced), 0 = all on one word.
+// atomicAdd: `spread` 1 = every lane of a warp on its own word (coalesced), 0 = all on one word,
+// 2 = every lane on its own word of the same 256 words (8 lines: a few hot L2 slices).
 __global__ void atomic_add(float* a, size_t n, int spread, int passes) {
   const size_t threads = size_t(gridDim.x) * blockDim.x;
   for (int p = 0; p < passes; ++p)
-    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) atomicAdd(a + (spread ? i : i / 32), 1.0f);
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) atomicAdd(a + (spread == 2 ? i % 256 : spread ? i : i / 32), 1.0f);
 }
 __global__ void empty() {}
 __global__ void clock_rate(u64* res, int spins) {
@@ -252,10 +253,16 @@ int main() {
     out("store_coalesced_sectors", double(nf) * passes / 8 / (ms * 1e6), "sectors/ns");
     ms = time_ms([&] { store_stride<<<132 * 16, 256>>>(f, nf, 32, passes); }, 5);
     out("store_scatter_sectors", double(nf) * passes / (ms * 1e6), "sectors/ns");
+    // One sector per lane, four lanes per line (8 lines per request): separates a per-line
+    // store cost (4x the scatter rate in sectors) from a per-sector one (the scatter rate).
+    ms = time_ms([&] { store_stride<<<132 * 16, 256>>>(f, nf, 8, passes); }, 5);
+    out("store_stride8_sectors", double(nf) * passes / (ms * 1e6), "sectors/ns");
     ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, nf, 1, 2); }, 5);
     out("atomic_distinct_ops", double(nf) * 2 / (ms * 1e6), "lane_ops/ns");
     ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, nf / 32, 0, 2); }, 5);
     out("atomic_same_word_ops", double(nf / 32) * 2 / (ms * 1e6), "lane_ops/ns");
+    ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, size_t(1) << 18, 2, 2); }, 5);
+    out("atomic_hot_lines_ops", double(size_t(1) << 18) * 2 / (ms * 1e6), "lane_ops/ns");
   }
   ms = time_ms([&] { for (int i = 0; i < 1000; ++i) empty<<<1, 32>>>(); }, 3);
   out("launch_throughput_interval", ms * 1000.0 / 1000.0, "us");

@@ -5,6 +5,7 @@
 // turn timing off (WEFT_SIM_TIMING=0) for tests that only need results and counts.
 #include "runtime/sim/sim_backend.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -15,6 +16,7 @@
 #include <sstream>
 
 #include "compiler/native/launch.h"
+#include "gpusim/global_memory.h"
 #include "gpusim/occupancy.h"
 #include "gpusim/parse_ptx.h"
 #include "gpusim/sass_map.h"
@@ -50,6 +52,51 @@ std::deque<std::shared_ptr<const SimLaunchReport>> g_reports;
 uint64_t g_next_sequence = 0;
 
 std::deque<SimCopyReport> g_copies;  // guarded by g_reports_mu
+
+// Live allocations of every sim device (base -> bytes): a launch may touch only these and its
+// arrays' own extents, so a read past an array's end is an error, not a read of host memory.
+std::mutex g_alloc_mu;
+std::map<uint64_t, uint64_t> g_allocations;
+
+// The launch's global buffers: every live allocation, named after the array parameter that
+// points into it; an array outside every allocation (foreign memory) by its own extent.
+gpusim::GlobalMemoryMap global_buffers(const compiler::KernelInfo& k, const LaunchRequest& req, const void* oob) {
+    gpusim::GlobalMemoryMap map;
+    std::lock_guard<std::mutex> lock(g_alloc_mu);
+    auto add_array = [&](const std::string& name, size_t offset) {
+        if (offset + 64 > req.args.size()) return;
+        uint64_t data;
+        int32_t shape[4], ndim;
+        int64_t strides[4];
+        std::memcpy(&data, req.args.data() + offset, 8);
+        std::memcpy(shape, req.args.data() + offset + 8, 16);
+        std::memcpy(strides, req.args.data() + offset + 24, 32);
+        std::memcpy(&ndim, req.args.data() + offset + 56, 4);
+        if (data == 0) return;
+        auto it = g_allocations.upper_bound(data);
+        if (it != g_allocations.begin() && data < std::prev(it)->first + std::prev(it)->second) {
+            map.add(std::prev(it)->first, std::prev(it)->second, name);
+            return;
+        }
+        uint64_t extent = 0;
+        for (int d = 0; d < std::clamp(ndim, 1, 4); ++d) {
+            if (shape[d] <= 0) return;
+            extent += static_cast<uint64_t>(shape[d] - 1) * static_cast<uint64_t>(std::abs(strides[d]));
+        }
+        extent += static_cast<uint64_t>(std::abs(strides[std::clamp(ndim, 1, 4) - 1]));
+        map.add(data, extent, name);
+    };
+    for (const auto& p : k.params)
+        if (compiler::is_array(p.type)) add_array(p.name, p.offset);
+    if (req.adjoint) {
+        for (const auto& p : k.adj_params)
+            if (compiler::is_array(p.type)) add_array("adj_" + p.name, p.offset);
+        add_array("status", k.adj_status_offset);
+    }
+    for (const auto& [base, bytes] : g_allocations) map.add(base, bytes);
+    if (oob) map.add(reinterpret_cast<uint64_t>(oob), sizeof(wp::oob_record), "oob_record");
+    return map;
+}
 std::mutex g_trace_mu;  // launches append their JSONL trace whole
 
 bool timing_enabled(const SimSettings& s) {
@@ -79,6 +126,7 @@ public:
         const std::string symbol = req.adjoint ? k.cuda_backward_symbol : k.cuda_symbol;
         const gpusim::Dim3 grid{static_cast<uint32_t>(blocks), 1, 1}, block{static_cast<uint32_t>(req.block_dim), 1, 1};
         const SimSettings settings = sim_settings();
+        const gpusim::GlobalMemoryMap buffers = global_buffers(k, req, oob_ptr);
         auto report = std::make_shared<SimLaunchReport>();
         report->device = "sim:" + arch_name_;
         report->timed = timing_enabled(settings);
@@ -93,6 +141,7 @@ public:
                 o.registers_per_thread = res ? res->registers : 0;  // 0: ptxas missing, no register limit
                 if (res) o.static_shared_bytes = res->shared_bytes;
                 o.issue_weights = issue_weights(symbol, o.arch);
+                o.launch.global_memory = &buffers;
                 std::ostringstream trace;
                 if (settings.trace) {
                     o.instruction_trace = &trace;
@@ -108,6 +157,7 @@ public:
                 gpusim::LaunchOptions o;
                 o.threads = cpu_threads();
                 o.sm_count = static_cast<uint32_t>(sim_arch(arch_name_).sm_count);
+                o.global_memory = &buffers;
                 report->result.arch = arch_name_;
                 report->result.counts = gpusim::launch(module_, symbol, grid, block, pk.bytes(), o);
             }
@@ -200,9 +250,17 @@ public:
     void* allocate(size_t bytes) override {
         void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
         if (!p) throw RuntimeError("out of host memory allocating " + std::to_string(bytes) + " bytes for " + device_.str());
+        std::lock_guard<std::mutex> lock(g_alloc_mu);
+        g_allocations[reinterpret_cast<uint64_t>(p)] = bytes;
         return p;
     }
-    void free(void* p) override { std::free(p); }
+    void free(void* p) override {
+        {
+            std::lock_guard<std::mutex> lock(g_alloc_mu);
+            g_allocations.erase(reinterpret_cast<uint64_t>(p));
+        }
+        std::free(p);
+    }
     void memset(void* dst, int value, size_t bytes) override { std::memset(dst, value, bytes); }
     void copy_to_host(void* dst, const void* src, size_t bytes) override {
         std::memcpy(dst, src, bytes);

@@ -173,6 +173,34 @@ TEST(SimDevice, SameCyclesOnOneAndFourHostThreads) {
     EXPECT_EQ(a.str(), b.str());
 }
 
+// Without debug mode, a read past an array's end is still an error naming the kernel, the
+// address and the array (the sim device maps the launch's buffers), not a read of host memory.
+TEST(SimDevice, ReadPastAnArrayIsAnErrorWithoutDebug) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    const std::string path = std::string(WEFT_SOURCE_DIR) + "/tests/gpusim/kernels/read_past_end.py";
+    auto m = runtime::Module::compile({{path, read_file(path), 0}});
+    const runtime::Device dev = runtime::parse_device("sim:h200");
+    const compiler::Type f32 = compiler::float32_type();
+    runtime::Array values = runtime::Array::zeros(f32, {64}, dev), out = runtime::Array::zeros(f32, {64}, dev);
+    runtime::LaunchOptions o;
+    o.device = dev;
+    // 63 threads stay inside.
+    runtime::launch(m->kernel("read_next"), {63}, {runtime::LaunchArg::of(values), runtime::LaunchArg::of(out)}, o);
+    std::string msg;
+    try {
+        runtime::launch(m->kernel("read_next"), {64}, {runtime::LaunchArg::of(values), runtime::LaunchArg::of(out)}, o);
+    } catch (const runtime::RuntimeError& e) {
+        msg = e.what();
+    }
+    char addr[32];
+    std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(values.data()) + 64 * 4));
+    EXPECT_EQ(msg.rfind("kernel 'read_next' failed on the simulator: ", 0), 0u) << msg;
+    EXPECT_NE(msg.find("thread (63,0,0): global read of 4 bytes at " + std::string(addr) + " is outside every buffer of the launch: 0 bytes past the end of array 'values' (256 bytes at "),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("read_past_end.py:9"), std::string::npos) << msg;
+}
+
 TEST(SimDevice, SettingsAndArchitectureFilesAreChecked) {
     runtime::SimSettings s;
     s.scheduler = "fifo";
