@@ -9,6 +9,10 @@
 // generate_ptx (NVRTC, the PTX the cuda device runs), ptxas -v reports registers, spills and
 // shared memory per kernel, and compiler/audit/occupancy turns them into occupancy and a block
 // size. Without NVRTC or ptxas the check reports occupancy from the static shared memory alone.
+// The same ptxas run (with -lineinfo) gives the kernels' machine code: its shared loads and
+// stores, with their widths and source lines (compiler/audit/compiled_shared.h, through
+// gpusim/sass_map's line table), so that bank conflicts and --counts cost the instructions
+// ptxas actually emits (two 4-byte stores merged into one STS.64 are one request).
 //
 // Exit codes: 0 no errors (with --werror: no warnings either), 1 findings of that severity or
 // compile errors, 2 usage.
@@ -30,6 +34,7 @@
 #include "compiler/driver.h"
 
 #if __has_include("runtime/cuda/ptx.h") && WEFT_HAVE_CUDA
+#include "gpusim/sass_map.h"
 #include "runtime/cuda/ptx.h"
 #define WEFT_AUDIT_PTX 1
 #endif
@@ -80,8 +85,10 @@ std::string run_capture(const std::string& cmd, int* status) {
     return out;
 }
 
-// ptxas -v on the module's PTX; the per-entry lines of its report. Empty map + reason on failure.
-std::map<std::string, PtxasInfo> ptxas_report(const compiler::CompiledModule& m, const std::string& sm, std::string* why) {
+// ptxas -v -lineinfo on the module's PTX; the per-entry lines of its report, and each kernel's
+// shared loads and stores into *code (by entry name). Empty map + reason on failure.
+std::map<std::string, PtxasInfo> ptxas_report(const compiler::CompiledModule& m, const std::string& sm, const std::string& source_path,
+                                              std::map<std::string, audit::CompiledShared>* code, std::string* why) {
     std::map<std::string, PtxasInfo> info;
 #ifdef WEFT_AUDIT_PTX
     std::string ptx;
@@ -101,13 +108,27 @@ std::map<std::string, PtxasInfo> ptxas_report(const compiler::CompiledModule& m,
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "module.ptx") << ptx;
     int status = 0;
-    std::string out = run_capture(ptxas + " -v -arch=" + sm + " -o " + (dir / "module.cubin").string() + " " +
+    std::string out = run_capture(ptxas + " -v -lineinfo -arch=" + sm + " -o " + (dir / "module.cubin").string() + " " +
                                       (dir / "module.ptx").string() + " 2>&1",
                                   &status);
+    std::stringstream cubin;
+    cubin << std::ifstream(dir / "module.cubin", std::ios::binary).rdbuf();
     std::filesystem::remove_all(dir);
     if (status != 0) {
         *why = "ptxas failed: " + out.substr(0, 400);
         return info;
+    }
+    try {
+        gpusim::SassMap sass = gpusim::read_sass_map(cubin.str());
+        std::map<int, int> lines = audit::ptx_source_lines(ptx, source_path);
+        for (const auto& [entry, k] : sass.kernels) {
+            std::vector<audit::SassWord> words;
+            for (const auto& w : k.code) words.push_back({w.lo, w.hi, w.ptx_line});
+            (*code)[entry] = audit::compiled_shared_ops(words, lines);
+        }
+    } catch (const std::exception& e) {
+        *why = std::string("cannot read ptxas's machine code: ") + e.what();
+        code->clear();
     }
     std::istringstream in(out);
     std::string line, current;
@@ -127,6 +148,8 @@ std::map<std::string, PtxasInfo> ptxas_report(const compiler::CompiledModule& m,
 #else
     (void)m;
     (void)sm;
+    (void)source_path;
+    (void)code;
     *why = "this build has no CUDA (NVRTC), so registers are not known";
 #endif
     return info;
@@ -279,18 +302,22 @@ int cmd_audit(const std::vector<std::string>& argv) {
         std::filesystem::create_directories(dot_dir, ec);
         if (ec) throw UsageError("cannot create --dot directory '" + dot_dir + "': " + ec.message());
     }
+    // ptxas runs for the resources check and for the machine code's shared access widths
+    // (bank conflicts, --counts); --no-resources only drops the resources finding.
     std::map<std::string, PtxasInfo> ptxas;
+    std::map<std::string, audit::CompiledShared> code;  // by entry name (KERNEL_cuda)
     std::string ptxas_why;
     bool resources = !args.flag("no-resources");
-    if (resources) {
-        try {
-            compiler::CodegenOptions co;
-            m->gen = compiler::generate_cpp(*m->ir, co);
-            ptxas = ptxas_report(*m, arch.sm, &ptxas_why);
-        } catch (const std::exception& e) {
-            ptxas_why = e.what();
-        }
+    try {
+        compiler::CodegenOptions co;
+        m->gen = compiler::generate_cpp(*m->ir, co);
+        ptxas = ptxas_report(*m, arch.sm, path, &code, &ptxas_why);
+    } catch (const std::exception& e) {
+        ptxas_why = e.what();
     }
+    options.no_machine_code = ptxas_why.empty() ? "ptxas made no code for the kernel" : ptxas_why;
+    for (const auto* k : kernels)
+        if (auto it = code.find(k->name + "_cuda"); it != code.end()) options.machine_code[k->name] = it->second;
 
     std::vector<audit::Finding> findings;
     for (const auto* k : kernels) {
@@ -314,7 +341,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
         for (size_t i = 0; i < kernels.size(); ++i) {
             const auto* k = kernels[i];
             audit::LaunchModel lm = audit::launch_model(*k, options);
-            audit::SharedProfile p = audit::shared_profile(*k, lm);
+            audit::SharedProfile p = audit::shared_profile(*k, lm, audit::machine_code(*k, options));
             auto c = [](const audit::SharedCounters& x) {
                 return "{\"requests\": " + std::to_string(x.requests) + ", \"wavefronts\": " + std::to_string(x.wavefronts) +
                        ", \"ideal\": " + std::to_string(x.ideal) + "}";
@@ -322,7 +349,8 @@ int cmd_audit(const std::vector<std::string>& argv) {
             out << (i ? ", " : "") << "{\"kernel\": \"" << audit::json_escape(k->name) << "\", \"block_dim\": " << lm.block_dim
                 << ", \"blocks\": " << p.blocks << ", \"shared_bytes\": " << k->shared_bytes << ", \"exact\": " << (p.exact ? "true" : "false")
                 << ", \"why\": \"" << audit::json_escape(p.why) << "\", \"ld\": " << c(p.load) << ", \"st\": " << c(p.store) << ", \"ld_forwarded\": " << c(p.forwarded)
-                << ", \"atomic_requests\": " << p.atomic_requests << "}";
+                << ", \"atomic_requests\": " << p.atomic_requests << ", \"widths\": \"" << (p.from_machine_code ? "machine code" : "as written")
+                << "\", \"merged_requests\": " << p.merged_requests << "}";
         }
         out << "]}\n";
     }

@@ -214,6 +214,7 @@ SassMap read_sass_map(const std::string& cubin) {
         ++k.per_ptx_line[line];
       else
         ++k.unattributed;
+      k.code.push_back({e.u64(s.offset + a), e.u64(s.offset + a + 8), line > 0 ? line : -1});
     }
   }
   return map;

@@ -31,10 +31,16 @@ class SassMapError : public std::runtime_error {
   explicit SassMapError(const std::string& what) : std::runtime_error(what) {}
 };
 
+struct SassInstruction {
+  uint64_t lo = 0, hi = 0;                  // the 128-bit instruction word (opcode in lo's low 12 bits)
+  int32_t ptx_line = -1;                    // PTX line it is attributed to; -1 outside the line table
+};
+
 struct KernelSass {
   uint32_t static_instructions = 0;         // SASS instructions of the kernel, padding excluded
   uint32_t unattributed = 0;                // of those, outside the line table (not counted)
   std::map<int32_t, uint32_t> per_ptx_line; // PTX line -> SASS instructions attributed to it
+  std::vector<SassInstruction> code;        // the instructions themselves, padding excluded (the audit decodes shared loads/stores)
 };
 
 struct SassMap {

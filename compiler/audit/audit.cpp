@@ -16,6 +16,11 @@ LaunchModel launch_model(const ir::Function& k, const AuditOptions& options) {
     return m;
 }
 
+const CompiledShared* machine_code(const ir::Function& k, const AuditOptions& options) {
+    auto it = options.machine_code.find(k.name);
+    return it != options.machine_code.end() && it->second.available ? &it->second : nullptr;
+}
+
 bool shared_element(const AccessEvent& ev, int t, int64_t* element, uint32_t* sym, const std::vector<int>* shape_override) {
     const std::vector<int>& shape = shape_override ? *shape_override : ev.array->shared_shape;
     int64_t flat = 0;
@@ -59,7 +64,7 @@ std::vector<Finding> audit_kernel(const ir::Module& m, const ir::Function& k, co
     add(audit_divergence(k, traces));
     add(audit_barriers(k, traces));
     add(audit_races(k, traces));
-    add(audit_bank_conflicts(k, traces));
+    add(audit_bank_conflicts(k, traces, machine_code(k, options), options.no_machine_code));
     add(audit_coalescing(k, launch, traces));
     add(audit_constants(m, k, options.max_constant_bytes));
     if (!options.keep_suppressed)

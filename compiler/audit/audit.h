@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/audit/compiled_shared.h"
 #include "compiler/audit/finding.h"
 #include "compiler/audit/simt_eval.h"
 #include "compiler/ir/ir.h"
@@ -34,7 +35,12 @@ struct AuditOptions {
     int block_dim = 0;                                    // 0: the kernel's block_dim, else 256
     bool keep_suppressed = false;                         // for tests of the suppression itself
     int64_t max_constant_bytes = 64;                      // oversize-constant: larger wp.constants warn
+    std::map<std::string, CompiledShared> machine_code;   // kernel name -> its shared instructions (ptxas's SASS); none: widths as written
+    std::string no_machine_code = "no CUDA toolkit";      // why machine_code is empty (in bank-conflict notes)
 };
+
+// The kernel's machine code in `options`, or null.
+const CompiledShared* machine_code(const ir::Function& k, const AuditOptions& options);
 
 // The launch model an audit of `k` assumes under `options`.
 LaunchModel launch_model(const ir::Function& k, const AuditOptions& options);
@@ -49,7 +55,8 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
 std::vector<Finding> audit_divergence(const ir::Function& k, const std::vector<Trace>& traces);
 std::vector<Finding> audit_barriers(const ir::Function& k, const std::vector<Trace>& traces);
 std::vector<Finding> audit_races(const ir::Function& k, const std::vector<Trace>& traces);
-std::vector<Finding> audit_bank_conflicts(const ir::Function& k, const std::vector<Trace>& traces);
+std::vector<Finding> audit_bank_conflicts(const ir::Function& k, const std::vector<Trace>& traces, const CompiledShared* compiled,
+                                          const std::string& no_machine_code);
 std::vector<Finding> audit_coalescing(const ir::Function& k, const LaunchModel& launch, const std::vector<Trace>& traces);
 std::vector<Finding> audit_constants(const ir::Module& m, const ir::Function& k, int64_t max_constant_bytes);
 

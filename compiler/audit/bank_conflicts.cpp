@@ -7,11 +7,17 @@
 // The suggestion: for a 2-D tile [R][C], the smallest padding p that makes this access
 // conflict-free with rows of C + p elements (the classic [32][32] -> [32][33]); for a 1-D array,
 // the stride between lanes and the advice to make it odd.
+//
+// The accesses are those the machine code issues (merged_accesses.h): where ptxas merged two
+// 4-byte stores of a thread into one STS.64, the cost is that 8-byte request's, reported at the
+// line of the instruction with a note naming the merged lines. Without the machine code (no
+// CUDA toolkit), each access is costed as written and the finding says so.
 #include <algorithm>
 #include <map>
 #include <numeric>
 
 #include "compiler/audit/audit.h"
+#include "compiler/audit/merged_accesses.h"
 #include "compiler/audit/shared_requests.h"
 
 namespace weft::compiler::audit {
@@ -26,6 +32,7 @@ struct Stats {
     SharedRequest worst;
     BankCost worst_cost;
     const AccessEvent* worst_event = nullptr;
+    const IssuedAccess* merged = nullptr;   // a merged access at this location, if any
 };
 
 int event_excess(const AccessEvent& ev, int warps, const std::vector<int>* shape) {
@@ -37,16 +44,22 @@ int event_excess(const AccessEvent& ev, int warps, const std::vector<int>* shape
 
 }  // namespace
 
-std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector<Trace>& traces) {
+std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector<Trace>& traces, const CompiledShared* compiled,
+                                          const std::string& no_machine_code) {
     std::map<std::pair<int, int>, Stats> by_loc;
     std::map<std::pair<int, int>, std::vector<const AccessEvent*>> events_of;
-    for (const Trace& tr : traces) {
+    std::vector<IssuedShared> issued;
+    for (const Trace& tr : traces) issued.push_back(issued_shared_accesses(tr, compiled));
+    for (size_t b = 0; b < traces.size(); ++b) {
+        const Trace& tr = traces[b];
         int warps = (tr.block_dim + kWarpSize - 1) / kWarpSize;
-        for (const AccessEvent& ev : tr.accesses) {
-            if (!ev.shared) continue;
+        for (const IssuedAccess& ia : issued[b].accesses) {
+            const AccessEvent& ev = ia.ev;
+            if (ev.atomic) continue;
             auto key = std::make_pair(ev.loc.line, ev.loc.col);
             Stats& st = by_loc[key];
             if (!st.first) st.first = &ev;
+            if (!ia.lines.empty() && !st.merged) st.merged = &ia;
             events_of[key].push_back(&ev);
             for (int w = 0; w < warps; ++w)
                 for (const SharedRequest& r : warp_requests(ev, w)) {
@@ -113,6 +126,16 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
                     f.notes.push_back({{}, "consecutive threads are " + std::to_string(stride) +
                                                " elements apart; an odd stride (in elements of 4, 8 or 16 bytes) is conflict-free"});
             }
+        }
+        if (st.merged) {
+            std::string lines;
+            for (size_t i = 0; i < st.merged->lines.size(); ++i)
+                lines += (i == 0 ? "" : i + 1 == st.merged->lines.size() ? " and " : ", ") + std::to_string(st.merged->lines[i]);
+            f.notes.push_back({{}, "ptxas merged the accesses of lines " + lines + " into one " + std::to_string(st.merged->ev.width_bytes) +
+                                       "-byte instruction per thread (" + st.merged->op + "); costed as that instruction"});
+        } else if (!compiled || !compiled->available) {
+            f.notes.push_back({{}, "access widths as the source writes them: the machine code was not read (" + no_machine_code +
+                                       "), so accesses ptxas may merge into wider instructions are costed one by one"});
         }
         if (st.worst_event) add_call_notes(f, st.worst_event->call_sites);
         out.push_back(std::move(f));

@@ -7,12 +7,14 @@
 #include <tuple>
 
 #include "compiler/audit/audit.h"
+#include "compiler/audit/merged_accesses.h"
 #include "compiler/audit/shared_requests.h"
 
 namespace weft::compiler::audit {
 
-SharedProfile shared_profile(const ir::Function& k, const LaunchModel& launch) {
+SharedProfile shared_profile(const ir::Function& k, const LaunchModel& launch, const CompiledShared* compiled) {
     SharedProfile p;
+    p.from_machine_code = compiled && compiled->available;
     int64_t blocks = launch.block_count();
     if (blocks < 0) {
         p.exact = false;
@@ -33,22 +35,30 @@ SharedProfile shared_profile(const ir::Function& k, const LaunchModel& launch) {
             auto it = stored.lower_bound({a, t, INT64_MIN});
             while (it != stored.end() && std::get<0>(it->first) == a && std::get<1>(it->first) == t) it = stored.erase(it);
         };
-        for (const AccessEvent& ev : tr.accesses) {
-            if (!ev.shared) continue;
-            // Which lanes read back what they stored themselves in this interval.
+        IssuedShared issued = issued_shared_accesses(tr, compiled);
+        if (!issued.inexact.empty()) inexact(issued.inexact);
+        for (const IssuedAccess& ia : issued.accesses) {
+            const AccessEvent& ev = ia.ev;
+            // Which lanes read back what they stored themselves in this interval (a merged
+            // access covers `elements` consecutive elements from its first byte).
             std::vector<uint8_t> own(ev.active.size(), 0);
             for (int t = 0; t < static_cast<int>(ev.active.size()); ++t) {
                 if (!ev.active[static_cast<size_t>(t)]) continue;
                 int64_t el = 0;
                 uint32_t sym = 0;
                 bool known = shared_element(ev, t, &el, &sym) && sym == 0;
+                if (known && ia.elements > 1) el += ev.offset_bytes / ev.elem_bytes - (ev.offset_bytes < 0 && ev.offset_bytes % ev.elem_bytes ? 1 : 0);
                 if (ev.atomic || (ev.write && !known)) {
                     forget(ev.array, t);
                 } else if (ev.write) {
-                    stored[{ev.array, t, el}] = ev.interval;
+                    for (int k2 = 0; k2 < ia.elements; ++k2) stored[{ev.array, t, el + k2}] = ev.interval;
                 } else if (known) {
-                    auto it = stored.find({ev.array, t, el});
-                    own[static_cast<size_t>(t)] = it != stored.end() && it->second == ev.interval;
+                    bool all = true;
+                    for (int k2 = 0; k2 < ia.elements; ++k2) {
+                        auto it = stored.find({ev.array, t, el + k2});
+                        all = all && it != stored.end() && it->second == ev.interval;
+                    }
+                    own[static_cast<size_t>(t)] = all;
                 }
             }
             std::string line = std::to_string(ev.loc.display_line());
@@ -76,6 +86,7 @@ SharedProfile shared_profile(const ir::Function& k, const LaunchModel& launch) {
                     size_t t = static_cast<size_t>(w * kWarpSize + l);
                     if (t < ev.active.size() && ev.active[t] && !own[t]) forwarded = false;
                 }
+                if (!ia.lines.empty()) p.merged_requests += static_cast<int64_t>(rs.size());
                 for (const SharedRequest& r : rs) {
                     BankCost cost = request_cost(r);
                     for (SharedCounters* x : {&c, forwarded ? &p.forwarded : nullptr}) {

@@ -9,15 +9,19 @@
 //
 // A prediction is `exact` when every shared access of every block had known lane addresses and a
 // decided path (no "maybe" lanes, no abstractly run loop); otherwise the sums are lower bounds
-// and `why` says where the interpreter lost track. The counts are the kernel's IR accesses: a
-// compiler that merges or removes shared accesses makes the measured requests differ, which the
-// comparison shows as a request-count mismatch rather than hiding it; `forwarded` names the
-// loads that store-to-load forwarding would remove.
+// and `why` says where the interpreter lost track. Given the kernel's machine code
+// (compiled_shared.h), the accesses ptxas merged into wider instructions are counted as those
+// instructions (merged_accesses.h: `s[2*t]` and `s[2*t+1]` stored by one STS.64 are one 8-byte
+// request per warp); without it, each IR access is one request as written. A compiler that
+// removes shared accesses makes the measured requests differ, which the comparison shows as a
+// request-count mismatch rather than hiding it; `forwarded` names the loads that store-to-load
+// forwarding would remove.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "compiler/audit/compiled_shared.h"
 #include "compiler/audit/simt_eval.h"
 #include "compiler/ir/ir.h"
 
@@ -41,10 +45,13 @@ struct SharedProfile {
     int64_t blocks = 0;            // blocks of the launch (0: unknown, no --dim)
     bool exact = true;
     std::string why;               // the first reason the prediction is not exact
+    bool from_machine_code = false;  // access widths read from the SASS (else as the source writes them)
+    int64_t merged_requests = 0;   // of load + store: warp requests of accesses ptxas merged
 };
 
 // Simulates every block of the launch (at most kMaxProfiledBlocks; more makes it inexact).
-SharedProfile shared_profile(const ir::Function& k, const LaunchModel& launch);
+// `compiled`: the kernel's machine code, or null (widths as written).
+SharedProfile shared_profile(const ir::Function& k, const LaunchModel& launch, const CompiledShared* compiled = nullptr);
 
 constexpr int64_t kMaxProfiledBlocks = 4096;
 
