@@ -1,4 +1,5 @@
 # Seeded: a shared neighbour read one past the shared array.
+# measure-with: shape=(64,) => shape=(65,)
 # audit: --dim 64
 import weft as wp
 

@@ -1,4 +1,5 @@
 # Seeded through a func's return value: the index helper shifts by one, past the shared tile.
+# measure-with: shape=(64,) => shape=(65,)
 # audit: --dim 64
 import weft as wp
 
