@@ -1,7 +1,7 @@
 // `weft run SCENE.toml`: load a scene file (docs/scene-format.md), simulate it frame by frame on a
 // device, and write per-frame particle positions (.npz for numpy, .ply for point-cloud tools).
 //
-//   weft run scenes/bounce.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet]
+//   weft run scenes/bounce.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]
 //
 // stderr shows a progress bar; stdout gets a one-line summary (frames, simulated seconds, wall
 // time, steps per second). Frame files are written to a temporary name and renamed, so a viewer
@@ -20,6 +20,7 @@
 #include "engine/particle_grid.h"
 #include "engine/scene.h"
 #include "engine/semi_implicit.h"
+#include "engine/stepper.h"
 #include "engine/xpbd.h"
 
 namespace weft::apps {
@@ -67,11 +68,12 @@ void write_frame(const std::string& dir, int frame, const engine::SceneOutput& o
 int cmd_run(const std::vector<std::string>& argv) {
     for (const auto& a : argv)
         if (a == "--help" || a == "-h") {
-            printf("usage: weft run SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet]\n"
-                   "Simulates a scene file (docs/scene-format.md); writes frame_NNNNN.npz/.ply to --out or [output] dir.\n");
+            printf("usage: weft run SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]\n"
+                   "Simulates a scene file (docs/scene-format.md); writes frame_NNNNN.npz/.ply to --out or [output] dir.\n"
+                   "On a cuda device each frame's substeps run as one CUDA graph; --no-graph launches them one by one.\n");
             return 0;
         }
-    Args args(argv, {"device", "frames", "out"}, {"quiet"});
+    Args args(argv, {"device", "frames", "out"}, {"quiet", "no-graph"});
     if (args.positional().size() != 1) throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
     engine::Scene scene;
     try {
@@ -101,29 +103,29 @@ int cmd_run(const std::vector<std::string>& argv) {
     engine::State a = model.state(), b = model.state();
     engine::SemiImplicitIntegrator semi;
     engine::XPBDIntegrator xpbd(scene.iterations, scene.relaxation);
-    auto step = [&] {
-        if (scene.solver == engine::SolverKind::Xpbd) xpbd.simulate(model, a, b, scene.dt());
-        else semi.simulate(model, a, b, scene.dt());
-        std::swap(a, b);
-    };
-    if (!scene.output.dir.empty()) std::filesystem::create_directories(scene.output.dir);
-    std::vector<float> q(size_t(model.particle_count) * 3), qd(q.size());
-    // The first step compiles (or loads from the disk cache) every kernel the scene uses.
+    const float dt = scene.dt();
+    bool first = true;
     double setup_s = 0.0;
     auto run_start = Clock::now();
-    bool first = true;
-    for (int frame = 1; frame <= scene.frames; ++frame) {
-        for (int s = 0; s < scene.substeps; ++s) {
-            step();
-            if (first) {
-                first = false;
-                setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
-                run_start = Clock::now();
-            }
+    auto step = [&](engine::State& in, engine::State& out) {
+        if (scene.solver == engine::SolverKind::Xpbd) xpbd.simulate(model, in, out, dt);
+        else semi.simulate(model, in, out, dt);
+        if (first) {  // the first step compiles (or loads from the disk cache) every kernel the scene uses
+            first = false;
+            setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
+            run_start = Clock::now();
         }
-        a.particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
+    };
+    // A frame's substeps are one CUDA graph on cuda devices after the first frame (engine/stepper.h).
+    engine::FrameStepper stepper(model, a, b, scene.substeps, step, !args.flag("no-graph"));
+    if (!scene.output.dir.empty()) std::filesystem::create_directories(scene.output.dir);
+    std::vector<float> q(size_t(model.particle_count) * 3), qd(q.size());
+    for (int frame = 1; frame <= scene.frames; ++frame) {
+        stepper.advance();
+        const engine::State& now = stepper.current();
+        now.particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
         if (!scene.output.dir.empty() && frame % scene.output.every == 0) {
-            a.particle_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
+            now.particle_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
             write_frame(scene.output.dir, frame, scene.output, q, qd);
         }
         if (!quiet && (tty || frame == scene.frames || frame % std::max(1, scene.frames / 10) == 0)) progress(frame, scene.frames, tty);
@@ -132,11 +134,12 @@ int cmd_run(const std::vector<std::string>& argv) {
     double wall = std::chrono::duration<double>(Clock::now() - run_start).count();
     long steps = long(scene.frames) * scene.substeps;
     double sim_s = double(scene.frames) / scene.fps;
-    printf("%s: %d frames, %.3f s simulated, %ld steps of %.3g s, %d particles on %s; wall %.3f s (+ %.3f s setup and "
+    printf("%s: %d frames, %.3f s simulated, %ld steps of %.3g s, %d particles on %s%s; wall %.3f s (+ %.3f s setup and "
            "first step), %.0f steps/s\n",
            scene.name.c_str(), scene.frames, sim_s, steps, double(scene.dt()), model.particle_count, model.device.str().c_str(),
-           wall, setup_s, steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
-    if (int64_t dropped = engine::particle_grid_dropped(model, a.grid_bucket_count))
+           stepper.uses_graph() ? " (a CUDA graph per frame)" : "", wall, setup_s,
+           steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
+    if (int64_t dropped = engine::particle_grid_dropped(model, stepper.current().grid_bucket_count))
         fprintf(stderr, "warning: %lld particles found their hash-grid bucket full in the last step; contacts were missed\n",
                 (long long)dropped);
     for (float v : q)

@@ -145,6 +145,23 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     m.particle_term_start = up(i32, {np + 1}, start, false);
     m.particle_term_index = up(i32, {std::max<int64_t>(int64_t(index.size()), 1)},
                                index.empty() ? std::vector<int>{0} : index, false);
+
+    std::vector<std::vector<int>> springs_of(static_cast<size_t>(np));
+    for (int s = 0; s < m.spring_count; ++s)
+        for (int v = 0; v < 2; ++v) springs_of[size_t(spring_indices[size_t(2 * s + v)])].push_back(s);
+    std::vector<int> spring_start(size_t(np) + 1, 0), spring_list, spring_other;
+    for (int64_t i = 0; i < np; ++i) {
+        spring_start[size_t(i)] = int(spring_list.size());
+        for (int s : springs_of[size_t(i)]) {
+            spring_list.push_back(s);
+            spring_other.push_back(spring_indices[size_t(2 * s)] + spring_indices[size_t(2 * s + 1)] - int(i));
+        }
+    }
+    spring_start[size_t(np)] = int(spring_list.size());
+    if (spring_list.empty()) spring_list = spring_other = {0};
+    m.particle_spring_start = up(i32, {np + 1}, spring_start, false);
+    m.particle_spring_list = up(i32, {int64_t(spring_list.size())}, spring_list, false);
+    m.particle_spring_other = up(i32, {int64_t(spring_other.size())}, spring_other, false);
     return m;
 }
 

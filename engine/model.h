@@ -123,6 +123,12 @@ struct Model {
     ForceTermLayout term_layout;
     Array particle_term_start;              // int32 (particle_count + 1)
     Array particle_term_index;              // int32 (term_layout.count - particle_count)
+    // The springs of each particle, in spring order (CSR): the semi-implicit solver sums them per
+    // particle (kernels/springs.py) instead of going through force slots. A particle's spring slots
+    // are the first (spring_start[i+1] - spring_start[i]) entries of its term_index list.
+    Array particle_spring_start;            // int32 (particle_count + 1)
+    Array particle_spring_list;             // int32 (2 spring_count): spring ids
+    Array particle_spring_other;            // int32 (2 spring_count): the spring's other particle
 
     // A new State holding the model's initial positions and velocities (copies).
     State state(int requires_grad = -1) const;  // -1: the model's requires_grad

@@ -36,13 +36,7 @@ void SemiImplicitIntegrator::simulate(const Model& m, State& in, State& out, flo
                      f(m.particle_kf), f(m.particle_mu), a(in.force_terms)},
                     o);
     const auto& L = m.term_layout;
-    if (m.spring_count > 0) {
-        static const runtime::Kernel k = solver_kernel("springs", "eval_springs");
-        runtime::launch(k, {m.spring_count},
-                        {a(in.particle_q), a(in.particle_qd), a(m.spring_indices), a(m.spring_rest_length),
-                         a(m.spring_stiffness), a(m.spring_damping), i(L.spring), a(in.force_terms)},
-                        o);
-    }
+    // Springs are summed per particle by the accumulation below (kernels/springs.py).
     if (m.tri_count > 0) {
         static const runtime::Kernel k = solver_kernel("triangles", "eval_triangles");
         runtime::launch(k, {m.tri_count},
@@ -64,8 +58,17 @@ void SemiImplicitIntegrator::simulate(const Model& m, State& in, State& out, flo
                          a(m.tet_materials), i(L.tet), a(in.force_terms)},
                         o);
     }
-    static const runtime::Kernel accumulate = solver_kernel("particles", "accumulate_forces");
-    runtime::launch(accumulate, {n}, {a(in.force_terms), a(m.particle_term_start), a(m.particle_term_index), a(in.particle_f)}, o);
+    if (m.spring_count > 0) {
+        static const runtime::Kernel k = solver_kernel("springs", "accumulate_forces_with_springs");
+        runtime::launch(k, {n},
+                        {a(in.force_terms), a(m.particle_term_start), a(m.particle_term_index), a(in.particle_q),
+                         a(in.particle_qd), a(m.particle_spring_start), a(m.particle_spring_list), a(m.particle_spring_other),
+                         a(m.spring_rest_length), a(m.spring_stiffness), a(m.spring_damping), a(in.particle_f)},
+                        o);
+    } else {
+        static const runtime::Kernel k = solver_kernel("particles", "accumulate_forces");
+        runtime::launch(k, {n}, {a(in.force_terms), a(m.particle_term_start), a(m.particle_term_index), a(in.particle_f)}, o);
+    }
     static const runtime::Kernel integrate = solver_kernel("particles", "integrate_particles");
     runtime::launch(integrate, {n},
                     {a(in.particle_q), a(in.particle_qd), a(in.particle_f), a(m.particle_inv_mass), a(m.particle_flags),

@@ -5,9 +5,12 @@
 //
 //   [hash grid]        build_grid, sort_grid_buckets                 (particle contact only)
 //   particle terms     eval_particle_terms  -> force_terms[0, n)     external, drag, contacts
-//   elements           eval_springs / eval_triangles / eval_bending / eval_tetrahedra
+//   elements           eval_triangles / eval_bending / eval_tetrahedra
 //                                           -> force_terms[slots]
 //   assembly           accumulate_forces    -> state_in.particle_f   fixed-order sum per particle
+//                      (accumulate_forces_with_springs when there are springs: each particle
+//                      evaluates its own springs, which then need no force slots: their writes
+//                      and gathers were most of a 512² cloth substep on the H200)
 //   integration        integrate_particles  -> state_out.particle_q, particle_qd
 //                      v' = v + (f / m + g) dt,  x' = x + v' dt
 //

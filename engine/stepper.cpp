@@ -1,0 +1,49 @@
+// engine/stepper.cpp: see stepper.h.
+#include "engine/stepper.h"
+
+#include <string>
+#include <utility>
+
+#include "runtime/config.h"
+#include "runtime/errors.h"
+#include "runtime/recorder.h"
+
+namespace weft::engine {
+
+FrameStepper::FrameStepper(const Model& model, State& a, State& b, int substeps, Step step, bool graphs)
+    : model_(model), a_(&a), b_(&b), current_(&a), substeps_(substeps), step_(std::move(step)), graphs_(graphs) {
+    if (substeps < 1) throw runtime::RuntimeError("FrameStepper: substeps must be >= 1, got " + std::to_string(substeps));
+    if (!step_) throw runtime::RuntimeError("FrameStepper: no step function");
+    if (&a == &b) throw runtime::RuntimeError("FrameStepper: the two states must be different objects");
+}
+
+bool FrameStepper::uses_graph() const {
+    return graphs_ && model_.device.kind == runtime::DeviceKind::Cuda && !model_.requires_grad && !runtime::config().debug &&
+           runtime::active_recorder() == nullptr;
+}
+
+void FrameStepper::run_eagerly(State* from, State* to) const {
+    for (int s = 0; s < substeps_; ++s) {
+        step_(*from, *to);
+        std::swap(from, to);
+    }
+}
+
+const runtime::Replay& FrameStepper::replay_from(State* start) {
+    runtime::Replay& r = start == a_ ? from_a_ : from_b_;
+    if (!r.valid()) {
+        State* other = start == a_ ? b_ : a_;
+        r = runtime::Replay(model_.device, [this, start, other] { run_eagerly(start, other); });
+    }
+    return r;
+}
+
+void FrameStepper::advance() {
+    State* other = current_ == a_ ? b_ : a_;
+    if (frames_ == 0 || !uses_graph()) run_eagerly(current_, other);
+    else replay_from(current_).run();
+    if (substeps_ % 2 == 1) current_ = other;
+    ++frames_;
+}
+
+}  // namespace weft::engine
