@@ -295,6 +295,69 @@ int main() {
             result("graph_eager_100", median(eager), "ms", "100 dependent saxpy(4096) launches, events");
             result("graph_replay_100", median(graph), "ms", "the same 100 as one graph launch");
             result("graph_speedup", median(eager) / median(graph), "x", "target >= 3");
+
+            // The same with raw CUDA (a hand-written saxpy, cuLaunchKernel): the speedup the driver
+            // and GPU allow. Then with programmatic dependent launch (PDL, sm_90+): each kernel
+            // starts with griddepcontrol.wait and is launched with programmatic stream
+            // serialisation, so the next kernel's launch overlaps the end of the previous one.
+            CudaCompileOptions co;
+            co.arch = ctx.arch();
+            const std::string raw_src =
+                "extern \"C\" __global__ void raw_saxpy(const float* x, float* y, float a, int n) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }\n"
+                "extern \"C\" __global__ void raw_saxpy_pdl(const float* x, float* y, float a, int n) {\n"
+                "  asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }\n";
+            const std::string raw_cubin = compile_cuda_to_cubin({"raw_saxpy.cu", raw_src}, {}, co);
+            CUmodule rm = nullptr;
+            CUfunction rf = nullptr, rf_pdl = nullptr;
+            check(cu.cuModuleLoadData(&rm, raw_cubin.data()), "cuModuleLoadData");
+            check(cu.cuModuleGetFunction(&rf, rm, "raw_saxpy"), "cuModuleGetFunction");
+            check(cu.cuModuleGetFunction(&rf_pdl, rm, "raw_saxpy_pdl"), "cuModuleGetFunction");
+            CUdeviceptr px = reinterpret_cast<CUdeviceptr>(x.data()), py = reinterpret_cast<CUdeviceptr>(y.data());
+            float a = 0.999f;
+            int nn = int(n);
+            void* params[] = {&px, &py, &a, &nn};
+            auto raw_hundred = [&](CUstream st, bool pdl) {
+                for (int i = 0; i < 100; ++i) {
+                    if (!pdl) {
+                        check(cu.cuLaunchKernel(rf, unsigned(n / 256), 1, 1, 256, 1, 1, 0, st, params, nullptr), "cuLaunchKernel");
+                        continue;
+                    }
+                    CUlaunchAttribute attr{};
+                    attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+                    attr.value.programmaticStreamSerializationAllowed = 1;
+                    CUlaunchConfig cfg{};
+                    cfg.gridDimX = unsigned(n / 256);
+                    cfg.gridDimY = cfg.gridDimZ = 1;
+                    cfg.blockDimX = 256;
+                    cfg.blockDimY = cfg.blockDimZ = 1;
+                    cfg.hStream = st;
+                    cfg.attrs = &attr;
+                    cfg.numAttrs = 1;
+                    check(cu.cuLaunchKernelEx(&cfg, rf_pdl, params, nullptr), "cuLaunchKernelEx");
+                }
+            };
+            for (bool pdl : {false, true}) {
+                raw_hundred(cs.handle(), pdl);
+                cs.synchronize();
+                CUgraph rg = nullptr;
+                CUgraphExec rge = nullptr;
+                check(cu.cuStreamBeginCapture(cs.handle(), CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "cuStreamBeginCapture");
+                raw_hundred(cs.handle(), pdl);
+                check(cu.cuStreamEndCapture(cs.handle(), &rg), "cuStreamEndCapture");
+                check(cu.cuGraphInstantiate(&rge, rg, 0), "cuGraphInstantiate");
+                auto re = time_events(cs, 3, 51, [&] { raw_hundred(cs.handle(), pdl); });
+                auto rgt = time_events(cs, 3, 51, [&] { check(cu.cuGraphLaunch(rge, cs.handle()), "cuGraphLaunch"); });
+                const std::string tag = pdl ? "raw_pdl" : "raw";
+                result("graph_" + tag + "_eager_100", median(re), "ms", "100 dependent raw saxpy(4096)" +
+                                                                            std::string(pdl ? " with PDL" : "") + ", events");
+                result("graph_" + tag + "_replay_100", median(rgt), "ms", "the same 100 as one graph launch");
+                result("graph_" + tag + "_speedup", median(re) / median(rgt), "x", "raw CUDA baseline of graph_speedup");
+                cu.cuGraphExecDestroy(rge);
+                cu.cuGraphDestroy(rg);
+            }
+            cu.cuModuleUnload(rm);
         }
     } catch (const std::exception& e) {
         std::printf("bench_cuda: ERROR: %s\n", e.what());

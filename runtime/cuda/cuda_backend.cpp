@@ -10,6 +10,7 @@
 #include "compiler/native/launch.h"
 #include "runtime/cuda/cuda_context.h"
 #include "runtime/cuda/cuda_driver.h"
+#include "runtime/cuda/grid_policy.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"
 #include "runtime/oob_report.h"
@@ -61,7 +62,8 @@ public:
         // Forward entries of kernels without barriers loop over a grid stride (cpp_codegen.cpp):
         // they may run on fewer blocks, a few waves of those the device holds at once.
         const bool strided = !req.adjoint && !k.uses_sync;
-        if (strided && ctx_.grid_waves() > 0) blocks = std::min(blocks, resident_blocks(e, function, req.block_dim) * ctx_.grid_waves());
+        const int waves = strided ? grid_waves_for(k, ctx_.grid_waves()) : 0;
+        if (waves > 0) blocks = std::min(blocks, resident_blocks(e, function, req.block_dim) * waves);
         if (blocks > 0x7fffffffll)
             throw RuntimeError("launch of kernel '" + k.name + "': " + std::to_string(req.size) + " threads need " +
                                std::to_string(blocks) + " blocks of " + std::to_string(req.block_dim) +

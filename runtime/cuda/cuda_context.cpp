@@ -71,7 +71,8 @@ CudaContext::CudaContext(int ordinal) : ordinal_(ordinal), log_(device_name(ordi
     }
     const char* env = std::getenv("WEFT_CUDA_SYNC");
     sync_env_ = env && *env && std::strcmp(env, "0") != 0;
-    if (const char* waves = std::getenv("WEFT_CUDA_GRID_WAVES"); waves && *waves) set_grid_waves(std::atoi(waves));
+    if (const char* waves = std::getenv("WEFT_CUDA_GRID_WAVES"); waves && *waves)
+        set_grid_waves(std::string(waves) == "auto" ? -1 : std::atoi(waves));
 }
 
 void CudaContext::bind() {

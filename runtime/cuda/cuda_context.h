@@ -29,7 +29,7 @@ namespace weft::runtime {
 class CudaContext {
 public:
     static constexpr int kMaxDevices = 64;
-    static constexpr int kDefaultGridWaves = 0;
+    static constexpr int kDefaultGridWaves = -1;  // kGridWavesAuto (grid_policy.h)
 
     // True when the driver loads and device `ordinal` exists. Never throws.
     static bool exists(int ordinal);
@@ -66,11 +66,12 @@ public:
     bool sync_every_launch() const;
 
     // Grid size of launches whose entry loops over a grid stride (kernels without
-    // wp.sync_threads(), forward entries): at most `waves` x the blocks that fit on the device at
-    // once; 0 launches one block per block_dim threads (the full grid). WEFT_CUDA_GRID_WAVES sets
-    // it at start-up; see README.md for the measurement behind the default.
+    // wp.sync_threads(), forward entries): W > 0 caps the grid at W x the blocks that fit on the
+    // device at once; 0 launches one block per block_dim threads (the full grid); -1
+    // (kGridWavesAuto, the default) chooses per kernel (grid_policy.h, with the measurement behind
+    // it). WEFT_CUDA_GRID_WAVES=auto|W sets it at start-up.
     int grid_waves() const { return grid_waves_.load(std::memory_order_relaxed); }
-    void set_grid_waves(int waves) { grid_waves_.store(waves < 0 ? 0 : waves, std::memory_order_relaxed); }
+    void set_grid_waves(int waves) { grid_waves_.store(waves < 0 ? -1 : waves, std::memory_order_relaxed); }
 
     LaunchLog& log() { return log_; }
 

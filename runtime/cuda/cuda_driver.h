@@ -39,7 +39,8 @@ namespace weft::runtime {
     X(cuMemGetInfo) X(cuCtxSetLimit) X(cuCtxGetLimit) X(cuPointerGetAttribute)                  \
     /* modules and launches */                                                                  \
     X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)           \
-    X(cuModuleGetGlobal) X(cuLaunchKernel) X(cuFuncGetAttribute) X(cuFuncSetAttribute)          \
+    X(cuModuleGetGlobal) X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuFuncGetAttribute)           \
+    X(cuFuncSetAttribute)                                                                       \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                              \
     /* memory */                                                                                \
     X(cuMemAlloc) X(cuMemFree) X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuMemcpyHtoD)              \
