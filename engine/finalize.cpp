@@ -1,5 +1,6 @@
 // engine/finalize.cpp: ModelBuilder::finalize: the force-slot layout (which slots each particle
-// sums, see kernels/particles.py), the hash-grid sizes, and the upload of every array.
+// sums, see kernels/particles.py), the hash-grid sizes, the mesh shapes' distance grids, and the
+// upload of every array.
 #include <algorithm>
 
 #include "engine/model_builder.h"
@@ -28,6 +29,39 @@ std::vector<T> flatten(const std::vector<std::array<T, N>>& v) {
     out.reserve(v.size() * N);
     for (const auto& a : v) out.insert(out.end(), a.begin(), a.end());
     return out;
+}
+
+// The signed distance grids of the mesh shapes, packed into one array (engine/mesh_sdf.h). The
+// margin keeps every contact inside its grid: beyond the grid, kernels/geometry.py returns the
+// distance to the grid's box plus the value on it, which the margin makes larger than any
+// particle radius plus thickness.
+void upload_mesh_sdfs(const ModelBuilder& b, Model& m, const Uploader& up) {
+    std::vector<float> sdf, origin, cell;
+    std::vector<int> dims;
+    for (int s = 0; s < m.shape_count; ++s) {
+        if (b.shape_geo_type[size_t(s)] != GEO_MESH) {
+            dims.insert(dims.end(), {0, 0, 0, 0});
+            origin.insert(origin.end(), {0, 0, 0});
+            cell.push_back(0.0f);
+            continue;
+        }
+        const Mesh& mesh = b.shape_geo_src[size_t(s)];
+        Eigen::Vector3d scale = b.shape_geo_scale[size_t(s)].cast<double>();
+        Eigen::AlignedBox3d bounds = MeshDistance(mesh, scale).bounds();
+        double margin = b.shape_sdf_margin[size_t(s)] >= 0 ? b.shape_sdf_margin[size_t(s)] : 0.1 * bounds.sizes().maxCoeff();
+        margin = std::max(margin, 2.0 * (double(m.particle_max_radius) + b.shape_geo_thickness[size_t(s)]));
+        SdfGrid g = build_sdf_grid(mesh, b.shape_sdf_resolution[size_t(s)], margin, scale);
+        dims.insert(dims.end(), {int(sdf.size()), g.dim[0], g.dim[1], g.dim[2]});
+        origin.insert(origin.end(), {float(g.origin.x()), float(g.origin.y()), float(g.origin.z())});
+        cell.push_back(float(g.cell));
+        sdf.insert(sdf.end(), g.values.begin(), g.values.end());
+    }
+    m.shape_sdf_size = int(sdf.size());
+    if (sdf.empty()) sdf.push_back(0.0f);
+    m.shape_sdf_values = up(compiler::float32_type(), {int64_t(sdf.size())}, sdf, false);
+    m.shape_sdf_dims = up(compiler::int32_type(), {m.shape_count, 4}, dims, false);
+    m.shape_sdf_origin = up(vec3_type(), {m.shape_count}, origin, false);
+    m.shape_sdf_cell = up(compiler::float32_type(), {m.shape_count}, cell, false);
 }
 
 }  // namespace
@@ -110,6 +144,7 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     m.shape_geo_type = up(i32, {m.shape_count}, shape_geo_type, false);
     m.shape_geo_scale = up(v3, {m.shape_count}, scale, false);
     m.shape_geo_thickness = up(f32, {m.shape_count}, shape_geo_thickness, false);
+    upload_mesh_sdfs(*this, m, up);
 
     m.ground = ground;
     m.ground_plane = ground_plane;

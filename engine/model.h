@@ -30,8 +30,8 @@ enum ParticleFlags : uint32_t {
     ParticleFlags_Active = 1u << 0,  // integrated and in contact; inactive particles keep their state
 };
 
-// Shape geometry types (Warp's GEO_* numbering, kernels/geometry.py).
-enum GeoType : int { GEO_SPHERE = 0, GEO_BOX = 1, GEO_CAPSULE = 2, GEO_PLANE = 3 };
+// Shape geometry types (kernels/geometry.py; GEO_MESH has Warp's number).
+enum GeoType : int { GEO_SPHERE = 0, GEO_BOX = 1, GEO_CAPSULE = 2, GEO_PLANE = 3, GEO_MESH = 5 };
 
 // Where each element kind writes its per-vertex contributions in State::force_terms (and the XPBD
 // deltas): slot i < particle_count holds particle i's own terms (contact, drag, external force).
@@ -106,8 +106,16 @@ struct Model {
     // static collision shapes (shape_body is always -1: the shapes do not move)
     Array shape_transform;                  // transform (shape_count): shape frame in the world
     Array shape_geo_type;                   // GeoType, int32 (shape_count)
-    Array shape_geo_scale;                  // vec3 (shape_count): sphere r; box half extents; capsule r, half height
+    Array shape_geo_scale;                  // vec3 (shape_count): sphere r; box half extents; capsule r, half height; mesh scale
     Array shape_geo_thickness;              // m, float (shape_count): added to the shape's surface
+
+    // signed distance grids of the mesh shapes (engine/mesh_sdf.h), packed one after another
+    int shape_sdf_size = 0;                 // nodes of every grid together
+    Array shape_sdf_values;                 // m, float (max(shape_sdf_size, 1)): node (i, j, k) of shape s at
+                                            //   shape_sdf_dims[s, 0] + (k ny + j) nx + i
+    Array shape_sdf_dims;                   // int32 (shape_count x 4): first node, nx, ny, nz; zeros for other shapes
+    Array shape_sdf_origin;                 // vec3 (shape_count): node (0, 0, 0) in the shape frame (scaled)
+    Array shape_sdf_cell;                   // m, float (shape_count): node spacing
 
     // ground and soft contact (particle-ground and particle-shape)
     bool ground = true;                     // collide particles with the ground plane

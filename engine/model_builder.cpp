@@ -227,6 +227,9 @@ int ModelBuilder::add_shape(int type, const Vec3& pos, const Quat& rot, const Ve
     shape_geo_type.push_back(type);
     shape_geo_scale.push_back(scale);
     shape_geo_thickness.push_back(thickness);
+    shape_geo_src.emplace_back();
+    shape_sdf_resolution.push_back(0);
+    shape_sdf_margin.push_back(0.0f);
     return int(shape_geo_type.size()) - 1;
 }
 
@@ -252,6 +255,36 @@ int ModelBuilder::add_shape_plane(const Eigen::Vector4f& plane, float thickness)
     // The shape frame: local +y along n, origin on the plane.
     Quat q = Quat::FromTwoVectors(Vec3(0, 1, 0), n);
     return add_shape(GEO_PLANE, -n * (plane[3] / plane.head<3>().norm()), q, Vec3::Zero(), thickness);
+}
+
+int ModelBuilder::add_shape_mesh(const Vec3& pos, const Mesh& mesh, const Quat& rot, const Vec3& scale, float thickness,
+                                 int sdf_resolution, float sdf_margin) {
+    const char* what = "add_shape_mesh: ";
+    const int nv = int(mesh.vertices.size());
+    if (mesh.indices.empty()) throw BuildError(std::string(what) + "the mesh has no triangles");
+    if (mesh.indices.size() % 3 != 0)
+        throw BuildError(std::string(what) + "the mesh has " + std::to_string(mesh.indices.size()) +
+                         " indices, not a multiple of 3");
+    for (size_t k = 0; k < mesh.indices.size(); ++k)
+        if (mesh.indices[k] < 0 || mesh.indices[k] >= nv)
+            throw BuildError(std::string(what) + "index " + std::to_string(mesh.indices[k]) + " (triangle " +
+                             std::to_string(k / 3) + ") is out of range (the mesh has " + std::to_string(nv) + " vertices)");
+    for (int v = 0; v < nv; ++v)
+        if (!mesh.vertices[size_t(v)].allFinite())
+            throw BuildError(std::string(what) + "vertex " + std::to_string(v) + " is not finite");
+    if (!(scale.x() > 0 && scale.y() > 0 && scale.z() > 0 && scale.allFinite()))
+        throw BuildError(std::string(what) + "scale must be > 0 on every axis, got (" + num(scale.x()) + ", " + num(scale.y()) +
+                         ", " + num(scale.z()) + ")");
+    if (sdf_resolution < 4 || sdf_resolution > 512)
+        throw BuildError(std::string(what) + "sdf_resolution must be from 4 to 512, got " + std::to_string(sdf_resolution));
+    if (!(thickness >= 0)) throw BuildError(std::string(what) + "thickness must be >= 0, got " + num(thickness));
+    if (MeshDistance(mesh, scale.cast<double>()).triangle_count() == 0)
+        throw BuildError(std::string(what) + "every triangle of the mesh has zero area");
+    int s = add_shape(GEO_MESH, pos, rot, scale, thickness);
+    shape_geo_src.back() = mesh;
+    shape_sdf_resolution.back() = sdf_resolution;
+    shape_sdf_margin.back() = sdf_margin;
+    return s;
 }
 
 void ModelBuilder::set_ground_plane(const Vec3& normal, float offset) {

@@ -1,8 +1,9 @@
 // engine/model_builder.h: builds a Model on the host (Eigen), then uploads it with finalize().
 //
 // Warp 1.9 warp.sim names and defaults: add_particle, add_spring, add_triangle, add_edge,
-// add_tetrahedron, add_cloth_grid, add_soft_grid, add_shape_sphere/box/capsule/plane (static
-// shapes), set_ground_plane, finalize(device, requires_grad). Rest shapes, inverse rest matrices
+// add_tetrahedron, add_cloth_grid, add_soft_grid, add_shape_sphere/box/capsule/plane/mesh (static
+// shapes), set_ground_plane, finalize(device, requires_grad). A mesh shape keeps its Mesh here;
+// finalize() samples its signed distance field on a grid (engine/mesh_sdf.h). Rest shapes, inverse rest matrices
 // (tri_poses, tet_poses), rest lengths, dihedral rest angles and masses are computed here in
 // double precision and stored as float. Keyword arguments of Warp's grid builders become fields
 // of ClothGridDef / SoftGridDef with the same names and defaults.
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/mesh_sdf.h"
 #include "engine/model.h"
 
 namespace weft::engine {
@@ -109,6 +111,14 @@ public:
     int add_shape_capsule(const Vec3& pos, float radius, float half_height, const Quat& rot = Quat::Identity(),
                           float thickness = 0.0f);  // axis along the local y axis
     int add_shape_plane(const Eigen::Vector4f& plane, float thickness = 0.0f);  // n.x + d = 0, solid below
+    // A triangle mesh (Warp's add_shape_mesh(body, pos, rot, mesh, scale)): its vertices are scaled
+    // by `scale` (> 0 per axis) in the shape frame, then placed by pos and rot. finalize() samples
+    // its signed distance on a grid of `sdf_resolution` cells (4 to 512) along the longest side of
+    // the mesh's bounds grown by `sdf_margin` (m; < 0: 10% of the longest side, and never less
+    // than twice the largest particle radius plus the thickness, so that contacts lie inside it).
+    int add_shape_mesh(const Vec3& pos, const Mesh& mesh, const Quat& rot = Quat::Identity(),
+                       const Vec3& scale = Vec3::Ones(), float thickness = 0.0f, int sdf_resolution = 64,
+                       float sdf_margin = -1.0f);
     void set_ground_plane(const Vec3& normal, float offset);  // the ground n.x = offset
 
     int particle_count() const { return int(particle_q.size()); }
@@ -137,6 +147,9 @@ public:
     std::vector<int> shape_geo_type;
     std::vector<Vec3> shape_geo_scale;
     std::vector<float> shape_geo_thickness;
+    std::vector<Mesh> shape_geo_src;           // the mesh of each GEO_MESH shape (empty for the others)
+    std::vector<int> shape_sdf_resolution;     // mesh shapes: cells along the longest side
+    std::vector<float> shape_sdf_margin;       // mesh shapes: m, < 0 = automatic
     Vec3 gravity;
     std::array<float, 4> ground_plane{0, 1, 0, 0};
 

@@ -3,6 +3,8 @@
 // any key nobody asked for, so the list of valid keys lives in one place, the code that reads them.
 #include "engine/scene.h"
 
+#include "engine/obj_reader.h"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -162,6 +164,68 @@ private:
     std::string where_;
     std::set<std::string> asked_;
 };
+
+// A [[shape]] of type "mesh": `obj` (a Wavefront OBJ file, relative to the scene's folder) or
+// inline `vertices` ([[x, y, z], ...]) and `indices` (3 per triangle, from 0).
+Mesh read_mesh(TableReader& r) {
+    const toml::node* obj = r.get("obj");
+    const toml::node* verts = r.get("vertices");
+    if (obj && verts) r.fail(obj->source(), "give either 'obj' or 'vertices' and 'indices', not both");
+    if (!obj && !verts) {
+        if (const toml::node* idx = r.get("indices")) r.fail(idx->source(), "'indices' needs 'vertices'");
+        r.fail(r.table().source(), "a mesh shape needs 'obj' or 'vertices' and 'indices' in [[shape]]");
+    }
+    if (obj) {
+        if (const toml::node* idx = r.get("indices")) r.fail(idx->source(), "'indices' belongs with 'vertices', not with 'obj'");
+        auto file = obj->value_exact<std::string>();
+        if (!file) r.fail(obj->source(), "'obj' must be a string, got " + std::string(type_word(*obj)));
+        std::filesystem::path path(*file);
+        if (path.is_relative()) path = std::filesystem::path(r.file()).parent_path() / path;
+        std::error_code ec;
+        if (file->empty() || !std::filesystem::is_regular_file(path, ec))
+            r.fail(obj->source(), "cannot open the OBJ file '" + *file + "' (looked for " + path.string() + ")");
+        try {
+            return read_obj(path.string());
+        } catch (const ObjError& e) {
+            const auto& b = obj->source().begin;
+            throw SceneError(std::string(e.what()) + " (the 'obj' of the [[shape]] at " + r.file() + ":" +
+                             std::to_string(b.line) + ":" + std::to_string(b.column) + ")");
+        }
+    }
+    Mesh mesh;
+    const toml::array* va = verts->as_array();
+    if (!va) r.fail(verts->source(), "'vertices' must be an array of [x, y, z] arrays, got " + std::string(type_word(*verts)));
+    for (size_t k = 0; k < va->size(); ++k) {
+        const toml::node& e = *va->get(k);
+        std::string name = "'vertices'[" + std::to_string(k) + "]";
+        const toml::array* v = e.as_array();
+        if (!v || v->size() != 3) r.fail(e.source(), name + " must be an array of 3 numbers");
+        float c[3];
+        for (size_t i = 0; i < 3; ++i) {
+            const toml::node& x = *v->get(i);
+            auto d = x.value_exact<double>();
+            auto n = x.value_exact<int64_t>();
+            if (!d && !n) r.fail(x.source(), name + " must hold numbers, got " + std::string(type_word(x)));
+            c[i] = float(d ? *d : double(*n));
+        }
+        mesh.vertices.emplace_back(c[0], c[1], c[2]);
+    }
+    const toml::node& idx = r.require("indices");
+    const toml::array* ia = idx.as_array();
+    if (!ia) r.fail(idx.source(), "'indices' must be an array of integers, got " + std::string(type_word(idx)));
+    if (ia->empty() || ia->size() % 3 != 0)
+        r.fail(idx.source(), "'indices' must hold 3 per triangle, got " + std::to_string(ia->size()));
+    for (size_t k = 0; k < ia->size(); ++k) {
+        const toml::node& e = *ia->get(k);
+        auto v = e.value_exact<int64_t>();
+        if (!v) r.fail(e.source(), "'indices'[" + std::to_string(k) + "] must be an integer, got " + type_word(e));
+        if (*v < 0 || *v >= int64_t(mesh.vertices.size()))
+            r.fail(e.source(), "'indices'[" + std::to_string(k) + "] = " + std::to_string(*v) + " is out of range (the mesh has " +
+                                   std::to_string(mesh.vertices.size()) + " vertices)");
+        mesh.indices.push_back(int(*v));
+    }
+    return mesh;
+}
 
 // Each [[name]] entry as a TableReader.
 template <class F>
@@ -358,7 +422,7 @@ void read_scene(TableReader& root, Scene& s) {
         b.add_soft_grid(d);
     });
     for_each_entry(root, "shape", [&](TableReader& r) {
-        std::string type = r.string("type", "", {"sphere", "box", "capsule", "plane"});
+        std::string type = r.string("type", "", {"sphere", "box", "capsule", "plane", "mesh"});
         if (type.empty()) r.fail(r.table().source(), "missing key 'type' in [[shape]]");
         float thickness = float(r.number("thickness", 0.0, 0.0));
         if (type == "plane") {
@@ -367,8 +431,20 @@ void read_scene(TableReader& root, Scene& s) {
             b.add_shape_plane(Eigen::Vector4f(float(p[0]), float(p[1]), float(p[2]), float(p[3])), thickness);
             return;
         }
-        Vec3 pos = r.vec3("pos", Vec3::Zero(), true);
+        Vec3 pos = r.vec3("pos", Vec3::Zero(), type != "mesh");
         Quat rot = r.rotation();
+        if (type == "mesh") {
+            Mesh mesh = read_mesh(r);
+            Vec3 scale = r.vec3("scale", Vec3::Ones());
+            if (!(scale.x() > 0 && scale.y() > 0 && scale.z() > 0)) r.fail_at("scale", "'scale' must all be > 0");
+            int resolution = r.integer("sdf_resolution", 64, 4, 512);
+            float margin = float(r.number("sdf_margin", -1.0, 0.0));  // -1: automatic (absent)
+            try {
+                b.add_shape_mesh(pos, mesh, rot, scale, thickness, resolution, margin);
+            } catch (const BuildError& e) {
+                r.fail_at(r.has("obj") ? "obj" : "vertices", e.what());
+            }
+        }
         if (type == "sphere") b.add_shape_sphere(pos, float(r.required_number("radius", 0.0, INFINITY, true)), rot, thickness);
         if (type == "box") {
             Vec3 h = r.vec3("half_extents", Vec3::Zero(), true);

@@ -57,6 +57,7 @@ void XPBDIntegrator::simulate(const Model& m, State& in, State& out, float dt, c
                         {a(x), a(in.particle_q), a(m.particle_inv_mass), a(m.particle_radius), a(m.particle_flags),
                          i(m.ground ? 1 : 0), v4(m.ground_plane), f(m.soft_contact_mu), a(m.shape_transform),
                          a(m.shape_geo_type), a(m.shape_geo_scale), a(m.shape_geo_thickness), i(m.shape_count),
+                         a(m.shape_sdf_values), a(m.shape_sdf_dims), a(m.shape_sdf_origin), a(m.shape_sdf_cell),
                          i(m.particle_contact ? 1 : 0), f(m.particle_contact ? 1.0 / m.particle_grid_cell : 0.0),
                          i(m.particle_grid_buckets), i(m.particle_grid_capacity), a(grid_count), a(grid_particles),
                          f(m.particle_mu), a(deltas)},

@@ -1,5 +1,5 @@
 """Per-particle forces of the semi-implicit solver: external force, drag, and penalty contact with
-the ground, the static shapes and the other particles (through the hash grid of hash_grid.py).
+the ground, the static shapes (analytic, or a mesh's distance grid) and the other particles (through the hash grid of hash_grid.py).
 
 Contact follows Warp's soft contact model. With penetration c < 0 along the contact normal n and
 relative velocity v: normal force fn = ke c + kd min(v.n, 0) (damping only while approaching),
@@ -41,6 +41,10 @@ def shape_contacts(
     shape_geo_scale: wp.array(dtype=wp.vec3),
     shape_geo_thickness: wp.array(dtype=float),
     shape_count: int,
+    shape_sdf_values: wp.array(dtype=float),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
     ke: float,
     kd: float,
     kf: float,
@@ -50,10 +54,17 @@ def shape_contacts(
     for s in range(shape_count):
         X = shape_transform[s]
         p = wp.transform_point(wp.transform_inverse(X), x)
-        d = geo.shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - radius - shape_geo_thickness[s]
-        if d < 0.0:
-            n = wp.transform_vector(X, geo.shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
-            f = f + contact_force(n, v, d, ke, kd, kf, mu)
+        if shape_geo_type[s] == geo.GEO_MESH:
+            r = geo.mesh_sdf(s, p, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+            d = r[3] - radius - shape_geo_thickness[s]
+            if d < 0.0:
+                n = wp.transform_vector(X, wp.normalize(wp.vec3(r[0], r[1], r[2])))
+                f = f + contact_force(n, v, d, ke, kd, kf, mu)
+        else:
+            d = geo.shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - radius - shape_geo_thickness[s]
+            if d < 0.0:
+                n = wp.transform_vector(X, geo.shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
+                f = f + contact_force(n, v, d, ke, kd, kf, mu)
     return f
 
 
@@ -119,6 +130,10 @@ def eval_particle_terms(
     shape_geo_scale: wp.array(dtype=wp.vec3),
     shape_geo_thickness: wp.array(dtype=float),
     shape_count: int,
+    shape_sdf_values: wp.array(dtype=float),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
     particle_grid: int,
     inv_cell_size: float,
     nbucket: int,
@@ -147,7 +162,8 @@ def eval_particle_terms(
                 f = f + contact_force(n, vi, c, soft_ke, soft_kd, soft_kf, soft_mu)
         if shape_count > 0:
             f = f + shape_contacts(xi, vi, ri, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
-                                   shape_count, soft_ke, soft_kd, soft_kf, soft_mu)
+                                   shape_count, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell, soft_ke,
+                                   soft_kd, soft_kf, soft_mu)
         if particle_grid != 0:
             f = f + particle_contacts(i, xi, vi, ri, x, v, particle_radius, particle_flags, inv_cell_size, nbucket,
                                       capacity, bucket_count, bucket_particles, particle_ke, particle_kd, particle_kf,

@@ -1,8 +1,10 @@
 """Signed distances of the static collision shapes, in the shape's own frame, and their gradients.
 
-Shape types follow Warp's GEO_* numbering: 0 sphere (scale.x = radius), 1 box (scale = half
-extents), 2 capsule (scale.x = radius, scale.y = half height, axis along local y), 3 plane
-(infinite, normal along local +y). Gradients are unit outward normals.
+Shape types: 0 sphere (scale.x = radius), 1 box (scale = half extents), 2 capsule (scale.x =
+radius, scale.y = half height, axis along local y), 3 plane (infinite, normal along local +y),
+5 mesh (Warp's GEO_MESH; a signed distance grid built by finalize, engine/mesh_sdf.h). Gradients
+of the analytic shapes are unit outward normals; mesh_sdf returns the gradient of its trilinear
+interpolant, which the caller normalises.
 """
 import weft as wp
 
@@ -10,6 +12,7 @@ GEO_SPHERE = wp.constant(0)
 GEO_BOX = wp.constant(1)
 GEO_CAPSULE = wp.constant(2)
 GEO_PLANE = wp.constant(3)
+GEO_MESH = wp.constant(5)
 
 
 @wp.func
@@ -61,3 +64,74 @@ def shape_sdf_grad(geo_type: int, scale: wp.vec3, p: wp.vec3) -> wp.vec3:
     if geo_type == GEO_CAPSULE:
         return wp.normalize(p - capsule_closest(scale[0], scale[1], p))
     return wp.vec3(0.0, 1.0, 0.0)
+
+
+@wp.func
+def sdf_node(sdf: wp.array(dtype=float), start: int, nx: int, ny: int, i: int, j: int, k: int) -> float:
+    return sdf[start + (k * ny + j) * nx + i]
+
+
+@wp.func
+def sdf_grid_sample(sdf: wp.array(dtype=float), start: int, nx: int, ny: int, nz: int, origin: wp.vec3, cell: float,
+                    p: wp.vec3) -> wp.vec4:
+    # Trilinear interpolation of the grid at p (inside the grid's box) and the gradient of that
+    # interpolant: (d/dx, d/dy, d/dz, value). The cell index is piecewise constant, so the
+    # derivative with respect to p flows through the fractions tx, ty, tz only.
+    u = (p - origin) / cell
+    i = wp.clamp(int(wp.floor(u[0])), 0, nx - 2)
+    j = wp.clamp(int(wp.floor(u[1])), 0, ny - 2)
+    k = wp.clamp(int(wp.floor(u[2])), 0, nz - 2)
+    tx = u[0] - float(i)
+    ty = u[1] - float(j)
+    tz = u[2] - float(k)
+    c000 = sdf_node(sdf, start, nx, ny, i, j, k)
+    c100 = sdf_node(sdf, start, nx, ny, i + 1, j, k)
+    c010 = sdf_node(sdf, start, nx, ny, i, j + 1, k)
+    c110 = sdf_node(sdf, start, nx, ny, i + 1, j + 1, k)
+    c001 = sdf_node(sdf, start, nx, ny, i, j, k + 1)
+    c101 = sdf_node(sdf, start, nx, ny, i + 1, j, k + 1)
+    c011 = sdf_node(sdf, start, nx, ny, i, j + 1, k + 1)
+    c111 = sdf_node(sdf, start, nx, ny, i + 1, j + 1, k + 1)
+    # along x, then y, then z
+    c00 = c000 + (c100 - c000) * tx
+    c10 = c010 + (c110 - c010) * tx
+    c01 = c001 + (c101 - c001) * tx
+    c11 = c011 + (c111 - c011) * tx
+    c0 = c00 + (c10 - c00) * ty
+    c1 = c01 + (c11 - c01) * ty
+    value = c0 + (c1 - c0) * tz
+    dx0 = (c100 - c000) + ((c110 - c010) - (c100 - c000)) * ty
+    dx1 = (c101 - c001) + ((c111 - c011) - (c101 - c001)) * ty
+    gx = dx0 + (dx1 - dx0) * tz
+    gy = (c10 - c00) + ((c11 - c01) - (c10 - c00)) * tz
+    gz = c1 - c0
+    return wp.vec4(gx / cell, gy / cell, gz / cell, value)
+
+
+@wp.func
+def mesh_sdf(
+    s: int,
+    p: wp.vec3,
+    shape_sdf_values: wp.array(dtype=float),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
+) -> wp.vec4:
+    # Signed distance of mesh shape s at p (shape frame) and its gradient: (gradient, distance).
+    # Beyond the grid, the value at the nearest point of the grid's box plus the distance to it,
+    # with the direction away from the box: a bound that stays finite and exceeds the margin, so
+    # nothing out there is in contact.
+    nx = shape_sdf_dims[s, 1]
+    ny = shape_sdf_dims[s, 2]
+    nz = shape_sdf_dims[s, 3]
+    lo = shape_sdf_origin[s]
+    cell = shape_sdf_cell[s]
+    hi = lo + wp.vec3(float(nx - 1), float(ny - 1), float(nz - 1)) * cell
+    q = wp.vec3(wp.clamp(p[0], lo[0], hi[0]), wp.clamp(p[1], lo[1], hi[1]), wp.clamp(p[2], lo[2], hi[2]))
+    r = sdf_grid_sample(shape_sdf_values, shape_sdf_dims[s, 0], nx, ny, nz, lo, cell, q)
+    away = p - q
+    gap = wp.length(away)
+    if gap > 0.0:
+        n = away / gap
+        return wp.vec4(n[0], n[1], n[2], r[3] + gap)
+    return r

@@ -282,6 +282,10 @@ def solve_particle_contacts_xpbd(
     shape_geo_scale: wp.array(dtype=wp.vec3),
     shape_geo_thickness: wp.array(dtype=float),
     shape_count: int,
+    shape_sdf_values: wp.array(dtype=float),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
     particle_grid: int,
     inv_cell_size: float,
     nbucket: int,
@@ -306,10 +310,17 @@ def solve_particle_contacts_xpbd(
         for s in range(shape_count):
             X = shape_transform[s]
             p = wp.transform_point(wp.transform_inverse(X), xi)
-            c = geo.shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - ri - shape_geo_thickness[s]
-            if c < 0.0:
-                n = wp.transform_vector(X, geo.shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
-                d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
+            if shape_geo_type[s] == geo.GEO_MESH:
+                r = geo.mesh_sdf(s, p, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+                c = r[3] - ri - shape_geo_thickness[s]
+                if c < 0.0:
+                    n = wp.transform_vector(X, wp.normalize(wp.vec3(r[0], r[1], r[2])))
+                    d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
+            else:
+                c = geo.shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - ri - shape_geo_thickness[s]
+                if c < 0.0:
+                    n = wp.transform_vector(X, geo.shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
+                    d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
         if particle_grid != 0:
             ci = grid.grid_cell(xi, inv_cell_size)
             for dz in range(-1, 2):

@@ -41,6 +41,7 @@ void bind_engine(py::module_& m) {
         .def_readonly("edge_count", &Model::edge_count)
         .def_readonly("tet_count", &Model::tet_count)
         .def_readonly("shape_count", &Model::shape_count)
+        .def_readonly("shape_sdf_size", &Model::shape_sdf_size)
         .def_readwrite("particle_max_radius", &Model::particle_max_radius)
         .def_readwrite("particle_max_velocity", &Model::particle_max_velocity)
         .def_readwrite("particle_drag", &Model::particle_drag)
@@ -70,7 +71,9 @@ void bind_engine(py::module_& m) {
              {"tet_poses", &Model::tet_poses}, {"tet_activations", &Model::tet_activations},
              {"tet_materials", &Model::tet_materials}, {"shape_transform", &Model::shape_transform},
              {"shape_geo_type", &Model::shape_geo_type}, {"shape_geo_scale", &Model::shape_geo_scale},
-             {"shape_geo_thickness", &Model::shape_geo_thickness}})
+             {"shape_geo_thickness", &Model::shape_geo_thickness}, {"shape_sdf_values", &Model::shape_sdf_values},
+             {"shape_sdf_dims", &Model::shape_sdf_dims}, {"shape_sdf_origin", &Model::shape_sdf_origin},
+             {"shape_sdf_cell", &Model::shape_sdf_cell}})
         array_property(model, name, member);
 
     py::class_<State> state(m, "State", "What a step changes: positions, velocities, forces");
@@ -167,6 +170,16 @@ void bind_engine(py::module_& m) {
         .def("add_shape_plane", [](ModelBuilder& s, const Q4& plane, float thickness) {
                 return s.add_shape_plane(Eigen::Vector4f(plane[0], plane[1], plane[2], plane[3]), thickness);
             }, py::arg("plane"), py::arg("thickness") = 0.0f)
+        .def("add_shape_mesh", [](ModelBuilder& s, const V3& pos, const Q4& rot, const std::vector<V3>& vertices,
+                                  const std::vector<int>& indices, const V3& scale, float thickness, int sdf_resolution,
+                                  float sdf_margin) {
+                Mesh mesh;
+                for (const auto& v : vertices) mesh.vertices.push_back(v3(v));
+                mesh.indices = indices;
+                return s.add_shape_mesh(v3(pos), mesh, q4(rot), v3(scale), thickness, sdf_resolution, sdf_margin);
+            }, py::arg("pos"), py::arg("rot"), py::arg("vertices"), py::arg("indices"), py::arg("scale") = V3{1, 1, 1},
+            py::arg("thickness") = 0.0f, py::arg("sdf_resolution") = 64, py::arg("sdf_margin") = -1.0f,
+            "A static triangle-mesh shape; finalize() samples its signed distance on a grid (engine/mesh_sdf.h)")
         .def("set_ground_plane", [](ModelBuilder& s, const V3& normal, float offset) { s.set_ground_plane(v3(normal), offset); },
              py::arg("normal"), py::arg("offset"))
         .def("finalize", [](const ModelBuilder& s, const std::string& device, bool requires_grad) {

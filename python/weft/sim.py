@@ -29,7 +29,7 @@ from . import arrays as _arrays
 
 BuildError = _weft.BuildError
 
-__all__ = ["ModelBuilder", "Model", "State", "Control", "SemiImplicitIntegrator", "XPBDIntegrator", "collide",
+__all__ = ["ModelBuilder", "Model", "State", "Control", "Mesh", "SemiImplicitIntegrator", "XPBDIntegrator", "collide",
            "BuildError"]
 
 _IDENTITY = (0.0, 0.0, 0.0, 1.0)
@@ -92,6 +92,29 @@ class State(_Wrapped):
 
 class Control(_Wrapped):
     """Inputs of a step: external forces (particle_f)."""
+
+
+class Mesh:
+    """A triangle mesh for add_shape_mesh, as Warp's wp.sim.Mesh(vertices, indices): `vertices` is
+    a sequence of (x, y, z) points (or an (n, 3) array) and `indices` 3 vertex indices per triangle
+    (flat, or an (m, 3) array), counter-clockwise seen from outside. Warp's other arguments
+    (compute_inertia, is_solid) are accepted and ignored: the shapes here are static."""
+
+    def __init__(self, vertices, indices, compute_inertia=True, is_solid=True):
+        self.vertices = [tuple(float(c) for c in v) for v in vertices]
+        flat = []
+        for i in indices:
+            if hasattr(i, "__len__"):
+                flat.extend(int(j) for j in i)
+            else:
+                flat.append(int(i))
+        self.indices = flat
+        for v in self.vertices:
+            if len(v) != 3:
+                raise BuildError(f"Mesh: vertices must be (x, y, z) points, got one with {len(v)} coordinates")
+
+    def __repr__(self):
+        return f"<weft.sim.Mesh: {len(self.vertices)} vertices, {len(self.indices) // 3} triangles>"
 
 
 class ModelBuilder:
@@ -168,6 +191,17 @@ class ModelBuilder:
     def add_shape_plane(self, plane=(0.0, 1.0, 0.0, 0.0), body=-1, thickness=0.0, **_ignored):
         self._static(body, "add_shape_plane")
         return self._cpp.add_shape_plane(tuple(plane), float(thickness))
+
+    def add_shape_mesh(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, mesh=None, scale=(1.0, 1.0, 1.0), thickness=0.0,
+                       sdf_resolution=64, sdf_margin=None, **_ignored):
+        """A static triangle-mesh shape (Warp's add_shape_mesh). finalize() samples its signed
+        distance on a grid of `sdf_resolution` cells along its longest side, `sdf_margin` m
+        (default: 10% of that side) beyond its bounds; contacts interpolate that grid."""
+        self._static(body, "add_shape_mesh")
+        if not isinstance(mesh, Mesh):
+            raise BuildError(f"add_shape_mesh: mesh must be a wp.sim.Mesh, got {type(mesh).__name__}")
+        return self._cpp.add_shape_mesh(tuple(pos), tuple(rot), mesh.vertices, mesh.indices, tuple(float(c) for c in scale),
+                                        float(thickness), int(sdf_resolution), -1.0 if sdf_margin is None else float(sdf_margin))
 
     def set_ground_plane(self, normal=(0.0, 1.0, 0.0), offset=0.0, **_ignored):
         self._cpp.set_ground_plane(tuple(normal), float(offset))

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <unistd.h>
 
 #include "engine/scene.h"
 
@@ -26,7 +27,8 @@ const char* kMinimal = "[simulation]\nframes = 2\n\n[[particle]]\npos = [0, 1, 0
 
 TEST(Scene, ShippedScenesLoad) {
     std::map<std::string, int> particles = {{"bounce", 1},         {"spring_chain", 8},     {"cloth_drape", 33 * 33},
-                                            {"cloth_benchmark", 64 * 64}, {"soft_body_drop", 7 * 4 * 4}, {"granular_pile", 4096}};
+                                            {"cloth_benchmark", 64 * 64}, {"soft_body_drop", 7 * 4 * 4}, {"granular_pile", 4096},
+                                            {"cloth_on_mesh", 41 * 41}};
     for (const auto& [name, count] : particles) {
         Scene s = load_scene(std::string(WEFT_SOURCE_DIR) + "/scenes/" + name + ".toml");
         EXPECT_EQ(s.builder.particle_count(), count) << name;
@@ -67,7 +69,7 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(error_of("[[particle]]\npos = [0, 1, 0]\nmass = 1\n"), "scenes/x.toml:1:1: missing table [simulation]");
     EXPECT_EQ(error_of("[simulation]\nframes = = 3\n"), "scenes/x.toml:2:10: Error while parsing value: could not determine value type");
     EXPECT_EQ(error_of(base + "[[shape]]\ntype = \"cone\"\npos = [0, 0, 0]\n"),
-              "scenes/x.toml:8:8: 'type' must be one of 'sphere', 'box', 'capsule', 'plane', got 'cone'");
+              "scenes/x.toml:8:8: 'type' must be one of 'sphere', 'box', 'capsule', 'plane', 'mesh', got 'cone'");
     EXPECT_EQ(error_of(base + "[[cloth]]\ndim = [4, 0]\n"), "scenes/x.toml:8:7: 'dim' must hold integers from 1 to 4096, got 0");
     EXPECT_EQ(error_of(base + "[output]\nformats = [\"vtk\"]\n"), "scenes/x.toml:8:12: 'formats' entries must be \"npz\" or \"ply\"");
     EXPECT_EQ(error_of(base + "[model]\nground = 1\n"), "scenes/x.toml:8:10: 'ground' must be true or false, got an integer");
@@ -75,6 +77,80 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n"
                        "[[spring]]\ni = 0\nj = 1\nke = 1\n[[cloth]]\ndim = [1, 1]\ncell = [0.1, 0.1]\nrot_axis = [0, 0, 0]\n"),
               "scenes/x.toml:15:12: 'rot_axis' must not be zero");
+}
+
+TEST(Scene, MeshShapes) {
+    std::string base = kMinimal;  // 6 lines; the shape starts on line 7
+    Scene s = parse_scene(base + "[[shape]]\ntype = \"mesh\"\npos = [1, 0, 0]\nscale = [2, 2, 2]\nsdf_resolution = 16\n"
+                                 "vertices = [[0, 0, 0], [1, 0, 0], [0, 0, 1]]\nindices = [0, 2, 1]\n",
+                          "scenes/x.toml");
+    ASSERT_EQ(s.builder.shape_geo_type.size(), 1u);
+    EXPECT_EQ(s.builder.shape_geo_type[0], GEO_MESH);
+    EXPECT_EQ(s.builder.shape_geo_src[0].indices, (std::vector<int>{0, 2, 1}));
+    EXPECT_FLOAT_EQ(s.builder.shape_geo_src[0].vertices[1].x(), 1.0f);
+    EXPECT_FLOAT_EQ(s.builder.shape_geo_scale[0].y(), 2.0f);
+    EXPECT_EQ(s.builder.shape_sdf_resolution[0], 16);
+    EXPECT_FLOAT_EQ(s.builder.shape_sdf_margin[0], -1.0f);
+    EXPECT_FLOAT_EQ(s.builder.shape_transform[0][0], 1.0f);
+
+    // an OBJ file next to the scene file
+    auto dir = std::filesystem::temp_directory_path() / ("weft_scene_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "tri.obj") << "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 4 3 2\n";
+    std::ofstream(dir / "bad.obj") << "v 0 0 0\nv 1 0 0\nf 1 2 3\n";
+    std::string scene = (dir / "s.toml").string();
+    Scene o = parse_scene(base + "[[shape]]\ntype = \"mesh\"\nobj = \"tri.obj\"\nsdf_margin = 0.2\n", scene);
+    EXPECT_EQ(o.builder.shape_geo_src[0].indices, (std::vector<int>{0, 3, 2, 0, 2, 1}));
+    EXPECT_FLOAT_EQ(o.builder.shape_sdf_margin[0], 0.2f);
+    auto scene_error = [&](const std::string& text) {
+        try {
+            parse_scene(text, scene);
+        } catch (const SceneError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    EXPECT_EQ(scene_error(base + "[[shape]]\ntype = \"mesh\"\nobj = \"bad.obj\"\n"),
+              (dir / "bad.obj").string() + ":3:7: face index 3 is out of range (the file has 2 vertices before this line) "
+              "(the 'obj' of the [[shape]] at " + scene + ":9:7)");
+    EXPECT_EQ(scene_error(base + "[[shape]]\ntype = \"mesh\"\nobj = \"none.obj\"\n"),
+              scene + ":9:7: cannot open the OBJ file 'none.obj' (looked for " + (dir / "none.obj").string() + ")");
+    EXPECT_EQ(scene_error(base + "[[shape]]\ntype = \"mesh\"\nobj = \"\"\n"),
+              scene + ":9:7: cannot open the OBJ file '' (looked for " + (dir / "").string() + ")");
+    std::filesystem::remove_all(dir);
+
+    const std::string mesh = base + "[[shape]]\ntype = \"mesh\"\n";  // the next key is on line 9
+    const std::string tri = "vertices = [[0, 0, 0], [1, 0, 0], [0, 0, 1]]\n";
+    EXPECT_EQ(error_of(mesh), "scenes/x.toml:7:1: a mesh shape needs 'obj' or 'vertices' and 'indices' in [[shape]]");
+    EXPECT_EQ(error_of(mesh + "obj = \"a.obj\"\n" + tri), "scenes/x.toml:9:7: give either 'obj' or 'vertices' and 'indices', not both");
+    EXPECT_EQ(error_of(mesh + "indices = [0, 1, 2]\n"), "scenes/x.toml:9:11: 'indices' needs 'vertices'");
+    EXPECT_EQ(error_of(mesh + "obj = \"a.obj\"\nindices = [0, 1, 2]\n"),
+              "scenes/x.toml:10:11: 'indices' belongs with 'vertices', not with 'obj'");
+    EXPECT_EQ(error_of(mesh + "obj = 3\n"), "scenes/x.toml:9:7: 'obj' must be a string, got an integer");
+    EXPECT_EQ(error_of(mesh + "vertices = 1.5\nindices = [0, 1, 2]\n"),
+              "scenes/x.toml:9:12: 'vertices' must be an array of [x, y, z] arrays, got a number");
+    EXPECT_EQ(error_of(mesh + "vertices = [[0, 0, 0], [1, 0]]\nindices = [0, 1, 2]\n"),
+              "scenes/x.toml:9:24: 'vertices'[1] must be an array of 3 numbers");
+    EXPECT_EQ(error_of(mesh + "vertices = [[0, 0, 0], [1, \"x\", 0]]\nindices = [0, 1, 2]\n"),
+              "scenes/x.toml:9:28: 'vertices'[1] must hold numbers, got a string");
+    EXPECT_EQ(error_of(mesh + tri), "scenes/x.toml:7:1: missing key 'indices' in [[shape]]");
+    EXPECT_EQ(error_of(mesh + tri + "indices = \"0 1 2\"\n"), "scenes/x.toml:10:11: 'indices' must be an array of integers, got a string");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 1]\n"), "scenes/x.toml:10:11: 'indices' must hold 3 per triangle, got 2");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 1.0, 2]\n"), "scenes/x.toml:10:15: 'indices'[1] must be an integer, got a number");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 1, 3]\n"),
+              "scenes/x.toml:10:18: 'indices'[2] = 3 is out of range (the mesh has 3 vertices)");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 1, -1]\n"),
+              "scenes/x.toml:10:18: 'indices'[2] = -1 is out of range (the mesh has 3 vertices)");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 1, 1]\n"),
+              "scenes/x.toml:9:12: add_shape_mesh: every triangle of the mesh has zero area");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 2, 1]\nscale = [1, 0, 1]\n"), "scenes/x.toml:11:9: 'scale' must all be > 0");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 2, 1]\nsdf_resolution = 1024\n"),
+              "scenes/x.toml:11:18: 'sdf_resolution' must be <= 512, got 1024");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 2, 1]\nsdf_margin = -0.1\n"),
+              "scenes/x.toml:11:14: 'sdf_margin' must be >= 0, got -0.1");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 2, 1]\nsdf_resolutoin = 32\n"),
+              "scenes/x.toml:11:1: unknown key 'sdf_resolutoin' (did you mean 'sdf_resolution'?)");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 2, 1]\n"), "(no error)");
 }
 
 TEST(Scene, MutatedFilesNeverCrashTheLoader) {
