@@ -104,6 +104,24 @@ class Reader {
     return out;
   }
 
+  // A non-empty array of [x, y] pairs, x increasing within [xlo, xhi], y within [ylo, yhi].
+  std::vector<std::pair<double, double>> point_list(const std::string& path, double xlo, double xhi, double ylo, double yhi) {
+    const JsonValue& v = at(path);
+    if (v.kind != JsonValue::Kind::Array || v.array.empty()) fail(v, path, "expected a non-empty array of [x, y] pairs");
+    std::vector<std::pair<double, double>> out;
+    for (const JsonValue& e : v.array) {
+      if (e.kind != JsonValue::Kind::Array || e.array.size() != 2 || e.array[0].kind != JsonValue::Kind::Number ||
+          e.array[1].kind != JsonValue::Kind::Number)
+        fail(e, path, "expected an [x, y] pair of numbers");
+      const double x = e.array[0].number, y = e.array[1].number;
+      if (!(x >= xlo && x <= xhi) || !(y >= ylo && y <= yhi))
+        fail(e, path, "expected x in [" + fmt(xlo) + ", " + fmt(xhi) + "] and y in [" + fmt(ylo) + ", " + fmt(yhi) + "]");
+      if (!out.empty() && x <= out.back().first) fail(e, path, "x must increase from one pair to the next");
+      out.push_back({x, y});
+    }
+    return out;
+  }
+
   // Every key of the file (objects recursively) must have been read, or start with '_'.
   void check_unknown(const JsonValue& v, const std::string& prefix) {
     for (const auto& [k, child] : v.object) {
@@ -171,6 +189,7 @@ ArchSpec read_spec(Reader& r) {
   a.dram_bandwidth_gbs = r.number("dram.bandwidth_gbs", 1, 1e6);
   a.dram_latency = r.number("dram.latency", 0, 100000);
   a.dram_bytes = r.integer64("dram.size_bytes", 0, 1e15);
+  a.dram_loaded_latency = r.point_list("dram.loaded_latency", 0, 1, 0, 100000);
   for (int c = 0; c < kNumPipeClasses; ++c) {
     const std::string n = pipe_class_name(static_cast<PipeClass>(c));
     a.pipes[c].latency = r.number("latency." + n, 0, 100000);
@@ -207,6 +226,18 @@ ArchSpec parse_arch(std::string_view text, const std::string& source) {
   }
   Reader r(root, source);
   return read_spec(r);
+}
+
+double ArchSpec::dram_extra_latency(double utilisation) const {
+  const auto& p = dram_loaded_latency;
+  if (p.empty()) return 0;
+  if (utilisation <= p.front().first) return p.front().second;
+  for (size_t i = 1; i < p.size(); ++i)
+    if (utilisation <= p[i].first) {
+      const double t = (utilisation - p[i - 1].first) / (p[i].first - p[i - 1].first);
+      return p[i - 1].second + t * (p[i].second - p[i - 1].second);
+    }
+  return p.back().second;
 }
 
 ArchSpec load_arch(const std::string& path) {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace weft::gpusim {
@@ -83,6 +84,10 @@ struct ArchSpec {
   double dram_bandwidth_gbs = 4000;     // achievable (read + write)
   double dram_latency = 480;            // cycles, load-to-use of an access that misses L2
   int64_t dram_bytes = 0;
+  // Loaded latency: extra cycles a DRAM access waits when the chip's DRAM is busy, as points
+  // {utilisation in [0, 1] (fraction of dram_bandwidth_gbs in use), extra cycles}, piecewise
+  // linear, utilisation increasing; {{0, 0}}: latency does not grow with load.
+  std::vector<std::pair<double, double>> dram_loaded_latency = {{0.0, 0.0}};
   // instruction classes
   PipeTiming pipes[kNumPipeClasses];
   // launch
@@ -95,6 +100,8 @@ struct ArchSpec {
   double nvlink_gbs = 0;
 
   double dram_bytes_per_cycle() const { return dram_bandwidth_gbs * 1e9 / (sm_clock_mhz * 1e6); }
+  // dram_loaded_latency at `utilisation` (clamped to the first and last points).
+  double dram_extra_latency(double utilisation) const;
 };
 
 // ---------------------------------------------------------------------------------------------

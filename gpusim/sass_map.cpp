@@ -8,6 +8,8 @@
 // recognised.
 #include "gpusim/sass_map.h"
 
+#include "gpusim/sass_decode.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -264,19 +266,26 @@ bool one_to_one(const std::string& text) {
 
 }  // namespace
 
-std::vector<double> sass_weights(const SassMap& map, const Module& module, const std::string& kernel) {
-  auto it = map.kernels.find(kernel);
-  if (it == map.kernels.end()) throw SassMapError("ptxas made no code for kernel '" + kernel + "'");
-  const auto& per_line = it->second.per_ptx_line;
+namespace {
+
+// Per instruction: the unroll factor ptxas applied to its basic block, read off the block's
+// one-to-one instructions as the lower median of their SASS counts (1 where none has SASS).
+// Basic blocks: a branch target or the instruction after a branch starts one.
+std::vector<bool> block_leaders(const Module& module) {
   const auto& code = module.instructions();
-  std::vector<double> w(code.size(), 0.0);
-  // Basic blocks: a branch target or the instruction after a branch starts one.
   std::vector<bool> leader(code.size() + 1, false);
   leader[0] = true;
   for (size_t i = 0; i < code.size(); ++i) {
     if (code[i].op == Op::Bra || code[i].op == Op::Ret || code[i].op == Op::Exit) leader[i + 1] = true;
     if (code[i].op == Op::Bra && code[i].target >= 0 && static_cast<size_t>(code[i].target) < code.size()) leader[static_cast<size_t>(code[i].target)] = true;
   }
+  return leader;
+}
+
+std::vector<double> unroll_factors(const std::map<int32_t, uint32_t>& per_line, const Module& module) {
+  const auto& code = module.instructions();
+  std::vector<double> k(code.size(), 1.0);
+  const std::vector<bool> leader = block_leaders(module);
   for (size_t b = 0; b < code.size();) {
     size_t e = b + 1;
     while (e < code.size() && !leader[e]) ++e;
@@ -284,19 +293,95 @@ std::vector<double> sass_weights(const SassMap& map, const Module& module, const
     for (size_t i = b; i < e; ++i) {
       auto l = per_line.find(code[i].ptx_line);
       const uint32_t n = l == per_line.end() ? 0 : l->second;
-      w[i] = n;
       if (n > 0 && one_to_one(module.instruction_text(static_cast<int32_t>(i)))) simple.push_back(n);
     }
     if (!simple.empty()) {
       // The lower median: a block of two with one 2-SASS compare is not an unrolled loop.
       const size_t mid = (simple.size() - 1) / 2;
       std::nth_element(simple.begin(), simple.begin() + static_cast<long>(mid), simple.end());
-      const double k = simple[mid];
-      for (size_t i = b; i < e; ++i) w[i] /= k;
+      for (size_t i = b; i < e; ++i) k[i] = simple[mid];
     }
     b = e;
   }
+  return k;
+}
+
+const KernelSass& kernel_sass(const SassMap& map, const std::string& kernel) {
+  auto it = map.kernels.find(kernel);
+  if (it == map.kernels.end()) throw SassMapError("ptxas made no code for kernel '" + kernel + "'");
+  return it->second;
+}
+
+}  // namespace
+
+std::vector<double> sass_weights(const SassMap& map, const Module& module, const std::string& kernel) {
+  const auto& per_line = kernel_sass(map, kernel).per_ptx_line;
+  const auto& code = module.instructions();
+  const std::vector<double> unroll = unroll_factors(per_line, module);
+  std::vector<double> w(code.size(), 0.0);
+  for (size_t i = 0; i < code.size(); ++i) {
+    auto l = per_line.find(code[i].ptx_line);
+    w[i] = (l == per_line.end() ? 0.0 : l->second) / unroll[i];
+  }
   return w;
+}
+
+std::vector<SharedIssue> sass_shared_issue(const SassMap& map, const Module& module, const std::string& kernel) {
+  const KernelSass& ks = kernel_sass(map, kernel);
+  const auto& code = module.instructions();
+  const std::vector<double> unroll = unroll_factors(ks.per_ptx_line, module);
+  std::vector<SharedIssue> out(code.size());
+  const Function* f = module.find_function(kernel);
+  if (ks.code.empty() || !f) return out;  // a map without instruction words (a cached line table): as written
+  // The LDS/STS words of each PTX line: count and the widths seen.
+  struct LineOps { int loads = 0, stores = 0, load_width = 0, store_width = 0; bool mixed = false; };
+  std::map<int32_t, LineOps> ops;
+  for (const SassInstruction& w : ks.code) {
+    bool store;
+    int width;
+    if (w.ptx_line < 0 || !decode_shared_sass(w.lo, w.hi, &store, &width)) continue;
+    LineOps& o = ops[w.ptx_line];
+    int& n = store ? o.stores : o.loads;
+    int& wd = store ? o.store_width : o.load_width;
+    if (n > 0 && wd != width) o.mixed = true;
+    ++n;
+    wd = width;
+  }
+  // Per basic block (same unroll factor, contiguous), per kind: the bytes per thread the PTX
+  // moves must equal the bytes the machine code moves; otherwise ptxas did something other
+  // than merging neighbours (hoisted a load out of a loop, split one, eliminated one), and
+  // the block's accesses stay as written.
+  auto is_shared = [&](const Instr& in) { return (in.op == Op::Ld || in.op == Op::St) && in.space == Space::Shared; };
+  const std::vector<bool> leader = block_leaders(module);
+  const size_t first = static_cast<size_t>(f->begin), last = static_cast<size_t>(f->end);  // the kernel's own code
+  for (size_t b = first; b < last;) {
+    size_t e = b + 1;
+    while (e < last && !leader[e]) ++e;
+    for (int store = 0; store < 2; ++store) {
+      double ptx_bytes = 0, sass_bytes = 0;
+      const double k = unroll[b];  // ptxas's copies of the block: each has its own instruction
+      bool ok = true, any = false;
+      for (size_t i = b; i < e; ++i) {
+        const Instr& in = code[i];
+        if (!is_shared(in) || (in.op == Op::St) != (store == 1)) continue;
+        any = true;
+        const int ptx_width = type_bytes(in.type) * in.vec;
+        ptx_bytes += ptx_width;
+        auto o = ops.find(in.ptx_line);
+        const int n = o == ops.end() ? 0 : store ? o->second.stores : o->second.loads;
+        const int width = o == ops.end() ? 0 : store ? o->second.store_width : o->second.load_width;
+        if ((n != 0 && n != k) || (o != ops.end() && o->second.mixed) || (n != 0 && width < ptx_width)) ok = false;
+        sass_bytes += n / k * width;
+        out[i] = {n / k, n ? width : 0};
+      }
+      if (!any) continue;
+      if (!ok || ptx_bytes != sass_bytes)
+        for (size_t i = b; i < e; ++i)
+          if (is_shared(code[i]) && (code[i].op == Op::St) == (store == 1)) out[i] = SharedIssue{};
+    }
+    b = e;
+  }
+  return out;
 }
 
 uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts) {

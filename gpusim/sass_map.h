@@ -58,6 +58,23 @@ SassMap read_sass_map(const std::string& cubin_bytes);
 // SASS count divided by the unroll factor of its basic block, read off the block's one-to-one
 // instructions as their median SASS count; 0 for instructions ptxas folded away).
 std::vector<double> sass_weights(const SassMap& map, const Module& module, const std::string& kernel);
+// How the machine code issues one PTX shared load or store (ld/st.shared, not atomics).
+// requests < 0: as the PTX writes it (not a shared access, or ptxas did something the map
+// cannot follow). requests 0: ptxas merged it into a neighbour's wider instruction. requests 1
+// with `width` wider than the PTX access: the head of such a merge (the lanes' addresses,
+// rounded down to `width`, make the request).
+struct SharedIssue {
+  double requests = -1;  // LDS/STS instructions per execution
+  int width = 0;         // their bytes per thread
+};
+// Per instruction of `module`: the LDS/STS words ptxas attributes to its PTX line, decoded by
+// sass_decode.h. Only where a basic block moves, per kind (load/store), exactly the bytes its
+// PTX accesses move (ptxas merged neighbours and did nothing else), with one instruction per
+// PTX line in each copy of the block ptxas unrolled (or none); anything else (a line with a
+// narrower instruction, mixed widths, a count that is not the unroll factor) keeps the whole
+// block as written.
+// Needs the instruction words (`KernelSass::code`); without them everything is as written.
+std::vector<SharedIssue> sass_shared_issue(const SassMap& map, const Module& module, const std::string& kernel);
 // SASS warp instructions the launch would execute: each PTX instruction's warp executions
 // times the SASS instructions attributed to its line, divided by the unroll factor ptxas
 // applied to its block (read off the block's one-to-one instructions), plus the prologue

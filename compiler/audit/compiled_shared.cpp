@@ -1,6 +1,8 @@
 // Shared loads and stores of machine code, per source line (see compiled_shared.h).
 #include "compiler/audit/compiled_shared.h"
 
+#include "gpusim/sass_decode.h"
+
 #include <regex>
 #include <set>
 #include <sstream>
@@ -62,21 +64,12 @@ std::map<int, int> ptx_source_lines(const std::string& ptx, const std::string& s
     return out;
 }
 
-bool decode_shared_sass(uint64_t lo, uint64_t hi, bool* store, int* width) {
-    const uint64_t opcode = lo & 0xfff;
-    if (opcode != 0x984 && opcode != 0x388) return false;
-    static const int kBytes[8] = {1, 1, 2, 2, 4, 8, 16, 16};
-    *store = opcode == 0x388;
-    *width = kBytes[(hi >> 9) & 7];
-    return true;
-}
-
 CompiledShared compiled_shared_ops(const std::vector<SassWord>& code, const std::map<int, int>& ptx_to_source) {
     CompiledShared c;
     c.available = true;
     for (const SassWord& w : code) {
         SharedOp op;
-        if (!decode_shared_sass(w.lo, w.hi, &op.store, &op.width)) continue;
+        if (!gpusim::decode_shared_sass(w.lo, w.hi, &op.store, &op.width)) continue;
         auto it = ptx_to_source.find(w.ptx_line);
         if (it == ptx_to_source.end()) continue;
         op.line = it->second;

@@ -11,9 +11,7 @@
 // instructions onto the IR's accesses.
 //
 //   SASS word ──line table──> PTX line ──.loc (inlined_at)──> source line
-//   opcode (lo & 0xfff): 0x984 LDS, 0x388 STS; size: bits 73-75 (hi >> 9 & 7):
-//   0 U8, 1 S8, 2 U16, 3 S16, 4 32-bit, 5 64-bit, 6 128-bit (read off ptxas's output for PTX
-//   ld/st.shared of every width, sm_90: u8, u16, f32, v2.f32, v4.f32)
+//   the word's LDS/STS width: gpusim/sass_decode.h (the decoder gpusim's timing model uses too)
 //
 // compiler/ does not depend on the CUDA toolchain: the caller (apps/cmd_audit.cpp, the audit
 // tests) runs NVRTC and ptxas and passes the PTX text and the decoded instruction words here.
@@ -53,9 +51,6 @@ struct CompiledShared {
 // PTX line -> source line of the file named like `source_path` (same file name), from `.loc`
 // directives; code inlined from a header takes the kernel line it was inlined at.
 std::map<int, int> ptx_source_lines(const std::string& ptx, const std::string& source_path);
-
-// Decodes one SASS word: true for LDS/STS, with `store` and `width` (bytes per thread).
-bool decode_shared_sass(uint64_t lo, uint64_t hi, bool* store, int* width);
 
 // The shared loads and stores of `code` (one kernel) that map to a source line.
 CompiledShared compiled_shared_ops(const std::vector<SassWord>& code, const std::map<int, int>& ptx_to_source);

@@ -323,7 +323,24 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
   if (log.where == MemWhere::Shared) {
     uint32_t addr[32];
     for (int l = 0; l < 32; ++l) addr[l] = static_cast<uint32_t>(log.addr[l]);
-    const BankCost cost = env_.shared_model->cost(addr, log.lanes, log.bytes);
+    uint32_t bytes = log.bytes;
+    const std::vector<SharedIssue>& si = env_.options->shared_issue;
+    if (!si.empty() && !log.atomic) {
+      const SharedIssue& issue = si[static_cast<size_t>(&in - env_.module->instructions().data())];
+      if (issue.requests == 0) {
+        // ptxas merged this access into a neighbour's wider instruction: its data come with that
+        // request, which has paid the wavefronts.
+        *kind = static_cast<uint8_t>(Stall::ShortScoreboard);
+        const double done = std::max(now, l1_free_) - 1 + a.pipes[static_cast<size_t>(PipeClass::Shared)].latency;
+        k.memory_latency_cycles += static_cast<uint64_t>(std::max(0.0, done - now));
+        return ceil_cycle(done);
+      }
+      if (issue.requests == 1 && static_cast<uint32_t>(issue.width) > bytes) {
+        bytes = static_cast<uint32_t>(issue.width);
+        for (int l = 0; l < 32; ++l) addr[l] &= ~(bytes - 1);
+      }
+    }
+    const BankCost cost = env_.shared_model->cost(addr, log.lanes, bytes);
     k.shared_wavefronts += cost.wavefronts;
     k.shared_ideal_wavefronts += cost.ideal;
     const double start = std::max(now, l1_free_);
@@ -429,7 +446,7 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
     const double start = std::max(t1, dram_free);
     dram_free = start + dram_n * env_.dram_cycles_per_sector;
     dram_read_bytes += static_cast<uint64_t>(dram_n) * static_cast<uint64_t>(a.l2_sector_bytes);
-    done = std::max(done, dram_free + a.dram_latency);
+    done = std::max(done, dram_free + a.dram_latency + env_.dram_extra_latency);
   }
   k.memory_latency_cycles += static_cast<uint64_t>(done - now);
   return ceil_cycle(done);

@@ -39,6 +39,8 @@ struct SmEnv {
   // The SM's share of the chip's store rate into L2 (cycles per line written) and atomic rate
   // (cycles per sector), and one L2 slice's cycles per atomic sector (slices / chip rate).
   double store_cycles_per_line = 1, atomic_cycles_per_sector = 1, slice_atomic_cycles_per_sector = 1;
+  double dram_extra_latency = 0;      // loaded DRAM latency (arch.dram_loaded_latency) for this epoch,
+                                      // from the chip's DRAM traffic of the epochs before it
   std::vector<uint8_t> trace_pc;      // per instruction: passes the trace's opcode and line filter
   std::vector<double> skip_weight;    // per if-converted branch: issue cycles of the code it skips
   size_t scoreboard_regs = 0;         // registers in the scoreboard (classes' src/dst are compacted)

@@ -154,6 +154,8 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
       for (size_t j = i + 1; j < static_cast<size_t>(in.target) && j < code.size(); ++j) env.skip_weight[i] += options.issue_weights[j];
     }
   }
+  if (!options.shared_issue.empty() && options.shared_issue.size() != module.instructions().size())
+    throw SimError("TimingOptions::shared_issue must have one entry per instruction of the module");
   env.arch = &a;
   env.options = &options;
   env.shared_model = options.shared_model ? options.shared_model.get() : &default_banks;
@@ -193,6 +195,15 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   for (int i = 0; i < a.sm_count; ++i) sms.emplace_back(env, i);
 
   uint64_t dram_write_sectors = 0;
+  // Loaded DRAM latency: the chip's DRAM sectors (fetched and written back) of the last
+  // `window` epochs, about one unloaded DRAM latency, as a fraction of what the DRAM can move
+  // in that time, sets the extra latency of the next epoch's accesses. Computed between
+  // epochs from the merged traffic, so it does not depend on the host threads.
+  const bool loaded_latency = a.dram_loaded_latency.size() > 1 || a.dram_loaded_latency.front().second != 0;
+  const size_t window = static_cast<size_t>(std::max(1.0, std::ceil(a.dram_latency / options.epoch_cycles)));
+  std::vector<uint64_t> dram_sectors_per_epoch(window, 0);
+  uint64_t epoch_index = 0;
+  env.dram_extra_latency = a.dram_extra_latency(0);
   const int nthreads = std::max(1, std::min(options.threads, a.sm_count));
   for (uint64_t end = options.epoch_cycles;; end += options.epoch_cycles) {
     bool all_done = true;
@@ -218,6 +229,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     // The epoch's L2 traffic, in SM order: fills, LRU, dirty write-backs to DRAM; a sector
     // that several SMs fetched from DRAM in this epoch is paid for once.
     std::unordered_set<uint64_t> fetched;
+    uint64_t epoch_dram_sectors = 0;
     for (SmModel& s : sms) {
       uint64_t evicted = 0;
       for (const SmModel::L2Access& e : s.l2_log) {
@@ -230,7 +242,16 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
       s.l2_log.clear();
       s.l2_pending.clear();
       dram_write_sectors += evicted;
+      epoch_dram_sectors += evicted;
       s.dram_free += static_cast<double>(evicted) * env.dram_cycles_per_sector;
+    }
+    if (loaded_latency) {
+      epoch_dram_sectors += fetched.size();
+      dram_sectors_per_epoch[epoch_index++ % window] = epoch_dram_sectors;
+      uint64_t recent = 0;
+      for (uint64_t n : dram_sectors_per_epoch) recent += n;
+      const double capacity = a.dram_bytes_per_cycle() * static_cast<double>(window * options.epoch_cycles);
+      env.dram_extra_latency = a.dram_extra_latency(std::min(1.0, static_cast<double>(recent * static_cast<uint64_t>(a.l2_sector_bytes)) / capacity));
     }
     // The epoch's global atomics at their L2 slices, in the order they left the SMs.
     std::vector<SmModel::AtomicAccess> atomics;

@@ -33,6 +33,7 @@
 #include "gpusim/arch.h"
 #include "gpusim/launch.h"
 #include "gpusim/occupancy.h"
+#include "gpusim/sass_map.h"
 #include "gpusim/timing/policies.h"
 
 namespace weft::gpusim {
@@ -105,6 +106,9 @@ struct TimingOptions {
   std::vector<double> issue_weights;           // per module instruction: issue cycles of one execution
                                                // (SASS instructions ptxas makes from it: sass_weights()
                                                // in sass_map.h); empty: 1 per instruction that is not folded
+  std::vector<SharedIssue> shared_issue;       // per module instruction: how the machine code issues a
+                                               // shared load/store (sass_shared_issue() in sass_map.h:
+                                               // ptxas's merged LDS.128/STS.64); empty: as the PTX writes it
   int threads = 1;                             // host threads simulating SMs
   uint32_t epoch_cycles = 256;                 // L2 synchronisation interval
   LaunchOptions launch;                        // functional options (dynamic shared memory, ...)

@@ -11,6 +11,8 @@
 //   calib   calibration launches (the empty kernel: launch ramp cycles); never scored
 //   micro   microbench.cu's store and atomic throughput loops (same launches, same sizes):
 //           gpusim is checked against micro.txt's rates; never scored
+//   ramp    DRAM reads with 1..16 loads in flight per thread, one or four waves of blocks
+//           (micro_dram_inflight): ncu's cycles check the loaded DRAM latency; never scored
 #pragma once
 
 #include <cstddef>
@@ -23,7 +25,7 @@ namespace weft::gpusim::validation {
 struct Case {
   std::string id;        // unique name of the launch
   std::string kernel;    // extern "C" symbol
-  std::string group;     // "sweep", "kernel" or "calib"
+  std::string group;     // "sweep", "kernel", "calib", "micro" or "ramp"
   unsigned gx = 1, gy = 1, bx = 32, by = 1;
   int n = 0, p = 0, q = 0;
   size_t in0 = 0, in1 = 0, out = 1;  // element counts (floats) of the three buffers
@@ -66,6 +68,16 @@ inline std::vector<Case> all_cases() {
   c.push_back({"atomic_distinct", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, nf, 1, 2, 0, 0, size_t(nf)});
   c.push_back({"atomic_same_word", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, nf / 32, 0, 2, 0, 0, size_t(nf / 32)});
   c.push_back({"atomic_hot_lines", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, 1 << 18, 2, 2, 0, 0, 256});
+  // DRAM ramp: one wave (132 SMs x 8 blocks of 256) with p = 1..16 loads per thread, and four
+  // waves with p = 4. n = the floats read, so every load is a distinct element.
+  for (int waves : {1, 4})
+    for (int p : {1, 2, 4, 8, 16}) {
+      if (waves == 4 && p != 4) continue;
+      const unsigned blocks = 132 * 8 * unsigned(waves);
+      const size_t floats = size_t(blocks) * 256 * size_t(p);
+      c.push_back({"ramp_w" + std::to_string(waves) + "_p" + std::to_string(p), "micro_dram_inflight", "ramp", blocks, 1, 256, 1, int(floats), p, 0,
+                   floats, 0, 1});
+    }
   return c;
 }
 

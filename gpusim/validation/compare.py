@@ -2,9 +2,11 @@
 """gpusim/validation/compare.py — sets gpusim's figures (sim_validate's JSONL) against Nsight
 Compute's on the H200 (run_h200.sh's CSVs) and prints the comparison tables as Markdown.
 
-    compare.py RESULTS_DIR [MICRO_TXT] > table.md
+    compare.py RESULTS_DIR [MICRO_TXT [RAMP_CSV]] > table.md
         RESULTS_DIR holds ncu_*.csv and sim.jsonl; MICRO_TXT (default RESULTS_DIR/micro.txt) is
-        the microbenchmark run whose store/atomic rates the "micro" group is set against.
+        the microbenchmark run whose store/atomic rates the "micro" group is set against;
+        RAMP_CSV (default RESULTS_DIR/ncu_ramp.csv, skipped when missing) is ncu's run of the
+        "ramp" group (DRAM loads in flight vs cycles).
 
 ncu's rows are matched to cases.h's launches by order within each group (the driver launches
 them in cases.h order). The sweep's ptxas hoisted the loop-invariant ld.shared out of the loop,
@@ -127,6 +129,21 @@ def main():
             hw = measured.get(name)
             err = f"{(rate - hw) / hw:+.1%}" if hw else "n/a"
             out.append(f"| {s['id']} ({name}) | {hw if hw else 'n/a'} | {rate:.1f} | {err} | {s['cycles']:,} |")
+    # DRAM ramp: cycles per case, and the read bandwidth they imply (bytes / (cycles - launch)).
+    rc = by_group.get("ramp", [])
+    ramp_path = sys.argv[3] if len(sys.argv) > 3 else d + "/ncu_ramp.csv"
+    try:
+        ramp_hw = load_ncu(ramp_path)
+    except (OSError, IndexError):
+        ramp_hw = []
+    if rc:
+        out.append("\n### DRAM ramp: loads in flight vs cycles (calibration check, not scored)\n")
+        out.append("| case | bytes read | cycles H200 | cycles gpusim | err |")
+        out.append("|---|---|---|---|---|")
+        for i, s in enumerate(rc):
+            hc = num(ramp_hw[i]["gpc__cycles_elapsed.max"]) if i < len(ramp_hw) else None
+            err = f"{(s['cycles'] - hc) / hc:+.1%}" if hc else "n/a"
+            out.append(f"| {s['id']} | {s['global_ld_sectors'] * 32:,} | {f'{hc:,.0f}' if hc else 'n/a'} | {s['cycles']:,} | {err} |")
     print("\n".join(out))
 
 

@@ -212,3 +212,17 @@ K micro_atomic_add(const float*, const float*, float* a, int n, int spread, int 
   for (int p = 0; p < passes; ++p)
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nn; i += threads) atomicAdd(a + (spread == 2 ? i % 256 : spread ? i : i / 32), 1.0f);
 }
+
+// ---- DRAM ramp: bytes in flight vs time (group "ramp" of cases.h, never scored) ---------------
+// Every thread issues `p` independent 4-byte loads, `threads` floats apart (each a coalesced
+// 128-byte request per warp), from a buffer no earlier launch touched, and stores nothing
+// (the sum is kept only if it is impossible). One wave of blocks fills every SM, so the time is
+// about one loaded DRAM round trip of p x 8 KiB per SM in flight: ncu's cycles per case against
+// gpusim's check the loaded-latency curve (dram.loaded_latency) at several loads.
+K micro_dram_inflight(const float* a, const float*, float* out, int n, int p, int) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x, nn = size_t(n);
+  size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0;
+  for (int k = 0; k < p; ++k, i += threads) acc += a[i % nn];
+  if (acc < 0.0f) out[0] = acc;
+}

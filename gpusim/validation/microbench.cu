@@ -143,6 +143,43 @@ __global__ void atomic_add(float* a, size_t n, int spread, int passes) {
   for (int p = 0; p < passes; ++p)
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) atomicAdd(a + (spread == 2 ? i % 256 : spread ? i : i / 32), 1.0f);
 }
+// Loaded DRAM latency: block 0's first thread chases a cold chain (as latency_dram) while the
+// other blocks stream reads over `a` until it is done; the chase's cycles per hop and the
+// stream's bytes over the same time give one point of the latency-vs-bandwidth curve
+// (h200.json's dram.loaded_latency: calibrate_dram.py).
+__global__ void loaded_chase(u64* res, u64* start, int hops, const float4* a, size_t n, volatile int* stop, float* sink) {
+  if (blockIdx.x == 0) {
+    if (threadIdx.x != 0) return;
+    u64 p = reinterpret_cast<u64>(start);
+    const u64 t0 = clock64(), g0 = [] { u64 g; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g)); return g; }();
+    for (int i = 0; i < hops / 16; ++i) asm volatile(R16("ld.global.cg.u64 %0, [%0];\n") : "+l"(p)::"memory");
+    const u64 t1 = clock64();
+    u64 g1;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
+    res[0] = t1 - t0;
+    res[1] = p;
+    res[2] = g1 - g0;
+    __threadfence();
+    *stop = 1;
+    return;
+  }
+  float acc = 0;
+  u64 bytes = 0;
+  const size_t stride = size_t(gridDim.x - 1) * blockDim.x;
+  size_t i = size_t(blockIdx.x - 1) * blockDim.x + threadIdx.x;
+  while (*stop == 0) {
+#pragma unroll 4
+    for (int k = 0; k < 16; ++k) {
+      const float4 v = __ldcg(a + i);
+      acc += v.x + v.y + v.z + v.w;
+      i += stride;
+      if (i >= n) i -= n;
+    }
+    bytes += 16 * 16;
+  }
+  atomicAdd(res + 3, bytes);
+  if (acc == 1.2345f) sink[0] = acc;
+}
 __global__ void empty() {}
 __global__ void clock_rate(u64* res, int spins) {
   u64 g0, g1;
@@ -263,6 +300,33 @@ int main() {
     out("atomic_same_word_ops", double(nf / 32) * 2 / (ms * 1e6), "lane_ops/ns");
     ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, size_t(1) << 18, 2, 2); }, 5);
     out("atomic_hot_lines_ops", double(size_t(1) << 18) * 2 / (ms * 1e6), "lane_ops/ns");
+  }
+  // Loaded DRAM latency vs bandwidth: the chase of latency_dram (a fresh chain each time, so it
+  // stays cold) beside 0 .. 1055 streaming blocks of 256 threads (at most 8 per SM, so all run
+  // beside the chaser). Bandwidth = the stream's bytes over the chase's time (globaltimer).
+  {
+    int* stop;
+    CHECK(cudaMalloc(&stop, sizeof(int)));
+    // Streamed: the last 448 MB of buf (the chains below take its first ~545 MB).
+    const size_t region = size_t(448) << 20;
+    const float4* stream = reinterpret_cast<const float4*>(reinterpret_cast<char*>(buf) + (size_t(576) << 20));
+    for (int blocks : {0, 66, 132, 264, 528, 792, 1055}) {
+      make_chain<<<64, 256>>>(buf, 8192, stride_words + (blocks % 7) * 16);  // new addresses: cold in L2
+      CHECK(cudaMemset(scratch, 2, size_t(512) << 20));                      // evict L2
+      CHECK(cudaMemset(stop, 0, sizeof(int)));
+      CHECK(cudaMemset(g_res, 0, 4 * 8));
+      loaded_chase<<<1 + blocks, 256>>>(g_res, buf, 1024, stream, region / 16, stop, reinterpret_cast<float*>(scratch));
+      CHECK(cudaGetLastError());
+      CHECK(cudaDeviceSynchronize());
+      u64 r[4];
+      CHECK(cudaMemcpy(r, g_res, sizeof r, cudaMemcpyDeviceToHost));
+      char name[64];
+      std::snprintf(name, sizeof name, "dram_loaded_latency_s%d", blocks);
+      out(name, double(r[0]) / 1024, "cycles");
+      std::snprintf(name, sizeof name, "dram_loaded_bandwidth_s%d", blocks);
+      out(name, r[2] ? double(r[3]) / double(r[2]) : 0.0, "GB/s");
+    }
+    CHECK(cudaFree(stop));
   }
   ms = time_ms([&] { for (int i = 0; i < 1000; ++i) empty<<<1, 32>>>(); }, 3);
   out("launch_throughput_interval", ms * 1000.0 / 1000.0, "us");

@@ -2,7 +2,7 @@
 # gpusim/validation/run_h200.sh — the one device call of the validation (run from the repo root
 # on the H200 machine): builds the microbenchmarks and the validation driver with nvcc, runs the
 # microbenchmarks, then profiles every validation launch with ncu (clocks left alone).
-# Writes to $OUT: micro.txt, ncu_sweep.csv, ncu_kernels.csv, driver.txt, sass.txt, env.txt,
+# Writes to $OUT: micro.txt, ncu_sweep.csv, ncu_kernels.csv, ncu_calib.csv, ncu_ramp.csv, driver.txt, sass.txt, env.txt,
 # ncu_sass_source.csv (per SASS instruction: executed warp instructions, with its PTX/source
 # line: checks gpusim/sass_map.h's attribution instruction by instruction; not used to calibrate).
 set -u
@@ -41,6 +41,12 @@ if [ $rc -ne 0 ] || ! grep -q vec_add "$OUT/ncu_kernels.csv"; then
 fi
 timeout 60 $NCU --clock-control none --csv --page raw --metrics gpc__cycles_elapsed.max,sm__cycles_elapsed.max,gpu__time_duration.sum --log-file "$OUT/ncu_calib.csv" $B/gpu_driver calib >> "$OUT/driver.txt" 2>&1
 echo "calib rc=$?"
+# DRAM ramp (cases.h group "ramp"): cycles of one and four waves with 1..16 loads in flight per
+# thread, checks dram.loaded_latency (with micro.txt's dram_loaded_* chase); never scored.
+RAMP=gpc__cycles_elapsed.max,sm__cycles_active.avg,dram__bytes_read.sum,lts__t_sector_hit_rate.pct
+RAMP=$RAMP,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio
+timeout 90 $NCU --clock-control none --csv --page raw --metrics $RAMP --log-file "$OUT/ncu_ramp.csv" $B/gpu_driver ramp >> "$OUT/driver.txt" 2>&1
+echo "ramp rc=$?"
 # Per-SASS-instruction execution counts of the scored kernels (SourceCounters), for checking the
 # SASS estimate's attribution; the sass.txt disassembly (cuobjdump -sass) goes with it.
 timeout 240 $NCU --clock-control none --section SourceCounters --csv --page source --print-source sass \

@@ -86,6 +86,26 @@ TEST(Arch, ErrorsNameTheKey) {
   EXPECT_NE(arch_error(replaced("\"count\": 132", "\"count\": -4")).find("'sm.count': value -4 is outside [1, 1024]"), std::string::npos);
   EXPECT_EQ(arch_error(replaced("\"count\": 132", "\"count\": 132, \"_note\": \"comments are fine\"")), "");
   EXPECT_THROW(builtin_arch("h300"), ArchError);
+
+  // dram.loaded_latency: [utilisation, extra cycles] pairs, utilisation increasing in [0, 1].
+  const std::string ll = "\"loaded_latency\": [[0, 0]]";
+  EXPECT_EQ(arch_error(replaced(ll, "\"loaded_latency\": [[0, 0], [0.5, 100], [1, 900]]")), "");
+  EXPECT_NE(arch_error(replaced(ll, "\"loaded_latency\": [[0.5, 0], [0.5, 10]]")).find("'dram.loaded_latency': x must increase"), std::string::npos);
+  EXPECT_NE(arch_error(replaced(ll, "\"loaded_latency\": [[0, 0], [1.5, 10]]")).find("'dram.loaded_latency': expected x in [0, 1]"), std::string::npos);
+  EXPECT_NE(arch_error(replaced(ll, "\"loaded_latency\": [0, 0]")).find("'dram.loaded_latency': expected an [x, y] pair"), std::string::npos);
+  EXPECT_NE(arch_error(replaced(ll, "\"loaded_latency\": []")).find("'dram.loaded_latency': expected a non-empty array"), std::string::npos);
+}
+
+// The loaded-latency curve is piecewise linear, held flat outside its points.
+TEST(Arch, DramLoadedLatencyInterpolates) {
+  ArchSpec a = builtin_arch("h200");
+  a.dram_loaded_latency = {{0.2, 10}, {0.6, 50}, {1.0, 450}};
+  EXPECT_DOUBLE_EQ(a.dram_extra_latency(0.0), 10);
+  EXPECT_DOUBLE_EQ(a.dram_extra_latency(0.4), 30);
+  EXPECT_DOUBLE_EQ(a.dram_extra_latency(0.8), 250);
+  EXPECT_DOUBLE_EQ(a.dram_extra_latency(1.0), 450);
+  EXPECT_DOUBLE_EQ(a.dram_extra_latency(2.0), 450);
+  for (const char* name : {"h200", "h100", "a100", "rtx4090", "v100"}) EXPECT_EQ(builtin_arch(name).dram_extra_latency(1.0), 0) << name;  // not measured yet
 }
 
 // Figures checked against Nsight Compute's launch__occupancy_limit_* on the H200

@@ -142,6 +142,45 @@ TEST(Timing, BankConflictsCostWavefrontsAndCycles) {
   EXPECT_DOUBLE_EQ(static_cast<double>(line(a, 10).global_sectors) / static_cast<double>(line(a, 10).global_requests), 4.0);
 }
 
+// dram.loaded_latency: a flat curve adds its cycles to every DRAM access; a curve of zeros is the
+// unloaded model; a curve that depends on the chip's DRAM traffic gives the same result for any
+// number of host threads (the traffic is merged between epochs).
+TEST(Timing, DramLoadedLatency) {
+  const Module m = parse_ptx(kPtx, "k.ptx");
+  const uint32_t n = 256 * 300;
+  std::vector<float> in_store(n + 64), out_store(n + 64);
+  float* in = in_store.data() + (128 - reinterpret_cast<uintptr_t>(in_store.data()) % 128) / 4;
+  float* dst = out_store.data() + (128 - reinterpret_cast<uintptr_t>(out_store.data()) % 128) / 4;
+  auto timed = [&](std::vector<std::pair<double, double>> curve, int threads, int registers = 16) {
+    ParamPacker p;
+    p.add(in).add(dst).add(uint32_t{1});
+    TimingOptions o;
+    o.arch = builtin_arch("h200");
+    o.arch.dram_loaded_latency = std::move(curve);
+    o.registers_per_thread = registers;
+    o.static_shared_bytes = 1024;
+    o.threads = threads;
+    return launch_timed(m, "k", {300, 1, 1}, {256, 1, 1}, p.bytes(), o);
+  };
+  const TimingResult base = timed({{0, 0}}, 1);
+  EXPECT_EQ(timed({{0, 0}, {1, 0}}, 1).cycles, base.cycles);
+  // One wave of blocks (300 <= 132 x 8), each waiting on its global load, which misses to DRAM:
+  // the kernel ends about 1000 cycles later.
+  const TimingResult slow = timed({{0, 1000}}, 1);
+  EXPECT_GE(slow.cycles, base.cycles + 1000);
+  EXPECT_LE(slow.cycles, base.cycles + 1100);
+  EXPECT_EQ(slow.dram_read_bytes, base.dram_read_bytes);
+  // The extra latency of an epoch comes from the traffic of the epochs before it: a wave issued
+  // all at once sees none of its own, later waves see the traffic of the ones before. With 255
+  // registers per thread one block fits an SM: three waves.
+  const std::vector<std::pair<double, double>> rising = {{0, 0}, {0.01, 0}, {0.2, 3000}};
+  const TimingResult w1 = timed({{0, 0}}, 1, 255), r1 = timed(rising, 1, 255), r3 = timed(rising, 3, 255);
+  EXPECT_EQ(w1.occupancy.blocks_per_sm, 1);
+  EXPECT_EQ(r1.cycles, r3.cycles);
+  EXPECT_GT(r1.cycles, w1.cycles + 1000) << w1.cycles << " " << r1.cycles;
+  EXPECT_EQ(timed(rising, 1).cycles, base.cycles);
+}
+
 TEST(Timing, SchedulerPolicies) {
   GreedyThenOldestPolicy gto;
   const SchedulerCandidate c[3] = {{0, 5}, {1, 2}, {2, 9}};
