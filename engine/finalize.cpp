@@ -51,14 +51,15 @@ void upload_mesh_sdfs(const ModelBuilder& b, Model& m, const Uploader& up) {
         double margin = b.shape_sdf_margin[size_t(s)] >= 0 ? b.shape_sdf_margin[size_t(s)] : 0.1 * bounds.sizes().maxCoeff();
         margin = std::max(margin, 2.0 * (double(m.particle_max_radius) + b.shape_geo_thickness[size_t(s)]));
         SdfGrid g = build_sdf_grid(mesh, b.shape_sdf_resolution[size_t(s)], margin, scale);
-        dims.insert(dims.end(), {int(sdf.size()), g.dim[0], g.dim[1], g.dim[2]});
+        dims.insert(dims.end(), {int(sdf.size() / 4), g.dim[0], g.dim[1], g.dim[2]});
         origin.insert(origin.end(), {float(g.origin.x()), float(g.origin.y()), float(g.origin.z())});
         cell.push_back(float(g.cell));
-        sdf.insert(sdf.end(), g.values.begin(), g.values.end());
+        for (size_t n = 0; n < g.values.size(); ++n)
+            sdf.insert(sdf.end(), {g.gradients[n].x(), g.gradients[n].y(), g.gradients[n].z(), g.values[n]});
     }
-    m.shape_sdf_size = int(sdf.size());
-    if (sdf.empty()) sdf.push_back(0.0f);
-    m.shape_sdf_values = up(compiler::float32_type(), {int64_t(sdf.size())}, sdf, false);
+    m.shape_sdf_size = int(sdf.size() / 4);
+    if (sdf.empty()) sdf.assign(4, 0.0f);
+    m.shape_sdf_values = up(vec4_type(), {int64_t(sdf.size() / 4)}, sdf, false);
     m.shape_sdf_dims = up(compiler::int32_type(), {m.shape_count, 4}, dims, false);
     m.shape_sdf_origin = up(vec3_type(), {m.shape_count}, origin, false);
     m.shape_sdf_cell = up(compiler::float32_type(), {m.shape_count}, cell, false);

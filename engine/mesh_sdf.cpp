@@ -172,7 +172,7 @@ SdfGrid build_sdf_grid(const Mesh& mesh, int resolution, double margin, const Ve
             for (int j = 0; j < g.dim[1]; ++j)
                 for (int i = 0; i < g.dim[0]; ++i) {
                     Vec3d p = g.origin + g.cell * Vec3d(i, j, k);
-                    g.values[size_t((k * g.dim[1] + j) * g.dim[0] + i)] = float(exact.signed_distance(p, &hint));
+                    g.values[g.index(i, j, k)] = float(exact.signed_distance(p, &hint));
                 }
     };
     int threads = std::clamp(int(std::thread::hardware_concurrency()), 1, std::min(16, g.dim[2]));
@@ -180,6 +180,20 @@ SdfGrid build_sdf_grid(const Mesh& mesh, int resolution, double margin, const Ve
     for (int t = 1; t < threads; ++t) pool.emplace_back(slices, g.dim[2] * t / threads, g.dim[2] * (t + 1) / threads);
     slices(0, g.dim[2] / threads);
     for (auto& t : pool) t.join();
+    g.gradients.resize(g.values.size());
+    for (int k = 0; k < g.dim[2]; ++k)
+        for (int j = 0; j < g.dim[1]; ++j)
+            for (int i = 0; i < g.dim[0]; ++i) {
+                const int c[3] = {i, j, k};
+                Eigen::Vector3f grad;
+                for (int a = 0; a < 3; ++a) {
+                    int lo[3] = {i, j, k}, hi[3] = {i, j, k};
+                    lo[a] = std::max(c[a] - 1, 0);
+                    hi[a] = std::min(c[a] + 1, g.dim[size_t(a)] - 1);
+                    grad[a] = float((double(g.at(hi[0], hi[1], hi[2])) - g.at(lo[0], lo[1], lo[2])) / ((hi[a] - lo[a]) * g.cell));
+                }
+                g.gradients[g.index(i, j, k)] = grad;
+            }
     return g;
 }
 

@@ -7,8 +7,8 @@
 //
 // The contact kernels (kernels/geometry.py, mesh_sdf) interpolate a grid of signed distances
 // trilinearly instead of searching the triangles, so a contact costs eight reads whatever the
-// mesh, and the distance and its gradient are smooth functions of the position that the Tape can
-// differentiate. The grid is built once, on the host, by finalize():
+// mesh, and the distance and the normal are continuous functions of the position that the Tape
+// can differentiate. The grid is built once, on the host, by finalize():
 //
 //    margin                                 cubic cells, `resolution` of them along the
 //   <------>+--+--+--+--+--+--+--+          longest side of the padded box; a node holds
@@ -43,8 +43,11 @@ struct SdfGrid {
     double cell = 0.0;                                  // m, node spacing (the same along every axis)
     std::array<int, 3> dim{0, 0, 0};                    // nodes along x, y, z (each >= 2)
     std::vector<float> values;                          // m, signed distance of each node
+    std::vector<Eigen::Vector3f> gradients;             // of each node: central differences of the values
+                                                        //   (one-sided on the grid's faces), not normalised
 
-    float at(int i, int j, int k) const { return values[size_t((k * dim[1] + j) * dim[0] + i)]; }
+    size_t index(int i, int j, int k) const { return size_t((k * dim[1] + j) * dim[0] + i); }
+    float at(int i, int j, int k) const { return values[index(i, j, k)]; }
 };
 
 // Exact signed distances to a mesh in float64 (the mesh's vertices converted to double, scaled
@@ -82,7 +85,10 @@ private:
 };
 
 // The grid of signed distances around `mesh` (scaled by `scale`): the mesh's bounds grown by
-// `margin` (m, >= 0) on every side, `resolution` cells along the longest side (>= 2).
+// `margin` (m, >= 0) on every side, `resolution` cells along the longest side (>= 2). The kernels
+// interpolate the values and, for the contact normal, the node gradients: an interpolated
+// gradient field is continuous, where the gradient of the interpolated values jumps at every cell
+// face (a force that jumps as a particle crosses a face is one the Tape's derivative cannot see).
 SdfGrid build_sdf_grid(const Mesh& mesh, int resolution, double margin,
                        const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
 

@@ -111,7 +111,8 @@ struct Model {
 
     // signed distance grids of the mesh shapes (engine/mesh_sdf.h), packed one after another
     int shape_sdf_size = 0;                 // nodes of every grid together
-    Array shape_sdf_values;                 // m, float (max(shape_sdf_size, 1)): node (i, j, k) of shape s at
+    Array shape_sdf_values;                 // vec4 (max(shape_sdf_size, 1)): node gradient (x, y, z) and signed
+                                            //   distance (w, m); node (i, j, k) of shape s at
                                             //   shape_sdf_dims[s, 0] + (k ny + j) nx + i
     Array shape_sdf_dims;                   // int32 (shape_count x 4): first node, nx, ny, nz; zeros for other shapes
     Array shape_sdf_origin;                 // vec3 (shape_count): node (0, 0, 0) in the shape frame (scaled)

@@ -2,9 +2,9 @@
 
 Shape types: 0 sphere (scale.x = radius), 1 box (scale = half extents), 2 capsule (scale.x =
 radius, scale.y = half height, axis along local y), 3 plane (infinite, normal along local +y),
-5 mesh (Warp's GEO_MESH; a signed distance grid built by finalize, engine/mesh_sdf.h). Gradients
-of the analytic shapes are unit outward normals; mesh_sdf returns the gradient of its trilinear
-interpolant, which the caller normalises.
+5 mesh (Warp's GEO_MESH; a grid of signed distances and their gradients built by finalize,
+engine/mesh_sdf.h). Gradients of the analytic shapes are unit outward normals; mesh_sdf returns
+an interpolated gradient, which the caller normalises.
 """
 import weft as wp
 
@@ -67,16 +67,16 @@ def shape_sdf_grad(geo_type: int, scale: wp.vec3, p: wp.vec3) -> wp.vec3:
 
 
 @wp.func
-def sdf_node(sdf: wp.array(dtype=float), start: int, nx: int, ny: int, i: int, j: int, k: int) -> float:
+def sdf_node(sdf: wp.array(dtype=wp.vec4), start: int, nx: int, ny: int, i: int, j: int, k: int) -> wp.vec4:
     return sdf[start + (k * ny + j) * nx + i]
 
 
 @wp.func
-def sdf_grid_sample(sdf: wp.array(dtype=float), start: int, nx: int, ny: int, nz: int, origin: wp.vec3, cell: float,
+def sdf_grid_sample(sdf: wp.array(dtype=wp.vec4), start: int, nx: int, ny: int, nz: int, origin: wp.vec3, cell: float,
                     p: wp.vec3) -> wp.vec4:
-    # Trilinear interpolation of the grid at p (inside the grid's box) and the gradient of that
-    # interpolant: (d/dx, d/dy, d/dz, value). The cell index is piecewise constant, so the
-    # derivative with respect to p flows through the fractions tx, ty, tz only.
+    # Trilinear interpolation at p (inside the grid's box) of the nodes' (gradient, distance). Both
+    # are continuous in p; the cell index is piecewise constant, so the derivative with respect to
+    # p flows through the fractions tx, ty, tz only.
     u = (p - origin) / cell
     i = wp.clamp(int(wp.floor(u[0])), 0, nx - 2)
     j = wp.clamp(int(wp.floor(u[1])), 0, ny - 2)
@@ -84,43 +84,27 @@ def sdf_grid_sample(sdf: wp.array(dtype=float), start: int, nx: int, ny: int, nz
     tx = u[0] - float(i)
     ty = u[1] - float(j)
     tz = u[2] - float(k)
-    c000 = sdf_node(sdf, start, nx, ny, i, j, k)
-    c100 = sdf_node(sdf, start, nx, ny, i + 1, j, k)
-    c010 = sdf_node(sdf, start, nx, ny, i, j + 1, k)
-    c110 = sdf_node(sdf, start, nx, ny, i + 1, j + 1, k)
-    c001 = sdf_node(sdf, start, nx, ny, i, j, k + 1)
-    c101 = sdf_node(sdf, start, nx, ny, i + 1, j, k + 1)
-    c011 = sdf_node(sdf, start, nx, ny, i, j + 1, k + 1)
-    c111 = sdf_node(sdf, start, nx, ny, i + 1, j + 1, k + 1)
     # along x, then y, then z
-    c00 = c000 + (c100 - c000) * tx
-    c10 = c010 + (c110 - c010) * tx
-    c01 = c001 + (c101 - c001) * tx
-    c11 = c011 + (c111 - c011) * tx
-    c0 = c00 + (c10 - c00) * ty
-    c1 = c01 + (c11 - c01) * ty
-    value = c0 + (c1 - c0) * tz
-    dx0 = (c100 - c000) + ((c110 - c010) - (c100 - c000)) * ty
-    dx1 = (c101 - c001) + ((c111 - c011) - (c101 - c001)) * ty
-    gx = dx0 + (dx1 - dx0) * tz
-    gy = (c10 - c00) + ((c11 - c01) - (c10 - c00)) * tz
-    gz = c1 - c0
-    return wp.vec4(gx / cell, gy / cell, gz / cell, value)
+    c00 = wp.lerp(sdf_node(sdf, start, nx, ny, i, j, k), sdf_node(sdf, start, nx, ny, i + 1, j, k), tx)
+    c10 = wp.lerp(sdf_node(sdf, start, nx, ny, i, j + 1, k), sdf_node(sdf, start, nx, ny, i + 1, j + 1, k), tx)
+    c01 = wp.lerp(sdf_node(sdf, start, nx, ny, i, j, k + 1), sdf_node(sdf, start, nx, ny, i + 1, j, k + 1), tx)
+    c11 = wp.lerp(sdf_node(sdf, start, nx, ny, i, j + 1, k + 1), sdf_node(sdf, start, nx, ny, i + 1, j + 1, k + 1), tx)
+    return wp.lerp(wp.lerp(c00, c10, ty), wp.lerp(c01, c11, ty), tz)
 
 
 @wp.func
 def mesh_sdf(
     s: int,
     p: wp.vec3,
-    shape_sdf_values: wp.array(dtype=float),
+    shape_sdf_values: wp.array(dtype=wp.vec4),
     shape_sdf_dims: wp.array2d(dtype=int),
     shape_sdf_origin: wp.array(dtype=wp.vec3),
     shape_sdf_cell: wp.array(dtype=float),
 ) -> wp.vec4:
-    # Signed distance of mesh shape s at p (shape frame) and its gradient: (gradient, distance).
-    # Beyond the grid, the value at the nearest point of the grid's box plus the distance to it,
-    # with the direction away from the box: a bound that stays finite and exceeds the margin, so
-    # nothing out there is in contact.
+    # Signed distance of mesh shape s at p (shape frame) and the direction of its gradient:
+    # (gradient, distance); the gradient is not unit length. Beyond the grid, the value at the
+    # nearest point of the grid's box plus the distance to it, with the direction away from the
+    # box: a bound that stays finite and exceeds the margin, so nothing out there is in contact.
     nx = shape_sdf_dims[s, 1]
     ny = shape_sdf_dims[s, 2]
     nz = shape_sdf_dims[s, 3]

@@ -282,7 +282,7 @@ def solve_particle_contacts_xpbd(
     shape_geo_scale: wp.array(dtype=wp.vec3),
     shape_geo_thickness: wp.array(dtype=float),
     shape_count: int,
-    shape_sdf_values: wp.array(dtype=float),
+    shape_sdf_values: wp.array(dtype=wp.vec4),
     shape_sdf_dims: wp.array2d(dtype=int),
     shape_sdf_origin: wp.array(dtype=wp.vec3),
     shape_sdf_cell: wp.array(dtype=float),

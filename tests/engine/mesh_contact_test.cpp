@@ -101,26 +101,41 @@ TEST(MeshContact, XpbdRestsOnAMeshAsOnTheBox) {
     EXPECT_NEAR(q[1][1], q[0][1], 1e-5);
 }
 
-// [gradient] A particle sliding with Coulomb friction over the top of a box (in contact every step,
-// so that finite differences see the same contact set), loss L = q . (1, 0.5, 0.25) after 150
-// steps. Without normal damping: kd min(v.n, 0) switches on and off as the resting particle's v.n
-// changes sign, which central differences average over (2.5% off the tape's dL/dradius with
-// kd = 10, for the analytic box as for the mesh).
+// [gradient] A particle sliding with Coulomb friction over the top of a box, or over a sphere and
+// an icosphere mesh, in contact every step (finite differences must see the same contact set, and
+// the particle must not come to a stop), loss L = q . (1, 0.5, 0.25) after 150 steps. It starts
+// at its resting depth, pressed in by m g / ke. Without normal damping: kd min(v.n, 0) switches on
+// and off as the resting particle's v.n changes sign, which central differences average over (2.5%
+// off the tape's dL/dradius with kd = 10, for the analytic box as for the mesh). On the curved
+// shapes ke is 1e3, so that the resting depth (4.9 mm) exceeds the icosphere's facets' inset from
+// the sphere (under 2 mm).
 struct Rollout {
     Model model;
     State s0;
 };
 
-Rollout make_slide(bool mesh) {
+enum SlideKind { AnalyticBox, MeshBox, IcosphereMesh, AnalyticSphere };
+
+Rollout make_slide(SlideKind kind) {
+    const float mass = 0.5f, r = 0.05f;
+    const bool curved = kind == IcosphereMesh || kind == AnalyticSphere;
     ModelBuilder b;
     b.ground = false;
-    b.soft_contact_ke = 1e4f;
-    b.soft_contact_kd = 0.0f;  // the damping's kink at v.n = 0 is hit every step by a particle resting in contact
+    b.soft_contact_ke = curved ? 1e3f : 1e4f;
+    b.soft_contact_kd = 0.0f;
     b.soft_contact_kf = 1e3f;
     b.soft_contact_mu = 0.3f;
-    if (mesh) b.add_shape_mesh(Vec3(0, 0, 0), box_mesh(1.0f, 0.2f, 1.0f));
-    else b.add_shape_box(Vec3(0, 0, 0), 1.0f, 0.2f, 1.0f);
-    b.add_particle(Vec3(-0.3f, 0.2f + 0.05f - 0.0005f, 0.1f), Vec3(1.5f, 0.0f, 0.4f), 0.5f, 0.05f);
+    const float depth = mass * float(kG) / b.soft_contact_ke;
+    if (curved) {
+        if (kind == IcosphereMesh) b.add_shape_mesh(Vec3(0, 0, 0), icosphere(0.5f, 3));
+        else b.add_shape_sphere(Vec3(0, 0, 0), 0.5f);
+        Vec3 dir = Vec3(-0.1f, 1.0f, 0.04f).normalized(), v(1.0f, 0.0f, 0.3f);
+        b.add_particle(dir * (0.5f + r - depth), v - dir * dir.dot(v), mass, r);
+    } else {
+        if (kind == MeshBox) b.add_shape_mesh(Vec3(0, 0, 0), box_mesh(1.0f, 0.2f, 1.0f));
+        else b.add_shape_box(Vec3(0, 0, 0), 1.0f, 0.2f, 1.0f);
+        b.add_particle(Vec3(-0.3f, 0.2f + r - depth, 0.1f), Vec3(1.5f, 0.0f, 0.4f), mass, r);
+    }
     Model m = b.finalize("cpu", true);
     State s0 = m.state();
     return {m, s0};
@@ -172,10 +187,11 @@ void write(runtime::Array& a, int i, float v) {
 
 TEST(MeshContact, GradientThroughMeshContactMatchesFiniteDifferences) {
     REQUIRE_CPU();
-    double tape_grad[2][3];  // [analytic, mesh][d/dvx, d/dvz, d/dradius]
-    for (int mesh = 0; mesh < 2; ++mesh) {
-        SCOPED_TRACE(mesh ? "mesh box" : "analytic box");
-        Rollout r = make_slide(mesh != 0);
+    double tape_grad[4][3];  // [kind][d/dvx, d/dvz, d/dradius]
+    const char* kinds[4] = {"analytic box", "mesh box", "icosphere mesh", "analytic sphere"};
+    for (int kind = 0; kind < 4; ++kind) {
+        SCOPED_TRACE(kinds[kind]);
+        Rollout r = make_slide(SlideKind(kind));
         tape::Tape tape;
         runtime::Array loss;
         run_loss(r.model, r.s0, &tape, &loss);
@@ -197,11 +213,13 @@ TEST(MeshContact, GradientThroughMeshContactMatchesFiniteDifferences) {
         for (int k = 0; k < 3; ++k) {
             EXPECT_NEAR(g[k], f[k], 0.01 * std::abs(f[k]) + 1e-4) << names[k];
             EXPECT_GT(std::abs(f[k]), 1e-2) << names[k] << " must matter for the check to mean anything";
-            tape_grad[mesh][k] = g[k];
-            printf("%s %s: tape %.6g, central differences %.6g\n", mesh ? "mesh box" : "analytic box", names[k], g[k], f[k]);
+            tape_grad[kind][k] = g[k];
+            printf("%s %s: tape %.6g, central differences %.6g\n", kinds[kind], names[k], g[k], f[k]);
         }
     }
-    for (int k = 0; k < 3; ++k) EXPECT_NEAR(tape_grad[1][k], tape_grad[0][k], 1e-3 * std::abs(tape_grad[0][k]) + 1e-4) << k;
+    // the mesh box's distance is exact near the middle of its top face: the same gradients
+    for (int k = 0; k < 3; ++k)
+        EXPECT_NEAR(tape_grad[MeshBox][k], tape_grad[AnalyticBox][k], 1e-3 * std::abs(tape_grad[AnalyticBox][k]) + 1e-4) << k;
 }
 
 TEST(MeshContact, AddShapeMeshNamesMistakes) {
