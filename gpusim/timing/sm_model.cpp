@@ -444,7 +444,7 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
   }
   if (dram_n) {
     const double start = std::max(t1, dram_free);
-    dram_free = start + dram_n * env_.dram_cycles_per_sector;
+    dram_free = start + dram_n * env_.dram_cycles_per_sector * env_.dram_miss_share;
     dram_read_bytes += static_cast<uint64_t>(dram_n) * static_cast<uint64_t>(a.l2_sector_bytes);
     done = std::max(done, dram_free + a.dram_latency + env_.dram_extra_latency);
   }

@@ -228,14 +228,20 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     }
     // The epoch's L2 traffic, in SM order: fills, LRU, dirty write-backs to DRAM; a sector
     // that several SMs fetched from DRAM in this epoch is paid for once.
+    // Each miss was charged `dram_miss_share` of a sector's DRAM time; the queue is set right
+    // here: the first SM to miss on a sector pays all of it, the others (waiting on the same
+    // fill, as an L2's miss merging does) nothing. The epoch's ratio of distinct sectors to
+    // misses is the next epoch's share.
     std::unordered_set<uint64_t> fetched;
-    uint64_t epoch_dram_sectors = 0;
+    uint64_t epoch_dram_sectors = 0, epoch_misses = 0;
     for (SmModel& s : sms) {
       uint64_t evicted = 0;
       for (const SmModel::L2Access& e : s.l2_log) {
-        if (e.dram && !fetched.insert(e.addr).second) {
-          s.dram_free -= env.dram_cycles_per_sector;
-          s.dram_read_bytes -= static_cast<uint64_t>(a.l2_sector_bytes);
+        if (e.dram) {
+          ++epoch_misses;
+          const bool first = fetched.insert(e.addr).second;
+          s.dram_free += env.dram_cycles_per_sector * ((first ? 1.0 : 0.0) - env.dram_miss_share);
+          if (!first) s.dram_read_bytes -= static_cast<uint64_t>(a.l2_sector_bytes);
         }
         l2.access(e.addr, e.dirty, &evicted);
       }
@@ -245,6 +251,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
       epoch_dram_sectors += evicted;
       s.dram_free += static_cast<double>(evicted) * env.dram_cycles_per_sector;
     }
+    if (epoch_misses) env.dram_miss_share = static_cast<double>(fetched.size()) / static_cast<double>(epoch_misses);
     if (loaded_latency) {
       epoch_dram_sectors += fetched.size();
       dram_sectors_per_epoch[epoch_index++ % window] = epoch_dram_sectors;

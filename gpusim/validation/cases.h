@@ -8,7 +8,8 @@
 //   sweep   shared-memory bank sweep: 1 warp, n = stride in elements, p = iterations,
 //           q = lanes sharing one element (1: none, 2/4: pair/quad broadcast, 32: all)
 //   kernel  scored kernels (variant pairs: transpose padded/unpadded, reductions, matmul)
-//   calib   calibration launches (the empty kernel: launch ramp cycles); never scored
+//   calib   calibration launches (the empty kernel: launch ramp cycles; waves of empty blocks:
+//           block turnaround); never scored
 //   micro   microbench.cu's store and atomic throughput loops (same launches, same sizes):
 //           gpusim is checked against micro.txt's rates; never scored
 //   ramp    DRAM reads with 1..16 loads in flight per thread, one or four waves of blocks
@@ -34,6 +35,12 @@ struct Case {
 inline std::vector<Case> all_cases() {
   std::vector<Case> c;
   c.push_back({"empty", "empty_kernel", "calib", 132, 1, 128, 1, 0, 0, 0, 0, 0, 1});
+  // Block turnaround: empty blocks in 1, 4 and 16 waves of 8 blocks of 256 per SM, and in 2 and
+  // 32 waves of 2 blocks of 1024: the cycles each further wave adds are a slot's turnaround (an
+  // empty block's life plus launch.block_launch_cycles), per SM or chip-wide as the two shapes
+  // tell (compare.py's "Block turnaround" table).
+  for (int waves : {1, 4, 16}) c.push_back({"blocks256_w" + std::to_string(waves), "empty_kernel", "calib", 132u * 8 * unsigned(waves), 1, 256, 1, 0, 0, 0, 0, 0, 1});
+  for (int waves : {2, 32}) c.push_back({"blocks1024_w" + std::to_string(waves), "empty_kernel", "calib", 132u * 2 * unsigned(waves), 1, 1024, 1, 0, 0, 0, 0, 0, 1});
   // Shared-memory sweep: 4-, 8-, 16-byte loads, strides 1..33, plus broadcasts.
   const char* widths[3] = {"smem_ld4", "smem_ld8", "smem_ld16"};
   for (const char* k : widths) {

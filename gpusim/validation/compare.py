@@ -129,6 +129,34 @@ def main():
             hw = measured.get(name)
             err = f"{(rate - hw) / hw:+.1%}" if hw else "n/a"
             out.append(f"| {s['id']} ({name}) | {hw if hw else 'n/a'} | {rate:.1f} | {err} | {s['cycles']:,} |")
+    # Calibration launches: the empty kernel (launch.overhead_cycles) and waves of empty blocks
+    # (launch.block_launch_cycles: what one more wave adds, H200 against gpusim).
+    cc = by_group.get("calib", [])
+    try:
+        calib_hw = load_ncu(d + "/ncu_calib.csv")
+    except (OSError, IndexError):
+        calib_hw = []
+    if cc:
+        out.append("\n### Calibration launches: empty kernel and block turnaround (not scored)\n")
+        out.append("| case | blocks | cycles H200 | cycles gpusim | err |")
+        out.append("|---|---|---|---|---|")
+        hw_by_id = {}
+        for i, s in enumerate(cc):
+            hc = num(calib_hw[i]["gpc__cycles_elapsed.max"]) if i < len(calib_hw) else None
+            hw_by_id[s["id"]] = hc
+            err = f"{(s['cycles'] - hc) / hc:+.1%}" if hc else "n/a"
+            out.append(f"| {s['id']} | {s.get('blocks', 'n/a')} | {f'{hc:,.0f}' if hc else 'n/a'} | {s['cycles']:,} | {err} |")
+        sim_by_id = {s["id"]: s["cycles"] for s in cc}
+        for shape, lo, hi in (("256", 1, 16), ("1024", 2, 32)):
+            a, b = f"blocks{shape}_w{lo}", f"blocks{shape}_w{hi}"
+            if a in sim_by_id and b in sim_by_id:
+                sim_slope = (sim_by_id[b] - sim_by_id[a]) / (hi - lo)
+                if hw_by_id.get(a) and hw_by_id.get(b):
+                    hw_slope = (hw_by_id[b] - hw_by_id[a]) / (hi - lo)
+                    out.append(f"\nBlock turnaround, {shape}-thread blocks: H200 {hw_slope:,.0f} cycles per wave, gpusim {sim_slope:,.0f}: "
+                               f"launch.block_launch_cycles {hw_slope - sim_slope:+,.0f} would match.")
+                else:
+                    out.append(f"\nBlock turnaround, {shape}-thread blocks: gpusim {sim_slope:,.0f} cycles per wave (H200: not measured yet).")
     # DRAM ramp: cycles per case, and the read bandwidth they imply (bytes / (cycles - launch)).
     rc = by_group.get("ramp", [])
     ramp_path = sys.argv[3] if len(sys.argv) > 3 else d + "/ncu_ramp.csv"

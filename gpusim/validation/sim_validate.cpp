@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
         "\"global_st_requests\": %llu, \"l1_hit_rate\": %.4f, \"l2_hit_rate\": %.4f, \"registers\": %d, \"blocks_per_sm\": %d, "
         "\"limiter\": \"%s\", \"theoretical_occupancy\": %.4f, \"achieved_occupancy\": %.4f, \"ipc\": %.4f, \"dram_read_bytes\": %llu, "
         "\"stall_long_scoreboard\": %llu, \"stall_barrier\": %llu, \"stall_short_scoreboard\": %llu, \"sass_estimate\": %llu, "
-        "\"checksum\": %.6g, \"wall_s\": %.3f}\n",
+        "\"blocks\": %u, \"checksum\": %.6g, \"wall_s\": %.3f}\n",
         c.id.c_str(), c.kernel.c_str(), c.group.c_str(), (unsigned long long)r.cycles, (unsigned long long)r.counts.total.warp_instructions,
         (unsigned long long)r.issued_instructions, (unsigned long long)r.counts.total.thread_instructions, (unsigned long long)wf_ld,
         (unsigned long long)wf_st, (unsigned long long)(wf_ld - ideal_ld), (unsigned long long)(wf_st - ideal_st), (unsigned long long)sec_ld,
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
         r.occupancy.blocks_per_sm, occupancy_limit_name(r.occupancy.limiter), r.occupancy.theoretical, r.achieved_occupancy, r.ipc,
         (unsigned long long)r.dram_read_bytes, (unsigned long long)T.stall_cycles[int(Stall::LongScoreboard)],
         (unsigned long long)T.stall_cycles[int(Stall::Barrier)], (unsigned long long)T.stall_cycles[int(Stall::ShortScoreboard)],
-        (unsigned long long)estimate_sass_instructions(sass, module, c.kernel, r.counts), checksum, wall);
+        (unsigned long long)estimate_sass_instructions(sass, module, c.kernel, r.counts), c.gx * c.gy, checksum, wall);
     std::free(in0);
     std::free(in1);
     std::free(outp);
