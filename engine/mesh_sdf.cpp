@@ -83,7 +83,10 @@ int MeshDistance::build(int first, int count) {
     int id = int(nodes_.size());
     nodes_.emplace_back();
     Eigen::AlignedBox3d box, centres;
-    auto centre = [&](int t) { return (x_[size_t(tris_[size_t(t)][0])] + x_[size_t(tris_[size_t(t)][1])] + x_[size_t(tris_[size_t(t)][2])]) / 3.0; };
+    auto centre = [&](int t) {
+        const auto& v = tris_[size_t(t)];
+        return (x_[size_t(v[0])] + x_[size_t(v[1])] + x_[size_t(v[2])]) / 3.0;
+    };
     for (int k = first; k < first + count; ++k) {
         for (int v : tris_[size_t(order_[size_t(k)])]) box.extend(x_[size_t(v)]);
         centres.extend(centre(order_[size_t(k)]));
