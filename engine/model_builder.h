@@ -114,8 +114,9 @@ public:
     // A triangle mesh (Warp's add_shape_mesh(body, pos, rot, mesh, scale)): its vertices are scaled
     // by `scale` (> 0 per axis) in the shape frame, then placed by pos and rot. finalize() samples
     // its signed distance on a grid of `sdf_resolution` cells (4 to 512) along the longest side of
-    // the mesh's bounds grown by `sdf_margin` (m; < 0: 10% of the longest side, and never less
-    // than twice the largest particle radius plus the thickness, so that contacts lie inside it).
+    // the mesh's bounds grown by `sdf_margin` (m; < 0: 10% of the longest side). finalize raises
+    // the margin to twice the largest particle radius plus the thickness where it is less, so that
+    // every contact lies inside the grid.
     int add_shape_mesh(const Vec3& pos, const Mesh& mesh, const Quat& rot = Quat::Identity(),
                        const Vec3& scale = Vec3::Ones(), float thickness = 0.0f, int sdf_resolution = 64,
                        float sdf_margin = -1.0f);

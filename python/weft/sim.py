@@ -200,6 +200,9 @@ class ModelBuilder:
         self._static(body, "add_shape_mesh")
         if not isinstance(mesh, Mesh):
             raise BuildError(f"add_shape_mesh: mesh must be a wp.sim.Mesh, got {type(mesh).__name__}")
+        pos = (0.0, 0.0, 0.0) if pos is None else pos  # Warp's defaults are None
+        rot = _IDENTITY if rot is None else rot
+        scale = (1.0, 1.0, 1.0) if scale is None else scale
         return self._cpp.add_shape_mesh(tuple(pos), tuple(rot), mesh.vertices, mesh.indices, tuple(float(c) for c in scale),
                                         float(thickness), int(sdf_resolution), -1.0 if sdf_margin is None else float(sdf_margin))
 

@@ -96,3 +96,5 @@ def test_mesh_mistakes_are_named():
     with pytest.raises(wp.sim.BuildError, match=r"add_shape_mesh: sdf_resolution must be from 4 to 512, got 1000"):
         b.add_shape_mesh(mesh=box_mesh(1, 1, 1), sdf_resolution=1000)
     assert repr(box_mesh(1, 1, 1)) == "<weft.sim.Mesh: 8 vertices, 12 triangles>"
+    # Warp's defaults (pos, rot, scale None) are accepted
+    assert b.add_shape_mesh(body=-1, pos=None, rot=None, mesh=box_mesh(1, 1, 1), scale=None, density=100.0) == 0
