@@ -40,8 +40,8 @@ struct SmEnv {
   // (cycles per sector), and one L2 slice's cycles per atomic sector (slices / chip rate).
   double store_cycles_per_line = 1, atomic_cycles_per_sector = 1, slice_atomic_cycles_per_sector = 1;
   double dram_miss_share = 1;         // of a sector's DRAM service time, what one L2 miss pays in this
-                                      // epoch: the previous epoch's distinct sectors fetched / L2 misses
-                                      // (SMs missing on the same sector share one fill)
+                                      // epoch: distinct sectors fetched / L2 misses of the launch's
+                                      // epochs before (SMs missing on the same sector share one fill)
   double dram_extra_latency = 0;      // loaded DRAM latency (arch.dram_loaded_latency) for this epoch,
                                       // from the chip's DRAM traffic of the epochs before it
   std::vector<uint8_t> trace_pc;      // per instruction: passes the trace's opcode and line filter

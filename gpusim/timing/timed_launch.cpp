@@ -203,6 +203,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   const size_t window = static_cast<size_t>(std::max(1.0, std::ceil(a.dram_latency / options.epoch_cycles)));
   std::vector<uint64_t> dram_sectors_per_epoch(window, 0);
   uint64_t epoch_index = 0;
+  uint64_t launch_misses = 0, launch_fetched = 0;  // L2 misses to DRAM, distinct sectors fetched
   env.dram_extra_latency = a.dram_extra_latency(0);
   const int nthreads = std::max(1, std::min(options.threads, a.sm_count));
   for (uint64_t end = options.epoch_cycles;; end += options.epoch_cycles) {
@@ -230,8 +231,8 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     // that several SMs fetched from DRAM in this epoch is paid for once.
     // Each miss was charged `dram_miss_share` of a sector's DRAM time; the queue is set right
     // here: the first SM to miss on a sector pays all of it, the others (waiting on the same
-    // fill, as an L2's miss merging does) nothing. The epoch's ratio of distinct sectors to
-    // misses is the next epoch's share.
+    // fill, as an L2's miss merging does) nothing. The launch's ratio so far of distinct sectors
+    // fetched to misses is the next epoch's share (one epoch's alone swings with its tail).
     std::unordered_set<uint64_t> fetched;
     uint64_t epoch_dram_sectors = 0, epoch_misses = 0;
     for (SmModel& s : sms) {
@@ -251,7 +252,9 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
       epoch_dram_sectors += evicted;
       s.dram_free += static_cast<double>(evicted) * env.dram_cycles_per_sector;
     }
-    if (epoch_misses) env.dram_miss_share = static_cast<double>(fetched.size()) / static_cast<double>(epoch_misses);
+    launch_misses += epoch_misses;
+    launch_fetched += fetched.size();
+    if (launch_misses) env.dram_miss_share = static_cast<double>(launch_fetched) / static_cast<double>(launch_misses);
     if (loaded_latency) {
       epoch_dram_sectors += fetched.size();
       dram_sectors_per_epoch[epoch_index++ % window] = epoch_dram_sectors;

@@ -181,6 +181,61 @@ TEST(Timing, DramLoadedLatency) {
   EXPECT_EQ(timed(rising, 1).cycles, base.cycles);
 }
 
+// Every block reads the same 16 KiB (16 loads per thread, 256 threads), then, once that data
+// has arrived, `phases` - 1 more times the next 16 KiB. In each phase all 132 SMs miss on the
+// same sectors. The first phase's misses are charged a whole sector's DRAM time each (no earlier
+// epoch to learn from): 512 sectors per SM, about 1,100 cycles of the SM's DRAM share. Later
+// phases pay the share learnt so far (1 distinct sector per 132 misses): their loads wait about
+// one DRAM latency, with no queue.
+std::string shared_reads_ptx(int phases) {
+  std::ostringstream p;
+  p << ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry r(.param .u64 in, .param .u64 out)\n{\n"
+       "  .reg .b32 %r<8>;\n  .reg .f32 %f<32>;\n  .reg .b64 %rd<8>;\n"
+       "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n  cvta.to.global.u64 %rd2, %rd2;\n"
+       "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd1, %rd3;\n  mov.f32 %f1, 0f00000000;\n";
+  for (int ph = 0; ph < phases; ++ph) {
+    if (ph > 0) {  // the next phase's address waits for this phase's sum: add (int)(sum * 0) bytes
+      p << "  mul.f32 %f3, %f1, 0f00000000;\n  cvt.rzi.s32.f32 %r2, %f3;\n  cvt.s64.s32 %rd5, %r2;\n  add.s64 %rd4, %rd4, %rd5;\n";
+    }
+    for (int k = 0; k < 16; ++k) p << "  ld.global.f32 %f" << 10 + k << ", [%rd4+" << (ph * 16 + k) * 1024 << "];\n";
+    for (int k = 0; k < 16; ++k) p << "  add.f32 %f1, %f1, %f" << 10 + k << ";\n";
+  }
+  p << "  mov.u32 %r3, %ctaid.x;\n  mad.lo.s32 %r4, %r3, 256, %r1;\n  mul.wide.u32 %rd6, %r4, 4;\n  add.s64 %rd7, %rd2, %rd6;\n"
+       "  st.global.f32 [%rd7], %f1;\n  ret;\n}\n";
+  return p.str();
+}
+
+TEST(Timing, SmsMissingOnOneSectorShareItsDramFill) {
+  std::vector<float> in(16 * 256 * 3 + 64, 1.0f), out(132 * 256);
+  float* src = in.data() + (128 - reinterpret_cast<uintptr_t>(in.data()) % 128) / 4;
+  const int phases = 3;
+  const std::string ptx = shared_reads_ptx(phases);
+  const Module m = parse_ptx(ptx, "r.ptx");
+  ParamPacker p;
+  p.add(src).add(out.data());
+  TimingOptions o;
+  o.arch = builtin_arch("h200");
+  o.registers_per_thread = 32;
+  const TimingResult r = launch_timed(m, "r", {132, 1, 1}, {256, 1, 1}, p.bytes(), o);
+  EXPECT_EQ(r.dram_read_bytes, uint64_t{16} * 1024 * phases);  // each sector fetched once
+  EXPECT_EQ(out[0], 16.0f * phases);
+  // Mean issue-to-data cycles of each phase's 16 loads.
+  std::vector<double> latency(phases, 0);
+  int load = 0;
+  for (size_t i = 0; i < r.per_instruction.size(); ++i) {
+    if (r.counts.per_instruction[i].text.rfind("ld.global", 0) != 0) continue;
+    const TimingCounters& t = r.per_instruction[i];
+    EXPECT_EQ(t.l2_misses, 132u * 8 * 4);  // every SM misses on every sector: one epoch, no SM sees another's fill
+    latency[static_cast<size_t>(load++ / 16)] += static_cast<double>(t.memory_latency_cycles) / static_cast<double>(t.global_requests) / 16;
+  }
+  ASSERT_EQ(load, 16 * phases);
+  const double dram = builtin_arch("h200").dram_latency;
+  const double queue = 512 * 32 / (builtin_arch("h200").dram_bytes_per_cycle() / 132);  // one SM's 512 sectors: ~1,100 cycles
+  EXPECT_GT(latency[0], dram + queue / 2 - 50);  // the queue fills as the 16 loads issue: half of it on average
+  EXPECT_LT(latency[1], dram + 30);               // share 1/132: the queue is negligible
+  EXPECT_LT(latency[2], dram + 30);
+}
+
 TEST(Timing, SchedulerPolicies) {
   GreedyThenOldestPolicy gto;
   const SchedulerCandidate c[3] = {{0, 5}, {1, 2}, {2, 9}};
