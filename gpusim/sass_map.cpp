@@ -9,6 +9,7 @@
 #include "gpusim/sass_map.h"
 
 #include "gpusim/sass_decode.h"
+#include "gpusim/timing/instr_class.h"
 
 #include <unistd.h>
 
@@ -375,9 +376,88 @@ std::vector<SharedIssue> sass_shared_issue(const SassMap& map, const Module& mod
         out[i] = {n / k, n ? width : 0};
       }
       if (!any) continue;
-      if (!ok || ptx_bytes != sass_bytes)
+      if (!ok || ptx_bytes != sass_bytes) {
         for (size_t i = b; i < e; ++i)
           if (is_shared(code[i]) && (code[i].op == Op::St) == (store == 1)) out[i] = SharedIssue{};
+        continue;
+      }
+      bool head = false;
+      for (size_t i = b; i < e; ++i) {
+        if (!is_shared(code[i]) || (code[i].op == Op::St) != (store == 1)) continue;
+        if (out[i].requests > 0 && out[i].width > type_bytes(code[i].type) * code[i].vec) head = true;
+        if (out[i].requests == 0) out[i].after_head = head;
+      }
+    }
+    b = e;
+  }
+  return out;
+}
+
+std::vector<bool> schedule_segments(const Module& module) {
+  std::vector<bool> leader = block_leaders(module);
+  const auto& code = module.instructions();
+  for (size_t i = 0; i < code.size(); ++i)
+    if (code[i].op == Op::Bar || code[i].op == Op::Membar) leader[i + 1] = true;
+  return leader;
+}
+
+std::vector<LoadHoist> sass_load_hoist(const SassMap& map, const Module& module, const std::string& kernel, const std::vector<double>& weights) {
+  const KernelSass& ks = kernel_sass(map, kernel);
+  const auto& code = module.instructions();
+  std::vector<LoadHoist> out(code.size());
+  const Function* f = module.find_function(kernel);
+  if (ks.code.empty() || !f || weights.size() != code.size()) return out;
+  std::map<int32_t, size_t> first;  // PTX line -> position of its first SASS instruction
+  for (size_t k = 0; k < ks.code.size(); ++k)
+    if (ks.code[k].ptx_line > 0) first.emplace(ks.code[k].ptx_line, k);
+  const std::vector<bool> leader = schedule_segments(module);
+  const std::vector<InstrClass> cls = classify_instructions(module);
+  auto is_load = [&](const Instr& in) { return in.op == Op::Ld && (in.space == Space::Shared || in.space == Space::Global || in.space == Space::Local); };
+  const size_t lo = static_cast<size_t>(f->begin), hi = static_cast<size_t>(f->end);
+  for (size_t b = lo; b < hi;) {
+    size_t e = b + 1;
+    while (e < hi && !leader[e]) ++e;
+    // Each instruction's SASS position; a merged load (none) takes the previous load's.
+    std::vector<long> pos(e - b, -1);
+    long last_load = -1;
+    for (size_t i = b; i < e; ++i) {
+      auto it = first.find(code[i].ptx_line);
+      if (it != first.end()) pos[i - b] = static_cast<long>(it->second);
+      if (is_load(code[i])) {
+        if (pos[i - b] < 0) pos[i - b] = last_load;
+        else last_load = pos[i - b];
+      }
+    }
+    // Which instructions read a register the segment wrote before them (by a load: uses_load).
+    std::vector<bool> uses_load(e - b, false), uses_segment(e - b, false);
+    std::set<int32_t> loaded, written;
+    for (size_t i = b; i < e; ++i) {
+      const InstrClass& c = cls[i];
+      for (int k = 0; k < c.nsrc; ++k) {
+        uses_load[i - b] = uses_load[i - b] || loaded.count(c.src[k]);
+        uses_segment[i - b] = uses_segment[i - b] || written.count(c.src[k]);
+      }
+      for (int k = 0; k < c.ndst; ++k) {
+        written.insert(c.dst[k]);
+        if (is_load(code[i])) loaded.insert(c.dst[k]);
+        else loaded.erase(c.dst[k]);
+      }
+    }
+    for (size_t i = b; i < e; ++i) {
+      if (!is_load(code[i]) || pos[i - b] < 0) continue;
+      bool bypassed = false, blocked = false;
+      LoadHoist h;
+      h.offset = 0;
+      for (size_t j = b; j < e; ++j) {
+        if (j == i || pos[j - b] < 0) continue;
+        if (j < i && pos[j - b] > pos[i - b]) bypassed = true;
+        if (pos[j - b] < pos[i - b] || (pos[j - b] == pos[i - b] && j < i)) {
+          h.offset += weights[j];
+          if (j > i && uses_load[j - b]) blocked = true;
+          if (j < i && uses_segment[j - b]) h.after.push_back(static_cast<int32_t>(j));
+        }
+      }
+      if (bypassed && !blocked) out[i] = std::move(h);
     }
     b = e;
   }

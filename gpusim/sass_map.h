@@ -64,8 +64,10 @@ std::vector<double> sass_weights(const SassMap& map, const Module& module, const
 // with `width` wider than the PTX access: the head of such a merge (the lanes' addresses,
 // rounded down to `width`, make the request).
 struct SharedIssue {
-  double requests = -1;  // LDS/STS instructions per execution
-  int width = 0;         // their bytes per thread
+  double requests = -1;     // LDS/STS instructions per execution
+  int width = 0;            // their bytes per thread
+  bool after_head = false;  // requests 0: a wider load of its block precedes it in the PTX
+                            // (its data arrive with the last such load's)
 };
 // Per instruction of `module`: the LDS/STS words ptxas attributes to its PTX line, decoded by
 // sass_decode.h. Only where a basic block moves, per kind (load/store), exactly the bytes its
@@ -75,6 +77,22 @@ struct SharedIssue {
 // block as written.
 // Needs the instruction words (`KernelSass::code`); without them everything is as written.
 std::vector<SharedIssue> sass_shared_issue(const SassMap& map, const Module& module, const std::string& kernel);
+// The straight-line stretches ptxas schedules within: a basic block, also cut after a barrier
+// (bar.sync/bar.arrive) and a memory barrier. leaders[i]: instruction i starts one.
+std::vector<bool> schedule_segments(const Module& module);
+// Where ptxas scheduled a load (ld.shared/ld.global/ld.local) above PTX instructions before it
+// in its segment (schedule_segments): `offset` = the issue cycles (`weights`, sass_weights()) of
+// the instructions the machine code places before it in the segment, and `after` = those of them
+// that come before it in the PTX too and read a register the segment writes (the load cannot
+// issue before their operands are ready: the SASS issues in order). offset < 0: not hoisted (or
+// one of the instructions placed before it comes after it in the PTX and reads a load of the
+// segment, whose timing the in-order PTX issue does not know yet). A load ptxas merged into a
+// neighbour (no SASS of its own) takes the place of the nearest load before it that has SASS.
+struct LoadHoist {
+  double offset = -1;
+  std::vector<int32_t> after;  // instruction indices
+};
+std::vector<LoadHoist> sass_load_hoist(const SassMap& map, const Module& module, const std::string& kernel, const std::vector<double>& weights);
 // SASS warp instructions the launch would execute: each PTX instruction's warp executions
 // times the SASS instructions attributed to its line, divided by the unroll factor ptxas
 // applied to its block (read off the block's one-to-one instructions), plus the prologue

@@ -244,6 +244,7 @@ void SmModel::issue(int sched, int32_t wi) {
     const Instr& in = env_.module->instructions()[static_cast<size_t>(pc)];
     const uint32_t active = w.stack.back().mask;
     const size_t depth = w.stack.size();
+    if (!env_.seg_leader.empty() && env_.seg_leader[static_cast<size_t>(pc)]) r.seg_start = now_;
     log_.lanes = 0;
     run_warp(s.ctx, w, 1);
     if (c.folded) {
@@ -268,7 +269,22 @@ void SmModel::issue(int sched, int32_t wi) {
       uint8_t kind;
       PipeClass pipe = c.pipe;
       if (c.memory && log_.lanes != 0 && log_.where != MemWhere::Param) {
-        done_at = memory_done(wi, in, log_, &kind);
+        double at = static_cast<double>(now_);
+        const std::vector<LoadHoist>& hoist = env_.options->load_hoist;
+        if (!hoist.empty() && hoist[static_cast<size_t>(pc)].offset >= 0 && !log_.write && !log_.atomic) {
+          // ptxas issues this load earlier than the PTX order puts it: once its segment has
+          // issued what the machine code places before it (their operands ready), and its
+          // address is ready.
+          const LoadHoist& h = hoist[static_cast<size_t>(pc)];
+          double early = static_cast<double>(r.seg_start) + h.offset;
+          for (int k = 0; k < c.nsrc; ++k) early = std::max(early, static_cast<double>(r.reg_ready[static_cast<size_t>(c.src[k])]));
+          for (int32_t j : h.after) {
+            const InstrClass& p = cls[static_cast<size_t>(j)];
+            for (int k = 0; k < p.nsrc; ++k) early = std::max(early, static_cast<double>(r.reg_ready[static_cast<size_t>(p.src[k])]));
+          }
+          at = std::min(at, early);
+        }
+        done_at = memory_done(wi, in, log_, &kind, at);
         pipe = log_.where == MemWhere::Shared ? PipeClass::Shared : c.pipe == PipeClass::Shared ? PipeClass::Global : c.pipe;
       } else {
         done_at = now_ + static_cast<uint64_t>(a.pipes[static_cast<size_t>(c.pipe)].latency);
@@ -315,29 +331,33 @@ void SmModel::issue(int sched, int32_t wi) {
   }
 }
 
-uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& log, uint8_t* kind) {
+uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& log, uint8_t* kind, double at) {
   const ArchSpec& a = *env_.arch;
-  const WarpRec& r = warps_[static_cast<size_t>(wi)];
+  WarpRec& r = warps_[static_cast<size_t>(wi)];
   TimingCounters& k = timing[static_cast<size_t>(&in - env_.module->instructions().data())];
-  const double now = static_cast<double>(now_);
+  const double now = at;
   if (log.where == MemWhere::Shared) {
     uint32_t addr[32];
     for (int l = 0; l < 32; ++l) addr[l] = static_cast<uint32_t>(log.addr[l]);
     uint32_t bytes = log.bytes;
+    bool widened = false;
     const std::vector<SharedIssue>& si = env_.options->shared_issue;
     if (!si.empty() && !log.atomic) {
       const SharedIssue& issue = si[static_cast<size_t>(&in - env_.module->instructions().data())];
       if (issue.requests == 0) {
         // ptxas merged this access into a neighbour's wider instruction: its data come with that
-        // request, which has paid the wavefronts.
+        // request, which has paid the wavefronts (when the neighbour comes later in the PTX, as
+        // if it were issued now).
         *kind = static_cast<uint8_t>(Stall::ShortScoreboard);
-        const double done = std::max(now, l1_free_) - 1 + a.pipes[static_cast<size_t>(PipeClass::Shared)].latency;
+        const double done = issue.after_head ? r.wide_shared_done
+                                             : std::max(now, l1_free_) - 1 + a.pipes[static_cast<size_t>(PipeClass::Shared)].latency;
         k.memory_latency_cycles += static_cast<uint64_t>(std::max(0.0, done - now));
         return ceil_cycle(done);
       }
       if (issue.requests == 1 && static_cast<uint32_t>(issue.width) > bytes) {
         bytes = static_cast<uint32_t>(issue.width);
         for (int l = 0; l < 32; ++l) addr[l] &= ~(bytes - 1);
+        widened = true;
       }
     }
     const BankCost cost = env_.shared_model->cost(addr, log.lanes, bytes);
@@ -348,6 +368,7 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
     *kind = static_cast<uint8_t>(Stall::ShortScoreboard);
     const double lat = log.atomic ? a.pipes[static_cast<size_t>(PipeClass::Shared)].latency * 2 : a.pipes[static_cast<size_t>(PipeClass::Shared)].latency;
     const double done = l1_free_ - 1 + lat;
+    if (widened) r.wide_shared_done = done;
     k.memory_latency_cycles += static_cast<uint64_t>(done - now);
     return ceil_cycle(done);
   }

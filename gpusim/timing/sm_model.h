@@ -46,6 +46,7 @@ struct SmEnv {
                                       // from the chip's DRAM traffic of the epochs before it
   std::vector<uint8_t> trace_pc;      // per instruction: passes the trace's opcode and line filter
   std::vector<double> skip_weight;    // per if-converted branch: issue cycles of the code it skips
+  std::vector<uint8_t> seg_leader;    // per instruction: starts a schedule segment (with load_hoist)
   size_t scoreboard_regs = 0;         // registers in the scoreboard (classes' src/dst are compacted)
 };
 
@@ -117,13 +118,16 @@ class SmModel {
     uint64_t not_before = 0;        // barrier release, block launch
     uint64_t start = 0;             // cycle the block was placed
     uint64_t issued = 0;
+    uint64_t seg_start = 0;         // cycle the warp issued its current schedule segment's first instruction
+    double wide_shared_done = 0;    // data-ready cycle of its last shared load ptxas widened (SharedIssue)
     std::vector<uint64_t> reg_ready;
     std::vector<uint8_t> reg_kind;  // Stall reason a wait on the register counts as
   };
 
   void start_blocks();
   void issue(int sched, int32_t wi);
-  uint64_t memory_done(int32_t wi, const Instr& in, const MemAccessLog& log, uint8_t* kind);
+  // `at`: the cycle the request leaves the warp (now, or earlier for a load ptxas hoisted).
+  uint64_t memory_done(int32_t wi, const Instr& in, const MemAccessLog& log, uint8_t* kind, double at);
   void finish_warp(int32_t wi);
 
   const SmEnv& env_;

@@ -156,6 +156,12 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   }
   if (!options.shared_issue.empty() && options.shared_issue.size() != module.instructions().size())
     throw SimError("TimingOptions::shared_issue must have one entry per instruction of the module");
+  if (!options.load_hoist.empty()) {
+    if (options.load_hoist.size() != module.instructions().size())
+      throw SimError("TimingOptions::load_hoist must have one entry per instruction of the module");
+    const std::vector<bool> leaders = schedule_segments(module);
+    env.seg_leader.assign(leaders.begin(), leaders.begin() + static_cast<long>(module.instructions().size()));
+  }
   env.arch = &a;
   env.options = &options;
   env.shared_model = options.shared_model ? options.shared_model.get() : &default_banks;

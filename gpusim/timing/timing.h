@@ -109,6 +109,9 @@ struct TimingOptions {
   std::vector<SharedIssue> shared_issue;       // per module instruction: how the machine code issues a
                                                // shared load/store (sass_shared_issue() in sass_map.h:
                                                // ptxas's merged LDS.128/STS.64); empty: as the PTX writes it
+  std::vector<LoadHoist> load_hoist;           // per module instruction: where ptxas scheduled a load
+                                               // early (sass_load_hoist() in sass_map.h); empty:
+                                               // every load issues where the PTX has it
   int threads = 1;                             // host threads simulating SMs
   uint32_t epoch_cycles = 256;                 // L2 synchronisation interval
   LaunchOptions launch;                        // functional options (dynamic shared memory, ...)

@@ -3,7 +3,7 @@
 // Nsight Compute's on the H200).
 //
 //   gpusim_validate KERNELS.ptx [--arch h200|FILE.json] [--group G] [--only ID] [--threads N]
-//                   [--scheduler gto|lrr] [--sass-issue 0|1] [--sass-shared 0|1]
+//                   [--scheduler gto|lrr] [--sass-issue 0|1] [--sass-shared 0|1] [--sass-hoist 0|1]
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -24,13 +24,14 @@ using namespace weft::gpusim::validation;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s KERNELS.ptx [--arch NAME|FILE] [--group G] [--only ID] [--threads N] [--scheduler gto|lrr] [--sass-issue 0|1] [--sass-shared 0|1]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s KERNELS.ptx [--arch NAME|FILE] [--group G] [--only ID] [--threads N] [--scheduler gto|lrr] [--sass-issue 0|1] [--sass-shared 0|1] [--sass-hoist 0|1]\n", argv[0]);
     return 2;
   }
   std::string arch_name = "h200", group, only, sched = "gto";
   int threads = 1;
   bool sass_issue = true;  // --sass-issue 0: one issue cycle per PTX instruction (the old model)
   bool sass_shared = true; // --sass-shared 0: shared accesses as the PTX writes them, not ptxas's merged LDS/STS
+  bool sass_hoist = true;  // --sass-hoist 0: every load issues at its PTX position, not where ptxas scheduled it
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--arch") arch_name = v;
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
     else if (k == "--scheduler") sched = v;
     else if (k == "--sass-issue") sass_issue = v != "0";
     else if (k == "--sass-shared") sass_shared = v != "0";
+    else if (k == "--sass-hoist") sass_hoist = v != "0";
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -71,6 +73,8 @@ int main(int argc, char** argv) {
     p.add(c.n).add(c.p).add(c.q);
     if (sass_issue) opt.issue_weights = sass_weights(sass, module, c.kernel);
     if (sass_shared) opt.shared_issue = sass_shared_issue(sass, module, c.kernel);
+    opt.load_hoist.clear();
+    if (sass_issue && sass_hoist) opt.load_hoist = sass_load_hoist(sass, module, c.kernel, opt.issue_weights);
     opt.registers_per_thread = regs.at(c.kernel).registers;
     opt.static_shared_bytes = regs.at(c.kernel).shared_bytes;
     const auto t0 = std::chrono::steady_clock::now();

@@ -1,6 +1,7 @@
 // tests/gpusim/sass_shared_test.cpp — the LDS/STS decoder (sass_decode.h), the per-PTX-instruction
-// shared issue it gives the timing model (sass_map.h, sass_shared_issue), and its effect on
-// wavefronts; PTX from tests/gpusim/cuda/sass_shared.cu (nvcc), SASS from ptxas.
+// shared issue it gives the timing model (sass_map.h, sass_shared_issue), its effect on
+// wavefronts, and loads issued where ptxas scheduled them (sass_load_hoist); PTX from
+// tests/gpusim/cuda/sass_shared.cu (nvcc), SASS from ptxas.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -114,12 +115,49 @@ TEST(SassSharedIssue, MergedRowLoadsCostTheirWideRequests) {
   // The functional results and instruction counts do not depend on how the loads are issued.
   EXPECT_EQ(issued.counts.total, as_written.counts.total);
 
+  // The machine code issues the four LDS.128 back to back, before the FMAs that use them
+  // (sass_load_hoist); the PTX interleaves each load with its FMA. Issued where ptxas put them,
+  // a warp waits one shared round trip instead of four in a row (the FMA chain needs each row
+  // in turn): about three shared latencies fewer.
+  const std::vector<LoadHoist> hoist = sass_load_hoist(map, m, "row_sum", sass_weights(map, m, "row_sum"));
+  int hoisted = 0;
+  for (size_t i = static_cast<size_t>(f.begin); i < static_cast<size_t>(f.end); ++i) {
+    const Instr& in = m.instructions()[i];
+    if (in.op != Op::Ld || in.space != Space::Shared) continue;
+    if (hoist[i].offset >= 0) {
+      ++hoisted;
+      EXPECT_LT(hoist[i].offset, 8);  // only the loads and their address arithmetic come before them
+    }
+  }
+  EXPECT_EQ(hoisted, 15);  // every load but the first
+  auto with_hoist = [&](bool on) {
+    ParamPacker p;
+    p.add(in.data()).add(out.data());
+    TimingOptions o;
+    o.arch = builtin_arch("h200");
+    o.registers_per_thread = 32;
+    o.static_shared_bytes = 1024;
+    o.issue_weights = sass_weights(map, m, "row_sum");
+    o.shared_issue = issue;
+    if (on) o.load_hoist = hoist;
+    return launch_timed(m, "row_sum", {1, 1, 1}, {256, 1, 1}, p.bytes(), o);
+  };
+  const TimingResult in_order = with_hoist(false), scheduled = with_hoist(true);
+  const double lat = builtin_arch("h200").pipes[static_cast<int>(PipeClass::Shared)].latency;
+  EXPECT_EQ(scheduled.counts.total, in_order.counts.total);
+  EXPECT_EQ(scheduled.total.shared_wavefronts, in_order.total.shared_wavefronts);
+  EXPECT_GE(static_cast<double>(in_order.cycles) - static_cast<double>(scheduled.cycles), 2 * lat) << in_order.cycles << " " << scheduled.cycles;
+  EXPECT_LE(static_cast<double>(in_order.cycles) - static_cast<double>(scheduled.cycles), 4 * lat) << in_order.cycles << " " << scheduled.cycles;
+
   TimingOptions bad;
   bad.arch = builtin_arch("h200");
   bad.registers_per_thread = 32;
   bad.shared_issue.resize(3);
   ParamPacker p;
   p.add(in.data()).add(out.data());
+  EXPECT_THROW(launch_timed(m, "row_sum", {1, 1, 1}, {256, 1, 1}, p.bytes(), bad), SimError);
+  bad.shared_issue.clear();
+  bad.load_hoist.resize(3);
   EXPECT_THROW(launch_timed(m, "row_sum", {1, 1, 1}, {256, 1, 1}, p.bytes(), bad), SimError);
 }
 
