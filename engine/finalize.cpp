@@ -198,6 +198,20 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     m.particle_spring_start = up(i32, {np + 1}, spring_start, false);
     m.particle_spring_list = up(i32, {int64_t(spring_list.size())}, spring_list, false);
     m.particle_spring_other = up(i32, {int64_t(spring_other.size())}, spring_other, false);
+    size_t width = 0;
+    for (const auto& l : springs_of) width = std::max(width, l.size());
+    if (m.spring_count > 0 && width * size_t(np) <= 2 * 2 * size_t(m.spring_count)) {
+        std::vector<int> ell_list(width * size_t(np), -1), ell_other(width * size_t(np), -1);
+        for (int64_t i = 0; i < np; ++i)
+            for (size_t k = 0; k < springs_of[size_t(i)].size(); ++k) {
+                const int s = springs_of[size_t(i)][k];
+                ell_list[k * size_t(np) + size_t(i)] = s;
+                ell_other[k * size_t(np) + size_t(i)] = spring_indices[size_t(2 * s)] + spring_indices[size_t(2 * s + 1)] - int(i);
+            }
+        m.particle_spring_width = int(width);
+        m.particle_spring_ell_list = up(i32, {int64_t(ell_list.size())}, ell_list, false);
+        m.particle_spring_ell_other = up(i32, {int64_t(ell_other.size())}, ell_other, false);
+    }
     return m;
 }
 

@@ -138,6 +138,12 @@ struct Model {
     Array particle_spring_start;            // int32 (particle_count + 1)
     Array particle_spring_list;             // int32 (2 spring_count): spring ids
     Array particle_spring_other;            // int32 (2 spring_count): the spring's other particle
+    // The same lists column by column (ELL): entry k of particle i at [k * particle_count + i],
+    // -1 past its last spring, so the threads of a warp read consecutive words. Used when the
+    // padding costs at most 2x the lists (particle_spring_width > 0), as in grids and cloth.
+    int particle_spring_width = 0;          // the most springs of one particle; 0: CSR only
+    Array particle_spring_ell_list;         // int32 (width x particle_count)
+    Array particle_spring_ell_other;        // int32 (width x particle_count)
 
     // A new State holding the model's initial positions and velocities (copies).
     State state(int requires_grad = -1) const;  // -1: the model's requires_grad

@@ -59,7 +59,15 @@ void SemiImplicitIntegrator::simulate(const Model& m, State& in, State& out, flo
                          a(m.tet_materials), i(L.tet), a(in.force_terms)},
                         o);
     }
-    if (m.spring_count > 0) {
+    if (m.spring_count > 0 && m.particle_spring_width > 0) {
+        static const runtime::Kernel k = solver_kernel("springs", "accumulate_forces_with_springs_ell");
+        runtime::launch(k, {n},
+                        {a(in.force_terms), a(m.particle_term_start), a(m.particle_term_index), a(in.particle_q),
+                         a(in.particle_qd), a(m.particle_spring_start), i(m.particle_spring_width),
+                         a(m.particle_spring_ell_list), a(m.particle_spring_ell_other), a(m.spring_rest_length),
+                         a(m.spring_stiffness), a(m.spring_damping), a(in.particle_f)},
+                        o);
+    } else if (m.spring_count > 0) {
         static const runtime::Kernel k = solver_kernel("springs", "accumulate_forces_with_springs");
         runtime::launch(k, {n},
                         {a(in.force_terms), a(m.particle_term_start), a(m.particle_term_index), a(in.particle_q),
