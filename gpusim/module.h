@@ -144,6 +144,9 @@ class Module {
   // Host storage of a module-scope .global or .const variable (what cudaMemcpyToSymbol
   // writes); an empty span if there is none by that name.
   std::span<std::byte> global_symbol(std::string_view name) const;
+  // The host storage of every module-scope variable (libdevice's constant tables among them):
+  // buffers every launch of the module may read.
+  std::vector<std::span<std::byte>> global_storage() const;
 
  private:
   friend class Parser;

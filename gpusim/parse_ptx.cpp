@@ -725,6 +725,12 @@ const Function* Module::find_function(std::string_view name) const {
   return it == function_index_.end() ? nullptr : &functions_[it->second];
 }
 
+std::vector<std::span<std::byte>> Module::global_storage() const {
+  std::vector<std::span<std::byte>> out;
+  for (const auto& [name, var] : globals_) out.push_back(global_symbol(name));
+  return out;
+}
+
 std::span<std::byte> Module::global_symbol(std::string_view name) const {
   auto it = globals_.find(std::string(name));
   if (it == globals_.end()) return {};

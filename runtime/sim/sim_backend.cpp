@@ -126,7 +126,9 @@ public:
         const std::string symbol = req.adjoint ? k.cuda_backward_symbol : k.cuda_symbol;
         const gpusim::Dim3 grid{static_cast<uint32_t>(blocks), 1, 1}, block{static_cast<uint32_t>(req.block_dim), 1, 1};
         const SimSettings settings = sim_settings();
-        const gpusim::GlobalMemoryMap buffers = global_buffers(k, req, oob_ptr);
+        gpusim::GlobalMemoryMap buffers = global_buffers(k, req, oob_ptr);
+        for (const auto& g : module_.global_storage())  // the module's own variables (math tables)
+            buffers.add(reinterpret_cast<uint64_t>(g.data()), g.size(), "a module variable");
         auto report = std::make_shared<SimLaunchReport>();
         report->device = "sim:" + arch_name_;
         report->timed = timing_enabled(settings);
