@@ -48,6 +48,16 @@ def spring_force_on(xi: wp.vec3, vi: wp.vec3, xj: wp.vec3, vj: wp.vec3, rest: fl
     return f
 
 
+@wp.func
+def add_slots(f: wp.vec3, force_terms: wp.array(dtype=wp.vec3), term_index: wp.array(dtype=int), first: int, last: int):
+    """f plus the force slots term_index[first .. last - 1], in that order: a particle's slots
+    after its springs (triangles, bending, tetrahedra)."""
+    total = f
+    for k in range(first, last):
+        total = total + force_terms[term_index[k]]
+    return total
+
+
 @wp.kernel
 def accumulate_forces_with_springs(
     force_terms: wp.array(dtype=wp.vec3),
@@ -80,9 +90,7 @@ def accumulate_forces_with_springs(
         j = spring_other[k]
         s = spring_list[k]
         f = f + spring_force_on(xi, vi, x[j], v[j], spring_rest_length[s], spring_stiffness[s], spring_damping[s])
-    for k in range(term_start[i] + (s1 - s0), term_start[i + 1]):
-        f = f + force_terms[term_index[k]]
-    particle_f[i] = f
+    particle_f[i] = add_slots(f, force_terms, term_index, term_start[i] + (s1 - s0), term_start[i + 1])
 
 
 @wp.kernel
@@ -116,6 +124,4 @@ def accumulate_forces_with_springs_ell(
             j = ell_other[k * n + i]
             f = f + spring_force_on(xi, vi, x[j], v[j], spring_rest_length[s], spring_stiffness[s], spring_damping[s])
     nsprings = spring_start[i + 1] - spring_start[i]
-    for k in range(term_start[i] + nsprings, term_start[i + 1]):
-        f = f + force_terms[term_index[k]]
-    particle_f[i] = f
+    particle_f[i] = add_slots(f, force_terms, term_index, term_start[i] + nsprings, term_start[i + 1])

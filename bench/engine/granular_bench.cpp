@@ -21,6 +21,29 @@
 
 using namespace weft;
 
+namespace {
+
+// Milliseconds per semi-implicit step over `steps` steps after one warm-up step (synchronised by
+// copying positions to the host before and after); `last` receives the state the last step read.
+double ms_per_step(const engine::Model& m, float dt, int steps, engine::State& last) {
+    engine::State s0 = m.state(), s1 = m.state();
+    engine::SemiImplicitIntegrator integ;
+    integ.simulate(m, s0, s1, dt);
+    std::swap(s0, s1);
+    std::vector<float> sync(size_t(m.particle_count) * 3);
+    s0.particle_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
+    auto t = std::chrono::steady_clock::now();
+    for (int k = 0; k < steps; ++k) {
+        integ.simulate(m, s0, s1, dt);
+        std::swap(s0, s1);
+    }
+    s0.particle_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
+    last = s1;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count() * 1000.0 / steps;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     std::string device = "cpu";
     std::vector<int> sizes = {65536, 1048576};
@@ -58,20 +81,8 @@ int main(int argc, char** argv) {
                     b.add_particle(engine::Vec3(2 * r * float(x) + jitter(), r + 2 * r * float(y), 2 * r * float(z) + jitter()),
                                    engine::Vec3::Zero(), 0.01f, r);
         engine::Model m = b.finalize(device);
-        engine::State s0 = m.state(), s1 = m.state();
-        engine::SemiImplicitIntegrator integ;
-        const float dt = 1e-3f;
-        integ.simulate(m, s0, s1, dt);
-        std::swap(s0, s1);
-        std::vector<float> sync(size_t(m.particle_count) * 3);
-        s0.particle_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
-        auto t = std::chrono::steady_clock::now();
-        for (int k = 0; k < steps; ++k) {
-            integ.simulate(m, s0, s1, dt);
-            std::swap(s0, s1);
-        }
-        s0.particle_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
-        double ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count() * 1000.0 / steps;
+        engine::State s1;
+        double ms = ms_per_step(m, 1e-3f, steps, s1);
         printf("| %d | %.2f | %.1f | %lld |\n", m.particle_count, ms, 1000.0 / ms,
                (long long)engine::particle_grid_dropped(m, s1.grid_bucket_count));
         fflush(stdout);
@@ -94,20 +105,8 @@ int main(int argc, char** argv) {
         d.particle_radius = 0.008f;
         b.add_cloth_grid(d);
         engine::Model m = b.finalize(device);
-        engine::State s0 = m.state(), s1 = m.state();
-        engine::SemiImplicitIntegrator integ;
-        const float dt = 1e-4f;
-        integ.simulate(m, s0, s1, dt);
-        std::swap(s0, s1);
-        std::vector<float> sync(size_t(m.particle_count) * 3);
-        s0.particle_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
-        auto t = std::chrono::steady_clock::now();
-        for (int k = 0; k < steps; ++k) {
-            integ.simulate(m, s0, s1, dt);
-            std::swap(s0, s1);
-        }
-        s0.particle_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
-        double ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count() * 1000.0 / steps;
+        engine::State s1;
+        double ms = ms_per_step(m, 1e-4f, steps, s1);
         printf("\n| 64x64 cloth with self-contact | ms / step | steps / s | dropped by the grid |\n|---|---|---|---|\n");
         printf("| %d particles, %d triangles | %.3f | %.1f | %lld |\n", m.particle_count, m.tri_count, ms, 1000.0 / ms,
                (long long)engine::particle_grid_dropped(m, s1.grid_bucket_count));
