@@ -219,7 +219,12 @@ void launch_adjoint(const Kernel& k, const std::vector<LaunchArg>& args, const L
         auto d = g.descriptor();
         std::memcpy(block.data() + ap.offset, d.data(), d.size());
     }
-    Array status = Array::zeros(compiler::int32_type(), {4}, options.device);
+    const bool deferred = options.adjoint_status.valid();
+    if (deferred && (options.adjoint_status.dtype() != compiler::int32_type() || options.adjoint_status.size() != 4 ||
+                     options.adjoint_status.device() != options.device))
+        throw RuntimeError(where + ": adjoint_status must be 4 int32 on " + options.device.str() + ", got " +
+                           options.adjoint_status.describe());
+    Array status = deferred ? options.adjoint_status : Array::zeros(compiler::int32_type(), {4}, options.device);
     auto sd = status.descriptor();
     std::memcpy(block.data() + info.adj_status_offset, sd.data(), sd.size());
     req.args = std::move(block);
@@ -228,16 +233,24 @@ void launch_adjoint(const Kernel& k, const std::vector<LaunchArg>& args, const L
     const compiler::CompiledModule& cm = k.module()->compiled(req.debug);
     req.kernel = cm.find_kernel(info.name);
     k.module()->loaded(options.device, req.debug).launch(req);
+    if (deferred) return;
     int32_t st[4] = {0, 0, 0, 0};
     status.copy_to_host(st, sizeof st);
-    if (st[0])
-        throw RuntimeError(where + " (" + (info.loc.valid() ? info.loc.file->path + ":" + std::to_string(st[1]) : std::string("?")) +
-                           "): a thread needed more than the " + std::to_string(st[2]) +
-                           " bytes of its per-thread tape (values that loops overwrite are kept there); raise "
-                           "CompileOptions::adjoint_tape_bytes, or shorten the loops of one thread; gradients of this launch are incomplete");
+    std::string problem = adjoint_overflow_message(k, st);
+    if (!problem.empty()) throw RuntimeError(problem);
 }
 
 }  // namespace
+
+std::string adjoint_overflow_message(const Kernel& k, const int32_t st[4]) {
+    if (!st[0]) return "";
+    const compiler::KernelInfo& info = k.info();
+    return "backward launch of kernel '" + info.name + "' (" +
+           (info.loc.valid() ? info.loc.file->path + ":" + std::to_string(st[1]) : std::string("?")) +
+           "): a thread needed more than the " + std::to_string(st[2]) +
+           " bytes of its per-thread tape (values that loops overwrite are kept there); raise "
+           "CompileOptions::adjoint_tape_bytes, or shorten the loops of one thread; gradients of this launch are incomplete";
+}
 
 void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args, const LaunchOptions& options) {
     if (!k.valid()) throw RuntimeError("launch of an empty kernel handle");

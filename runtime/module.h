@@ -91,6 +91,12 @@ struct LaunchOptions {
     // entries (or an empty vector) mean the default: the array's grad(), and no float adjoints.
     bool adjoint = false;
     std::vector<Array> adj_args;
+    // Backward launches only: where the launch reports that a thread's per-thread tape overflowed
+    // (int32, 4 elements, zeroed by the caller). When given, the launch does not wait to read it
+    // back: the caller checks it later with adjoint_overflow_message (the Tape does, once per
+    // backward pass, so a pass of many launches synchronises once). Otherwise the launch reads
+    // its own status back and throws at once.
+    Array adjoint_status;
     // Forward launches are reported to the thread's active recorder (the Tape) unless this is false.
     bool record_tape = true;
 };
@@ -101,5 +107,9 @@ std::vector<std::byte> pack_arguments(const Kernel& k, const std::vector<LaunchA
 
 void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args,
             const LaunchOptions& options);
+
+// The error of a backward launch of `k` whose status (LaunchOptions::adjoint_status, read back to
+// the host) is `status`; "" when no thread's tape overflowed.
+std::string adjoint_overflow_message(const Kernel& k, const int32_t status[4]);
 
 }  // namespace weft::runtime

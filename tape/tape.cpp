@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -263,6 +264,20 @@ void Tape::run_backward() {
         }
     }
     runtime::ScopedRecorder suspend(nullptr);  // nothing the backward pass does is recorded
+    // Each backward launch reports a per-thread-tape overflow into its own 4 words of one status
+    // array per device, read back once after the pass (not after every launch: a rollout's
+    // backward is hundreds of small launches, and a read-back each is a synchronisation each).
+    std::map<std::string, std::pair<runtime::Array, int64_t>> status;  // device -> (array, used)
+    {
+        std::map<std::string, std::pair<runtime::Device, int64_t>> count;
+        for (const Record& r : records_)
+            if (r.kind == Record::Launch) {
+                auto& c = count.try_emplace(r.options.device.str(), r.options.device, 0).first->second;
+                c.second += 4;
+            }
+        for (auto& [key, c] : count) status[key] = {runtime::Array::zeros(compiler::int32_type(), {c.second}, c.first), 0};
+    }
+    std::vector<std::pair<size_t, runtime::Array>> launched;  // record index, its status
     for (size_t n = records_.size(); n-- > 0;) {
         Record& r = records_[n];
         switch (r.kind) {
@@ -276,7 +291,12 @@ void Tape::run_backward() {
                 runtime::LaunchOptions o = r.options;
                 o.adjoint = true;
                 o.record_tape = false;
+                auto& [all, used] = status.at(o.device.str());
+                auto* words = static_cast<int32_t*>(all.data()) + used;
+                used += 4;
+                o.adjoint_status = runtime::Array::wrap(words, compiler::int32_type(), {4}, {4}, o.device, all.owner());
                 runtime::launch(r.kernel, r.dim, r.args, o);
+                launched.emplace_back(n, o.adjoint_status);
                 break;
             }
             case Record::Copy:
@@ -292,6 +312,19 @@ void Tape::run_backward() {
                 if (r.backward) r.backward();
                 break;
         }
+    }
+    // The first launch of the pass (the newest record) whose tape overflowed is the error.
+    std::map<std::string, std::vector<int32_t>> host;
+    for (auto& [key, st] : status) {
+        std::vector<int32_t>& h = host[key];
+        h.resize(static_cast<size_t>(st.first.size()));
+        st.first.copy_to_host(h.data(), h.size() * sizeof(int32_t));
+    }
+    for (auto& [n, a] : launched) {
+        const std::string key = a.device().str();
+        const int64_t at = static_cast<const int32_t*>(a.data()) - static_cast<const int32_t*>(status.at(key).first.data());
+        std::string problem = runtime::adjoint_overflow_message(records_[n].kernel, host.at(key).data() + at);
+        if (!problem.empty()) throw RuntimeError(problem);
     }
 }
 

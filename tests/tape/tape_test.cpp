@@ -281,6 +281,42 @@ TEST_P(TapeTest, VisualizeWritesAGraphOfLaunchesAndArrays) {
     std::filesystem::remove(path);
 }
 
+// Backward launches under a Tape do not read their per-thread-tape status back one by one: the
+// pass reads them all once at its end and raises the error of the first that overflowed, with
+// the message a lone backward launch gives (tests/tape/adjoint_test.cpp).
+TEST_P(TapeTest, PerThreadTapeOverflowInAPassIsReportedAtItsEnd) {
+    auto m = module_of(R"(
+@wp.kernel
+def power(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), n: int):
+    v = x[0]
+    for j in range(n):
+        v = v * x[1] + 1.0
+    y[0] = v
+)", "overflow_pass.py");
+    for (int n : {3, 100000}) {
+        Array x = vec({1.0, 0.5}), y = zeros(1), z = zeros(1);
+        tape::Tape tape;
+        {
+            runtime::ScopedRecorder rec(&tape);
+            run(m, "power", {1}, {arg(x), arg(y), integer(n)}, device_);
+            launch("scale", 1, {arg(y), num(2.0), arg(z)});
+        }
+        if (n == 3) {  // v = ((x0 b + 1) b + 1) b + 1, b = x1 = 0.5: dz/dx0 = 2 b^3
+            tape.backward(z);
+            EXPECT_DOUBLE_EQ(values_of<double>(*x.grad())[0], 2 * 0.125);
+            continue;
+        }
+        try {
+            tape.backward(z);
+            FAIL() << "expected the per-thread tape to overflow";
+        } catch (const runtime::RuntimeError& e) {
+            std::string msg = e.what();
+            EXPECT_NE(msg.find("backward launch of kernel 'power' (overflow_pass.py:"), std::string::npos) << msg;
+            EXPECT_NE(msg.find("more than the 4096 bytes of its per-thread tape"), std::string::npos) << msg;
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, TapeTest, ::testing::Values("cpu", "sim:h200", "cuda:0"),
                          [](const auto& info) { return info.param == "cpu" ? std::string("cpu") : info.param == "cuda:0" ? std::string("cuda") : std::string("sim"); });
 
