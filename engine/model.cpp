@@ -23,8 +23,8 @@ State Model::state(int requires_grad_opt) const {
     int64_t n = particle_count;
     s.particle_q = copy_of(particle_q, grad);
     s.particle_qd = copy_of(particle_qd, grad);
-    s.particle_f = Array::zeros(vec3_type(), {n}, device, grad);
-    s.force_terms = Array::zeros(vec3_type(), {std::max<int64_t>(term_layout.count, 1)}, device, grad);
+    // No gradient: the force is an output for the user (the integrators recompute it in backward).
+    s.particle_f = Array::zeros(vec3_type(), {n}, device, false);
     if (particle_contact && particle_grid_buckets > 0) {
         s.grid_bucket_count = Array::zeros(compiler::int32_type(), {particle_grid_buckets}, device);
         s.grid_bucket_particles = Array::zeros(compiler::int32_type(),

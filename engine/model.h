@@ -12,8 +12,8 @@
 //
 // Arrays are runtime::Array handles on the model's device (copies share memory). Every step writes
 // state_out from state_in (out of place), so a rollout that keeps one State per step can be
-// differentiated by a Tape that records the launches. Forces are assembled through per-element
-// slots (`force_terms`) and a fixed-order gather, so results do not depend on the thread count.
+// differentiated by a Tape that records the launches. Each particle sums its forces itself, in a
+// fixed order (kernels/step.py), so results do not depend on the thread count.
 #pragma once
 
 #include <array>
@@ -33,8 +33,10 @@ enum ParticleFlags : uint32_t {
 // Shape geometry types (kernels/geometry.py; GEO_MESH has Warp's number).
 enum GeoType : int { GEO_SPHERE = 0, GEO_BOX = 1, GEO_CAPSULE = 2, GEO_PLANE = 3, GEO_MESH = 5 };
 
-// Where each element kind writes its per-vertex contributions in State::force_terms (and the XPBD
-// deltas): slot i < particle_count holds particle i's own terms (contact, drag, external force).
+// The model's element table: every (element, vertex) pair has a number, its slot. Slot i <
+// particle_count is particle i itself; the semi-implicit step (kernels/step.py) walks each
+// particle's slots to find the elements it belongs to, and XPBD writes each pair's position
+// correction to that slot of its deltas array.
 struct ForceTermLayout {
     int spring = 0;   // first slot of springs: 2 per spring
     int tri = 0;      // 3 per triangle
@@ -128,7 +130,7 @@ struct Model {
 
     std::array<float, 3> gravity{0.0f, -9.80665f, 0.0f};  // m/s^2
 
-    // force assembly: for particle i, the slots term_index[term_start[i] .. term_start[i+1]-1]
+    // the element table: for particle i, its slots term_index[term_start[i] .. term_start[i+1]-1]
     ForceTermLayout term_layout;
     Array particle_term_start;              // int32 (particle_count + 1)
     Array particle_term_index;              // int32 (term_layout.count - particle_count)
@@ -155,11 +157,11 @@ struct State {
     int particle_count = 0;
     Array particle_q;                       // positions, vec3 (particle_count)
     Array particle_qd;                      // velocities, vec3 (particle_count)
-    Array particle_f;                       // total force of the last step taken from this state, vec3 (particle_count)
+    Array particle_f;                       // total force of the last step taken from this state, vec3 (particle_count);
+                                            // an output, without a gradient even under requires_grad
 
     // Scratch written by a step taken from this state (kept per state so a recorded rollout
-    // can be replayed backwards): per-slot forces or XPBD deltas, and the particle hash grid.
-    Array force_terms;                      // vec3 (term_layout.count)
+    // can be replayed backwards): the particle hash grid.
     Array grid_bucket_count;                // int32 (particle_grid_buckets); empty without particle contact
     Array grid_bucket_particles;            // int32 (buckets x capacity)
 

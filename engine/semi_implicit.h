@@ -1,18 +1,17 @@
 // engine/semi_implicit.h: the semi-implicit (symplectic) Euler integrator of Warp's warp.sim.
 //
-// One simulate() call is a fixed sequence of launches, all reading state_in and writing other
-// arrays (state_in's scratch, then state_out):
+// One simulate() call is one launch (two more first with particle contact), reading state_in and
+// writing state_out:
 //
-//   [hash grid]        build_grid, sort_grid_buckets                 (particle contact only)
-//   particle terms     eval_particle_terms  -> force_terms[0, n)     external, drag, contacts
-//   elements           eval_triangles / eval_bending / eval_tetrahedra
-//                                           -> force_terms[slots]
-//   assembly           accumulate_forces    -> state_in.particle_f   fixed-order sum per particle
-//                      (accumulate_forces_with_springs when there are springs: each particle
-//                      evaluates its own springs, which then need no force slots: their writes
-//                      and gathers were most of a 512² cloth substep on the H200)
-//   integration        integrate_particles  -> state_out.particle_q, particle_qd
-//                      v' = v + (f / m + g) dt,  x' = x + v' dt
+//   [hash grid]   build_grid, sort_grid_buckets      (particle contact only) -> state_in's grid
+//   step          step_particles (kernels/step.py)   -> state_in.particle_f, state_out.particle_q/qd
+//                 each particle sums its own force (external, drag, contacts), its springs, and
+//                 the forces of the triangles, bending edges and tetrahedra it belongs to, in a
+//                 fixed order, then integrates: v' = v + (f / m + g) dt,  x' = x + v' dt
+//
+// Every element is evaluated once per vertex (a triangle three times), in exchange for no force
+// slots: no float atomics and no per-slot arrays, so a recorded rollout holds positions,
+// velocities and forces per state only, and a step is one launch (forward and backward).
 //
 // Symplectic Euler keeps the energy of an undamped oscillator bounded (no drift) for dt below
 // the stability limit 2 / omega; tests/engine check this and the period.
@@ -26,7 +25,7 @@ class SemiImplicitIntegrator {
 public:
     SemiImplicitIntegrator() = default;
     // Advances state_in by dt (seconds) into state_out. `control` may be null (no external force).
-    // state_in.particle_f receives the total force used; state_in's scratch arrays are written.
+    // state_in.particle_f receives the total force used (the hash grid, with particle contact, too).
     void simulate(const Model& model, State& state_in, State& state_out, float dt, const Control* control = nullptr);
 };
 

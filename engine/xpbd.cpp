@@ -52,7 +52,7 @@ void XPBDIntegrator::simulate(const Model& m, State& in, State& out, float dt, c
     static const runtime::Kernel apply = solver_kernel("xpbd", "apply_deltas");
     Array x = xp;
     for (int it = 0; it < iterations; ++it) {
-        Array deltas = it == 0 ? in.force_terms : (grad ? fresh(std::max(L.count, 1), true) : deltas_);
+        Array deltas = grad ? fresh(std::max(L.count, 1), true) : deltas_;
         runtime::launch(contacts, {n},
                         {a(x), a(in.particle_q), a(m.particle_inv_mass), a(m.particle_radius), a(m.particle_flags),
                          i(m.ground ? 1 : 0), v4(m.ground_plane), f(m.soft_contact_mu), a(m.shape_transform),

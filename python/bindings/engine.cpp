@@ -80,7 +80,7 @@ void bind_engine(py::module_& m) {
     state.def_readonly("particle_count", &State::particle_count).def("clear_forces", &State::clear_forces);
     for (auto [name, member] : std::initializer_list<std::pair<const char*, Array State::*>>{
              {"particle_q", &State::particle_q}, {"particle_qd", &State::particle_qd}, {"particle_f", &State::particle_f},
-             {"force_terms", &State::force_terms}, {"grid_bucket_count", &State::grid_bucket_count},
+             {"grid_bucket_count", &State::grid_bucket_count},
              {"grid_bucket_particles", &State::grid_bucket_particles}})
         array_property(state, name, member);
 
