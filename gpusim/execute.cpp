@@ -11,8 +11,11 @@ uint64_t read_operand_slow(const BlockContext& ctx, const Warp& w, const Operand
   switch (o.kind) {
     case OperandKind::Sreg:
       switch (static_cast<SregId>(o.reg)) {
-        case SregId::Clock: return low_bits(w.issued, 32);
-        case SregId::Clock64: return w.issued;
+        // The timing model's cycle of the SM that issues the read, as on the GPU (each SM's
+        // counter; they start together at the launch). Functional runs have no cycles: there
+        // the warp's instruction count stands in, which still grows along the warp's path.
+        case SregId::Clock: return low_bits(ctx.sm_cycle ? *ctx.sm_cycle : w.issued, 32);
+        case SregId::Clock64: return ctx.sm_cycle ? *ctx.sm_cycle : w.issued;
         case SregId::GlobalTimer: return w.issued;
         case SregId::GlobalTimerLo: return low_bits(w.issued, 32);
         case SregId::GlobalTimerHi: return w.issued >> 32;
@@ -24,7 +27,6 @@ uint64_t read_operand_slow(const BlockContext& ctx, const Warp& w, const Operand
     default:
       return 0;
   }
-  (void)ctx;
   (void)lane;
 }
 

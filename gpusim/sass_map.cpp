@@ -223,6 +223,43 @@ SassMap read_sass_map(const std::string& cubin) {
   return map;
 }
 
+std::string sass_map_to_text(const SassMap& map) {
+  std::string out;
+  char buf[64];
+  for (const auto& [name, k] : map.kernels) {
+    out += "kernel " + name + " " + std::to_string(k.code.size()) + "\n";
+    for (const SassInstruction& w : k.code) {
+      std::snprintf(buf, sizeof buf, "%llx %llx %d\n", static_cast<unsigned long long>(w.lo), static_cast<unsigned long long>(w.hi), w.ptx_line);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+SassMap sass_map_from_text(const std::string& text) {
+  SassMap map;
+  std::istringstream in(text);
+  std::string word, name;
+  size_t n = 0;
+  while (in >> word) {
+    if (word != "kernel" || !(in >> name >> n)) throw SassMapError("SASS map text: expected 'kernel NAME COUNT', found '" + word + "'");
+    KernelSass& k = map.kernels[name];
+    for (size_t i = 0; i < n; ++i) {
+      SassInstruction w;
+      if (!(in >> std::hex >> w.lo >> w.hi >> std::dec >> w.ptx_line)) throw SassMapError("SASS map text: kernel '" + name + "' has fewer than " + std::to_string(n) + " instructions");
+      if (w.ptx_line > 0) {
+        ++k.per_ptx_line[w.ptx_line];
+      } else {
+        w.ptx_line = -1;
+        ++k.unattributed;
+      }
+      k.code.push_back(w);
+    }
+    k.static_instructions = static_cast<uint32_t>(n);
+  }
+  return map;
+}
+
 SassMap map_sass(const std::string& ptx, const ArchSpec& arch, const std::string& ptxas) {
   char tmpl[] = "/tmp/gpusim-sass-XXXXXX";
   const int fd = mkstemp(tmpl);
@@ -462,6 +499,14 @@ std::vector<LoadHoist> sass_load_hoist(const SassMap& map, const Module& module,
     b = e;
   }
   return out;
+}
+
+SassTiming sass_timing(const SassMap& map, const Module& module, const std::string& kernel) {
+  SassTiming t;
+  t.issue_weights = sass_weights(map, module, kernel);
+  t.shared_issue = sass_shared_issue(map, module, kernel);
+  t.load_hoist = sass_load_hoist(map, module, kernel, t.issue_weights);
+  return t;
 }
 
 uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts) {

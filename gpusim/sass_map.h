@@ -47,6 +47,14 @@ struct SassMap {
   std::map<std::string, KernelSass> kernels;  // by entry name
 };
 
+// A map as text, and back: per kernel a line `kernel NAME N`, then N lines `LO HI LINE` (the
+// instruction words in hex, the PTX line or -1). The counts (static_instructions, unattributed,
+// per_ptx_line) follow from the words, so the text holds only those. For disk caches (the sim
+// device keeps it beside the PTX): a map read back is the map written, words and all, so every
+// function below gives the same answer. sass_map_from_text throws SassMapError on bad text.
+std::string sass_map_to_text(const SassMap& map);
+SassMap sass_map_from_text(const std::string& text);
+
 // Runs `ptxas -lineinfo -arch=sm_XY` on `ptx` (the text the Module was parsed from, so PTX
 // line numbers agree) and reads the cubin's line table. Throws SassMapError with ptxas's
 // output, or naming what the cubin lacks.
@@ -93,6 +101,16 @@ struct LoadHoist {
   std::vector<int32_t> after;  // instruction indices
 };
 std::vector<LoadHoist> sass_load_hoist(const SassMap& map, const Module& module, const std::string& kernel, const std::vector<double>& weights);
+// What the timing model takes from the machine code of one kernel: TimingOptions'
+// issue_weights (sass_weights), shared_issue (sass_shared_issue) and load_hoist
+// (sass_load_hoist on those weights). gpusim_validate, whose cycles docs/gpusim.md scores
+// against the H200, and the sim device both set all three from this one function.
+struct SassTiming {
+  std::vector<double> issue_weights;
+  std::vector<SharedIssue> shared_issue;
+  std::vector<LoadHoist> load_hoist;
+};
+SassTiming sass_timing(const SassMap& map, const Module& module, const std::string& kernel);
 // SASS warp instructions the launch would execute: each PTX instruction's warp executions
 // times the SASS instructions attributed to its line, divided by the unroll factor ptxas
 // applied to its block (read off the block's one-to-one instructions), plus the prologue

@@ -57,7 +57,7 @@ struct Warp {
   int32_t barrier = -1;       // barrier id while AtBarrier
   int32_t barrier_pc = -1;    // the bar instruction
   uint32_t barrier_lanes = 0; // lanes that arrived
-  uint64_t issued = 0;        // warp instructions so far (drives %clock)
+  uint64_t issued = 0;        // warp instructions so far (drives %clock without a timing model)
   uint64_t* regs = nullptr;   // [num_registers][32]
   std::vector<SimtEntry> stack;
   std::vector<uint64_t> saved_regs;  // register ranges saved around recursive calls
@@ -92,6 +92,8 @@ struct BlockContext {
   bool concurrent = false;          // other blocks run at the same time on other host threads
   uint64_t* budget = nullptr;       // warp instructions left (this worker's share)
   MemAccessLog* mem_log = nullptr;  // timing mode: the last memory instruction's accesses
+  const uint64_t* sm_cycle = nullptr;  // timing mode: the issuing SM's cycle, read by %clock/%clock64
+                                       // (null: they read the warp's instruction count)
   // Barriers: arrivals per id (PTX has 16 named barriers per CTA).
   uint32_t arrived[16] = {};
   uint32_t expected[16] = {};       // 0: all non-exited threads of the block

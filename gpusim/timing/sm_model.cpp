@@ -88,6 +88,7 @@ void SmModel::start_blocks() {
     ctx.concurrent = env_.options->threads > 1;
     ctx.budget = &budget_;
     ctx.mem_log = &log_;
+    ctx.sm_cycle = &now_;
     ctx.block_linear = b;
     const Dim3 g = env_.grid;
     ctx.ctaid = {static_cast<uint32_t>(b % g.x), static_cast<uint32_t>((b / g.x) % g.y), static_cast<uint32_t>(b / (uint64_t{g.x} * g.y))};

@@ -71,10 +71,14 @@ int main(int argc, char** argv) {
     ParamPacker p;
     p.add(in0).add(in1).add(outp);
     p.add(c.n).add(c.p).add(c.q);
-    if (sass_issue) opt.issue_weights = sass_weights(sass, module, c.kernel);
-    if (sass_shared) opt.shared_issue = sass_shared_issue(sass, module, c.kernel);
+    // The sim device sets all three from the same sass_timing() (runtime/sim/sim_backend.cpp).
+    SassTiming st = sass_timing(sass, module, c.kernel);
+    opt.issue_weights.clear();
+    opt.shared_issue.clear();
     opt.load_hoist.clear();
-    if (sass_issue && sass_hoist) opt.load_hoist = sass_load_hoist(sass, module, c.kernel, opt.issue_weights);
+    if (sass_issue) opt.issue_weights = std::move(st.issue_weights);
+    if (sass_shared) opt.shared_issue = std::move(st.shared_issue);
+    if (sass_issue && sass_hoist) opt.load_hoist = std::move(st.load_hoist);
     opt.registers_per_thread = regs.at(c.kernel).registers;
     opt.static_shared_bytes = regs.at(c.kernel).shared_bytes;
     const auto t0 = std::chrono::steady_clock::now();

@@ -142,7 +142,11 @@ public:
                 const gpusim::KernelResources* res = resources(symbol, o.arch);
                 o.registers_per_thread = res ? res->registers : 0;  // 0: ptxas missing, no register limit
                 if (res) o.static_shared_bytes = res->shared_bytes;
-                o.issue_weights = issue_weights(symbol, o.arch);
+                if (const gpusim::SassTiming* st = sass_timing(symbol, o.arch)) {
+                    o.issue_weights = st->issue_weights;
+                    o.shared_issue = st->shared_issue;
+                    o.load_hoist = st->load_hoist;
+                }
                 o.launch.global_memory = &buffers;
                 std::ostringstream trace;
                 if (settings.trace) {
@@ -206,39 +210,45 @@ private:
         return it == resources_.end() ? nullptr : &it->second;
     }
 
-    // Issue cycles per PTX instruction: the SASS ptxas makes from it (gpusim/sass_map.h), from
-    // ptxas's line table, kept in the disk cache; empty when ptxas is missing.
-    std::vector<double> issue_weights(const std::string& symbol, const gpusim::ArchSpec& arch) {
+    // What the timing model takes from ptxas's machine code for an entry (gpusim::sass_timing:
+    // issue weights, shared accesses as ptxas merged them, loads where it scheduled them), the
+    // same three that gpusim_validate sets, so the sim device times kernels as the model scored
+    // against the H200 does. ptxas runs once per module; its line table and instruction words
+    // (not only the line counts: the shared-access and load-schedule rules decode the words) are
+    // kept in the disk cache. Null when ptxas is missing (one issue cycle per PTX instruction).
+    const gpusim::SassTiming* sass_timing(const std::string& symbol, const gpusim::ArchSpec& arch) {
         std::lock_guard<std::mutex> lock(mu_);
         if (!sass_done_) {
             sass_done_ = true;
-            const std::string key = hash_hex("sass-lines-v1\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
-            if (auto hit = cache_load(key, "sasslines")) {
-                std::istringstream in(*hit);
-                std::string name;
-                int32_t line;
-                uint32_t n;
-                while (in >> name >> line >> n) sass_.kernels[name].per_ptx_line[line] = n;
-            } else if (std::filesystem::exists(kPtxas)) {
+            const std::string key = hash_hex("sass-map-v2\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
+            bool cached = false;
+            if (auto hit = cache_load(key, "sassmap")) {
+                try {
+                    sass_ = gpusim::sass_map_from_text(*hit);
+                    cached = true;
+                } catch (const gpusim::SassMapError&) {  // unreadable: run ptxas again
+                }
+            }
+            if (!cached && std::filesystem::exists(kPtxas)) {
                 try {
                     sass_ = gpusim::map_sass(ptx_, arch, kPtxas);
                 } catch (const gpusim::SassMapError& e) {
                     throw RuntimeError(std::string("ptxas could not assemble this module's PTX for the timing model: ") + e.what());
                 }
-                std::ostringstream out;
-                for (const auto& [name, k] : sass_.kernels)
-                    for (const auto& [line, n] : k.per_ptx_line) out << name << " " << line << " " << n << "\n";
-                cache_store(key, "sasslines", out.str());
+                cache_store(key, "sassmap", gpusim::sass_map_to_text(sass_));
             }
         }
-        if (!sass_.kernels.count(symbol)) return {};
-        return gpusim::sass_weights(sass_, module_, symbol);
+        if (!sass_.kernels.count(symbol)) return nullptr;
+        auto it = sass_timing_.find(symbol);
+        if (it == sass_timing_.end()) it = sass_timing_.emplace(symbol, gpusim::sass_timing(sass_, module_, symbol)).first;
+        return &it->second;  // std::map nodes are stable
     }
 
     gpusim::Module module_;
     std::string ptx_;
     bool sass_done_ = false;
     gpusim::SassMap sass_;
+    std::map<std::string, gpusim::SassTiming> sass_timing_;  // by entry, computed at its first launch
     std::string arch_name_;
     std::mutex mu_;
     bool resources_done_ = false;

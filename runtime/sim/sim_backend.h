@@ -8,10 +8,13 @@
 // compiled by NVRTC to the PTX the CUDA device would load for that architecture
 // (runtime/cuda/ptx.h, through the disk cache) and parsed once by gpusim. Each launch runs
 // gpusim::launch_timed with the architecture file of ARCH, the parameter block the CUDA entry
-// point takes and the kernel's register count from ptxas (run once per module on the same
-// PTX), so every launch yields cycles, time, IPC, stall reasons, bank conflicts, divergence,
-// sectors per request, cache hit rates and achieved occupancy per kernel, per PTX instruction
-// and per source line (.loc -> kernel file:line). Tools (`weft sim`, the viewer) take a mark
+// point takes, the kernel's register count from ptxas and what the timing model reads off
+// ptxas's machine code (gpusim::sass_timing: issue weights, merged shared accesses, scheduled
+// loads; the settings gpusim_validate scores against the H200), ptxas run once per module on
+// the same PTX and its answers kept in the disk cache. So every launch yields cycles, time,
+// IPC, stall reasons, bank conflicts, divergence, sectors per request, cache hit rates and
+// achieved occupancy per kernel, per PTX instruction and per source line (.loc -> kernel
+// file:line). Tools (`weft sim`, the viewer) take a mark
 // before the work they want to see and read the reports of every launch after it.
 #pragma once
 

@@ -161,5 +161,46 @@ TEST(SassSharedIssue, MergedRowLoadsCostTheirWideRequests) {
   EXPECT_THROW(launch_timed(m, "row_sum", {1, 1, 1}, {256, 1, 1}, p.bytes(), bad), SimError);
 }
 
+// The sim device keeps the map as text in its disk cache (sass_map_to_text): read back, it is
+// the map ptxas gave, words, lines and counts, so the timing settings made from it are the same.
+TEST(SassMapText, RoundTripKeepsWordsAndTimingSettings) {
+  REQUIRE_TOOLS();
+  const std::string ptx = ptx_text();
+  const Module m = parse_ptx(ptx, "sass_shared.ptx");
+  const SassMap map = map_sass(ptx, builtin_arch("h200"));
+  const SassMap back = sass_map_from_text(sass_map_to_text(map));
+  ASSERT_EQ(back.kernels.size(), map.kernels.size());
+  for (const auto& [name, k] : map.kernels) {
+    const KernelSass& b = back.kernels.at(name);
+    EXPECT_EQ(b.static_instructions, k.static_instructions) << name;
+    EXPECT_EQ(b.unattributed, k.unattributed) << name;
+    EXPECT_EQ(b.per_ptx_line, k.per_ptx_line) << name;
+    ASSERT_EQ(b.code.size(), k.code.size()) << name;
+    for (size_t i = 0; i < k.code.size(); ++i) {
+      EXPECT_EQ(b.code[i].lo, k.code[i].lo) << name << " " << i;
+      EXPECT_EQ(b.code[i].hi, k.code[i].hi) << name << " " << i;
+      EXPECT_EQ(b.code[i].ptx_line, k.code[i].ptx_line) << name << " " << i;
+    }
+  }
+  const SassTiming a = sass_timing(map, m, "row_sum"), c = sass_timing(back, m, "row_sum");
+  EXPECT_EQ(a.issue_weights, c.issue_weights);
+  ASSERT_EQ(a.shared_issue.size(), c.shared_issue.size());
+  for (size_t i = 0; i < a.shared_issue.size(); ++i) {
+    EXPECT_EQ(a.shared_issue[i].requests, c.shared_issue[i].requests) << i;
+    EXPECT_EQ(a.shared_issue[i].width, c.shared_issue[i].width) << i;
+    EXPECT_EQ(a.shared_issue[i].after_head, c.shared_issue[i].after_head) << i;
+  }
+  ASSERT_EQ(a.load_hoist.size(), c.load_hoist.size());
+  for (size_t i = 0; i < a.load_hoist.size(); ++i) {
+    EXPECT_EQ(a.load_hoist[i].offset, c.load_hoist[i].offset) << i;
+    EXPECT_EQ(a.load_hoist[i].after, c.load_hoist[i].after) << i;
+  }
+  // sass_timing is the three functions the validation driver used to call one by one.
+  EXPECT_EQ(a.issue_weights, sass_weights(map, m, "row_sum"));
+  EXPECT_THROW(sass_map_from_text("kernel row_sum 2\n918 0 -1\n"), SassMapError);
+  EXPECT_THROW(sass_map_from_text("row_sum 2\n"), SassMapError);
+  EXPECT_TRUE(sass_map_from_text("").kernels.empty());
+}
+
 }  // namespace
 }  // namespace weft::gpusim

@@ -1,18 +1,30 @@
 // tests/gpusim/sim_device_test.cpp — the sim:ARCH device runs launches through the timing model:
 // per-line reports of a kernel with known bank conflicts (expected wavefronts worked out by
 // hand from NVIDIA's bank rule), reports and hotspots since a mark, determinism across host
-// threads, architecture files with errors, and `weft sim`: JSON report fields, JSONL trace
-// filters, the Chrome trace, and the messages for bad --arch / filter arguments.
+// threads, the machine-code settings of the validated model (same cycles as a direct
+// launch_timed, also from the disk cache), architecture files with errors, and `weft sim`: JSON
+// report fields, JSONL trace filters, the Chrome trace, and the messages for bad --arch /
+// filter arguments.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "compiler/native/launch.h"
 #include "gpusim/json_reader.h"
+#include "gpusim/occupancy.h"
+#include "gpusim/parse_ptx.h"
+#include "gpusim/sass_map.h"
 #include "runtime/cpu/thread_pool.h"
+#include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"
 #include "runtime/module.h"
+#include "runtime/module_cache.h"
 #include "runtime/sim/sim_backend.h"
 
 namespace weft {
@@ -199,6 +211,135 @@ TEST(SimDevice, ReadPastAnArrayIsAnErrorWithoutDebug) {
               std::string::npos)
         << msg;
     EXPECT_NE(msg.find("read_past_end.py:9"), std::string::npos) << msg;
+}
+
+// The launch the sim device makes, made by hand: the PTX NVRTC makes for sm_90, ptxas's
+// registers, and the machine-code settings gpusim_validate uses (gpusim/validation/
+// sim_validate.cpp), each from its own sass_map.h function: issue weights, shared accesses as
+// ptxas merged them, loads where ptxas scheduled them. `machine_code` false: weights only (what
+// the sim device did before it passed the other two).
+gpusim::TimingResult direct_launch(const runtime::Kernel& k, int64_t n, const std::vector<runtime::LaunchArg>& args, bool machine_code) {
+    const std::string ptx = runtime::generate_ptx(k.module()->compiled(false), "sm_90");
+    const gpusim::Module m = gpusim::parse_ptx(ptx, "module.ptx");
+    const gpusim::ArchSpec& arch = runtime::sim_arch("h200");
+    const gpusim::SassMap map = gpusim::map_sass(ptx, arch);
+    const std::string& symbol = k.info().cuda_symbol;
+    gpusim::TimingOptions o;
+    o.arch = arch;
+    const gpusim::KernelResources res = gpusim::ptxas_resources(ptx, arch).at(symbol);
+    o.registers_per_thread = res.registers;
+    o.static_shared_bytes = res.shared_bytes;
+    o.issue_weights = gpusim::sass_weights(map, m, symbol);
+    if (machine_code) {
+        o.shared_issue = gpusim::sass_shared_issue(map, m, symbol);
+        o.load_hoist = gpusim::sass_load_hoist(map, m, symbol, o.issue_weights);
+    }
+    // The CUDA entry's parameters: launch bounds, the argument block, the (null) oob record.
+    const int block_dim = k.info().block_dim;
+    wp::launch_bounds_t bounds{};
+    bounds.shape[0] = static_cast<wp::int32>(n);
+    bounds.shape[1] = bounds.shape[2] = bounds.shape[3] = 1;
+    bounds.ndim = 1;
+    bounds.size = n;
+    const std::vector<std::byte> block = runtime::pack_arguments(k, args, runtime::parse_device("sim:h200"));
+    gpusim::ParamPacker pk;
+    pk.add(bounds, 8);
+    pk.add_bytes(block.data(), block.size(), std::max<size_t>(k.info().args_align, 1));
+    pk.add(static_cast<void*>(nullptr));
+    const uint32_t blocks = static_cast<uint32_t>((n + block_dim - 1) / block_dim);
+    return gpusim::launch_timed(m, symbol, {blocks, 1, 1}, {static_cast<uint32_t>(block_dim), 1, 1}, pk.bytes(), o);
+}
+
+// The sim device times kernels as the model scored against the H200 does: with shared accesses
+// as ptxas issues them and loads where ptxas scheduled them (tile_row_sum's row of LDS.128,
+// tile_matmul's tile loop), its cycles equal a direct launch_timed with those settings, and
+// differ from one with the issue weights only (what the device did before). A second module
+// object (a fresh process would do the same) reads the machine code back from the disk cache
+// and gets the same cycles, which it could not if the cache held only line counts (no words:
+// nothing decoded, no load moved).
+TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
+    // A cache of our own, so that the first run assembles with ptxas and the second reads it back.
+    const char* old_cache = std::getenv("WEFT_CACHE_DIR");
+    const std::string saved = old_cache ? old_cache : "";
+    const std::string dir = ::testing::TempDir() + "/sim-sass-cache-" + std::to_string(::getpid());
+    std::filesystem::remove_all(dir);
+    setenv("WEFT_CACHE_DIR", dir.c_str(), 1);
+    const std::string path = std::string(WEFT_SOURCE_DIR) + "/tests/gpusim/kernels/shared_tile.py";
+    const runtime::Device dev = runtime::parse_device("sim:h200");
+    const compiler::Type f32 = compiler::float32_type();
+    const int64_t n = 4096, side = 64;  // tile_matmul: 64 x 64 matrices, 16 blocks of 16 x 16
+    runtime::Array values = runtime::Array::zeros(f32, {n}, dev), out = runtime::Array::zeros(f32, {n}, dev);
+    runtime::Array a = runtime::Array::zeros(f32, {side, side}, dev), b = runtime::Array::zeros(f32, {side, side}, dev),
+                   c = runtime::Array::zeros(f32, {side, side}, dev);
+    std::vector<float> host(n);
+    for (int64_t i = 0; i < n; ++i) host[static_cast<size_t>(i)] = static_cast<float>(i % 13);
+    for (runtime::Array* x : {&values, &a, &b}) x->copy_from_host(host.data(), host.size() * 4);
+    auto args_of = [&](const std::string& kernel) {
+        if (kernel == "tile_matmul")
+            return std::vector<runtime::LaunchArg>{runtime::LaunchArg::of(a), runtime::LaunchArg::of(b), runtime::LaunchArg::of(c), runtime::LaunchArg::integer_of(side)};
+        return std::vector<runtime::LaunchArg>{runtime::LaunchArg::of(values), runtime::LaunchArg::of(out)};
+    };
+    // Runs both kernels on a new module object (its own SimModule: ptxas or the disk cache).
+    auto run_device = [&]() {
+        auto m = runtime::Module::compile({{path, read_file(path), 0}});
+        runtime::LaunchOptions o;
+        o.device = dev;
+        o.debug = 0;
+        const uint64_t mark = runtime::sim_report_mark();
+        for (const char* name : {"tile_row_sum", "tile_matmul"}) runtime::launch(m->kernel(name), {n}, args_of(name), o);
+        const auto reports = runtime::sim_reports_since(mark);
+        EXPECT_EQ(reports.size(), 2u);
+        return std::make_pair(m, reports);
+    };
+    const auto [module, first] = run_device();
+    ASSERT_EQ(first.size(), 2u);
+    bool stored = false;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) stored = stored || e.path().extension() == ".sassmap";
+    EXPECT_TRUE(stored) << "no machine-code map in " << dir;
+    const char* names[] = {"tile_row_sum", "tile_matmul"};
+    // The machine code differs from the PTX: ptxas moved loads up, and the shared accesses were
+    // decoded from its words. (NVVM already vectorizes these rows: Weft's shared arrays are
+    // 16-byte aligned, so ptxas has nothing left to merge; sass_shared_test.cpp covers merging.)
+    {
+        const std::string ptx = runtime::generate_ptx(module->compiled(false), "sm_90");
+        const gpusim::Module m = gpusim::parse_ptx(ptx, "module.ptx");
+        const gpusim::SassMap map = gpusim::map_sass(ptx, runtime::sim_arch("h200"));
+        for (const char* name : names) {
+            const std::string symbol = module->kernel(name).info().cuda_symbol;
+            int decoded = 0, hoisted = 0;
+            for (const gpusim::SharedIssue& s : gpusim::sass_shared_issue(map, m, symbol)) decoded += s.requests >= 0;
+            for (const gpusim::LoadHoist& h : gpusim::sass_load_hoist(map, m, symbol, gpusim::sass_weights(map, m, symbol))) hoisted += h.offset >= 0;
+            EXPECT_GT(decoded, 0) << name << ": no shared access decoded from ptxas's words";
+            EXPECT_GT(hoisted, 0) << name << ": ptxas moved none of its loads";
+        }
+    }
+    for (int i = 0; i < 2; ++i) {
+        const runtime::Kernel k = module->kernel(names[i]);
+        const gpusim::TimingResult direct = direct_launch(k, n, args_of(names[i]), true);
+        const gpusim::TimingResult weights_only = direct_launch(k, n, args_of(names[i]), false);
+        const gpusim::TimingResult& device = first[static_cast<size_t>(i)]->result;
+        EXPECT_EQ(device.cycles, direct.cycles) << names[i];
+        EXPECT_EQ(device.issued_instructions, direct.issued_instructions) << names[i];
+        EXPECT_EQ(device.total.shared_wavefronts, direct.total.shared_wavefronts) << names[i];
+        for (int r = 0; r < gpusim::kNumStalls; ++r) EXPECT_EQ(device.total.stall_cycles[r], direct.total.stall_cycles[r]) << names[i] << " stall " << r;
+        EXPECT_NE(device.cycles, weights_only.cycles) << names[i] << ": the machine-code settings change nothing here";
+    }
+    // From the disk cache: nothing is assembled again (no cache misses), same cycles.
+    const runtime::CacheStats before = runtime::cache_stats();
+    const auto [module2, second] = run_device();
+    const runtime::CacheStats after = runtime::cache_stats();
+    EXPECT_EQ(after.misses, before.misses);
+    EXPECT_GT(after.hits, before.hits);
+    ASSERT_EQ(second.size(), 2u);
+    for (int i = 0; i < 2; ++i) {
+        EXPECT_EQ(second[static_cast<size_t>(i)]->result.cycles, first[static_cast<size_t>(i)]->result.cycles) << names[i];
+        EXPECT_EQ(second[static_cast<size_t>(i)]->result.total.shared_wavefronts, first[static_cast<size_t>(i)]->result.total.shared_wavefronts) << names[i];
+    }
+    if (old_cache) setenv("WEFT_CACHE_DIR", saved.c_str(), 1);
+    else unsetenv("WEFT_CACHE_DIR");
+    std::filesystem::remove_all(dir);
 }
 
 TEST(SimDevice, SettingsAndArchitectureFilesAreChecked) {

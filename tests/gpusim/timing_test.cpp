@@ -391,6 +391,55 @@ TEST(Timing, OccupancyErrorWithoutRegisterCount) {
   EXPECT_GT(r.occupancy.registers_per_thread, 0);
 }
 
+// %clock64 read before and after a chain of `n` dependent FMAs, one thread: out[0] the
+// difference, out[1] the first read, out[2] a %clock read just after the second, out[3] that one.
+std::string clock_ptx(int n) {
+  std::ostringstream p;
+  p << ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry clk(.param .u64 out)\n{\n"
+       "  .reg .b32 %r<4>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<8>;\n"
+       "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n  mov.u32 %r1, %tid.x;\n"
+       "  cvt.rn.f32.u32 %f1, %r1;\n  mov.u64 %rd2, %clock64;\n";
+  for (int i = 0; i < n; ++i) p << "  fma.rn.f32 %f1, %f1, %f1, %f1;\n";
+  p << "  mov.u64 %rd3, %clock64;\n  mov.u32 %r2, %clock;\n  sub.s64 %rd4, %rd3, %rd2;\n  mul.wide.u32 %rd5, %r1, 8;\n"
+       "  add.s64 %rd6, %rd1, %rd5;\n  cvt.u64.u32 %rd7, %r2;\n  st.global.u64 [%rd1], %rd4;\n  st.global.u64 [%rd1+8], %rd2;\n"
+       "  st.global.u64 [%rd1+16], %rd7;\n  st.global.u64 [%rd1+24], %rd3;\n  st.global.f32 [%rd6+32], %f1;\n  ret;\n}\n";
+  return p.str();
+}
+
+// In timing mode %clock and %clock64 read the issuing SM's simulated cycle: across a chain of
+// dependent FMAs they advance by the FMA latency per link, so 10 more links read 10 x
+// latency.fma more; the first read comes after the block's launch. Functional launches, which
+// have no cycles, still read the warp's instruction count (one per instruction in between).
+TEST(Timing, ClockReadsTheSimulatedCycle) {
+  const ArchSpec arch = builtin_arch("h200");
+  const double fma = arch.pipes[static_cast<int>(PipeClass::Fma)].latency;
+  auto timed = [&](int n) {
+    const Module m = parse_ptx(clock_ptx(n), "clk.ptx");
+    std::vector<uint64_t> out(8, 0);
+    ParamPacker p;
+    p.add(out.data());
+    TimingOptions o;
+    o.arch = arch;
+    o.registers_per_thread = 16;
+    launch_timed(m, "clk", {1, 1, 1}, {1, 1, 1}, p.bytes(), o);
+    return out;
+  };
+  const std::vector<uint64_t> ten = timed(10), twenty = timed(20);
+  EXPECT_EQ(twenty[0] - ten[0], static_cast<uint64_t>(10 * fma)) << ten[0] << " " << twenty[0];
+  EXPECT_GE(ten[0], static_cast<uint64_t>(9 * fma));
+  EXPECT_GE(ten[1], static_cast<uint64_t>(arch.block_launch_cycles));
+  // %clock (32 bits), read by the instruction after the second %clock64: a few cycles later.
+  EXPECT_GT(ten[2], ten[3]);
+  EXPECT_LE(ten[2], ten[3] + 4);
+  // Functional: the instruction count, which does not depend on latencies.
+  const Module m = parse_ptx(clock_ptx(10), "clk.ptx");
+  std::vector<uint64_t> out(8, 0);
+  ParamPacker p;
+  p.add(out.data());
+  launch(m, "clk", {1, 1, 1}, {1, 1, 1}, p.bytes(), LaunchOptions{});
+  EXPECT_EQ(out[0], 11u);  // ten FMAs and the second read itself
+}
+
 }  // namespace
 }  // namespace weft::gpusim
 
