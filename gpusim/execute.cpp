@@ -219,6 +219,7 @@ void run_warp(BlockContext& ctx, Warp& w, uint32_t quantum) {
       case Op::Fence:
       case Op::Nanosleep:
       case Op::Prefetch:
+      case Op::Griddepcontrol:  // a launch runs alone: its predecessors have ended, and nothing follows it early
         top.pc = pc + 1;
         break;
       case Op::Mov:

@@ -41,6 +41,9 @@ enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 enum class TestpMode : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 enum class BarMode : uint8_t { Sync, Arrive, Red };
+// griddepcontrol (programmatic dependent launch, sm_90): .wait for the grids ahead in the stream,
+// .launch_dependents to let the next grid be scheduled. Both no-ops in gpusim (execute.cpp).
+enum class GriddepMode : uint8_t { None, Wait, LaunchDependents };
 
 // Instr::flags bits.
 enum InstrFlags : uint16_t {
@@ -101,7 +104,7 @@ struct Instr {
   Space space = Space::Generic;
   Round rnd = Round::None;
   Cmp cmp = Cmp::None;
-  uint8_t sub = 0;          // BoolOp / MulMode / AtomOp / ShflMode / VoteMode / TestpMode / BarMode / cvta space
+  uint8_t sub = 0;          // BoolOp / MulMode / AtomOp / ShflMode / VoteMode / TestpMode / BarMode / GriddepMode / cvta space
   uint8_t vec = 1;          // 1, 2, 4 for ld/st .v2/.v4
   uint8_t nops = 0;
   bool guard_neg = false;

@@ -137,6 +137,9 @@ void Parser::decode_modifiers(Instr& in, std::string_view mnemonic, const Token&
         continue;
       }
     }
+    if (op == Op::Griddepcontrol &&
+        lookup<GriddepMode>(m, {{"wait", GriddepMode::Wait}, {"launch_dependents", GriddepMode::LaunchDependents}},
+                            reinterpret_cast<GriddepMode&>(in.sub))) continue;
     if (op == Op::Cvta && m == "to") { in.flags |= Flag_To; continue; }
     if (op == Op::Shf) {
       if (m == "l") { in.flags |= Flag_Left; continue; }
@@ -200,7 +203,10 @@ void Parser::decode_modifiers(Instr& in, std::string_view mnemonic, const Token&
   }
   const OpClass cls = op_class(op);
   const bool needs_type = !(op == Op::Bra || op == Op::Call || op == Op::Ret || op == Op::Exit || op == Op::Trap || op == Op::Bar ||
-                            op == Op::Barrier || op == Op::Membar || op == Op::Fence || op == Op::Prefetch || op == Op::Nanosleep || op == Op::Isspacep);
+                            op == Op::Barrier || op == Op::Membar || op == Op::Fence || op == Op::Prefetch || op == Op::Nanosleep || op == Op::Isspacep ||
+                            op == Op::Griddepcontrol);
+  if (op == Op::Griddepcontrol && in.sub == static_cast<uint8_t>(GriddepMode::None))
+    fail(at, "'griddepcontrol' needs .wait or .launch_dependents");
   if (needs_type && in.type == Type::None) fail(at, "'" + base + "' needs a type, such as .u32 or .f32");
   (void)cls;
   if (type_bits(in.type) > 64 && op != Op::Ld && op != Op::St) fail(at, "128-bit types are not supported on '" + base + "'");

@@ -6,7 +6,8 @@
 //   particles  x += v*dt, v += g*dt over 64M vec3 (48 bytes per element), as a fraction of copy
 //   launch     a Weft launch (runtime::launch of an empty kernel) against a raw cuLaunchKernel of
 //              an empty kernel: host time to issue, and time per launch including the GPU
-//   graph      100 small dependent launches (saxpy over 4096 floats): eager vs one graph replay
+//   graph      100 small dependent launches (saxpy over 4096 floats): eager vs one graph replay,
+//              Weft's default (programmatic dependent launch on sm_90+) and with PDL off, then raw CUDA
 //
 // Every figure is the median of many repetitions after a warm-up, timed with CUDA events (the
 // launch figures with the host clock, since they measure the host). Inputs are random, never
@@ -265,7 +266,8 @@ int main() {
             run(true, wi, wt);
             run(false, ri, rt);  // again, interleaved, to see drift
             result("launch_raw_issue", median(ri), "us", "cuLaunchKernel, empty kernel, host time per call");
-            result("launch_weft_issue", median(wi), "us", "runtime::launch, empty kernel, host time per call");
+            result("launch_weft_issue", median(wi), "us",
+                   std::string("runtime::launch, empty kernel, host time per call") + (ctx.uses_pdl() ? " (cuLaunchKernelEx, PDL)" : ""));
             result("launch_issue_ratio", median(wi) / median(ri), "x", "target <= 1.5");
             result("launch_raw_total", median(rt), "us", "per launch, 2000 back to back, incl. GPU");
             result("launch_weft_total", median(wt), "us", "per launch, 2000 back to back, incl. GPU");
@@ -282,19 +284,31 @@ int main() {
                 for (int i = 0; i < 100; ++i) launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(y), LaunchArg::number_of(0.999)}, on_gpu);
             };
             Stream cs(dev);
-            hundred();
-            synchronize(dev);
-            begin_capture(cs);
-            hundred();
-            Graph g = end_capture();
-            auto eager = time_events(cs, 3, 51, [&] {
-                ScopedStream use(cs);
+            // Weft's default launches (programmatic dependent launch on sm_90+, cuda_context.h),
+            // then the same with PDL switched off: both ways, so the ratio is honest either way.
+            const bool pdl_setting = ctx.pdl_enabled();
+            std::vector<bool> modes = {ctx.uses_pdl()};
+            if (ctx.uses_pdl()) modes.push_back(false);
+            for (size_t mode = 0; mode < modes.size(); ++mode) {
+                ctx.set_pdl_enabled(modes[mode]);
                 hundred();
-            });
-            auto graph = time_events(cs, 3, 51, [&] { g.launch(cs); });
-            result("graph_eager_100", median(eager), "ms", "100 dependent saxpy(4096) launches, events");
-            result("graph_replay_100", median(graph), "ms", "the same 100 as one graph launch");
-            result("graph_speedup", median(eager) / median(graph), "x", "target >= 3");
+                synchronize(dev);
+                begin_capture(cs);
+                hundred();
+                Graph g = end_capture();
+                auto eager = time_events(cs, 3, 51, [&] {
+                    ScopedStream use(cs);
+                    hundred();
+                });
+                auto graph = time_events(cs, 3, 51, [&] { g.launch(cs); });
+                const std::string tag = mode == 0 ? "graph" : "graph_nopdl";
+                const std::string how = modes[mode] ? " (PDL)" : " (no PDL)";
+                result(tag + "_eager_100", median(eager), "ms", "100 dependent saxpy(4096) launches, events" + how);
+                result(tag + "_replay_100", median(graph), "ms", "the same 100 as one graph launch" + how);
+                result(tag + "_speedup", median(eager) / median(graph), "x",
+                       mode == 0 ? "target >= 3" + how : std::string("replay vs eager, both with PDL off (WEFT_CUDA_PDL=0)"));
+            }
+            ctx.set_pdl_enabled(pdl_setting);
 
             // The same with raw CUDA (a hand-written saxpy, cuLaunchKernel): the speedup the driver
             // and GPU allow. Then with programmatic dependent launch (PDL, sm_90+): each kernel

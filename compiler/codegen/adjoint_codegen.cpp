@@ -392,6 +392,7 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     os << "#if WP_CUDA\n";
     os << "extern \"C\" __global__ void " << info.cuda_backward_symbol << "(wp::launch_bounds_t bounds, " << K
        << "_args_adj args, wp::oob_record* oob) {\n";
+    os << kCudaEntryGridWait;
     os << "    wp::thread_ctx ctx;\n";
     os << "    ctx.tid = static_cast<wp::int64>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
     os << "    ctx.block_idx = blockIdx.x; ctx.thread_idx = threadIdx.x; ctx.block_dim = blockDim.x; ctx.grid_dim = gridDim.x;\n";

@@ -631,6 +631,7 @@ private:
         os_ << "extern \"C\" __global__ void";
         if (f.block_dim > 0) os_ << " __launch_bounds__(" << bd << ")";
         os_ << " " << info.cuda_symbol << "(wp::launch_bounds_t bounds, " << k << "_args args, wp::oob_record* oob) {\n";
+        os_ << kCudaEntryGridWait;
         os_ << "    __shared__ __align__(16) unsigned char smem_[" << smem << "];\n";
         os_ << "    wp::thread_ctx ctx;\n";
         os_ << "    ctx.tid = static_cast<wp::int64>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
@@ -712,6 +713,11 @@ private:
 };
 
 }  // namespace
+
+const char* const kCudaEntryGridWait =
+    "#if __CUDA_ARCH__ >= 900\n"
+    "    asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
+    "#endif\n";
 
 void layout_params(KernelInfo& info) {
     size_t off = 0, align = 1;

@@ -8,6 +8,7 @@ bool writes_ops0(Op op) {
   switch (op) {
     case Op::St: case Op::Red: case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap:
     case Op::Bar: case Op::Barrier: case Op::Membar: case Op::Fence: case Op::Nanosleep: case Op::Prefetch:
+    case Op::Griddepcontrol:
       return false;
     default:
       return true;

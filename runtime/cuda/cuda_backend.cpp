@@ -90,9 +90,27 @@ public:
         for (int d = 0; d < 4; ++d) rec.shape[d] = req.shape[d];
         rec.block_dim = req.block_dim;
         ctx_.log().record(rec);
-        ctx_.check(cu.cuLaunchKernel(function, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(req.block_dim), 1, 1,
-                                     0, stream, params, nullptr),
-                   "cuLaunchKernel");
+        if (ctx_.uses_pdl()) {
+            // Programmatic dependent launch (cuda_context.h): the entry's griddepcontrol.wait
+            // orders it after the launch ahead of it; the same attribute is captured into graphs.
+            CUlaunchAttribute attr{};
+            attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+            attr.value.programmaticStreamSerializationAllowed = 1;
+            CUlaunchConfig cfg{};
+            cfg.gridDimX = static_cast<unsigned>(blocks);
+            cfg.gridDimY = cfg.gridDimZ = 1;
+            cfg.blockDimX = static_cast<unsigned>(req.block_dim);
+            cfg.blockDimY = cfg.blockDimZ = 1;
+            cfg.sharedMemBytes = 0;
+            cfg.hStream = stream;
+            cfg.attrs = &attr;
+            cfg.numAttrs = 1;
+            ctx_.check(cu.cuLaunchKernelEx(&cfg, function, params, nullptr), "cuLaunchKernelEx");
+        } else {
+            ctx_.check(cu.cuLaunchKernel(function, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(req.block_dim), 1,
+                                         1, 0, stream, params, nullptr),
+                       "cuLaunchKernel");
+        }
 
         if (req.debug) {
             wp::oob_record host{};

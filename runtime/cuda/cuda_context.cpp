@@ -57,6 +57,7 @@ CudaContext::CudaContext(int ordinal) : ordinal_(ordinal), log_(device_name(ordi
     check(cu.cuDeviceGetAttribute(&sm_count_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device_), "cuDeviceGetAttribute");
     check(cu.cuDeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device_), "cuDeviceGetAttribute");
     arch_ = "sm_" + std::to_string(major) + std::to_string(minor);
+    pdl_supported_ = major >= 9;
     check(cu.cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
     bind();
     check(cu.cuStreamCreate(&default_stream_, CU_STREAM_DEFAULT), "cuStreamCreate");
@@ -73,6 +74,7 @@ CudaContext::CudaContext(int ordinal) : ordinal_(ordinal), log_(device_name(ordi
     sync_env_ = env && *env && std::strcmp(env, "0") != 0;
     if (const char* waves = std::getenv("WEFT_CUDA_GRID_WAVES"); waves && *waves)
         set_grid_waves(std::string(waves) == "auto" ? -1 : std::atoi(waves));
+    if (const char* pdl = std::getenv("WEFT_CUDA_PDL"); pdl && *pdl) set_pdl_enabled(std::strcmp(pdl, "0") != 0);
 }
 
 void CudaContext::bind() {

@@ -73,6 +73,18 @@ public:
     int grid_waves() const { return grid_waves_.load(std::memory_order_relaxed); }
     void set_grid_waves(int waves) { grid_waves_.store(waves < 0 ? -1 : waves, std::memory_order_relaxed); }
 
+    // Programmatic dependent launch (PDL): on devices of compute capability 9.0 or newer, launches
+    // carry CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, so a kernel may be scheduled
+    // while the one ahead of it in the stream is still finishing; every CUDA entry first waits
+    // (griddepcontrol.wait, cpp_codegen.h kCudaEntryGridWait) until its predecessors have ended
+    // and their memory is visible. Eager launches and launches captured into a graph both use it.
+    // Enabled by default; WEFT_CUDA_PDL=0|1 sets it at start-up, set_pdl_enabled at any time (a
+    // graph keeps what its launches were captured with).
+    bool pdl_supported() const { return pdl_supported_; }                   // cc >= 9.0
+    bool pdl_enabled() const { return pdl_enabled_.load(std::memory_order_relaxed); }
+    void set_pdl_enabled(bool enabled) { pdl_enabled_.store(enabled, std::memory_order_relaxed); }
+    bool uses_pdl() const { return pdl_supported_ && pdl_enabled(); }       // launches use it now
+
     LaunchLog& log() { return log_; }
 
 private:
@@ -89,6 +101,8 @@ private:
     bool mem_pool_ = false;
     bool sync_env_ = false;
     std::atomic<int> grid_waves_{kDefaultGridWaves};
+    bool pdl_supported_ = false;
+    std::atomic<bool> pdl_enabled_{true};
     LaunchLog log_;
     std::atomic<bool> faulted_{false};
     std::string fault_;  // the first fault's message, set once before faulted_

@@ -2,8 +2,8 @@
 // the kernel and not whatever driver call happened to notice it.
 //
 // A kernel that faults (illegal address, trap, misaligned access) does not fail its own
-// cuLaunchKernel: launches are asynchronous, and the fault surfaces as a "sticky" error from some
-// later driver call, after which the context is unusable. Weft's guarantee:
+// cuLaunchKernel(Ex): launches are asynchronous, and the fault surfaces as a "sticky" error from
+// some later driver call, after which the context is unusable. Weft's guarantee:
 //
 //   * WEFT_CUDA_SYNC=1, or debug mode (WEFT_DEBUG=1 / config().debug, or a debug launch): every
 //     launch is followed by a synchronisation of its stream, so a fault raises RuntimeError from

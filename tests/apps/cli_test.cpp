@@ -72,6 +72,7 @@ TEST(Cli, EmitPtxNeedsNoGpu) {
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find(".target sm_90"), std::string::npos);
     EXPECT_NE(r.out.find(".visible .entry saxpy_cuda("), std::string::npos);
+    EXPECT_NE(r.out.find("griddepcontrol.wait;"), std::string::npos) << "sm_90 entries wait for prior grids (PDL)";
     EXPECT_NE(r.out.find(".file"), std::string::npos);
     EXPECT_NE(r.out.find("saxpy.py"), std::string::npos);
 }

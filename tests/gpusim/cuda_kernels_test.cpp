@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <numeric>
 
+#include "gpusim/sass_map.h"
+#include "gpusim/timing/timing.h"
 #include "ptx_harness.h"
 
 namespace weft::gpusim {
@@ -378,6 +381,54 @@ TEST(CudaKernels, SharedOutOfBoundsIsAClearError) {
     EXPECT_NE(msg.find("errors.cu:15)"), std::string::npos) << msg;
     EXPECT_NE(msg.find("ld.shared"), std::string::npos) << msg;
   }
+}
+
+// Programmatic dependent launch (sm_90): every Weft CUDA entry starts with griddepcontrol.wait
+// (compiler/codegen/cpp_codegen.h), so the sim device runs it in every kernel. A simulated launch
+// runs alone (the launches before it have ended, none after it starts early), so both forms are
+// no-ops: three launches in a row add exactly 3. The timing model, with ptxas's registers and
+// its SASS per PTX line (sass_map.h), takes the same PTX.
+TEST(CudaKernels, GridDependencyControlIsANoOpWithinALaunch) {
+  REQUIRE_NVCC();
+  const std::string ptx = read_file(std::string(GPUSIM_PTX_DIR) + "/pdl.ptx");
+  ASSERT_NE(ptx.find("griddepcontrol.wait;"), std::string::npos) << ptx;
+  ASSERT_NE(ptx.find("griddepcontrol.launch_dependents;"), std::string::npos) << ptx;
+  const Module m = parse_ptx(ptx, "pdl.ptx");
+  int waits = 0, triggers = 0;
+  for (const Instr& in : m.instructions()) {
+    if (in.op != Op::Griddepcontrol) continue;
+    if (in.sub == static_cast<uint8_t>(GriddepMode::Wait)) ++waits;
+    if (in.sub == static_cast<uint8_t>(GriddepMode::LaunchDependents)) ++triggers;
+  }
+  EXPECT_EQ(waits, 1);
+  EXPECT_EQ(triggers, 1);
+
+  const int n = 1000;  // 4 blocks of 256: the last one partly idle
+  std::vector<float> y(n), expect(n);
+  for (int i = 0; i < n; ++i) {
+    y[i] = static_cast<float>(i - 500);  // integers: every sum is exact
+    expect[i] = y[i] + 3.0f;
+  }
+  for (int k = 0; k < 3; ++k) {
+    ParamPacker p;
+    p.add(y.data()).add(n);
+    launch(m, "add_one_pdl", {4, 1, 1}, {256, 1, 1}, p.bytes());
+  }
+  EXPECT_EQ(y, expect);
+
+  if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
+  TimingOptions o;
+  o.arch = builtin_arch("h200");
+  o.ptx_text = ptx;  // registers from ptxas -v
+  const SassMap map = map_sass(ptx, o.arch);
+  ASSERT_EQ(map.kernels.count("add_one_pdl"), 1u);
+  o.issue_weights = sass_weights(map, m, "add_one_pdl");
+  ParamPacker p;
+  p.add(y.data()).add(n);
+  const TimingResult r = launch_timed(m, "add_one_pdl", {4, 1, 1}, {256, 1, 1}, p.bytes(), o);
+  EXPECT_GT(r.cycles, 0u);
+  for (float& e : expect) e += 1.0f;
+  EXPECT_EQ(y, expect);
 }
 
 }  // namespace

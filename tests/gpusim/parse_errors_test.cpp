@@ -32,6 +32,9 @@ TEST(ParseErrors, ExactMessages) {
   EXPECT_EQ(parse_error(kernel("call.uni missing, (p);")), "bad.ptx:8:10: error: call to undeclared function 'missing'");
   EXPECT_EQ(parse_error(kernel("mov.u32 %r1, #;")), "bad.ptx:8:14: error: unexpected character '#'");
   EXPECT_EQ(parse_error(kernel("/* never closed")), "bad.ptx:8:1: error: unterminated /* comment");
+  EXPECT_EQ(parse_error(kernel("griddepcontrol;")), "bad.ptx:8:1: error: 'griddepcontrol' needs .wait or .launch_dependents");
+  EXPECT_EQ(parse_error(kernel("griddepcontrol.wobbly;")), "bad.ptx:8:1: error: unknown modifier '.wobbly' on 'griddepcontrol'");
+  EXPECT_EQ(parse_error(kernel("griddepcontrol.wait %r1;")), "bad.ptx:8:1: error: 'griddepcontrol' takes 0 operands, found 1");
 }
 
 TEST(ParseErrors, ModuleLevel) {

@@ -81,6 +81,42 @@ TEST(CudaPtx, OtherArchitectures) {
     EXPECT_NE(ptx.find("tests/runtime/cuda/test_kernels.py"), std::string::npos);
 }
 
+// The names of every `.entry` in a PTX text.
+std::vector<std::string> entry_names(const std::string& ptx) {
+    std::vector<std::string> names;
+    std::regex entry("\\.entry\\s+([A-Za-z_0-9]+)");
+    for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), entry); it != std::sregex_iterator(); ++it) names.push_back((*it)[1]);
+    return names;
+}
+
+// Programmatic dependent launch (runtime/cuda/README.md): for sm_90 every entry, forward and
+// backward, waits for the grids ahead of it (griddepcontrol.wait) before its first memory access;
+// for sm_80 the PTX has no griddepcontrol at all (the instruction needs sm_90).
+TEST(CudaPtx, EntriesWaitForPriorGridsOnSm90Only) {
+    auto m = saxpy_module();
+    EXPECT_NE(m->compiled().gen.cpp.find("asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");"), std::string::npos);
+    const std::string ptx = generate_ptx(m->compiled(), "sm_90");
+    const std::vector<std::string> entries = entry_names(ptx);
+    size_t backward = 0;
+    for (const std::string& e : entries) backward += e.find("_backward") != std::string::npos;
+    EXPECT_GE(entries.size(), 3u);
+    EXPECT_GE(backward, 1u) << "saxpy.py has differentiable kernels: their backward entries must wait too";
+    const std::regex memory("\\b(ld|ldu|st|atom|red)\\.(?!param\\b)");  // any access but kernel parameters
+    for (const std::string& e : entries) {
+        const std::string body = entry_body(ptx, e);
+        const size_t wait = body.find("griddepcontrol.wait;");
+        ASSERT_NE(wait, std::string::npos) << e << ":\n" << body;
+        EXPECT_EQ(body.find("griddepcontrol.wait;", wait + 1), std::string::npos) << e << ": one wait per entry";
+        std::smatch first;
+        if (std::regex_search(body, first, memory))
+            EXPECT_LT(wait, static_cast<size_t>(first.position(0))) << e << ": memory accessed before the wait: " << first.str(0);
+    }
+    const std::string ptx80 = generate_ptx(m->compiled(), "sm_80");
+    EXPECT_NE(ptx80.find(".target sm_80"), std::string::npos);
+    EXPECT_EQ(entry_names(ptx80), entries);
+    EXPECT_EQ(ptx80.find("griddepcontrol"), std::string::npos);
+}
+
 TEST(CudaPtx, MalformedArchitectureIsAPlainError) {
     auto m = saxpy_module();
     try {

@@ -1,6 +1,9 @@
 // tests/runtime/cuda/cuda_stream_test.cpp: streams, events, ScopedStream and graph capture
 // (runtime/cuda/stream.h). Skipped, with the reason, on a machine without a GPU.
+#include <cstdlib>
+
 #include "cuda_test_support.h"
+#include "runtime/cuda/cuda_context.h"
 #include "runtime/cuda/stream.h"
 #include "runtime/errors.h"
 
@@ -115,6 +118,50 @@ TEST(CudaStream, ScopedStreamRoutesLaunchesAndEventsOrderStreams) {
     stop.synchronize();
     EXPECT_TRUE(stop.done());
     EXPECT_GT(start.elapsed_ms(stop), 0.0f);
+}
+
+// Programmatic dependent launch (cuda_context.h): on sm_90+ a launch may start before the one
+// ahead of it has finished; the griddepcontrol.wait that opens every entry keeps the chain exact.
+// 100 dependent launches, each adding 1.0 to every element, eagerly and replayed from a graph,
+// with PDL on and off: exactly 100 per pass, never a launch short. Two sizes: one block per 256
+// elements (the bench's small launches) and 2^22 elements, whose grid-stride entry runs on a
+// capped grid (grid_policy.h).
+TEST(CudaPdl, HundredDependentLaunchesEagerAndReplayed) {
+    WEFT_REQUIRE_GPU();
+    CudaContext& ctx = CudaContext::get(0);
+    EXPECT_EQ(ctx.pdl_supported(), std::stoi(ctx.arch().substr(3)) >= 90) << ctx.arch();
+    if (!std::getenv("WEFT_CUDA_PDL")) EXPECT_EQ(ctx.uses_pdl(), ctx.pdl_supported()) << "on by default where supported";
+    const bool was_enabled = ctx.pdl_enabled();
+    for (bool pdl : {true, false}) {
+        ctx.set_pdl_enabled(pdl);
+        EXPECT_EQ(ctx.uses_pdl(), pdl && ctx.pdl_supported());
+        for (int64_t n : {int64_t{4096}, int64_t{1} << 22}) {
+            SCOPED_TRACE(std::string("PDL ") + (pdl ? "on" : "off") + ", n = " + std::to_string(n));
+            Array a = Array::zeros(float32_type(), {n}, cuda0());
+            add_one(a);  // loads the module
+            a.zero();
+            for (int i = 0; i < 100; ++i) add_one(a);
+            EXPECT_EQ(to_host<float>(a), std::vector<float>(n, 100.0f)) << "eager";
+
+            Stream s(cuda0());
+            synchronize(cuda0());
+            begin_capture(s);
+            for (int i = 0; i < 100; ++i) add_one(a);
+            Graph g = end_capture();
+            EXPECT_EQ(g.node_count(), 100u);
+            g.launch(s);
+            g.launch(s);
+            s.synchronize();
+            EXPECT_EQ(to_host<float>(a), std::vector<float>(n, 300.0f)) << "graph replay";
+            {
+                ScopedStream use(s);  // eager again, on the graph's stream, after the replays
+                for (int i = 0; i < 100; ++i) add_one(a);
+            }
+            s.synchronize();
+            EXPECT_EQ(to_host<float>(a), std::vector<float>(n, 400.0f)) << "eager on a second stream";
+        }
+    }
+    ctx.set_pdl_enabled(was_enabled);
 }
 
 TEST(CudaStream, StreamsNeedACudaDevice) {
