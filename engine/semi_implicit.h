@@ -1,17 +1,25 @@
 // engine/semi_implicit.h: the semi-implicit (symplectic) Euler integrator of Warp's warp.sim.
 //
-// One simulate() call is one launch (two more first with particle contact), reading state_in and
-// writing state_out:
+// One simulate() call is a fixed sequence of launches, reading state_in and writing state_out
+// (and state_in.particle_f):
 //
-//   [hash grid]   build_grid, sort_grid_buckets      (particle contact only) -> state_in's grid
-//   step          step_particles (kernels/step.py)   -> state_in.particle_f, state_out.particle_q/qd
-//                 each particle sums its own force (external, drag, contacts), its springs, and
-//                 the forces of the triangles, bending edges and tetrahedra it belongs to, in a
-//                 fixed order, then integrates: v' = v + (f / m + g) dt,  x' = x + v' dt
+//   [hash grid]        build_grid, sort_grid_buckets                 (particle contact only)
+//   particle terms     eval_particle_terms  -> force_terms[0, n)     external, drag, contacts
+//   elements           eval_triangles / eval_bending / eval_tetrahedra
+//                                           -> force_terms[slots]
+//   assembly           accumulate_forces    -> state_in.particle_f   fixed-order sum per particle
+//                      (accumulate_forces_with_springs when there are springs: each particle
+//                      evaluates its own springs, which then need no force slots: their writes
+//                      and gathers were most of a 512² cloth substep on the H200)
+//   integration        integrate_particles  -> state_out.particle_q, particle_qd
+//                      v' = v + (f / m + g) dt,  x' = x + v' dt
 //
-// Every element is evaluated once per vertex (a triangle three times), in exchange for no force
-// slots: no float atomics and no per-slot arrays, so a recorded rollout holds positions,
-// velocities and forces per state only, and a step is one launch (forward and backward).
+// The force slots (`force_terms`, one per element vertex) are the integrator's scratch, shared by
+// every step. Under a Tape a step is ONE record (Tape::record_func) whose backward runs the
+// launches' adjoints in reverse order, with the slots' gradient and particle_f's gradient in
+// scratch arrays zeroed first: no adjoint needs the slots' values (the assembly is a sum, and each
+// element's adjoint recomputes its forces from positions and velocities), so a recorded rollout
+// keeps per step only positions, velocities (with gradients) and particle_f, not the slots.
 //
 // Symplectic Euler keeps the energy of an undamped oscillator bounded (no drift) for dt below
 // the stability limit 2 / omega; tests/engine check this and the period.
@@ -25,8 +33,14 @@ class SemiImplicitIntegrator {
 public:
     SemiImplicitIntegrator() = default;
     // Advances state_in by dt (seconds) into state_out. `control` may be null (no external force).
-    // state_in.particle_f receives the total force used (the hash grid, with particle contact, too).
+    // state_in.particle_f receives the total force used; with particle contact, state_in's hash
+    // grid is rebuilt.
     void simulate(const Model& model, State& state_in, State& state_out, float dt, const Control* control = nullptr);
+
+private:
+    Array force_terms_;       // vec3 (term_layout.count): the force slots, shared by every step
+    Array force_terms_grad_;  // their gradient, and particle_f's, during a recorded step's backward
+    Array force_grad_;
 };
 
 }  // namespace weft::engine

@@ -14,9 +14,12 @@ namespace weft::engine {
 const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
     static const std::map<std::string, std::vector<std::string>> groups = {
         {"particles", {"particles.py"}},
+        {"springs", {"springs.py"}},
+        {"triangles", {"triangles.py"}},
+        {"bending", {"bending.py"}},
+        {"tetrahedra", {"tetrahedra.py"}},
         {"hash_grid", {"hash_grid.py"}},
-        {"step", {"geometry.py", "hash_grid.py", "particles.py", "contact.py", "springs.py", "triangles.py",
-                  "bending.py", "tetrahedra.py", "step.py"}},
+        {"contact", {"geometry.py", "hash_grid.py", "contact.py"}},
         {"xpbd", {"geometry.py", "hash_grid.py", "bending.py", "xpbd.py"}},
     };
     return groups;

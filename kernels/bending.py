@@ -4,7 +4,7 @@ Edge e = (i, j, k, l): k-l is the shared edge, i and j the opposite vertices of 
 triangles. The force is ke (theta - rest) + kd dtheta/dt times the gradient of the dihedral
 angle (Bridson et al. 2003), scaled by the edge length. The angle is atan2(sin, cos) rather than
 acos(cos), so its derivative stays finite at flat rest (acos' derivative is infinite at 1).
-bending_force gives the force of edge e on one of its four vertices.
+Edge e writes force_terms[offset + 4 e + 0..3].
 """
 import weft as wp
 
@@ -17,17 +17,17 @@ def dihedral_angle(x1: wp.vec3, x2: wp.vec3, x3: wp.vec3, x4: wp.vec3) -> float:
     return wp.atan2(wp.dot(wp.cross(n2, n1), e_hat), wp.dot(n1, n2))
 
 
-@wp.func
-def bending_force(
+@wp.kernel
+def eval_bending(
     x: wp.array(dtype=wp.vec3),
     v: wp.array(dtype=wp.vec3),
     edge_indices: wp.array2d(dtype=int),
     edge_rest_angle: wp.array(dtype=float),
     edge_bending_properties: wp.array2d(dtype=float),
-    e: int,
-    corner: int,
-) -> wp.vec3:
-    """The bending force of edge e on its vertex edge_indices[e, corner]."""
+    offset: int,
+    force_terms: wp.array(dtype=wp.vec3),
+):
+    e = wp.tid()
     i = edge_indices[e, 0]
     j = edge_indices[e, 1]
     k = edge_indices[e, 2]
@@ -64,11 +64,7 @@ def bending_force(
         f2 = d2 * f_total
         f3 = d3 * f_total
         f4 = d4 * f_total
-    result = f1
-    if corner == 1:
-        result = f2
-    elif corner == 2:
-        result = f3
-    elif corner == 3:
-        result = f4
-    return result
+    force_terms[offset + e * 4 + 0] = f1
+    force_terms[offset + e * 4 + 1] = f2
+    force_terms[offset + e * 4 + 2] = f3
+    force_terms[offset + e * 4 + 3] = f4

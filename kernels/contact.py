@@ -4,13 +4,14 @@ the ground, the static shapes (analytic, or a mesh's distance grid) and the othe
 Contact follows Warp's soft contact model. With penetration c < 0 along the contact normal n and
 relative velocity v: normal force fn = ke c + kd min(v.n, 0) (damping only while approaching),
 friction ft = min(kf |v_t|, mu |fn|) against the tangential velocity, force = -n fn - t ft.
-Particle i sums its own contacts with every neighbour j in a fixed order (particle_own_force);
-the pair force is antisymmetric bit for bit, so momentum is conserved.
+Particle i sums its own contacts with every neighbour j in a fixed order and writes the total to
+force_terms[i]; the pair force is antisymmetric bit for bit, so momentum is conserved.
 """
 import weft as wp
 import geometry as geo
 import hash_grid as grid
-import particles
+
+PARTICLE_FLAG_ACTIVE = wp.constant(wp.uint32(1))
 
 
 @wp.func
@@ -100,7 +101,7 @@ def particle_contacts(
                     xj = x[j]
                     cj = grid.grid_cell(xj, inv_cell_size)
                     # another cell may share this bucket: count j only in its own cell
-                    if j != i and cj[0] == c[0] and cj[1] == c[1] and cj[2] == c[2] and (particle_flags[j] & particles.PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+                    if j != i and cj[0] == c[0] and cj[1] == c[1] and cj[2] == c[2] and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
                         d_vec = xi - xj
                         d = wp.length(d_vec)
                         err = d - ri - particle_radius[j]
@@ -109,9 +110,8 @@ def particle_contacts(
     return f
 
 
-@wp.func
-def particle_own_force(
-    i: int,
+@wp.kernel
+def eval_particle_terms(
     x: wp.array(dtype=wp.vec3),
     v: wp.array(dtype=wp.vec3),
     particle_radius: wp.array(dtype=float),
@@ -144,11 +144,11 @@ def particle_own_force(
     particle_kd: float,
     particle_kf: float,
     particle_mu: float,
-) -> wp.vec3:
-    """Particle i's own force: external, drag, and its contacts with the ground, the shapes and
-    the other particles (zero for an inactive particle)."""
+    force_terms: wp.array(dtype=wp.vec3),
+):
+    i = wp.tid()
     f = wp.vec3(0.0)
-    if (particle_flags[i] & particles.PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+    if (particle_flags[i] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
         xi = x[i]
         vi = v[i]
         ri = particle_radius[i]
@@ -168,4 +168,4 @@ def particle_own_force(
             f = f + particle_contacts(i, xi, vi, ri, x, v, particle_radius, particle_flags, inv_cell_size, nbucket,
                                       capacity, bucket_count, bucket_particles, particle_ke, particle_kd, particle_kf,
                                       particle_mu)
-    return f
+    force_terms[i] = f

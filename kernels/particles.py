@@ -1,42 +1,29 @@
-"""Symplectic Euler integration of particles: v' = v + (f / m + g) dt, x' = x + v' dt.
+"""Particle integration and force assembly for the semi-implicit Euler solver.
 
-integrate_particle is the update of one particle, used by the semi-implicit step (step.py) and,
-through integrate_particles, by XPBD's prediction. Out of place, so the adjoint is exact.
+Forces are assembled without float atomics, so results do not depend on the number of CPU
+threads: every force kernel (springs.py, triangles.py, ...) writes each of its contributions to
+its own slot of `force_terms`, and `accumulate_forces` sums, for each particle, slot i (the
+particle's own terms: contact, drag, external) plus the slots listed for it in the model's
+particle -> slot table (CSR: `term_start`, `term_index`), in a fixed order. Every kernel here
+reads its inputs and writes other arrays (out of place), so the adjoint is exact.
 """
 import weft as wp
 
 PARTICLE_FLAG_ACTIVE = wp.constant(wp.uint32(1))
 
 
-@wp.func
-def integrate_particle(
-    i: int,
-    x: wp.array(dtype=wp.vec3),
-    v: wp.array(dtype=wp.vec3),
-    f: wp.vec3,
-    w: wp.array(dtype=float),
-    particle_flags: wp.array(dtype=wp.uint32),
-    gravity: wp.vec3,
-    dt: float,
-    v_max: float,
-    x_new: wp.array(dtype=wp.vec3),
-    v_new: wp.array(dtype=wp.vec3),
+@wp.kernel
+def accumulate_forces(
+    force_terms: wp.array(dtype=wp.vec3),
+    term_start: wp.array(dtype=int),
+    term_index: wp.array(dtype=int),
+    particle_f: wp.array(dtype=wp.vec3),
 ):
-    """Writes particle i's new position and velocity under the force f. Inactive particles keep
-    their state; gravity acts on particles with mass only (inv_mass > 0), so kinematic particles
-    keep their velocity; speeds are capped at v_max."""
-    x0 = x[i]
-    v0 = v[i]
-    if (particle_flags[i] & PARTICLE_FLAG_ACTIVE) == wp.uint32(0):
-        x_new[i] = x0
-        v_new[i] = v0
-    else:
-        v1 = v0 + (f * w[i] + gravity * wp.step(-w[i])) * dt
-        speed = wp.length(v1)
-        if speed > v_max:
-            v1 = v1 * (v_max / speed)
-        x_new[i] = x0 + v1 * dt
-        v_new[i] = v1
+    i = wp.tid()
+    f = force_terms[i]
+    for k in range(term_start[i], term_start[i + 1]):
+        f = f + force_terms[term_index[k]]
+    particle_f[i] = f
 
 
 @wp.kernel
@@ -53,4 +40,17 @@ def integrate_particles(
     v_new: wp.array(dtype=wp.vec3),
 ):
     i = wp.tid()
-    integrate_particle(i, x, v, f[i], w, particle_flags, gravity, dt, v_max, x_new, v_new)
+    x0 = x[i]
+    v0 = v[i]
+    if (particle_flags[i] & PARTICLE_FLAG_ACTIVE) == wp.uint32(0):
+        x_new[i] = x0
+        v_new[i] = v0
+        return
+    inv_mass = w[i]
+    # gravity acts on particles with mass only (inv_mass > 0); kinematic particles keep their velocity
+    v1 = v0 + (f[i] * inv_mass + gravity * wp.step(-inv_mass)) * dt
+    speed = wp.length(v1)
+    if speed > v_max:
+        v1 = v1 * (v_max / speed)
+    x_new[i] = x0 + v1 * dt
+    v_new[i] = v1

@@ -1,15 +1,42 @@
 """Damped springs (Warp's eval_springs): f = (ke (l - rest) + kd dl/dt) along the spring.
 
-Each particle sums the forces of its own springs (add_springs, called by step.py), so a spring
-is evaluated once per end and needs neither force slots nor atomics.
+Spring s writes the force on its first particle to force_terms[offset + 2 s] and the force on
+its second to force_terms[offset + 2 s + 1] (see particles.py for why there are no atomics).
 """
 import weft as wp
 
 
+@wp.kernel
+def eval_springs(
+    x: wp.array(dtype=wp.vec3),
+    v: wp.array(dtype=wp.vec3),
+    spring_indices: wp.array(dtype=int),
+    spring_rest_length: wp.array(dtype=float),
+    spring_stiffness: wp.array(dtype=float),
+    spring_damping: wp.array(dtype=float),
+    offset: int,
+    force_terms: wp.array(dtype=wp.vec3),
+):
+    s = wp.tid()
+    i = spring_indices[s * 2 + 0]
+    j = spring_indices[s * 2 + 1]
+    xij = x[i] - x[j]
+    vij = v[i] - v[j]
+    l = wp.length(xij)
+    fs = wp.vec3(0.0)
+    if l > 0.0:
+        dir = xij / l
+        c = l - spring_rest_length[s]
+        dcdt = wp.dot(dir, vij)
+        fs = dir * (spring_stiffness[s] * c + spring_damping[s] * dcdt)
+    force_terms[offset + s * 2 + 0] = -fs
+    force_terms[offset + s * 2 + 1] = fs
+
+
 @wp.func
 def spring_force_on(xi: wp.vec3, vi: wp.vec3, xj: wp.vec3, vj: wp.vec3, rest: float, ke: float, kd: float):
-    """The force of a damped spring on its end at xi, the other end at xj. The two ends' forces
-    are exact negatives of each other (negating d, dir and the relative velocity is exact)."""
+    """The force of a damped spring on its end at xi, the other end at xj: exactly what
+    eval_springs writes for that end (negating xij, dir and vij is exact)."""
     d = xi - xj
     l = wp.length(d)
     f = wp.vec3(0.0)
@@ -22,39 +49,79 @@ def spring_force_on(xi: wp.vec3, vi: wp.vec3, xj: wp.vec3, vj: wp.vec3, rest: fl
 
 
 @wp.func
-def add_springs(
-    f: wp.vec3,
-    i: int,
+def add_slots(f: wp.vec3, force_terms: wp.array(dtype=wp.vec3), term_index: wp.array(dtype=int), first: int, last: int):
+    """f plus the force slots term_index[first .. last - 1], in that order: a particle's slots
+    after its springs (triangles, bending, tetrahedra)."""
+    total = f
+    for k in range(first, last):
+        total = total + force_terms[term_index[k]]
+    return total
+
+
+@wp.kernel
+def accumulate_forces_with_springs(
+    force_terms: wp.array(dtype=wp.vec3),
+    term_start: wp.array(dtype=int),
+    term_index: wp.array(dtype=int),
     x: wp.array(dtype=wp.vec3),
     v: wp.array(dtype=wp.vec3),
     spring_start: wp.array(dtype=int),
     spring_list: wp.array(dtype=int),
     spring_other: wp.array(dtype=int),
+    spring_rest_length: wp.array(dtype=float),
+    spring_stiffness: wp.array(dtype=float),
+    spring_damping: wp.array(dtype=float),
+    particle_f: wp.array(dtype=wp.vec3),
+):
+    """particles.py's accumulate_forces with the springs summed in place of their force slots.
+
+    Particle i computes the force of each of its springs itself (every spring is evaluated once
+    per end), so eval_springs' slot writes and their gather are not needed. The springs come
+    first in the particle's slot list and spring_force_on is exact, so the sum is bit-identical
+    to eval_springs + accumulate_forces. The lists are CSR (spring_start); see the _ell variant.
+    """
+    i = wp.tid()
+    xi = x[i]
+    vi = v[i]
+    f = force_terms[i]
+    s0 = spring_start[i]
+    s1 = spring_start[i + 1]
+    for k in range(s0, s1):
+        j = spring_other[k]
+        s = spring_list[k]
+        f = f + spring_force_on(xi, vi, x[j], v[j], spring_rest_length[s], spring_stiffness[s], spring_damping[s])
+    particle_f[i] = add_slots(f, force_terms, term_index, term_start[i] + (s1 - s0), term_start[i + 1])
+
+
+@wp.kernel
+def accumulate_forces_with_springs_ell(
+    force_terms: wp.array(dtype=wp.vec3),
+    term_start: wp.array(dtype=int),
+    term_index: wp.array(dtype=int),
+    x: wp.array(dtype=wp.vec3),
+    v: wp.array(dtype=wp.vec3),
+    spring_start: wp.array(dtype=int),
     width: int,
     ell_list: wp.array(dtype=int),
     ell_other: wp.array(dtype=int),
     spring_rest_length: wp.array(dtype=float),
     spring_stiffness: wp.array(dtype=float),
     spring_damping: wp.array(dtype=float),
-) -> wp.vec3:
-    """f plus the forces of particle i's springs, in spring order. Every spring is evaluated once
-    per end (no force slots, no atomics). With width > 0 the lists are read column by column (ELL:
-    entry k of particle i at k * n + i, -1 after its last), so the threads of a warp read
-    consecutive words instead of words 12 apart (most of the L1 traffic of a 512² cloth substep
-    on the H200); otherwise from the CSR lists (spring_start, spring_list, spring_other)."""
+    particle_f: wp.array(dtype=wp.vec3),
+):
+    """accumulate_forces_with_springs with the lists stored column by column (entry k of particle i
+    at k * n + i, -1 after the last): a warp's threads read consecutive words of the lists instead
+    of words 12 apart, which on the H200 was most of the L1 traffic of a 512² cloth substep.
+    Same springs in the same order, so the same bits."""
+    i = wp.tid()
+    n = x.shape[0]
     xi = x[i]
     vi = v[i]
-    total = f
-    if width > 0:
-        n = x.shape[0]
-        for k in range(width):
-            s = ell_list[k * n + i]
-            if s >= 0:
-                j = ell_other[k * n + i]
-                total = total + spring_force_on(xi, vi, x[j], v[j], spring_rest_length[s], spring_stiffness[s], spring_damping[s])
-    else:
-        for k in range(spring_start[i], spring_start[i + 1]):
-            j = spring_other[k]
-            s = spring_list[k]
-            total = total + spring_force_on(xi, vi, x[j], v[j], spring_rest_length[s], spring_stiffness[s], spring_damping[s])
-    return total
+    f = force_terms[i]
+    for k in range(width):
+        s = ell_list[k * n + i]
+        if s >= 0:
+            j = ell_other[k * n + i]
+            f = f + spring_force_on(xi, vi, x[j], v[j], spring_rest_length[s], spring_stiffness[s], spring_damping[s])
+    nsprings = spring_start[i + 1] - spring_start[i]
+    particle_f[i] = add_slots(f, force_terms, term_index, term_start[i] + nsprings, term_start[i + 1])

@@ -4,23 +4,23 @@ The stable neo-Hookean energy of Smith et al. 2018: deviatoric k_mu/2 (Ic - 3) -
 and hydrostatic k_lambda/2 (J - alpha)^2 with alpha = 1 + 3 k_mu / (4 k_lambda), so the rest
 shape is force free; Rayleigh damping k_damp on dF/dt and dJ/dt. F = [x1-x0, x2-x0, x3-x0] Dm,
 Dm = tet_poses (inverse rest shape); stiffnesses scale with the rest volume. tet_materials rows
-are (k_mu, k_lambda, k_damp). tetrahedron_force gives the force of tet t on one of its vertices.
+are (k_mu, k_lambda, k_damp). Tet t writes force_terms[offset + 4 t + 0..3].
 """
 import weft as wp
 
 
-@wp.func
-def tetrahedron_force(
+@wp.kernel
+def eval_tetrahedra(
     x: wp.array(dtype=wp.vec3),
     v: wp.array(dtype=wp.vec3),
     tet_indices: wp.array2d(dtype=int),
     tet_poses: wp.array(dtype=wp.mat33),
     tet_activations: wp.array(dtype=float),
     tet_materials: wp.array2d(dtype=float),
-    t: int,
-    corner: int,
-) -> wp.vec3:
-    """The force of tetrahedron t on its vertex tet_indices[t, corner]."""
+    offset: int,
+    force_terms: wp.array(dtype=wp.vec3),
+):
+    t = wp.tid()
     i = tet_indices[t, 0]
     j = tet_indices[t, 1]
     k = tet_indices[t, 2]
@@ -65,11 +65,7 @@ def tetrahedron_force(
     f1 = f1 + dJdx1 * f_total
     f2 = f2 + dJdx2 * f_total
     f3 = f3 + dJdx3 * f_total
-    result = f1 + f2 + f3
-    if corner == 1:
-        result = -f1
-    elif corner == 2:
-        result = -f2
-    elif corner == 3:
-        result = -f3
-    return result
+    force_terms[offset + t * 4 + 0] = f1 + f2 + f3
+    force_terms[offset + t * 4 + 1] = -f1
+    force_terms[offset + t * 4 + 2] = -f2
+    force_terms[offset + t * 4 + 3] = -f3

@@ -5,24 +5,23 @@ alpha = 1 + k_mu / k_lambda, so the rest shape is force free; damping k_damp on 
 area rate. F = [x1 - x0, x2 - x0] Dm, with Dm = tri_poses (the inverse of the rest shape in the
 triangle's own 2-D frame). Stiffnesses are scaled by the rest area. tri_materials rows are
 (k_mu, k_lambda, k_damp, drag, lift); drag and lift are not modelled.
-triangle_force gives the force of triangle t on one of its corners; the semi-implicit step
-(step.py) sums, for each particle, its triangles' forces on it.
+Triangle t writes its vertices' forces to force_terms[offset + 3 t + 0..2].
 """
 import weft as wp
 
 
-@wp.func
-def triangle_force(
+@wp.kernel
+def eval_triangles(
     x: wp.array(dtype=wp.vec3),
     v: wp.array(dtype=wp.vec3),
     tri_indices: wp.array2d(dtype=int),
     tri_poses: wp.array(dtype=wp.mat22),
     tri_activations: wp.array(dtype=float),
     tri_materials: wp.array2d(dtype=float),
-    t: int,
-    corner: int,
-) -> wp.vec3:
-    """The force of triangle t on its vertex tri_indices[t, corner]."""
+    offset: int,
+    force_terms: wp.array(dtype=wp.vec3),
+):
+    t = wp.tid()
     i = tri_indices[t, 0]
     j = tri_indices[t, 1]
     k = tri_indices[t, 2]
@@ -64,9 +63,6 @@ def triangle_force(
     f_damp = k_damp * dcdt
     f1 = f1 + dcdq * (f_area + f_damp)
     f2 = f2 + dcdr * (f_area + f_damp)
-    result = f1 + f2
-    if corner == 1:
-        result = -f1
-    elif corner == 2:
-        result = -f2
-    return result
+    force_terms[offset + t * 3 + 0] = f1 + f2
+    force_terms[offset + t * 3 + 1] = -f1
+    force_terms[offset + t * 3 + 2] = -f2

@@ -124,12 +124,7 @@ void Tape::on_launch(const runtime::Kernel& k, const std::vector<int64_t>& dim, 
     r.dim = dim;
     r.args = args;
     r.options = options;
-    const auto& params = k.info().params;
-    for (size_t i = 0; i < args.size() && i < params.size(); ++i) {
-        if (args[i].kind != runtime::LaunchArg::ArrayArg) continue;
-        if (!params[i].read && !params[i].written) continue;
-        r.accesses.push_back({args[i].array, "argument '" + params[i].name + "'", params[i].read, params[i].written});
-    }
+    r.accesses = launch_accesses(k, args);
     records_.push_back(std::move(r));
 }
 
@@ -242,6 +237,82 @@ void Tape::backward(const std::vector<std::pair<Array, Array>>& grads) {
     run_backward();
 }
 
+namespace {
+
+// The status words of a backward pass's launches (LaunchOptions::adjoint_status): chunks of
+// device memory handed out 4 words at a time, read back and checked once at the end.
+class StatusPool {
+public:
+    runtime::Array take(const runtime::Kernel& k, const runtime::Device& d) {
+        const std::string key = d.str();
+        auto it = current_.find(key);
+        if (it == current_.end() || used_[it->second] + 4 > chunks_[it->second].size()) {
+            chunks_.push_back(runtime::Array::zeros(compiler::int32_type(), {kChunkWords}, d));
+            used_.push_back(0);
+            current_[key] = chunks_.size() - 1;
+            it = current_.find(key);
+        }
+        const size_t c = it->second;
+        runtime::Array& chunk = chunks_[c];
+        auto* words = static_cast<int32_t*>(chunk.data()) + used_[c];
+        taken_.push_back({k, c, used_[c]});
+        used_[c] += 4;
+        return runtime::Array::wrap(words, compiler::int32_type(), {4}, {4}, d, chunk.owner());
+    }
+    // Throws the error of the first launch (in the order they were handed out) that overflowed.
+    void check() const {
+        std::vector<std::vector<int32_t>> host(chunks_.size());
+        for (size_t c = 0; c < chunks_.size(); ++c) {
+            host[c].resize(static_cast<size_t>(chunks_[c].size()));
+            chunks_[c].copy_to_host(host[c].data(), host[c].size() * sizeof(int32_t));
+        }
+        for (const Taken& t : taken_) {
+            std::string problem = runtime::adjoint_overflow_message(t.kernel, host[t.chunk].data() + t.offset);
+            if (!problem.empty()) throw RuntimeError(problem);
+        }
+    }
+    // Makes a pool the one deferred_adjoint_status draws from on this thread, for a scope.
+    struct Active {
+        explicit Active(StatusPool* p) : previous(current()) { current() = p; }
+        ~Active() { current() = previous; }
+        StatusPool* previous;
+    };
+    static StatusPool*& current() {
+        thread_local StatusPool* pool = nullptr;
+        return pool;
+    }
+
+private:
+    static constexpr int64_t kChunkWords = 4096;
+    struct Taken {
+        runtime::Kernel kernel;
+        size_t chunk;
+        int64_t offset;
+    };
+    std::vector<runtime::Array> chunks_;
+    std::vector<int64_t> used_;
+    std::map<std::string, size_t> current_;  // device -> chunk being filled
+    std::vector<Taken> taken_;
+};
+
+}  // namespace
+
+runtime::Array deferred_adjoint_status(const runtime::Kernel& k, const runtime::Device& device) {
+    StatusPool* pool = StatusPool::current();
+    return pool ? pool->take(k, device) : runtime::Array();
+}
+
+std::vector<Access> launch_accesses(const runtime::Kernel& k, const std::vector<runtime::LaunchArg>& args) {
+    std::vector<Access> out;
+    const auto& params = k.info().params;
+    for (size_t i = 0; i < args.size() && i < params.size(); ++i) {
+        if (args[i].kind != runtime::LaunchArg::ArrayArg) continue;
+        if (!params[i].read && !params[i].written) continue;
+        out.push_back({args[i].array, "argument '" + params[i].name + "'", params[i].read, params[i].written});
+    }
+    return out;
+}
+
 void Tape::run_backward() {
     // A copy or overwrite ends the life of the value an EARLIER record wrote into the same memory:
     // that record's adjoint must not see the gradient of the new value, so it is zeroed when the
@@ -264,20 +335,12 @@ void Tape::run_backward() {
         }
     }
     runtime::ScopedRecorder suspend(nullptr);  // nothing the backward pass does is recorded
-    // Each backward launch reports a per-thread-tape overflow into its own 4 words of one status
-    // array per device, read back once after the pass (not after every launch: a rollout's
-    // backward is hundreds of small launches, and a read-back each is a synchronisation each).
-    std::map<std::string, std::pair<runtime::Array, int64_t>> status;  // device -> (array, used)
-    {
-        std::map<std::string, std::pair<runtime::Device, int64_t>> count;
-        for (const Record& r : records_)
-            if (r.kind == Record::Launch) {
-                auto& c = count.try_emplace(r.options.device.str(), r.options.device, 0).first->second;
-                c.second += 4;
-            }
-        for (auto& [key, c] : count) status[key] = {runtime::Array::zeros(compiler::int32_type(), {c.second}, c.first), 0};
-    }
-    std::vector<std::pair<size_t, runtime::Array>> launched;  // record index, its status
+    // Each backward launch reports a per-thread-tape overflow into its own 4 words of a status
+    // pool read back once after the pass (not after every launch: a rollout's backward is
+    // hundreds of small launches, and a read-back each is a synchronisation each). The launches
+    // of record_func callbacks draw from the same pool (deferred_adjoint_status).
+    StatusPool pool;
+    StatusPool::Active active(&pool);
     for (size_t n = records_.size(); n-- > 0;) {
         Record& r = records_[n];
         switch (r.kind) {
@@ -291,12 +354,8 @@ void Tape::run_backward() {
                 runtime::LaunchOptions o = r.options;
                 o.adjoint = true;
                 o.record_tape = false;
-                auto& [all, used] = status.at(o.device.str());
-                auto* words = static_cast<int32_t*>(all.data()) + used;
-                used += 4;
-                o.adjoint_status = runtime::Array::wrap(words, compiler::int32_type(), {4}, {4}, o.device, all.owner());
+                o.adjoint_status = pool.take(r.kernel, o.device);
                 runtime::launch(r.kernel, r.dim, r.args, o);
-                launched.emplace_back(n, o.adjoint_status);
                 break;
             }
             case Record::Copy:
@@ -313,19 +372,7 @@ void Tape::run_backward() {
                 break;
         }
     }
-    // The first launch of the pass (the newest record) whose tape overflowed is the error.
-    std::map<std::string, std::vector<int32_t>> host;
-    for (auto& [key, st] : status) {
-        std::vector<int32_t>& h = host[key];
-        h.resize(static_cast<size_t>(st.first.size()));
-        st.first.copy_to_host(h.data(), h.size() * sizeof(int32_t));
-    }
-    for (auto& [n, a] : launched) {
-        const std::string key = a.device().str();
-        const int64_t at = static_cast<const int32_t*>(a.data()) - static_cast<const int32_t*>(status.at(key).first.data());
-        std::string problem = runtime::adjoint_overflow_message(records_[n].kernel, host.at(key).data() + at);
-        if (!problem.empty()) throw RuntimeError(problem);
-    }
+    pool.check();
 }
 
 std::vector<std::pair<Array, Array>> Tape::gradients() const {

@@ -115,6 +115,17 @@ private:
     std::vector<Record> records_;
 };
 
+// The arrays a launch of `k` with `args` reads and writes (its array arguments, as the kernel's
+// parameters are read or written), labelled as a Launch record's are. For record_func callers
+// that run launches themselves.
+std::vector<Access> launch_accesses(const runtime::Kernel& k, const std::vector<runtime::LaunchArg>& args);
+
+// During a Tape's backward pass on this thread: a status array for one backward launch of `k` on
+// `device` (LaunchOptions::adjoint_status) that the pass checks once at its end, with the same
+// error, so that the launches a record_func callback makes are not synchronised one by one.
+// Outside a backward pass: an empty array (the launch then checks its own status at once).
+runtime::Array deferred_adjoint_status(const runtime::Kernel& k, const runtime::Device& device);
+
 // grad += other, element-wise, for arrays of one float-based dtype (float16/32/64 scalars,
 // vectors, matrices, quaternions, transforms) and the same shape, on any device. Used by the
 // Tape and by checkpointing; runs a small kernel compiled once per dtype.

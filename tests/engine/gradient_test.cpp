@@ -7,6 +7,7 @@
 // contact through the hash grid, and XPBD (springs, tetrahedra, ground).
 #include <functional>
 
+#include "runtime/memory_stats.h"
 #include "runtime/recorder.h"
 #include "tape/tape.h"
 #include "tests/engine/engine_test_util.h"
@@ -207,6 +208,43 @@ TEST(Gradients, XpbdSpringsTetsAndGround) {
                     b.add_spring(top, 6, 300.0f, 0.0f);
                 },
                 true, 20, 4e-3f, [](const Model& m) { return m.spring_stiffness; }, 0, 20.0, 0.00967506, 1.64268e-05});
+}
+
+// A recorded semi-implicit step is one Tape record, and what a recorded rollout holds per State
+// is positions and velocities with their gradients, and the force: no per-element force slots
+// (the integrator's shared scratch; the adjoints never need their values). The gradients of
+// that layout are the ones the cases above check against finite differences.
+TEST(Gradients, RecordedStepsKeepNoForceSlotsPerState) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    ClothGridDef c;
+    c.dim_x = c.dim_y = 8;
+    c.cell_x = c.cell_y = 0.1f;
+    c.rot = Quat(Eigen::AngleAxisf(-float(M_PI) / 2, Vec3(1, 0, 0)));
+    c.tri_ke = c.tri_ka = 100.0f;
+    c.edge_ke = 0.5f;
+    b.add_cloth_grid(c);
+    Model m = b.finalize("cpu", true);
+    ASSERT_GT(m.term_layout.count, 4 * m.particle_count);  // the slots would dwarf a State
+    SemiImplicitIntegrator integ;
+    std::vector<State> states;
+    for (int k = 0; k <= 4; ++k) states.push_back(m.state());
+    integ.simulate(m, states[0], states[1], 1e-3f);  // the integrator's scratch, allocated once
+    const size_t before = runtime::memory_stats().live_bytes;
+    for (int k = 0; k <= 4; ++k) states.push_back(m.state());
+    const size_t per_state = (runtime::memory_stats().live_bytes - before) / 5;
+    EXPECT_EQ(per_state, size_t(m.particle_count) * 12 * 5) << "q, qd, f and the gradients of q and qd";
+    tape::Tape tape;
+    {
+        runtime::ScopedRecorder rec(&tape);
+        for (int k = 0; k < 4; ++k) integ.simulate(m, states[size_t(k)], states[size_t(k) + 1], 1e-3f);
+    }
+    ASSERT_EQ(tape.records().size(), 4u);
+    EXPECT_EQ(tape.records()[0].kind, tape::Record::Func);
+    EXPECT_EQ(tape.records()[0].name, "semi-implicit step");
+    const size_t scratch_grads = (size_t(m.term_layout.count) + size_t(m.particle_count)) * 12;
+    EXPECT_EQ(runtime::memory_stats().live_bytes - before, 5 * per_state + scratch_grads)
+        << "recording adds only the scratch gradients of the slots and of the force, once";
 }
 
 }  // namespace
