@@ -6,7 +6,9 @@
 
 Standard library only (the GPU machine has python3 but maybe not numpy).
 
-plan.tsv columns: name, file, kernel, dims ("64" or "64,64"), inputs (npz path or "-"), audit options,
+plan.tsv columns: name, file, kernel, launch dims ("64" or "64,64"; the file's --dim, except that
+a file calling wp.sync_threads() is launched in whole blocks, as wp.launch requires: --dim 100 with
+blocks of 64 runs 128 threads, which is what the audit models too), inputs (npz path or "-"), audit options,
 shared (0/1), expected check ids (comma list or "-"), tools (comma list of ncu, racecheck, memcheck,
 synccheck), launch argument ("NAME=VALUE" for `weft launch --arg`, or "-"), the file ncu profiles
 (a variant, or "-": the file itself). An int parameter the
@@ -80,14 +82,31 @@ def parse_corpus_file(path):
         m = re.search(r"\S.*# expect:(.*)$", line)
         if m:
             expected.update(x.strip() for x in m.group(1).split(","))
-    kernels = []  # (name, parameter text), the parameter list read up to its balanced ")"
-    for m in re.finditer(r"@wp\.kernel[^\n]*\n\s*def (\w+)\(", text):
+    kernels = []  # (name, parameter text, block_dim or None), the parameter list read up to its balanced ")"
+    for m in re.finditer(r"@wp\.kernel([^\n]*)\n\s*def (\w+)\(", text):
         depth, i = 1, m.end()
         while i < len(text) and depth:
             depth += {"(": 1, ")": -1}.get(text[i], 0)
             i += 1
-        kernels.append((m.group(1), text[m.end():i - 1]))
+        block = re.search(r"block_dim\s*=\s*(\d+)", m.group(1))
+        kernels.append((m.group(2), text[m.end():i - 1], int(block.group(1)) if block else None))
     return text, opts, expected, kernels, variant
+
+
+def launch_dims(path, dims, block):
+    """The --dim `weft launch` gets for a kernel that calls wp.sync_threads(): the stated launch
+    rounded up to whole blocks of `block`, the launch wp.launch accepts for it and the one the
+    audit models (every thread of the last block runs such a kernel; compiler/audit/bounds.cpp)."""
+    extents = [int(x) for x in dims.split(",")]
+    size = 1
+    for e in extents:
+        size *= e
+    if size % block == 0:
+        return dims
+    if len(extents) > 1:
+        raise SystemExit("%s: a barrier kernel's launch %s is not a whole number of blocks of %d, and a launch of "
+                         "several dimensions cannot be rounded up to one" % (path, dims, block))
+    return str((size + block - 1) // block * block)
 
 
 def option_values(opts, name):
@@ -121,7 +140,11 @@ def plan(corpus, out):
             tools.append("memcheck")
         if barrier or name.startswith("clean_barrier") or name.startswith("clean_func_barrier"):
             tools.append("synccheck")
-        for kernel, params in kernels:
+        for kernel, params, block_dim in kernels:
+            launch = dims[0]
+            if "wp.sync_threads()" in text:
+                block = int((option_values(opts, "--block-dim") or [block_dim or 256])[0])
+                launch = launch_dims(path, launch, block)
             inputs = "-"
             shapes = dict(s.split("=", 1) for s in option_values(opts, "--shape"))
             if shapes:
@@ -146,7 +169,7 @@ def plan(corpus, out):
                 if pname not in stated:
                     audit_opts += " --arg %s=3" % pname
             launch_arg = "%s=%s" % next(iter(stated.items())) if stated else "-"
-            rows.append([name, path, kernel, dims[0], inputs, audit_opts, "1" if shared else "0",
+            rows.append([name, path, kernel, launch, inputs, audit_opts, "1" if shared else "0",
                          ",".join(sorted(expected)) or "-", ",".join(tools) or "-", launch_arg, measure])
     with open(os.path.join(out, "plan.tsv"), "w") as f:
         for r in rows:

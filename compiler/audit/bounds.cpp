@@ -11,6 +11,12 @@
 // the guards that dominate it: `if i < a.shape[0]:` or `if i >= a.shape[0]: return` prove it;
 // `if i < n:` gives "safe if n <= a.shape[0]"; an unguarded index tid + c gives
 // "safe if dim + c <= a.shape[0]".
+//
+// The threads are those that run the body (launched_threads): for a kernel that calls
+// wp.sync_threads(), every thread of the last block, past dim too, because its generated code
+// cannot return early before a barrier and wp.launch takes only whole blocks for it. A witness
+// past dim says so, and a --dim that is not a whole number of blocks gets a note saying which
+// launch was audited instead (the one wp.launch accepts).
 #include <climits>
 #include <deque>
 #include <map>
@@ -172,6 +178,22 @@ struct Check1 {
     bool have_offset = false;
 };
 
+// The note of a barrier kernel audited with a --dim that is not a whole number of blocks, at its
+// first barrier (block 0 reaches it, else the kernel's definition).
+Finding whole_blocks_note(const ir::Function& k, const LaunchModel& launch, const Trace& block0) {
+    Finding f;
+    f.check = Check::Bounds;
+    f.severity = FindingSeverity::Note;
+    f.loc = capture_loc(block0.syncs.empty() ? k.loc : block0.syncs.front().loc);
+    const int64_t stated = launch.total_threads(), blocks = launch.block_count();
+    f.message = "launch of " + std::to_string(stated) + " threads is not a whole number of blocks of " +
+                std::to_string(launch.block_dim) + ": wp.launch rejects it for a kernel that calls wp.sync_threads(); audited as " +
+                std::to_string(blocks) + " blocks (" + std::to_string(blocks * launch.block_dim) +
+                " threads), every thread of which runs the kernel";
+    if (!block0.syncs.empty()) add_call_notes(f, block0.syncs.front().call_sites);
+    return f;
+}
+
 }  // namespace
 
 std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& launch) {
@@ -189,10 +211,14 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
         }
     }
     bool dims_known = !launch.dims.empty();
+    const int64_t stated = launch.total_threads();
+    const int64_t launched = launched_threads(k, launch);
     std::map<std::pair<LocKey, size_t>, Check1> checks;
     std::deque<AccessEvent> kept;  // the first event of each access (the blocks' traces are dropped)
+    std::vector<Finding> out;
     for (int64_t b : blocks) {
         Trace tr = simulate_block(k, launch, b);
+        if (b == 0 && launched != stated) out.push_back(whole_blocks_note(k, launch, tr));
         for (const AccessEvent& ev : tr.accesses) {
             for (size_t d = 0; d < ev.indices.size(); ++d) {
                 Check1& c = checks[{{ev.loc.line, ev.loc.col}, d}];
@@ -230,7 +256,6 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
         }
     }
 
-    std::vector<Finding> out;
     for (const auto& [key, c] : checks) {
         const AccessEvent& ev = *c.ev;
         size_t d = key.second;
@@ -275,6 +300,10 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
             f.notes.push_back({{}, "witness: thread " + std::to_string(w.thread) + " of block " + std::to_string(w.block) +
                                        " (tid " + std::to_string(w.tid) + ")" +
                                        (c.certain.have ? "" : ", on a path that depends on a condition the audit cannot decide")});
+            if (stated >= 0 && w.tid >= stated)
+                f.notes.push_back({{}, "tid " + std::to_string(w.tid) + " is past the launch's " + std::to_string(stated) +
+                                           " threads, yet runs: a kernel that calls wp.sync_threads() runs every thread of its "
+                                           "last block (" + std::to_string(launched) + " threads); guard the access with `if i < n:`"});
             add_call_notes(f, w.calls);
             out.push_back(std::move(f));
             continue;

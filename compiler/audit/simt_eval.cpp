@@ -29,7 +29,7 @@ public:
         out_.block_dim = bd_;
         out_.tid.resize(static_cast<size_t>(n_));
         valid_.assign(static_cast<size_t>(n_), 0);
-        int64_t total = launch.total_threads();
+        int64_t total = launched_threads(f, launch);
         for (int t = 0; t < n_; ++t) {
             out_.tid[static_cast<size_t>(t)] = block * bd_ + t;
             valid_[static_cast<size_t>(t)] = total < 0 || block * bd_ + t < total;
@@ -747,6 +747,13 @@ int64_t LaunchModel::block_count() const {
     int64_t n = total_threads();
     if (n < 0 || block_dim <= 0) return -1;
     return (n + block_dim - 1) / block_dim;
+}
+
+int64_t launched_threads(const ir::Function& f, const LaunchModel& launch) {
+    int64_t n = launch.total_threads();
+    int64_t blocks = launch.block_count();
+    if (n < 0 || blocks < 0 || !f.uses_sync) return n;
+    return blocks * launch.block_dim;
 }
 
 Trace simulate_block(const ir::Function& f, const LaunchModel& launch, int64_t block_idx) {

@@ -58,6 +58,13 @@ struct LaunchModel {
     int64_t block_count() const;                            // -1 if unknown
 };
 
+// The threads of `launch` that run the body of `f`, -1 if unknown: the launch size, except for a
+// kernel that calls wp.sync_threads() (directly or through funcs, ir::Function::uses_sync): its
+// generated code has no early return for tid >= dim (every thread of a block must reach its
+// barriers; compiler/codegen/cpp_codegen.cpp), and runtime::launch takes only whole blocks for it
+// on every device, so all block_count() * block_dim threads run, the last block's included.
+int64_t launched_threads(const ir::Function& f, const LaunchModel& launch);
+
 struct AccessEvent {
     SourceLoc loc;
     const ir::Var* array = nullptr;     // the parameter or shared variable

@@ -222,6 +222,27 @@ TEST(AuditCorpus, WitnessesNameThreadsAddressesAndLines) {
 
     std::string coal = run("coal_struct_field.py");
     EXPECT_NE(coal.find("consecutive threads are 28 bytes apart; each uses 4 bytes of a 28-byte element"), std::string::npos) << coal;
+
+    // A barrier kernel runs every thread of its last block: the witness is past dim, and says why.
+    std::string last = run("bounds_barrier_last_block.py");
+    EXPECT_NE(last.find("out-of-bounds access: 'a[i]' reads index 100 of 'a' (size 100)"), std::string::npos) << last;
+    EXPECT_NE(last.find("out-of-bounds access: 'out[i]' writes index 100 of 'out' (size 100)"), std::string::npos) << last;
+    EXPECT_NE(last.find("witness: thread 36 of block 1 (tid 100)"), std::string::npos) << last;
+    EXPECT_NE(last.find("tid 100 is past the launch's 100 threads, yet runs: a kernel that calls wp.sync_threads() runs every "
+                        "thread of its last block (128 threads); guard the access with `if i < n:`"),
+              std::string::npos)
+        << last;
+    const std::string launch_note =
+        "note: [bounds] launch of 100 threads is not a whole number of blocks of 64: wp.launch rejects it for a kernel that "
+        "calls wp.sync_threads(); audited as 2 blocks (128 threads)";
+    EXPECT_NE(last.find(launch_note), std::string::npos) << last;
+    std::string guarded = run("clean_bounds_barrier_guarded.py");
+    EXPECT_EQ(guarded.find("out-of-bounds"), std::string::npos) << guarded;
+    EXPECT_NE(guarded.find(launch_note), std::string::npos) << guarded;
+    std::string whole = run("clean_bounds_barrier_whole_blocks.py");
+    EXPECT_EQ(whole.find("whole number of blocks"), std::string::npos) << whole;
+    // Without barriers the threads past dim return early: no such note, and the witness is below dim.
+    EXPECT_EQ(bounds.find("whole number of blocks"), std::string::npos) << bounds;
 }
 
 TEST(AuditCorpus, SymbolicShapesGiveConditions) {
