@@ -28,6 +28,7 @@ struct Global {
     ExprPtr value;                       // Constant: folded IR constant
     Type type = nullptr;                 // Struct
     const ast::FunctionDef* def = nullptr;  // Func / Kernel
+    std::string module;                  // WeftModule / OtherModule: the module imported ("geometry")
 };
 
 // The result of lowering an expression that may denote something other than a value
@@ -63,6 +64,9 @@ public:
     void define_constants();
     ir::Function* lower_function(const ast::FunctionDef& def);  // memoised; detects recursion
     const Global* find_global(const std::string& name) const;
+    // `alias.name` where `alias` imports another kernel module: the global `name` of that module,
+    // or nullptr after reporting. Never a local of the function being lowered.
+    const Global* module_member(const std::string& alias, const Global& module, const ast::Expr& attr);
     std::vector<std::string> global_names() const;
 
     // ---- types (sema_types.cpp) ----
@@ -72,6 +76,7 @@ public:
 
     // ---- expressions (sema_expr.cpp) ----
     Operand lower_operand(const ast::Expr& e);
+    Operand global_operand(const std::string& name, const Global& g, SourceLoc loc);
     ExprPtr lower_expr(const ast::Expr& e);  // a value, or nullptr after reporting
     ExprPtr lower_call(const ast::Expr& call);
     ExprPtr lower_builtin_call(const std::string& name, const ast::Expr& call, bool weft_qualified);

@@ -198,6 +198,35 @@ int64_t Sema::const_int(const ast::Expr& e, const char* what, bool* ok) {
     return v->int_value;
 }
 
+Operand Sema::global_operand(const std::string& name, const Global& g, SourceLoc loc) {
+    Operand r;
+    r.loc = loc;
+    switch (g.kind) {
+        case Global::Constant:
+            if (!g.value) return r;  // its definition failed and was reported
+            r.kind = Operand::Value;
+            r.value = g.value;
+            return r;
+        case Global::Struct:
+            r.kind = Operand::TypeName;
+            r.type = g.type;
+            if (!r.type) r.kind = Operand::Invalid;
+            return r;
+        case Global::Func:
+        case Global::Kernel:
+            r.kind = Operand::UserFunc;
+            r.name = name;
+            return r;
+        case Global::WeftModule:
+        case Global::OtherModule:
+            r.kind = Operand::Module;
+            r.weft = g.kind == Global::WeftModule;
+            r.name = name;
+            return r;
+    }
+    return r;
+}
+
 Operand Sema::lower_operand(const ast::Expr& e) {
     Operand r;
     r.loc = e.loc;
@@ -211,31 +240,7 @@ Operand Sema::lower_operand(const ast::Expr& e) {
                 return r;
             }
         }
-        if (const Global* g = find_global(e.id)) {
-            switch (g->kind) {
-                case Global::Constant:
-                    if (!g->value) return r;  // its definition failed and was reported
-                    r.kind = Operand::Value;
-                    r.value = g->value;
-                    return r;
-                case Global::Struct:
-                    r.kind = Operand::TypeName;
-                    r.type = g->type;
-                    if (!r.type) r.kind = Operand::Invalid;
-                    return r;
-                case Global::Func:
-                case Global::Kernel:
-                    r.kind = Operand::UserFunc;
-                    r.name = e.id;
-                    return r;
-                case Global::WeftModule:
-                case Global::OtherModule:
-                    r.kind = Operand::Module;
-                    r.weft = g->kind == Global::WeftModule;
-                    r.name = e.id;
-                    return r;
-            }
-        }
+        if (const Global* g = find_global(e.id)) return global_operand(e.id, *g, e.loc);
         static const std::set<std::string> py_types = {"float", "int", "bool"};
         if (py_types.count(e.id)) {
             r.kind = Operand::TypeName;
@@ -287,10 +292,10 @@ Operand Sema::lower_operand(const ast::Expr& e) {
                 return r;
             }
             if (g && g->kind == Global::OtherModule) {
-                // Modules handed over from Python are merged into one: mod.name is name.
-                ast::Expr n(ast::ExprKind::Name, e.loc);
-                n.id = e.id;
-                return lower_operand(n);
+                // The module's global `name`, never a local of this function (module_member).
+                const Global* m = module_member(e.value->id, *g, e);
+                if (!m) return r;
+                return global_operand(e.id, *m, e.loc);
             }
         }
         ExprPtr base = lower_expr(*e.value);

@@ -4,6 +4,7 @@
 // where it is called).
 #include <algorithm>
 #include <functional>
+#include <string_view>
 
 #include "compiler/sema/adjoint_accumulators.h"
 #include "compiler/sema/sema_context.h"
@@ -30,6 +31,57 @@ const Global* Sema::find_global(const std::string& name) const {
     return it == globals_.end() ? nullptr : &it->second;
 }
 
+namespace {
+
+// The module a source file is: "kernels/geometry.py" -> "geometry", "pkg/__init__.py" -> "pkg".
+std::string module_of_path(std::string_view path) {
+    size_t slash = path.find_last_of("/\\");
+    std::string_view dir = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+    std::string_view file = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    if (file.size() > 3 && file.substr(file.size() - 3) == ".py") file.remove_suffix(3);
+    if (file == "__init__") return module_of_path(dir);
+    return std::string(file);
+}
+
+// "tests.python.helpers_mod" -> "helpers_mod": Python's module name, matched against file names.
+std::string last_component(const std::string& module) {
+    size_t dot = module.rfind('.');
+    return dot == std::string::npos ? module : module.substr(dot + 1);
+}
+
+// Chunks that Python synthesises ("<weft imports>", "<weft constants>") hold the imports and the
+// constants of every module a kernel uses.
+bool is_synthetic(const SourceFile* f) { return f && !f->path.empty() && f->path[0] == '<'; }
+
+}  // namespace
+
+const Global* Sema::module_member(const std::string& alias, const Global& module, const ast::Expr& attr) {
+    // The sources of one compile share one namespace, so `geo.f` is the global `f`: looked up
+    // among globals only, so that a local `f` of the caller cannot stand in for it. Where the
+    // module's own file is among the sources (kernels/geometry.py for `import geometry as geo`),
+    // `f` must also be defined in that file: the caller's own `f` is not `geo.f` either. Where it
+    // is not (a module whose file the caller did not hand over), any global `f` is taken.
+    std::string name = last_component(module.module);
+    bool file_known = std::any_of(ast_.files.begin(), ast_.files.end(),
+                                  [&](const auto& f) { return module_of_path(f->path) == name; });
+    auto in_module = [&](const Global& g) {
+        if (g.kind == Global::WeftModule || g.kind == Global::OtherModule) return false;
+        if (!file_known || !g.loc.file || is_synthetic(g.loc.file)) return true;
+        return module_of_path(g.loc.file->path) == name;
+    };
+    const Global* g = find_global(attr.id);
+    if (g && in_module(*g)) return g;
+    std::string what = "'" + module.module + "'" + (alias != module.module ? " (imported as '" + alias + "')" : "");
+    error(DiagId::err_no_module_attribute, attr.loc, {what, attr.id});
+    if (g && g->kind != Global::WeftModule && g->kind != Global::OtherModule)
+        note(DiagId::note_defined_outside_module, g->loc, {attr.id, module.module});
+    std::vector<std::string> members;
+    for (const auto& [k, v] : globals_)
+        if (in_module(v)) members.push_back(k);
+    suggest(attr.id, members);
+    return nullptr;
+}
+
 std::vector<std::string> Sema::global_names() const {
     std::vector<std::string> v;
     for (const auto& [k, g] : globals_) v.push_back(k);
@@ -47,12 +99,11 @@ void Sema::collect_globals() {
         globals_.emplace(name, std::move(g));
     };
     for (const auto& imp : ast_.imports) {
-        Global g{is_weft_module_name(imp.module) ? Global::WeftModule : Global::OtherModule, imp.loc, nullptr, nullptr,
-                 nullptr};
-        globals_[imp.alias] = g;  // re-importing is fine in Python
+        globals_[imp.alias] = Global{is_weft_module_name(imp.module) ? Global::WeftModule : Global::OtherModule, imp.loc,
+                                     nullptr, nullptr, nullptr, imp.module};  // re-importing is fine in Python
     }
-    for (const auto& s : ast_.structs) define(s.name, Global{Global::Struct, s.loc, nullptr, nullptr, nullptr});
-    for (const auto& c : ast_.constants) define(c.name, Global{Global::Constant, c.loc, nullptr, nullptr, nullptr});
+    for (const auto& s : ast_.structs) define(s.name, Global{Global::Struct, s.loc, nullptr, nullptr, nullptr, {}});
+    for (const auto& c : ast_.constants) define(c.name, Global{Global::Constant, c.loc, nullptr, nullptr, nullptr, {}});
     for (const auto& f : ast_.functions) {
         if (f.kind == ast::DefKind::FuncGrad) {
             // Warp's `wp.adjoint[x] += ...` form becomes Weft's returned adjoints (adjoint_accumulators.h).
@@ -63,7 +114,7 @@ void Sema::collect_globals() {
             continue;
         }
         define(f.name, Global{f.kind == ast::DefKind::Kernel ? Global::Kernel : Global::Func, f.loc, nullptr,
-                              nullptr, &f});
+                              nullptr, &f, {}});
     }
 }
 

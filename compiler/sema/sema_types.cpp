@@ -39,9 +39,13 @@ Type Sema::resolve_type(const ast::Expr& e) {
                     return nullptr;
                 }
                 if (g && g->kind == Global::OtherModule) {
-                    // othermod.Struct: modules handed over from Python are merged into one.
-                    const Global* s = find_global(e.id);
-                    if (s && s->kind == Global::Struct) return s->type;
+                    // othermod.Struct: the module's own global (Sema::module_member)
+                    const Global* s = module_member(e.value->id, *g, e);
+                    if (!s) return nullptr;
+                    if (s->kind == Global::Struct) {
+                        if (!s->type) error(DiagId::err_unknown_type, e.loc, {e.id + " (its definition has errors)"});
+                        return s->type;
+                    }
                 }
             }
             return unknown(e.id, e.loc);

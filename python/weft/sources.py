@@ -13,7 +13,8 @@ keeps its place in the user's file, so diagnostics point into that file:
 
 What a definition needs is found by reading its source with Python's `ast`: every name it loads
 and every `module.attr` it uses, looked up in the definition's own globals (and closure). The
-C++ front end merges the chunks into one module and resolves `helpers.f` to the global `f`.
+C++ front end merges the chunks into one module and resolves `helpers.f` to the global `f` of
+helpers' file (never to a local `f` of the caller); the synthetic chunks count as every module's.
 """
 
 import ast

@@ -109,4 +109,45 @@ TEST(Diagnostics, ErrorLimitStopsCleanly) {
     EXPECT_LE(diags.diagnostics().size(), 22u);
 }
 
+TEST(Diagnostics, MissingAttributeOfAnImportedModule) {
+    // `geo.name` names geometry's own definitions: a near name is suggested, and a name the
+    // caller's file defines is pointed at rather than taken.
+    std::string geometry = "import weft as wp\n@wp.struct\nclass Segment:\n    a: wp.vec3\n\n@wp.func\ndef box_sdf(x: float) -> float:\n    return x\n";
+    std::string user = R"(import weft as wp
+import geometry as geo
+import geometry
+
+@wp.func
+def h(x: float) -> float:
+    return x
+
+@wp.kernel
+def k(a: wp.array(dtype=float), s: wp.array(dtype=geo.Segmnt)):
+    i = wp.tid()
+    a[i] = geo.box_sfd(a[i])
+    a[i] = geo.h(a[i])
+    a[i] = geometry.nothing_near
+)";
+    DiagnosticEngine diags;
+    analyze_module({{"kernels/geometry.py", geometry, 0}, {"kernels/user.py", user, 0}}, {}, diags);
+    EXPECT_EQ(diags.format_all(), R"(kernels/user.py:10:51: error: module 'geometry' (imported as 'geo') has no attribute 'Segmnt'
+    def k(a: wp.array(dtype=float), s: wp.array(dtype=geo.Segmnt)):
+                                                      ^~~~~~~~~~
+note: did you mean 'Segment'?
+kernels/user.py:12:12: error: module 'geometry' (imported as 'geo') has no attribute 'box_sfd'
+        a[i] = geo.box_sfd(a[i])
+               ^~~~~~~~~~~
+note: did you mean 'box_sdf'?
+kernels/user.py:13:12: error: module 'geometry' (imported as 'geo') has no attribute 'h'
+        a[i] = geo.h(a[i])
+               ^~~~~
+kernels/user.py:6:5: note: 'h' is defined here, outside module 'geometry'
+    def h(x: float) -> float:
+        ^
+kernels/user.py:14:12: error: module 'geometry' has no attribute 'nothing_near'
+        a[i] = geometry.nothing_near
+               ^~~~~~~~~~~~~~~~~~~~~
+)");
+}
+
 }  // namespace

@@ -150,4 +150,54 @@ def k(a: wp.array(dtype=wp.vec3), q: wp.quat, t: wp.transform):
     for (const auto& f : m->ir->functions) EXPECT_EQ(ir::verify(*f), "") << f->name;
 }
 
+// A kernel module of funcs, handed over with the module that imports it, as the engine does
+// (engine/solver_kernels.cpp: kernels/geometry.py, then kernels/xpbd.py).
+const char* kGeometryModule = R"(import weft as wp
+SCALE = wp.constant(2.0)
+
+@wp.func
+def f(x: float) -> float:
+    return x * SCALE
+)";
+
+std::string ir_of_modules(const std::vector<ModuleSource>& sources) {
+    auto m = compile_module(sources, {});
+    return ir::print(*m->ir);
+}
+
+TEST(Sema, ModuleAttributeIsTheModulesNeverACallersLocal) {
+    // The caller has locals named `f` and `SCALE`; `geo.f` and `geo.SCALE` still mean geometry's.
+    std::string ir = ir_of_modules({{"kernels/geometry.py", kGeometryModule, 0}, {"kernels/user.py", R"(import weft as wp
+import geometry as geo
+
+@wp.func
+def g(x: float) -> float:
+    f = x + 1.0
+    return geo.f(f)
+
+@wp.kernel
+def k(a: wp.array(dtype=float)):
+    i = wp.tid()
+    f = a[i]
+    SCALE = 5.0
+    a[i] = geo.f(f) + g(f) + geo.SCALE * SCALE
+)", 0}});
+    expect_contains(ir, "return f(f.1)");
+    expect_contains(ir, "a.0[i.1] = ((f(f.2) + g(f.2)) + (2:float32 * SCALE.3))");
+}
+
+TEST(Sema, ModuleAttributeOfChunksFromPython) {
+    // Python's SourceCollector (python/weft/sources.py) hands over synthetic chunks of imports and
+    // constants, then each definition at its line of its own file. The module's constants sit in
+    // "<weft constants>", which belongs to every module.
+    std::string ir = ir_of_modules({
+        {"<weft imports>", "import weft as wp\nimport tests.python.helpers_mod as helpers\n", 0},
+        {"<weft constants>", "BLEND = wp.constant(0.5)\n", 0},
+        {"/src/tests/python/helpers_mod.py", "@wp.func\ndef lerp(a: float, b: float) -> float:\n    return a + (b - a) * BLEND\n", 20},
+        {"/src/tests/python/test_modules.py",
+         "@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    i = wp.tid()\n    lerp = a[i]\n    a[i] = helpers.lerp(lerp, 1.0) * helpers.BLEND\n", 40},
+    });
+    expect_contains(ir, "(lerp(lerp.2, 1:float32) * 0.5:float32)");
+}
+
 }  // namespace
