@@ -198,6 +198,8 @@ ArchSpec read_spec(Reader& r) {
   a.launch_overhead_cycles = r.number("launch.overhead_cycles", 0, 1e9);
   a.launch_overhead_us = r.number("launch.overhead_us", 0, 1e6);
   a.block_launch_cycles = r.number("launch.block_launch_cycles", 0, 1e6);
+  a.block_start_cycles = r.number("launch.block_start_cycles", 0, 1e6);
+  a.block_retire_cycles = r.number("launch.block_retire_cycles", 0, 1e6);
   a.barrier_latency = r.number("launch.barrier_latency", 0, 1e6);
   a.pcie_gbs = r.number("interconnect.pcie_gbs", 0, 1e5);
   a.nvlink_gbs = r.number("interconnect.nvlink_gbs", 0, 1e5);

@@ -94,6 +94,12 @@ struct ArchSpec {
   double launch_overhead_cycles = 3000; // kernel start to first block issue plus drain
   double launch_overhead_us = 2.5;      // host-side launch interval (back-to-back launches)
   double block_launch_cycles = 100;     // extra cycles before a newly placed block issues
+  // Each SM places and retires its blocks one at a time, in one unit (the H200's empty-block
+  // waves: bench/results/gpusim-h200/2026-12-03-run3/ncu_calib.csv). Placing a block holds it
+  // block_start_cycles, retiring one block_retire_cycles; a slot takes its next block once its
+  // last block is retired. 0 and 0: blocks are placed in parallel, as soon as a slot is free.
+  double block_start_cycles = 0;        // cycles the SM's block unit spends placing one block
+  double block_retire_cycles = 0;       // cycles it spends retiring one (the kernel's end does not wait for it)
   double barrier_latency = 20;          // cycles from the last arrival to the release
   // interconnect
   double pcie_gbs = 50;

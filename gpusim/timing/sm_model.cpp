@@ -62,7 +62,8 @@ void SmModel::start_blocks() {
   const ArchSpec& a = *env_.arch;
   for (size_t si = 0; si < slots_.size(); ++si) {
     Slot& s = slots_[si];
-    if (s.busy || next_block_ >= env_.nblocks || s.free_at > now_) continue;
+    if (s.busy || next_block_ >= env_.nblocks || s.free_at > now_ || block_unit_free_ > now_) continue;
+    block_unit_free_ = now_ + static_cast<uint64_t>(a.block_start_cycles);
     const uint64_t b = next_block_;
     next_block_ += static_cast<uint64_t>(a.sm_count);
     s.busy = true;
@@ -123,7 +124,7 @@ void SmModel::run_until(uint64_t end) {
       }
       uint64_t t = UINT64_MAX;
       for (const Slot& s : slots_) t = std::min(t, s.free_at);
-      now_ = std::max(now_ + 1, t);
+      now_ = std::max({now_ + 1, t, block_unit_free_});
       continue;
     }
     bool issued_any = false;
@@ -198,7 +199,7 @@ void SmModel::run_until(uint64_t end) {
     uint64_t dt = 1;
     if (!issued_any) {
       for (const Slot& s : slots_)
-        if (!s.busy && next_block_ < env_.nblocks) next_event = std::min(next_event, std::max(s.free_at, now_ + 1));
+        if (!s.busy && next_block_ < env_.nblocks) next_event = std::min(next_event, std::max({s.free_at, block_unit_free_, now_ + 1}));
       if (next_event == UINT64_MAX) {
         // Nothing can ever issue: every live warp waits at a barrier that cannot complete.
         for (const Slot& s : slots_)
@@ -225,7 +226,10 @@ void SmModel::finish_warp(int32_t wi) {
     warp_spans.push_back({s.block, index_, r.slot, r.widx, static_cast<int32_t>(static_cast<size_t>(wi) % sched_warps_.size()), r.start, now_ + 1, r.issued});
   if (--s.live == 0) {
     s.busy = false;
-    s.free_at = now_ + 1;
+    // The block unit retires the block (after any placement or retirement it is busy with);
+    // the slot takes its next block after that.
+    block_unit_free_ = std::max(block_unit_free_, now_ + 1) + static_cast<uint64_t>(env_.arch->block_retire_cycles);
+    s.free_at = block_unit_free_;
     finish = std::max(finish, now_ + 1);
     if (env_.options->block_timeline) spans.push_back({s.block, index_, r.slot, s.start, now_ + 1});
   }

@@ -136,6 +136,7 @@ class SmModel {
   uint64_t now_ = 0;
   uint64_t next_block_;            // linear index of the next block this SM takes
   uint64_t age_ = 0;
+  uint64_t block_unit_free_ = 0;   // cycle the SM's block unit (placing, retiring blocks) is free
   double l1_free_ = 0, l2_free_ = 0;
   std::vector<Slot> slots_;
   std::vector<WarpRec> warps_;     // [slot * nwarps + warp]

@@ -130,7 +130,7 @@ def main():
             err = f"{(rate - hw) / hw:+.1%}" if hw else "n/a"
             out.append(f"| {s['id']} ({name}) | {hw if hw else 'n/a'} | {rate:.1f} | {err} | {s['cycles']:,} |")
     # Calibration launches: the empty kernel (launch.overhead_cycles) and waves of empty blocks
-    # (launch.block_launch_cycles: what one more wave adds, H200 against gpusim).
+    # (launch.block_start_cycles + block_retire_cycles: what one more wave adds, H200 against gpusim).
     cc = by_group.get("calib", [])
     try:
         calib_hw = load_ncu(d + "/ncu_calib.csv")
@@ -154,7 +154,7 @@ def main():
                 if hw_by_id.get(a) and hw_by_id.get(b):
                     hw_slope = (hw_by_id[b] - hw_by_id[a]) / (hi - lo)
                     out.append(f"\nBlock turnaround, {shape}-thread blocks: H200 {hw_slope:,.0f} cycles per wave, gpusim {sim_slope:,.0f}: "
-                               f"launch.block_launch_cycles {hw_slope - sim_slope:+,.0f} would match.")
+                               f"gpusim {sim_slope - hw_slope:+,.0f} per wave (launch.block_start_cycles + block_retire_cycles per block).")
                 else:
                     out.append(f"\nBlock turnaround, {shape}-thread blocks: gpusim {sim_slope:,.0f} cycles per wave (H200: not measured yet).")
     # DRAM ramp: cycles per case, and the read bandwidth they imply (bytes / (cycles - launch)).

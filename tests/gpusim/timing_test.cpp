@@ -157,6 +157,9 @@ TEST(Timing, DramLoadedLatency) {
     TimingOptions o;
     o.arch = builtin_arch("h200");
     o.arch.dram_loaded_latency = std::move(curve);
+    // Blocks placed in parallel (no block unit), so that a wave is issued all at once.
+    o.arch.block_start_cycles = 0;
+    o.arch.block_retire_cycles = 0;
     o.registers_per_thread = registers;
     o.static_shared_bytes = 1024;
     o.threads = threads;
@@ -179,6 +182,26 @@ TEST(Timing, DramLoadedLatency) {
   EXPECT_EQ(r1.cycles, r3.cycles);
   EXPECT_GT(r1.cycles, w1.cycles + 1000) << w1.cycles << " " << r1.cycles;
   EXPECT_EQ(timed(rising, 1).cycles, base.cycles);
+}
+
+// launch.block_start_cycles / block_retire_cycles: an SM places and retires its blocks one at a
+// time, so once its slots are full each further empty block costs it a retirement and a
+// placement: 8 more blocks per SM (one wave of 256-thread blocks) add 8 x (start + retire).
+TEST(Timing, BlockUnitSerialisesPlacementAndRetirement) {
+  const Module m = parse_ptx(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry e()\n{\n  ret;\n}\n", "e.ptx");
+  auto cycles = [&](double start, double retire, unsigned waves) {
+    TimingOptions o;
+    o.arch = builtin_arch("h200");
+    o.arch.block_start_cycles = start;
+    o.arch.block_retire_cycles = retire;
+    o.registers_per_thread = 16;
+    return launch_timed(m, "e", {132u * 8u * waves, 1, 1}, {256, 1, 1}, {}, o).cycles;
+  };
+  const uint64_t per_wave = cycles(84, 73, 8) - cycles(84, 73, 4);
+  EXPECT_GE(per_wave, 4u * 8u * (84u + 73u));
+  EXPECT_LE(per_wave, 4u * 8u * (84u + 73u) + 4u * 8u * 8u) << per_wave;
+  // Without the unit, blocks are placed as soon as a slot frees: a wave costs far less.
+  EXPECT_LT(cycles(0, 0, 8) - cycles(0, 0, 4), 4u * 8u * 84u);
 }
 
 // Every block reads the same 16 KiB (16 loads per thread, 256 threads), then, once that data
