@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/driver.h"
+
 namespace weft::apps {
 
 // A usage mistake: printed as "weft <cmd>: <message>" with exit code 2.
@@ -30,6 +32,14 @@ private:
     std::map<std::string, bool> flags_;
     std::vector<std::string> positional_;
 };
+
+// The text of a file; UsageError naming it when it cannot be read.
+std::string read_source(const std::string& path);
+
+// The sources to compile for the kernel module at `path`: the kernel modules it imports (`import
+// geometry as geo` -> geometry.py next to it, and theirs, as Python finds a script's siblings),
+// then the file itself. Imports with no such file (weft, numpy, ...) are left to the compiler.
+std::vector<compiler::ModuleSource> module_sources(const std::string& path);
 
 int cmd_compile(const std::vector<std::string>& args);
 int cmd_launch(const std::vector<std::string>& args);

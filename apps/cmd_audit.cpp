@@ -41,7 +41,6 @@
 
 namespace weft::apps {
 
-std::string read_source(const std::string& path);
 
 namespace {
 
@@ -258,7 +257,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
     }
 
     compiler::DiagnosticEngine diags;
-    std::vector<compiler::ModuleSource> sources = {{path, read_source(path), 0}};
+    std::vector<compiler::ModuleSource> sources = module_sources(path);
     auto m = compiler::analyze_module(sources, {}, diags);
     std::string text = diags.format_all();
     if (!text.empty()) fputs(text.c_str(), stderr);
@@ -266,8 +265,10 @@ int cmd_audit(const std::vector<std::string>& argv) {
 
     std::vector<const compiler::ir::Function*> kernels;
     std::string only = args.get_or("kernel", "");
+    // The kernels of the named file (not those of the modules it imports).
+    auto own = [&](const compiler::ir::Function& f) { return !f.loc.file || f.loc.file->path == path; };
     for (const auto& f : m->ir->functions)
-        if (f->kind == compiler::ir::FunctionKind::Kernel && (only.empty() || f->name == only)) kernels.push_back(f.get());
+        if (f->kind == compiler::ir::FunctionKind::Kernel && own(*f) && (only.empty() || f->name == only)) kernels.push_back(f.get());
     if (!only.empty() && kernels.empty()) {
         std::vector<std::string> names;
         for (const auto& f : m->ir->functions)

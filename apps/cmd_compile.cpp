@@ -1,10 +1,14 @@
 // `weft compile`: check a kernel module and print one of its forms.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "apps/cli.h"
+#include "compiler/frontend/parser.h"
 #include "compiler/driver.h"
 #include "compiler/ir/ir.h"
 
@@ -23,6 +27,29 @@ std::string read_source(const std::string& path) {
     return ss.str();
 }
 
+std::vector<compiler::ModuleSource> module_sources(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::vector<compiler::ModuleSource> out;
+    std::set<std::string> seen;
+    // Depth first, imports before importers; a file is added once (import cycles end there).
+    std::function<void(const std::string&, bool)> add = [&](const std::string& file, bool root) {
+        const std::string key = fs::weakly_canonical(file).string();
+        if (!seen.insert(key).second) return;
+        std::string text = read_source(file);
+        compiler::DiagnosticEngine ignored;  // the real compile reports any syntax error
+        compiler::ast::Module parsed = compiler::parse_module(file, text, ignored);
+        for (const auto& imp : parsed.imports) {
+            fs::path sibling = fs::path(file).parent_path() / (imp.module + ".py");
+            if (imp.module != "weft" && imp.module != "warp" && fs::is_regular_file(sibling))
+                add(sibling.lexically_normal().string(), false);
+        }
+        out.push_back({file, std::move(text), 0});
+        (void)root;
+    };
+    add(path, true);
+    return out;
+}
+
 int cmd_compile(const std::vector<std::string>& argv) {
     Args args(argv, {"kernel", "emit", "arch"}, {"debug", "help"});
     if (args.flag("help")) {
@@ -37,7 +64,7 @@ int cmd_compile(const std::vector<std::string>& argv) {
         throw UsageError("--emit takes ast, ir, cpp or ptx; got '" + emit + "'");
     compiler::CompileOptions opts;
     opts.debug = args.flag("debug");
-    std::vector<compiler::ModuleSource> sources = {{path, read_source(path), 0}};
+    std::vector<compiler::ModuleSource> sources = module_sources(path);
     compiler::DiagnosticEngine diags;
     auto m = compiler::analyze_module(sources, opts, diags);
     std::string text = diags.format_all();

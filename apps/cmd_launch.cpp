@@ -27,7 +27,6 @@
 
 namespace weft::apps {
 
-std::string read_source(const std::string& path);
 
 namespace {
 
@@ -199,7 +198,7 @@ int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
     int print_n = std::stoi(args.get_or("print", "8"));
     std::string path = args.positional()[0];
 
-    auto module = runtime::Module::compile({{path, read_source(path), 0}});
+    auto module = runtime::Module::compile(module_sources(path));
     runtime::Kernel k = module->kernel(*kname);
     std::vector<runtime::LaunchArg> launch_args;
     std::vector<runtime::Array> arrays(k.info().params.size());

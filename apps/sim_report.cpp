@@ -7,6 +7,8 @@
 // excess wavefronts, sectors, stalls, cycles; docs/gpusim.md lists every field).
 #include "apps/sim_report.h"
 
+#include "apps/cli.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -21,7 +23,6 @@
 
 namespace weft::apps {
 
-std::string read_source(const std::string& path);
 
 const std::vector<std::string>& sim_option_names() {
     static const std::vector<std::string> v = {"scheduler", "trace-jsonl", "trace-opcode", "trace-sm", "trace-warp",

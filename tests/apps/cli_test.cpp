@@ -66,6 +66,22 @@ TEST(Cli, CompileReportsDiagnosticsWithExitOne) {
     EXPECT_NE(r.out.find("note: did you mean 'velocity'?"), std::string::npos) << r.out;
 }
 
+// A kernel file that imports sibling kernel modules (`import geometry as geo`) compiles and
+// audits from the command line as Python would import it: the siblings come along, and audit
+// reports the named file's kernels only.
+TEST(Cli, ImportedSiblingModulesComeAlong) {
+    const std::string contact = std::string(WEFT_SOURCE_DIR) + "/kernels/contact.py";
+    Result r = weft("compile " + contact);
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find(": OK"), std::string::npos) << r.out;
+    r = weft("compile " + contact + " --emit ir --kernel eval_particle_terms");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("kernel eval_particle_terms("), std::string::npos) << r.out;
+    r = weft("audit " + contact + " --dim 256 --format json");
+    EXPECT_NE(r.out.find("\"eval_particle_terms\""), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("\"build_grid\""), std::string::npos) << "hash_grid.py's kernels are not audited: " << r.out;
+}
+
 #if WEFT_TEST_HAS_NVRTC
 TEST(Cli, EmitPtxNeedsNoGpu) {
     Result r = weft("compile " + kExample + " --emit ptx --arch sm_90");
