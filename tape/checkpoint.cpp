@@ -50,17 +50,24 @@ public:
     std::vector<Access> accesses;
 
 private:
+    // An array the steps write before they read it (an integrator's scratch, a temporary) holds
+    // values the steps made: reading it later is not an input of the record, so it stays a write
+    // (otherwise two checkpoint records sharing such scratch would look like an overwrite).
     void add(const Array& a, const std::string& label, bool read, bool written) {
         if (internal_.count(a.owner().get())) return;
-        for (Access& x : accesses)
+        for (size_t j = 0; j < accesses.size(); ++j) {
+            Access& x = accesses[j];
             if (x.array.data() == a.data() && x.array.owner() == a.owner()) {
-                x.read |= read;
+                x.read |= read && !produced_[j];
                 x.written |= written;
                 return;
             }
+        }
         accesses.push_back({a, label, read, written});
+        produced_.push_back(written && !read);
     }
     std::set<const void*> internal_;
+    std::vector<bool> produced_;  // per access: first seen written, not read
 };
 
 }  // namespace

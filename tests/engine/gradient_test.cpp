@@ -9,6 +9,7 @@
 
 #include "runtime/memory_stats.h"
 #include "runtime/recorder.h"
+#include "tape/checkpoint.h"
 #include "tape/tape.h"
 #include "tests/engine/engine_test_util.h"
 
@@ -245,6 +246,63 @@ TEST(Gradients, RecordedStepsKeepNoForceSlotsPerState) {
     const size_t scratch_grads = (size_t(m.term_layout.count) + size_t(m.particle_count)) * 12;
     EXPECT_EQ(runtime::memory_stats().live_bytes - before, 5 * per_state + scratch_grads)
         << "recording adds only the scratch gradients of the slots and of the force, once";
+}
+
+// Checkpointed segments of a rollout (tape::checkpoint) share the integrator's scratch slots:
+// two segments on one tape are not an overwrite, and the gradient equals the plain tape's.
+TEST(Gradients, CheckpointedSegmentsOfASemiImplicitRollout) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    ClothGridDef c;
+    c.dim_x = c.dim_y = 4;
+    c.cell_x = c.cell_y = 0.1f;
+    c.rot = Quat(Eigen::AngleAxisf(-float(M_PI) / 2, Vec3(1, 0, 0)));
+    c.vel = Vec3(0.3f, 0, 0);
+    c.tri_ke = c.tri_ka = 100.0f;
+    c.edge_ke = 0.5f;
+    b.add_cloth_grid(c);
+    Model m = b.finalize("cpu", true);
+    auto loss_module = runtime::Module::compile({{"loss.py", kLoss}});
+    SemiImplicitIntegrator integ;
+    const float dt = 1e-3f;
+    auto step = [&](int, const tape::StateArrays& in, tape::StateArrays& out) {
+        State a = m.state(0), z = m.state(0);
+        a.particle_q = in[0];
+        a.particle_qd = in[1];
+        z.particle_q = out[0];
+        z.particle_qd = out[1];
+        integ.simulate(m, a, z, dt);
+    };
+    auto gradient = [&](bool checkpointed) {
+        State s0 = m.state(), mid = m.state(), s1 = m.state();
+        runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
+        tape::Tape tape;
+        {
+            runtime::ScopedRecorder rec(&tape);
+            tape::StateArrays a = {s0.particle_q, s0.particle_qd}, h = {mid.particle_q, mid.particle_qd},
+                              z = {s1.particle_q, s1.particle_qd};
+            if (checkpointed) {
+                tape::checkpoint(step, 6, a, h);
+                tape::checkpoint(step, 6, h, z);
+            } else {
+                std::vector<State> states;
+                for (int k = 0; k <= 12; ++k) states.push_back(m.state());
+                states[0] = s0;
+                states[12] = s1;
+                for (int k = 0; k < 12; ++k) integ.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
+            }
+            runtime::LaunchOptions o;
+            o.device = m.device;
+            runtime::launch(loss_module->kernel("position_loss"), {m.particle_count},
+                            {runtime::LaunchArg::of(s1.particle_q), runtime::LaunchArg::of(loss)}, o);
+        }
+        tape.backward(loss);
+        std::vector<float> g(size_t(m.particle_count) * 3);
+        s0.particle_qd.grad()->copy_to_host(g.data(), g.size() * sizeof(float));
+        return g;
+    };
+    std::vector<float> plain = gradient(false), segmented = gradient(true);
+    for (size_t i = 0; i < plain.size(); ++i) EXPECT_NEAR(segmented[i], plain[i], 1e-5 * (1 + std::abs(plain[i]))) << i;
 }
 
 }  // namespace
