@@ -118,10 +118,21 @@ def accumulate_forces_with_springs_ell(
     xi = x[i]
     vi = v[i]
     f = force_terms[i]
-    for k in range(width):
-        s = ell_list[k * n + i]
-        if s >= 0:
-            j = ell_other[k * n + i]
-            f = f + spring_force_on(xi, vi, x[j], v[j], spring_rest_length[s], spring_stiffness[s], spring_damping[s])
+    # The first nsprings entries of the particle's column are its springs (the rest are -1). Each
+    # iteration reads the next entry's spring and other end ahead of its own gathers, so those
+    # (x[j], v[j] and the spring's parameters) issue without waiting for the list read: on the
+    # H200 the loop waits on gathers, not on bandwidth (bench/results/engine-h200-2026-12-03-2.md).
     nsprings = spring_start[i + 1] - spring_start[i]
+    s_next = int(-1)
+    j_next = int(-1)
+    if nsprings > 0:
+        s_next = ell_list[i]
+        j_next = ell_other[i]
+    for k in range(nsprings):
+        s = s_next
+        j = j_next
+        if k + 1 < nsprings:
+            s_next = ell_list[(k + 1) * n + i]
+            j_next = ell_other[(k + 1) * n + i]
+        f = f + spring_force_on(xi, vi, x[j], v[j], spring_rest_length[s], spring_stiffness[s], spring_damping[s])
     particle_f[i] = add_slots(f, force_terms, term_index, term_start[i] + nsprings, term_start[i + 1])
