@@ -32,7 +32,7 @@ std::vector<compiler::ModuleSource> module_sources(const std::string& path) {
     std::vector<compiler::ModuleSource> out;
     std::set<std::string> seen;
     // Depth first, imports before importers; a file is added once (import cycles end there).
-    std::function<void(const std::string&, bool)> add = [&](const std::string& file, bool root) {
+    std::function<void(const std::string&)> add = [&](const std::string& file) {
         const std::string key = fs::weakly_canonical(file).string();
         if (!seen.insert(key).second) return;
         std::string text = read_source(file);
@@ -41,12 +41,11 @@ std::vector<compiler::ModuleSource> module_sources(const std::string& path) {
         for (const auto& imp : parsed.imports) {
             fs::path sibling = fs::path(file).parent_path() / (imp.module + ".py");
             if (imp.module != "weft" && imp.module != "warp" && fs::is_regular_file(sibling))
-                add(sibling.lexically_normal().string(), false);
+                add(sibling.lexically_normal().string());
         }
         out.push_back({file, std::move(text), 0});
-        (void)root;
     };
-    add(path, true);
+    add(path);
     return out;
 }
 

@@ -211,21 +211,28 @@ TEST(Gradients, XpbdSpringsTetsAndGround) {
                 true, 20, 4e-3f, [](const Model& m) { return m.spring_stiffness; }, 0, 20.0, 0.00967506, 1.64268e-05});
 }
 
+// A small cloth lying in the x-z plane, moving at `vel`, with membranes and bending, on the CPU
+// with gradients: the model of the two tests below.
+Model small_cloth(int dim, Vec3 vel) {
+    ModelBuilder b;
+    ClothGridDef c;
+    c.dim_x = c.dim_y = dim;
+    c.cell_x = c.cell_y = 0.1f;
+    c.rot = Quat(Eigen::AngleAxisf(-float(M_PI) / 2, Vec3(1, 0, 0)));
+    c.vel = vel;
+    c.tri_ke = c.tri_ka = 100.0f;
+    c.edge_ke = 0.5f;
+    b.add_cloth_grid(c);
+    return b.finalize("cpu", true);
+}
+
 // A recorded semi-implicit step is one Tape record, and what a recorded rollout holds per State
 // is positions and velocities with their gradients, and the force: no per-element force slots
 // (the integrator's shared scratch; the adjoints never need their values). The gradients of
 // that layout are the ones the cases above check against finite differences.
 TEST(Gradients, RecordedStepsKeepNoForceSlotsPerState) {
     REQUIRE_CPU();
-    ModelBuilder b;
-    ClothGridDef c;
-    c.dim_x = c.dim_y = 8;
-    c.cell_x = c.cell_y = 0.1f;
-    c.rot = Quat(Eigen::AngleAxisf(-float(M_PI) / 2, Vec3(1, 0, 0)));
-    c.tri_ke = c.tri_ka = 100.0f;
-    c.edge_ke = 0.5f;
-    b.add_cloth_grid(c);
-    Model m = b.finalize("cpu", true);
+    Model m = small_cloth(8, Vec3::Zero());
     ASSERT_GT(m.term_layout.count, 4 * m.particle_count);  // the slots would dwarf a State
     SemiImplicitIntegrator integ;
     std::vector<State> states;
@@ -252,16 +259,7 @@ TEST(Gradients, RecordedStepsKeepNoForceSlotsPerState) {
 // two segments on one tape are not an overwrite, and the gradient equals the plain tape's.
 TEST(Gradients, CheckpointedSegmentsOfASemiImplicitRollout) {
     REQUIRE_CPU();
-    ModelBuilder b;
-    ClothGridDef c;
-    c.dim_x = c.dim_y = 4;
-    c.cell_x = c.cell_y = 0.1f;
-    c.rot = Quat(Eigen::AngleAxisf(-float(M_PI) / 2, Vec3(1, 0, 0)));
-    c.vel = Vec3(0.3f, 0, 0);
-    c.tri_ke = c.tri_ka = 100.0f;
-    c.edge_ke = 0.5f;
-    b.add_cloth_grid(c);
-    Model m = b.finalize("cpu", true);
+    Model m = small_cloth(4, Vec3(0.3f, 0, 0));
     auto loss_module = runtime::Module::compile({{"loss.py", kLoss}});
     SemiImplicitIntegrator integ;
     const float dt = 1e-3f;

@@ -337,6 +337,15 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), n: int):
         EXPECT_NE(msg.find("backward launch of kernel 'k' (overflow.py:3)"), std::string::npos) << msg;
         EXPECT_NE(msg.find("more than the 4096 bytes of its per-thread tape"), std::string::npos) << msg;
     }
+    // A status array given by the caller (LaunchOptions::adjoint_status) must be 4 int32 there.
+    o.adjoint_status = runtime::Array::zeros(f64(), {4}, dev());
+    try {
+        runtime::launch(m->kernel("k"), {1}, {arg(xa), arg(ya), integer(3)}, o);
+        FAIL() << "expected the status array to be refused";
+    } catch (const runtime::RuntimeError& e) {
+        std::string msg = e.what();
+        EXPECT_NE(msg.find("backward launch of kernel 'k': adjoint_status must be 4 int32 on"), std::string::npos) << msg;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, Adjoint, ::testing::Values("cpu", "sim:h200", "cuda:0"),
