@@ -158,9 +158,10 @@ void print_kernel_summary(const runtime::SimLaunchReport& rep) {
     } else {
         printf("  (timing off: WEFT_SIM_TIMING=0)\n");
     }
-    printf("  warp instructions %llu, thread instructions %llu, active lanes %.1f%%, divergent branches %llu\n\n",
-           (unsigned long long)c.warp_instructions, (unsigned long long)c.thread_instructions, 100.0 * c.active_lane_ratio(),
-           (unsigned long long)c.divergent_branches);
+    printf("  warp instructions %llu (PTX)", (unsigned long long)c.warp_instructions);
+    if (rep.timed && rep.result.sass_instructions) printf(", about %llu SASS", (unsigned long long)rep.result.sass_instructions);
+    printf(", thread instructions %llu, active lanes %.1f%%, divergent branches %llu\n\n", (unsigned long long)c.thread_instructions,
+           100.0 * c.active_lane_ratio(), (unsigned long long)c.divergent_branches);
 }
 
 }  // namespace

@@ -147,6 +147,10 @@ struct TimingResult {
   uint64_t sm_active_cycles = 0;                // summed over SMs
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   uint64_t issued_instructions = 0;             // warp instructions that took an issue slot
+  // SASS warp instructions the GPU would execute (Nsight Compute's smsp__inst_executed),
+  // estimated from the PTX executions by gpusim::estimate_sass_instructions (sass_map.h). Set by
+  // callers that hold ptxas's map (the sim device does); 0 when not estimated.
+  uint64_t sass_instructions = 0;
   TimingCounters total;
   std::vector<TimingCounters> per_instruction;  // parallel to counts.per_instruction
   std::vector<TimingCounters> per_line;         // parallel to counts.per_line

@@ -53,7 +53,7 @@ void write_timing_json(std::ostream& out, const TimingResult& r) {
   write_dim(out, l.block);
   out << ",\n \"timing\": {\"arch\": ";
   write_string(out, r.arch);
-  out << ", \"cycles\": " << r.cycles << ", \"time_us\": " << r.time_us << ", \"ipc\": " << r.ipc << ", \"achieved_occupancy\": " << r.achieved_occupancy
+  out << ", \"cycles\": " << r.cycles << ", \"time_us\": " << r.time_us << ", \"ipc\": " << r.ipc << ", \"sass_instructions\": " << r.sass_instructions << ", \"achieved_occupancy\": " << r.achieved_occupancy
       << ", \"sm_active_cycles\": " << r.sm_active_cycles << ", \"dram_read_bytes\": " << r.dram_read_bytes << ", \"dram_write_bytes\": " << r.dram_write_bytes
       << ", \"scheduler\": \"" << r.scheduler << "\", \"shared_model\": \"" << r.shared_model << "\", \"l1_policy\": \"" << r.l1_policy << "\", \"l2_policy\": \"" << r.l2_policy << "\""
       << ",\n  \"occupancy\": {\"registers_per_thread\": " << o.registers_per_thread << ", \"shared_per_block\": " << o.shared_per_block

@@ -33,14 +33,41 @@ def pearson(x, y):
     return sum((a - mx) * (b - my) for a, b in zip(x, y)) / (sx * sy)
 
 
-# Variant pairs of kernels.cu: the first of each group should be the slowest, in this order.
+# Variant groups, by the name compare.py keys a scored row with (kernels.cu: its kernel;
+# weft_kernels.py: its case id): which is fastest is what the target scores.
 PAIRS = [("transpose_naive", "transpose_tiled", "transpose_padded"), ("reduce_interleaved", "reduce_tree", "reduce_shfl"),
-         ("matmul_naive", "matmul_tiled")]
+         ("matmul_naive", "matmul_tiled"), ("w_integrate_aos", "w_integrate_soa"), ("w_transpose_naive", "w_transpose_tiled"),
+         ("w_reduce_atomic", "w_reduce_block")]
+
+
+def load_weft(d):
+    """The Weft kernels (group "weft"): gpusim's lines from sim_weft.jsonl (weft_validate on
+    sim:h200), ncu's rows from ncu_weft.csv and the GPU's checksums and PTX hash from
+    weft_driver.txt (weft_validate on cuda:0). Returns (sim rows, ncu rows, gpu checksums by id,
+    sim PTX hash, GPU PTX hash); empty when the files are missing."""
+    try:
+        lines = [l.strip() for l in open(d + "/sim_weft.jsonl") if l.strip()]
+        hw = load_ncu(d + "/ncu_weft.csv")
+        drv = [l.split() for l in open(d + "/weft_driver.txt")]
+    except (OSError, IndexError):
+        return [], [], {}, None, None
+    sim = [json.loads(l) for l in lines if l.startswith("{")]
+    sim_ptx = next((l.split()[1] for l in lines if l.startswith("ptx ")), None)
+    gpu_ptx = next((w[1] for w in drv if len(w) == 2 and w[0] == "ptx"), None)
+    sums = {w[1]: float(w[3]) for w in drv if len(w) == 4 and w[0] == "case"}
+    symbols = {s["kernel"] for s in sim}
+    return sim, [h for h in hw if h["Kernel Name"] in symbols], sums, sim_ptx, gpu_ptx
 
 # The "micro" cases: microbench.cu's figure each reproduces, and the work it counts.
 MICRO = {"store_coalesced": ("store_coalesced_sectors", (1 << 21) * 8 / 8), "store_scatter": ("store_scatter_sectors", (1 << 21) * 8),
          "store_stride8": ("store_stride8_sectors", (1 << 21) * 8), "atomic_hot_lines": ("atomic_hot_lines_ops", (1 << 18) * 2),
          "atomic_distinct": ("atomic_distinct_ops", (1 << 21) * 2), "atomic_same_word": ("atomic_same_word_ops", (1 << 21) // 32 * 2)}
+
+
+def key(s):
+    """The name a scored row goes by: the case id for Weft kernels (their PTX names are mangled),
+    the kernel for kernels.cu's."""
+    return s["id"] if s["group"] == "weft" else s["kernel"]
 
 
 def main():
@@ -66,8 +93,14 @@ def main():
         exact += ok
         out.append(f"| {s['id']} | {hw:g} | {sm:g} | {'yes' if ok else '**no**'} |")
     out.append(f"\nExact: {exact} of {len(sw)}.\n")
-    # Kernels.
+    # Kernels: kernels.cu's (group "kernel"), then weft_kernels.py's (group "weft").
     ks = by_group.get("kernel", [])
+    kern_hw = kern_hw[:len(ks)]
+    wsim, whw, wsums, sim_ptx, gpu_ptx = load_weft(d)
+    if wsim:
+        assert len(wsim) == len(whw), f"{len(wsim)} Weft launches in sim_weft.jsonl, {len(whw)} in ncu_weft.csv"
+        ks = ks + wsim
+        kern_hw = kern_hw + whw
     out.append("### Kernels\n")
     out.append("| kernel | cycles H200 | cycles gpusim | err | warp inst H200 (SASS) | gpusim SASS estimate | err | gpusim PTX (issued / all) | blocks/SM H200 | gpusim | "
                "shared ld wavefronts H200 | gpusim | ld sectors H200 | gpusim | achieved occ. H200 | gpusim | sim wall s |")
@@ -87,7 +120,7 @@ def main():
         hb = int(min(num(h["launch__occupancy_limit_" + k]) for k in ("warps", "registers", "shared_mem", "blocks")))
         occ_ok += hb == s["blocks_per_sm"]
         out.append(
-            f"| {s['kernel']} | {hc:,.0f} | {s['cycles']:,} | {err:+.1%} | {hi:,.0f} | {s['sass_estimate']:,} | {se:+.1%} | {s['issued']:,} / {s['warp_instructions']:,} | {hb} | "
+            f"| {key(s)} | {hc:,.0f} | {s['cycles']:,} | {err:+.1%} | {hi:,.0f} | {s['sass_estimate']:,} | {se:+.1%} | {s['issued']:,} / {s['warp_instructions']:,} | {hb} | "
             f"{s['blocks_per_sm']} | {num(h['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum']):,.0f} | {s['shared_ld_wavefronts']:,} | "
             f"{num(h['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum']):,.0f} | {s['global_ld_sectors']:,} | "
             f"{num(h['sm__warps_active.avg.pct_of_peak_sustained_active']):.1f}% | {100 * s['achieved_occupancy']:.1f}% | {s['wall_s']:.1f} |")
@@ -102,8 +135,8 @@ def main():
         out.append(f"Resident blocks per SM equal to ncu's occupancy limit: {occ_ok} of {len(ks)}.")
         thr = sum(s["thread_instructions"] for s in ks) / sum(s["wall_s"] for s in ks)
         out.append(f"Simulation speed over the kernels: {thr / 1e6:.1f} M thread-instructions/s (wall, --threads as run).")
-        ranked = {s["kernel"]: s["cycles"] for s in ks}
-        hw_rank = {h["Kernel Name"]: num(h["gpc__cycles_elapsed.max"]) for h in kern_hw}
+        ranked = {key(s): s["cycles"] for s in ks}
+        hw_rank = {key(s): num(h["gpc__cycles_elapsed.max"]) for s, h in zip(ks, kern_hw)}
         ok = []
         for group in PAIRS:
             if all(k in ranked for k in group):
@@ -112,6 +145,22 @@ def main():
                 out.append(f"Variant order {' > '.join(sorted(group, key=lambda k: -hw_rank[k]))} (H200): gpusim "
                            f"{' > '.join(sorted(group, key=lambda k: -ranked[k]))}: {'same' if same else '**different**'}.")
         out.append(f"Variant groups ordered as on the H200: {sum(ok)} of {len(ok)}.")
+        if wsim:
+            n_w = len(wsim)
+            w_err = [abs(e) for e in errs[-n_w:]]
+            w_se = [abs(e) for e in sass_err[-n_w:]]
+            out.append(f"Weft kernels alone ({n_w}): cycles MAPE {100 * sum(w_err) / n_w:.1f}%, SASS estimate within 2% on "
+                       f"{sum(e <= 0.02 for e in w_se)} of {n_w}.")
+            same = sim_ptx is not None and sim_ptx == gpu_ptx
+            out.append(f"Same PTX on both sides (hash of weft_kernels.py's sm_90 PTX): {'yes' if same else '**no**'} "
+                       f"(gpusim {sim_ptx}, H200 {gpu_ptx}).")
+            agree = []
+            for s in wsim:
+                g = wsums.get(s["id"])
+                if g is not None:
+                    agree.append(abs(s["checksum"] - g) <= 1e-4 * max(1.0, abs(g)))
+            out.append(f"Weft launches whose outputs' checksum agrees with the H200's (relative 1e-4; float atomics sum in "
+                       f"another order): {sum(agree)} of {len(agree)}.")
     # Store/atomic microbenchmarks: gpusim's rate (from its cycles at sm.clock) vs micro.txt.
     mc = by_group.get("micro", [])
     if mc:

@@ -5,18 +5,21 @@
 # Writes to $OUT: micro.txt, ncu_sweep.csv, ncu_kernels.csv, ncu_calib.csv, ncu_ramp.csv, driver.txt, sass.txt, env.txt,
 # ncu_sass_source.csv (per SASS instruction: executed warp instructions, with its PTX/source
 # line: checks gpusim/sass_map.h's attribution instruction by instruction; not used to calibrate).
+#
+#   run_h200.sh [all|cuda|weft]     (default all)
+#     cuda  the above: kernels.cu's launches (nvcc)
+#     weft  builds Weft here (no LLVM) and profiles bench/gpusim/weft_validate on cuda:0: the
+#           Weft kernels of weft_kernels.py as Weft compiles them. Writes weft_driver.txt
+#           (`ptx HASH`, then `case ID SYMBOL CHECKSUM` per launch), ncu_weft.csv (the KERN
+#           metrics below), ncu_weft_sass_source.csv (per SASS instruction) and weft_build.log.
 set -u
+PHASE=${1:-all}
 V=gpusim/validation
 B=/tmp/gpusim-validation
 mkdir -p $B "$OUT"
 NVCC=/usr/local/cuda/bin/nvcc
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 { nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw --format=csv; $NVCC --version | tail -1; $NCU --version | tail -1; } > "$OUT/env.txt" 2>&1
-$NVCC -arch=sm_90 -std=c++17 -O2 $V/microbench.cu -o $B/microbench || exit 1
-$NVCC -arch=sm_90 -std=c++17 -O2 -lineinfo $V/gpu_driver.cu -o $B/gpu_driver || exit 1
-/usr/local/cuda/bin/cuobjdump -sass $B/gpu_driver > "$OUT/sass.txt" 2>&1
-$B/microbench > "$OUT/micro.txt" 2>&1
-cat "$OUT/micro.txt"
 SWEEP=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__inst_executed.sum
 KERN=gpc__cycles_elapsed.max,sm__cycles_elapsed.max,sm__cycles_active.avg,gpu__time_duration.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum
 KERN=$KERN,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
@@ -29,6 +32,12 @@ KERN=$KERN,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,
 for s in long_scoreboard short_scoreboard barrier mio_throttle lg_throttle wait math_pipe_throttle not_selected selected; do
   KERN=$KERN,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio
 done
+if [ "$PHASE" = all ] || [ "$PHASE" = cuda ]; then
+$NVCC -arch=sm_90 -std=c++17 -O2 $V/microbench.cu -o $B/microbench || exit 1
+$NVCC -arch=sm_90 -std=c++17 -O2 -lineinfo $V/gpu_driver.cu -o $B/gpu_driver || exit 1
+/usr/local/cuda/bin/cuobjdump -sass $B/gpu_driver > "$OUT/sass.txt" 2>&1
+$B/microbench > "$OUT/micro.txt" 2>&1
+cat "$OUT/micro.txt"
 timeout 200 $NCU --clock-control none --csv --page raw --metrics $SWEEP --log-file "$OUT/ncu_sweep.csv" $B/gpu_driver sweep > "$OUT/driver.txt" 2>&1
 echo "sweep rc=$?"
 timeout 300 $NCU --clock-control none --csv --page raw --metrics $KERN --log-file "$OUT/ncu_kernels.csv" $B/gpu_driver kernel >> "$OUT/driver.txt" 2>&1
@@ -54,3 +63,20 @@ timeout 240 $NCU --clock-control none --section SourceCounters --csv --page sour
 echo "sass source rc=$?"
 wc -l "$OUT"/*.csv
 tail -3 "$OUT/driver.txt"
+fi
+
+if [ "$PHASE" = all ] || [ "$PHASE" = weft ]; then
+  WB=${WEFT_BUILD:-/tmp/weft-validate-build}
+  { cmake -S . -B $WB -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_WITH_LLVM=OFF -DWEFT_WITH_PYTHON=OFF -DWEFT_WITH_VIEWER=OFF \
+      -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=ON && ninja -C $WB weft_validate; } > "$OUT/weft_build.log" 2>&1 || { tail -20 "$OUT/weft_build.log"; exit 1; }
+  W="$WB/bench/gpusim/weft_validate cuda:0"
+  $W > "$OUT/weft_driver.txt" 2>&1  # also fills the disk cache: NVRTC does not run under ncu
+  echo "weft driver rc=$?"
+  timeout 300 $NCU --clock-control none --csv --page raw --metrics $KERN --log-file "$OUT/ncu_weft.csv" $W >> "$OUT/weft_ncu.txt" 2>&1
+  echo "weft kernels rc=$?"
+  timeout 240 $NCU --clock-control none --section SourceCounters --csv --page source --print-source sass \
+    --log-file "$OUT/ncu_weft_sass_source.csv" $W >> "$OUT/weft_ncu.txt" 2>&1
+  echo "weft sass source rc=$?"
+  wc -l "$OUT"/ncu_weft*.csv
+  tail -3 "$OUT/weft_driver.txt"
+fi

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cases.h"
+#include "result_json.h"
 #include "gpusim/parse_ptx.h"
 #include "gpusim/sass_map.h"
 #include "gpusim/timing/timing.h"
@@ -84,37 +85,10 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     const TimingResult r = launch_timed(module, c.kernel, {c.gx, c.gy, 1}, {c.bx, c.by, 1}, p.bytes(), opt);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    uint64_t wf_ld = 0, wf_st = 0, ideal_ld = 0, ideal_st = 0, sec_ld = 0, req_ld = 0, sec_st = 0, req_st = 0;
-    for (size_t i = 0; i < r.per_instruction.size(); ++i) {
-      const std::string& text = r.counts.per_instruction[i].text;
-      const TimingCounters& t = r.per_instruction[i];
-      const bool is_ld = text.rfind("ld", 0) == 0 || text.find(" ld.") != std::string::npos;
-      (is_ld ? wf_ld : wf_st) += t.shared_wavefronts;
-      (is_ld ? ideal_ld : ideal_st) += t.shared_ideal_wavefronts;
-      (is_ld ? sec_ld : sec_st) += t.global_sectors;
-      (is_ld ? req_ld : req_st) += t.global_requests;
-    }
-    const TimingCounters& T = r.total;
     double checksum = 0;
     for (float v : out) checksum += v;
-    std::printf(
-        "{\"id\": \"%s\", \"kernel\": \"%s\", \"group\": \"%s\", \"cycles\": %llu, \"warp_instructions\": %llu, \"issued\": %llu, "
-        "\"thread_instructions\": %llu, \"shared_ld_wavefronts\": %llu, \"shared_st_wavefronts\": %llu, \"shared_ld_excess\": %llu, "
-        "\"shared_st_excess\": %llu, \"global_ld_sectors\": %llu, \"global_ld_requests\": %llu, \"global_st_sectors\": %llu, "
-        "\"global_st_requests\": %llu, \"l1_hit_rate\": %.4f, \"l2_hit_rate\": %.4f, \"registers\": %d, \"blocks_per_sm\": %d, "
-        "\"limiter\": \"%s\", \"theoretical_occupancy\": %.4f, \"achieved_occupancy\": %.4f, \"ipc\": %.4f, \"dram_read_bytes\": %llu, "
-        "\"stall_long_scoreboard\": %llu, \"stall_barrier\": %llu, \"stall_short_scoreboard\": %llu, \"sass_estimate\": %llu, "
-        "\"blocks\": %u, \"checksum\": %.6g, \"wall_s\": %.3f}\n",
-        c.id.c_str(), c.kernel.c_str(), c.group.c_str(), (unsigned long long)r.cycles, (unsigned long long)r.counts.total.warp_instructions,
-        (unsigned long long)r.issued_instructions, (unsigned long long)r.counts.total.thread_instructions, (unsigned long long)wf_ld,
-        (unsigned long long)wf_st, (unsigned long long)(wf_ld - ideal_ld), (unsigned long long)(wf_st - ideal_st), (unsigned long long)sec_ld,
-        (unsigned long long)req_ld, (unsigned long long)sec_st, (unsigned long long)req_st,
-        T.l1_hits + T.l1_misses ? double(T.l1_hits) / double(T.l1_hits + T.l1_misses) : 0.0,
-        T.l2_hits + T.l2_misses ? double(T.l2_hits) / double(T.l2_hits + T.l2_misses) : 0.0, r.occupancy.registers_per_thread,
-        r.occupancy.blocks_per_sm, occupancy_limit_name(r.occupancy.limiter), r.occupancy.theoretical, r.achieved_occupancy, r.ipc,
-        (unsigned long long)r.dram_read_bytes, (unsigned long long)T.stall_cycles[int(Stall::LongScoreboard)],
-        (unsigned long long)T.stall_cycles[int(Stall::Barrier)], (unsigned long long)T.stall_cycles[int(Stall::ShortScoreboard)],
-        (unsigned long long)estimate_sass_instructions(sass, module, c.kernel, r.counts), c.gx * c.gy, checksum, wall);
+    ResultLine line{c.id, c.kernel, c.group, estimate_sass_instructions(sass, module, c.kernel, r.counts), c.gx * c.gy, checksum, wall};
+    std::printf("%s\n", result_json(line, r).c_str());
     std::free(in0);
     std::free(in1);
     std::free(outp);

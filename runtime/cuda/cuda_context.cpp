@@ -9,6 +9,7 @@
 
 #include "runtime/config.h"
 #include "runtime/cuda/cuda_driver.h"
+#include "runtime/cuda/grid_policy.h"
 #include "runtime/errors.h"
 
 namespace weft::runtime {
@@ -72,8 +73,7 @@ CudaContext::CudaContext(int ordinal) : ordinal_(ordinal), log_(device_name(ordi
     }
     const char* env = std::getenv("WEFT_CUDA_SYNC");
     sync_env_ = env && *env && std::strcmp(env, "0") != 0;
-    if (const char* waves = std::getenv("WEFT_CUDA_GRID_WAVES"); waves && *waves)
-        set_grid_waves(std::string(waves) == "auto" ? -1 : std::atoi(waves));
+    set_grid_waves(grid_waves_from_env(grid_waves()));
     if (const char* pdl = std::getenv("WEFT_CUDA_PDL"); pdl && *pdl) set_pdl_enabled(std::strcmp(pdl, "0") != 0);
 }
 

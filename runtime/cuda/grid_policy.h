@@ -31,4 +31,8 @@ size_t streamed_bytes_per_thread(const compiler::KernelInfo& k);
 // always W waves.
 int grid_waves_for(const compiler::KernelInfo& k, int setting);
 
+// The setting WEFT_CUDA_GRID_WAVES gives ("auto" or W; unset or empty: `fallback`). Read by the
+// cuda device at context start-up and by the sim device, which launches as the cuda device would.
+int grid_waves_from_env(int fallback);
+
 }  // namespace weft::runtime

@@ -21,6 +21,7 @@
 #include "gpusim/parse_ptx.h"
 #include "gpusim/sass_map.h"
 #include "runtime/cpu/thread_pool.h"
+#include "runtime/cuda/grid_policy.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"
 #include "runtime/hash.h"
@@ -122,8 +123,22 @@ public:
         pk.add_bytes(req.args.data(), req.args.size(), std::max<size_t>(req.adjoint ? k.adj_args_align : k.args_align, 1));
         pk.add(oob_ptr);
         int64_t blocks = (req.size + req.block_dim - 1) / req.block_dim;
-        if (blocks > 0x7fffffff) throw RuntimeError("launch of kernel '" + k.name + "' needs more than 2^31-1 blocks");
         const std::string symbol = req.adjoint ? k.cuda_backward_symbol : k.cuda_symbol;
+        // The grid the cuda device would launch (runtime/cuda/grid_policy.h): forward entries of
+        // kernels without barriers loop over a grid stride and get at most a few waves of the
+        // blocks the GPU holds at once, per WEFT_CUDA_GRID_WAVES (auto by default).
+        const int waves = !req.adjoint && !k.uses_sync ? grid_waves_for(k, grid_waves_from_env(kGridWavesAuto)) : 0;
+        if (waves > 0) {
+            const gpusim::ArchSpec& arch = sim_arch(arch_name_);
+            const gpusim::KernelResources* res = resources(symbol, arch);
+            try {
+                const gpusim::Occupancy occ =
+                    gpusim::compute_occupancy(arch, req.block_dim, res ? res->registers : 0, res ? res->shared_bytes : 0);
+                if (occ.blocks_per_sm > 0) blocks = std::min<int64_t>(blocks, int64_t{occ.blocks_per_sm} * arch.sm_count * waves);
+            } catch (const gpusim::OccupancyError&) {  // the block does not fit: the launch below says why
+            }
+        }
+        if (blocks > 0x7fffffff) throw RuntimeError("launch of kernel '" + k.name + "' needs more than 2^31-1 blocks");
         const gpusim::Dim3 grid{static_cast<uint32_t>(blocks), 1, 1}, block{static_cast<uint32_t>(req.block_dim), 1, 1};
         const SimSettings settings = sim_settings();
         gpusim::GlobalMemoryMap buffers = global_buffers(k, req, oob_ptr);
@@ -154,6 +169,8 @@ public:
                     o.trace_filter = settings.trace_filter;
                 }
                 report->result = gpusim::launch_timed(module_, symbol, grid, block, pk.bytes(), o);
+                if (sass_.kernels.count(symbol))  // filled by sass_timing() above, read-only since
+                    report->result.sass_instructions = gpusim::estimate_sass_instructions(sass_, module_, symbol, report->result.counts);
                 if (settings.trace) {
                     std::lock_guard<std::mutex> lock(g_trace_mu);
                     *settings.trace << trace.str();
@@ -173,6 +190,7 @@ public:
             throw RuntimeError("kernel '" + k.name + "' cannot run on sim:" + arch_name_ + ": " + e.what());
         }
         report->result.counts.kernel = k.name;
+        report->symbol = symbol;
         if (req.debug && oob.hit) throw RuntimeError(format_oob(k, oob));
         std::lock_guard<std::mutex> lock(g_reports_mu);
         report->sequence = g_next_sequence++;

@@ -6,7 +6,9 @@
 //
 // Arrays live in host memory (gpusim dereferences global addresses directly). A module is
 // compiled by NVRTC to the PTX the CUDA device would load for that architecture
-// (runtime/cuda/ptx.h, through the disk cache) and parsed once by gpusim. Each launch runs
+// (runtime/cuda/ptx.h, through the disk cache) and parsed once by gpusim. A launch gets the
+// grid the cuda device would give it (a grid-stride kernel capped at a few waves of resident
+// blocks: runtime/cuda/grid_policy.h, WEFT_CUDA_GRID_WAVES). Each launch runs
 // gpusim::launch_timed with the architecture file of ARCH, the parameter block the CUDA entry
 // point takes, the kernel's register count from ptxas and what the timing model reads off
 // ptxas's machine code (gpusim::sass_timing: issue weights, merged shared accesses, scheduled
@@ -65,6 +67,7 @@ struct SimLaunchReport {
     std::string device;             // "sim:h200"
     bool timed = true;              // false: counts only (SimSettings::timing off)
     gpusim::TimingResult result;    // result.counts: the functional counts (kernel, lines, PTX)
+    std::string symbol;             // the PTX entry that ran (as Nsight Compute names the kernel)
 };
 
 // A copy on a sim device, timed as the GPU would take it: host<->device over PCIe at the

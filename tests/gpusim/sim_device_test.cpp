@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -325,6 +326,15 @@ TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
         EXPECT_EQ(device.total.shared_wavefronts, direct.total.shared_wavefronts) << names[i];
         for (int r = 0; r < gpusim::kNumStalls; ++r) EXPECT_EQ(device.total.stall_cycles[r], direct.total.stall_cycles[r]) << names[i] << " stall " << r;
         EXPECT_NE(device.cycles, weights_only.cycles) << names[i] << ": the machine-code settings change nothing here";
+        // The report names the PTX entry and carries the SASS instruction estimate of the launch
+        // (what Nsight Compute's smsp__inst_executed counts), as sass_map.h computes it directly.
+        const std::string ptx = runtime::generate_ptx(module->compiled(false), "sm_90");
+        const gpusim::Module pm = gpusim::parse_ptx(ptx, "module.ptx");
+        const gpusim::SassMap map = gpusim::map_sass(ptx, runtime::sim_arch("h200"));
+        EXPECT_EQ(first[static_cast<size_t>(i)]->symbol, k.info().cuda_symbol);
+        EXPECT_EQ(first[static_cast<size_t>(i)]->result.sass_instructions, gpusim::estimate_sass_instructions(map, pm, k.info().cuda_symbol, direct.counts))
+            << names[i];
+        EXPECT_GT(first[static_cast<size_t>(i)]->result.sass_instructions, 0u) << names[i];
     }
     // From the disk cache: nothing is assembled again (no cache misses), same cycles.
     const runtime::CacheStats before = runtime::cache_stats();
@@ -409,7 +419,13 @@ TEST(SimCli, JsonReportCarriesPerLineTiming) {
     const gpusim::JsonValue j = gpusim::parse_json(r.out, "weft sim --report json");
     const gpusim::JsonValue* timing = j.find("timing");
     ASSERT_NE(timing, nullptr);
-    for (const char* k : {"cycles", "time_us", "ipc", "achieved_occupancy", "occupancy", "total"}) EXPECT_NE(timing->find(k), nullptr) << k;
+    for (const char* k : {"cycles", "time_us", "ipc", "sass_instructions", "achieved_occupancy", "occupancy", "total"}) EXPECT_NE(timing->find(k), nullptr) << k;
+    if (std::ifstream("/usr/local/cuda/bin/ptxas")) {
+        // 8 one-warp blocks of the same straight-line code: the same SASS count per warp.
+        const double sass = timing->find("sass_instructions")->number;
+        EXPECT_GT(sass, 0);
+        EXPECT_EQ(std::fmod(sass, 8.0), 0.0) << sass;
+    }
     const gpusim::JsonValue* lines = j.find("lines");
     ASSERT_NE(lines, nullptr);
     bool saw10 = false;

@@ -1,0 +1,251 @@
+// bench/gpusim/weft_validate.cpp: the Weft-kernel half of gpusim's validation against the H200.
+//
+//   weft_validate DEVICE [--only ID] [--list]
+//
+// Launches every case below once, in order, on DEVICE through Weft's runtime, exactly as a user's
+// program would: the kernels of gpusim/validation/weft_kernels.py, compiled by Weft (kernel
+// language -> C++ -> NVRTC -> PTX), with deterministic inputs (cases.h's generator).
+//   cuda:N     run under Nsight Compute on the H200 (gpusim/validation/run_h200.sh): prints
+//              `case ID SYMBOL CHECKSUM` per launch (ncu lists the launches by SYMBOL, in order)
+//   sim:ARCH   gpusim's timing model through the sim device: one JSON line per launch (the
+//              fields of gpusim_validate, gpusim/validation/result_json.h), group "weft"
+// Both print `ptx HASH` first: the hash of the module's sm_90 PTX, so compare.py can check that
+// the GPU and the simulator ran the same code. The CUDA device is held to full grids
+// (WEFT_CUDA_GRID_WAVES=0, unless set) so that both devices launch the same blocks.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cases.h"
+#include "result_json.h"
+#include "runtime/cuda/ptx.h"
+#include "runtime/errors.h"
+#include "runtime/hash.h"
+#include "runtime/module.h"
+#include "runtime/sim/sim_backend.h"
+
+using namespace weft;
+using namespace weft::runtime;
+namespace val = weft::gpusim::validation;
+
+namespace {
+
+// One argument of a case: an array made and filled on the device, or a value.
+struct Arg {
+    enum Kind { Floats, Zeros, Ints, Springs, Value } kind = Floats;
+    compiler::Type type = nullptr;   // element type of an array, or the value's type
+    std::vector<int64_t> shape;      // arrays
+    int64_t modulus = 0;             // Ints: values in [0, modulus); Springs: grid side
+    std::vector<std::byte> bytes;    // Value
+};
+
+Arg floats(compiler::Type t, std::vector<int64_t> shape) { return {Arg::Floats, t, std::move(shape)}; }
+Arg zeros(compiler::Type t, std::vector<int64_t> shape) { return {Arg::Zeros, t, std::move(shape)}; }
+Arg ints(int64_t n, int64_t modulus) { return {Arg::Ints, compiler::int32_type(), {n}, modulus}; }
+// The structural springs of a side x side cloth grid, as index pairs (2 ints per spring).
+Arg springs(int64_t side) { return {Arg::Springs, compiler::int32_type(), {4 * side * (side - 1)}, side}; }
+template <typename T>
+Arg value(compiler::Type t, const T& v) {
+    Arg a{Arg::Value, t};
+    a.bytes.resize(sizeof v);
+    std::memcpy(a.bytes.data(), &v, sizeof v);
+    return a;
+}
+
+struct WeftCase {
+    std::string id, kernel;
+    std::vector<int64_t> dim;
+    std::vector<Arg> args;
+};
+
+std::vector<WeftCase> weft_cases() {
+    using namespace compiler;
+    const Type f32 = float32_type(), f64 = float64_type(), i32 = int32_type();
+    const Type v3 = vector_type(3, ScalarKind::Float32), m33 = matrix_type(3, 3, ScalarKind::Float32), q = quat_type(ScalarKind::Float32);
+    const int64_t m = int64_t{1} << 20;  // a million threads, as kernels.cu's streaming cases
+    const float g[3] = {0.0f, -9.8f, 0.0f}, center[3] = {0.5f, 0.5f, 0.5f};
+    const int64_t side = 512, nsprings = 2 * side * (side - 1), t = 1024;
+    std::vector<WeftCase> c;
+    c.push_back({"w_saxpy", "saxpy", {m}, {floats(f32, {m}), floats(f32, {m}), value(f32, 2.5f)}});
+    c.push_back({"w_axpy_f64", "axpy_f64", {m}, {floats(f64, {m}), floats(f64, {m}), value(f64, 2.5)}});
+    c.push_back({"w_integrate_aos", "integrate_aos", {m},
+                 {floats(v3, {m}), floats(v3, {m}), floats(v3, {m}), floats(f32, {m}), value(v3, g), value(f32, 1.0f / 600.0f)}});
+    std::vector<Arg> soa;
+    for (int k = 0; k < 10; ++k) soa.push_back(floats(f32, {m}));
+    soa.push_back(value(f32, -9.8f));
+    soa.push_back(value(f32, 1.0f / 600.0f));
+    c.push_back({"w_integrate_soa", "integrate_soa", {m}, soa});
+    c.push_back({"w_collide_sdf", "collide_sdf", {m}, {floats(v3, {m}), floats(v3, {m}), value(v3, center), value(f32, 0.3f)}});
+    c.push_back({"w_spring_forces", "spring_forces", {nsprings},
+                 {floats(v3, {side * side}), floats(v3, {side * side}), springs(side), floats(f32, {nsprings}), value(f32, 100.0f),
+                  value(f32, 0.5f), zeros(v3, {side * side})}});
+    const int64_t ng = m / 4, k = 8;
+    c.push_back({"w_neighbor_gather", "neighbor_gather", {ng}, {floats(v3, {ng}), ints(ng * k, ng), zeros(f32, {ng}), value(i32, int32_t(k))}});
+    c.push_back({"w_hash_cells", "hash_cells", {m}, {floats(v3, {m}), value(f32, 20.0f), zeros(i32, {1 << 16}), value(i32, int32_t((1 << 16) - 1))}});
+    c.push_back({"w_histogram", "histogram", {m}, {floats(f32, {m}), zeros(i32, {64})}});
+    const int64_t nm = m / 4;
+    c.push_back({"w_mat33_apply", "mat33_apply", {nm}, {floats(m33, {nm}), floats(v3, {nm}), zeros(v3, {nm})}});
+    c.push_back({"w_quat_rotate", "quat_rotate", {nm}, {floats(q, {nm}), floats(v3, {nm}), zeros(v3, {nm})}});
+    c.push_back({"w_transcendental", "transcendental", {m}, {floats(f32, {m}), zeros(f32, {m})}});
+    c.push_back({"w_rng_fill", "rng_fill", {m}, {zeros(f32, {m}), value(i32, int32_t(42))}});
+    c.push_back({"w_newton_sqrt", "newton_sqrt", {m / 4}, {floats(f32, {m / 4}), zeros(f32, {m / 4})}});
+    c.push_back({"w_laplace_2d", "laplace_2d", {t, t}, {floats(f32, {t, t}), zeros(f32, {t, t})}});
+    c.push_back({"w_transpose_naive", "transpose_naive", {t, t}, {floats(f32, {t, t}), zeros(f32, {t, t})}});
+    // 256 threads per 32 x 32 tile
+    c.push_back({"w_transpose_tiled", "transpose_tiled", {t * t / 4}, {floats(f32, {t * t}), zeros(f32, {t * t}), value(i32, int32_t(t))}});
+    c.push_back({"w_reduce_atomic", "reduce_atomic", {m}, {floats(f32, {m}), zeros(f32, {1})}});
+    c.push_back({"w_reduce_block", "reduce_block", {m}, {floats(f32, {m}), zeros(f32, {1})}});
+    return c;
+}
+
+int64_t count_of(const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    return n;
+}
+
+Array make_array(const Arg& a, const Device& d, uint32_t seed) {
+    const int64_t n = count_of(a.shape);
+    const size_t bytes = static_cast<size_t>(n) * compiler::type_size(a.type);
+    std::vector<std::byte> host(bytes);
+    if (a.kind == Arg::Floats) {
+        if (a.type->scalar == compiler::ScalarKind::Float64) {
+            std::vector<float> f(bytes / 8);
+            val::fill_inputs(f.data(), f.size(), seed);
+            for (size_t i = 0; i < f.size(); ++i) {
+                const double v = f[i];
+                std::memcpy(host.data() + 8 * i, &v, 8);
+            }
+        } else {
+            val::fill_inputs(reinterpret_cast<float*>(host.data()), bytes / 4, seed);
+        }
+    } else if (a.kind == Arg::Ints) {
+        std::vector<float> f(static_cast<size_t>(n));
+        val::fill_inputs(f.data(), f.size(), seed);
+        auto* p = reinterpret_cast<int32_t*>(host.data());
+        for (int64_t i = 0; i < n; ++i) p[i] = static_cast<int32_t>(static_cast<int64_t>(f[i] * 16777216.0f) % a.modulus);
+    } else if (a.kind == Arg::Springs) {
+        auto* p = reinterpret_cast<int32_t*>(host.data());
+        const int64_t s = a.modulus;
+        int64_t k = 0;
+        for (int64_t r = 0; r < s; ++r)
+            for (int64_t col = 0; col + 1 < s; ++col) {  // horizontal, then vertical
+                p[k++] = int32_t(r * s + col);
+                p[k++] = int32_t(r * s + col + 1);
+            }
+        for (int64_t r = 0; r + 1 < s; ++r)
+            for (int64_t col = 0; col < s; ++col) {
+                p[k++] = int32_t(r * s + col);
+                p[k++] = int32_t((r + 1) * s + col);
+            }
+    }
+    Array arr = Array::empty(a.type, a.shape, d);
+    arr.copy_from_host(host.data(), bytes);
+    return arr;
+}
+
+// The sum of every component of an array read back (floats, doubles and ints).
+double array_sum(const Array& a) {
+    const size_t bytes = static_cast<size_t>(count_of(a.shape())) * compiler::type_size(a.dtype());
+    std::vector<std::byte> host(bytes);
+    a.copy_to_host(host.data(), bytes);
+    double s = 0;
+    const compiler::ScalarKind k = a.dtype()->scalar;
+    if (k == compiler::ScalarKind::Float64) {
+        for (size_t i = 0; i < bytes / 8; ++i) s += reinterpret_cast<const double*>(host.data())[i];
+    } else if (k == compiler::ScalarKind::Int32) {
+        for (size_t i = 0; i < bytes / 4; ++i) s += reinterpret_cast<const int32_t*>(host.data())[i];
+    } else {
+        for (size_t i = 0; i < bytes / 4; ++i) s += reinterpret_cast<const float*>(host.data())[i];
+    }
+    return s;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) throw RuntimeError("cannot read " + path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s DEVICE [--only ID] [--list]\n  DEVICE: cuda:N (under ncu) or sim:ARCH\n", argv[0]);
+        return 2;
+    }
+    std::string only;
+    bool list = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--only" && i + 1 < argc) only = argv[++i];
+        else if (a == "--list") list = true;
+        else {
+            std::fprintf(stderr, "weft_validate: unknown option '%s'\n", a.c_str());
+            return 2;
+        }
+    }
+    setenv("WEFT_CUDA_GRID_WAVES", "0", 0);  // full grids, as the sim device launches
+    try {
+        const Device dev = parse_device(argv[1]);
+        const bool sim = dev.kind == DeviceKind::Sim;
+        const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
+        auto module = Module::compile({{"gpusim/validation/weft_kernels.py", read_file(path)}});
+        std::printf("ptx %s\n", hash_hex(generate_ptx(module->compiled(), "sm_90")).c_str());
+        LaunchOptions opt;
+        opt.device = dev;
+        opt.debug = 0;  // the bounds-checked build is different code
+        for (const WeftCase& c : weft_cases()) {
+            if (!only.empty() && c.id != only) continue;
+            const Kernel k = module->kernel(c.kernel);
+            if (list) {
+                std::printf("%s %s %s\n", c.id.c_str(), c.kernel.c_str(), k.info().cuda_symbol.c_str());
+                continue;
+            }
+            std::vector<LaunchArg> args;
+            std::vector<Array> arrays;
+            uint32_t seed = 1;
+            for (const Arg& a : c.args) {
+                if (a.kind == Arg::Value) {
+                    args.push_back(LaunchArg::value(a.type, a.bytes.data()));
+                } else {
+                    arrays.push_back(a.kind == Arg::Zeros ? Array::zeros(a.type, a.shape, dev) : make_array(a, dev, seed++));
+                    args.push_back(LaunchArg::of(arrays.back()));
+                }
+            }
+            backend(dev).synchronize();
+            const uint64_t mark = sim ? sim_report_mark() : 0;
+            const auto t0 = std::chrono::steady_clock::now();
+            launch(k, c.dim, args, opt);
+            backend(dev).synchronize();
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            double checksum = 0;
+            for (const Array& a : arrays) checksum += array_sum(a);
+            if (!sim) {
+                std::printf("case %s %s %.9g\n", c.id.c_str(), k.info().cuda_symbol.c_str(), checksum);
+                std::fflush(stdout);
+                continue;
+            }
+            const auto reports = sim_reports_since(mark);
+            if (reports.size() != 1) throw RuntimeError("case " + c.id + ": expected one launch report, got " + std::to_string(reports.size()));
+            const SimLaunchReport& r = *reports[0];
+            const int64_t threads = count_of(c.dim);
+            const int block = k.info().block_dim > 0 ? k.info().block_dim : 256;
+            val::ResultLine line{c.id, r.symbol, "weft", r.result.sass_instructions, unsigned((threads + block - 1) / block), checksum, wall};
+            std::printf("%s\n", val::result_json(line, r.result).c_str());
+            std::fflush(stdout);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "weft_validate: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
