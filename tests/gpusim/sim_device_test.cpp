@@ -352,6 +352,60 @@ TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
     std::filesystem::remove_all(dir);
 }
 
+// The Weft half of gpusim's H200 validation (gpusim/validation/weft_kernels.py, scored by
+// compare.py) computes what it says on the sim device: small launches against exact answers.
+TEST(SimDevice, ValidationKernelsComputeWhatTheySay) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
+    auto m = runtime::Module::compile({{path, read_file(path), 0}});
+    const runtime::Device dev = runtime::parse_device("sim:h200");
+    const compiler::Type f32 = compiler::float32_type();
+    runtime::LaunchOptions o;
+    o.device = dev;
+    const int64_t n = 64;
+    std::vector<float> host(n * n), back(n * n);
+    for (int64_t i = 0; i < n * n; ++i) host[size_t(i)] = float(i);
+    auto read = [&](const runtime::Array& a) {
+        a.copy_to_host(back.data(), back.size() * 4);
+        return back;
+    };
+    // Transposes: b[j][i] == a[i][j], through the 2-D launch and through the shared tile.
+    runtime::Array a2 = runtime::Array::zeros(f32, {n, n}, dev), b2 = runtime::Array::zeros(f32, {n, n}, dev);
+    runtime::Array a1 = runtime::Array::zeros(f32, {n * n}, dev), b1 = runtime::Array::zeros(f32, {n * n}, dev);
+    a2.copy_from_host(host.data(), host.size() * 4);
+    a1.copy_from_host(host.data(), host.size() * 4);
+    runtime::launch(m->kernel("transpose_naive"), {n, n}, {runtime::LaunchArg::of(a2), runtime::LaunchArg::of(b2)}, o);
+    runtime::launch(m->kernel("transpose_tiled"), {n * n / 4}, {runtime::LaunchArg::of(a1), runtime::LaunchArg::of(b1), runtime::LaunchArg::integer_of(n)}, o);
+    for (const runtime::Array* b : {&b2, &b1}) {
+        const auto out = read(*b);
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = 0; j < n; ++j) ASSERT_EQ(out[size_t(j * n + i)], host[size_t(i * n + j)]) << i << " " << j;
+    }
+    // Laplacian of i^2 + j^2 is 4 inside, and the border is left alone.
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) host[size_t(i * n + j)] = float(i * i + j * j);
+    a2.copy_from_host(host.data(), host.size() * 4);
+    runtime::Array lap = runtime::Array::zeros(f32, {n, n}, dev);
+    runtime::launch(m->kernel("laplace_2d"), {n, n}, {runtime::LaunchArg::of(a2), runtime::LaunchArg::of(lap)}, o);
+    const auto l = read(lap);
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            const bool inside = i > 0 && j > 0 && i < n - 1 && j < n - 1;
+            ASSERT_EQ(l[size_t(i * n + j)], inside ? 4.0f : 0.0f) << i << " " << j;
+        }
+    // Both sums: small integers, so every order of addition gives the exact total.
+    double total = 0;
+    for (int64_t i = 0; i < n * n; ++i) total += host[size_t(i)] = float(i % 13);
+    a1.copy_from_host(host.data(), host.size() * 4);
+    for (const char* k : {"reduce_block", "reduce_atomic"}) {
+        runtime::Array out = runtime::Array::zeros(f32, {1}, dev);
+        runtime::launch(m->kernel(k), {n * n}, {runtime::LaunchArg::of(a1), runtime::LaunchArg::of(out)}, o);
+        float r = 0;
+        out.copy_to_host(&r, 4);
+        EXPECT_EQ(r, total) << k;
+    }
+}
+
 TEST(SimDevice, SettingsAndArchitectureFilesAreChecked) {
     runtime::SimSettings s;
     s.scheduler = "fifo";
