@@ -509,31 +509,4 @@ SassTiming sass_timing(const SassMap& map, const Module& module, const std::stri
   return t;
 }
 
-uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts) {
-  const std::vector<double> w = sass_weights(map, module, kernel);
-  const auto& per_line = map.kernels.at(kernel).per_ptx_line;
-  // SASS that ptxas attributes to lines holding no PTX instruction (the entry's signature or
-  // its opening brace: the prologue) runs once per warp of the launch.
-  std::set<int32_t> instruction_lines;
-  for (const Instr& in : module.instructions()) instruction_lines.insert(in.ptx_line);
-  uint64_t prologue = 0;
-  for (const auto& [line, n] : per_line)
-    if (!instruction_lines.count(line)) prologue += n;
-  const uint64_t warps = counts.grid.count() * ((counts.block.count() + 31) / 32);
-  const auto& code = module.instructions();
-  std::vector<uint64_t> runs(code.size(), 0);
-  for (const InstructionCounters& ic : counts.per_instruction) runs[static_cast<size_t>(ic.index)] = ic.counts.warp_instructions;
-  // A forward conditional branch with no SASS of its own was if-converted by ptxas: the code
-  // it jumped over runs, predicated, every time the branch would have run.
-  for (size_t i = 0; i < code.size(); ++i) {
-    const Instr& in = code[i];
-    if (in.op != Op::Bra || runs[i] == 0 || in.target <= static_cast<int32_t>(i) || per_line.count(in.ptx_line)) continue;
-    if (module.instruction_text(static_cast<int32_t>(i)).find('@') == std::string::npos) continue;
-    for (size_t j = i + 1; j < static_cast<size_t>(in.target) && j < code.size(); ++j) runs[j] = std::max(runs[j], runs[i]);
-  }
-  double total = static_cast<double>(prologue * warps);
-  for (size_t i = 0; i < code.size(); ++i) total += static_cast<double>(runs[i]) * w[i];
-  return static_cast<uint64_t>(total + 0.5);
-}
-
 }  // namespace weft::gpusim

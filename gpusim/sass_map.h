@@ -111,13 +111,12 @@ struct SassTiming {
   std::vector<LoadHoist> load_hoist;
 };
 SassTiming sass_timing(const SassMap& map, const Module& module, const std::string& kernel);
-// SASS warp instructions the launch would execute: each PTX instruction's warp executions
-// times the SASS instructions attributed to its line, divided by the unroll factor ptxas
-// applied to its block (read off the block's one-to-one instructions), plus the prologue
-// (SASS on lines without a PTX instruction) once per warp. A forward conditional branch that
-// has no SASS was if-converted: the instructions it skipped count as often as the branch ran.
-// `counts` must come from a launch
-// of `kernel` of `module` with per-instruction counts.
+// SASS warp instructions the launch would execute (the sum of estimate_sass_counts).
+// `counts` must come from a launch of `kernel` of `module` with per-instruction counts.
 uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts);
+// Per SASS instruction of the kernel (KernelSass::code order): the warp executions estimated
+// for it (sass_count.cpp says how: per SASS basic block, from the block's own PTX lines, slow
+// paths, unrolled loops' trip counts and flow, else the per-line estimate above).
+std::vector<double> estimate_sass_counts(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts);
 
 }  // namespace weft::gpusim
