@@ -8,9 +8,9 @@
 //      if-converted a branch (a PTX instruction behind a forward branch that has no SASS runs,
 //      predicated, as often as that branch). The count covering most of the block's SASS
 //      instructions wins (ties: the larger).
-//   2. a slow path: a block that CALLs a subroutine, made from one PTX instruction that is not
-//      a call (ptxas's 64-bit division/remainder, whose slow path runs only for operands that do
-//      not fit 32 bits), runs 0 times; a subroutine runs as often as the blocks calling it.
+//   2. a subroutine (ptxas's 64-bit division, reached by CALL) runs as often as the blocks
+//      that call it: the slow path of a 64-bit `rem` that the PTX bypasses for operands that
+//      fit 32 bits (nvcc writes the test into the PTX) runs 0 times when its PTX never ran.
 //   3. unrolled loops (a PTX loop body whose lines sit in several SASS blocks): from the
 //      per-lane trip counts gpusim recorded (LaunchResult::loops), see piece_counts().
 //   4. flow: a block with one predecessor that has one successor runs as often as it, a join of
@@ -67,7 +67,7 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
   // Which blocks each PTX line's SASS sits in.
   std::map<int32_t, std::set<int32_t>> blocks_of_line;
   for (size_t s = 0; s < ks.code.size(); ++s)
-    if (ks.code[s].ptx_line > 0) blocks_of_line[ks.code[s].ptx_line].insert(g.block_of[s]);
+    if (ks.code[s].ptx_line > 0 && !g.blocks[static_cast<size_t>(g.block_of[s])].subroutine) blocks_of_line[ks.code[s].ptx_line].insert(g.block_of[s]);
 
   // 1. Private lines.
   for (size_t b = 0; b < nb; ++b) {
@@ -88,18 +88,6 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
       }
   }
   if (nb > 0 && x[0] < 0) x[0] = static_cast<double>(warps);
-
-  // 2. Slow paths: a CALL made from one PTX instruction that is not a call.
-  for (size_t b = 0; b < nb; ++b) {
-    const SassBlock& blk = g.blocks[b];
-    if (blk.subroutine || g.control[static_cast<size_t>(blk.end - 1)].flow != SassFlow::Call) continue;
-    std::set<int32_t> lines;
-    for (int32_t s = blk.begin; s < blk.end; ++s)
-      if (ks.code[static_cast<size_t>(s)].ptx_line > 0) lines.insert(ks.code[static_cast<size_t>(s)].ptx_line);
-    if (lines.size() != 1) continue;
-    auto il = instr_of_line.find(*lines.begin());
-    if (il != instr_of_line.end() && code[static_cast<size_t>(il->second)].op != Op::Call) x[b] = 0;
-  }
 
   // 4. Flow, to a fixed point.
   for (bool changed = true; changed;) {
@@ -141,15 +129,22 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
       }
     }
   }
-  // Subroutines: as often as the blocks that call them.
-  for (size_t b = 0; b < nb; ++b) {
-    if (!g.blocks[b].subroutine) continue;
-    double sum = 0;
-    for (size_t c = 0; c < nb; ++c) {
-      const SassControl& ctl = g.control[static_cast<size_t>(g.blocks[c].end - 1)];
-      if (ctl.flow == SassFlow::Call && !g.blocks[c].subroutine && x[c] > 0) sum += x[c];
+  // 2. Subroutines: as often as the blocks that call them (each call site adds its count to
+  // the blocks its subroutine reaches).
+  for (size_t c = 0; c < nb; ++c) {
+    const SassControl& ctl = g.control[static_cast<size_t>(g.blocks[c].end - 1)];
+    if (ctl.flow != SassFlow::Call || g.blocks[c].subroutine || ctl.target < 0 || ctl.target >= static_cast<int64_t>(ks.code.size())) continue;
+    const double calls = std::max(0.0, x[c]);
+    std::vector<bool> seen(nb, false);
+    std::vector<int32_t> stack{g.block_of[static_cast<size_t>(ctl.target)]};
+    while (!stack.empty()) {
+      const int32_t b = stack.back();
+      stack.pop_back();
+      if (seen[b] || !g.blocks[b].subroutine) continue;
+      seen[b] = true;
+      x[b] = std::max(0.0, x[b]) + calls;
+      for (int32_t s : g.blocks[b].succ) stack.push_back(s);
     }
-    x[b] = sum;
   }
 
   // 5. Per instruction; what flow left unknown keeps the per-line estimate.
