@@ -284,11 +284,9 @@ SassMap map_sass(const std::string& ptx, const ArchSpec& arch, const std::string
   return read_sass_map(cubin.str());
 }
 
-namespace {
-
 // A PTX instruction ptxas turns into exactly one SASS instruction when it does not unroll:
 // 32-bit integer and f32 arithmetic, compares, selects, shifts, logic, loads and stores.
-bool one_to_one(const std::string& text) {
+bool sass_one_to_one(const std::string& text) {
   size_t i = text.find_first_not_of(" \t");
   if (i == std::string::npos) return false;
   if (text[i] == '@') i = text.find_first_not_of(" \t", text.find_first_of(" \t", i));
@@ -302,7 +300,6 @@ bool one_to_one(const std::string& text) {
   return false;
 }
 
-}  // namespace
 
 namespace {
 
@@ -331,7 +328,7 @@ std::vector<double> unroll_factors(const std::map<int32_t, uint32_t>& per_line, 
     for (size_t i = b; i < e; ++i) {
       auto l = per_line.find(code[i].ptx_line);
       const uint32_t n = l == per_line.end() ? 0 : l->second;
-      if (n > 0 && one_to_one(module.instruction_text(static_cast<int32_t>(i)))) simple.push_back(n);
+      if (n > 0 && sass_one_to_one(module.instruction_text(static_cast<int32_t>(i)))) simple.push_back(n);
     }
     if (!simple.empty()) {
       // The lower median: a block of two with one 2-SASS compare is not an unrolled loop.

@@ -62,6 +62,10 @@ SassMap map_sass(const std::string& ptx, const ArchSpec& arch, const std::string
 // Parses a cubin (ELF) that ptxas made with -lineinfo.
 SassMap read_sass_map(const std::string& cubin_bytes);
 
+// True for a PTX instruction (its text) that ptxas turns into exactly one SASS instruction when
+// it does not unroll: 32-bit integer and f32 arithmetic, compares, selects, shifts, logic,
+// loads and stores. The unroll factor of a block is read off these.
+bool sass_one_to_one(const std::string& text);
 // Per instruction of `module`: the SASS instructions one execution of it costs (its line's
 // SASS count divided by the unroll factor of its basic block, read off the block's one-to-one
 // instructions as their median SASS count; 0 for instructions ptxas folded away).

@@ -122,6 +122,9 @@ int main(int argc, char** argv) {
       std::printf("{\"id\": \"%s\", \"kernel\": \"%s\", \"sass_counts\": [", c.id.c_str(), c.kernel.c_str());
       const std::vector<double> per = estimate_sass_counts(sass, module, c.kernel, r.counts);
       for (size_t k = 0; k < per.size(); ++k) std::printf("%s%.1f", k ? ", " : "", per[k]);
+      std::printf("], \"sass_lines\": [");
+      const std::vector<SassInstruction>& words = sass.kernels.at(c.kernel).code;
+      for (size_t k = 0; k < words.size(); ++k) std::printf("%s%d", k ? ", " : "", words[k].ptx_line);
       std::printf("]}\n");
     }
     std::free(in0);
