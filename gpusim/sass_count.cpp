@@ -6,7 +6,8 @@
 // its count from, in this order:
 //   1. unrolled loops. A PTX loop (a backward bra) whose body's lines sit in several SASS
 //      blocks was unrolled by ptxas into pieces: a block holding c copies of the body (c read
-//      off the body's one-to-one instructions, as their lower median count in the block),
+//      off the body's one-to-one instructions, as the lower median of their SASS in the block; an
+//      induction variable's step, which ptxas merges, aside),
 //      either a loop (it branches to itself) or straight code run at most once per pass. A lane
 //      whose pass goes round T times runs the largest pieces first: a loop piece floor(T'/c)
 //      times, a straight one once if T' >= c, T' what the larger pieces left (equal copies: the
@@ -34,6 +35,7 @@
 #include "gpusim/sass_map.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -58,6 +60,25 @@ struct Piece {
   double exits = 0;   // groups leaving it (a loop piece: distinct round counts per pass)
 };
 
+// `add/sub d, d, imm`: an induction variable's step. ptxas merges the steps of the copies it
+// unrolls into one, so they do not count copies.
+bool steps_itself(const std::string& text) {
+  size_t i = text.find_first_not_of(" \t");
+  if (i == std::string::npos || (text.compare(i, 4, "add.") != 0 && text.compare(i, 4, "sub.") != 0)) return false;
+  std::vector<std::string> ops;
+  std::string cur;
+  for (size_t k = text.find_first_of(" \t", i); k < text.size(); ++k) {
+    const char c = text[k];
+    if (c == ',' || c == ';') {
+      ops.push_back(cur);
+      cur.clear();
+    } else if (c != ' ' && c != '\t') {
+      cur += c;
+    }
+  }
+  return ops.size() == 3 && ops[0] == ops[1] && !ops[2].empty() && (std::isdigit(static_cast<unsigned char>(ops[2][0])) || ops[2][0] == '-');
+}
+
 // The pieces of one PTX loop [header, branch] in the SASS, or none when ptxas did not unroll it
 // or the passes do not add up.
 std::vector<Piece> unrolled_pieces(const LoopTrips& lt, const Module& module, const KernelSass& ks, const SassCfg& g,
@@ -66,7 +87,7 @@ std::vector<Piece> unrolled_pieces(const LoopTrips& lt, const Module& module, co
   if (lt.header < 0 || lt.branch < lt.header || static_cast<size_t>(lt.branch) >= code.size()) return {};
   std::set<int32_t> body_lines;
   for (int32_t i = lt.header; i <= lt.branch; ++i)
-    if (sass_one_to_one(module.instruction_text(i))) body_lines.insert(code[static_cast<size_t>(i)].ptx_line);
+    if (sass_one_to_one(module.instruction_text(i)) && !steps_itself(module.instruction_text(i))) body_lines.insert(code[static_cast<size_t>(i)].ptx_line);
   // Per block: SASS instructions of each one-to-one body line.
   std::map<int32_t, std::map<int32_t, uint32_t>> per_block;
   for (size_t s = 0; s < ks.code.size(); ++s) {
@@ -74,9 +95,21 @@ std::vector<Piece> unrolled_pieces(const LoopTrips& lt, const Module& module, co
     if (g.blocks[static_cast<size_t>(b)].subroutine || !body_lines.count(ks.code[s].ptx_line)) continue;
     ++per_block[b][ks.code[s].ptx_line];
   }
-  // A piece holds a copy of (most of) the body: at least half its one-to-one lines.
+  // A piece holds copies of the body: lines ptxas replicated (that sit in more than one block;
+  // one that sits in one block was hoisted, or is the only copy). A loop piece (a block that
+  // branches to itself) holds any of them; ptxas may hoist the rest into its preheader. Straight
+  // code must hold at least half of them (a guard between pieces holds a compare of the body).
+  std::map<int32_t, int> blocks_with;
+  for (const auto& [b, lines] : per_block)
+    for (const auto& [line, k] : lines) ++blocks_with[line];
+  size_t replicated = 0;
+  for (const auto& [line, nb] : blocks_with) replicated += nb > 1 ? 1 : 0;
   for (auto it = per_block.begin(); it != per_block.end();) {
-    if (2 * it->second.size() < body_lines.size()) it = per_block.erase(it);
+    size_t have = 0;
+    for (const auto& [line, k] : it->second) have += blocks_with[line] > 1 ? 1 : 0;
+    const auto& succ = g.blocks[static_cast<size_t>(it->first)].succ;
+    const bool loop = std::find(succ.begin(), succ.end(), it->first) != succ.end();
+    if (have == 0 || (!loop && 2 * have < replicated)) it = per_block.erase(it);
     else ++it;
   }
   if (per_block.size() < 2) return {};
@@ -92,6 +125,18 @@ std::vector<Piece> unrolled_pieces(const LoopTrips& lt, const Module& module, co
     p.loop = std::find(succ.begin(), succ.end(), b) != succ.end();
     pieces.push_back(p);
   }
+  // Straight code that falls into a loop piece is its preheader (what ptxas hoisted out of
+  // the body), not a piece: it runs once per entry of that loop (flow gives it).
+  auto is_loop_piece = [&](int32_t b) {
+    for (const Piece& p : pieces)
+      if (p.block == b) return p.loop;
+    return false;
+  };
+  std::erase_if(pieces, [&](const Piece& p) {
+    const auto& succ = g.blocks[static_cast<size_t>(p.block)].succ;
+    return !p.loop && succ.size() == 1 && is_loop_piece(succ[0]);
+  });
+  if (pieces.size() < 2) return {};
   // Largest first; equal copies: the later piece first.
   std::vector<size_t> order(pieces.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
