@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
+#include <sstream>
 
 #include "gpusim/arch.h"
 #include "gpusim/launch.h"
+#include "gpusim/loop_trips.h"
 #include "gpusim/parse_ptx.h"
 #include "gpusim/sass_cfg.h"
 #include "gpusim/sass_map.h"
@@ -209,6 +212,87 @@ TEST(SassCount, UnconditionalCallRunsItsSubroutine) {
   const LaunchResult res = launch(m, "r", {1, 1, 1}, {64, 1, 1}, p.bytes());
   EXPECT_EQ(out[13], 13 % 7);
   EXPECT_EQ(estimate_sass_instructions(map, m, "r", res), uint64_t{2} * k.static_instructions);
+}
+
+}  // namespace
+}  // namespace weft::gpusim
+
+namespace weft::gpusim {
+namespace {
+
+// Per-lane trip counts: two lanes going round 2 and 3 times make one pass {2, 3}; a pass in
+// which both go round once, {1}.
+TEST(LoopTrips, RecordsEachPassAsItsLanesDistinctTripCounts) {
+  LoopTripLog log;
+  std::vector<LoopPass> passes;
+  log.backward_branch(passes, 9, 4, 0b11, 0b11);  // both go round
+  log.backward_branch(passes, 9, 4, 0b11, 0b10);  // lane 0 leaves after 2
+  log.backward_branch(passes, 9, 4, 0b10, 0b00);  // lane 1 leaves after 3
+  log.backward_branch(passes, 9, 4, 0b11, 0b00);  // a new pass: both leave at once
+  const std::vector<LoopTrips> loops = log.loops();
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops[0].branch, 9);
+  EXPECT_EQ(loops[0].header, 4);
+  const std::map<std::vector<uint32_t>, uint64_t> expect = {{{1}, 1}, {{2, 3}, 1}};
+  EXPECT_EQ(loops[0].passes, expect);
+}
+
+// A launch records them: lane l of a one-warp block goes round l % 4 + 1 times.
+TEST(LoopTrips, LaunchRecordsLaneTripCounts) {
+  const char* kPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 3;
+  mov.u32 %r3, 0;
+LOOP:
+  add.s32 %r3, %r3, 1;
+  setp.le.u32 %p1, %r3, %r2;
+  @%p1 bra LOOP;
+  ret;
+}
+)";
+  const Module m = parse_ptx(kPtx, "l.ptx");
+  uint64_t unused = 0;
+  ParamPacker p;
+  p.add(&unused);
+  const LaunchResult r = launch(m, "k", {2, 1, 1}, {32, 1, 1}, p.bytes());
+  ASSERT_EQ(r.loops.size(), 1u);
+  const std::map<std::vector<uint32_t>, uint64_t> expect = {{{1, 2, 3, 4}, 2}};
+  EXPECT_EQ(r.loops[0].passes, expect);
+}
+
+// The estimate on the H200's own kernels (gpusim/validation/kernels.cu, compiled by nvcc here as
+// on the H200), one block of 256 threads (8 warps) with the parameters of cases.h; expected:
+// the H200's smsp__inst_executed over the launch of cases.h (run 1,
+// bench/results/gpusim-h200/ncu_kernels.csv) divided by that launch's warps, every warp of these
+// kernels running the same SASS: divergent_loop 1,286,144 / 8,192 = 157 (lanes go round 2..9
+// times: ptxas's 4-, 2- and 1-copy pieces and the BSYNCs of the lanes leaving them apart);
+// fma_chain 1,343,488 / 4,096 = 328 (64 iterations: the 16-copy piece 4 times); strided_read
+// 344,064 / 8,192 = 42 (the 64-bit rem's slow path never runs).
+TEST(SassCount, ValidationKernelsMatchTheH200PerWarp) {
+  if (!GPUSIM_HAVE_NVCC) GTEST_SKIP() << "nvcc not available: no generated PTX";
+  if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
+  std::ifstream f(std::string(GPUSIM_PTX_DIR) + "/validation.ptx");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string ptx = ss.str();
+  const Module m = parse_ptx(ptx, "validation.ptx");
+  const SassMap map = map_sass(ptx, builtin_arch("h200"));
+  std::vector<float> in(1 << 16, 0.5f), out(1 << 16);
+  auto per_warp = [&](const char* kernel, int32_t n, int32_t p) {
+    ParamPacker pp;
+    pp.add(in.data()).add(in.data()).add(out.data()).add(n).add(p).add(int32_t{0});
+    const LaunchResult r = launch(m, kernel, {1, 1, 1}, {256, 1, 1}, pp.bytes());
+    return estimate_sass_instructions(map, m, kernel, r) / 8;
+  };
+  EXPECT_EQ(per_warp("divergent_loop", 1 << 16, 0), 157u);
+  EXPECT_EQ(per_warp("fma_chain", 1 << 16, 64), 328u);
+  EXPECT_EQ(per_warp("strided_read", 1 << 16, 32), 42u);
 }
 
 }  // namespace
