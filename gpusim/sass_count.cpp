@@ -399,7 +399,18 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
 }
 
 uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts) {
+  const KernelSass& ks = kernel_code(map, kernel);
   double total = 0;
+  if (ks.code.empty() && !ks.per_ptx_line.empty()) {
+    // A map without instruction words (built by hand): no blocks, the per-line estimate.
+    const std::vector<double> w = sass_weights(map, module, kernel);
+    std::set<int32_t> instruction_lines;
+    for (const Instr& in : module.instructions()) instruction_lines.insert(in.ptx_line);
+    for (const auto& [line, n] : ks.per_ptx_line)
+      if (!instruction_lines.count(line)) total += static_cast<double>(n) * static_cast<double>(counts.grid.count() * ((counts.block.count() + 31) / 32));
+    for (const InstructionCounters& ic : counts.per_instruction) total += static_cast<double>(ic.counts.warp_instructions) * w[static_cast<size_t>(ic.index)];
+    return static_cast<uint64_t>(total + 0.5);
+  }
   for (double c : estimate_sass_counts(map, module, kernel, counts)) total += c;
   return static_cast<uint64_t>(total + 0.5);
 }

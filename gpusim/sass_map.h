@@ -115,7 +115,9 @@ struct SassTiming {
   std::vector<LoadHoist> load_hoist;
 };
 SassTiming sass_timing(const SassMap& map, const Module& module, const std::string& kernel);
-// SASS warp instructions the launch would execute (the sum of estimate_sass_counts).
+// SASS warp instructions the launch would execute (the sum of estimate_sass_counts; for a map
+// without instruction words, the per-line estimate: PTX executions x sass_weights, plus the
+// prologue once per warp).
 // `counts` must come from a launch of `kernel` of `module` with per-instruction counts.
 uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts);
 // Per SASS instruction of the kernel (KernelSass::code order): the warp executions estimated

@@ -487,6 +487,9 @@ TEST(SassMap, StraightLineKernelRunsEverySassInstructionOncePerWarp) {
   p.add(in.data()).add(out.data()).add(uint32_t{1});
   const LaunchResult r = launch(m, "k", {2, 1, 1}, {256, 1, 1}, p.bytes());
   EXPECT_EQ(estimate_sass_instructions(map, m, "k", r), uint64_t{16} * k.static_instructions);
+  SassMap lines_only = map;  // without the instruction words: the per-line estimate, the same here
+  lines_only.kernels.at("k").code.clear();
+  EXPECT_EQ(estimate_sass_instructions(lines_only, m, "k", r), uint64_t{16} * k.static_instructions);
   EXPECT_THROW(read_sass_map("not an elf"), SassMapError);
 
   // Warp 1 jumps over the store. If ptxas if-converts the body (the branch gets no SASS), the
