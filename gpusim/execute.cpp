@@ -126,6 +126,7 @@ void run_warp(BlockContext& ctx, Warp& w, uint32_t quantum) {
       case Op::Bra: {
         if (per_instr) ++per_instr[pc].branches;
         const uint32_t taken = mask, not_taken = active & ~mask;
+        if (ctx.loop_log && in.target <= pc) ctx.loop_log->backward_branch(w.loop_passes, pc, in.target, active, taken);
         if (not_taken == 0) {
           top.pc = in.target;
         } else if (taken == 0) {

@@ -37,6 +37,7 @@ std::string dims(Dim3 d) { return "(" + std::to_string(d.x) + "," + std::to_stri
 // Per host thread: reusable memory and its own counters.
 struct Worker {
   std::vector<Counters> per_instr;
+  LoopTripLog loops;
   std::vector<std::byte> shared;
   std::vector<std::byte> local;
   RegisterFile regs;
@@ -107,6 +108,7 @@ LaunchResult launch(const Module& module, std::string_view kernel_name, Dim3 gri
     ctx.local_per_thread = local_per_thread;
     ctx.nthreads = nthreads;
     ctx.per_instr = wk.per_instr.data();
+    if (options.count) ctx.loop_log = &wk.loops;
     ctx.options = &options;
     ctx.concurrent = nworkers > 1;
     ctx.budget = &wk.budget;
@@ -169,6 +171,9 @@ LaunchResult launch(const Module& module, std::string_view kernel_name, Dim3 gri
     }
   }
   if (options.count) {
+    LoopTripLog loops;
+    for (const Worker& wk : workers) loops.merge(wk.loops);
+    result.loops = loops.loops();
     for (const auto& [key, k] : lines) {
       LineCounters lc;
       lc.file = key.first;

@@ -41,6 +41,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gpusim/loop_trips.h"
 #include "gpusim/counters.h"
 #include "gpusim/errors.h"
 #include "gpusim/global_memory.h"
@@ -74,6 +75,7 @@ struct LaunchResult {
   Counters total;                                  // the whole launch
   std::vector<LineCounters> per_line;              // by (file, line); lines that ran
   std::vector<InstructionCounters> per_instruction;  // instructions that ran, in PTX order
+  std::vector<LoopTrips> loops;                    // per backward branch that ran: its lanes' trip counts (loop_trips.h)
 };
 
 // ---------------------------------------------------------------------------------------------

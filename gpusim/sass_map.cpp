@@ -284,11 +284,9 @@ SassMap map_sass(const std::string& ptx, const ArchSpec& arch, const std::string
   return read_sass_map(cubin.str());
 }
 
-namespace {
-
 // A PTX instruction ptxas turns into exactly one SASS instruction when it does not unroll:
 // 32-bit integer and f32 arithmetic, compares, selects, shifts, logic, loads and stores.
-bool one_to_one(const std::string& text) {
+bool sass_one_to_one(const std::string& text) {
   size_t i = text.find_first_not_of(" \t");
   if (i == std::string::npos) return false;
   if (text[i] == '@') i = text.find_first_not_of(" \t", text.find_first_of(" \t", i));
@@ -302,7 +300,6 @@ bool one_to_one(const std::string& text) {
   return false;
 }
 
-}  // namespace
 
 namespace {
 
@@ -331,7 +328,7 @@ std::vector<double> unroll_factors(const std::map<int32_t, uint32_t>& per_line, 
     for (size_t i = b; i < e; ++i) {
       auto l = per_line.find(code[i].ptx_line);
       const uint32_t n = l == per_line.end() ? 0 : l->second;
-      if (n > 0 && one_to_one(module.instruction_text(static_cast<int32_t>(i)))) simple.push_back(n);
+      if (n > 0 && sass_one_to_one(module.instruction_text(static_cast<int32_t>(i)))) simple.push_back(n);
     }
     if (!simple.empty()) {
       // The lower median: a block of two with one 2-SASS compare is not an unrolled loop.
@@ -507,33 +504,6 @@ SassTiming sass_timing(const SassMap& map, const Module& module, const std::stri
   t.shared_issue = sass_shared_issue(map, module, kernel);
   t.load_hoist = sass_load_hoist(map, module, kernel, t.issue_weights);
   return t;
-}
-
-uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts) {
-  const std::vector<double> w = sass_weights(map, module, kernel);
-  const auto& per_line = map.kernels.at(kernel).per_ptx_line;
-  // SASS that ptxas attributes to lines holding no PTX instruction (the entry's signature or
-  // its opening brace: the prologue) runs once per warp of the launch.
-  std::set<int32_t> instruction_lines;
-  for (const Instr& in : module.instructions()) instruction_lines.insert(in.ptx_line);
-  uint64_t prologue = 0;
-  for (const auto& [line, n] : per_line)
-    if (!instruction_lines.count(line)) prologue += n;
-  const uint64_t warps = counts.grid.count() * ((counts.block.count() + 31) / 32);
-  const auto& code = module.instructions();
-  std::vector<uint64_t> runs(code.size(), 0);
-  for (const InstructionCounters& ic : counts.per_instruction) runs[static_cast<size_t>(ic.index)] = ic.counts.warp_instructions;
-  // A forward conditional branch with no SASS of its own was if-converted by ptxas: the code
-  // it jumped over runs, predicated, every time the branch would have run.
-  for (size_t i = 0; i < code.size(); ++i) {
-    const Instr& in = code[i];
-    if (in.op != Op::Bra || runs[i] == 0 || in.target <= static_cast<int32_t>(i) || per_line.count(in.ptx_line)) continue;
-    if (module.instruction_text(static_cast<int32_t>(i)).find('@') == std::string::npos) continue;
-    for (size_t j = i + 1; j < static_cast<size_t>(in.target) && j < code.size(); ++j) runs[j] = std::max(runs[j], runs[i]);
-  }
-  double total = static_cast<double>(prologue * warps);
-  for (size_t i = 0; i < code.size(); ++i) total += static_cast<double>(runs[i]) * w[i];
-  return static_cast<uint64_t>(total + 0.5);
 }
 
 }  // namespace weft::gpusim

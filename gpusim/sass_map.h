@@ -62,6 +62,10 @@ SassMap map_sass(const std::string& ptx, const ArchSpec& arch, const std::string
 // Parses a cubin (ELF) that ptxas made with -lineinfo.
 SassMap read_sass_map(const std::string& cubin_bytes);
 
+// True for a PTX instruction (its text) that ptxas turns into exactly one SASS instruction when
+// it does not unroll: 32-bit integer and f32 arithmetic, compares, selects, shifts, logic,
+// loads and stores. The unroll factor of a block is read off these.
+bool sass_one_to_one(const std::string& text);
 // Per instruction of `module`: the SASS instructions one execution of it costs (its line's
 // SASS count divided by the unroll factor of its basic block, read off the block's one-to-one
 // instructions as their median SASS count; 0 for instructions ptxas folded away).
@@ -111,13 +115,14 @@ struct SassTiming {
   std::vector<LoadHoist> load_hoist;
 };
 SassTiming sass_timing(const SassMap& map, const Module& module, const std::string& kernel);
-// SASS warp instructions the launch would execute: each PTX instruction's warp executions
-// times the SASS instructions attributed to its line, divided by the unroll factor ptxas
-// applied to its block (read off the block's one-to-one instructions), plus the prologue
-// (SASS on lines without a PTX instruction) once per warp. A forward conditional branch that
-// has no SASS was if-converted: the instructions it skipped count as often as the branch ran.
-// `counts` must come from a launch
-// of `kernel` of `module` with per-instruction counts.
+// SASS warp instructions the launch would execute (the sum of estimate_sass_counts; for a map
+// without instruction words, the per-line estimate: PTX executions x sass_weights, plus the
+// prologue once per warp).
+// `counts` must come from a launch of `kernel` of `module` with per-instruction counts.
 uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts);
+// Per SASS instruction of the kernel (KernelSass::code order): the warp executions estimated
+// for it (sass_count.cpp says how: per SASS basic block, from the block's own PTX lines, slow
+// paths, unrolled loops' trip counts and flow, else the per-line estimate above).
+std::vector<double> estimate_sass_counts(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts);
 
 }  // namespace weft::gpusim

@@ -61,6 +61,7 @@ struct Warp {
   uint64_t* regs = nullptr;   // [num_registers][32]
   std::vector<SimtEntry> stack;
   std::vector<uint64_t> saved_regs;  // register ranges saved around recursive calls
+  std::vector<LoopPass> loop_passes; // passes through PTX loops in flight (when counting trips)
 };
 
 // The registers of a block's warps, [warp][register][lane]. Allocated uninitialised and reused
@@ -91,6 +92,7 @@ struct BlockContext {
   const LaunchOptions* options = nullptr;
   bool concurrent = false;          // other blocks run at the same time on other host threads
   uint64_t* budget = nullptr;       // warp instructions left (this worker's share)
+  LoopTripLog* loop_log = nullptr;  // per-lane loop trip counts (loop_trips.h), nullptr when not counting
   MemAccessLog* mem_log = nullptr;  // timing mode: the last memory instruction's accesses
   const uint64_t* sm_cycle = nullptr;  // timing mode: the issuing SM's cycle, read by %clock/%clock64
                                        // (null: they read the warp's instruction count)

@@ -85,6 +85,7 @@ void SmModel::start_blocks() {
     ctx.local_per_thread = env_.local_per_thread;
     ctx.nthreads = env_.nthreads;
     ctx.per_instr = counts.data();
+    ctx.loop_log = &loops;
     ctx.options = &env_.options->launch;
     ctx.concurrent = env_.options->threads > 1;
     ctx.budget = &budget_;

@@ -89,6 +89,7 @@ class SmModel {
 
   // Results.
   std::vector<Counters> counts;             // functional counts per instruction
+  LoopTripLog loops;                        // per-lane loop trip counts (loop_trips.h)
   std::vector<TimingCounters> timing;       // per instruction
   uint64_t finish = 0;                      // cycle the last block ended
   uint64_t active_cycles = 0;

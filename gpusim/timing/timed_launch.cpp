@@ -313,6 +313,11 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   result.l2_policy = options.l2_policy ? options.l2_policy->name() : "lru";
 
   LaunchResult& lr = result.counts;
+  {
+    LoopTripLog loops;
+    for (const SmModel& s : sms) loops.merge(s.loops);
+    lr.loops = loops.loops();
+  }
   lr.kernel = kernel.name;
   lr.grid = grid;
   lr.block = block;

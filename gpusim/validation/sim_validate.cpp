@@ -4,6 +4,7 @@
 //
 //   gpusim_validate KERNELS.ptx [--arch h200|FILE.json] [--group G] [--only ID] [--threads N]
 //                   [--scheduler gto|lrr] [--sass-issue 0|1] [--sass-shared 0|1] [--sass-hoist 0|1]
+//                   [--sass-counts 1]
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -25,7 +26,7 @@ using namespace weft::gpusim::validation;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s KERNELS.ptx [--arch NAME|FILE] [--group G] [--only ID] [--threads N] [--scheduler gto|lrr] [--sass-issue 0|1] [--sass-shared 0|1] [--sass-hoist 0|1]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s KERNELS.ptx [--arch NAME|FILE] [--group G] [--only ID] [--threads N] [--scheduler gto|lrr] [--sass-issue 0|1] [--sass-shared 0|1] [--sass-hoist 0|1] [--sass-counts 1]\n", argv[0]);
     return 2;
   }
   std::string arch_name = "h200", group, only, sched = "gto";
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   bool sass_issue = true;  // --sass-issue 0: one issue cycle per PTX instruction (the old model)
   bool sass_shared = true; // --sass-shared 0: shared accesses as the PTX writes them, not ptxas's merged LDS/STS
   bool sass_hoist = true;  // --sass-hoist 0: every load issues at its PTX position, not where ptxas scheduled it
+  bool sass_counts = false; // --sass-counts 1: also print the estimate per SASS instruction (to set against ncu's source view)
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--arch") arch_name = v;
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
     else if (k == "--sass-issue") sass_issue = v != "0";
     else if (k == "--sass-shared") sass_shared = v != "0";
     else if (k == "--sass-hoist") sass_hoist = v != "0";
+    else if (k == "--sass-counts") sass_counts = v != "0";
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -89,6 +92,15 @@ int main(int argc, char** argv) {
     for (float v : out) checksum += v;
     ResultLine line{c.id, c.kernel, c.group, estimate_sass_instructions(sass, module, c.kernel, r.counts), c.gx * c.gy, checksum, wall};
     std::printf("%s\n", result_json(line, r).c_str());
+    if (sass_counts) {
+      std::printf("{\"id\": \"%s\", \"kernel\": \"%s\", \"sass_counts\": [", c.id.c_str(), c.kernel.c_str());
+      const std::vector<double> per = estimate_sass_counts(sass, module, c.kernel, r.counts);
+      for (size_t k = 0; k < per.size(); ++k) std::printf("%s%.1f", k ? ", " : "", per[k]);
+      std::printf("], \"sass_lines\": [");
+      const std::vector<SassInstruction>& words = sass.kernels.at(c.kernel).code;
+      for (size_t k = 0; k < words.size(); ++k) std::printf("%s%d", k ? ", " : "", words[k].ptx_line);
+      std::printf("]}\n");
+    }
     std::free(in0);
     std::free(in1);
     std::free(outp);

@@ -487,11 +487,15 @@ TEST(SassMap, StraightLineKernelRunsEverySassInstructionOncePerWarp) {
   p.add(in.data()).add(out.data()).add(uint32_t{1});
   const LaunchResult r = launch(m, "k", {2, 1, 1}, {256, 1, 1}, p.bytes());
   EXPECT_EQ(estimate_sass_instructions(map, m, "k", r), uint64_t{16} * k.static_instructions);
+  SassMap lines_only = map;  // without the instruction words: the per-line estimate, the same here
+  lines_only.kernels.at("k").code.clear();
+  EXPECT_EQ(estimate_sass_instructions(lines_only, m, "k", r), uint64_t{16} * k.static_instructions);
   EXPECT_THROW(read_sass_map("not an elf"), SassMapError);
 
   // Warp 1 jumps over the store. If ptxas if-converts the body (the branch gets no SASS), the
   // predicated store runs in both warps: every SASS instruction once per warp. If it keeps the
-  // branch, warp 1 runs everything but the body's SASS.
+  // branch (ptxas 13 makes it `@P0 EXIT`: the branch goes to the `ret`), warp 1 runs the SASS up
+  // to and including the branch's, warp 0 all of it.
   const char* kIf = R"(.version 8.0
 .target sm_90
 .address_size 64
@@ -522,15 +526,11 @@ SKIP:
   ParamPacker fp;
   fp.add(fo.data());
   const LaunchResult fr = launch(mf, "f", {1, 1, 1}, {64, 1, 1}, fp.bytes());
-  uint64_t body = 0;
-  bool in_body = false;
-  for (const Instr& in : mf.instructions()) {
-    if (in.op == Op::Ret) in_body = false;
-    if (in_body && fk.per_ptx_line.count(in.ptx_line)) body += fk.per_ptx_line.at(in.ptx_line);
-    if (in.op == Op::Bra) in_body = true;
-  }
-  EXPECT_GT(body, 0u);
-  const uint64_t expect = uint64_t{2} * fk.static_instructions - (fk.per_ptx_line.count(bra_line) ? body : 0);
+  uint64_t through_branch = fk.static_instructions;  // warp 1's SASS instructions
+  for (size_t s = 0; s < fk.code.size(); ++s)
+    if (fk.code[s].ptx_line == bra_line) through_branch = s + 1;
+  EXPECT_LT(through_branch, fk.static_instructions);  // this ptxas keeps the branch
+  const uint64_t expect = fk.static_instructions + through_branch;
   EXPECT_EQ(estimate_sass_instructions(fm, mf, "f", fr), expect);
   EXPECT_THROW(estimate_sass_instructions(map, m, "nope", r), SassMapError);
 }
