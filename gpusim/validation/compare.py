@@ -177,7 +177,12 @@ def main():
         out.append("| case | micro.txt | gpusim | err | gpusim cycles |")
         out.append("|---|---|---|---|---|")
         for s in mc:
-            name, work = MICRO[s["id"]]
+            if s["id"].startswith("atomic_probe_"):  # 132 x 8 blocks of 256 lanes, `reps` REDs each
+                lines = int(s["id"].rsplit("_l", 1)[1])
+                reps = 2 if "_line_" not in s["id"] and lines <= 2 else 8
+                name, work = s["id"] + "_ops", 132 * 8 * 256 * reps
+            else:
+                name, work = MICRO[s["id"]]
             rate = work / (s["cycles"] / clock_ghz)
             hw = measured.get(name)
             err = f"{(rate - hw) / hw:+.1%}" if hw else "n/a"

@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
       {"reduce_interleaved", reduce_interleaved}, {"reduce_tree", reduce_tree}, {"reduce_shfl", reduce_shfl},
       {"fma_chain", fma_chain}, {"sfu_mix", sfu_mix}, {"stencil_smem", stencil_smem},
       {"matmul_naive", matmul_naive}, {"matmul_tiled", matmul_tiled}, {"histogram_smem", histogram_smem},
-      {"divergent_loop", divergent_loop}, {"micro_store_stride", micro_store_stride}, {"micro_atomic_add", micro_atomic_add},
+      {"divergent_loop", divergent_loop}, {"micro_store_stride", micro_store_stride}, {"micro_atomic_add", micro_atomic_add}, {"micro_atomic_probe", micro_atomic_probe},
       {"micro_dram_inflight", micro_dram_inflight}};
   const std::string group = argc > 1 ? argv[1] : "";
   for (const Case& c : all_cases()) {

@@ -212,6 +212,16 @@ K micro_atomic_add(const float*, const float*, float* a, int n, int spread, int 
   for (int p = 0; p < passes; ++p)
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nn; i += threads) atomicAdd(a + (spread == 2 ? i % 256 : spread ? i : i / 32), 1.0f);
 }
+// microbench.cu's atomic_probe: n = lines, p = mode (0 one word per line, 1 every word of the
+// line, 2 one word with int atomics), q = reps.
+K micro_atomic_probe(const float*, const float*, float* a, int n, int p, int q) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  float* x = a + size_t(t / 32 % unsigned(n)) * 32 + (p == 1 ? t % 32 : 0);
+  for (int r = 0; r < q; ++r) {
+    if (p == 2) atomicAdd(reinterpret_cast<int*>(x), 1);
+    else atomicAdd(x, 1.0f);
+  }
+}
 
 // ---- DRAM ramp: bytes in flight vs time (group "ramp" of cases.h, never scored) ---------------
 // Every thread issues `p` independent 4-byte loads, `threads` floats apart (each a coalesced

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #define CHECK(x)                                                                                   \
@@ -143,6 +144,22 @@ __global__ void atomic_add(float* a, size_t n, int spread, int passes) {
   for (int p = 0; p < passes; ++p)
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) atomicAdd(a + (spread == 2 ? i % 256 : spread ? i : i / 32), 1.0f);
 }
+// Atomic probe (one launch of 132 x 8 blocks of 256, every lane `reps` REDs of 1.0f, L2-resident):
+// warp w works on line (w % lines), consecutive lines of 128 bytes.
+//   mode 0: all 32 lanes on the line's first word (a request of 32 lanes on one address)
+//   mode 1: lane l on word l of the line (a request of 32 distinct words, 4 sectors)
+//   mode 2: as mode 0 with int atomics (histograms count with ints)
+// Mode 0 over 1 line is the same-address rate of one L2 atomic unit; mode 0 over 2..128 lines
+// shows over how many L2 slices consecutive lines spread (the rate grows with the slices hit);
+// mode 1 over 1 line is one slice's rate for distinct sectors.
+__global__ void atomic_probe(float* a, int lines, int mode, int reps) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  float* p = a + size_t(t / 32 % unsigned(lines)) * 32 + (mode == 1 ? t % 32 : 0);
+  for (int r = 0; r < reps; ++r) {
+    if (mode == 2) atomicAdd(reinterpret_cast<int*>(p), 1);
+    else atomicAdd(p, 1.0f);
+  }
+}
 // Loaded DRAM latency: block 0's first thread chases a cold chain (as latency_dram) while the
 // other blocks stream reads over `a` until it is done; the chase's cycles per hop and the
 // stream's bytes over the same time give one point of the latency-vs-bandwidth curve
@@ -232,8 +249,29 @@ static double throughput(int iters) {
   return 32.0 * 8 * iters / double(r[66]);  // warp instructions per cycle per SM
 }
 
-int main() {
+// The atomic probe's rates (lane-ops per ns), with the launch shape of cases.h's probe cases.
+static void atomic_probes(float* f) {
+  for (int mode : {0, 1, 2})
+    for (int lines : {1, 2, 4, 8, 16, 32, 64, 128}) {
+      if ((mode == 1 && lines != 1 && lines != 8 && lines != 64) || (mode == 2 && lines != 1)) continue;
+      const int reps = mode != 1 && lines <= 2 ? 2 : 8;
+      const float ms = time_ms([&] { atomic_probe<<<132 * 8, 256>>>(f, lines, mode, reps); }, 5);
+      char name[64];
+      std::snprintf(name, sizeof name, "atomic_probe_%s_l%d_ops", mode == 1 ? "line" : mode == 2 ? "intword" : "word", lines);
+      out(name, 132.0 * 8 * 256 * reps / (ms * 1e6), "lane_ops/ns");
+    }
+}
+
+// `microbench atomics` runs only the atomic probe.
+int main(int argc, char** argv) {
   CHECK(cudaMalloc(&g_res, 4096 * 8));
+  if (argc > 1 && std::string(argv[1]) == "atomics") {
+    void* f;
+    CHECK(cudaMalloc(&f, size_t(1) << 20));
+    CHECK(cudaMemset(f, 0, size_t(1) << 20));
+    atomic_probes(static_cast<float*>(f));
+    return 0;
+  }
   const int hops = 4096;
   lat_shared<<<1, 1>>>(g_res, hops);
   out("latency_shared_load", double(res0()) / hops, "cycles");
@@ -300,6 +338,7 @@ int main() {
     out("atomic_same_word_ops", double(nf / 32) * 2 / (ms * 1e6), "lane_ops/ns");
     ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, size_t(1) << 18, 2, 2); }, 5);
     out("atomic_hot_lines_ops", double(size_t(1) << 18) * 2 / (ms * 1e6), "lane_ops/ns");
+    atomic_probes(f);
   }
   // Loaded DRAM latency vs bandwidth: the chase of latency_dram (a fresh chain each time, so it
   // stays cold) beside 0 .. 1055 streaming blocks of 256 threads (at most 8 per SM, so all run

@@ -26,6 +26,9 @@ inline std::string result_json(const ResultLine& l, const TimingResult& r) {
     const bool is_ld = text.rfind("ld", 0) == 0 || text.find(" ld.") != std::string::npos;
     (is_ld ? wf_ld : wf_st) += t.shared_wavefronts;
     (is_ld ? ideal_ld : ideal_st) += t.shared_ideal_wavefronts;
+    // Local memory goes through the same path in gpusim, but ncu's *_mem_global_* metrics count
+    // global accesses only (Weft's multi-dimensional tid spills the launch shape to local).
+    if (text.find(".local") != std::string::npos) continue;
     (is_ld ? sec_ld : sec_st) += t.global_sectors;
     (is_ld ? req_ld : req_st) += t.global_requests;
   }
