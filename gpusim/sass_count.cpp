@@ -23,11 +23,11 @@
 //      if-converted a branch (a PTX instruction behind a forward branch that has no SASS runs,
 //      predicated, as often as that branch; not where the code it skips still holds a branch
 //      with SASS: ptxas kept that control flow, e.g. as a BRX jump table). The count covering
-//      most of the block's SASS
-//      instructions wins (ties: the larger). Some SASS does not show where its line's work
-//      sits and is left out of this (and of the pieces of 1): constant loads (hoisted
-//      parameters), BSSY/BSYNC (convergence bookkeeping), and, where a kernel has several
-//      EXITs, an EXIT (ptxas copies a `ret` into the branches to it; the `ret` counts them all).
+//      most of the block's SASS instructions wins (ties: the larger). Some SASS does not show
+//      where its line's work sits and is left out of this (and of the pieces of 1): constant
+//      loads (hoisted parameters), BSSY/BSYNC (convergence bookkeeping), and, where a kernel
+//      has several EXITs, an EXIT (ptxas copies a `ret` into the branches to it; the `ret`
+//      counts them all).
 //   3. flow. A block runs once per group of lanes that arrives (the sum of its in-edges) and
 //      sends each out: a two-way branch sends as many groups as it ran plus the times it split
 //      the warp (the PTX branch's divergent count, where the SASS branch is that PTX branch's
@@ -199,7 +199,8 @@ std::vector<Piece> unrolled_pieces(const LoopTrips& lt, const Module& module, co
 // back (to the loop's first block). Each warp pass runs that block as often as its busiest
 // lane goes round, and the lanes that leave after different rounds leave as separate groups
 // (they arrive apart at the BSYNC after the loop). Only where the recorded passes add up to
-// the PTX branch's executions. Sets the header's count and the branch's two edges.
+// the PTX branch's executions. Sets the header's count (and marks it known) and the branch's
+// two edges. For loops unrolled_pieces() found no pieces in.
 template <class Flow>
 void kept_loop(const LoopTrips& lt, const Module& module, const KernelSass& ks, const SassCfg& g, const std::vector<uint64_t>& runs,
                std::vector<double>& x, std::vector<bool>& known, Flow&& flow) {
