@@ -45,6 +45,11 @@ SassControl decode_sass_control(uint64_t lo, uint64_t hi, int64_t index) {
   return c;
 }
 
+bool sass_constant_load(uint64_t lo) {
+  const uint64_t op = lo & 0xfff;
+  return op == 0xb82 || op == 0xab9;
+}
+
 SassCfg build_sass_cfg(const std::vector<SassInstruction>& code) {
   SassCfg g;
   const int64_t n = static_cast<int64_t>(code.size());

@@ -44,6 +44,13 @@ struct SassControl {
 // Decodes instruction `index` (16 bytes each, from the start of the kernel's code).
 SassControl decode_sass_control(uint64_t lo, uint64_t hi, int64_t index);
 
+// True for a load from a constant bank (opcode 0xb82 LDC, 0xab9 ULDC). ptxas attributes such a
+// load to the PTX instruction that uses the value (a kernel parameter) but places it where it
+// likes, often hoisted out of that instruction's block, so it says nothing about how often
+// that instruction ran. Read off the Weft validation kernels' SASS (ncu's source view, run 4:
+// 114 LDC and 164 ULDC words, no other instruction with either opcode).
+bool sass_constant_load(uint64_t lo);
+
 struct SassBlock {
   int32_t begin = 0, end = 0;  // instructions [begin, end)
   std::vector<int32_t> succ;   // successor blocks (a conditional branch: taken first)

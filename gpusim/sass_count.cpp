@@ -16,16 +16,26 @@
 //      lanes that leave a loop piece after different rounds arrive at its exit as separate
 //      groups, and a pass with lanes that skip a piece sends a group past it. Only where the
 //      pieces add up to every lane's trip count and the passes to the PTX body's executions.
+//      A loop ptxas kept whole (one SASS branch back) has the same passes: its first block runs
+//      as often as the PTX branch, and its lanes leave in one group per distinct trip count.
 //   2. its own PTX lines: lines whose SASS all sits in this block ("private" lines). Their PTX
 //      instructions ran as often as the block, except where ptxas hoisted one out of a loop or
 //      if-converted a branch (a PTX instruction behind a forward branch that has no SASS runs,
-//      predicated, as often as that branch). The count covering most of the block's SASS
-//      instructions wins (ties: the larger).
+//      predicated, as often as that branch; not where the code it skips still holds a branch
+//      with SASS: ptxas kept that control flow, e.g. as a BRX jump table). The count covering
+//      most of the block's SASS instructions wins (ties: the larger). Some SASS does not show
+//      where its line's work sits and is left out of this (and of the pieces of 1): constant
+//      loads (hoisted parameters), BSSY/BSYNC (convergence bookkeeping), and, where a kernel
+//      has several EXITs, an EXIT (ptxas copies a `ret` into the branches to it; the `ret`
+//      counts them all).
 //   3. flow. A block runs once per group of lanes that arrives (the sum of its in-edges) and
 //      sends each out: a two-way branch sends as many groups as it ran plus the times it split
 //      the warp (the PTX branch's divergent count, where the SASS branch is that PTX branch's
 //      alone). A BSYNC runs once per arriving group, and lets one group on per pass of its
-//      BSSY (the count of the block holding the BSSY that names the BSYNC's successor).
+//      BSSY (the count of the block holding the BSSY that names the BSYNC's successor). A
+//      CALL's return point runs as often as the call. The slow path of a float instruction
+//      (ptxas's CALL, under a branch of that instruction's own expansion, for zero, denormal,
+//      infinite or NaN operands) is taken never to run: an assumption, not a count.
 //   4. subroutines (ptxas's 64-bit division, reached by CALL) run as often as the blocks that
 //      call them: the slow path of a 64-bit `rem` that the PTX bypasses for operands that fit
 //      32 bits (nvcc writes that test into the PTX) runs 0 times when its PTX never ran.
@@ -79,6 +89,14 @@ bool steps_itself(const std::string& text) {
   return ops.size() == 3 && ops[0] == ops[1] && !ops[2].empty() && (std::isdigit(static_cast<unsigned char>(ops[2][0])) || ops[2][0] == '-');
 }
 
+// Whether a SASS instruction shows where its PTX line's work sits. Not so for a constant
+// load (ptxas attributes it to the instruction that uses the parameter, but hoists it out of
+// that instruction's block) nor for a BSSY or BSYNC (ptxas's convergence bookkeeping, attributed
+// to some neighbouring line; a BSYNC runs once per group that arrives, not as its line).
+bool shows_line(const SassInstruction& w, const SassControl& c) {
+  return !sass_constant_load(w.lo) && c.flow != SassFlow::Bssy && c.flow != SassFlow::Bsync;
+}
+
 // The pieces of one PTX loop [header, branch] in the SASS, or none when ptxas did not unroll it
 // or the passes do not add up.
 std::vector<Piece> unrolled_pieces(const LoopTrips& lt, const Module& module, const KernelSass& ks, const SassCfg& g,
@@ -92,7 +110,7 @@ std::vector<Piece> unrolled_pieces(const LoopTrips& lt, const Module& module, co
   std::map<int32_t, std::map<int32_t, uint32_t>> per_block;
   for (size_t s = 0; s < ks.code.size(); ++s) {
     const int32_t b = g.block_of[s];
-    if (g.blocks[static_cast<size_t>(b)].subroutine || !body_lines.count(ks.code[s].ptx_line)) continue;
+    if (g.blocks[static_cast<size_t>(b)].subroutine || !body_lines.count(ks.code[s].ptx_line) || !shows_line(ks.code[s], g.control[s])) continue;
     ++per_block[b][ks.code[s].ptx_line];
   }
   // A piece holds copies of the body: lines ptxas replicated (that sit in more than one block;
@@ -177,6 +195,44 @@ std::vector<Piece> unrolled_pieces(const LoopTrips& lt, const Module& module, co
   return pieces;
 }
 
+// A PTX loop that ptxas kept whole: one SASS branch of the PTX backward branch's line goes
+// back (to the loop's first block). Each warp pass runs that block as often as its busiest
+// lane goes round, and the lanes that leave after different rounds leave as separate groups
+// (they arrive apart at the BSYNC after the loop). Only where the recorded passes add up to
+// the PTX branch's executions. Sets the header's count (and marks it known) and the branch's
+// two edges. For loops unrolled_pieces() found no pieces in.
+template <class Flow>
+void kept_loop(const LoopTrips& lt, const Module& module, const KernelSass& ks, const SassCfg& g, const std::vector<uint64_t>& runs,
+               std::vector<double>& x, std::vector<bool>& known, Flow&& flow) {
+  if (lt.branch < 0 || static_cast<size_t>(lt.branch) >= runs.size() || lt.passes.empty()) return;
+  const int32_t line = module.instructions()[static_cast<size_t>(lt.branch)].ptx_line;
+  int32_t back = -1;
+  for (size_t s = 0; s < ks.code.size(); ++s) {
+    const SassControl& c = g.control[s];
+    if (c.flow != SassFlow::Branch || !c.conditional || c.target > static_cast<int64_t>(s) || c.target < 0) continue;
+    if (ks.code[s].ptx_line != line || g.blocks[static_cast<size_t>(g.block_of[s])].subroutine) continue;
+    if (back >= 0) return;  // several: ptxas copied the loop
+    back = static_cast<int32_t>(s);
+  }
+  if (back < 0) return;
+  double body = 0, passes = 0, groups = 0;
+  for (const auto& [trips, n] : lt.passes) {
+    if (trips.empty()) return;
+    body += static_cast<double>(n) * trips.back();
+    passes += static_cast<double>(n);
+    groups += static_cast<double>(n) * static_cast<double>(trips.size());
+  }
+  if (body != static_cast<double>(runs[static_cast<size_t>(lt.branch)])) return;
+  const int32_t b = g.block_of[static_cast<size_t>(back)];
+  const int32_t h = g.block_of[static_cast<size_t>(g.control[static_cast<size_t>(back)].target)];
+  const auto& succ = g.blocks[static_cast<size_t>(b)].succ;
+  if (succ.size() != 2 || g.blocks[static_cast<size_t>(h)].begin != g.control[static_cast<size_t>(back)].target) return;
+  x[static_cast<size_t>(h)] = body;
+  known[static_cast<size_t>(h)] = true;
+  flow(b, h) = body - passes;
+  flow(b, succ[0] == h ? succ[1] : succ[0]) = groups;
+}
+
 }  // namespace
 
 std::vector<double> estimate_sass_counts(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts) {
@@ -186,7 +242,9 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
   const uint64_t warps = counts.grid.count() * ((counts.block.count() + 31) / 32);
 
   // PTX executions per instruction; if-converted forward branches (no SASS of their own) make
-  // the code they skip run as often as they do.
+  // the code they skip run as often as they do. Not where that code holds a branch with SASS:
+  // there ptxas kept the control flow (and put the branch's decision elsewhere, e.g. in a jump
+  // table's BRX).
   std::vector<uint64_t> runs(code.size(), 0), divergent(code.size(), 0);
   for (const InstructionCounters& ic : counts.per_instruction) {
     runs[static_cast<size_t>(ic.index)] = ic.counts.warp_instructions;
@@ -197,6 +255,9 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
     const Instr& in = code[i];
     if (in.op != Op::Bra || runs[i] == 0 || in.target <= static_cast<int32_t>(i) || ks.per_ptx_line.count(in.ptx_line)) continue;
     if (module.instruction_text(static_cast<int32_t>(i)).find('@') == std::string::npos) continue;
+    bool kept = false;
+    for (size_t j = i + 1; j < static_cast<size_t>(in.target) && j < code.size(); ++j) kept = kept || (code[j].op == Op::Bra && ks.per_ptx_line.count(code[j].ptx_line));
+    if (kept) continue;
     for (size_t j = i + 1; j < static_cast<size_t>(in.target) && j < code.size(); ++j) runs[j] = std::max(runs[j], runs[i]);
   }
   // Per PTX line: the instruction on it (nvcc writes one per line; else the most executed).
@@ -217,15 +278,21 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
     return out[static_cast<size_t>(p)][static_cast<size_t>(std::find(succ.begin(), succ.end(), s) - succ.begin())];
   };
 
-  // Which blocks each PTX line's SASS sits in (subroutines aside).
+  // Which blocks each PTX line's SASS sits in (subroutines aside; only what shows_line).
   std::map<int32_t, std::set<int32_t>> blocks_of_line;
-  for (size_t s = 0; s < ks.code.size(); ++s)
-    if (ks.code[s].ptx_line > 0 && !g.blocks[static_cast<size_t>(g.block_of[s])].subroutine) blocks_of_line[ks.code[s].ptx_line].insert(g.block_of[s]);
+  size_t exits = 0;
+  for (size_t s = 0; s < ks.code.size(); ++s) {
+    if (g.blocks[static_cast<size_t>(g.block_of[s])].subroutine) continue;
+    if (ks.code[s].ptx_line > 0 && shows_line(ks.code[s], g.control[s])) blocks_of_line[ks.code[s].ptx_line].insert(g.block_of[s]);
+    exits += g.control[s].flow == SassFlow::Exit ? 1 : 0;
+  }
 
   // 1. Unrolled loops.
   std::vector<bool> piece(nb, false);
   for (const LoopTrips& lt : counts.loops) {
-    for (const Piece& p : unrolled_pieces(lt, module, ks, g, plain_runs)) {
+    const std::vector<Piece> pieces = unrolled_pieces(lt, module, ks, g, plain_runs);
+    if (pieces.empty()) kept_loop(lt, module, ks, g, plain_runs, x, piece, flow);
+    for (const Piece& p : pieces) {
       const size_t b = static_cast<size_t>(p.block);
       const SassBlock& blk = g.blocks[b];
       piece[b] = true;
@@ -262,6 +329,10 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
     if (blk.subroutine || piece[b]) continue;
     std::map<uint64_t, int> votes;
     for (int32_t s = blk.begin; s < blk.end; ++s) {
+      // An EXIT of a kernel with several is one of the copies ptxas made of a `ret` (into the
+      // branches that jump to it): the `ret`'s count is theirs together.
+      const SassControl& c = g.control[static_cast<size_t>(s)];
+      if (!shows_line(ks.code[static_cast<size_t>(s)], c) || (exits > 1 && c.flow == SassFlow::Exit)) continue;
       const int32_t line = ks.code[static_cast<size_t>(s)].ptx_line;
       auto il = instr_of_line.find(line);
       if (line <= 0 || il == instr_of_line.end() || blocks_of_line[line].size() != 1) continue;
@@ -296,6 +367,26 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
       --i;
     }
     div[b] = static_cast<double>(divergent[i]);
+  }
+  // A float instruction's slow path: ptxas expands div.rn/sqrt.rn/rcp.rn.f32 (and f64) into a
+  // fast sequence and a branch, on the operands' exponents, to a CALL of a subroutine for the
+  // special cases (zero, denormal, infinite, NaN or out-of-range operands). Taken not to run:
+  // the branch's side that calls gets no group.
+  for (size_t b = 0; b < nb; ++b) {
+    const int32_t last = g.blocks[b].end - 1;
+    const SassControl& c = g.control[static_cast<size_t>(last)];
+    if (c.flow != SassFlow::Branch || !c.conditional || g.blocks[b].succ.size() != 2) continue;
+    const int32_t line = ks.code[static_cast<size_t>(last)].ptx_line;
+    auto il = instr_of_line.find(line);
+    if (il == instr_of_line.end() || code[static_cast<size_t>(il->second)].op == Op::Bra) continue;
+    const std::string text = module.instruction_text(il->second);
+    if (text.find(".f32") == std::string::npos && text.find(".f64") == std::string::npos) continue;
+    for (int32_t s : g.blocks[b].succ) {
+      const SassBlock& sb = g.blocks[static_cast<size_t>(s)];
+      bool own = g.control[static_cast<size_t>(sb.end - 1)].flow == SassFlow::Call;
+      for (int32_t i = sb.begin; own && i < sb.end; ++i) own = ks.code[static_cast<size_t>(i)].ptx_line == line;
+      if (own && flow(static_cast<int32_t>(b), s) < 0) flow(static_cast<int32_t>(b), s) = 0;
+    }
   }
   // BSYNC -> successor: the passes of the BSSY that names the successor.
   std::map<int64_t, int32_t> bssy_block;  // reconvergence instruction -> block holding its BSSY (-1: several)
@@ -345,6 +436,16 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
         continue;
       }
       if (lossy[b]) continue;
+      if (g.control[static_cast<size_t>(blk.end - 1)].flow == SassFlow::Call) {
+        // Every call returns: the return point gets the block's count (the subroutine's own
+        // count is step 4's).
+        for (size_t j = 0; j < o.size(); ++j) {
+          if (g.blocks[static_cast<size_t>(blk.succ[j])].subroutine) continue;
+          if (x[b] >= 0) set(o[j], x[b]);
+          else if (o[j] >= 0) set(x[b], o[j]);
+        }
+        continue;
+      }
       if (o.size() == 1) {
         if (x[b] >= 0) set(o[0], x[b]);
         else if (o[0] >= 0) set(x[b], o[0]);

@@ -1,6 +1,6 @@
 // bench/gpusim/weft_validate.cpp: the Weft-kernel half of gpusim's validation against the H200.
 //
-//   weft_validate DEVICE [--only ID] [--list]
+//   weft_validate DEVICE [--only ID] [--list] [--sass-counts]
 //
 // Launches every case below once, in order, on DEVICE through Weft's runtime, exactly as a user's
 // program would: the kernels of gpusim/validation/weft_kernels.py, compiled by Weft (kernel
@@ -10,7 +10,9 @@
 //   sim:ARCH   gpusim's timing model through the sim device: one JSON line per launch (the
 //              fields of gpusim_validate, gpusim/validation/result_json.h), group "weft"
 // Both print `ptx HASH` first: the hash of the module's sm_90 PTX, so compare.py can check that
-// the GPU and the simulator ran the same code. The CUDA device is held to full grids
+// the GPU and the simulator ran the same code. --sass-counts (sim only) also prints, per launch, the
+// SASS estimate per SASS instruction and the PTX line of each (as gpusim_validate's option does),
+// to set against Nsight Compute's source view. The CUDA device is held to full grids
 // (WEFT_CUDA_GRID_WAVES=0, unless set) so that both devices launch the same blocks.
 #include <chrono>
 #include <cstdio>
@@ -18,11 +20,15 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cases.h"
+#include "gpusim/arch.h"
+#include "gpusim/parse_ptx.h"
+#include "gpusim/sass_map.h"
 #include "result_json.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"
@@ -179,15 +185,17 @@ std::string read_file(const std::string& path) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s DEVICE [--only ID] [--list]\n  DEVICE: cuda:N (under ncu) or sim:ARCH\n", argv[0]);
+        std::fprintf(stderr, "usage: %s DEVICE [--only ID] [--list] [--sass-counts]\n  DEVICE: cuda:N (under ncu) or sim:ARCH\n", argv[0]);
         return 2;
     }
     std::string only;
     bool list = false;
+    bool sass_counts = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--only" && i + 1 < argc) only = argv[++i];
         else if (a == "--list") list = true;
+        else if (a == "--sass-counts") sass_counts = true;
         else {
             std::fprintf(stderr, "weft_validate: unknown option '%s'\n", a.c_str());
             return 2;
@@ -199,7 +207,15 @@ int main(int argc, char** argv) {
         const bool sim = dev.kind == DeviceKind::Sim;
         const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
         auto module = Module::compile({{"gpusim/validation/weft_kernels.py", read_file(path)}});
-        std::printf("ptx %s\n", hash_hex(generate_ptx(module->compiled(), "sm_90")).c_str());
+        const std::string ptx = generate_ptx(module->compiled(), "sm_90");
+        std::printf("ptx %s\n", hash_hex(ptx).c_str());
+        // --sass-counts: the sim device's module and map, rebuilt here from the same PTX.
+        std::unique_ptr<gpusim::Module> sass_module;
+        gpusim::SassMap sass;
+        if (sass_counts && sim) {
+            sass_module = std::make_unique<gpusim::Module>(gpusim::parse_ptx(ptx, "module.ptx"));
+            sass = gpusim::map_sass(ptx, gpusim::builtin_arch(dev.arch));
+        }
         LaunchOptions opt;
         opt.device = dev;
         opt.debug = 0;  // the bounds-checked build is different code
@@ -241,6 +257,15 @@ int main(int argc, char** argv) {
             const int block = k.info().block_dim > 0 ? k.info().block_dim : 256;
             val::ResultLine line{c.id, r.symbol, "weft", r.result.sass_instructions, unsigned((threads + block - 1) / block), checksum, wall};
             std::printf("%s\n", val::result_json(line, r.result).c_str());
+            if (sass_module) {
+                std::printf("{\"id\": \"%s\", \"kernel\": \"%s\", \"sass_counts\": [", c.id.c_str(), r.symbol.c_str());
+                const std::vector<double> per = gpusim::estimate_sass_counts(sass, *sass_module, r.symbol, r.result.counts);
+                for (size_t i = 0; i < per.size(); ++i) std::printf("%s%.1f", i ? ", " : "", per[i]);
+                std::printf("], \"sass_lines\": [");
+                const std::vector<gpusim::SassInstruction>& words = sass.kernels.at(r.symbol).code;
+                for (size_t i = 0; i < words.size(); ++i) std::printf("%s%d", i ? ", " : "", words[i].ptx_line);
+                std::printf("]}\n");
+            }
             std::fflush(stdout);
         }
     } catch (const std::exception& e) {

@@ -91,5 +91,21 @@ TEST(SassCfg, HistogramBlocksAndEdges) {
   for (const SassBlock& b : g.blocks) EXPECT_FALSE(b.subroutine);
 }
 
+// Constant-bank loads (sass_constant_load): the words cuobjdump printed as LDC and ULDC in the
+// H200's build of kernels.cu (sass.txt.gz), and, as not, instructions beside them that read
+// constants as operands (IMAD ... UR5), special registers (S2UR) or memory (LDG).
+TEST(SassCfg, ConstantLoadsAsTheDisassemblerPrintsThem) {
+  EXPECT_TRUE(sass_constant_load(0x00000a00ff017b82ull));   // LDC R1, c[0x0][0x28]
+  EXPECT_TRUE(sass_constant_load(0x00008b00ff007b82ull));   // LDC R0, c[0x0][0x22c]
+  EXPECT_TRUE(sass_constant_load(0x00000000ff0e7b82ull));   // LDC R14, c[0x0][RZ]
+  EXPECT_TRUE(sass_constant_load(0x0000030000057ab9ull));   // ULDC UR5, c[0x0][0xc]
+  EXPECT_TRUE(sass_constant_load(0x0000820000067ab9ull));   // ULDC.64 UR6, c[0x0][0x208]
+  EXPECT_FALSE(sass_constant_load(0x000000ffff0b7224ull));  // IMAD.MOV.U32 R11, RZ, RZ, RZ
+  EXPECT_FALSE(sass_constant_load(0x000000050e0e7c25ull));  // IMAD.WIDE.U32 R14, R14, UR5, RZ
+  EXPECT_FALSE(sass_constant_load(0x00000000000879c3ull));  // S2UR UR8, SR_CTAID.X
+  EXPECT_FALSE(sass_constant_load(0x000000060c0c7981ull));  // LDG.E R12, desc[UR6][R12.64]
+  EXPECT_FALSE(sass_constant_load(0x0000000000007941ull));  // BSYNC B0
+}
+
 }  // namespace
 }  // namespace weft::gpusim

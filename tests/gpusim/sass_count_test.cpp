@@ -128,6 +128,70 @@ TEST(SassCount, UnconditionalCallRunsItsSubroutine) {
   EXPECT_EQ(estimate_sass_instructions(map, m, "r", res), uint64_t{2} * k.static_instructions);
 }
 
+// A loop ptxas keeps whole around a float division: lanes go round (tid & 3) + 1 times, so every
+// warp runs the loop 4 times (its busiest lane) and its lanes leave after 1, 2, 3 and 4 rounds,
+// as 4 groups that each reach the BSYNC after the loop. The division's operands are normal
+// (1.5 / a value >= 1), so ptxas's slow path for special operands (FCHK, then a CALL) never runs.
+// Per warp: the backward branch 4 times, the BSYNC behind the loop 4 times, the CALL never, the
+// first instruction and the EXIT once.
+TEST(SassCount, KeptLoopLeavesInGroupsAndFloatSlowPathIsNotTaken) {
+  if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
+  const char* kPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .f32 a)
+{
+  .reg .pred %p<2>;
+  .reg .f32 %f<4>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  ld.param.f32 %f1, [a];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 3;
+  mov.u32 %r3, 0;
+  mov.f32 %f2, 0f3F800000;
+LOOP:
+  div.rn.f32 %f3, %f1, %f2;
+  add.rn.f32 %f2, %f2, %f3;
+  add.s32 %r3, %r3, 1;
+  setp.le.u32 %p1, %r3, %r2;
+  @%p1 bra LOOP;
+  cvta.to.global.u64 %rd1, %rd1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.f32 [%rd3], %f2;
+  ret;
+}
+)";
+  const Module m = parse_ptx(kPtx, "k.ptx");
+  const SassMap map = map_sass(kPtx, builtin_arch("h200"));
+  const KernelSass& k = map.kernels.at("k");
+  const SassCfg g = build_sass_cfg(k.code);
+  int64_t back = -1, call = -1, exit = -1;
+  for (size_t s = 0; s < k.code.size(); ++s) {
+    const SassControl& c = g.control[s];
+    if (c.flow == SassFlow::Branch && c.conditional && c.target <= static_cast<int64_t>(s)) back = static_cast<int64_t>(s);
+    if (c.flow == SassFlow::Call && call < 0) call = static_cast<int64_t>(s);
+    if (c.flow == SassFlow::Exit && exit < 0) exit = static_cast<int64_t>(s);
+  }
+  ASSERT_GE(back, 0) << "ptxas unrolled or rotated the loop";
+  ASSERT_GE(call, 0) << "no slow path";
+  ASSERT_GE(exit, 0);
+  ASSERT_LT(back + 1, static_cast<int64_t>(k.code.size()));
+  ASSERT_EQ(g.control[static_cast<size_t>(back + 1)].flow, SassFlow::Bsync) << "no BSYNC behind the loop";
+  std::vector<float> out(64);
+  ParamPacker p;
+  p.add(out.data()).add(1.5f);
+  const LaunchResult r = launch(m, "k", {1, 1, 1}, {64, 1, 1}, p.bytes());
+  const std::vector<double> per = estimate_sass_counts(map, m, "k", r);
+  EXPECT_EQ(per[static_cast<size_t>(back)], 2 * 4);
+  EXPECT_EQ(per[static_cast<size_t>(back + 1)], 2 * 4);
+  EXPECT_EQ(per[static_cast<size_t>(call)], 0);
+  EXPECT_EQ(per[0], 2);
+  EXPECT_EQ(per[static_cast<size_t>(exit)], 2);
+}
+
 // The estimate on the H200's own kernels (gpusim/validation/kernels.cu, compiled by nvcc here as
 // on the H200), one block of 256 threads (8 warps) with the parameters of cases.h; expected:
 // the H200's smsp__inst_executed over the launch of cases.h (run 1,

@@ -406,6 +406,48 @@ TEST(SimDevice, ValidationKernelsComputeWhatTheySay) {
     }
 }
 
+// The SASS estimate each sim launch reports, on three of the Weft validation kernels, against
+// the H200's smsp__inst_executed (run 4, bench/results/gpusim-h200/2026-12-03-run4-weft/
+// ncu_weft.csv) per warp, at smaller sizes whose warps run the same SASS:
+//   saxpy: 3,211,264 / 32,768 warps = 98 per warp (the grid-stride loop's 32-bit division and
+//     remainder loop; ptxas hoists the loop's parameter loads and copies the `ret` into EXITs);
+//   transpose_tiled: 1,392,640 / 8,192 = 170 (ptxas turns the floor division's special cases
+//     into a BRX jump table; every block takes the general case);
+//   laplace_2d (1024 x 1024, 32,768 warps): the warps of rows 0 and 1023 (64) run none of the
+//     interior stencil (66 SASS instructions), the 2 x 1022 warps holding a border column split
+//     at its branch and reach the BSYNC behind it as two groups (ncu: the stencil 32,704 times,
+//     the BSYNC 34,812); the rest is (6,846,332 - 66 x 32,704 - 34,812) / 32,768 = 142 per
+//     warp. At 64 x 64 (128 warps): 4 border-row warps, 124 split warps:
+//     142 x 128 + 66 x 124 + (128 + 124) = 26,612.
+TEST(SimDevice, SassEstimateOfValidationKernelsMatchesTheH200PerWarp) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
+    const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
+    auto m = runtime::Module::compile({{path, read_file(path), 0}});
+    const runtime::Device dev = runtime::parse_device("sim:h200");
+    const compiler::Type f32 = compiler::float32_type();
+    runtime::LaunchOptions o;
+    o.device = dev;
+    o.debug = 0;
+    const int64_t n = 64;
+    std::vector<float> host(n * n);
+    for (int64_t i = 0; i < n * n; ++i) host[size_t(i)] = float(i % 17);
+    runtime::Array a1 = runtime::Array::zeros(f32, {n * n}, dev), b1 = runtime::Array::zeros(f32, {n * n}, dev);
+    runtime::Array a2 = runtime::Array::zeros(f32, {n, n}, dev), b2 = runtime::Array::zeros(f32, {n, n}, dev);
+    a1.copy_from_host(host.data(), host.size() * 4);
+    a2.copy_from_host(host.data(), host.size() * 4);
+    const float alpha = 2.5f;
+    const uint64_t mark = runtime::sim_report_mark();
+    runtime::launch(m->kernel("saxpy"), {n * n}, {runtime::LaunchArg::of(a1), runtime::LaunchArg::of(b1), runtime::LaunchArg::value(f32, &alpha)}, o);
+    runtime::launch(m->kernel("transpose_tiled"), {n * n / 4}, {runtime::LaunchArg::of(a1), runtime::LaunchArg::of(b1), runtime::LaunchArg::integer_of(n)}, o);
+    runtime::launch(m->kernel("laplace_2d"), {n, n}, {runtime::LaunchArg::of(a2), runtime::LaunchArg::of(b2)}, o);
+    const auto reports = runtime::sim_reports_since(mark);
+    ASSERT_EQ(reports.size(), 3u);
+    EXPECT_EQ(reports[0]->result.sass_instructions, 98u * (n * n / 32)) << "saxpy";
+    EXPECT_EQ(reports[1]->result.sass_instructions, 170u * (n * n / 4 / 32)) << "transpose_tiled";
+    EXPECT_EQ(reports[2]->result.sass_instructions, 26612u) << "laplace_2d";
+}
+
 TEST(SimDevice, SettingsAndArchitectureFilesAreChecked) {
     runtime::SimSettings s;
     s.scheduler = "fifo";
