@@ -10,7 +10,7 @@
 # integrate_soa, collide_sdf), gathers and scattered atomics (spring_forces, neighbor_gather,
 # hash_cells, histogram), wide loads and arithmetic (mat33_apply, quat_rotate, transcendental,
 # rng_fill), data-dependent loops (newton_sqrt), a 2-D launch (laplace_2d) and shared memory with
-# barriers (transpose_tiled, reduce_block). Variant pairs, the first expected slower on the GPU:
+# barriers (transpose_tiled, reduce_block). Variant pairs (gpusim must order each as the H200 does):
 # integrate_aos / integrate_soa, transpose_naive / transpose_tiled, reduce_atomic / reduce_block.
 import weft as wp
 
