@@ -1,6 +1,6 @@
 // bench/gpusim/weft_validate.cpp: the Weft-kernel half of gpusim's validation against the H200.
 //
-//   weft_validate DEVICE [--only ID] [--list] [--sass-counts]
+//   weft_validate DEVICE [--only ID] [--list] [--arch FILE.json] [--sass-counts]
 //
 // Launches every case below once, in order, on DEVICE through Weft's runtime, exactly as a user's
 // program would: the kernels of gpusim/validation/weft_kernels.py, compiled by Weft (kernel
@@ -188,13 +188,14 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: %s DEVICE [--only ID] [--list] [--sass-counts]\n  DEVICE: cuda:N (under ncu) or sim:ARCH\n", argv[0]);
         return 2;
     }
-    std::string only;
+    std::string only, arch_file;
     bool list = false;
     bool sass_counts = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--only" && i + 1 < argc) only = argv[++i];
         else if (a == "--list") list = true;
+        else if (a == "--arch" && i + 1 < argc) arch_file = argv[++i];
         else if (a == "--sass-counts") sass_counts = true;
         else {
             std::fprintf(stderr, "weft_validate: unknown option '%s'\n", a.c_str());
@@ -203,7 +204,10 @@ int main(int argc, char** argv) {
     }
     setenv("WEFT_CUDA_GRID_WAVES", "0", 0);  // full grids, as the sim device launches
     try {
-        const Device dev = parse_device(argv[1]);
+        // --arch FILE.json: the sim device uses that architecture file (a built-in of the same
+        // name is replaced for this process), e.g. a recalibration before it is built in.
+        const std::string name = arch_file.empty() ? "" : register_sim_arch_file(arch_file);
+        const Device dev = parse_device(name.empty() ? argv[1] : "sim:" + name);
         const bool sim = dev.kind == DeviceKind::Sim;
         const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
         auto module = Module::compile({{"gpusim/validation/weft_kernels.py", read_file(path)}});

@@ -408,23 +408,30 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
     const double start = std::max(t1, l2_free_);
     l2_free_ = start + nsec * env_.atomic_cycles_per_sector;
     drain = std::max(drain, l2_free_);
-    // Per line of the request: its sectors pass the slice's atomic unit one after the other;
-    // lanes on one word are serialised (the largest such group bounds the line's time).
+    // Per line of the request: its sectors pass the slice's atomic unit one after the other, and
+    // its busiest word's lanes wait for that word's earlier operations (the launcher serialises
+    // them at atomic_same_address_cycles per lane, across requests and SMs).
     const double same_cycles = a.l2_atomic_same_address_cycles;
     int same = 1;
     for (int i = 0; i < nsec;) {
       const uint64_t line = sectors[i] / 4;
-      int n = 0, most = 1;
+      int n = 0;
       for (; i + n < nsec && sectors[i + n] / 4 == line; ++n) {}
+      const uint32_t first = static_cast<uint32_t>(atomic_words.size());
+      uint32_t seen = 0;  // lanes already counted with an earlier lane on the same word
       for (uint32_t m = log.lanes; m; m &= m - 1) {
-        const uint64_t x = log.addr[std::countr_zero(m)];
-        if (x / 128 != line) continue;
-        int c = 0;
-        for (uint32_t q = log.lanes; q; q &= q - 1) c += log.addr[std::countr_zero(q)] == x;
-        most = std::max(most, c);
+        const int l = std::countr_zero(m);
+        const uint64_t x = log.addr[l];
+        if (x / 128 != line || (seen >> l & 1)) continue;
+        uint32_t c = 0;
+        for (uint32_t q = log.lanes; q; q &= q - 1) {
+          const int o = std::countr_zero(q);
+          if (log.addr[o] == x) ++c, seen |= 1u << o;
+        }
+        atomic_words.push_back({x, c});
+        same = std::max(same, static_cast<int>(c));
       }
-      same = std::max(same, most);
-      atomic_log.push_back({l2_free_, line, std::max(n * env_.slice_atomic_cycles_per_sector, most > 1 ? most * same_cycles : 0.0)});
+      atomic_log.push_back({l2_free_, line, n * env_.slice_atomic_cycles_per_sector, first, static_cast<uint32_t>(atomic_words.size()) - first});
       i += n;
     }
     const double done = l2_free_ + a.pipes[static_cast<size_t>(PipeClass::Atomic)].latency + (same - 1) * same_cycles;

@@ -78,11 +78,18 @@ class SmModel {
   // operations leave the SM and how long they occupy the line's L2 slice. The launcher queues
   // them at the slices (in cycle order) between epochs; a slice still busy after the last block
   // ended holds the kernel's end (hot-spot atomics, like a histogram's).
+  // One line's part of an atomic request at its L2 slice (l2.atomic_slice_lines consecutive lines
+  // per slice): it cannot start before the earlier operations on each of its words are done, and
+  // holds the slice for its sectors (`slice_cycles`) or its busiest word's lanes at
+  // atomic_same_address_cycles each, whichever is longer. Its words are
+  // atomic_words[first, first + n) of the same SM (word address, lanes on it).
   struct AtomicAccess {
     double cycle;
     uint64_t line;
     double slice_cycles;
+    uint32_t first, n;
   };
+  std::vector<std::pair<uint64_t, uint32_t>> atomic_words;
   std::vector<AtomicAccess> atomic_log;
   double drain = 0;                         // cycle the SM's last store or atomic left its L2 queue
   double dram_free = 0;                     // DRAM queue (cycles); the launcher adds write-backs

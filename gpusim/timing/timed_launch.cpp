@@ -182,8 +182,9 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   env.dram_cycles_per_sector = a.l2_sector_bytes / (a.dram_bytes_per_cycle() / active_sms);
   env.store_cycles_per_line = active_sms / a.l2_store_lines_per_cycle;
   env.atomic_cycles_per_sector = active_sms / a.l2_atomic_sectors_per_cycle;
-  env.slice_atomic_cycles_per_sector = a.l2_slices / a.l2_atomic_sectors_per_cycle;
+  env.slice_atomic_cycles_per_sector = 1.0 / a.l2_atomic_slice_sectors_per_cycle;
   std::vector<double> slice_free(static_cast<size_t>(a.l2_slices), 0.0);
+  std::unordered_map<uint64_t, double> word_free;  // atomics: when each word's last operation is done
   double slices_done = 0;
   if (options.instruction_trace) {
     const TraceFilter& f = options.trace_filter;
@@ -271,15 +272,32 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     }
     // The epoch's global atomics at their L2 slices, in the order they left the SMs.
     std::vector<SmModel::AtomicAccess> atomics;
+    std::vector<std::pair<uint64_t, uint32_t>> atomic_words;
     for (SmModel& s : sms) {
-      atomics.insert(atomics.end(), s.atomic_log.begin(), s.atomic_log.end());
+      const uint32_t base = static_cast<uint32_t>(atomic_words.size());
+      for (SmModel::AtomicAccess e : s.atomic_log) {
+        e.first += base;
+        atomics.push_back(e);
+      }
+      atomic_words.insert(atomic_words.end(), s.atomic_words.begin(), s.atomic_words.end());
       s.atomic_log.clear();
+      s.atomic_words.clear();
     }
     std::stable_sort(atomics.begin(), atomics.end(), [](const SmModel::AtomicAccess& x, const SmModel::AtomicAccess& y) { return x.cycle < y.cycle; });
     for (const SmModel::AtomicAccess& e : atomics) {
-      double& f = slice_free[e.line % slice_free.size()];
-      f = std::max(f, e.cycle) + e.slice_cycles;
+      double& f = slice_free[e.line / static_cast<uint64_t>(a.l2_atomic_slice_lines) % slice_free.size()];
+      double start = std::max(f, e.cycle);
+      for (uint32_t k = e.first; k < e.first + e.n; ++k) start = std::max(start, word_free[atomic_words[k].first]);
+      f = start + e.slice_cycles;
+      // The unit holds the line for its busiest word's lanes too: the store/atomic probes of
+      // microbench.cu fit this better than words pipelining past each other (docs/gpusim.md).
+      for (uint32_t k = e.first; k < e.first + e.n; ++k) f = std::max(f, start + atomic_words[k].second * a.l2_atomic_same_address_cycles);
       slices_done = std::max(slices_done, f);
+      for (uint32_t k = e.first; k < e.first + e.n; ++k) {
+        const double w = start + atomic_words[k].second * a.l2_atomic_same_address_cycles;
+        word_free[atomic_words[k].first] = w;
+        slices_done = std::max(slices_done, w);
+      }
     }
   }
 
