@@ -259,6 +259,59 @@ TEST(Timing, SmsMissingOnOneSectorShareItsDramFill) {
   EXPECT_LT(latency[2], dram + 30);
 }
 
+// Lane 0 of every warp adds into one word (`spread` 0) or into a word of its own, 128 bytes
+// apart (`spread` 32). Operations on one word are serialised at l2.atomic_same_address_cycles
+// each, even one lane per request from warps on different SMs (a block tree's final atomics);
+// words of their own spread over the slices and pipeline.
+TEST(Timing, AtomicsOnOneWordWaitForEachOtherAcrossRequests) {
+  const char* ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry a(.param .u64 out, .param .u32 spread)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r7, [spread];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 31;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra DONE;
+  mov.u32 %r3, %ctaid.x;
+  shr.u32 %r4, %r1, 5;
+  mad.lo.s32 %r5, %r3, 8, %r4;
+  mul.lo.s32 %r5, %r5, %r7;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  red.global.add.f32 [%rd3], 0f3F800000;
+DONE:
+  ret;
+}
+)";
+  const Module m = parse_ptx(ptx, "a.ptx");
+  const uint32_t blocks = 132 * 8, warps = blocks * 8;
+  std::vector<float> out_store(size_t{warps} * 32 + 64, 0.0f);
+  float* out = out_store.data() + (128 - reinterpret_cast<uintptr_t>(out_store.data()) % 128) / 4;
+  auto cycles = [&](uint32_t spread) {
+    std::fill(out_store.begin(), out_store.end(), 0.0f);
+    ParamPacker p;
+    p.add(out).add(spread);
+    TimingOptions o;
+    o.arch = builtin_arch("h200");
+    o.registers_per_thread = 16;
+    const uint64_t c = launch_timed(m, "a", {blocks, 1, 1}, {256, 1, 1}, p.bytes(), o).cycles;
+    EXPECT_EQ(out[0], 1.0f + (spread == 0 ? warps - 1 : 0)) << spread;
+    return c;
+  };
+  const double same = builtin_arch("h200").l2_atomic_same_address_cycles;
+  const uint64_t one_word = cycles(0), own_words = cycles(32);
+  EXPECT_GE(one_word, static_cast<uint64_t>(warps * same));                  // serialised
+  EXPECT_LE(one_word, static_cast<uint64_t>(warps * same * 1.1) + 20000u);  // and not much more
+  EXPECT_LT(own_words * 4, one_word) << own_words;
+}
+
 TEST(Timing, SchedulerPolicies) {
   GreedyThenOldestPolicy gto;
   const SchedulerCandidate c[3] = {{0, 5}, {1, 2}, {2, 9}};
