@@ -188,6 +188,7 @@ ArchSpec read_spec(Reader& r) {
   a.l2_atomic_slice_sectors_per_cycle = r.number("l2.atomic_slice_sectors_per_cycle", 0.001, 1e4);
   a.l2_atomic_slice_lines = r.integer("l2.atomic_slice_lines", 1, 1 << 20);
   a.l2_atomic_same_address_cycles = r.number("l2.atomic_same_address_cycles", 0, 1e5);
+  a.l2_atomic_same_address_cycles_int = r.number("l2.atomic_same_address_cycles_int", 0, 1e5);
   a.dram_bandwidth_gbs = r.number("dram.bandwidth_gbs", 1, 1e6);
   a.dram_latency = r.number("dram.latency", 0, 100000);
   a.dram_bytes = r.integer64("dram.size_bytes", 0, 1e15);

@@ -81,7 +81,8 @@ struct ArchSpec {
   double l2_atomic_sectors_per_cycle = 28;  // whole chip: atomic sectors (distinct words) per cycle
   double l2_atomic_slice_sectors_per_cycle = 0.3;  // one slice: atomic sectors (distinct words) per cycle
   int l2_atomic_slice_lines = 1;        // consecutive 128-byte lines whose atomics one slice serves
-  double l2_atomic_same_address_cycles = 10; // a slice's cycles per extra lane on one word (serialised)
+  double l2_atomic_same_address_cycles = 10; // a slice's cycles per lane on one word (serialised), float atomics
+  double l2_atomic_same_address_cycles_int = 10;  // the same for integer (and bitwise) atomics
   // DRAM
   double dram_bandwidth_gbs = 4000;     // achievable (read + write)
   double dram_latency = 480;            // cycles, load-to-use of an access that misses L2

@@ -411,7 +411,7 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
     // Per line of the request: its sectors pass the slice's atomic unit one after the other, and
     // its busiest word's lanes wait for that word's earlier operations (the launcher serialises
     // them at atomic_same_address_cycles per lane, across requests and SMs).
-    const double same_cycles = a.l2_atomic_same_address_cycles;
+    const double same_cycles = type_is_float(in.type) ? a.l2_atomic_same_address_cycles : a.l2_atomic_same_address_cycles_int;
     int same = 1;
     for (int i = 0; i < nsec;) {
       const uint64_t line = sectors[i] / 4;
@@ -431,7 +431,7 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
         atomic_words.push_back({x, c});
         same = std::max(same, static_cast<int>(c));
       }
-      atomic_log.push_back({l2_free_, line, n * env_.slice_atomic_cycles_per_sector, first, static_cast<uint32_t>(atomic_words.size()) - first});
+      atomic_log.push_back({l2_free_, line, n * env_.slice_atomic_cycles_per_sector, first, static_cast<uint32_t>(atomic_words.size()) - first, same_cycles});
       i += n;
     }
     const double done = l2_free_ + a.pipes[static_cast<size_t>(PipeClass::Atomic)].latency + (same - 1) * same_cycles;

@@ -88,6 +88,7 @@ class SmModel {
     uint64_t line;
     double slice_cycles;
     uint32_t first, n;
+    double same_cycles;  // per lane on one word: l2.atomic_same_address_cycles(_int for integer atomics)
   };
   std::vector<std::pair<uint64_t, uint32_t>> atomic_words;
   std::vector<AtomicAccess> atomic_log;

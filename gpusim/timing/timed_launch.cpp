@@ -291,10 +291,10 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
       f = start + e.slice_cycles;
       // The unit holds the line for its busiest word's lanes too: the store/atomic probes of
       // microbench.cu fit this better than words pipelining past each other (docs/gpusim.md).
-      for (uint32_t k = e.first; k < e.first + e.n; ++k) f = std::max(f, start + atomic_words[k].second * a.l2_atomic_same_address_cycles);
+      for (uint32_t k = e.first; k < e.first + e.n; ++k) f = std::max(f, start + atomic_words[k].second * e.same_cycles);
       slices_done = std::max(slices_done, f);
       for (uint32_t k = e.first; k < e.first + e.n; ++k) {
-        const double w = start + atomic_words[k].second * a.l2_atomic_same_address_cycles;
+        const double w = start + atomic_words[k].second * e.same_cycles;
         word_free[atomic_words[k].first] = w;
         slices_done = std::max(slices_done, w);
       }
