@@ -46,11 +46,19 @@ WP_FUNC void sync_threads(const thread_ctx& ctx) {
 
 WP_FUNC int32 lane_id(const thread_ctx& ctx) { return ctx.thread_idx & 31; }
 
-// wp.tid() of a 1-4-D launch: the linear index split row-major over the launch shape.
+// wp.tid() of a 1-4-D launch: the linear index split row-major over the launch shape. The loop
+// runs over a constant 4 dimensions (those past ndim skipped) so that, unrolled, every index is a
+// constant: `out` and the shape stay in registers. A loop to b.ndim indexed them at run time,
+// which put both in local memory on the GPU (a store and reload of the shape per thread).
 WP_FUNC void tid_split(const launch_bounds_t& b, int64 t, int32* out) {
-    for (int d = b.ndim - 1; d >= 0; --d) {
-        out[d] = static_cast<int32>(t % b.shape[d]);
-        t /= b.shape[d];
+#if WP_DEVICE_CODE
+#pragma unroll
+#endif
+    for (int d = 3; d >= 0; --d) {
+        if (d < b.ndim) {
+            out[d] = static_cast<int32>(t % b.shape[d]);
+            t /= b.shape[d];
+        }
     }
 }
 
