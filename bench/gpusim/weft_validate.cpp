@@ -185,7 +185,7 @@ std::string read_file(const std::string& path) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s DEVICE [--only ID] [--list] [--sass-counts]\n  DEVICE: cuda:N (under ncu) or sim:ARCH\n", argv[0]);
+        std::fprintf(stderr, "usage: %s DEVICE [--only ID] [--list] [--arch FILE.json] [--sass-counts]\n  DEVICE: cuda:N (under ncu) or sim:ARCH\n", argv[0]);
         return 2;
     }
     std::string only, arch_file;

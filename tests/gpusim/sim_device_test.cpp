@@ -520,6 +520,55 @@ TEST(SimDevice, ArchitectureFileBecomesADevice) {
     EXPECT_NE(slow.out.find("\"arch\": \"h200_slow_smem\""), std::string::npos);
 }
 
+// The sim device launches the grid the cuda device would (runtime/cuda/grid_policy.h): a light
+// streaming kernel (a copy reads 4 bytes per thread) gets at most 8 waves of the blocks the GPU
+// holds at once, and its grid-stride loop still covers every element; WEFT_CUDA_GRID_WAVES=0
+// gives the full grid. On a 2-SM copy of the H200 (8 blocks of 256 per SM): 128 blocks.
+TEST(SimDevice, LaunchesTheGridTheCudaDeviceWould) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed (no register count, no occupancy)";
+    std::string text = read_file(std::string(WEFT_SOURCE_DIR) + "/gpusim/arch/h200.json");
+    const size_t at = text.find("\"name\"");
+    const size_t q1 = text.find('"', text.find(':', at)), q2 = text.find('"', q1 + 1);
+    text.replace(q1, q2 - q1 + 1, "\"h200_two_sms\"");
+    const size_t count = text.find("\"count\"", text.find("\"sm\""));
+    const size_t c = text.find(':', count), e = text.find_first_of(",}\n", c);
+    text.replace(c + 1, e - c - 1, " 2");
+    const std::string path = ::testing::TempDir() + "/h200_two_sms.json";
+    std::ofstream(path) << text;
+    ASSERT_EQ(runtime::register_sim_arch_file(path), "h200_two_sms");
+    const char* src = "import weft as wp\n\n@wp.kernel\ndef copy(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n    i = wp.tid()\n    y[i] = x[i]\n";
+    auto m = runtime::Module::compile({{"grid_copy.py", src, 0}});
+    const runtime::Device dev = runtime::parse_device("sim:h200_two_sms");
+    const int64_t n = 256 * 300;
+    std::vector<float> host(n);
+    for (int64_t i = 0; i < n; ++i) host[size_t(i)] = float(i % 1000);
+    runtime::Array x = runtime::Array::zeros(compiler::float32_type(), {n}, dev), y = runtime::Array::zeros(compiler::float32_type(), {n}, dev);
+    x.copy_from_host(host.data(), host.size() * 4);
+    runtime::LaunchOptions o;
+    o.device = dev;
+    o.debug = 0;
+    const char* old = std::getenv("WEFT_CUDA_GRID_WAVES");
+    const std::string saved = old ? old : "";
+    auto blocks = [&](const char* setting) {
+        if (setting) setenv("WEFT_CUDA_GRID_WAVES", setting, 1);
+        else unsetenv("WEFT_CUDA_GRID_WAVES");
+        y.copy_from_host(std::vector<float>(n, -1.0f).data(), n * 4);
+        const uint64_t mark = runtime::sim_report_mark();
+        runtime::launch(m->kernel("copy"), {n}, {runtime::LaunchArg::of(x), runtime::LaunchArg::of(y)}, o);
+        std::vector<float> back(n);
+        y.copy_to_host(back.data(), back.size() * 4);
+        EXPECT_EQ(back, host) << (setting ? setting : "auto");
+        const auto reports = runtime::sim_reports_since(mark);
+        return reports.empty() ? 0u : reports.back()->result.counts.grid.x;
+    };
+    EXPECT_EQ(blocks(nullptr), 128u);  // auto: 8 waves x 8 blocks x 2 SMs
+    EXPECT_EQ(blocks("0"), 300u);      // the full grid
+    EXPECT_EQ(blocks("1"), 16u);       // one wave
+    if (old) setenv("WEFT_CUDA_GRID_WAVES", saved.c_str(), 1);
+    else unsetenv("WEFT_CUDA_GRID_WAVES");
+}
+
 TEST(SimCli, JsonReportCarriesPerLineTiming) {
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
     Cmd r = weft("sim " + kKernels + " --kernel column_store --dim 256 --report json");
