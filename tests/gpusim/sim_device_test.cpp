@@ -69,6 +69,21 @@ std::vector<std::shared_ptr<const runtime::SimLaunchReport>> run_column_store(in
     return runtime::sim_reports_since(mark);
 }
 
+// gpusim/arch/h200.json renamed to `name`, with the value of `key` (the first after `section`)
+// set to `value`, written to a temporary file; returns its path.
+std::string h200_variant(const std::string& name, const std::string& section, const std::string& key, const std::string& value) {
+    std::string text = read_file(std::string(WEFT_SOURCE_DIR) + "/gpusim/arch/h200.json");
+    const size_t at = text.find("\"name\"");
+    const size_t q1 = text.find('"', text.find(':', at)), q2 = text.find('"', q1 + 1);
+    text.replace(q1, q2 - q1 + 1, "\"" + name + "\"");
+    const size_t k = text.find(key, text.find(section));
+    const size_t c = text.find(':', k), e = text.find_first_of(",}\n", c);
+    text.replace(c + 1, e - c - 1, " " + value);
+    const std::string path = ::testing::TempDir() + "/" + name + ".json";
+    std::ofstream(path) << text;
+    return path;
+}
+
 const gpusim::TimingCounters* line_timing(const gpusim::TimingResult& r, int line) {
     for (size_t i = 0; i < r.counts.per_line.size(); ++i)
         if (r.counts.per_line[i].line == line && r.counts.per_line[i].file_name.find("bank_conflict.py") != std::string::npos) return &r.per_line[i];
@@ -497,16 +512,8 @@ TEST(SimDevice, SettingsAndArchitectureFilesAreChecked) {
 
 TEST(SimDevice, ArchitectureFileBecomesADevice) {
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
-    std::string text = read_file(std::string(WEFT_SOURCE_DIR) + "/gpusim/arch/h200.json");
-    const size_t at = text.find("\"name\"");
-    const size_t q1 = text.find('"', text.find(':', at)), q2 = text.find('"', q1 + 1);
-    text.replace(q1, q2 - q1 + 1, "\"h200_slow_smem\"");
     // Ten times the shared-memory latency: the conflicted kernel must get slower.
-    const size_t lat = text.find("\"shared\"", text.find("\"latency\""));
-    const size_t c = text.find(':', lat), e = text.find_first_of(",}\n", c);
-    text.replace(c + 1, e - c - 1, " 230");
-    const std::string path = ::testing::TempDir() + "/h200_slow_smem.json";
-    std::ofstream(path) << text;
+    const std::string path = h200_variant("h200_slow_smem", "\"latency\"", "\"shared\"", "230");
     EXPECT_EQ(runtime::register_sim_arch_file(path), "h200_slow_smem");
     EXPECT_EQ(runtime::sim_ptx_arch("h200_slow_smem"), "sm_90");
     Cmd fast = weft("sim " + kKernels + " --kernel column_store --dim 64 --report json");
@@ -527,15 +534,7 @@ TEST(SimDevice, ArchitectureFileBecomesADevice) {
 TEST(SimDevice, LaunchesTheGridTheCudaDeviceWould) {
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
     if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed (no register count, no occupancy)";
-    std::string text = read_file(std::string(WEFT_SOURCE_DIR) + "/gpusim/arch/h200.json");
-    const size_t at = text.find("\"name\"");
-    const size_t q1 = text.find('"', text.find(':', at)), q2 = text.find('"', q1 + 1);
-    text.replace(q1, q2 - q1 + 1, "\"h200_two_sms\"");
-    const size_t count = text.find("\"count\"", text.find("\"sm\""));
-    const size_t c = text.find(':', count), e = text.find_first_of(",}\n", c);
-    text.replace(c + 1, e - c - 1, " 2");
-    const std::string path = ::testing::TempDir() + "/h200_two_sms.json";
-    std::ofstream(path) << text;
+    const std::string path = h200_variant("h200_two_sms", "\"sm\"", "\"count\"", "2");
     ASSERT_EQ(runtime::register_sim_arch_file(path), "h200_two_sms");
     const char* src = "import weft as wp\n\n@wp.kernel\ndef copy(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n    i = wp.tid()\n    y[i] = x[i]\n";
     auto m = runtime::Module::compile({{"grid_copy.py", src, 0}});
