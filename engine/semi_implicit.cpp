@@ -77,19 +77,16 @@ void SemiImplicitIntegrator::simulate(const Model& m, State& in, State& out, flo
                         {a(in.particle_q), a(in.particle_qd), a(m.tet_indices), a(m.tet_poses), a(m.tet_activations),
                          a(m.tet_materials), i(L.tet), a(force_terms_)});
     }
-    if (m.spring_count > 0 && m.particle_spring_width > 0) {
-        static const runtime::Kernel k = solver_kernel("springs", "accumulate_forces_with_springs_ell");
-        launch(k, {n},
-                        {a(force_terms_), a(m.particle_term_start), a(m.particle_term_index), a(in.particle_q),
-                         a(in.particle_qd), a(m.particle_spring_start), i(m.particle_spring_width),
-                         a(m.particle_spring_ell_list), a(m.particle_spring_ell_other), a(m.spring_rest_length),
-                         a(m.spring_stiffness), a(m.spring_damping), a(in.particle_f)});
-    } else if (m.spring_count > 0) {
+    if (m.spring_count > 0) {
+        // The column-by-column (ELL) lists where the model has them, else the CSR lists.
+        const bool ell = m.particle_spring_width > 0;
         static const runtime::Kernel k = solver_kernel("springs", "accumulate_forces_with_springs");
         launch(k, {n},
                         {a(force_terms_), a(m.particle_term_start), a(m.particle_term_index), a(in.particle_q),
-                         a(in.particle_qd), a(m.particle_spring_start), a(m.particle_spring_list), a(m.particle_spring_other),
-                         a(m.spring_rest_length), a(m.spring_stiffness), a(m.spring_damping), a(in.particle_f)});
+                         a(in.particle_qd), a(m.particle_spring_start), i(ell ? 1 : 0),
+                         a(ell ? m.particle_spring_ell_list : m.particle_spring_list),
+                         a(ell ? m.particle_spring_ell_other : m.particle_spring_other), a(m.spring_rest_length),
+                         a(m.spring_stiffness), a(m.spring_damping), a(in.particle_f)});
     } else {
         static const runtime::Kernel k = solver_kernel("particles", "accumulate_forces");
         launch(k, {n}, {a(force_terms_), a(m.particle_term_start), a(m.particle_term_index), a(in.particle_f)});

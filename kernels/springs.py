@@ -66,6 +66,7 @@ def accumulate_forces_with_springs(
     x: wp.array(dtype=wp.vec3),
     v: wp.array(dtype=wp.vec3),
     spring_start: wp.array(dtype=int),
+    column_major: int,
     spring_list: wp.array(dtype=int),
     spring_other: wp.array(dtype=int),
     spring_rest_length: wp.array(dtype=float),
@@ -78,61 +79,39 @@ def accumulate_forces_with_springs(
     Particle i computes the force of each of its springs itself (every spring is evaluated once
     per end), so eval_springs' slot writes and their gather are not needed. The springs come
     first in the particle's slot list and spring_force_on is exact, so the sum is bit-identical
-    to eval_springs + accumulate_forces. The lists are CSR (spring_start); see the _ell variant.
+    to eval_springs + accumulate_forces.
+
+    Particle i has spring_start[i + 1] - spring_start[i] springs. Entry k of its lists
+    (spring_list: the spring, spring_other: its other end) is at spring_start[i] + k in CSR lists
+    (column_major 0), or at k * n + i in lists stored column by column (column_major 1, the
+    model's ELL lists): there a warp's threads read consecutive words instead of words 12 apart,
+    which on the H200 was most of the L1 traffic of a 512² cloth substep. Same springs in the same
+    order either way, so the same bits.
     """
-    i = wp.tid()
-    xi = x[i]
-    vi = v[i]
-    f = force_terms[i]
-    s0 = spring_start[i]
-    s1 = spring_start[i + 1]
-    for k in range(s0, s1):
-        j = spring_other[k]
-        s = spring_list[k]
-        f = f + spring_force_on(xi, vi, x[j], v[j], spring_rest_length[s], spring_stiffness[s], spring_damping[s])
-    particle_f[i] = add_slots(f, force_terms, term_index, term_start[i] + (s1 - s0), term_start[i + 1])
-
-
-@wp.kernel
-def accumulate_forces_with_springs_ell(
-    force_terms: wp.array(dtype=wp.vec3),
-    term_start: wp.array(dtype=int),
-    term_index: wp.array(dtype=int),
-    x: wp.array(dtype=wp.vec3),
-    v: wp.array(dtype=wp.vec3),
-    spring_start: wp.array(dtype=int),
-    width: int,
-    ell_list: wp.array(dtype=int),
-    ell_other: wp.array(dtype=int),
-    spring_rest_length: wp.array(dtype=float),
-    spring_stiffness: wp.array(dtype=float),
-    spring_damping: wp.array(dtype=float),
-    particle_f: wp.array(dtype=wp.vec3),
-):
-    """accumulate_forces_with_springs with the lists stored column by column (entry k of particle i
-    at k * n + i, -1 after the last): a warp's threads read consecutive words of the lists instead
-    of words 12 apart, which on the H200 was most of the L1 traffic of a 512² cloth substep.
-    Same springs in the same order, so the same bits."""
     i = wp.tid()
     n = x.shape[0]
     xi = x[i]
     vi = v[i]
     f = force_terms[i]
-    # The first nsprings entries of the particle's column are its springs (the rest are -1). Each
-    # iteration reads the next entry's spring and other end ahead of its own gathers, so those
+    nsprings = spring_start[i + 1] - spring_start[i]
+    base = spring_start[i]
+    stride = int(1)
+    if column_major != 0:
+        base = i
+        stride = n
+    # Each iteration reads the next entry's spring and other end ahead of its own gathers, so those
     # (x[j], v[j] and the spring's parameters) issue without waiting for the list read: on the
     # H200 the loop waits on gathers, not on bandwidth (bench/results/engine-h200-2026-12-03-2.md).
-    nsprings = spring_start[i + 1] - spring_start[i]
     s_next = int(-1)
     j_next = int(-1)
     if nsprings > 0:
-        s_next = ell_list[i]
-        j_next = ell_other[i]
+        s_next = spring_list[base]
+        j_next = spring_other[base]
     for k in range(nsprings):
         s = s_next
         j = j_next
         if k + 1 < nsprings:
-            s_next = ell_list[(k + 1) * n + i]
-            j_next = ell_other[(k + 1) * n + i]
+            s_next = spring_list[base + (k + 1) * stride]
+            j_next = spring_other[base + (k + 1) * stride]
         f = f + spring_force_on(xi, vi, x[j], v[j], spring_rest_length[s], spring_stiffness[s], spring_damping[s])
     particle_f[i] = add_slots(f, force_terms, term_index, term_start[i] + nsprings, term_start[i + 1])
