@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
         gpusim::SassMap sass;
         if (sass_counts && sim) {
             sass_module = std::make_unique<gpusim::Module>(gpusim::parse_ptx(ptx, "module.ptx"));
-            sass = gpusim::map_sass(ptx, gpusim::builtin_arch(dev.arch));
+            sass = gpusim::map_sass(ptx, sim_arch(dev.arch));
         }
         LaunchOptions opt;
         opt.device = dev;

@@ -611,6 +611,9 @@ TEST(SimCli, TextReportShowsCyclesAndConflicts) {
     EXPECT_NE(r.out.find("kernel column_store: grid 8 x block 32 on sim:h200"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("shared: 40 requests, 536 wavefronts (496 excess from bank conflicts)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("IPC"), std::string::npos);
+    // The launch's SASS instruction estimate beside the PTX count (8 one-warp blocks).
+    EXPECT_NE(r.out.find("warp instructions "), std::string::npos) << r.out;
+    if (std::ifstream("/usr/local/cuda/bin/ptxas")) EXPECT_NE(r.out.find(" SASS, thread instructions "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("long_scoreboard"), std::string::npos);
 }
 
