@@ -1,40 +1,38 @@
 // `weft audit`: static checks of a module's kernels, with witnesses (docs/audit.md).
 //
 //   weft audit MODULE.py [--kernel K] [--dim N[,M]] [--shape name=AxB ...] [--block-dim B]
-//                        [--arch h200] [--format text|json|sarif] [--dot DIR] [--werror]
+//                        [--arch h200|FILE.json] [--format text|json|sarif] [--dot DIR] [--werror]
 //
 // The IR checks are compiler/audit (bounds, divergence, barrier-divergence, shared-race,
 // bank-conflict, uncoalesced). The `resources` check lives here because it needs the CUDA
 // toolchain, which compiler/ must not depend on: the module's PTX comes from the runtime's
-// generate_ptx (NVRTC, the PTX the cuda device runs), ptxas -v reports registers, spills and
-// shared memory per kernel, and compiler/audit/occupancy turns them into occupancy and a block
-// size. Without NVRTC or ptxas the check reports occupancy from the static shared memory alone.
+// generate_ptx (NVRTC, the PTX the cuda device runs) for the --arch file's target, ptxas -v
+// reports registers, spills and shared memory per kernel (gpusim/arch/ptxas.h), and
+// gpusim/arch/occupancy.h turns them into occupancy and a block size with the file's figures.
+// Without NVRTC or ptxas the check reports occupancy from the static shared memory alone.
 // The same ptxas run (with -lineinfo) gives the kernels' machine code: its shared loads and
 // stores, with their widths and source lines (compiler/audit/compiled_shared.h, through
-// gpusim/sass_map's line table), so that bank conflicts and --counts cost the instructions
+// gpusim/sass/sass_map's line table), so that bank conflicts and --counts cost the instructions
 // ptxas actually emits (two 4-byte stores merged into one STS.64 are one request).
 //
 // Exit codes: 0 no errors (with --werror: no warnings either), 1 findings of that severity or
 // compile errors, 2 usage.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <regex>
-#include <sstream>
 
+#include "apps/arch_option.h"
 #include "apps/cli.h"
 #include "compiler/audit/audit.h"
-#include "compiler/audit/occupancy.h"
 #include "compiler/audit/shared_profile.h"
 #include "compiler/driver.h"
+#include "gpusim/arch/occupancy.h"
+#include "gpusim/arch/ptxas.h"
 
 #if __has_include("runtime/cuda/ptx.h") && WEFT_HAVE_CUDA
-#include "gpusim/sass_map.h"
+#include "gpusim/sass/sass_map.h"
 #include "runtime/cuda/ptx.h"
 #define WEFT_AUDIT_PTX 1
 #endif
@@ -69,56 +67,35 @@ std::pair<std::string, std::vector<int64_t>> parse_shape(const std::string& s) {
     return {name, out};
 }
 
-struct PtxasInfo {
-    int registers = 0, spill_stores = 0, spill_loads = 0, smem = 0, stack = 0;
-    bool found = false;
-};
-
-std::string run_capture(const std::string& cmd, int* status) {
-    FILE* p = popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[512];
-    while (p && fgets(buf, sizeof buf, p)) out += buf;
-    int st = p ? pclose(p) : -1;
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return out;
-}
-
-// ptxas -v -lineinfo on the module's PTX; the per-entry lines of its report, and each kernel's
-// shared loads and stores into *code (by entry name). Empty map + reason on failure.
-std::map<std::string, PtxasInfo> ptxas_report(const compiler::CompiledModule& m, const std::string& sm, const std::string& source_path,
-                                              std::map<std::string, audit::CompiledShared>* code, std::string* why) {
-    std::map<std::string, PtxasInfo> info;
+// ptxas -v -lineinfo on the module's PTX: each entry's resources, and each kernel's shared loads
+// and stores into *code (by entry name). Empty map + reason on failure.
+std::map<std::string, gpusim::KernelResources> ptxas_report(const compiler::CompiledModule& m, const gpusim::ArchSpec& arch,
+                                                            const std::string& source_path,
+                                                            std::map<std::string, audit::CompiledShared>* code, std::string* why) {
+    std::map<std::string, gpusim::KernelResources> info;
 #ifdef WEFT_AUDIT_PTX
     std::string ptx;
     try {
-        ptx = runtime::generate_ptx(m, sm);
+        ptx = runtime::generate_ptx(m, arch.sm_target());
     } catch (const std::exception& e) {
         *why = std::string("no PTX: ") + e.what();
         return info;
     }
-    const char* env = std::getenv("WEFT_PTXAS");
-    std::string ptxas = env ? env : "/usr/local/cuda/bin/ptxas";
-    if (!std::filesystem::exists(ptxas)) {
-        *why = "ptxas not found at " + ptxas + " (set WEFT_PTXAS)";
+    gpusim::PtxasOptions options;
+    options.lineinfo = true;
+    if (!std::filesystem::exists(options.ptxas)) {
+        *why = "ptxas not found at " + options.ptxas + " (set WEFT_PTXAS)";
         return info;
     }
-    auto dir = std::filesystem::temp_directory_path() / ("weft-audit-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / "module.ptx") << ptx;
-    int status = 0;
-    std::string out = run_capture(ptxas + " -v -lineinfo -arch=" + sm + " -o " + (dir / "module.cubin").string() + " " +
-                                      (dir / "module.ptx").string() + " 2>&1",
-                                  &status);
-    std::stringstream cubin;
-    cubin << std::ifstream(dir / "module.cubin", std::ios::binary).rdbuf();
-    std::filesystem::remove_all(dir);
-    if (status != 0) {
-        *why = "ptxas failed: " + out.substr(0, 400);
+    gpusim::PtxasOutput out;
+    try {
+        out = gpusim::run_ptxas(ptx, arch, options);
+    } catch (const gpusim::PtxasError& e) {
+        *why = "ptxas failed: " + e.log().substr(0, 400);
         return info;
     }
     try {
-        gpusim::SassMap sass = gpusim::read_sass_map(cubin.str());
+        gpusim::SassMap sass = gpusim::read_sass_map(out.cubin);
         std::map<int, int> lines = audit::ptx_source_lines(ptx, source_path);
         for (const auto& [entry, k] : sass.kernels) {
             std::vector<audit::SassWord> words;
@@ -129,24 +106,10 @@ std::map<std::string, PtxasInfo> ptxas_report(const compiler::CompiledModule& m,
         *why = std::string("cannot read ptxas's machine code: ") + e.what();
         code->clear();
     }
-    std::istringstream in(out);
-    std::string line, current;
-    std::regex entry(R"(Compiling entry function '([^']+)')"), used(R"(Used (\d+) registers)"), smem(R"((\d+) bytes smem)"),
-        spill(R"((\d+) bytes spill stores, (\d+) bytes spill loads)"), props(R"(Function properties for (\S+))"),
-        stack(R"((\d+) bytes stack frame)");
-    std::smatch mm;
-    while (std::getline(in, line)) {
-        if (std::regex_search(line, mm, entry) || std::regex_search(line, mm, props)) current = mm[1];
-        if (current.empty()) continue;
-        PtxasInfo& pi = info[current];
-        if (std::regex_search(line, mm, used)) pi.registers = std::stoi(mm[1]), pi.found = true;
-        if (std::regex_search(line, mm, smem)) pi.smem = std::stoi(mm[1]);
-        if (std::regex_search(line, mm, spill)) pi.spill_stores = std::stoi(mm[1]), pi.spill_loads = std::stoi(mm[2]);
-        if (std::regex_search(line, mm, stack)) pi.stack = std::stoi(mm[1]);
-    }
+    info = gpusim::parse_ptxas_report(out.log);
 #else
     (void)m;
-    (void)sm;
+    (void)arch;
     (void)source_path;
     (void)code;
     *why = "this build has no CUDA (NVRTC), so registers are not known";
@@ -154,42 +117,50 @@ std::map<std::string, PtxasInfo> ptxas_report(const compiler::CompiledModule& m,
     return info;
 }
 
-audit::Finding resources_finding(const compiler::ir::Function& k, const audit::ArchParams& arch, int block,
-                                 const std::map<std::string, PtxasInfo>& ptxas, const std::string& why) {
+// "shared memory" for the text, where occupancy_limit_name says "shared_memory".
+std::string limit_text(gpusim::OccupancyLimit l) {
+    std::string s = gpusim::occupancy_limit_name(l);
+    for (char& c : s)
+        if (c == '_') c = ' ';
+    return s;
+}
+
+audit::Finding resources_finding(const compiler::ir::Function& k, const gpusim::ArchSpec& arch, int block,
+                                 const std::map<std::string, gpusim::KernelResources>& ptxas, const std::string& why) {
     audit::Finding f;
     f.check = audit::Check::Resources;
     f.severity = audit::FindingSeverity::Note;
     f.kernel = k.name;
     f.loc = audit::capture_loc(k.loc);
-    PtxasInfo pi;
+    const gpusim::KernelResources* pi = nullptr;
     for (const auto& [name, p] : ptxas)
         if (name == k.name + "_cuda" || name.rfind(k.name + "_cuda", 0) == 0) {
-            pi = p;
+            pi = &p;
             break;
         }
-    int smem = pi.found ? pi.smem : static_cast<int>(k.shared_bytes);
-    int regs = pi.found ? pi.registers : 32;
-    audit::Occupancy o = audit::occupancy(arch, block, regs, smem);
+    int smem = pi ? static_cast<int>(pi->shared_bytes) : static_cast<int>(k.shared_bytes);
+    int regs = pi ? pi->registers : 32;
+    gpusim::Occupancy o = gpusim::occupancy(arch, block, regs, static_cast<uint32_t>(smem));
     char buf[400];
-    if (pi.found) {
-        snprintf(buf, sizeof buf, "%d registers, %d bytes shared memory per block, %d bytes spilled (stores), %d bytes stack frame (local memory per thread) on %s (%s)",
-                 pi.registers, smem, pi.spill_stores, pi.stack, arch.name.c_str(), arch.sm.c_str());
-        if (pi.spill_stores > 0 || pi.spill_loads > 0) f.severity = audit::FindingSeverity::Warning;
+    if (pi) {
+        snprintf(buf, sizeof buf, "%d registers, %d bytes shared memory per block, %u bytes spilled (stores), %u bytes stack frame (local memory per thread) on %s (%s)",
+                 pi->registers, smem, pi->spill_stores, pi->stack_bytes, arch.name.c_str(), arch.sm_target().c_str());
+        if (pi->spill_stores > 0 || pi->spill_loads > 0) f.severity = audit::FindingSeverity::Warning;
     } else {
         snprintf(buf, sizeof buf, "%d bytes static shared memory per block on %s; registers unknown (%s), 32 assumed",
                  smem, arch.name.c_str(), why.c_str());
     }
     f.message = buf;
     snprintf(buf, sizeof buf, "block of %d threads: %d blocks (%d warps) per SM, theoretical occupancy %.0f%%, limited by %s",
-             block, o.blocks_per_sm, o.active_warps, 100.0 * o.occupancy, o.limiter.c_str());
+             block, o.blocks_per_sm, o.active_warps_per_sm, 100.0 * o.theoretical, limit_text(o.limiter).c_str());
     f.notes.push_back({{}, buf});
-    snprintf(buf, sizeof buf, "limits in blocks per SM: warps %d, blocks %d, registers %d, shared memory %d", o.by_warps,
-             o.by_blocks, o.by_registers, o.by_shared);
+    snprintf(buf, sizeof buf, "limits in blocks per SM: warps %d, blocks %d, registers %d, shared memory %d", o.limit_warps,
+             o.limit_blocks, o.limit_registers, o.limit_shared);
     f.notes.push_back({{}, buf});
-    int rec = audit::recommended_block_size(arch, regs, smem);
+    int rec = gpusim::recommended_block_size(arch, regs, static_cast<uint32_t>(smem));
     if (k.block_dim == 0 && rec != block) {
-        audit::Occupancy r = audit::occupancy(arch, rec, regs, smem);
-        snprintf(buf, sizeof buf, "recommended block size: %d (occupancy %.0f%%)", rec, 100.0 * r.occupancy);
+        gpusim::Occupancy r = gpusim::occupancy(arch, rec, regs, static_cast<uint32_t>(smem));
+        snprintf(buf, sizeof buf, "recommended block size: %d (occupancy %.0f%%)", rec, 100.0 * r.theoretical);
         f.notes.push_back({{}, buf});
     }
     return f;
@@ -201,7 +172,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
     Args args(argv, {"kernel", "dim", "shape", "arch", "format", "dot", "block-dim", "max-constant-bytes", "counts", "arg"}, {"werror", "help", "no-resources"});
     if (args.flag("help")) {
         printf("usage: weft audit MODULE.py [--kernel K] [--dim N[,M]] [--shape name=AxB ...] [--block-dim B]\n"
-               "                  [--arch h200] [--format text|json|sarif] [--dot DIR] [--werror] [--no-resources]\n"
+               "                  [--arch h200|FILE.json] [--format text|json|sarif] [--dot DIR] [--werror] [--no-resources]\n"
                "                  [--arg NAME=VALUE ...] [--max-constant-bytes N (64)] [--counts FILE.json]\n"
                "Static checks of kernels: bounds, divergence, barrier-divergence, shared-race, bank-conflict,\n"
                "uncoalesced, oversize-constant, resources. Silence one on a line with '# weft: ignore[check-id]'.\n"
@@ -238,9 +209,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
     std::string format = args.get_or("format", "text");
     if (format != "text" && format != "json" && format != "sarif")
         throw UsageError("--format takes text, json or sarif; got '" + format + "'");
-    audit::ArchParams arch;
-    std::string arch_name = args.get_or("arch", "h200");
-    if (!audit::arch_from_name(arch_name, &arch)) throw UsageError("unknown --arch '" + arch_name + "' (known: h200, h100, sm_90)");
+    const gpusim::ArchSpec arch = arch_option(args);
     audit::AuditOptions options;
     if (auto d = args.get("dim")) options.dims = parse_dims(*d);
     options.shapes = shapes;
@@ -305,14 +274,14 @@ int cmd_audit(const std::vector<std::string>& argv) {
     }
     // ptxas runs for the resources check and for the machine code's shared access widths
     // (bank conflicts, --counts); --no-resources only drops the resources finding.
-    std::map<std::string, PtxasInfo> ptxas;
+    std::map<std::string, gpusim::KernelResources> ptxas;
     std::map<std::string, audit::CompiledShared> code;  // by entry name (KERNEL_cuda)
     std::string ptxas_why;
     bool resources = !args.flag("no-resources");
     try {
         compiler::CodegenOptions co;
         m->gen = compiler::generate_cpp(*m->ir, co);
-        ptxas = ptxas_report(*m, arch.sm, path, &code, &ptxas_why);
+        ptxas = ptxas_report(*m, arch, path, &code, &ptxas_why);
     } catch (const std::exception& e) {
         ptxas_why = e.what();
     }

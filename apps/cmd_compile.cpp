@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "apps/arch_option.h"
 #include "apps/cli.h"
 #include "compiler/frontend/parser.h"
 #include "compiler/driver.h"
@@ -52,12 +53,14 @@ std::vector<compiler::ModuleSource> module_sources(const std::string& path) {
 int cmd_compile(const std::vector<std::string>& argv) {
     Args args(argv, {"kernel", "emit", "arch"}, {"debug", "help"});
     if (args.flag("help")) {
-        printf("usage: weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--arch sm_90] [--debug]\n"
-               "Checks the module and prints diagnostics; with --emit, prints that form of it.\n");
+        printf("usage: weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--arch h200|FILE.json] [--debug]\n"
+               "Checks the module and prints diagnostics; with --emit, prints that form of it. --emit ptx\n"
+               "targets the architecture file's sm_XX (h200: sm_90; the files are gpusim/arch/*.json).\n");
         return 0;
     }
     if (args.positional().size() != 1) throw UsageError("expected one MODULE.py, got " + std::to_string(args.positional().size()));
     std::string path = args.positional()[0];
+    const gpusim::ArchSpec arch = arch_option(args);
     std::string emit = args.get_or("emit", "");
     if (!emit.empty() && emit != "ast" && emit != "ir" && emit != "cpp" && emit != "ptx")
         throw UsageError("--emit takes ast, ir, cpp or ptx; got '" + emit + "'");
@@ -89,7 +92,7 @@ int cmd_compile(const std::vector<std::string>& argv) {
             std::cout << m->gen.cpp;
         } else {
 #ifdef WEFT_CLI_PTX
-            std::cout << runtime::generate_ptx(*m, args.get_or("arch", "sm_90"));
+            std::cout << runtime::generate_ptx(*m, arch.sm_target());
 #else
             throw UsageError("--emit ptx needs a build with CUDA (NVRTC); this one has none");
 #endif

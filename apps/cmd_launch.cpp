@@ -172,12 +172,12 @@ int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
     if (sim) options.insert(options.end(), sim_option_names().begin(), sim_option_names().end());
     Args args(argv, options, {"debug", "help", "cache-stats"});
     if (sim && args.flag("help")) {
-        printf("usage: weft sim MODULE.py --kernel NAME --dim N[,M..] [--arch h200] [--report text|json]\n"
+        printf("usage: weft sim MODULE.py --kernel NAME --dim N[,M..] [--arch h200|FILE.json] [--report text|json]\n"
                "                 [--inputs FILE.npz] [--arg NAME=VALUE] [--block-dim B] [--debug]\n"
                "                 [--scheduler P] [--trace-jsonl FILE [--trace-* FILTER]] [--chrome-trace FILE]\n"
                "Runs the kernel on generated inputs on the GPU simulator's timing model and prints its cycles,\n"
                "IPC, occupancy, stall reasons, bank conflicts and memory behaviour, per kernel and per source line.\n%s",
-               sim_options_usage());
+               sim_options_usage().c_str());
         return 0;
     }
     if (args.flag("help")) {

@@ -7,6 +7,7 @@
 // excess wavefronts, sectors, stalls, cycles; docs/gpusim.md lists every field).
 #include "apps/sim_report.h"
 
+#include "apps/arch_option.h"
 #include "apps/cli.h"
 
 #include <algorithm>
@@ -16,6 +17,8 @@
 #include <memory>
 #include <sstream>
 
+#include "gpusim/arch/resolve_arch.h"
+#include "gpusim/timing/policy_names.h"
 #include "runtime/errors.h"
 #if WEFT_HAVE_SIM
 #include "runtime/sim/sim_backend.h"
@@ -30,10 +33,17 @@ const std::vector<std::string>& sim_option_names() {
     return v;
 }
 
-const char* sim_options_usage() {
-    return "  --arch NAME|FILE.json     GPU model: h200 (default), h100, a100, rtx4090, v100, or an architecture file\n"
+std::string sim_options_usage() {
+    // The names are gpusim's lists: its architecture files and its warp schedulers.
+    auto list = [](const std::vector<std::string>& names, const std::string& dflt) {
+        std::string out;
+        for (const auto& n : names) out += (out.empty() ? "" : ", ") + n + (n == dflt ? " (default)" : "");
+        return out;
+    };
+    return "  --arch NAME|FILE.json     GPU model: an architecture file's name (gpusim/arch/: " + list(gpusim::builtin_arch_names(), kDefaultArch) +
+           ") or path\n"
            "  --report text|json        per-kernel and per-source-line report (json: for tools)\n"
-           "  --scheduler POLICY        warp scheduler: gto (default), lrr, two-level, latency-hiding\n"
+           "  --scheduler POLICY        warp scheduler: " + list(gpusim::scheduler_names(), "gto") + "\n"
            "  --trace-jsonl FILE        write every issued warp instruction as one JSON line, filtered by:\n"
            "    --trace-opcode OP       opcode prefix at a '.' boundary (ld, ld.shared, bar, fma.rn)\n"
            "    --trace-sm N  --trace-warp N  --trace-block N  --trace-line N (kernel source line)\n"
@@ -77,14 +87,10 @@ int print_sim_report(const Args&, const std::string&, uint64_t) {
 #else
 
 std::string configure_sim(const Args& args) {
-    std::string arch = args.get_or("arch", "h200");
-    if (arch.size() > 5 && arch.compare(arch.size() - 5, 5, ".json") == 0) {
-        arch = runtime::register_sim_arch_file(arch);
-    } else if (!runtime::sim_arch_known(arch)) {
-        std::string names;
-        for (const auto& n : runtime::sim_arch_names()) names += (names.empty() ? "" : ", ") + n;
-        throw UsageError("--arch: unknown simulator architecture '" + arch + "'; known: " + names + " (or an architecture FILE.json)");
-    }
+    // --arch as every command reads it (apps/arch_option.h); a file is registered as sim:NAME.
+    const std::string arg = args.get_or("arch", kDefaultArch);
+    const gpusim::ArchSpec spec = arch_option(args);
+    const std::string arch = gpusim::is_arch_path(arg) ? runtime::register_sim_arch(spec, arg) : arg;
     runtime::SimSettings s;
     s.scheduler = args.get_or("scheduler", "gto");
     try {

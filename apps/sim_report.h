@@ -14,9 +14,9 @@ namespace weft::apps {
 // The option names `weft sim` adds to `weft launch`'s (valued options).
 const std::vector<std::string>& sim_option_names();
 // Usage text of those options.
-const char* sim_options_usage();
+std::string sim_options_usage();
 
-// Reads --arch (a built-in name or a .json architecture file), --scheduler and the trace
+// Reads --arch (apps/arch_option.h), --scheduler and the trace
 // options, sets the sim device's settings, and returns the device string ("sim:h200").
 // Throws UsageError naming the option for a bad value.
 std::string configure_sim(const Args& args);

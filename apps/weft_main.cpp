@@ -1,8 +1,8 @@
 // `weft`: the command line.
 //
-//   weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--arch sm_90] [--debug]
+//   weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--arch h200|FILE.json] [--debug]
 //   weft launch  MODULE.py --kernel NAME --dim N[,M..] [--device cpu|cuda:0|sim:h200] [--print N]
-//   weft sim     MODULE.py --kernel NAME --dim N[,M..] [--arch h200] [--report text|json]
+//   weft sim     MODULE.py --kernel NAME --dim N[,M..] [--arch h200|FILE.json] [--report text|json]
 //   weft builtins [--markdown]
 //   weft run     SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR]
 //

@@ -10,8 +10,8 @@
 
 #include <vector>
 
-#include "gpusim/launch.h"
-#include "gpusim/parse_ptx.h"
+#include "gpusim/exec/launch.h"
+#include "gpusim/ptx/parse_ptx.h"
 
 namespace {
 using namespace weft::gpusim;

@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "cases.h"
-#include "gpusim/arch.h"
-#include "gpusim/parse_ptx.h"
-#include "gpusim/sass_map.h"
+#include "gpusim/arch/arch.h"
+#include "gpusim/ptx/parse_ptx.h"
+#include "gpusim/sass/sass_map.h"
 #include "result_json.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"

@@ -14,7 +14,7 @@
 //
 // One analysis per file; each returns findings and keeps no state. Findings on a line carrying
 // `# weft: ignore[check-id]` are dropped here. Resources (registers, occupancy) need ptxas and
-// live in apps/cmd_audit.cpp; the occupancy arithmetic is compiler/audit/occupancy.h.
+// live in apps/cmd_audit.cpp, on gpusim/arch/ (the architecture file, ptxas, occupancy).
 #pragma once
 
 #include <map>

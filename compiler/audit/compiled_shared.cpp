@@ -1,7 +1,7 @@
 // Shared loads and stores of machine code, per source line (see compiled_shared.h).
 #include "compiler/audit/compiled_shared.h"
 
-#include "gpusim/sass_decode.h"
+#include "gpusim/sass/sass_decode.h"
 
 #include <regex>
 #include <set>

@@ -6,12 +6,12 @@
 // wavefronts: NVRTC's PTX still has two `st.shared` (f32 and u32), and ptxas made one 64-bit
 // `STS.64` of them. Which accesses get merged is ptxas's choice, so the audit does not guess it:
 // it reads the SASS that ptxas makes, decodes each shared load/store's width, and follows
-// ptxas's line table (SASS -> PTX line, gpusim/sass_map.h) and the PTX's `.loc` directives
+// ptxas's line table (SASS -> PTX line, gpusim/sass/sass_map.h) and the PTX's `.loc` directives
 // (PTX line -> source line) back to the kernel's source lines. merged_accesses.h then maps the
 // instructions onto the IR's accesses.
 //
 //   SASS word ──line table──> PTX line ──.loc (inlined_at)──> source line
-//   the word's LDS/STS width: gpusim/sass_decode.h (the decoder gpusim's timing model uses too)
+//   the word's LDS/STS width: gpusim/sass/sass_decode.h (the decoder gpusim's timing model uses too)
 //
 // compiler/ does not depend on the CUDA toolchain: the caller (apps/cmd_audit.cpp, the audit
 // tests) runs NVRTC and ptxas and passes the PTX text and the decoded instruction words here.

@@ -1,6 +1,6 @@
 // The warp-level shared-memory requests of one access, and what they cost in wavefronts.
 //
-// The cost rule is gpusim's (gpusim/bank_model.h, `shared_bank_cost`): one implementation of the
+// The cost rule is gpusim's (gpusim/arch/bank_model.h, `shared_bank_cost`): one implementation of the
 // bank model for the simulator and the audit, as the issue asks. That header is dependency-free
 // (<cstdint> only), so compiler/ includes it without depending on anything else of gpusim.
 // This file only turns the interpreter's per-thread element indices into what the hardware
@@ -9,7 +9,7 @@
 //
 //   AccessEvent (per-thread indices) ──warp_requests──> [SharedRequest] ──request_cost──> BankCost
 //
-// The rule itself (documented in gpusim/bank_model.h and docs/audit.md): 32 banks of 4 bytes;
+// The rule itself (documented in gpusim/arch/bank_model.h and docs/audit.md): 32 banks of 4 bytes;
 // lanes on one word are served by one broadcast; a phase costs the largest number of distinct
 // words one bank must deliver; phases are the whole warp for accesses of up to 8 bytes and
 // half-warps for 16-byte accesses (BankRule::kH200Measured, what the H200 did), or the
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "compiler/audit/simt_eval.h"
-#include "gpusim/bank_model.h"
+#include "gpusim/arch/bank_model.h"
 
 namespace weft::compiler::audit {
 

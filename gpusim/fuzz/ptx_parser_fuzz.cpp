@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "gpusim/launch.h"
-#include "gpusim/parse_ptx.h"
+#include "gpusim/exec/launch.h"
+#include "gpusim/ptx/parse_ptx.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace weft::gpusim;

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpusim/arch.h"
-#include "gpusim/module.h"
+#include "gpusim/arch/arch.h"
+#include "gpusim/ptx/module.h"
 
 namespace weft::gpusim {
 

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpusim/bank_model.h"
+#include "gpusim/arch/bank_model.h"
 
 namespace weft::gpusim {
 

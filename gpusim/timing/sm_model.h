@@ -12,7 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "gpusim/run_block.h"
+#include "gpusim/exec/run_block.h"
 #include "gpusim/timing/cache.h"
 #include "gpusim/timing/instr_class.h"
 #include "gpusim/timing/timing.h"

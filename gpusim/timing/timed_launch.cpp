@@ -8,7 +8,7 @@
 #include <thread>
 #include <unordered_set>
 
-#include "gpusim/call_graph.h"
+#include "gpusim/ptx/call_graph.h"
 #include "gpusim/timing/sm_model.h"
 
 namespace weft::gpusim {
@@ -95,7 +95,12 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
   if (regs < 0) {
     if (options.ptx_text.empty())
       throw OccupancyError("launch_timed: set TimingOptions::registers_per_thread, or ptx_text so that ptxas can report the kernel's registers");
-    const auto res = ptxas_resources(options.ptx_text, a, options.ptxas);
+    std::map<std::string, KernelResources> res;
+    try {
+      res = ptxas_resources(options.ptx_text, a, options.ptxas);
+    } catch (const PtxasError& e) {
+      throw OccupancyError(e.what());
+    }
     const auto it = res.find(kernel.name);
     if (it == res.end()) throw OccupancyError("ptxas reported no kernel named '" + kernel.name + "'");
     regs = it->second.registers;

@@ -30,10 +30,11 @@
 #include <string_view>
 #include <vector>
 
-#include "gpusim/arch.h"
-#include "gpusim/launch.h"
-#include "gpusim/occupancy.h"
-#include "gpusim/sass_map.h"
+#include "gpusim/arch/arch.h"
+#include "gpusim/exec/launch.h"
+#include "gpusim/arch/occupancy.h"
+#include "gpusim/arch/ptxas.h"
+#include "gpusim/sass/sass_map.h"
 #include "gpusim/timing/policies.h"
 
 namespace weft::gpusim {
@@ -99,7 +100,7 @@ struct TimingOptions {
                                                // -1: ptxas's figure when ptxas runs, else the module's
                                                // (which sums every kernel's .shared variables)
   std::string ptx_text;                        // the module's PTX, for ptxas's register count
-  std::string ptxas = "/usr/local/cuda/bin/ptxas";
+  std::string ptxas = ptxas_path();
   SchedulerFactory scheduler = gto_scheduler();
   std::shared_ptr<const SharedMemoryModel> shared_model;  // null: NvidiaBankModel
   std::shared_ptr<const CachePolicy> l1_policy, l2_policy;  // replacement; null: LRU

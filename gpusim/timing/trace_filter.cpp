@@ -3,7 +3,7 @@
 #include <string>
 
 #include "gpusim/errors.h"
-#include "gpusim/instruction.h"
+#include "gpusim/ptx/instruction.h"
 #include "gpusim/timing/timing.h"
 
 namespace weft::gpusim {

@@ -4,7 +4,7 @@
 # microbenchmarks, then profiles every validation launch with ncu (clocks left alone).
 # Writes to $OUT: micro.txt, ncu_sweep.csv, ncu_kernels.csv, ncu_calib.csv, ncu_ramp.csv, driver.txt, sass.txt, env.txt,
 # ncu_sass_source.csv (per SASS instruction: executed warp instructions, with its PTX/source
-# line: checks gpusim/sass_map.h's attribution instruction by instruction; not used to calibrate).
+# line: checks gpusim/sass/sass_map.h's attribution instruction by instruction; not used to calibrate).
 #
 #   run_h200.sh [all|cuda|weft]     (default all)
 #     cuda  the above: kernels.cu's launches (nvcc)

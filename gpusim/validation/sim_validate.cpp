@@ -17,8 +17,10 @@
 
 #include "cases.h"
 #include "result_json.h"
-#include "gpusim/parse_ptx.h"
-#include "gpusim/sass_map.h"
+#include "gpusim/ptx/parse_ptx.h"
+#include "gpusim/sass/sass_map.h"
+#include "gpusim/arch/resolve_arch.h"
+#include "gpusim/timing/policy_names.h"
 #include "gpusim/timing/timing.h"
 
 using namespace weft::gpusim;
@@ -57,9 +59,9 @@ int main(int argc, char** argv) {
   const std::string ptx = ss.str();
   const Module module = parse_ptx(ptx, "kernels.ptx");
   TimingOptions opt;
-  opt.arch = arch_name.find(".json") != std::string::npos ? load_arch(arch_name) : builtin_arch(arch_name);
+  opt.arch = resolve_arch(arch_name);
   opt.threads = threads;
-  opt.scheduler = sched == "lrr" ? lrr_scheduler() : gto_scheduler();
+  opt.scheduler = scheduler_by_name(sched);
   const auto regs = ptxas_resources(ptx, opt.arch);
   const SassMap sass = map_sass(ptx, opt.arch);
   for (const Case& c : all_cases()) {

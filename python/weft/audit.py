@@ -8,7 +8,7 @@ bank conflicts, coalescing, constants) from Python, the same analyses as `weft a
 values; `shapes={"a": (1024,)}` and `args={"n": 8}` give them by parameter name. With
 wp.config.mode = "debug", every launch is audited once per kernel and launch geometry, and
 warnings and errors are printed to stderr before it runs. The resources check (registers and
-occupancy from ptxas) is the command line's: `weft audit FILE.py --arch sm_90`.
+occupancy from ptxas) is the command line's: `weft audit FILE.py --arch h200`.
 """
 
 import sys

@@ -18,6 +18,10 @@
 // achieved occupancy per kernel, per PTX instruction and per source line (.loc -> kernel
 // file:line). Tools (`weft sim`, the viewer) take a mark
 // before the work they want to see and read the reports of every launch after it.
+//
+// Files: sim_backend.cpp (the DeviceBackend: memory, copies, loading modules), sim_module.cpp
+// (launches), sim_arch.cpp, sim_settings.cpp and report_log.cpp (the three sections below),
+// allocations.cpp (the buffers a launch may touch).
 #pragma once
 
 #include <cstdint>
@@ -26,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusim/arch.h"
+#include "gpusim/arch/arch.h"
 #include "gpusim/timing/hotspots.h"
 #include "gpusim/timing/timing.h"
 #include "runtime/device.h"
@@ -35,13 +39,18 @@ namespace weft::runtime {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Architectures
+// The names are gpusim's architecture files (gpusim/arch/resolve_arch.h), plus those registered
+// below; an unknown one is RuntimeError with gpusim's message (did-you-mean, the known names).
 bool sim_arch_known(const std::string& arch);
 std::vector<std::string> sim_arch_names();           // sorted
 std::string sim_ptx_arch(const std::string& arch);   // "h200" -> "sm_90"; RuntimeError if unknown
 const gpusim::ArchSpec& sim_arch(const std::string& arch);  // RuntimeError if unknown
-// Loads an architecture file (gpusim/arch/*.json format) and makes `sim:NAME` use it, NAME
-// being the file's "name" (a built-in of the same name is replaced for this process).
-// Returns NAME. Throws RuntimeError carrying the loader's file:line:col and key.
+// Makes `sim:NAME` use an architecture (gpusim/arch/*.json format), NAME being its "name" (a
+// built-in of the same name is replaced for this process). Returns NAME. `source` names the
+// file in the error for a name that cannot be a device name.
+std::string register_sim_arch(const gpusim::ArchSpec& arch, const std::string& source);
+// Loads an architecture file and registers it. Throws RuntimeError carrying the loader's
+// file:line:col and key.
 std::string register_sim_arch_file(const std::string& path);
 std::unique_ptr<DeviceBackend> make_sim_backend(const Device& d);
 
@@ -50,7 +59,7 @@ std::unique_ptr<DeviceBackend> make_sim_backend(const Device& d);
 struct SimSettings {
     bool timing = true;                      // false: functional counts only (no cycles); also
                                              // when the environment sets WEFT_SIM_TIMING=0
-    std::string scheduler = "gto";           // gto, lrr, two-level, latency-hiding
+    std::string scheduler = "gto";           // gpusim::scheduler_names(): gto, lrr, two-level, latency-hiding
     std::shared_ptr<std::ostream> trace;     // JSONL instruction trace of every launch (null: none)
     gpusim::TraceFilter trace_filter;        // checked at set_sim_settings
     bool timeline = false;                   // keep block and warp spans (for a Chrome trace)
@@ -59,6 +68,7 @@ struct SimSettings {
 void set_sim_settings(const SimSettings& s);
 SimSettings sim_settings();
 gpusim::SchedulerFactory sim_scheduler(const std::string& name);  // RuntimeError if unknown
+bool sim_timing_enabled(const SimSettings& s);  // s.timing, unless the environment sets WEFT_SIM_TIMING=0
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Reports

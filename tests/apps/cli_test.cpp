@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 #include <sys/wait.h>
 
 namespace {
@@ -84,7 +86,7 @@ TEST(Cli, ImportedSiblingModulesComeAlong) {
 
 #if WEFT_TEST_HAS_NVRTC
 TEST(Cli, EmitPtxNeedsNoGpu) {
-    Result r = weft("compile " + kExample + " --emit ptx --arch sm_90");
+    Result r = weft("compile " + kExample + " --emit ptx --arch h200");
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find(".target sm_90"), std::string::npos);
     EXPECT_NE(r.out.find(".visible .entry saxpy_cuda("), std::string::npos);
@@ -104,9 +106,37 @@ TEST(Cli, SimReportsCountsPerSourceLine) {
     EXPECT_NE(r.out.find("\"global_loads\": 200"), std::string::npos) << r.out;
     r = weft("sim " + kExample + " --kernel saxpy --dim 8 --arch z80");
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.out.find("unknown simulator architecture 'z80'; known: a100, h100, h200, rtx4090, v100"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("unknown architecture 'z80' known: a100, h100, h200, rtx4090, v100"), std::string::npos) << r.out;
+}
+
+// --arch names an architecture file (gpusim/arch/*.json) in every command; compile takes the
+// PTX target from it (a100: sm_80).
+TEST(Cli, EmitPtxTargetsTheArchitectureFile) {
+    Result r = weft("compile " + kExample + " --emit ptx --arch a100");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find(".target sm_80"), std::string::npos) << r.out.substr(0, 400);
+    r = weft("compile " + kExample + " --emit ptx --arch " + std::string(WEFT_SOURCE_DIR) + "/gpusim/arch/rtx4090.json");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find(".target sm_89"), std::string::npos) << r.out.substr(0, 400);
 }
 #endif
+
+// An unknown --arch is one message, with a did-you-mean and the list of files, in compile, audit
+// and sim (sim only where the build has the simulator).
+TEST(Cli, UnknownArchIsOneMessageInEveryCommand) {
+    const std::string message =
+        "--arch: unknown architecture 'h20'; did you mean 'h200'? known: a100, h100, h200, rtx4090, v100 (the files in gpusim/arch/), "
+        "or the path of an architecture file (FILE.json)";
+    std::vector<std::pair<std::string, std::string>> commands = {{"compile", kExample}, {"audit", kExample}};
+#if WEFT_TEST_HAS_NVRTC
+    commands.push_back({"sim", kExample + " --kernel saxpy --dim 8"});
+#endif
+    for (const auto& [command, rest] : commands) {
+        Result r = weft(command + " " + rest + " --arch h20");
+        EXPECT_EQ(r.code, 2) << command << "\n" << r.out;
+        EXPECT_NE(r.out.find("weft " + command + ": " + message), std::string::npos) << r.out;
+    }
+}
 
 // --inputs FILE.npz: numpy's savez archives supply named inputs (vec3 arrays as (n, 3)).
 TEST(Cli, LaunchReadsInputsFromNpz) {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <numeric>
 
-#include "gpusim/sass_map.h"
+#include "gpusim/sass/sass_map.h"
 #include "gpusim/timing/timing.h"
 #include "ptx_harness.h"
 

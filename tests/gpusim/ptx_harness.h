@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "gpusim/launch.h"
-#include "gpusim/parse_ptx.h"
+#include "gpusim/exec/launch.h"
+#include "gpusim/ptx/parse_ptx.h"
 
 namespace weft::gpusim::testing {
 

@@ -5,8 +5,12 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <regex>
 #include <string>
 #include <sys/wait.h>
+
+#include "gpusim/arch/arch.h"
+#include "gpusim/arch/occupancy.h"
 
 namespace {
 
@@ -47,7 +51,16 @@ TEST(AuditCli, ErrorPaths) {
     r = weft(m + " --format xml");
     EXPECT_NE(r.out.find("--format takes text, json or sarif; got 'xml'"), std::string::npos) << r.out;
     r = weft(m + " --arch tpu");
-    EXPECT_NE(r.out.find("unknown --arch 'tpu' (known: h200, h100, sm_90)"), std::string::npos) << r.out;
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.out.find("weft audit: --arch: unknown architecture 'tpu' known: a100, h100, h200, rtx4090, v100 (the files in "
+                         "gpusim/arch/), or the path of an architecture file (FILE.json)"),
+              std::string::npos)
+        << r.out;
+    r = weft(m + " --arch h20");
+    EXPECT_NE(r.out.find("weft audit: --arch: unknown architecture 'h20'; did you mean 'h200'? known: a100, h100"), std::string::npos) << r.out;
+    r = weft(m + " --arch /nonexistent/x.json");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("/nonexistent/x.json: error: cannot open architecture file"), std::string::npos) << r.out;
     r = weft(m + " --kernel kk");
     EXPECT_NE(r.out.find("has no kernel 'kk'; did you mean 'k'?"), std::string::npos) << r.out;
     r = weft(m + " --werorr");
@@ -177,4 +190,35 @@ TEST(AuditCli, SharedCountsMatchGpusimOnTheCompiledPtx) {
         EXPECT_EQ(json_int(sim, "shared_ideal_wavefronts", timing), ideal) << name;
     }
     std::filesystem::remove_all(dir);
+}
+
+// The resources check computes occupancy with the figures of the --arch file: every file is
+// accepted (a100 too), each gets its own limits (gpusim/arch/occupancy.h with that file), and
+// the PTX target follows the file's compute capability.
+TEST(AuditCli, ResourcesUseTheArchitectureFile) {
+    const std::string file = kCorpus + "/clean_bounds_shared_tile.py --dim 256";
+    for (const char* name : {"h200", "h100", "a100", "rtx4090", "v100"}) {
+        int code = 0;
+        const std::string out = run(std::string(WEFT_BINARY) + " audit " + file + " --arch " + name, &code);
+        EXPECT_EQ(code, 0) << name << "\n" << out;
+        const weft::gpusim::ArchSpec arch = weft::gpusim::builtin_arch(name);
+        std::smatch m;
+        int regs = 32, smem = 0;
+        if (std::regex_search(out, m, std::regex(R"((\d+) registers, (\d+) bytes shared memory per block.* on (\S+) \((sm_\d+)\))"))) {
+            regs = std::stoi(m[1]);
+            smem = std::stoi(m[2]);
+            EXPECT_EQ(m[3], name);
+            EXPECT_EQ(m[4], arch.sm_target());
+        } else {
+            ASSERT_TRUE(std::regex_search(out, m, std::regex(R"((\d+) bytes static shared memory per block on (\S+);)"))) << out;
+            smem = std::stoi(m[1]);
+            EXPECT_EQ(m[2], name);
+        }
+        ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(block of (\d+) threads)"))) << out;
+        const weft::gpusim::Occupancy o = weft::gpusim::occupancy(arch, std::stoi(m[1]), regs, static_cast<uint32_t>(smem));
+        const std::string limits = "limits in blocks per SM: warps " + std::to_string(o.limit_warps) + ", blocks " +
+                                   std::to_string(o.limit_blocks) + ", registers " + std::to_string(o.limit_registers) +
+                                   ", shared memory " + std::to_string(o.limit_shared);
+        EXPECT_NE(out.find(limits), std::string::npos) << name << ": expected '" << limits << "'\n" << out;
+    }
 }

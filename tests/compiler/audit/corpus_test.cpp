@@ -19,7 +19,7 @@
 #ifdef WEFT_AUDIT_MACHINE_CODE
 #include <unistd.h>
 
-#include "gpusim/sass_map.h"
+#include "gpusim/sass/sass_map.h"
 #include "runtime/cuda/ptx.h"
 #endif
 

@@ -1,5 +1,5 @@
 // compiler/audit/shared_requests: the audit's shared-memory requests, costed by gpusim's bank
-// model (gpusim/bank_model.h, the one implementation both use), against wavefront counts worked
+// model (gpusim/arch/bank_model.h, the one implementation both use), against wavefront counts worked
 // out by hand from NVIDIA's rule (32 banks of 4 bytes, same-word broadcast). For a stride of s
 // elements, every lane active:
 //   4-byte:  lane l uses word s*l; gcd(s, 32) lanes share each bank          -> gcd(s, 32)

@@ -1,6 +1,6 @@
 // Shared loads and stores of every width, each on its own PTX line (inline PTX, so that ptxas
 // keeps one instruction per access), and a broadcast row read that ptxas merges into 128-bit
-// loads (tests/gpusim/sass_shared_test.cpp).
+// loads (tests/gpusim/sass/sass_map_test.cpp).
 extern "C" __global__ void shared_widths(unsigned* out) {
   __shared__ __align__(16) unsigned char s[1024];  // launched with at most 32 threads
   const unsigned a = unsigned(__cvta_generic_to_shared(s)) + threadIdx.x * 16;

@@ -1,0 +1,27 @@
+// gpusim/exec/run_block.h — runs one thread block to completion (internal header).
+//
+// Warps take turns of LaunchOptions::warp_quantum instructions in warp order. After each
+// round, barriers whose arrivals reached their expected count release their warps. If a round
+// ends with no warp able to run and some warp unfinished, the block is deadlocked at its
+// barriers: run_block throws a SimError describing every waiting warp (see launch.h for the
+// barrier semantics).
+#pragma once
+
+#include "gpusim/exec/warp.h"
+
+namespace weft::gpusim {
+
+// ctx must have module, kernel, code, geometry, memory and counters set; run_block creates
+// the warps (registers in `regs`, resized as needed) and runs them.
+void run_block(BlockContext& ctx, RegisterFile& regs);
+
+// The two halves of run_block that the timing model drives itself (it issues one instruction
+// at a time): creating the warps (barrier counts reset), and releasing every barrier whose
+// arrivals are complete (returns whether any was released; released warps become Ready, or
+// Done when their stack is empty).
+void init_block_warps(BlockContext& ctx, RegisterFile& regs);
+bool release_barriers(BlockContext& ctx);
+// Throws the SimError run_block throws when no warp of the block can progress.
+[[noreturn]] void throw_barrier_deadlock(const BlockContext& ctx);
+
+}  // namespace weft::gpusim

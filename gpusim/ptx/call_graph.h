@@ -1,0 +1,22 @@
+// gpusim/ptx/call_graph.h — facts about which functions call which.
+//
+// Recursion matters to the executor: registers are numbered module-wide (one set per function),
+// so a call into a function that may already be active saves and restores its registers, and
+// the per-thread stack size cannot be computed statically.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gpusim/ptx/module.h"
+
+namespace weft::gpusim {
+
+// Sets Function::recursive for every function on a cycle of the call graph.
+void mark_recursive_functions(std::vector<Function>& functions, const std::vector<Instr>& code, const std::vector<CallArgs>& calls);
+
+// Bytes of per-thread frame stack a launch of `kernel` needs: the deepest chain of frames
+// (each rounded to 16 bytes), or -1 when a recursive function is reachable.
+int64_t stack_bytes_needed(const Module& module, int32_t kernel);
+
+}  // namespace weft::gpusim
