@@ -24,7 +24,7 @@
 #include "runtime/cuda/grid_policy.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"
-#include "runtime/hash.h"
+#include "support/hash.h"
 #include "runtime/module_cache.h"
 #include "runtime/oob_report.h"
 
@@ -206,7 +206,7 @@ private:
         if (!resources_done_) {
             resources_done_ = true;
             // ptxas takes a few hundred ms per module: its answer is kept in the disk cache.
-            const std::string key = hash_hex("ptxas-resources-v1\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
+            const std::string key = support::hash_hex("ptxas-resources-v1\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
             if (auto hit = cache_load(key, "ptxasres")) {
                 std::istringstream in(*hit);
                 std::string name;
@@ -238,7 +238,7 @@ private:
         std::lock_guard<std::mutex> lock(mu_);
         if (!sass_done_) {
             sass_done_ = true;
-            const std::string key = hash_hex("sass-map-v2\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
+            const std::string key = support::hash_hex("sass-map-v2\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
             bool cached = false;
             if (auto hit = cache_load(key, "sassmap")) {
                 try {

@@ -13,8 +13,8 @@
 #include "runtime/cpu/cpu_backend.h"
 #include "runtime/cpu/thread_pool.h"
 #include "runtime/errors.h"
-#include "runtime/hash.h"
 #include "runtime/module_cache.h"
+#include "support/hash.h"
 #include "tests/runtime/devices/kernel_test_util.h"
 
 namespace {
@@ -121,7 +121,7 @@ def nbody(pos: wp.array(dtype=wp.vec3), acc: wp.array(dtype=wp.vec3)):
         auto acc = runtime::Array::zeros(compiler::vector_type(3, compiler::ScalarKind::Float32), {n}, {});
         run(m, "nbody", {n}, {arg(pos), arg(acc)});
         auto v = values_of<float>(acc);
-        hashes[threads] = runtime::hash_hex(std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * 4));
+        hashes[threads] = support::hash_hex(std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * 4));
     }
     runtime::set_cpu_threads(0);
     EXPECT_EQ(hashes[1], hashes[2]);
