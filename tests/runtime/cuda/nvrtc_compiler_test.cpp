@@ -1,4 +1,4 @@
-// tests/runtime/jit/nvrtc_compiler_test.cpp: CUDA C++ -> PTX / cubin through NVRTC (no GPU needed).
+// tests/runtime/cuda/nvrtc_compiler_test.cpp: CUDA C++ -> PTX / cubin through NVRTC (no GPU needed).
 //
 // Checks the PTX text itself: the kernel's .entry, the .loc/.file line tables that -lineinfo adds
 // (gpusim maps cycles back to source lines through them) and that #line file names reach .file.

@@ -1,6 +1,6 @@
-"""Kernels that need more than their own source: funcs calling funcs, constants (wp.constant and
-plain module-level numbers, including inf and vector constants), and funcs, structs and
-constants of another Python module used as `helpers_mod.name`."""
+"""The sources a kernel needs beyond its own (python/weft/sources.py): funcs calling funcs,
+constants (wp.constant and plain module-level numbers, including inf and vector constants), and
+funcs, structs and constants of another Python module used as `helpers_mod.name`."""
 import math
 
 import numpy as np

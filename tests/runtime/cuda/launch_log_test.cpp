@@ -1,4 +1,4 @@
-// tests/runtime/cuda/cuda_fault_test.cpp: a kernel that faults raises RuntimeError naming it.
+// tests/runtime/cuda/launch_log_test.cpp: a kernel that faults raises RuntimeError naming it.
 //
 // Built twice (a fault leaves the CUDA context unusable for the rest of the process):
 //   cuda_fault_sync_test   WEFT_CUDA_SYNC=1: the faulting launch itself raises, naming kernel, dim, device

@@ -1,4 +1,4 @@
-// tests/runtime/cuda/cuda_ptx_test.cpp: PTX generation (runtime/cuda/ptx.h), which needs no GPU.
+// tests/runtime/cuda/ptx_test.cpp: PTX generation (runtime/cuda/ptx.h), which needs no GPU.
 //
 // examples/saxpy.py must give PTX for sm_90 with an entry per kernel, a .file table naming the
 // .py file as the module spelled it, .loc lines at the kernels' statements, no fused

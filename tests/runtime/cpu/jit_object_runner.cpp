@@ -1,4 +1,4 @@
-// tests/runtime/jit/jit_object_runner.cpp: loads an object file written by another process.
+// tests/runtime/cpu/jit_object_runner.cpp: loads an object file written by another process.
 //
 // Usage: jit_object_runner <object file> <symbol> <float x>. Loads the object with JitLibrary,
 // calls `float symbol(float x)` and prints the result with %g. This is the disk cache's path: the

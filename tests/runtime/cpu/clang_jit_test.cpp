@@ -1,4 +1,4 @@
-// tests/runtime/jit/clang_jit_test.cpp: the CPU device's in-process compiler and JIT loader.
+// tests/runtime/cpu/clang_jit_test.cpp: the CPU device's in-process compiler and JIT loader.
 //
 // Each test compiles a little C++ with runtime::compile_cpp_to_object, loads it with JitLibrary
 // and calls it, checking the result against the same arithmetic done by the test itself. The

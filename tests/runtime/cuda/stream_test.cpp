@@ -1,4 +1,4 @@
-// tests/runtime/cuda/cuda_stream_test.cpp: streams, events, ScopedStream and graph capture
+// tests/runtime/cuda/stream_test.cpp: streams, events, ScopedStream and graph capture
 // (runtime/cuda/stream.h). Skipped, with the reason, on a machine without a GPU.
 #include <cstdlib>
 
