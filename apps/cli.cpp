@@ -1,7 +1,7 @@
 // Argument parsing for the `weft` command line. See cli.h.
 #include "apps/cli.h"
 
-#include "compiler/diagnostics.h"
+#include "support/closest_name.h"
 
 namespace weft::apps {
 
@@ -33,7 +33,7 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
         if (!known(name, options)) {
             std::vector<std::string> all = options;
             all.insert(all.end(), flags.begin(), flags.end());
-            std::string near = compiler::closest_name(name, all);
+            std::string near = support::closest_name(name, all);
             throw UsageError("unknown option --" + name + (near.empty() ? "" : " (did you mean --" + near + "?)"));
         }
         if (!has_value) {

@@ -30,6 +30,8 @@
 #include "compiler/driver.h"
 #include "gpusim/arch/occupancy.h"
 #include "gpusim/arch/ptxas.h"
+#include "support/closest_name.h"
+#include "support/json.h"
 
 #if __has_include("runtime/cuda/ptx.h") && WEFT_HAVE_CUDA
 #include "gpusim/sass/sass_map.h"
@@ -242,7 +244,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
         std::vector<std::string> names;
         for (const auto& f : m->ir->functions)
             if (f->kind == compiler::ir::FunctionKind::Kernel) names.push_back(f->name);
-        std::string near = compiler::closest_name(only, names);
+        std::string near = support::closest_name(only, names);
         throw UsageError("module '" + path + "' has no kernel '" + only + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
     }
     for (const auto& [name, dims] : shapes) {
@@ -307,7 +309,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
     if (auto counts = args.get("counts")) {
         std::ofstream out(*counts);
         if (!out) throw UsageError("cannot write --counts file '" + *counts + "'");
-        out << "{\"module\": \"" << audit::json_escape(path) << "\", \"kernels\": [";
+        out << "{\"module\": \"" << support::json_escape(path) << "\", \"kernels\": [";
         for (size_t i = 0; i < kernels.size(); ++i) {
             const auto* k = kernels[i];
             audit::LaunchModel lm = audit::launch_model(*k, options);
@@ -316,9 +318,9 @@ int cmd_audit(const std::vector<std::string>& argv) {
                 return "{\"requests\": " + std::to_string(x.requests) + ", \"wavefronts\": " + std::to_string(x.wavefronts) +
                        ", \"ideal\": " + std::to_string(x.ideal) + "}";
             };
-            out << (i ? ", " : "") << "{\"kernel\": \"" << audit::json_escape(k->name) << "\", \"block_dim\": " << lm.block_dim
+            out << (i ? ", " : "") << "{\"kernel\": \"" << support::json_escape(k->name) << "\", \"block_dim\": " << lm.block_dim
                 << ", \"blocks\": " << p.blocks << ", \"shared_bytes\": " << k->shared_bytes << ", \"exact\": " << (p.exact ? "true" : "false")
-                << ", \"why\": \"" << audit::json_escape(p.why) << "\", \"ld\": " << c(p.load) << ", \"st\": " << c(p.store) << ", \"ld_forwarded\": " << c(p.forwarded)
+                << ", \"why\": \"" << support::json_escape(p.why) << "\", \"ld\": " << c(p.load) << ", \"st\": " << c(p.store) << ", \"ld_forwarded\": " << c(p.forwarded)
                 << ", \"atomic_requests\": " << p.atomic_requests << ", \"widths\": \"" << (p.from_machine_code ? "machine code" : "as written")
                 << "\", \"merged_requests\": " << p.merged_requests << "}";
         }

@@ -12,6 +12,7 @@
 #include "compiler/frontend/parser.h"
 #include "compiler/driver.h"
 #include "compiler/ir/ir.h"
+#include "support/closest_name.h"
 
 #if __has_include("runtime/cuda/ptx.h") && WEFT_HAVE_CUDA
 #include "runtime/cuda/ptx.h"
@@ -76,7 +77,7 @@ int cmd_compile(const std::vector<std::string>& argv) {
     if (!kernel.empty() && !m->ir->find(kernel)) {
         std::vector<std::string> names;
         for (const auto& f : m->ir->functions) names.push_back(f->name);
-        std::string near = compiler::closest_name(kernel, names);
+        std::string near = support::closest_name(kernel, names);
         throw UsageError("module '" + path + "' has no kernel or func '" + kernel + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
     }
     if (emit == "ast") {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "apps/cli.h"
-#include "compiler/diagnostics.h"
+#include "support/closest_name.h"
 
 namespace {
 
@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
         if (cmd == "builtins") return cmd_builtins(rest);
         if (cmd == "audit") return cmd_audit(rest);
         if (cmd == "run") return cmd_run(rest);
-        std::string near = weft::compiler::closest_name(cmd, {"compile", "launch", "sim", "builtins", "audit", "run"});
+        std::string near = weft::support::closest_name(cmd, {"compile", "launch", "sim", "builtins", "audit", "run"});
         fprintf(stderr, "weft: unknown command '%s'%s\n", cmd.c_str(),
                 near.empty() ? "" : (" (did you mean '" + near + "'?)").c_str());
         usage(stderr);

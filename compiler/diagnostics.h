@@ -98,7 +98,4 @@ public:
         if (!(cond)) ::weft::compiler::internal_error(__FILE__, __LINE__, msg); \
     } while (0)
 
-// Edit distance for did-you-mean suggestions; returns "" when nothing is close enough.
-std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
-
 }  // namespace weft::compiler

@@ -15,7 +15,7 @@
 #define TOML_EXCEPTIONS 1
 #include <toml++/toml.h>
 
-#include "compiler/diagnostics.h"
+#include "support/closest_name.h"
 
 namespace weft::engine {
 
@@ -115,7 +115,7 @@ public:
         if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
             std::string list;
             for (const auto& a : allowed) list += (list.empty() ? "'" : ", '") + a + "'";
-            std::string near = compiler::closest_name(*v, allowed);
+            std::string near = support::closest_name(*v, allowed);
             fail(n->source(), "'" + key + "' must be one of " + list + ", got '" + *v + "'" +
                                   (near.empty() ? "" : " (did you mean '" + near + "'?)"));
         }
@@ -150,7 +150,7 @@ public:
         for (const auto& [k, node] : t_) {
             std::string key(k.str());
             if (asked_.count(key)) continue;
-            std::string near = compiler::closest_name(key, known);
+            std::string near = support::closest_name(key, known);
             fail(k.source().begin.line ? k.source() : node.source(),
                  "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
         }

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "compiler/diagnostics.h"
 #include "runtime/config.h"
 #include "runtime/errors.h"
 #include "runtime/recorder.h"
+#include "support/closest_name.h"
 
 namespace weft::runtime {
 
@@ -84,7 +84,7 @@ std::vector<std::string> Module::kernel_names() const {
 Kernel Module::kernel(const std::string& name) {
     if (const compiler::KernelInfo* k = compiled_->find_kernel(name)) return Kernel(shared_from_this(), k);
     std::string msg = "module '" + (sources_.empty() ? std::string("?") : sources_[0].path) + "' has no kernel '" + name + "'";
-    std::string near = compiler::closest_name(name, kernel_names());
+    std::string near = support::closest_name(name, kernel_names());
     if (!near.empty()) msg += "; did you mean '" + near + "'?";
     else if (!kernel_names().empty()) {
         msg += "; its kernels are:";

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "runtime/hash.h"
+#include "support/hash.h"
 
 namespace weft::runtime {
 
@@ -43,7 +43,7 @@ std::optional<std::string> cache_load(const std::string& key, const std::string&
     std::string payload;
     if (ok) {
         payload = data.substr(header);
-        ok = hash_hex(payload) == data.substr(sizeof(kMagic) - 1, 32);
+        ok = support::hash_hex(payload) == data.substr(sizeof(kMagic) - 1, 32);
     }
     if (!ok) {
         ++g_damaged;
@@ -63,7 +63,7 @@ void cache_store(const std::string& key, const std::string& kind, const std::str
     {
         std::ofstream out(tmp, std::ios::binary);
         if (!out) return;  // an unwritable cache only costs recompilation
-        out << kMagic << hash_hex(payload) << "\n" << payload;
+        out << kMagic << support::hash_hex(payload) << "\n" << payload;
         if (!out) {
             std::error_code ec;
             std::filesystem::remove(tmp, ec);

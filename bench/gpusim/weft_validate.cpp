@@ -32,9 +32,9 @@
 #include "result_json.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"
-#include "runtime/hash.h"
 #include "runtime/module.h"
 #include "runtime/sim/sim_backend.h"
+#include "support/hash.h"
 
 using namespace weft;
 using namespace weft::runtime;
@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
         const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
         auto module = Module::compile({{"gpusim/validation/weft_kernels.py", read_file(path)}});
         const std::string ptx = generate_ptx(module->compiled(), "sm_90");
-        std::printf("ptx %s\n", hash_hex(ptx).c_str());
+        std::printf("ptx %s\n", support::hash_hex(ptx).c_str());
         // --sass-counts: the sim device's module and map, rebuilt here from the same PTX.
         std::unique_ptr<gpusim::Module> sass_module;
         gpusim::SassMap sass;

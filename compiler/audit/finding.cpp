@@ -1,15 +1,17 @@
 // Formatting, ordering and suppression of audit findings (see finding.h).
 //
 // JSON and SARIF are written by hand: the shapes are small and fixed, and the compiler library
-// takes no JSON dependency for them. SARIF follows the 2.1.0 schema: one run, the tool's driver
-// with one rule per check id, results with ruleId/ruleIndex/level/message/locations, and the
-// witnesses as relatedLocations (with a location) or appended to the message (without).
+// takes no JSON dependency for them (strings are escaped by support/json.h). SARIF follows the
+// 2.1.0 schema: one run, the tool's driver with one rule per check id, results with
+// ruleId/ruleIndex/level/message/locations, and the witnesses as relatedLocations (with a
+// location) or appended to the message (without).
 #include "compiler/audit/finding.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <sstream>
 #include <tuple>
+
+#include "support/json.h"
 
 namespace weft::compiler::audit {
 
@@ -52,46 +54,24 @@ std::string loc_prefix(const FindingLoc& l) {
 }
 
 std::string json_loc(const FindingLoc& l) {
-    return "{\"path\": \"" + json_escape(l.path) + "\", \"line\": " + std::to_string(l.line) +
+    return "{\"path\": \"" + support::json_escape(l.path) + "\", \"line\": " + std::to_string(l.line) +
            ", \"col\": " + std::to_string(l.col) + ", \"len\": " + std::to_string(l.len) + "}";
 }
 
 std::string sarif_location(const FindingLoc& l, const std::string& message = "") {
     std::string s = "{";
-    if (!message.empty()) s += "\"message\": {\"text\": \"" + json_escape(message) + "\"}, ";
-    s += "\"physicalLocation\": {\"artifactLocation\": {\"uri\": \"" + json_escape(l.path) + "\"}";
+    if (!message.empty()) s += "\"message\": {\"text\": \"" + support::json_escape(message) + "\"}, ";
+    s += "\"physicalLocation\": {\"artifactLocation\": {\"uri\": \"" + support::json_escape(l.path) + "\"}";
     if (l.line > 0) {
         s += ", \"region\": {\"startLine\": " + std::to_string(l.line) + ", \"startColumn\": " +
              std::to_string(std::max(1, l.col)) + ", \"endColumn\": " + std::to_string(std::max(1, l.col) + l.len);
-        if (!l.line_text.empty()) s += ", \"snippet\": {\"text\": \"" + json_escape(l.line_text) + "\"}";
+        if (!l.line_text.empty()) s += ", \"snippet\": {\"text\": \"" + support::json_escape(l.line_text) + "\"}";
         s += "}";
     }
     return s + "}}";
 }
 
 }  // namespace
-
-std::string json_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            case '\r': out += "\\r"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char buf[8];
-                    snprintf(buf, sizeof buf, "\\u%04x", c);
-                    out += buf;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    return out;
-}
 
 const char* check_id(Check c) {
     for (const auto& k : kChecks)
@@ -161,11 +141,11 @@ std::string format_json(const std::vector<Finding>& findings) {
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding& f = findings[i];
         os << (i ? ",\n" : "\n") << "    {\"check\": \"" << check_id(f.check) << "\", \"severity\": \""
-           << severity_name(f.severity) << "\", \"kernel\": \"" << json_escape(f.kernel) << "\", \"location\": "
-           << json_loc(f.loc) << ", \"message\": \"" << json_escape(f.message) << "\", \"notes\": [";
+           << severity_name(f.severity) << "\", \"kernel\": \"" << support::json_escape(f.kernel) << "\", \"location\": "
+           << json_loc(f.loc) << ", \"message\": \"" << support::json_escape(f.message) << "\", \"notes\": [";
         for (size_t j = 0; j < f.notes.size(); ++j)
             os << (j ? ", " : "") << "{\"location\": " << json_loc(f.notes[j].loc) << ", \"message\": \""
-               << json_escape(f.notes[j].message) << "\"}";
+               << support::json_escape(f.notes[j].message) << "\"}";
         os << "]}";
     }
     os << (findings.empty() ? "" : "\n  ") << "]\n}\n";
@@ -175,12 +155,12 @@ std::string format_json(const std::vector<Finding>& findings) {
 std::string format_sarif(const std::vector<Finding>& findings, const std::string& tool_version) {
     std::ostringstream os;
     os << "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-       << "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"weft-audit\", \"version\": \"" << json_escape(tool_version)
+       << "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"weft-audit\", \"version\": \"" << support::json_escape(tool_version)
        << "\", \"informationUri\": \"https://example.invalid/weft/docs/audit.md\", \"rules\": [";
     const auto& checks = all_checks();
     for (size_t i = 0; i < checks.size(); ++i)
         os << (i ? ", " : "") << "\n      {\"id\": \"" << check_id(checks[i]) << "\", \"shortDescription\": {\"text\": \""
-           << json_escape(check_description(checks[i])) << "\"}}";
+           << support::json_escape(check_description(checks[i])) << "\"}}";
     os << "]}},\n    \"results\": [";
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding& f = findings[i];
@@ -195,10 +175,10 @@ std::string format_sarif(const std::vector<Finding>& findings, const std::string
         }
         const char* level = f.severity == FindingSeverity::Error ? "error" : f.severity == FindingSeverity::Warning ? "warning" : "note";
         os << (i ? "," : "") << "\n      {\"ruleId\": \"" << check_id(f.check) << "\", \"ruleIndex\": " << rule_index
-           << ", \"level\": \"" << level << "\", \"message\": {\"text\": \"" << json_escape(text) << "\"}, \"locations\": ["
+           << ", \"level\": \"" << level << "\", \"message\": {\"text\": \"" << support::json_escape(text) << "\"}, \"locations\": ["
            << sarif_location(f.loc) << "]";
         if (!f.kernel.empty())
-            os << ", \"properties\": {\"kernel\": \"" << json_escape(f.kernel) << "\"}";
+            os << ", \"properties\": {\"kernel\": \"" << support::json_escape(f.kernel) << "\"}";
         if (!related.empty()) {
             os << ", \"relatedLocations\": [";
             for (size_t j = 0; j < related.size(); ++j) os << (j ? ", " : "") << related[j];

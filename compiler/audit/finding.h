@@ -61,7 +61,6 @@ struct Finding {
 std::string format_text(const Finding& f);                         // clang-style block
 std::string format_json(const std::vector<Finding>& findings);     // {"findings": [...]}
 std::string format_sarif(const std::vector<Finding>& findings, const std::string& tool_version);
-std::string json_escape(const std::string& s);                     // a JSON string's contents
 
 // [SECTION] Suppression
 // True if the flagged source line carries `# weft: ignore` or `# weft: ignore[...]` naming this

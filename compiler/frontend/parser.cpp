@@ -4,6 +4,7 @@
 #include <set>
 
 #include "compiler/frontend/lexer.h"
+#include "support/closest_name.h"
 
 namespace weft::compiler {
 namespace {
@@ -203,7 +204,7 @@ private:
             SourceLoc l = attr_loc;
             l.len = static_cast<int>(attr.size());
             diags_.report(DiagId::err_bad_decorator, l, {base.text + "." + attr});
-            std::string near = closest_name(attr, known);
+            std::string near = support::closest_name(attr, known);
             if (!near.empty()) diags_.note(DiagId::note_did_you_mean, {}, {base.text + "." + near});
             skip_statement();
             return;

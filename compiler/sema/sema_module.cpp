@@ -8,6 +8,7 @@
 
 #include "compiler/sema/adjoint_accumulators.h"
 #include "compiler/sema/sema_context.h"
+#include "support/closest_name.h"
 
 namespace weft::compiler {
 namespace sema_detail {
@@ -22,7 +23,7 @@ Sema::Sema(const ast::Module& m, DiagnosticEngine& d, const SemaOptions& o) : as
 void Sema::error(DiagId id, SourceLoc loc, std::vector<std::string> args) { diags_.report(id, loc, std::move(args)); }
 void Sema::note(DiagId id, SourceLoc loc, std::vector<std::string> args) { diags_.note(id, loc, std::move(args)); }
 void Sema::suggest(const std::string& name, const std::vector<std::string>& candidates) {
-    std::string near = closest_name(name, candidates);
+    std::string near = support::closest_name(name, candidates);
     if (!near.empty()) note(DiagId::note_did_you_mean, {}, {near});
 }
 

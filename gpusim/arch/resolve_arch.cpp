@@ -1,41 +1,12 @@
-// gpusim/arch/resolve_arch.cpp — --arch as a name or a path (resolve_arch.h). The did-you-mean
-// is computed here rather than taken from the rest of Weft: gpusim depends on nothing of it.
+// gpusim/arch/resolve_arch.cpp — --arch as a name or a path (resolve_arch.h). The did-you-mean is
+// support/'s, the one rule of every layer.
 #include "gpusim/arch/resolve_arch.h"
 
 #include <algorithm>
 
+#include "support/closest_name.h"
+
 namespace weft::gpusim {
-
-namespace {
-
-// Levenshtein distance, case-sensitive.
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// The known name closest to `name`, if it is close (at most a third of its letters differ).
-std::string closest(const std::string& name, const std::vector<std::string>& known) {
-  std::string best;
-  size_t best_d = std::max<size_t>(1, (name.size() + 2) / 3) + 1;
-  for (const std::string& k : known) {
-    const size_t d = edit_distance(name, k);
-    if (d < best_d) best = k, best_d = d;
-  }
-  return best;
-}
-
-}  // namespace
 
 bool is_arch_path(std::string_view arg) {
   return arg.find('/') != std::string_view::npos || (arg.size() > 5 && arg.substr(arg.size() - 5) == ".json");
@@ -46,8 +17,8 @@ std::string unknown_arch_message(const std::string& name, const std::vector<std:
   std::sort(sorted.begin(), sorted.end());
   std::string list;
   for (const std::string& n : sorted) list += (list.empty() ? "" : ", ") + n;
-  const std::string near = closest(name, sorted);
-  return "unknown architecture '" + name + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") + " known: " + list +
+  const std::string near = support::closest_name(name, sorted);
+  return "unknown architecture '" + name + "'" + (near.empty() ? ";" : "; did you mean '" + near + "'?") + " known: " + list +
          " (the files in gpusim/arch/), or the path of an architecture file (FILE.json)";
 }
 

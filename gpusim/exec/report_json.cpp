@@ -9,32 +9,10 @@
 #include <sstream>
 
 #include "gpusim/exec/launch.h"
+#include "support/json.h"
 
 namespace weft::gpusim {
 namespace json_detail {
-
-void write_string(std::ostream& out, const std::string& s) {
-  out << '"';
-  for (const char ch : s) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out << "\\\""; break;
-      case '\\': out << "\\\\"; break;
-      case '\n': out << "\\n"; break;
-      case '\t': out << "\\t"; break;
-      case '\r': out << "\\r"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out << buf;
-        } else {
-          out << ch;
-        }
-    }
-  }
-  out << '"';
-}
 
 void write_counts(std::ostream& out, const Counters& k) {
   out << "{\"warp_instructions\": " << k.warp_instructions << ", \"thread_instructions\": " << k.thread_instructions
@@ -51,7 +29,7 @@ using namespace json_detail;
 
 void write_json(std::ostream& out, const LaunchResult& r) {
   out << "{\"kernel\": ";
-  write_string(out, r.kernel);
+  support::write_json_string(out, r.kernel);
   out << ", \"grid\": ";
   write_dim(out, r.grid);
   out << ", \"block\": ";
@@ -62,7 +40,7 @@ void write_json(std::ostream& out, const LaunchResult& r) {
   for (size_t i = 0; i < r.per_line.size(); ++i) {
     const LineCounters& l = r.per_line[i];
     out << (i ? ",\n  " : "\n  ") << "{\"file\": ";
-    write_string(out, l.file_name);
+    support::write_json_string(out, l.file_name);
     out << ", \"file_index\": " << l.file << ", \"line\": " << l.line << ", \"counts\": ";
     write_counts(out, l.counts);
     out << "}";
@@ -71,7 +49,7 @@ void write_json(std::ostream& out, const LaunchResult& r) {
   for (size_t i = 0; i < r.per_instruction.size(); ++i) {
     const InstructionCounters& ic = r.per_instruction[i];
     out << (i ? ",\n  " : "\n  ") << "{\"index\": " << ic.index << ", \"ptx_line\": " << ic.ptx_line << ", \"text\": ";
-    write_string(out, ic.text);
+    support::write_json_string(out, ic.text);
     out << ", \"file_index\": " << ic.file << ", \"line\": " << ic.line << ", \"counts\": ";
     write_counts(out, ic.counts);
     out << "}";

@@ -17,10 +17,10 @@
 #include <set>
 
 #include "gpusim/timing/timing.h"
+#include "support/json.h"
 
 namespace weft::gpusim {
 namespace json_detail {
-void write_string(std::ostream& out, const std::string& s);
 void write_counts(std::ostream& out, const Counters& k);
 void write_dim(std::ostream& out, Dim3 d);
 }  // namespace json_detail
@@ -46,13 +46,13 @@ void write_timing_json(std::ostream& out, const TimingResult& r) {
   const LaunchResult& l = r.counts;
   const Occupancy& o = r.occupancy;
   out << "{\"kernel\": ";
-  write_string(out, l.kernel);
+  support::write_json_string(out, l.kernel);
   out << ", \"grid\": ";
   write_dim(out, l.grid);
   out << ", \"block\": ";
   write_dim(out, l.block);
   out << ",\n \"timing\": {\"arch\": ";
-  write_string(out, r.arch);
+  support::write_json_string(out, r.arch);
   out << ", \"cycles\": " << r.cycles << ", \"time_us\": " << r.time_us << ", \"ipc\": " << r.ipc << ", \"sass_instructions\": " << r.sass_instructions << ", \"achieved_occupancy\": " << r.achieved_occupancy
       << ", \"sm_active_cycles\": " << r.sm_active_cycles << ", \"dram_read_bytes\": " << r.dram_read_bytes << ", \"dram_write_bytes\": " << r.dram_write_bytes
       << ", \"scheduler\": \"" << r.scheduler << "\", \"shared_model\": \"" << r.shared_model << "\", \"l1_policy\": \"" << r.l1_policy << "\", \"l2_policy\": \"" << r.l2_policy << "\""
@@ -67,7 +67,7 @@ void write_timing_json(std::ostream& out, const TimingResult& r) {
   for (size_t i = 0; i < l.per_line.size(); ++i) {
     const LineCounters& lc = l.per_line[i];
     out << (i ? ",\n  " : "\n  ") << "{\"file\": ";
-    write_string(out, lc.file_name);
+    support::write_json_string(out, lc.file_name);
     out << ", \"file_index\": " << lc.file << ", \"line\": " << lc.line << ", \"counts\": ";
     write_counts(out, lc.counts);
     out << ", \"timing\": ";
@@ -78,7 +78,7 @@ void write_timing_json(std::ostream& out, const TimingResult& r) {
   for (size_t i = 0; i < l.per_instruction.size(); ++i) {
     const InstructionCounters& ic = l.per_instruction[i];
     out << (i ? ",\n  " : "\n  ") << "{\"index\": " << ic.index << ", \"ptx_line\": " << ic.ptx_line << ", \"text\": ";
-    write_string(out, ic.text);
+    support::write_json_string(out, ic.text);
     out << ", \"file_index\": " << ic.file << ", \"line\": " << ic.line << ", \"counts\": ";
     write_counts(out, ic.counts);
     out << ", \"timing\": ";
@@ -132,16 +132,16 @@ void write_chrome_trace(std::ostream& out, std::span<const TimingResult* const> 
     for (const BlockSpan& b : r.blocks) {
       sep();
       out << "{\"name\": ";
-      write_string(out, r.counts.kernel + " block " + std::to_string(b.block));
+      support::write_json_string(out, r.counts.kernel + " block " + std::to_string(b.block));
       out << ", \"cat\": \"block\", \"ph\": \"X\", \"pid\": " << b.sm << ", \"tid\": " << b.slot << ", \"ts\": " << t0 + static_cast<double>(b.start) / mhz
           << ", \"dur\": " << static_cast<double>(b.end - b.start) / mhz << ", \"args\": {\"kernel\": ";
-      write_string(out, r.counts.kernel);
+      support::write_json_string(out, r.counts.kernel);
       out << ", \"block\": " << b.block << ", \"start_cycle\": " << b.start << ", \"end_cycle\": " << b.end << "}}";
     }
     for (const WarpSpan& w : r.warps) {
       sep();
       out << "{\"name\": ";
-      write_string(out, r.counts.kernel + " b" + std::to_string(w.block) + " w" + std::to_string(w.warp));
+      support::write_json_string(out, r.counts.kernel + " b" + std::to_string(w.block) + " w" + std::to_string(w.warp));
       out << ", \"cat\": \"warp\", \"ph\": \"X\", \"pid\": " << w.sm << ", \"tid\": " << 1000 + int64_t{w.slot} * 100 + w.warp
           << ", \"ts\": " << t0 + static_cast<double>(w.start) / mhz << ", \"dur\": " << static_cast<double>(w.end - w.start) / mhz
           << ", \"args\": {\"block\": " << w.block << ", \"warp\": " << w.warp << ", \"scheduler\": " << w.scheduler << ", \"issued\": " << w.issued

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _weft
 from . import context as _context
+from . import recording as _recording
 from . import types as _types
 
 
@@ -188,18 +189,16 @@ class array:
         """True for a cpu array in page-locked memory (pinned=True): copies to and from cuda arrays are DMAs."""
         return _weft.is_pinned(self._handle())
 
-    # ---- DLPack (python/weft/dlpack.py) ----
+    # ---- DLPack (the protocol; wp.from_dlpack and wp.to_dlpack are in python/weft/dlpack.py) ----
     def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
         """A 'dltensor' capsule sharing this array's memory; for cuda arrays `stream` (the consumer's)
         is ordered after this thread's current stream."""
         if copy:
             raise BufferError("wp.array.__dlpack__ shares memory; copy=True is not supported")
-        from . import dlpack as _dlpack
-        return _dlpack.to_dlpack(self, stream)
+        return _weft.to_dlpack(self._handle(), stream)
 
     def __dlpack_device__(self):
-        from . import dlpack as _dlpack
-        return _dlpack.dlpack_device(self)
+        return _weft.dlpack_device(self._handle())
 
     # ---- host access ----
     def numpy(self):
@@ -372,8 +371,7 @@ def copy(dest, src, dest_offset=0, src_offset=0, count=0):
     """Copies src into dest (same shape and dtype; any devices)."""
     if dest_offset or src_offset or count:
         raise NotImplementedError("wp.copy with offsets or count is not supported yet")
-    from . import tape as _tape  # (import cycle: tape imports arrays)
-    _tape._note_arrays((dest, src))
+    _recording.note_arrays(a for a in (dest, src) if isinstance(a, array))
     _weft.copy(dest._handle(), src._handle())
 
 

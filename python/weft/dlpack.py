@@ -11,8 +11,8 @@ from_dlpack), with events: no host synchronisation.
 """
 
 from . import _weft
-from . import context as _context
 from . import types as _types
+from .arrays import array
 
 # DLPack device types (the specification's DLDeviceType).
 _KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED = 1, 2, 3, 13
@@ -31,7 +31,6 @@ def from_dlpack(source, dtype=None):
     """A wp.array sharing the memory of `source`: an object with __dlpack__ (numpy, torch, jax,
     cupy, a wp.array) or a 'dltensor' capsule. dtype: a scalar or vector-like weft dtype whose
     components are the tensor's trailing dimensions (default: the tensor's scalar type)."""
-    from .arrays import array  # (import cycle: arrays imports this module)
     if hasattr(source, "__dlpack__"):
         kind, ordinal = source.__dlpack_device__()
         if kind in (_KDL_CUDA, _KDL_CUDA_MANAGED):

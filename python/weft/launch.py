@@ -13,7 +13,7 @@ import numpy as np
 from . import _weft
 from . import arrays as _arrays
 from . import context as _context
-from . import tape as _tape
+from . import recording as _recording
 from . import types as _types
 
 _VALUE_KINDS = ("vector", "matrix", "quat", "transform")
@@ -68,7 +68,7 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), de
                                f"entries; expected {len(values)} (one per argument, None for the array's own grad)")
         adj = [g._handle() if isinstance(g, _arrays.array) else None for g in given]
     elif record_tape:
-        _tape._note_arrays(values)
+        _recording.note_arrays(v for v in values if isinstance(v, _arrays.array))
     if not adjoint and _context.config.mode == "debug":
         import importlib  # (weft.audit the name is the function; the module is in sys.modules)
         importlib.import_module("weft.audit").audit_on_launch(kernel, dims, values, block_dim)

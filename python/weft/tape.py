@@ -18,18 +18,7 @@ import inspect as _inspect
 
 from . import _weft
 from . import arrays as _arrays
-
-_active = []  # Python tapes open on this thread, innermost last
-
-
-def _note_arrays(values):
-    """Called by wp.launch and wp.copy: lets the open tapes answer tape.gradients by array object."""
-    if not _active:
-        return
-    for t in _active:
-        for v in values:
-            if isinstance(v, _arrays.array) and id(v) not in t._seen:
-                t._seen[id(v)] = v
+from . import recording as _recording
 
 
 class Tape:
@@ -37,17 +26,17 @@ class Tape:
 
     def __init__(self):
         self._tape = _weft.Tape()
-        self._seen = {}  # id -> wp.array used by a recorded launch or copy (kept alive, as Warp does)
+        self._seen = {}  # id -> wp.array used by a recorded launch or copy (kept alive, as Warp does; recording.py)
 
     def __enter__(self):
         self._tape.activate()
-        _active.append(self)
+        _recording.open_tapes.append(self)
         return self
 
     def __exit__(self, *exc):
         self._tape.deactivate()
-        if self in _active:
-            _active.remove(self)
+        if self in _recording.open_tapes:
+            _recording.open_tapes.remove(self)
         return False
 
     def backward(self, loss=None, grads=None):

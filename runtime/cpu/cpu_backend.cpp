@@ -11,9 +11,9 @@
 #include "runtime/cpu/clang_jit.h"
 #include "runtime/cpu/thread_pool.h"
 #include "runtime/errors.h"
-#include "runtime/hash.h"
 #include "runtime/module_cache.h"
 #include "runtime/oob_report.h"
+#include "support/hash.h"
 
 namespace weft::runtime {
 
@@ -172,7 +172,7 @@ public:
 }  // namespace
 
 std::string cpu_cache_key(const compiler::CompiledModule& m) {
-    Hasher h;
+    support::Hasher h;
     h.add("cpu").add(compiler::compiler_version()).add(host_target_triple_and_cpu()).add(m.gen.cpp);
     for (const auto& hdr : compiler::native_headers()) h.add(hdr.name).add(hdr.text);
     return h.hex();

@@ -20,7 +20,7 @@
 // cuCtxSynchronize_v2(CUcontext ctx). Called with no argument, it read a garbage context and
 // failed with CUDA_ERROR_CONTEXT_IS_DESTROYED (every synchronize(device) on the H200, 2026-12-02).
 // Such functions are pinned below to the version whose prototype we hold; the static_asserts
-// check the pins against cudaTypedefs.h, and cuda_driver_prototypes_test checks every entry
+// check the pins against cudaTypedefs.h, and cuda_driver_test checks every entry
 // point's arity against the typedef of the version it asks for.
 #include "runtime/cuda/cuda_driver.h"
 

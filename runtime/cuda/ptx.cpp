@@ -3,8 +3,8 @@
 
 #include "compiler/native_headers.h"
 #include "runtime/errors.h"
-#include "runtime/hash.h"
 #include "runtime/module_cache.h"
+#include "support/hash.h"
 
 namespace weft::runtime {
 
@@ -32,7 +32,7 @@ CudaCompileOptions cuda_module_options(const std::string& arch) {
 }
 
 std::string cuda_cache_key(const compiler::CompiledModule& m, const CudaCompileOptions& o) {
-    Hasher h;
+    support::Hasher h;
     // "ptx-files-2": the .file table keeps absolute names as written (bump when post-processing changes).
     h.add("cuda").add("ptx-files-2").add(compiler::compiler_version()).add(nvrtc_version()).add(o.arch);
     h.add(static_cast<uint64_t>(o.line_info)).add(static_cast<uint64_t>(o.debug)).add(static_cast<uint64_t>(o.fmad));

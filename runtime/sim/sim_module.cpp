@@ -14,12 +14,12 @@
 #include "runtime/cpu/thread_pool.h"
 #include "runtime/cuda/grid_policy.h"
 #include "runtime/errors.h"
-#include "runtime/hash.h"
 #include "runtime/module_cache.h"
 #include "runtime/oob_report.h"
 #include "runtime/sim/allocations.h"
 #include "runtime/sim/report_log.h"
 #include "runtime/sim/sim_backend.h"
+#include "support/hash.h"
 
 namespace weft::runtime {
 
@@ -119,7 +119,7 @@ const gpusim::KernelResources* SimModule::resources(const std::string& symbol, c
     if (!resources_done_) {
         resources_done_ = true;
         // ptxas takes a few hundred ms per module: its answer is kept in the disk cache.
-        const std::string key = hash_hex("ptxas-resources-v2\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
+        const std::string key = support::hash_hex("ptxas-resources-v2\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
         if (auto hit = cache_load(key, "ptxasres")) {
             std::istringstream in(*hit);
             std::string name;
@@ -145,7 +145,7 @@ const gpusim::SassTiming* SimModule::sass_timing(const std::string& symbol, cons
     std::lock_guard<std::mutex> lock(mu_);
     if (!sass_done_) {
         sass_done_ = true;
-        const std::string key = hash_hex("sass-map-v2\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
+        const std::string key = support::hash_hex("sass-map-v2\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
         bool cached = false;
         if (auto hit = cache_load(key, "sassmap")) {
             try {

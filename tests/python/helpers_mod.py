@@ -1,4 +1,4 @@
-"""Kernel-language helpers in a module of their own: test_modules.py uses them as
+"""Kernel-language helpers in a module of their own: test_sources.py uses them as
 `helpers_mod.name`, to check that funcs, structs and constants of another Python module are
 found and compiled with the kernel (transitively: lerp3 calls mix, which uses BLEND)."""
 import weft as wp

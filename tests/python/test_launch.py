@@ -1,6 +1,6 @@
 """Launches from Python on the CPU device, checked against numpy float64 references: saxpy,
 vec3 and quaternion math, 2-D grids with `i, j = wp.tid()`, atomics, and a block reduction
-through a shared array and wp.sync_threads()."""
+through a shared array and wp.sync_threads(); a mismatched argument is named by its parameter."""
 import numpy as np
 import pytest
 
@@ -189,3 +189,25 @@ def test_empty_launch_is_a_no_op(device):
     y = wp.zeros(0, dtype=float, device=device)
     wp.launch(saxpy, dim=0, inputs=[y, y, 1.0], device=device)
     assert len(y) == 0
+
+
+@wp.kernel
+def int_kernel(values: wp.array(dtype=int), k: int):
+    i = wp.tid()
+    values[i] = k
+
+
+def test_argument_mismatch_names_the_parameter(device):
+    floats = wp.zeros(4, dtype=float, device=device)
+    with pytest.raises(RuntimeError, match=r"kernel 'int_kernel': argument 'values' expects array\(int32\), got "
+                                           r"array\(float32"):
+        wp.launch(int_kernel, dim=4, inputs=[floats, 1], device=device)
+    ints = wp.zeros(4, dtype=int, device=device)
+    with pytest.raises(RuntimeError, match=r"argument 'k' expects int32, got float 1.5"):
+        wp.launch(int_kernel, dim=4, inputs=[ints, 1.5], device=device)
+    with pytest.raises(RuntimeError, match=r"takes 2 argument\(s\) \(values, k\), 1 given"):
+        wp.launch(int_kernel, dim=4, inputs=[ints], device=device)
+    with pytest.raises(RuntimeError, match=r"argument 'values' expects array\(int32\), got None"):
+        wp.launch(int_kernel, dim=4, inputs=[None, 1], device=device)
+    with pytest.raises(RuntimeError, match=r"argument 'k' expects int32, got vec3f"):
+        wp.launch(int_kernel, dim=4, inputs=[ints, wp.vec3(1.0, 2.0, 3.0)], device=device)

@@ -1,0 +1,23 @@
+"""The Python side of tape recording: which wp.Tape objects are open, and the arrays that the
+launches and copies they record used.
+
+The C++ runtime records the launches themselves (weft/tape/tape.h). What it cannot do is answer
+tape.gradients by Python array object, nor keep those objects alive as Warp does: for that,
+wp.launch and wp.copy hand the wp.array objects they pass to every open tape through
+note_arrays(), and each wp.Tape adds itself to open_tapes on __enter__ and leaves on __exit__.
+
+This module imports nothing of weft, so that arrays, launch and tape can all use it without an
+import circle (arrays.copy records, and tape.py needs arrays).
+"""
+
+open_tapes = []  # Python tapes open, innermost last
+
+
+def note_arrays(arrays):
+    """Every open tape keeps each of `arrays` (wp.array objects; each kept once per tape)."""
+    if not open_tapes:
+        return
+    arrays = list(arrays)
+    for t in open_tapes:
+        for a in arrays:
+            t._seen.setdefault(id(a), a)
