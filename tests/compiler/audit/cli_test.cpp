@@ -52,7 +52,7 @@ TEST(AuditCli, ErrorPaths) {
     EXPECT_NE(r.out.find("--format takes text, json or sarif; got 'xml'"), std::string::npos) << r.out;
     r = weft(m + " --arch tpu");
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.out.find("weft audit: --arch: unknown architecture 'tpu' known: a100, h100, h200, rtx4090, v100 (the files in "
+    EXPECT_NE(r.out.find("weft audit: --arch: unknown architecture 'tpu'; known: a100, h100, h200, rtx4090, v100 (the files in "
                          "gpusim/arch/), or the path of an architecture file (FILE.json)"),
               std::string::npos)
         << r.out;

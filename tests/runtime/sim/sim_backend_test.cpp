@@ -671,7 +671,7 @@ TEST(SimCli, BadArgumentsAreNamed) {
         std::string args, message;
         int code = 2;
     } cases[] = {
-        {"--arch z80", "--arch: unknown architecture 'z80' known: a100, h100, h200, rtx4090, v100 (the files in gpusim/arch/), or the path of an architecture file (FILE.json)"},
+        {"--arch z80", "--arch: unknown architecture 'z80'; known: a100, h100, h200, rtx4090, v100 (the files in gpusim/arch/), or the path of an architecture file (FILE.json)"},
         {"--arch /nonexistent/x.json", "/nonexistent/x.json", 1},
         {"--scheduler fifo", "--scheduler: unknown warp scheduler 'fifo'"},
         {"--trace-jsonl /tmp/x.jsonl --trace-opcode lod", "--trace-opcode: trace filter: opcode 'lod' is not a PTX instruction"},
