@@ -68,8 +68,8 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
     };
     std::vector<Launch> launches;
     runtime::ScopedRecorder scope(tape ? nullptr : recorder);
-    auto launch = [&](const runtime::Kernel& k, std::vector<int64_t> dim, const NamedArgs& named) {
-        std::vector<runtime::LaunchArg> args = named.bind(k);
+    auto launch = [&](const runtime::Kernel& k, std::vector<int64_t> dim, NamedArgs named) {
+        std::vector<runtime::LaunchArg> args = std::move(named).bind(k);
         runtime::launch(k, dim, args, o);
         if (tape) launches.push_back({k, std::move(dim), std::move(args)});
     };
