@@ -13,15 +13,15 @@
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 
 #include "apps/cli.h"
 #include "apps/npz.h"
+#include "engine/integrator_registry.h"
 #include "engine/particle_grid.h"
 #include "engine/scene.h"
-#include "engine/semi_implicit.h"
 #include "engine/stepper.h"
-#include "engine/xpbd.h"
 
 namespace weft::apps {
 
@@ -101,15 +101,13 @@ int cmd_run(const std::vector<std::string>& argv) {
     auto t0 = Clock::now();
     engine::Model model = scene.builder.finalize(scene.device);
     engine::State a = model.state(), b = model.state();
-    engine::SemiImplicitIntegrator semi;
-    engine::XPBDIntegrator xpbd(scene.iterations, scene.relaxation);
+    std::unique_ptr<engine::Integrator> integrator = engine::create_integrator(scene.solver, scene.solver_options);
     const float dt = scene.dt();
     bool first = true;
     double setup_s = 0.0;
     auto run_start = Clock::now();
     auto step = [&](engine::State& in, engine::State& out) {
-        if (scene.solver == engine::SolverKind::Xpbd) xpbd.simulate(model, in, out, dt);
-        else semi.simulate(model, in, out, dt);
+        integrator->simulate(model, in, out, dt);
         if (first) {  // the first step compiles (or loads from the disk cache) every kernel the scene uses
             first = false;
             setup_s = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -117,7 +115,8 @@ int cmd_run(const std::vector<std::string>& argv) {
         }
     };
     // A frame's substeps are one CUDA graph on cuda devices after the first frame (engine/stepper.h).
-    engine::FrameStepper stepper(model, a, b, scene.substeps, step, !args.flag("no-graph"));
+    bool graphs = !args.flag("no-graph") && integrator->info().can(engine::IntegratorCaps_GraphCapture);
+    engine::FrameStepper stepper(model, a, b, scene.substeps, step, graphs);
     if (!scene.output.dir.empty()) std::filesystem::create_directories(scene.output.dir);
     std::vector<float> q(size_t(model.particle_count) * 3), qd(q.size());
     for (int frame = 1; frame <= scene.frames; ++frame) {

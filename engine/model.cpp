@@ -1,6 +1,8 @@
 // engine/model.cpp: State and Control creation from a finalized Model.
 #include "engine/model.h"
 
+#include "runtime/recorder.h"
+
 namespace weft::engine {
 
 compiler::Type vec3_type() { return compiler::vector_type(3, compiler::ScalarKind::Float32); }
@@ -40,7 +42,11 @@ Control Model::control() const {
 }
 
 void State::clear_forces() {
-    if (particle_f.valid()) particle_f.zero();
+    if (!particle_f.valid()) return;
+    // Under a recorder (a Tape), this state's particle_f may be the force that a recorded step
+    // wrote and its backward pass reads: give the state a new zero array instead of overwriting it.
+    if (runtime::active_recorder()) particle_f = Array::zeros(particle_f.dtype(), particle_f.shape(), particle_f.device());
+    else particle_f.zero();
 }
 
 }  // namespace weft::engine

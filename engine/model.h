@@ -8,7 +8,7 @@
 //   b.add_particle({0, 1, 0}, {0, 0, 0}, 1.0f);
 //   Model model = b.finalize("cpu");
 //   State s0 = model.state(), s1 = model.state();
-//   SemiImplicitIntegrator().simulate(model, s0, s1, 1.0f / 600, nullptr);
+//   create_integrator("semi_implicit")->simulate(model, s0, s1, 1.0f / 600, nullptr);  // engine/integrator_registry.h
 //
 // Arrays are runtime::Array handles on the model's device (copies share memory). Every step writes
 // state_out from state_in (out of place), so a rollout that keeps one State per step can be
@@ -157,15 +157,19 @@ struct State {
     int particle_count = 0;
     Array particle_q;                       // positions, vec3 (particle_count)
     Array particle_qd;                      // velocities, vec3 (particle_count)
-    Array particle_f;                       // total force of the last step taken from this state, vec3 (particle_count);
-                                            // an output, without a gradient even under requires_grad
+    Array particle_f;                       // total force of the (semi-implicit) step that wrote this state, vec3
+                                            // (particle_count); an output, without a gradient even under requires_grad
 
-    // Scratch written by a step taken from this state (kept per state so a recorded rollout
-    // can be replayed backwards): the particle hash grid.
+    // Scratch written by the step that wrote this state (kept per state so a recorded rollout
+    // can be replayed backwards; a step never writes its state_in): the particle hash grid,
+    // built from the step's starting (semi-implicit) or predicted (XPBD) positions.
     Array grid_bucket_count;                // int32 (particle_grid_buckets); empty without particle contact
     Array grid_bucket_particles;            // int32 (buckets x capacity)
 
-    void clear_forces();                    // zeroes particle_f
+    // Zeroes particle_f (Warp's idiom before a step; Weft's integrators do not read it). While a
+    // Tape records, the state gets a new zero array instead: the old one may be the force a
+    // recorded step wrote and its backward reads.
+    void clear_forces();
 };
 
 // [SECTION] Control

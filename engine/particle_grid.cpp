@@ -5,6 +5,7 @@
 
 #include "engine/launch_args.h"
 #include "engine/solver_kernels.h"
+#include "runtime/named_args.h"
 
 namespace weft::engine {
 
@@ -16,10 +17,18 @@ void build_particle_grid(const Model& model, const Array& x, Array& bucket_count
     static const runtime::Kernel sort = solver_kernel("hash_grid", "sort_grid_buckets");
     bucket_count.zero();
     runtime::launch(build, {model.particle_count},
-                    {a(x), f(1.0 / model.particle_grid_cell), i(model.particle_grid_buckets), i(model.particle_grid_capacity),
-                     a(bucket_count), a(bucket_particles)},
+                    {{"x", a(x)},
+                     {"inv_cell_size", f(1.0 / model.particle_grid_cell)},
+                     {"nbucket", i(model.particle_grid_buckets)},
+                     {"capacity", i(model.particle_grid_capacity)},
+                     {"bucket_count", a(bucket_count)},
+                     {"bucket_particles", a(bucket_particles)}},
                     o);
-    runtime::launch(sort, {model.particle_grid_buckets}, {i(model.particle_grid_capacity), a(bucket_count), a(bucket_particles)}, o);
+    runtime::launch(sort, {model.particle_grid_buckets},
+                    {{"capacity", i(model.particle_grid_capacity)},
+                     {"bucket_count", a(bucket_count)},
+                     {"bucket_particles", a(bucket_particles)}},
+                    o);
 }
 
 int64_t particle_grid_dropped(const Model& model, const Array& bucket_count) {

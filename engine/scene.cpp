@@ -3,6 +3,7 @@
 // any key nobody asked for, so the list of valid keys lives in one place, the code that reads them.
 #include "engine/scene.h"
 
+#include "engine/integrator_registry.h"
 #include "engine/obj_reader.h"
 
 #include <cmath>
@@ -157,6 +158,7 @@ public:
     }
     const toml::table& table() const { return t_; }
     const std::string& file() const { return file_; }
+    bool asked(const std::string& key) const { return asked_.count(key) != 0; }
 
 private:
     std::string file_;
@@ -242,6 +244,29 @@ void for_each_entry(TableReader& root, const std::string& name, F&& f) {
     }
 }
 
+// The options the solver declares, read from [simulation] with their types and ranges.
+void read_solver_options(TableReader& r, Scene& s) {
+    const IntegratorInfo& info = integrator_info(s.solver);
+    for (const OptionSpec& o : info.options) {
+        double v = o.type == OptionSpec::Type::Integer ? double(r.integer(o.name, int(o.default_value), int(o.min), int(o.max)))
+                                                      : r.number(o.name, o.default_value, o.min, o.max, o.min_open);
+        s.solver_options.set(o.name, v);
+    }
+}
+
+// Before finish(): a key nobody asked for that is an option of another solver is named as such.
+void reject_other_solvers_options(TableReader& r, const Scene& s) {
+    for (const auto& [k, node] : r.table()) {
+        std::string key(k.str());
+        if (r.asked(key)) continue;
+        for (const std::string& other : integrator_names())
+            for (const OptionSpec& o : integrator_info(other).options)
+                if (o.name == key)
+                    r.fail(k.source().begin.line ? k.source() : node.source(),
+                           "'" + key + "' is an option of solver '" + other + "', not of '" + s.solver + "'");
+    }
+}
+
 void read_scene(TableReader& root, Scene& s) {
     if (const toml::node* n = root.get("scene")) {
         if (!n->is_table()) root.fail(n->source(), "'scene' must be a table, got " + std::string(type_word(*n)));
@@ -254,14 +279,13 @@ void read_scene(TableReader& root, Scene& s) {
     if (!sim->is_table()) root.fail(sim->source(), "'simulation' must be a table, got " + std::string(type_word(*sim)));
     {
         TableReader r(root.file(), *sim->as_table(), "[simulation]");
-        std::string solver = r.string("solver", "semi_implicit", {"semi_implicit", "xpbd"});
-        s.solver = solver == "xpbd" ? SolverKind::Xpbd : SolverKind::SemiImplicit;
-        s.iterations = r.integer("iterations", s.iterations, 1, 1000);
-        s.relaxation = float(r.number("relaxation", s.relaxation, 0.0, 2.0, true));
+        s.solver = r.string("solver", s.solver, integrator_names());
+        read_solver_options(r, s);
         s.fps = float(r.number("fps", s.fps, 0.0, 1e6, true));
         s.substeps = r.integer("substeps", s.substeps, 1, 100000);
         s.frames = r.integer("frames", s.frames, 0, 100000000);
         s.device = r.string("device", s.device);
+        reject_other_solvers_options(r, s);
         r.finish();
     }
     ModelBuilder& b = s.builder;

@@ -3,9 +3,11 @@
 //
 //   Scene s = load_scene("scenes/bounce.toml");    // SceneError on any mistake
 //   Model m = s.builder.finalize(s.device);
+//   auto integrator = create_integrator(s.solver, s.solver_options);
 //
 // The loader validates everything before anything runs: unknown keys (with a did-you-mean), wrong
-// types, missing keys, values out of range, particle indices out of range. Each error is one
+// types, missing keys, values out of range, particle indices out of range. [simulation] takes, next
+// to its own keys, the options the chosen solver declares (IntegratorInfo::options), and only those. Each error is one
 // SceneError whose message starts with "FILE:LINE:COLUMN: ", as
 //   scenes/x.toml:12:5: unknown key 'stifness' (did you mean 'stiffness'?)
 #pragma once
@@ -13,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/integrator_options.h"
 #include "engine/model_builder.h"
 
 namespace weft::engine {
@@ -20,8 +23,6 @@ namespace weft::engine {
 struct SceneError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
-
-enum class SolverKind { SemiImplicit, Xpbd };
 
 struct SceneOutput {
     std::string dir;          // "" = no per-frame files
@@ -34,9 +35,8 @@ struct Scene {
     std::string path;
     std::string name;         // [scene] name, else the file's stem
     ModelBuilder builder;
-    SolverKind solver = SolverKind::SemiImplicit;
-    int iterations = 2;       // XPBD
-    float relaxation = 0.9f;  // XPBD
+    std::string solver = "semi_implicit";  // an integrator's registered name (engine/integrator_registry.h)
+    IntegratorOptions solver_options;      // its options, every declared one (defaults filled in)
     float fps = 60.0f;        // frames per simulated second
     int substeps = 8;         // solver steps per frame: dt = 1 / (fps substeps)
     int frames = 60;

@@ -1,41 +1,44 @@
-// engine/semi_implicit.h: the semi-implicit (symplectic) Euler integrator of Warp's warp.sim.
+// engine/semi_implicit.h: the semi-implicit (symplectic) Euler integrator of Warp's warp.sim,
+// registered as "semi_implicit" (no options).
 //
-// One simulate() call is a fixed sequence of launches, reading state_in and writing state_out
-// (and state_in.particle_f):
+// One simulate() call is a fixed sequence of launches, reading state_in and writing state_out:
 //
-//   [hash grid]        build_grid, sort_grid_buckets                 (particle contact only)
+//   [hash grid]        build_grid, sort_grid_buckets -> state_out.grid_*  (particle contact only;
+//                                                       from state_in's positions)
 //   particle terms     eval_particle_terms  -> force_terms[0, n)     external, drag, contacts
 //   elements           eval_triangles / eval_bending / eval_tetrahedra
 //                                           -> force_terms[slots]
-//   assembly           accumulate_forces    -> state_in.particle_f   fixed-order sum per particle
+//   assembly           accumulate_forces    -> state_out.particle_f  fixed-order sum per particle
 //                      (accumulate_forces_with_springs when there are springs: each particle
 //                      evaluates its own springs, which then need no force slots: their writes
 //                      and gathers were most of a 512² cloth substep on the H200)
 //   integration        integrate_particles  -> state_out.particle_q, particle_qd
 //                      v' = v + (f / m + g) dt,  x' = x + v' dt
 //
-// The force slots (`force_terms`, one per element vertex) are the integrator's scratch, shared by
-// every step. Under a Tape a step is ONE record (Tape::record_func) whose backward runs the
-// launches' adjoints in reverse order, with the slots' gradient and particle_f's gradient in
-// scratch arrays zeroed first: no adjoint needs the slots' values (the assembly is a sum, and each
-// element's adjoint recomputes its forces from positions and velocities), so a recorded rollout
-// keeps per step only positions, velocities (with gradients) and particle_f, not the slots.
+// state_out.particle_f is the total force of the step that produced state_out. The force slots
+// (`force_terms`, one per element vertex) are the integrator's scratch, shared by every step.
+// Under a Tape a step is ONE record (Tape::record_func) whose backward runs the launches'
+// adjoints in reverse order, with the slots' gradient and particle_f's gradient in scratch arrays
+// zeroed first: no adjoint needs the slots' values (the assembly is a sum, and each element's
+// adjoint recomputes its forces from positions and velocities), so a recorded rollout keeps per
+// step only positions, velocities (with gradients) and particle_f, not the slots.
 //
 // Symplectic Euler keeps the energy of an undamped oscillator bounded (no drift) for dt below
 // the stability limit 2 / omega; tests/engine check this and the period.
 #pragma once
 
-#include "engine/model.h"
+#include "engine/integrator.h"
 
 namespace weft::engine {
 
-class SemiImplicitIntegrator {
+class SemiImplicitIntegrator : public Integrator {
 public:
     SemiImplicitIntegrator() = default;
-    // Advances state_in by dt (seconds) into state_out. `control` may be null (no external force).
-    // state_in.particle_f receives the total force used; with particle contact, state_in's hash
-    // grid is rebuilt.
-    void simulate(const Model& model, State& state_in, State& state_out, float dt, const Control* control = nullptr);
+
+    const IntegratorInfo& info() const override;
+    void simulate(const Model& model, const State& state_in, State& state_out, float dt,
+                  const Control* control = nullptr) override;
+    std::vector<Renderable> renderables(const Model& model) const override { return particle_renderables(model); }
 
 private:
     Array force_terms_;       // vec3 (term_layout.count): the force slots, shared by every step

@@ -18,7 +18,7 @@ FrameStepper::FrameStepper(const Model& model, State& a, State& b, int substeps,
 }
 
 bool FrameStepper::uses_graph() const {
-    return graphs_ && model_.device.kind == runtime::DeviceKind::Cuda && !model_.requires_grad && !runtime::config().debug &&
+    return graphs_ && model_.device.supports(runtime::Capability::GraphCapture) && !model_.requires_grad && !runtime::config().debug &&
            runtime::active_recorder() == nullptr;
 }
 

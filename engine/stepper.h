@@ -1,5 +1,5 @@
-// engine/stepper.h: advance a model frame by frame; on a cuda device each frame's substeps run
-// as one CUDA graph.
+// engine/stepper.h: advance a model frame by frame; on a device that supports graph capture (CUDA)
+// each frame's substeps run as one graph.
 //
 //     FrameStepper frames(model, state_a, state_b, substeps,
 //                         [&](State& in, State& out) { integrator.simulate(model, in, out, dt); });
@@ -10,9 +10,10 @@
 // runtime::Replay of the substeps recorded once (runtime/replay.h): a CUDA graph on cuda devices,
 // which replaces substeps x (launches per step) driver calls by one. With an odd number of
 // substeps a frame ends in the other state, so two replays are recorded, one starting from each.
-// Elsewhere (cpu, sim), in debug mode, under an active Tape, or for a model with requires_grad
-// (whose integrators allocate arrays per step), every frame runs eagerly; the results are the
-// same either way.
+// On a device without runtime::Capability::GraphCapture (cpu, sim), in debug mode, under an
+// active Tape, or for a model with requires_grad (whose integrators allocate arrays per step),
+// every frame runs eagerly; the results are the same either way. Pass `graphs = false` for a step
+// whose integrator lacks IntegratorCaps_GraphCapture (engine/integrator.h).
 //
 // The states are used in place (never reallocated or swapped by value): the graph holds their
 // addresses. Change what they hold (assign, copy into them) between frames, not the arrays.
@@ -34,7 +35,7 @@ public:
     void advance();                            // one frame
     State& current() { return *current_; }     // the state the last frame ended in
     int frames() const { return frames_; }
-    bool uses_graph() const;                   // whether frames after the first replay a CUDA graph
+    bool uses_graph() const;                   // whether frames after the first replay a graph
 
 private:
     void run_eagerly(State* from, State* to) const;

@@ -1,22 +1,61 @@
 // engine/xpbd.cpp: the launch sequence described in xpbd.h.
 #include "engine/xpbd.h"
 
+#include "engine/integrator_registry.h"
 #include "engine/launch_args.h"
 #include "engine/particle_grid.h"
 #include "engine/solver_kernels.h"
 #include "runtime/errors.h"
+#include "runtime/named_args.h"
 
 namespace weft::engine {
+
+namespace {
+
+IntegratorInfo make_info() {
+    IntegratorInfo i;
+    i.name = "xpbd";
+    i.summary = "extended position-based dynamics: distance, membrane, bending, volume and contact constraints";
+    i.kernels = {{"particles", "integrate_particles"},
+                 {"hash_grid", "build_grid"},
+                 {"hash_grid", "sort_grid_buckets"},
+                 {"xpbd", "solve_particle_contacts_xpbd"},
+                 {"xpbd", "solve_springs_xpbd"},
+                 {"xpbd", "solve_triangles_xpbd"},
+                 {"xpbd", "solve_bending_xpbd"},
+                 {"xpbd", "solve_tetrahedra_xpbd"},
+                 {"xpbd", "apply_deltas"}};
+    i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable;
+    i.state_reads = {"particle_q", "particle_qd"};
+    i.state_writes = {"particle_q", "particle_qd", "grid_bucket_count", "grid_bucket_particles"};
+    i.options = {
+        {"iterations", OptionSpec::Type::Integer, 2, 1, 1000, false, "constraint iterations per step"},
+        {"relaxation", OptionSpec::Type::Number, 0.9, 0.0, 2.0, true, "scale of the summed Jacobi corrections"},
+    };
+    return i;
+}
+
+}  // namespace
+
+IntegratorEntry xpbd_entry() {
+    return {make_info(), [](const IntegratorOptions& o) { return std::make_unique<XPBDIntegrator>(o); }};
+}
+
+const IntegratorInfo& XPBDIntegrator::info() const {
+    static const IntegratorInfo i = make_info();
+    return i;
+}
 
 XPBDIntegrator::XPBDIntegrator(int iterations_, float relaxation_) : iterations(iterations_), relaxation(relaxation_) {
     if (iterations < 1) throw runtime::RuntimeError("XPBDIntegrator: iterations must be >= 1, got " + std::to_string(iterations));
 }
 
-void XPBDIntegrator::simulate(const Model& m, State& in, State& out, float dt, const Control* control) {
+XPBDIntegrator::XPBDIntegrator(const IntegratorOptions& o)
+    : XPBDIntegrator(o.integer("iterations"), float(o.number("relaxation"))) {}
+
+void XPBDIntegrator::simulate(const Model& m, const State& in, State& out, float dt, const Control* control) {
     using namespace args;
-    if (in.particle_count != m.particle_count || out.particle_count != m.particle_count)
-        throw runtime::RuntimeError("simulate: the states do not belong to this model");
-    if (!(dt > 0.0f)) throw runtime::RuntimeError("simulate: dt must be > 0, got " + std::to_string(dt));
+    check_step(m, in, out, dt);
     if (m.particle_count == 0) return;
     runtime::LaunchOptions o;
     o.device = m.device;
@@ -29,20 +68,28 @@ void XPBDIntegrator::simulate(const Model& m, State& in, State& out, float dt, c
         for (auto& s : scratch_) s = fresh(n, false);
         deltas_ = fresh(std::max(L.count, 1), false);
     }
+    if (!zero_force_.valid() || zero_force_.size() != n || zero_force_.device() != m.device) zero_force_ = fresh(n, false);
 
     // predict: the external force (or none) and gravity
     bool ext = control && control->particle_f.valid();
     Array xp = grad ? fresh(n, true) : scratch_[0];
     Array vp = grad ? fresh(n, true) : scratch_[1];
-    if (!ext) in.particle_f.zero();
     static const runtime::Kernel integrate = solver_kernel("particles", "integrate_particles");
     runtime::launch(integrate, {n},
-                    {a(in.particle_q), a(in.particle_qd), a(ext ? control->particle_f : in.particle_f), a(m.particle_inv_mass),
-                     a(m.particle_flags), v3(m.gravity), f(dt), f(m.particle_max_velocity), a(xp), a(vp)},
+                    {{"x", a(in.particle_q)},
+                     {"v", a(in.particle_qd)},
+                     {"f", a(ext ? control->particle_f : zero_force_)},
+                     {"w", a(m.particle_inv_mass)},
+                     {"particle_flags", a(m.particle_flags)},
+                     {"gravity", v3(m.gravity)},
+                     {"dt", f(dt)},
+                     {"v_max", f(m.particle_max_velocity)},
+                     {"x_new", a(xp)},
+                     {"v_new", a(vp)}},
                     o);
-    if (m.particle_contact) build_particle_grid(m, xp, in.grid_bucket_count, in.grid_bucket_particles);
-    const Array& grid_count = m.particle_contact ? in.grid_bucket_count : m.particle_term_start;
-    const Array& grid_particles = m.particle_contact ? in.grid_bucket_particles : m.particle_term_start;
+    if (m.particle_contact) build_particle_grid(m, xp, out.grid_bucket_count, out.grid_bucket_particles);
+    const Array& grid_count = m.particle_contact ? out.grid_bucket_count : m.particle_term_start;
+    const Array& grid_particles = m.particle_contact ? out.grid_bucket_particles : m.particle_term_start;
 
     static const runtime::Kernel contacts = solver_kernel("xpbd", "solve_particle_contacts_xpbd");
     static const runtime::Kernel springs = solver_kernel("xpbd", "solve_springs_xpbd");
@@ -54,33 +101,77 @@ void XPBDIntegrator::simulate(const Model& m, State& in, State& out, float dt, c
     for (int it = 0; it < iterations; ++it) {
         Array deltas = grad ? fresh(std::max(L.count, 1), true) : deltas_;
         runtime::launch(contacts, {n},
-                        {a(x), a(in.particle_q), a(m.particle_inv_mass), a(m.particle_radius), a(m.particle_flags),
-                         i(m.ground ? 1 : 0), v4(m.ground_plane), f(m.soft_contact_mu), a(m.shape_transform),
-                         a(m.shape_geo_type), a(m.shape_geo_scale), a(m.shape_geo_thickness), i(m.shape_count),
-                         a(m.shape_sdf_values), a(m.shape_sdf_dims), a(m.shape_sdf_origin), a(m.shape_sdf_cell),
-                         i(m.particle_contact ? 1 : 0), f(m.particle_contact ? 1.0 / m.particle_grid_cell : 0.0),
-                         i(m.particle_grid_buckets), i(m.particle_grid_capacity), a(grid_count), a(grid_particles),
-                         f(m.particle_mu), a(deltas)},
+                        {{"x", a(x)},
+                         {"x_orig", a(in.particle_q)},
+                         {"w", a(m.particle_inv_mass)},
+                         {"particle_radius", a(m.particle_radius)},
+                         {"particle_flags", a(m.particle_flags)},
+                         {"ground", i(m.ground ? 1 : 0)},
+                         {"ground_plane", v4(m.ground_plane)},
+                         {"soft_mu", f(m.soft_contact_mu)},
+                         {"shape_transform", a(m.shape_transform)},
+                         {"shape_geo_type", a(m.shape_geo_type)},
+                         {"shape_geo_scale", a(m.shape_geo_scale)},
+                         {"shape_geo_thickness", a(m.shape_geo_thickness)},
+                         {"shape_count", i(m.shape_count)},
+                         {"shape_sdf_values", a(m.shape_sdf_values)},
+                         {"shape_sdf_dims", a(m.shape_sdf_dims)},
+                         {"shape_sdf_origin", a(m.shape_sdf_origin)},
+                         {"shape_sdf_cell", a(m.shape_sdf_cell)},
+                         {"particle_grid", i(m.particle_contact ? 1 : 0)},
+                         {"inv_cell_size", f(m.particle_contact ? 1.0 / m.particle_grid_cell : 0.0)},
+                         {"nbucket", i(m.particle_grid_buckets)},
+                         {"capacity", i(m.particle_grid_capacity)},
+                         {"bucket_count", a(grid_count)},
+                         {"bucket_particles", a(grid_particles)},
+                         {"particle_mu", f(m.particle_mu)},
+                         {"deltas", a(deltas)}},
                         o);
         if (m.spring_count > 0)
             runtime::launch(springs, {m.spring_count},
-                            {a(x), a(in.particle_q), a(m.particle_inv_mass), a(m.spring_indices), a(m.spring_rest_length),
-                             a(m.spring_stiffness), a(m.spring_damping), f(dt), i(L.spring), a(deltas)},
+                            {{"x", a(x)},
+                             {"x_orig", a(in.particle_q)},
+                             {"w", a(m.particle_inv_mass)},
+                             {"spring_indices", a(m.spring_indices)},
+                             {"spring_rest_length", a(m.spring_rest_length)},
+                             {"spring_stiffness", a(m.spring_stiffness)},
+                             {"spring_damping", a(m.spring_damping)},
+                             {"dt", f(dt)},
+                             {"offset", i(L.spring)},
+                             {"deltas", a(deltas)}},
                             o);
         if (m.tri_count > 0)
             runtime::launch(triangles, {m.tri_count},
-                            {a(x), a(m.particle_inv_mass), a(m.tri_indices), a(m.tri_poses), a(m.tri_materials), f(dt),
-                             i(L.tri), a(deltas)},
+                            {{"x", a(x)},
+                             {"w", a(m.particle_inv_mass)},
+                             {"tri_indices", a(m.tri_indices)},
+                             {"tri_poses", a(m.tri_poses)},
+                             {"tri_materials", a(m.tri_materials)},
+                             {"dt", f(dt)},
+                             {"offset", i(L.tri)},
+                             {"deltas", a(deltas)}},
                             o);
         if (m.edge_count > 0)
             runtime::launch(bending, {m.edge_count},
-                            {a(x), a(m.particle_inv_mass), a(m.edge_indices), a(m.edge_rest_angle),
-                             a(m.edge_bending_properties), f(dt), i(L.edge), a(deltas)},
+                            {{"x", a(x)},
+                             {"w", a(m.particle_inv_mass)},
+                             {"edge_indices", a(m.edge_indices)},
+                             {"edge_rest_angle", a(m.edge_rest_angle)},
+                             {"edge_bending_properties", a(m.edge_bending_properties)},
+                             {"dt", f(dt)},
+                             {"offset", i(L.edge)},
+                             {"deltas", a(deltas)}},
                             o);
         if (m.tet_count > 0)
             runtime::launch(tets, {m.tet_count},
-                            {a(x), a(m.particle_inv_mass), a(m.tet_indices), a(m.tet_poses), a(m.tet_materials), f(dt),
-                             i(L.tet), a(deltas)},
+                            {{"x", a(x)},
+                             {"w", a(m.particle_inv_mass)},
+                             {"tet_indices", a(m.tet_indices)},
+                             {"tet_poses", a(m.tet_poses)},
+                             {"tet_materials", a(m.tet_materials)},
+                             {"dt", f(dt)},
+                             {"offset", i(L.tet)},
+                             {"deltas", a(deltas)}},
                             o);
         bool last = it + 1 == iterations;
         // scratch: 0 prediction x, 1 prediction v (read by every iteration), 2/3 x ping-pong, 4 v of
@@ -88,8 +179,17 @@ void XPBDIntegrator::simulate(const Model& m, State& in, State& out, float dt, c
         Array xn = last ? out.particle_q : (grad ? fresh(n, true) : scratch_[2 + (it % 2)]);
         Array vn = last ? out.particle_qd : (grad ? fresh(n, true) : scratch_[4]);
         runtime::launch(apply, {n},
-                        {a(in.particle_q), a(x), a(vp), a(m.particle_flags), a(deltas), a(m.particle_term_start),
-                         a(m.particle_term_index), f(relaxation), f(dt), a(xn), a(vn)},
+                        {{"x_orig", a(in.particle_q)},
+                         {"x_pred", a(x)},
+                         {"v_pred", a(vp)},
+                         {"particle_flags", a(m.particle_flags)},
+                         {"deltas", a(deltas)},
+                         {"term_start", a(m.particle_term_start)},
+                         {"term_index", a(m.particle_term_index)},
+                         {"relaxation", f(relaxation)},
+                         {"dt", f(dt)},
+                         {"x_new", a(xn)},
+                         {"v_new", a(vn)}},
                         o);
         x = xn;
     }

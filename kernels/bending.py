@@ -17,6 +17,25 @@ def dihedral_angle(x1: wp.vec3, x2: wp.vec3, x3: wp.vec3, x4: wp.vec3) -> float:
     return wp.atan2(wp.dot(wp.cross(n2, n1), e_hat), wp.dot(n1, n2))
 
 
+@wp.func
+def dihedral_angle_gradients(x1: wp.vec3, x2: wp.vec3, x3: wp.vec3, x4: wp.vec3, n1: wp.vec3, n2: wp.vec3, n1_length: float,
+                             n2_length: float):
+    """The gradients of the dihedral angle at x1 .. x4 times the length of the shared edge x3-x4
+    (Bridson et al. 2003), and that length; n1, n2 are the two triangles' (unnormalised) normals,
+    cross(x3 - x1, x4 - x1) and cross(x4 - x2, x3 - x2), with their lengths (> 0). The bending
+    gradient of both solvers (eval_bending here, solve_bending_xpbd)."""
+    e_vec = x4 - x3
+    e_hat = wp.normalize(e_vec)
+    e_length = wp.length(e_vec)
+    m1 = n1 / (n1_length * n1_length)
+    m2 = n2 / (n2_length * n2_length)
+    d1 = m1 * e_length
+    d2 = m2 * e_length
+    d3 = m1 * wp.dot(x1 - x4, e_hat) + m2 * wp.dot(x2 - x4, e_hat)
+    d4 = m1 * wp.dot(x3 - x1, e_hat) + m2 * wp.dot(x3 - x2, e_hat)
+    return d1, d2, d3, d4, e_length
+
+
 @wp.kernel
 def eval_bending(
     x: wp.array(dtype=wp.vec3),
@@ -48,15 +67,7 @@ def eval_bending(
     f4 = wp.vec3(0.0)
     if n1_length > 1.0e-6 and n2_length > 1.0e-6:
         angle = dihedral_angle(x1, x2, x3, x4)
-        e_vec = x4 - x3
-        e_hat = wp.normalize(e_vec)
-        e_length = wp.length(e_vec)
-        m1 = n1 / (n1_length * n1_length)
-        m2 = n2 / (n2_length * n2_length)
-        d1 = m1 * e_length
-        d2 = m2 * e_length
-        d3 = m1 * wp.dot(x1 - x4, e_hat) + m2 * wp.dot(x2 - x4, e_hat)
-        d4 = m1 * wp.dot(x3 - x1, e_hat) + m2 * wp.dot(x3 - x2, e_hat)
+        d1, d2, d3, d4, e_length = dihedral_angle_gradients(x1, x2, x3, x4, n1, n2, n1_length, n2_length)
         f_elastic = ke * (angle - edge_rest_angle[e])
         f_damp = kd * (wp.dot(d1, v[i]) + wp.dot(d2, v[j]) + wp.dot(d3, v[k]) + wp.dot(d4, v[l]))
         f_total = -e_length * (f_elastic + f_damp)

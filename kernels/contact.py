@@ -52,19 +52,10 @@ def shape_contacts(
 ) -> wp.vec3:
     f = wp.vec3(0.0)
     for s in range(shape_count):
-        X = shape_transform[s]
-        p = wp.transform_point(wp.transform_inverse(X), x)
-        if shape_geo_type[s] == geo.GEO_MESH:
-            r = geo.mesh_sdf(s, p, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
-            d = r[3] - radius - shape_geo_thickness[s]
-            if d < 0.0:
-                n = wp.transform_vector(X, wp.normalize(wp.vec3(r[0], r[1], r[2])))
-                f = f + contact_force(n, v, d, ke, kd, kf, mu)
-        else:
-            d = geo.shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - radius - shape_geo_thickness[s]
-            if d < 0.0:
-                n = wp.transform_vector(X, geo.shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
-                f = f + contact_force(n, v, d, ke, kd, kf, mu)
+        n, d = geo.shape_contact(s, x, radius, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
+                                 shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+        if d < 0.0:
+            f = f + contact_force(n, v, d, ke, kd, kf, mu)
     return f
 
 
@@ -99,9 +90,7 @@ def particle_contacts(
                 for s in range(n):
                     j = bucket_particles[b * capacity + s]
                     xj = x[j]
-                    cj = grid.grid_cell(xj, inv_cell_size)
-                    # another cell may share this bucket: count j only in its own cell
-                    if j != i and cj[0] == c[0] and cj[1] == c[1] and cj[2] == c[2] and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+                    if grid.grid_cell_neighbor(i, j, xj, c, inv_cell_size) and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
                         d_vec = xi - xj
                         d = wp.length(d_vec)
                         err = d - ri - particle_radius[j]
@@ -156,8 +145,7 @@ def eval_particle_terms(
             f = f + external_f[i]
         f = f - vi * drag
         if ground != 0:
-            n = wp.vec3(ground_plane[0], ground_plane[1], ground_plane[2])
-            c = wp.dot(n, xi) + ground_plane[3] - ri
+            n, c = geo.ground_contact(ground_plane, xi, ri)
             if c < 0.0:
                 f = f + contact_force(n, vi, c, soft_ke, soft_kd, soft_kf, soft_mu)
         if shape_count > 0:

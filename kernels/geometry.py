@@ -119,3 +119,44 @@ def mesh_sdf(
         n = away / gap
         return wp.vec4(n[0], n[1], n[2], r[3] + gap)
     return r
+
+
+@wp.func
+def shape_contact(
+    s: int,
+    x: wp.vec3,
+    radius: float,
+    shape_transform: wp.array(dtype=wp.transform),
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_sdf_values: wp.array(dtype=wp.vec4),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
+):
+    """A sphere (x, radius, world frame) against static shape s: the world contact normal and the
+    gap c = distance - radius - thickness (c < 0: in contact). The normal is computed only in
+    contact (zero otherwise). The one shape test of both solvers (contact.py, xpbd.py)."""
+    X = shape_transform[s]
+    p = wp.transform_point(wp.transform_inverse(X), x)
+    n = wp.vec3(0.0)
+    c = float(0.0)
+    if shape_geo_type[s] == GEO_MESH:
+        r = mesh_sdf(s, p, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+        c = r[3] - radius - shape_geo_thickness[s]
+        if c < 0.0:
+            n = wp.transform_vector(X, wp.normalize(wp.vec3(r[0], r[1], r[2])))
+    else:
+        c = shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - radius - shape_geo_thickness[s]
+        if c < 0.0:
+            n = wp.transform_vector(X, shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
+    return n, c
+
+
+@wp.func
+def ground_contact(ground_plane: wp.vec4, x: wp.vec3, radius: float):
+    """A sphere (x, radius) against the ground plane (n, d), n.x + d = 0: the normal n and the
+    gap c = n.x + d - radius (c < 0: in contact)."""
+    n = wp.vec3(ground_plane[0], ground_plane[1], ground_plane[2])
+    return n, wp.dot(n, x) + ground_plane[3] - radius

@@ -21,6 +21,15 @@ def grid_bucket(c: wp.vec3i, nbucket: int) -> int:
     return int(h % wp.uint32(nbucket))
 
 
+@wp.func
+def grid_cell_neighbor(i: int, j: int, xj: wp.vec3, c: wp.vec3i, inv_cell_size: float) -> bool:
+    """Whether particle j (at xj), found in the bucket of cell c, is another particle than i and
+    lies in cell c itself: another cell may share the bucket, and j counts only in its own cell.
+    The neighbour test of both contact solvers (contact.py, xpbd.py)."""
+    cj = grid_cell(xj, inv_cell_size)
+    return j != i and cj[0] == c[0] and cj[1] == c[1] and cj[2] == c[2]
+
+
 @wp.kernel(enable_backward=False)
 def build_grid(
     x: wp.array(dtype=wp.vec3),

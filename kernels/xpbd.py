@@ -88,16 +88,7 @@ def solve_bending_xpbd(
     d3 = wp.vec3(0.0)
     d4 = wp.vec3(0.0)
     if n1_length > 1.0e-6 and n2_length > 1.0e-6 and ke > 0.0:
-        e_vec = x4 - x3
-        e_hat = wp.normalize(e_vec)
-        e_length = wp.length(e_vec)
-        m1 = n1 / (n1_length * n1_length)
-        m2 = n2 / (n2_length * n2_length)
-        # gradients of the dihedral angle (Bridson et al. 2003; see bending.py)
-        g1 = m1 * e_length
-        g2 = m2 * e_length
-        g3 = m1 * wp.dot(x1 - x4, e_hat) + m2 * wp.dot(x2 - x4, e_hat)
-        g4 = m1 * wp.dot(x3 - x1, e_hat) + m2 * wp.dot(x3 - x2, e_hat)
+        g1, g2, g3, g4, e_length = bending.dihedral_angle_gradients(x1, x2, x3, x4, n1, n2, n1_length, n2_length)
         c = bending.dihedral_angle(x1, x2, x3, x4) - edge_rest_angle[e]
         wsum = w[i] * wp.dot(g1, g1) + w[j] * wp.dot(g2, g2) + w[k] * wp.dot(g3, g3) + w[l] * wp.dot(g4, g4)
         alpha = 1.0 / (ke * dt * dt)
@@ -303,24 +294,14 @@ def solve_particle_contacts_xpbd(
         dxi = xi - x_orig[i]
         ri = particle_radius[i]
         if ground != 0:
-            n = wp.vec3(ground_plane[0], ground_plane[1], ground_plane[2])
-            c = wp.dot(n, xi) + ground_plane[3] - ri
+            n, c = geo.ground_contact(ground_plane, xi, ri)
             if c < 0.0:
                 d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
         for s in range(shape_count):
-            X = shape_transform[s]
-            p = wp.transform_point(wp.transform_inverse(X), xi)
-            if shape_geo_type[s] == geo.GEO_MESH:
-                r = geo.mesh_sdf(s, p, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
-                c = r[3] - ri - shape_geo_thickness[s]
-                if c < 0.0:
-                    n = wp.transform_vector(X, wp.normalize(wp.vec3(r[0], r[1], r[2])))
-                    d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
-            else:
-                c = geo.shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - ri - shape_geo_thickness[s]
-                if c < 0.0:
-                    n = wp.transform_vector(X, geo.shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
-                    d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
+            n, c = geo.shape_contact(s, xi, ri, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
+                                     shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+            if c < 0.0:
+                d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
         if particle_grid != 0:
             ci = grid.grid_cell(xi, inv_cell_size)
             for dz in range(-1, 2):
@@ -332,8 +313,7 @@ def solve_particle_contacts_xpbd(
                         for s in range(nb):
                             j = bucket_particles[b * capacity + s]
                             xj = x[j]
-                            cj = grid.grid_cell(xj, inv_cell_size)
-                            if j != i and cj[0] == cc[0] and cj[1] == cc[1] and cj[2] == cc[2] and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+                            if grid.grid_cell_neighbor(i, j, xj, cc, inv_cell_size) and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
                                 dv = xi - xj
                                 dist = wp.length(dv)
                                 err = dist - ri - particle_radius[j]

@@ -27,6 +27,13 @@ std::string Device::str() const {
     return "?";
 }
 
+bool Device::supports(Capability c) const {
+    switch (c) {
+        case Capability::GraphCapture: return kind == DeviceKind::Cuda;  // CUDA graphs; cpu and sim run the work again
+    }
+    return false;
+}
+
 Device parse_device(const std::string& s) {
     Device d;
     auto colon = s.find(':');

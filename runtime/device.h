@@ -18,6 +18,13 @@ namespace weft::runtime {
 
 enum class DeviceKind { Cpu, Cuda, Sim };
 
+// What a device can do. Layers above the runtime ask a device for a capability instead of testing
+// its kind, so that a new kind of device answers for itself (ARCHITECTURE.md: engine/ does not
+// ask which device kind runs it).
+enum class Capability {
+    GraphCapture,  // a sequence of launches can be recorded once and replayed by one call (runtime/replay.h)
+};
+
 struct Device {
     DeviceKind kind = DeviceKind::Cpu;
     int ordinal = 0;            // cuda:N
@@ -25,6 +32,7 @@ struct Device {
 
     std::string str() const;    // "cpu", "cuda:0", "sim:h200"
     bool is_host_memory() const { return kind != DeviceKind::Cuda; }  // cpu and sim arrays live in host memory
+    bool supports(Capability c) const;                                 // see Capability
     bool operator==(const Device& o) const { return kind == o.kind && ordinal == o.ordinal && (kind != DeviceKind::Sim || arch == o.arch); }
     bool operator!=(const Device& o) const { return !(*this == o); }
 };

@@ -21,7 +21,7 @@ struct Replay::Graph {};
 Replay::Replay(const Device& device, std::function<void()> work) : device_(device), work_(std::move(work)) {
     if (!work_) throw RuntimeError("Replay: no work to record");
 #if WEFT_HAVE_CUDA
-    if (device.kind != DeviceKind::Cuda || config().debug || active_recorder() != nullptr) return;
+    if (!device.supports(Capability::GraphCapture) || config().debug || active_recorder() != nullptr) return;
     Stream s(device);
     begin_capture(s);
     try {

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "engine/model_builder.h"
-#include "engine/semi_implicit.h"
+#include "engine/integrator_registry.h"
 #include "engine/stepper.h"
 #include "runtime/device.h"
 #if WEFT_HAVE_CUDA
@@ -55,7 +55,7 @@ struct FrameTimes {
 FrameTimes time_frames(int dx, const std::string& device, int frames, bool graphs) {
     engine::Model m = cloth(dx, device);
     engine::State a = m.state(), b = m.state();
-    engine::SemiImplicitIntegrator integ;
+    auto integ = engine::create_integrator("semi_implicit");
     std::vector<float> pageable(size_t(m.particle_count) * 3);
     float* host = pageable.data();
 #if WEFT_HAVE_CUDA
@@ -70,7 +70,7 @@ FrameTimes time_frames(int dx, const std::string& device, int frames, bool graph
     const size_t bytes = size_t(m.particle_count) * 3 * sizeof(float);
     const float dt = 1.0f / (60.0f * 16.0f);
     runtime::DeviceBackend& be = runtime::backend(m.device);
-    engine::FrameStepper stepper(m, a, b, 16, [&](engine::State& in, engine::State& out) { integ.simulate(m, in, out, dt); },
+    engine::FrameStepper stepper(m, a, b, 16, [&](engine::State& in, engine::State& out) { integ->simulate(m, in, out, dt); },
                                  graphs);
     double copy_s = 0;
     auto frame = [&] {
@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
         if (a == "--first-step") {  // child: build the smallest cloth and take one step
             engine::Model m = cloth(4, next());
             engine::State s0 = m.state(), s1 = m.state();
-            engine::SemiImplicitIntegrator().simulate(m, s0, s1, 1e-3f);
+            engine::create_integrator("semi_implicit")->simulate(m, s0, s1, 1e-3f);
             return 0;
         } else if (a == "--device") device = next();
         else if (a == "--frames") frames = std::atoi(next().c_str());

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "engine/model_builder.h"
-#include "engine/semi_implicit.h"
+#include "engine/integrator_registry.h"
 #include "runtime/device.h"
 #include "runtime/memory_stats.h"
 #include "runtime/recorder.h"
@@ -79,7 +79,7 @@ Result run(int dim, const std::string& device, int repeat, float tri_kd) {
     o.device = m.device;
     const int steps = 160;
     const float dt = 1.0f / 960.0f;
-    engine::SemiImplicitIntegrator integ;
+    auto integ = engine::create_integrator("semi_implicit");
 
     Result r;
     r.particles = m.particle_count;
@@ -98,10 +98,7 @@ Result run(int dim, const std::string& device, int repeat, float tri_kd) {
             auto t = Clock::now();
             {
                 runtime::ScopedRecorder rec(&tape);
-                for (int k = 0; k < steps; ++k) {
-                    states[size_t(k)].clear_forces();
-                    integ.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
-                }
+                for (int k = 0; k < steps; ++k) integ->simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
                 runtime::launch(loss_k, {m.particle_count},
                                 {runtime::LaunchArg::of(states.back().particle_q), runtime::LaunchArg::of(loss)}, o);
                 be.synchronize();

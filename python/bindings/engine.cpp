@@ -1,12 +1,12 @@
 // python/bindings/engine.cpp: the particle engine (engine/model.h, model_builder.h, the
-// integrators). Thin: vectors and quaternions cross as tuples, arrays as _weft.Array handles; the
-// Warp-named Python API (wp.sim.ModelBuilder(...).add_cloth_grid(pos=..., ...)) is python/weft/sim.
+// integrator registry). Thin: vectors and quaternions cross as tuples, arrays as _weft.Array
+// handles, integrators as one Integrator class made by name; the Warp-named Python API
+// (wp.sim.ModelBuilder(...).add_cloth_grid(pos=..., ...), wp.sim.XPBDIntegrator) is python/weft/sim.
 #include <pybind11/stl.h>
 
+#include "engine/integrator_registry.h"
 #include "engine/model_builder.h"
 #include "engine/particle_grid.h"
-#include "engine/semi_implicit.h"
-#include "engine/xpbd.h"
 #include "python/bindings/bindings.h"
 
 namespace py = pybind11;
@@ -187,20 +187,35 @@ void bind_engine(py::module_& m) {
                 return s.finalize(device, requires_grad);
             }, py::arg("device") = "cpu", py::arg("requires_grad") = false);
 
-    py::class_<SemiImplicitIntegrator>(m, "SemiImplicitIntegrator", "Semi-implicit Euler (engine/semi_implicit.h)")
-        .def(py::init<>())
-        .def("simulate", [](SemiImplicitIntegrator& it, const Model& model, State& a, State& b, float dt, const Control* c) {
+    py::class_<Integrator>(m, "Integrator", "A registered integrator (engine/integrator.h), made by create_integrator")
+        .def_property_readonly("name", [](const Integrator& it) { return it.info().name; })
+        .def_property_readonly("summary", [](const Integrator& it) { return it.info().summary; })
+        .def_property_readonly("kernels", [](const Integrator& it) {
+                std::vector<std::pair<std::string, std::string>> out;
+                for (const KernelRef& k : it.info().kernels) out.emplace_back(k.group, k.name);
+                return out;
+            }, "(module group, kernel name) of every kernel a step may launch")
+        .def_property_readonly("graph_capture", [](const Integrator& it) { return it.info().can(IntegratorCaps_GraphCapture); })
+        .def_property_readonly("differentiable", [](const Integrator& it) { return it.info().can(IntegratorCaps_Differentiable); })
+        .def_property_readonly("state_reads", [](const Integrator& it) { return it.info().state_reads; })
+        .def_property_readonly("state_writes", [](const Integrator& it) { return it.info().state_writes; })
+        .def("simulate", [](Integrator& it, const Model& model, const State& a, State& b, float dt, const Control* c) {
                 py::gil_scoped_release unlocked;
                 it.simulate(model, a, b, dt, c);
             }, py::arg("model"), py::arg("state_in"), py::arg("state_out"), py::arg("dt"), py::arg("control") = nullptr);
-    py::class_<XPBDIntegrator>(m, "XPBDIntegrator", "XPBD (engine/xpbd.h)")
-        .def(py::init<int, float>(), py::arg("iterations") = 2, py::arg("relaxation") = 0.9f)
-        .def_readwrite("iterations", &XPBDIntegrator::iterations)
-        .def_readwrite("relaxation", &XPBDIntegrator::relaxation)
-        .def("simulate", [](XPBDIntegrator& it, const Model& model, State& a, State& b, float dt, const Control* c) {
-                py::gil_scoped_release unlocked;
-                it.simulate(model, a, b, dt, c);
-            }, py::arg("model"), py::arg("state_in"), py::arg("state_out"), py::arg("dt"), py::arg("control") = nullptr);
+    m.def("integrator_names", &integrator_names, "Every registered integrator name, sorted");
+    m.def("integrator_options", [](const std::string& name) {
+            std::vector<std::pair<std::string, double>> out;
+            for (const OptionSpec& o : integrator_info(name).options) out.emplace_back(o.name, o.default_value);
+            return out;
+        }, py::arg("name"), "The options of integrator `name` with their defaults; RuntimeError with did-you-mean for an unknown name");
+    m.def("create_integrator", [](const std::string& name, const std::map<std::string, double>& options) {
+            IntegratorOptions o;
+            for (const auto& [k, v] : options) o.set(k, v);
+            return create_integrator(name, o);
+        }, py::arg("name"), py::arg("options") = std::map<std::string, double>{},
+        "A new integrator by registered name (engine/integrator_registry.h); RuntimeError with did-you-mean for an "
+        "unknown name or option");
 
     m.def("build_particle_grid", [](const Model& model, State& s) {
             py::gil_scoped_release unlocked;

@@ -29,8 +29,8 @@ from . import arrays as _arrays
 
 BuildError = _weft.BuildError
 
-__all__ = ["ModelBuilder", "Model", "State", "Control", "Mesh", "SemiImplicitIntegrator", "XPBDIntegrator", "collide",
-           "BuildError"]
+__all__ = ["ModelBuilder", "Model", "State", "Control", "Mesh", "Integrator", "integrator_names", "create_integrator",
+           "SemiImplicitIntegrator", "XPBDIntegrator", "collide", "BuildError"]
 
 _IDENTITY = (0.0, 0.0, 0.0, 1.0)
 
@@ -214,31 +214,60 @@ class ModelBuilder:
         return Model(self._cpp.finalize(_context.get_device(device).alias, bool(requires_grad)))
 
 
-class SemiImplicitIntegrator:
+def integrator_names():
+    """The names of the registered integrators (engine/integrator_registry.h), sorted:
+    ["semi_implicit", "xpbd"]."""
+    return list(_weft.integrator_names())
+
+
+class Integrator:
+    """An integrator of the engine's registry, by name: wp.sim.Integrator("xpbd", iterations=4).
+
+    Every integrator has simulate(model, state_in, state_out, dt, control=None), which writes
+    state_out and leaves state_in as it was, and says what it is: `name`, `kernels` ((module
+    group, kernel) pairs), `graph_capture`, `differentiable`, `state_reads`, `state_writes`.
+    Options are the integrator's own (an unknown one raises RuntimeError with a did-you-mean);
+    SemiImplicitIntegrator and XPBDIntegrator are this class under Warp's names."""
+
+    def __init__(self, name, **options):
+        self._cpp = _weft.create_integrator(str(name), {str(k): float(v) for k, v in options.items()})
+
+    def simulate(self, model, state_in, state_out, dt, control=None):
+        self._cpp.simulate(model._cpp, state_in._cpp, state_out._cpp, float(dt), None if control is None else control._cpp)
+        return state_out
+
+    name = property(lambda self: self._cpp.name)
+    kernels = property(lambda self: list(self._cpp.kernels))
+    graph_capture = property(lambda self: self._cpp.graph_capture)
+    differentiable = property(lambda self: self._cpp.differentiable)
+    state_reads = property(lambda self: list(self._cpp.state_reads))
+    state_writes = property(lambda self: list(self._cpp.state_writes))
+
+
+def create_integrator(name, **options):
+    """wp.sim.Integrator(name, **options): the integrator registered as `name`."""
+    return Integrator(name, **options)
+
+
+class SemiImplicitIntegrator(Integrator):
     """Semi-implicit Euler: springs, triangle FEM, bending, neo-Hookean tetrahedra, contacts."""
 
     def __init__(self, **_ignored):
-        self._cpp = _weft.SemiImplicitIntegrator()
-
-    def simulate(self, model, state_in, state_out, dt, control=None):
-        self._cpp.simulate(model._cpp, state_in._cpp, state_out._cpp, float(dt), None if control is None else control._cpp)
-        return state_out
+        super().__init__("semi_implicit")
 
 
-class XPBDIntegrator:
+class XPBDIntegrator(Integrator):
     """Extended position-based dynamics: distance, bending, volume and contact constraints."""
 
     def __init__(self, iterations=2, relaxation=0.9, **_ignored):
-        self._cpp = _weft.XPBDIntegrator(int(iterations), float(relaxation))
-
-    def simulate(self, model, state_in, state_out, dt, control=None):
-        self._cpp.simulate(model._cpp, state_in._cpp, state_out._cpp, float(dt), None if control is None else control._cpp)
-        return state_out
+        super().__init__("xpbd", iterations=int(iterations), relaxation=float(relaxation))
+        self.iterations = int(iterations)
+        self.relaxation = float(relaxation)
 
 
 def collide(model, state, **_ignored):
     """Prepares contacts for the next step from `state`: with particle-particle contact enabled,
-    builds the state's hash grid (the integrators also build it themselves, from the same
+    builds the state's hash grid (each step builds its own in state_out, from state_in's
     positions, so calling this is optional). Ground and shape contacts are evaluated inside the
     integrators' force kernels. Returns how many particles did not fit in the grid (0 normally)."""
     if not model.particle_contact:

@@ -1,10 +1,13 @@
 // tests/engine/engine_test_util.h: helpers of the engine tests: host copies of state arrays,
-// rollouts with either integrator, and the CPU-availability skip.
+// rollouts with either integrator, the CPU-availability skip, momentum, volume and state hashes,
+// and the models that several integrators' tests share.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -35,6 +38,79 @@ State rollout(const Model& model, Integrator& integrator, int steps, float dt,
         if (each) each(s + 1, a);
     }
     return a;
+}
+
+// Total momentum of a state (kg m/s), from the builder's masses.
+inline std::array<double, 3> momentum(const State& s, const std::vector<float>& mass) {
+    auto v = host_vec3(s.particle_qd);
+    std::array<double, 3> p{0, 0, 0};
+    for (size_t i = 0; i < v.size(); ++i)
+        for (int k = 0; k < 3; ++k) p[size_t(k)] += double(mass[i]) * v[i][size_t(k)];
+    return p;
+}
+
+// The summed signed volume of the builder's tetrahedra at the state's positions.
+inline double soft_volume(const ModelBuilder& b, const State& s) {
+    auto q = host_vec3(s.particle_q);
+    double vol = 0;
+    for (const auto& t : b.tet_indices) {
+        Eigen::Vector3d x0(q[size_t(t[0])][0], q[size_t(t[0])][1], q[size_t(t[0])][2]);
+        Eigen::Matrix3d D;
+        for (int c = 0; c < 3; ++c)
+            D.col(c) = Eigen::Vector3d(q[size_t(t[size_t(c + 1)])][0], q[size_t(t[size_t(c + 1)])][1], q[size_t(t[size_t(c + 1)])][2]) - x0;
+        vol += D.determinant() / 6.0;
+    }
+    return vol;
+}
+
+// FNV-1a of a state's positions and velocities: equal hashes, equal bits.
+inline uint64_t hash_state(const State& s) {
+    auto q = host_vec3(s.particle_q);
+    auto v = host_vec3(s.particle_qd);
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&](const void* p, size_t n) {
+        const unsigned char* c = static_cast<const unsigned char*>(p);
+        for (size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ull;
+    };
+    mix(q.data(), q.size() * 12);
+    mix(v.data(), v.size() * 12);
+    return h;
+}
+
+// Two triangles sharing the edge 2-3 (particles k, l fixed), flat at rest, opened by 60 degrees:
+// the bending test of both integrators, with bending stiffness ke.
+inline ModelBuilder bent_hinge(float ke) {
+    ModelBuilder b(0.0f);
+    b.ground = false;
+    int i = b.add_particle(Vec3(0, 0, -0.5f), Vec3::Zero(), 0.1f);
+    int j = b.add_particle(Vec3(0, 0, 0.5f), Vec3::Zero(), 0.1f);
+    int k = b.add_particle(Vec3(-0.5f, 0, 0), Vec3::Zero(), 0.0f);
+    int l = b.add_particle(Vec3(0.5f, 0, 0), Vec3::Zero(), 0.0f);
+    b.add_edge(i, j, k, l, NAN, ke, 0.5f);
+    b.particle_q[size_t(j)] = Vec3(0, 0.5f * std::sin(float(M_PI) / 3), 0.5f * std::cos(float(M_PI) / 3));
+    return b;
+}
+
+// The hinge's opening angle: 0 when the elevations of the two wings above their half planes cancel.
+inline double hinge_angle(const State& s) {
+    auto q = host_vec3(s.particle_q);
+    return std::atan2(q[1][1], q[1][2]) + std::atan2(q[0][1], -q[0][2]);
+}
+
+// A 2 x 2 x 2-cell soft block squashed to 0.8 of its height: the volume test of both integrators.
+inline ModelBuilder squashed_block() {
+    ModelBuilder b(0.0f);
+    b.ground = false;
+    SoftGridDef d;
+    d.dim_x = d.dim_y = d.dim_z = 2;
+    d.cell_x = d.cell_y = d.cell_z = 0.1f;
+    d.density = 100.0f;
+    d.k_mu = 2e3f;
+    d.k_lambda = 1e4f;
+    d.k_damp = 2.0f;
+    b.add_soft_grid(d);
+    for (auto& p : b.particle_q) p.y() *= 0.8f;  // squash along y
+    return b;
 }
 
 }  // namespace weft::engine::test

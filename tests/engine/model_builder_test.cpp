@@ -6,10 +6,12 @@
 #include <Eigen/Dense>
 
 #include "engine/model_builder.h"
+#include "tests/engine/mesh_test_util.h"
 
 namespace {
 
 using namespace weft::engine;
+using weft::engine::test::box_mesh;
 
 std::string error_of(const std::function<void()>& f) {
     try {
@@ -114,6 +116,42 @@ TEST(ModelBuilder, MistakesAreNamed) {
     EXPECT_EQ(error_of([&] { b.add_shape_sphere(Vec3::Zero(), 0.0f); }), "add_shape_sphere: radius must be > 0, got 0");
     EXPECT_EQ(error_of([&] { b.add_cloth_grid(ClothGridDef{.dim_x = 0}); }), "add_cloth_grid: dim_x and dim_y must be >= 1");
     EXPECT_EQ(error_of([&] { b.finalize("gpu"); }), "invalid device 'gpu': expected 'cpu', 'cuda[:N]' or 'sim[:ARCH]'");
+}
+
+TEST(ModelBuilder, AddShapeMeshNamesMistakes) {
+    auto error_of = [](const std::function<void(ModelBuilder&)>& f) -> std::string {
+        ModelBuilder b;
+        try {
+            f(b);
+        } catch (const BuildError& e) {
+            return e.what();
+        }
+        return "(no error)";
+    };
+    Mesh box = box_mesh(0.5f, 0.5f, 0.5f);
+    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {}}); }),
+              "add_shape_mesh: the mesh has no triangles");
+    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, 2, 3}}); }),
+              "add_shape_mesh: the mesh has 4 indices, not a multiple of 3");
+    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, 2, 3, 4, 8}}); }),
+              "add_shape_mesh: index 8 (triangle 1) is out of range (the mesh has 8 vertices)");
+    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, -1}}); }),
+              "add_shape_mesh: index -1 (triangle 0) is out of range (the mesh has 8 vertices)");
+    EXPECT_EQ(error_of([&](ModelBuilder& b) {
+                  Mesh m = box;
+                  m.vertices[3].x() = NAN;
+                  b.add_shape_mesh(Vec3::Zero(), m);
+              }),
+              "add_shape_mesh: vertex 3 is not finite");
+    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), box, Quat::Identity(), Vec3(1, 0, 1)); }),
+              "add_shape_mesh: scale must be > 0 on every axis, got (1, 0, 1)");
+    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), box, Quat::Identity(), Vec3::Ones(), 0.0f, 2); }),
+              "add_shape_mesh: sdf_resolution must be from 4 to 512, got 2");
+    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), box, Quat::Identity(), Vec3::Ones(), -0.1f); }),
+              "add_shape_mesh: thickness must be >= 0, got -0.1");
+    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, 1, 2, 2, 2}}); }),
+              "add_shape_mesh: every triangle of the mesh has zero area");
+    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), box); }), "(no error)");
 }
 
 }  // namespace

@@ -45,9 +45,26 @@ TEST(Scene, MinimalSceneAndDefaults) {
     Scene s = parse_scene(kMinimal, "scenes/x.toml");
     EXPECT_EQ(s.frames, 2);
     EXPECT_EQ(s.substeps, 8);
-    EXPECT_EQ(s.solver, SolverKind::SemiImplicit);
+    EXPECT_EQ(s.solver, "semi_implicit");
     EXPECT_EQ(s.name, "x");
     EXPECT_FLOAT_EQ(s.builder.particle_radius[0], 0.1f);
+}
+
+TEST(Scene, SolverOptionsAreTheSolversOwn) {
+    const std::string tail = "[[particle]]\npos = [0, 1, 0]\nmass = 1\n";
+    Scene x = parse_scene("[simulation]\nsolver = \"xpbd\"\niterations = 4\n" + tail, "scenes/x.toml");
+    EXPECT_EQ(x.solver, "xpbd");
+    EXPECT_EQ(x.solver_options.integer("iterations"), 4);
+    EXPECT_FLOAT_EQ(float(x.solver_options.number("relaxation")), 0.9f);  // the declared default
+    EXPECT_TRUE(parse_scene(kMinimal, "scenes/x.toml").solver_options.values().empty());
+    EXPECT_EQ(error_of("[simulation]\nsolver = \"xpbd\"\niteratons = 4\n" + tail),
+              "scenes/x.toml:3:1: unknown key 'iteratons' (did you mean 'iterations'?)");
+    EXPECT_EQ(error_of("[simulation]\nsolver = \"xpbd\"\niterations = 0\n" + tail),
+              "scenes/x.toml:3:14: 'iterations' must be >= 1, got 0");
+    EXPECT_EQ(error_of("[simulation]\nsolver = \"xpbd\"\nrelaxation = 0\n" + tail),
+              "scenes/x.toml:3:14: 'relaxation' must be > 0, got 0");
+    EXPECT_EQ(error_of("[simulation]\niterations = 3\n" + tail),
+              "scenes/x.toml:2:1: 'iterations' is an option of solver 'xpbd', not of 'semi_implicit'");
 }
 
 TEST(Scene, ErrorsNameFileLineAndColumn) {

@@ -1,7 +1,9 @@
 // Semi-implicit Euler against analytic answers: free fall and projectile (the exact discrete
 // recurrence and the continuous formula), a mass on a spring (period), energy drift of an
-// undamped oscillator, restitution of the soft ground contact, sliding friction, and a hanging
-// cloth coming to rest.
+// undamped oscillator, restitution of the soft ground contact, sliding friction, a hanging
+// cloth coming to rest, resting on static shapes at the distance their signed distance gives,
+// dihedral bending and neo-Hookean tetrahedra relaxing to rest, and the same step on the
+// simulator as on the CPU.
 #include <cmath>
 
 #include "tests/engine/engine_test_util.h"
@@ -170,6 +172,78 @@ TEST(SemiImplicit, HangingClothComesToRest) {
     EXPECT_LT(max_speed, 0.02);
     EXPECT_LT(min_y, -0.7);  // it hangs: the free edge is close to a cloth length (0.8 m) below the fixed one
     for (const auto& p : q) EXPECT_TRUE(std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]));
+}
+
+TEST(SemiImplicit, ParticlesRestOnStaticShapes) {
+    REQUIRE_CPU();
+    // Each particle comes to rest where the contact spring carries its weight: sdf = r - m g / ke.
+    const float r = 0.05f, ke = 1e4f, mass = 0.1f;
+    ModelBuilder b;
+    b.ground = false;
+    b.soft_contact_ke = ke;
+    b.soft_contact_kd = 20.0f;
+    b.add_shape_sphere(Vec3(0, 0, 0), 0.5f);
+    b.add_shape_box(Vec3(2, 0, 0), 0.3f, 0.2f, 0.3f, Quat(Eigen::AngleAxisf(0.3f, Vec3(0, 1, 0))));
+    b.add_shape_capsule(Vec3(4, 0, 0), 0.2f, 0.5f, Quat(Eigen::AngleAxisf(float(M_PI) / 2, Vec3(0, 0, 1))));  // lying along x
+    b.add_shape_plane(Eigen::Vector4f(0, 1, 0, 1.0f));  // y = -1
+    b.add_particle(Vec3(0, 0.7f, 0), Vec3::Zero(), mass, r);
+    b.add_particle(Vec3(2.1f, 0.4f, 0), Vec3::Zero(), mass, r);
+    b.add_particle(Vec3(4.3f, 0.4f, 0), Vec3::Zero(), mass, r);
+    b.add_particle(Vec3(6, 0, 0), Vec3::Zero(), mass, r);
+    Model m = b.finalize("cpu");
+    SemiImplicitIntegrator integ;
+    State s = rollout(m, integ, 4000, 5e-4f);
+    auto q = host_vec3(s.particle_q);
+    const float sink = mass * 9.80665f / ke;
+    EXPECT_NEAR(q[0][1], 0.5f + r - sink, 2e-4);
+    EXPECT_NEAR(q[1][1], 0.2f + r - sink, 2e-4);
+    EXPECT_NEAR(q[2][1], 0.2f + r - sink, 2e-4);
+    EXPECT_NEAR(q[3][1], -1.0f + r - sink, 2e-4);
+    EXPECT_NEAR(q[0][0], 0.0f, 1e-4);
+}
+
+TEST(SemiImplicit, BentHingeRelaxesToItsRestAngle) {
+    REQUIRE_CPU();
+    // Two triangles sharing the edge 2-3, flat at rest, opened by 60 degrees.
+    ModelBuilder b = bent_hinge(1.0f);
+    EXPECT_NEAR(b.edge_rest_angle[0], 0.0f, 1e-6);
+    Model m = b.finalize("cpu");
+    SemiImplicitIntegrator integ;
+    State s = rollout(m, integ, 20000, 2e-4f);
+    EXPECT_NEAR(hinge_angle(s), 0.0, 0.02);
+}
+
+TEST(SemiImplicit, CompressedBlockRecoversItsVolumeAndKeepsMomentum) {
+    REQUIRE_CPU();
+    ModelBuilder b = squashed_block();
+    ASSERT_EQ(b.tet_count_or_zero(), 40);
+    Model m = b.finalize("cpu");
+    SemiImplicitIntegrator integ;
+    State s = rollout(m, integ, 4000, 2.5e-4f);
+    EXPECT_NEAR(soft_volume(b, s) / 0.008, 1.0, 0.03);
+    auto p = momentum(s, b.particle_mass);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(p[size_t(k)], 0.0, 1e-4);
+}
+
+TEST(SemiImplicit, SpringStepOnTheSimulatorMatchesTheCpu) {
+    REQUIRE_CPU();
+    runtime::Device sim = runtime::parse_device("sim:h200");
+    if (!runtime::device_available(sim)) GTEST_SKIP() << "no sim:h200 device in this build";
+    ModelBuilder b;
+    b.add_particle(Vec3(0, 1, 0), Vec3(0.1f, 0, 0), 0.0f, 0.05f);
+    b.add_particle(Vec3(0, 0.5f, 0.1f), Vec3(0, -1, 0), 0.2f, 0.05f);
+    b.add_particle(Vec3(0.3f, 0.04f, 0), Vec3(0, -1, 0), 0.2f, 0.05f);
+    b.add_spring(0, 1, 100.0f, 1.0f);
+    b.add_spring(1, 2, 50.0f, 0.5f);
+    std::vector<std::array<float, 3>> out[2];
+    const char* devices[2] = {"cpu", "sim:h200"};
+    for (int d = 0; d < 2; ++d) {
+        Model m = b.finalize(devices[d]);
+        SemiImplicitIntegrator integ;
+        out[d] = host_vec3(rollout(m, integ, 3, 1e-3f).particle_q);
+    }
+    for (size_t i = 0; i < out[0].size(); ++i)
+        for (size_t k = 0; k < 3; ++k) EXPECT_NEAR(out[0][i][k], out[1][i][k], 1e-6) << i << "," << k;
 }
 
 }  // namespace

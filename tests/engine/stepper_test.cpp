@@ -1,12 +1,10 @@
-// FrameStepper (engine/stepper.h) and runtime::Replay (runtime/replay.h): frames advanced by the
-// stepper equal the same steps taken one by one, bit for bit, with an even and an odd number of
+// FrameStepper (engine/stepper.h): frames advanced by the stepper equal the same steps taken one by one, bit for bit, with an even and an odd number of
 // substeps; on a cuda device (skipped without one) the frames after the first replay a CUDA graph
 // and still give the same bits as launching every step eagerly.
 #include <cstring>
 
 #include "engine/stepper.h"
 #include "runtime/errors.h"
-#include "runtime/replay.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace {
@@ -77,23 +75,6 @@ TEST(FrameStepper, RefusesBadArguments) {
         FAIL() << "expected an error";
     } catch (const runtime::RuntimeError& e) {
         EXPECT_STREQ(e.what(), "FrameStepper: the two states must be different objects");
-    }
-}
-
-TEST(Replay, RunsTheWorkAgainOffCudaAndRefusesToRunNothing) {
-    int calls = 0;
-    runtime::Replay r(runtime::Device{}, [&] { ++calls; });
-    EXPECT_EQ(calls, 0) << "recording does not run the work";
-    EXPECT_FALSE(r.is_graph());
-    r.run();
-    r.run();
-    EXPECT_EQ(calls, 2);
-    runtime::Replay empty;
-    try {
-        empty.run();
-        FAIL() << "expected an error";
-    } catch (const runtime::RuntimeError& e) {
-        EXPECT_STREQ(e.what(), "Replay::run: nothing was recorded");
     }
 }
 

@@ -1,6 +1,7 @@
-// XPBD cloth: a triangle-membrane cloth without springs hangs from its top edge, comes to rest
-// and keeps its area; the same cloth with a flat rest shape on the ground
-// stays flat (every constraint vanishes at rest).
+// XPBD: a triangle-membrane cloth without springs hangs from its top edge, comes to rest and
+// keeps its area; the same cloth with a flat rest shape on the ground stays flat (every
+// constraint vanishes at rest); a particle rests on the ground and a stiff pendulum keeps its
+// length; a bent hinge oscillates about its rest angle; a squashed soft block recovers its volume.
 #include <cmath>
 
 #include "tests/engine/engine_test_util.h"
@@ -70,6 +71,58 @@ TEST(XpbdCloth, FlatClothAtRestStaysPut) {
     auto q = host_vec3(s.particle_q);
     for (size_t i = 0; i < q.size(); ++i)
         for (int k = 0; k < 3; ++k) EXPECT_NEAR(q[i][size_t(k)], b.particle_q[i][k], 1e-5) << i;
+}
+
+TEST(Xpbd, ParticleRestsOnGroundAndPendulumKeepsItsLength) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    b.add_particle(Vec3(0, 1, 0), Vec3(0.5f, 0, 0), 1.0f, 0.1f);
+    int anchor = b.add_particle(Vec3(2, 2, 0), Vec3::Zero(), 0.0f, 0.1f);
+    int bob = b.add_particle(Vec3(3, 2, 0), Vec3::Zero(), 1.0f, 0.1f);
+    b.add_spring(anchor, bob, 1e6f, 0.0f);
+    Model m = b.finalize("cpu");
+    XPBDIntegrator integ(8, 1.0f);
+    double max_err = 0, lowest = 2.0;
+    State s = rollout(m, integ, 300, 1.0f / 240, [&](int, const State& st) {
+        auto q = host_vec3(st.particle_q);
+        double l = std::hypot(q[2][0] - 2.0, q[2][1] - 2.0, q[2][2]);
+        max_err = std::max(max_err, std::abs(l - 1.0));
+        lowest = std::min(lowest, double(q[2][1]));
+    });
+    auto q = host_vec3(s.particle_q);
+    EXPECT_NEAR(q[0][1], 0.1f, 2e-3);
+    EXPECT_LT(max_err, 5e-3);
+    EXPECT_LT(lowest, 1.02);  // the pendulum swung through the bottom (y = 1)
+}
+
+TEST(Xpbd, BentHingeRelaxesToItsRestAngle) {
+    REQUIRE_CPU();
+    // XPBD bending has no damping: the hinge oscillates about its rest angle with an amplitude
+    // that must not grow; its mean over the last 2 s is the rest angle.
+    ModelBuilder b = bent_hinge(100.0f);
+    EXPECT_NEAR(b.edge_rest_angle[0], 0.0f, 1e-6);
+    Model m = b.finalize("cpu");
+    XPBDIntegrator integ(4);
+    double mean = 0, peak = 0;
+    rollout(m, integ, 400, 1e-2f, [&](int step, const State& st) {
+        double a = hinge_angle(st);
+        if (step > 200) mean += a / 200;
+        peak = std::max(peak, std::abs(a));
+    });
+    EXPECT_NEAR(mean, 0.0, 0.02);
+    EXPECT_LT(peak, M_PI / 3 + 0.01);
+}
+
+TEST(Xpbd, CompressedBlockRecoversItsVolumeAndKeepsMomentum) {
+    REQUIRE_CPU();
+    ModelBuilder b = squashed_block();
+    ASSERT_EQ(b.tet_count_or_zero(), 40);
+    Model m = b.finalize("cpu");
+    XPBDIntegrator integ(8, 1.0f);
+    State s = rollout(m, integ, 100, 1e-2f);
+    EXPECT_NEAR(soft_volume(b, s) / 0.008, 1.0, 0.03);
+    auto p = momentum(s, b.particle_mass);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(p[size_t(k)], 0.0, 1e-4);
 }
 
 }  // namespace

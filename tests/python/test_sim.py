@@ -1,4 +1,5 @@
-"""wp.sim from Python: the builder and integrators under Warp's names, and the bounce
+"""wp.sim from Python: the builder and integrators under Warp's names and by registered name,
+the step contract (state_in is not written), and the bounce
 optimisation (examples/sim_bounce.py) checked against central finite differences."""
 import os
 import sys
@@ -30,6 +31,41 @@ def test_free_fall_matches_the_discrete_recurrence():
     q = s0.particle_q.numpy()[0]
     assert q[0] == pytest.approx(1.0 * dt * n, rel=1e-5)
     assert q[1] == pytest.approx(5.0 - 10.0 * dt * dt * n * (n + 1) / 2, rel=1e-5)
+
+
+def test_integrators_by_name():
+    assert wp.sim.integrator_names() == ["semi_implicit", "xpbd"]
+    xpbd = wp.sim.Integrator("xpbd", iterations=4)
+    assert xpbd.name == "xpbd" and xpbd.differentiable and xpbd.graph_capture
+    assert ("xpbd", "apply_deltas") in xpbd.kernels
+    assert xpbd.state_reads == ["particle_q", "particle_qd"]
+    # Warp's class names are the same integrators
+    assert isinstance(wp.sim.XPBDIntegrator(iterations=3), wp.sim.Integrator)
+    assert wp.sim.XPBDIntegrator(iterations=3).iterations == 3
+    assert wp.sim.SemiImplicitIntegrator().name == "semi_implicit"
+    assert wp.sim.create_integrator("semi_implicit").name == "semi_implicit"
+    with pytest.raises(RuntimeError, match=r"unknown integrator 'xbpd' \(did you mean 'xpbd'\?\)"):
+        wp.sim.Integrator("xbpd")
+    with pytest.raises(RuntimeError, match=r"integrator 'xpbd' has no option 'iteratons' \(did you mean 'iterations'\?\)"):
+        wp.sim.Integrator("xpbd", iteratons=3)
+    with pytest.raises(RuntimeError, match=r"option 'iterations' must be in \[1, 1000\], got 0"):
+        wp.sim.XPBDIntegrator(iterations=0)
+
+
+def test_simulate_leaves_state_in_as_it_was():
+    b = wp.sim.ModelBuilder()
+    b.add_particle(pos=(0.0, 0.05, 0.0), vel=(1.0, -1.0, 0.0), mass=1.0, radius=0.1)
+    b.add_particle(pos=(0.5, 1.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0, radius=0.1)
+    b.add_spring(0, 1, 100.0, 1.0)
+    model = b.finalize(device="cpu")
+    for name in wp.sim.integrator_names():
+        s0, s1 = model.state(), model.state()
+        before = [s0.particle_q.numpy().copy(), s0.particle_qd.numpy().copy(), s0.particle_f.numpy().copy()]
+        wp.sim.Integrator(name).simulate(model, s0, s1, 1.0e-3)
+        after = [s0.particle_q.numpy(), s0.particle_qd.numpy(), s0.particle_f.numpy()]
+        for x, y in zip(before, after):
+            assert np.array_equal(x, y), name
+        assert not np.array_equal(s1.particle_q.numpy(), before[0]), name
 
 
 def test_builder_errors_and_static_shapes():

@@ -1,4 +1,5 @@
-// The semi-implicit solver's per-particle spring lists (engine/model.h): a grid gets the
+// engine/finalize.cpp: the semi-implicit solver's per-particle spring lists (engine/model.h) that
+// finalize() lays out: a grid gets the
 // column-by-column (ELL) layout, a hub-and-spokes model (one particle with many springs) keeps
 // CSR, and both layouts give the same bits as each other.
 #include <cstring>

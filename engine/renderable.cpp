@@ -1,0 +1,67 @@
+// engine/renderable.cpp: see renderable.h.
+#include "engine/renderable.h"
+
+#include "support/closest_name.h"
+#include "runtime/errors.h"
+
+namespace weft::engine {
+
+std::vector<Renderable> particle_renderables(const Model& m) {
+    std::vector<Renderable> out;
+    if (m.particle_count > 0) {
+        Renderable r;
+        r.kind = RenderableKind::Particles;
+        r.name = "particles";
+        r.positions = "particle_q";
+        r.count = m.particle_count;
+        r.radius = m.particle_radius;
+        out.push_back(r);
+    }
+    if (m.tri_count > 0) {
+        Renderable r;
+        r.kind = RenderableKind::Surface;
+        r.name = "triangles";
+        r.positions = "particle_q";
+        r.count = m.tri_count;
+        r.indices = m.tri_indices;
+        out.push_back(r);
+    }
+    if (m.spring_count > 0) {
+        Renderable r;
+        r.kind = RenderableKind::Lines;
+        r.name = "springs";
+        r.positions = "particle_q";
+        r.count = m.spring_count;
+        r.indices = m.spring_indices;
+        out.push_back(r);
+    }
+    if (m.shape_count > 0) {
+        Renderable r;
+        r.kind = RenderableKind::Shapes;
+        r.name = "shapes";
+        r.count = m.shape_count;
+        r.transform = m.shape_transform;
+        r.geo_type = m.shape_geo_type;
+        r.geo_scale = m.shape_geo_scale;
+        out.push_back(r);
+    }
+    return out;
+}
+
+const std::vector<std::string>& state_array_names() {
+    static const std::vector<std::string> names = {"particle_q", "particle_qd", "particle_f", "grid_bucket_count",
+                                                   "grid_bucket_particles"};
+    return names;
+}
+
+const Array& state_array(const State& s, const std::string& name) {
+    if (name == "particle_q") return s.particle_q;
+    if (name == "particle_qd") return s.particle_qd;
+    if (name == "particle_f") return s.particle_f;
+    if (name == "grid_bucket_count") return s.grid_bucket_count;
+    if (name == "grid_bucket_particles") return s.grid_bucket_particles;
+    std::string near = support::closest_name(name, state_array_names());
+    throw runtime::RuntimeError("State has no array '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+}
+
+}  // namespace weft::engine
