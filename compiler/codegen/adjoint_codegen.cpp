@@ -19,7 +19,6 @@
 
 #include "compiler/codegen/adjoint_expr.h"
 #include "compiler/passes/check_differentiable.h"
-#include "compiler/passes/lower_jumps.h"
 
 namespace weft::compiler {
 namespace {
@@ -53,8 +52,9 @@ std::vector<const ir::Var*> inout_vars(const ir::Stmt& s) {
 
 class ReverseEmitter {
 public:
-    ReverseEmitter(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const AdjointOptions& o)
-        : os_(os), p_(p), f_(f), opts_(o), lowered_(passes::lower_jumps(f)) {
+    ReverseEmitter(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const passes::JumpFreeBody& lowered,
+                   const AdjointOptions& o)
+        : os_(os), p_(p), f_(f), opts_(o), lowered_(lowered) {
         reads_ = reverse_reads(lowered_.body);
     }
 
@@ -279,7 +279,7 @@ private:
     CppExprPrinter& p_;
     const ir::Function& f_;
     AdjointOptions opts_;
-    passes::JumpFreeBody lowered_;
+    const passes::JumpFreeBody& lowered_;
     std::set<const ir::Var*> reads_;
     TempPool temps_;
     int counter_ = 0;
@@ -308,9 +308,9 @@ void emit_adjoint_struct(std::ostream& os, Type s) {
     os << "}\n}  // namespace wp\n\n";
 }
 
-void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const AdjointOptions& o) {
-    if (f.custom_grad) return;  // its callers call the @wp.func_grad directly
-    ReverseEmitter r(os, p, f, o);
+void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const passes::JumpFreeBody& lowered,
+                       const AdjointOptions& o) {
+    ReverseEmitter r(os, p, f, lowered, o);
     os << p.line_directive(f.loc);
     os << "template <bool WpC>\nstatic WP_FUNC void adj_" << cpp_func_name(&f)
        << "(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, adj_tape_t& tape_";
@@ -328,8 +328,8 @@ void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& 
     os << "}\n\n";
 }
 
-void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function& k, KernelInfo& info,
-                         const AdjointOptions& o) {
+void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function& k, const passes::JumpFreeBody& lowered,
+                         KernelInfo& info, const AdjointOptions& o) {
     std::string K = cpp_sanitize(k.name);
     // Argument block: the primal K_args, then one gradient array per array or float parameter,
     // then the status array.
@@ -359,7 +359,7 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     os << "static_assert(sizeof(" << K << "_args_adj) == " << info.adj_args_size << ", \"adjoint argument block of " << k.name
        << "\");\n";
 
-    ReverseEmitter r(os, p, k, o);
+    ReverseEmitter r(os, p, k, lowered, o);
     os << p.line_directive(k.loc);
     os << "template <bool WpC>\nstatic WP_FUNC void " << K << "_body_backward(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, const "
        << K << "_args_adj& args) {\n";
