@@ -57,8 +57,7 @@ void emit_adjoint_prelude(std::ostream& os, const AdjointOptions& o);
 // adj_wpf_f for func f (its replay_ variant is emitted by the forward code generator); not for a
 // func with a @wp.func_grad, whose callers call that instead.
 // `lowered` is lower_jumps' body of the function.
-void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const passes::JumpFreeBody& lowered,
-                       const AdjointOptions& o);
+void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const passes::JumpFreeBody& lowered);
 // K_args_adj, K_body_backward and the backward entries; fills the backward fields of `info`.
 void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function& k, const passes::JumpFreeBody& lowered,
                          KernelInfo& info, const AdjointOptions& o);

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "compiler/codegen/adjoint_codegen.h"
+#include "compiler/ir/ir_visitor.h"
 #include "compiler/passes/check_differentiable.h"
 #include "compiler/passes/param_access.h"
 
@@ -91,7 +92,9 @@ constexpr const char* kGeneratedName = "weft_generated.cpp";
 
 bool small_int(Type t) { return is_int(t) && scalar_bits(t->scalar) < 32; }
 
-class Emitter : public CppExprPrinter {
+class Emitter : public CppExprPrinter,
+                private ir::ExprFunctor<std::string(const ExprPtr&)>,
+                private ir::StmtFunctor<void(const ir::Stmt&, int)> {
 public:
     Emitter(const ir::Module& m, const PassResults& passes, const CodegenOptions& o) : m_(m), passes_(passes), opts_(o) {
         adj_opts_.tape_bytes = o.adjoint_tape_bytes;
@@ -115,7 +118,7 @@ public:
             if (f->kind == ir::FunctionKind::Func && differentiated.count(f.get())) emit_function(*f);
         for (const auto& f : m_.functions)
             if (f->kind == ir::FunctionKind::Func && differentiated.count(f.get()) && !f->custom_grad)  // callers call the @wp.func_grad
-                emit_adjoint_func(os_, *this, *f, jump_free(*f), adj_opts_);
+                emit_adjoint_func(os_, *this, *f, jump_free(*f));
         replay_ = false;
         for (const auto& f : m_.functions)
             if (f->kind == ir::FunctionKind::Kernel) emit_kernel(*f);
@@ -146,91 +149,95 @@ public:
 
 private:
     // ---- expressions ----
-    std::string expr_(const ExprPtr& e) {
-        switch (e->kind) {
-            case ExprKind::Const:
-                if (is_float(e->type)) return float_literal(e->float_value, e->type->scalar);
-                return int_literal(e->int_value, e->type);
-            case ExprKind::VarRef: return var_name(e->var);
-            case ExprKind::Unary: {
-                std::string a = expr(e->args[0]);
-                std::string r;
-                switch (static_cast<ir::UnaryOp>(e->op)) {
-                    case ir::UnaryOp::Neg: r = "(-" + a + ")"; break;
-                    case ir::UnaryOp::Not: return "(!" + a + ")";
-                    case ir::UnaryOp::BitNot: r = "(~" + a + ")"; break;
-                }
-                return small_int(e->type) ? cpp_type_name(e->type) + r : r;
-            }
-            case ExprKind::Binary: return binary(e);
-            case ExprKind::Compare:
-                return "(" + expr(e->args[0]) + " " + ir::compare_text(static_cast<ir::CompareOp>(e->op)) + " " +
-                       expr(e->args[1]) + ")";
-            case ExprKind::Logical:
-                return "(" + expr(e->args[0]) +
-                       (static_cast<ir::LogicalOp>(e->op) == ir::LogicalOp::And ? " && " : " || ") + expr(e->args[1]) +
-                       ")";
-            case ExprKind::Select:
-                return "(" + expr(e->args[0]) + " ? " + expr(e->args[1]) + " : " + expr(e->args[2]) + ")";
-            case ExprKind::Call: {
-                std::string s = "wp::" + e->builtin->cpp_name + "(";
-                for (size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr(e->args[i]);
-                return s + ")";
-            }
-            case ExprKind::CallFunc: {
-                std::string s = (replay_ ? "replay_" : "") + func_name(e->func) + "<WpC>(ctx, bounds";
-                for (const auto& a : e->args) s += ", " + expr(a);
-                return s + ")";
-            }
-            case ExprKind::Cast: {
-                Type from = e->args[0]->type;
-                if (is_scalar(e->type)) {
-                    if (e->type->scalar == ScalarKind::Float16) return "wp::float16(float(" + expr(e->args[0]) + "))";
-                    if (from->scalar == ScalarKind::Float16) return "static_cast<" + cpp_type_name(e->type) + ">(float(" + expr(e->args[0]) + "))";
-                    return "static_cast<" + cpp_type_name(e->type) + ">(" + expr(e->args[0]) + ")";
-                }
-                return cpp_type_name(e->type) + "(" + expr(e->args[0]) + ")";
-            }
-            case ExprKind::Construct: return construct(e);
-            case ExprKind::Load: return "(*" + address(e->args[0], e->args, 1, e->loc) + ")";
-            case ExprKind::Shape: return "(" + expr(e->args[0]) + ".shape[" + std::to_string(e->int_value) + "])";
-            case ExprKind::Extract: {
-                Type bt = e->args[0]->type;
-                std::string b = expr(e->args[0]);
-                if (bt->kind == TypeKind::Transform) return "(" + b + (e->args[1]->int_value == 0 ? ").p" : ").q");
-                if (e->args.size() == 3) return "(" + b + ")(" + expr(e->args[1]) + ", " + expr(e->args[2]) + ")";
-                return "(" + b + ")[" + expr(e->args[1]) + "]";
-            }
-            case ExprKind::Field:
-                return "(" + expr(e->args[0]) + ")." +
-                       sanitize(e->args[0]->type->fields[static_cast<size_t>(e->int_value)].name);
-            case ExprKind::TupleGet:
-                return "(" + expr(e->args[0]) + ").template get<" + std::to_string(e->int_value) + ">()";
-            case ExprKind::MakeTuple: {
-                std::string s = cpp_type_name(e->type) + "{";
-                for (size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr(e->args[i]);
-                return s + "}";
-            }
-            case ExprKind::Atomic: {
-                size_t nidx = static_cast<size_t>(e->int_value);
-                if (replay_) return "(*" + address(e->args[0], e->args, 1, e->loc, 1 + nidx) + ")";  // no second write
-                std::string s = "wp::" + std::string(ir::atomic_name(static_cast<ir::AtomicOp>(e->op))) + "(" +
-                                address(e->args[0], e->args, 1, e->loc, 1 + nidx);
-                for (size_t i = 1 + nidx; i < e->args.size(); ++i) s += ", " + expr(e->args[i]);
-                return s + ")";
-            }
-            case ExprKind::Intrinsic:
-                switch (static_cast<ir::IntrinsicOp>(e->op)) {
-                    case ir::IntrinsicOp::Tid: return "static_cast<wp::int32>(ctx.tid)";
-                    case ir::IntrinsicOp::TidDim: return "tid_[" + std::to_string(e->int_value) + "]";
-                    case ir::IntrinsicOp::BlockDim: return "ctx.block_dim";
-                    case ir::IntrinsicOp::BlockIdx: return "ctx.block_idx";
-                    case ir::IntrinsicOp::ThreadIdx: return "ctx.thread_idx";
-                    case ir::IntrinsicOp::LaneId: return "wp::lane_id(ctx)";
-                    case ir::IntrinsicOp::GridDim: return "ctx.grid_dim";
-                    case ir::IntrinsicOp::Print: return print(e);
-                }
-                break;
+    std::string expr_(const ExprPtr& e) { return ExprFunctor::visit(e); }
+
+    std::string visit_Const(const ExprPtr& e) override {
+        if (is_float(e->type)) return float_literal(e->float_value, e->type->scalar);
+        return int_literal(e->int_value, e->type);
+    }
+    std::string visit_VarRef(const ExprPtr& e) override { return var_name(e->var); }
+    std::string visit_Unary(const ExprPtr& e) override {
+        std::string a = expr(e->args[0]);
+        std::string r;
+        switch (static_cast<ir::UnaryOp>(e->op)) {
+            case ir::UnaryOp::Neg: r = "(-" + a + ")"; break;
+            case ir::UnaryOp::Not: return "(!" + a + ")";
+            case ir::UnaryOp::BitNot: r = "(~" + a + ")"; break;
+        }
+        return small_int(e->type) ? cpp_type_name(e->type) + r : r;
+    }
+    std::string visit_Binary(const ExprPtr& e) override { return binary(e); }
+    std::string visit_Compare(const ExprPtr& e) override {
+        return "(" + expr(e->args[0]) + " " + ir::compare_text(static_cast<ir::CompareOp>(e->op)) + " " + expr(e->args[1]) +
+               ")";
+    }
+    std::string visit_Logical(const ExprPtr& e) override {
+        return "(" + expr(e->args[0]) + (static_cast<ir::LogicalOp>(e->op) == ir::LogicalOp::And ? " && " : " || ") +
+               expr(e->args[1]) + ")";
+    }
+    std::string visit_Select(const ExprPtr& e) override {
+        return "(" + expr(e->args[0]) + " ? " + expr(e->args[1]) + " : " + expr(e->args[2]) + ")";
+    }
+    std::string visit_Call(const ExprPtr& e) override {
+        std::string s = "wp::" + e->builtin->cpp_name + "(";
+        for (size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr(e->args[i]);
+        return s + ")";
+    }
+    std::string visit_CallFunc(const ExprPtr& e) override {
+        std::string s = (replay_ ? "replay_" : "") + func_name(e->func) + "<WpC>(ctx, bounds";
+        for (const auto& a : e->args) s += ", " + expr(a);
+        return s + ")";
+    }
+    std::string visit_Cast(const ExprPtr& e) override {
+        Type from = e->args[0]->type;
+        if (is_scalar(e->type)) {
+            if (e->type->scalar == ScalarKind::Float16) return "wp::float16(float(" + expr(e->args[0]) + "))";
+            if (from->scalar == ScalarKind::Float16) return "static_cast<" + cpp_type_name(e->type) + ">(float(" + expr(e->args[0]) + "))";
+            return "static_cast<" + cpp_type_name(e->type) + ">(" + expr(e->args[0]) + ")";
+        }
+        return cpp_type_name(e->type) + "(" + expr(e->args[0]) + ")";
+    }
+    std::string visit_Construct(const ExprPtr& e) override { return construct(e); }
+    std::string visit_Load(const ExprPtr& e) override { return "(*" + address(e->args[0], e->args, 1, e->loc) + ")"; }
+    std::string visit_Shape(const ExprPtr& e) override {
+        return "(" + expr(e->args[0]) + ".shape[" + std::to_string(e->int_value) + "])";
+    }
+    std::string visit_Extract(const ExprPtr& e) override {
+        Type bt = e->args[0]->type;
+        std::string b = expr(e->args[0]);
+        if (bt->kind == TypeKind::Transform) return "(" + b + (e->args[1]->int_value == 0 ? ").p" : ").q");
+        if (e->args.size() == 3) return "(" + b + ")(" + expr(e->args[1]) + ", " + expr(e->args[2]) + ")";
+        return "(" + b + ")[" + expr(e->args[1]) + "]";
+    }
+    std::string visit_Field(const ExprPtr& e) override {
+        return "(" + expr(e->args[0]) + ")." + sanitize(e->args[0]->type->fields[static_cast<size_t>(e->int_value)].name);
+    }
+    std::string visit_TupleGet(const ExprPtr& e) override {
+        return "(" + expr(e->args[0]) + ").template get<" + std::to_string(e->int_value) + ">()";
+    }
+    std::string visit_MakeTuple(const ExprPtr& e) override {
+        std::string s = cpp_type_name(e->type) + "{";
+        for (size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr(e->args[i]);
+        return s + "}";
+    }
+    std::string visit_Atomic(const ExprPtr& e) override {
+        size_t nidx = static_cast<size_t>(e->int_value);
+        if (replay_) return "(*" + address(e->args[0], e->args, 1, e->loc, 1 + nidx) + ")";  // no second write
+        std::string s = "wp::" + std::string(ir::atomic_name(static_cast<ir::AtomicOp>(e->op))) + "(" +
+                        address(e->args[0], e->args, 1, e->loc, 1 + nidx);
+        for (size_t i = 1 + nidx; i < e->args.size(); ++i) s += ", " + expr(e->args[i]);
+        return s + ")";
+    }
+    std::string visit_Intrinsic(const ExprPtr& e) override {
+        switch (static_cast<ir::IntrinsicOp>(e->op)) {
+            case ir::IntrinsicOp::Tid: return "static_cast<wp::int32>(ctx.tid)";
+            case ir::IntrinsicOp::TidDim: return "tid_[" + std::to_string(e->int_value) + "]";
+            case ir::IntrinsicOp::BlockDim: return "ctx.block_dim";
+            case ir::IntrinsicOp::BlockIdx: return "ctx.block_idx";
+            case ir::IntrinsicOp::ThreadIdx: return "ctx.thread_idx";
+            case ir::IntrinsicOp::LaneId: return "wp::lane_id(ctx)";
+            case ir::IntrinsicOp::GridDim: return "ctx.grid_dim";
+            case ir::IntrinsicOp::Print: return print(e);
         }
         return "/*?*/";
     }
@@ -421,68 +428,68 @@ private:
         for (const auto& s : b) stmt(*s, ind);
     }
 
+    // Each statement: its #line, then its code indented by `ind` levels.
     void stmt(const ir::Stmt& s, int ind) {
-        std::string pad(static_cast<size_t>(ind) * 4, ' ');
         line(s.loc);
-        switch (s.kind) {
-            case StmtKind::Assign:
-                os_ << pad << path_ref(var_name(s.var), s.var->type, s.path) << " = " << expr(s.value) << ";\n";
-                break;
-            case StmtKind::Store: {
-                if (replay_) {  // replay_ funcs leave memory alone; the value may still advance a random state
-                    os_ << pad << "(void)(" << expr(s.value) << ");\n";
-                    break;
-                }
-                std::string ref = "(*" + address(s.array, s.indices, 0, s.loc) + ")";
-                os_ << pad << path_ref(ref, s.array->type->elem, s.path) << " = " << expr(s.value) << ";\n";
-                break;
-            }
-            case StmtKind::Eval: os_ << pad << "(void)" << expr(s.value) << ";\n"; break;
-            case StmtKind::If:
-                os_ << pad << "if (" << expr(s.value) << ") {\n";
-                block(s.body, ind + 1);
-                if (!s.orelse.empty()) {
-                    os_ << pad << "} else {\n";
-                    block(s.orelse, ind + 1);
-                }
-                os_ << pad << "}\n";
-                break;
-            case StmtKind::For: {
-                // range(start, stop, step): stop and step are evaluated once, before the loop.
-                int id = loop_counter_++;
-                std::string tn = cpp_type_name(s.var->type);
-                std::string stop = "stop" + std::to_string(id) + "_", step = "step" + std::to_string(id) + "_",
-                            it = "it" + std::to_string(id) + "_";
-                os_ << pad << "{\n";
-                os_ << pad << "    const " << tn << " " << stop << " = " << expr(s.stop) << ";\n";
-                os_ << pad << "    const " << tn << " " << step << " = " << expr(s.step) << ";\n";
-                std::string cond;
-                if (ir::is_const(s.step))
-                    cond = s.step->int_value > 0 ? it + " < " + stop : it + " > " + stop;
-                else
-                    cond = "(" + step + " > 0 ? " + it + " < " + stop + " : " + it + " > " + stop + ")";
-                os_ << pad << "    for (" << tn << " " << it << " = " << expr(s.start) << "; " << cond << "; " << it
-                    << " = static_cast<" << tn << ">(" << it << " + " << step << ")) {\n";
-                os_ << pad << "        " << var_name(s.var) << " = " << it << ";\n";
-                block(s.body, ind + 2);
-                os_ << pad << "    }\n";
-                os_ << pad << "}\n";
-                break;
-            }
-            case StmtKind::While:
-                os_ << pad << "while (" << expr(s.value) << ") {\n";
-                block(s.body, ind + 1);
-                os_ << pad << "}\n";
-                break;
-            case StmtKind::Break: os_ << pad << "break;\n"; break;
-            case StmtKind::Continue: os_ << pad << "continue;\n"; break;
-            case StmtKind::Return:
-                if (s.value) os_ << pad << "return " << expr(s.value) << ";\n";
-                else os_ << pad << "return;\n";
-                break;
-            case StmtKind::Sync: os_ << pad << "wp::sync_threads(ctx);\n"; break;
-        }
+        StmtFunctor::visit(s, ind);
     }
+    static std::string pad(int ind) { return std::string(static_cast<size_t>(ind) * 4, ' '); }
+
+    void visit_Assign(const ir::Stmt& s, int ind) override {
+        os_ << pad(ind) << path_ref(var_name(s.var), s.var->type, s.path) << " = " << expr(s.value) << ";\n";
+    }
+    void visit_Store(const ir::Stmt& s, int ind) override {
+        if (replay_) {  // replay_ funcs leave memory alone; the value may still advance a random state
+            os_ << pad(ind) << "(void)(" << expr(s.value) << ");\n";
+            return;
+        }
+        std::string ref = "(*" + address(s.array, s.indices, 0, s.loc) + ")";
+        os_ << pad(ind) << path_ref(ref, s.array->type->elem, s.path) << " = " << expr(s.value) << ";\n";
+    }
+    void visit_Eval(const ir::Stmt& s, int ind) override { os_ << pad(ind) << "(void)" << expr(s.value) << ";\n"; }
+    void visit_If(const ir::Stmt& s, int ind) override {
+        os_ << pad(ind) << "if (" << expr(s.value) << ") {\n";
+        block(s.body, ind + 1);
+        if (!s.orelse.empty()) {
+            os_ << pad(ind) << "} else {\n";
+            block(s.orelse, ind + 1);
+        }
+        os_ << pad(ind) << "}\n";
+    }
+    void visit_For(const ir::Stmt& s, int ind) override {
+        // range(start, stop, step): stop and step are evaluated once, before the loop.
+        std::string P = pad(ind);
+        int id = loop_counter_++;
+        std::string tn = cpp_type_name(s.var->type);
+        std::string stop = "stop" + std::to_string(id) + "_", step = "step" + std::to_string(id) + "_",
+                    it = "it" + std::to_string(id) + "_";
+        os_ << P << "{\n";
+        os_ << P << "    const " << tn << " " << stop << " = " << expr(s.stop) << ";\n";
+        os_ << P << "    const " << tn << " " << step << " = " << expr(s.step) << ";\n";
+        std::string cond;
+        if (ir::is_const(s.step))
+            cond = s.step->int_value > 0 ? it + " < " + stop : it + " > " + stop;
+        else
+            cond = "(" + step + " > 0 ? " + it + " < " + stop + " : " + it + " > " + stop + ")";
+        os_ << P << "    for (" << tn << " " << it << " = " << expr(s.start) << "; " << cond << "; " << it
+            << " = static_cast<" << tn << ">(" << it << " + " << step << ")) {\n";
+        os_ << P << "        " << var_name(s.var) << " = " << it << ";\n";
+        block(s.body, ind + 2);
+        os_ << P << "    }\n";
+        os_ << P << "}\n";
+    }
+    void visit_While(const ir::Stmt& s, int ind) override {
+        os_ << pad(ind) << "while (" << expr(s.value) << ") {\n";
+        block(s.body, ind + 1);
+        os_ << pad(ind) << "}\n";
+    }
+    void visit_Break(const ir::Stmt&, int ind) override { os_ << pad(ind) << "break;\n"; }
+    void visit_Continue(const ir::Stmt&, int ind) override { os_ << pad(ind) << "continue;\n"; }
+    void visit_Return(const ir::Stmt& s, int ind) override {
+        if (s.value) os_ << pad(ind) << "return " << expr(s.value) << ";\n";
+        else os_ << pad(ind) << "return;\n";
+    }
+    void visit_Sync(const ir::Stmt&, int ind) override { os_ << pad(ind) << "wp::sync_threads(ctx);\n"; }
 
     // True when the function reads wp.tid() per dimension (i, j = wp.tid()): only then is the
     // linear index split, which costs integer divisions per thread.
