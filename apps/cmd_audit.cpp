@@ -281,8 +281,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
     std::string ptxas_why;
     bool resources = !args.flag("no-resources");
     try {
-        compiler::CodegenOptions co;
-        m->gen = compiler::generate_cpp(*m->ir, co);
+        compiler::generate_code(*m, {});
         ptxas = ptxas_report(*m, arch, path, &code, &ptxas_why);
     } catch (const std::exception& e) {
         ptxas_why = e.what();

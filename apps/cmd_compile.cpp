@@ -86,9 +86,7 @@ int cmd_compile(const std::vector<std::string>& argv) {
         if (!kernel.empty()) std::cout << compiler::ir::print(*m->ir->find(kernel));
         else std::cout << compiler::ir::print(*m->ir);
     } else if (emit == "cpp" || emit == "ptx") {
-        compiler::CodegenOptions co;
-        co.debug = opts.debug;
-        m->gen = compiler::generate_cpp(*m->ir, co);
+        compiler::generate_code(*m, opts);
         if (emit == "cpp") {
             std::cout << m->gen.cpp;
         } else {

@@ -13,10 +13,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     weft::compiler::DiagnosticEngine diags;
     auto m = weft::compiler::analyze_module({{"fuzz.py", text, 0}}, {}, diags);
     if (!diags.has_errors() && m->ir) {
-        weft::compiler::CodegenOptions co;
-        (void)weft::compiler::generate_cpp(*m->ir, co);
+        weft::compiler::CompileOptions co;
+        weft::compiler::generate_code(*m, co);
         co.debug = true;
-        (void)weft::compiler::generate_cpp(*m->ir, co);
+        weft::compiler::generate_code(*m, co);
     }
     (void)diags.format_all();
     return 0;

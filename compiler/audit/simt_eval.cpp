@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "compiler/audit/trace_recorder.h"
+#include "compiler/ir/ir_visitor.h"
 
 namespace weft::compiler::audit {
 
@@ -19,7 +20,8 @@ using ir::ExprKind;
 using ir::Stmt;
 using ir::StmtKind;
 
-class Simulator {
+class Simulator : private ir::ExprFunctor<LaneVal(const Expr&, const Mask&)>,
+                  private ir::StmtFunctor<void(const Stmt&, const Mask&)> {
 public:
     Simulator(const ir::Function& f, const LaunchModel& launch, int64_t block, Trace& out)
         : f_(f), launch_(launch), out_(out), rec_(out) {
@@ -199,144 +201,143 @@ private:
         return LaneVal::unknown(n_, v);
     }
 
-    LaneVal eval(const Expr& e, const Mask& m) {
-        switch (e.kind) {
-            case ExprKind::Const:
-                if (is_intlike(e.type)) return LaneVal::constant(n_, e.int_value);
-                return LaneVal::unknown(n_, false);
-            case ExprKind::VarRef: {
-                if (!e.var) return LaneVal::unknown(n_, false);
-                auto it = env_.find(e.var->id);
-                if (it != env_.end()) return it->second;
-                if (e.var->kind == ir::VarKind::Param && is_intlike(e.var->type)) {
-                    // Kernel parameters only: a func's parameters are always bound in env_.
-                    if (auto a = launch_.args.find(e.var->name); a != launch_.args.end()) return LaneVal::constant(n_, a->second);
-                    LaneVal r = LaneVal::constant(n_, 0);
-                    r.sym = sym("param(" + std::to_string(e.var->id) + ")");
-                    return r;
-                }
-                return LaneVal::unknown(n_, false);
-            }
-            case ExprKind::Unary: {
-                LaneVal a = eval(*e.args[0], m);
-                if (!is_intlike(e.type) || a.sym != 0) return LaneVal::unknown(n_, a.varying);
-                for (int64_t& x : a.off) {
-                    switch (static_cast<ir::UnaryOp>(e.op)) {
-                        case ir::UnaryOp::Neg: x = -x; break;
-                        case ir::UnaryOp::Not: x = !x; break;
-                        case ir::UnaryOp::BitNot: x = ~x; break;
-                    }
-                }
-                return a;
-            }
-            case ExprKind::Binary: {
-                LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
-                if (!is_intlike(e.type)) return LaneVal::unknown(n_, a.varying || b.varying);
-                return lane_binary(e.op, a, b, m, syms_);
-            }
-            case ExprKind::Compare: {
-                LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
-                if (!is_intlike(e.args[0]->type) || !is_intlike(e.args[1]->type)) return LaneVal::unknown(n_, a.varying || b.varying);
-                return lane_compare(e.op, a, b, m, syms_);
-            }
-            case ExprKind::Logical: {
-                LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
-                LaneVal r = LaneVal::unknown(n_, a.varying || b.varying);
-                bool is_and = static_cast<ir::LogicalOp>(e.op) == ir::LogicalOp::And;
-                for (int t = 0; t < n_; ++t) {
-                    size_t i = static_cast<size_t>(t);
-                    bool ka = a.exact(t), kb = b.exact(t);
-                    if (ka && kb) r.known[i] = 1, r.off[i] = is_and ? (a.off[i] && b.off[i]) : (a.off[i] || b.off[i]);
-                    else if (ka && is_and && !a.off[i]) r.known[i] = 1, r.off[i] = 0;
-                    else if (ka && !is_and && a.off[i]) r.known[i] = 1, r.off[i] = 1;
-                    else if (kb && is_and && !b.off[i]) r.known[i] = 1, r.off[i] = 0;
-                    else if (kb && !is_and && b.off[i]) r.known[i] = 1, r.off[i] = 1;
-                }
-                return r;
-            }
-            case ExprKind::Select: {
-                LaneVal c = eval(*e.args[0], m), a = eval(*e.args[1], m), b = eval(*e.args[2], m);
-                LaneVal r = LaneVal::unknown(n_, c.varying || a.varying || b.varying);
-                if (!is_intlike(e.type) || a.sym != b.sym) return r;
-                r.sym = a.sym;
-                for (int t = 0; t < n_; ++t) {
-                    size_t i = static_cast<size_t>(t);
-                    if (c.exact(t)) {
-                        const LaneVal& s = c.off[i] ? a : b;
-                        r.known[i] = s.known[i], r.off[i] = s.off[i];
-                    } else if (a.known[i] && b.known[i] && a.off[i] == b.off[i]) {
-                        r.known[i] = 1, r.off[i] = a.off[i];
-                    }
-                }
-                return r;
-            }
-            case ExprKind::Call: {
-                std::vector<LaneVal> args;
-                bool v = false, exact = true;
-                for (const auto& a : e.args) {
-                    args.push_back(eval(*a, m));
-                    v = v || args.back().varying;
-                    exact = exact && args.back().sym == 0 && is_intlike(a->type);
-                }
-                const std::string name = e.builtin ? e.builtin->name : "";
-                LaneVal r = LaneVal::unknown(n_, v);
-                if (!exact || !is_intlike(e.type)) return r;
-                for (int t = 0; t < n_; ++t) {
-                    size_t i = static_cast<size_t>(t);
-                    bool all = true;
-                    for (const auto& a : args) all = all && a.known[i];
-                    if (!all) continue;
-                    if (name == "min" && args.size() == 2) r.off[i] = std::min(args[0].off[i], args[1].off[i]);
-                    else if (name == "max" && args.size() == 2) r.off[i] = std::max(args[0].off[i], args[1].off[i]);
-                    else if (name == "abs" && args.size() == 1) r.off[i] = args[0].off[i] < 0 ? -args[0].off[i] : args[0].off[i];
-                    else if (name == "clamp" && args.size() == 3) r.off[i] = std::clamp(args[0].off[i], args[1].off[i], std::max(args[1].off[i], args[2].off[i]));
-                    else if (name == "floordiv" && args.size() == 2) r.off[i] = floordiv(args[0].off[i], args[1].off[i]);
-                    else continue;
-                    r.known[i] = 1;
-                }
-                return r;
-            }
-            case ExprKind::Cast: {
-                LaneVal a = eval(*e.args[0], m);
-                if (is_intlike(e.type) && is_intlike(e.args[0]->type)) return a;
-                return LaneVal::unknown(n_, a.varying);
-            }
-            case ExprKind::Load: return load(e, m, {});
-            case ExprKind::Field:
-            case ExprKind::Extract: {
-                // a[i].field / a[i][k]: the access moves only the member's bytes.
-                std::vector<const Expr*> steps;
-                const Expr* base = &e;
-                while ((base->kind == ExprKind::Field || (base->kind == ExprKind::Extract && base->args.size() == 2 &&
-                                                         ir::is_const(base->args[1]))) && !base->args.empty()) {
-                    steps.insert(steps.begin(), base);
-                    base = base->args[0].get();
-                }
-                if (base->kind == ExprKind::Load) return load(*base, m, load_member_bytes(base->type, steps));
-                return opaque(e, m);
-            }
-            case ExprKind::TupleGet: {
-                const Expr& t = *e.args[0];
-                if (t.kind == ExprKind::Intrinsic && static_cast<ir::IntrinsicOp>(t.op) == ir::IntrinsicOp::Tid) {
-                    auto tid_dim = ir::make_intrinsic(ir::IntrinsicOp::TidDim, int32_type(), e.loc, e.int_value);
-                    return intrinsic(*tid_dim);
-                }
-                return opaque(e, m);
-            }
-            case ExprKind::Atomic: {
-                size_t nidx = static_cast<size_t>(e.int_value);
-                record(e.args[0].get(), e.args, 1, nidx, e.loc, true, true, m, {});
-                for (size_t k = 1 + nidx; k < e.args.size(); ++k) eval(*e.args[k], m);
-                return LaneVal::unknown(n_, true);
-            }
-            case ExprKind::Intrinsic: return intrinsic(e);
-            case ExprKind::Shape: return shape(e);
-            case ExprKind::CallFunc: return call_func(e, m);
-            case ExprKind::Construct:
-            case ExprKind::MakeTuple: return opaque(e, m);
+    LaneVal eval(const Expr& e, const Mask& m) { return ExprFunctor::visit(e, m); }
+
+    LaneVal visit_Const(const Expr& e, const Mask&) override {
+        if (is_intlike(e.type)) return LaneVal::constant(n_, e.int_value);
+        return LaneVal::unknown(n_, false);
+    }
+    LaneVal visit_VarRef(const Expr& e, const Mask&) override {
+        if (!e.var) return LaneVal::unknown(n_, false);
+        auto it = env_.find(e.var->id);
+        if (it != env_.end()) return it->second;
+        if (e.var->kind == ir::VarKind::Param && is_intlike(e.var->type)) {
+            // Kernel parameters only: a func's parameters are always bound in env_.
+            if (auto a = launch_.args.find(e.var->name); a != launch_.args.end()) return LaneVal::constant(n_, a->second);
+            LaneVal r = LaneVal::constant(n_, 0);
+            r.sym = sym("param(" + std::to_string(e.var->id) + ")");
+            return r;
         }
+        return LaneVal::unknown(n_, false);
+    }
+    LaneVal visit_Unary(const Expr& e, const Mask& m) override {
+        LaneVal a = eval(*e.args[0], m);
+        if (!is_intlike(e.type) || a.sym != 0) return LaneVal::unknown(n_, a.varying);
+        for (int64_t& x : a.off) {
+            switch (static_cast<ir::UnaryOp>(e.op)) {
+                case ir::UnaryOp::Neg: x = -x; break;
+                case ir::UnaryOp::Not: x = !x; break;
+                case ir::UnaryOp::BitNot: x = ~x; break;
+            }
+        }
+        return a;
+    }
+    LaneVal visit_Binary(const Expr& e, const Mask& m) override {
+        LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
+        if (!is_intlike(e.type)) return LaneVal::unknown(n_, a.varying || b.varying);
+        return lane_binary(e.op, a, b, m, syms_);
+    }
+    LaneVal visit_Compare(const Expr& e, const Mask& m) override {
+        LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
+        if (!is_intlike(e.args[0]->type) || !is_intlike(e.args[1]->type)) return LaneVal::unknown(n_, a.varying || b.varying);
+        return lane_compare(e.op, a, b, m, syms_);
+    }
+    LaneVal visit_Logical(const Expr& e, const Mask& m) override {
+        LaneVal a = eval(*e.args[0], m), b = eval(*e.args[1], m);
+        LaneVal r = LaneVal::unknown(n_, a.varying || b.varying);
+        bool is_and = static_cast<ir::LogicalOp>(e.op) == ir::LogicalOp::And;
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            bool ka = a.exact(t), kb = b.exact(t);
+            if (ka && kb) r.known[i] = 1, r.off[i] = is_and ? (a.off[i] && b.off[i]) : (a.off[i] || b.off[i]);
+            else if (ka && is_and && !a.off[i]) r.known[i] = 1, r.off[i] = 0;
+            else if (ka && !is_and && a.off[i]) r.known[i] = 1, r.off[i] = 1;
+            else if (kb && is_and && !b.off[i]) r.known[i] = 1, r.off[i] = 0;
+            else if (kb && !is_and && b.off[i]) r.known[i] = 1, r.off[i] = 1;
+        }
+        return r;
+    }
+    LaneVal visit_Select(const Expr& e, const Mask& m) override {
+        LaneVal c = eval(*e.args[0], m), a = eval(*e.args[1], m), b = eval(*e.args[2], m);
+        LaneVal r = LaneVal::unknown(n_, c.varying || a.varying || b.varying);
+        if (!is_intlike(e.type) || a.sym != b.sym) return r;
+        r.sym = a.sym;
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            if (c.exact(t)) {
+                const LaneVal& s = c.off[i] ? a : b;
+                r.known[i] = s.known[i], r.off[i] = s.off[i];
+            } else if (a.known[i] && b.known[i] && a.off[i] == b.off[i]) {
+                r.known[i] = 1, r.off[i] = a.off[i];
+            }
+        }
+        return r;
+    }
+    LaneVal visit_Call(const Expr& e, const Mask& m) override {
+        std::vector<LaneVal> args;
+        bool v = false, exact = true;
+        for (const auto& a : e.args) {
+            args.push_back(eval(*a, m));
+            v = v || args.back().varying;
+            exact = exact && args.back().sym == 0 && is_intlike(a->type);
+        }
+        const std::string name = e.builtin ? e.builtin->name : "";
+        LaneVal r = LaneVal::unknown(n_, v);
+        if (!exact || !is_intlike(e.type)) return r;
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            bool all = true;
+            for (const auto& a : args) all = all && a.known[i];
+            if (!all) continue;
+            if (name == "min" && args.size() == 2) r.off[i] = std::min(args[0].off[i], args[1].off[i]);
+            else if (name == "max" && args.size() == 2) r.off[i] = std::max(args[0].off[i], args[1].off[i]);
+            else if (name == "abs" && args.size() == 1) r.off[i] = args[0].off[i] < 0 ? -args[0].off[i] : args[0].off[i];
+            else if (name == "clamp" && args.size() == 3) r.off[i] = std::clamp(args[0].off[i], args[1].off[i], std::max(args[1].off[i], args[2].off[i]));
+            else if (name == "floordiv" && args.size() == 2) r.off[i] = floordiv(args[0].off[i], args[1].off[i]);
+            else continue;
+            r.known[i] = 1;
+        }
+        return r;
+    }
+    LaneVal visit_Cast(const Expr& e, const Mask& m) override {
+        LaneVal a = eval(*e.args[0], m);
+        if (is_intlike(e.type) && is_intlike(e.args[0]->type)) return a;
+        return LaneVal::unknown(n_, a.varying);
+    }
+    LaneVal visit_Load(const Expr& e, const Mask& m) override { return load(e, m, {}); }
+    LaneVal member(const Expr& e, const Mask& m) {
+        // a[i].field / a[i][k]: the access moves only the member's bytes.
+        std::vector<const Expr*> steps;
+        const Expr* base = &e;
+        while ((base->kind == ExprKind::Field || (base->kind == ExprKind::Extract && base->args.size() == 2 &&
+                                                 ir::is_const(base->args[1]))) && !base->args.empty()) {
+            steps.insert(steps.begin(), base);
+            base = base->args[0].get();
+        }
+        if (base->kind == ExprKind::Load) return load(*base, m, load_member_bytes(base->type, steps));
+        return opaque(e, m);
+    }
+    LaneVal visit_Field(const Expr& e, const Mask& m) override { return member(e, m); }
+    LaneVal visit_Extract(const Expr& e, const Mask& m) override { return member(e, m); }
+    LaneVal visit_TupleGet(const Expr& e, const Mask& m) override {
+        const Expr& t = *e.args[0];
+        if (t.kind == ExprKind::Intrinsic && static_cast<ir::IntrinsicOp>(t.op) == ir::IntrinsicOp::Tid) {
+            auto tid_dim = ir::make_intrinsic(ir::IntrinsicOp::TidDim, int32_type(), e.loc, e.int_value);
+            return intrinsic(*tid_dim);
+        }
+        return opaque(e, m);
+    }
+    LaneVal visit_Atomic(const Expr& e, const Mask& m) override {
+        size_t nidx = static_cast<size_t>(e.int_value);
+        record(e.args[0].get(), e.args, 1, nidx, e.loc, true, true, m, {});
+        for (size_t k = 1 + nidx; k < e.args.size(); ++k) eval(*e.args[k], m);
         return LaneVal::unknown(n_, true);
     }
+    LaneVal visit_Intrinsic(const Expr& e, const Mask&) override { return intrinsic(e); }
+    LaneVal visit_Shape(const Expr& e, const Mask&) override { return shape(e); }
+    LaneVal visit_CallFunc(const Expr& e, const Mask& m) override { return call_func(e, m); }
+    LaneVal visit_Construct(const Expr& e, const Mask& m) override { return opaque(e, m); }
+    LaneVal visit_MakeTuple(const Expr& e, const Mask& m) override { return opaque(e, m); }
 
     // A call of a @wp.func runs the func's body here, for the calling threads, as if it were
     // inlined: its accesses and barriers are recorded at their own lines (with the call site),
@@ -666,64 +667,61 @@ private:
         rec_.sync(s, std::move(ev));
     }
 
-    void exec_stmt(const Stmt& s, const Mask& m) {
-        switch (s.kind) {
-            case StmtKind::Assign: {
-                if (!s.var) return;
-                if (is_array(s.var->type) && s.path.empty()) {
-                    if (const ir::Var* a = s.value ? array_var(*s.value) : nullptr) alias_[s.var->id] = a;
-                    return;
-                }
-                LaneVal v = s.value ? eval(*s.value, m) : LaneVal::unknown(n_, false);
-                for (const auto& p : s.path)
-                    for (const auto& ix : p.indices) v.varying = eval(*ix, m).varying || v.varying;
-                if (!s.path.empty() || !is_intlike(s.var->type)) {
-                    bool was = env_.count(s.var->id) && env_[s.var->id].varying;
-                    v = LaneVal::unknown(n_, v.varying || (!s.path.empty() && was));
-                }
-                assign(s.var, std::move(v), m);
-                return;
-            }
-            case StmtKind::Store: {
-                if (s.value) eval(*s.value, m);
-                MemberBytes bytes;
-                if (!s.path.empty() && s.array && is_array(s.array->type)) bytes = store_member_bytes(s.array->type->elem, s.path);
-                record(s.array.get(), s.indices, 0, s.indices.size(), s.loc, true, false, m, bytes);
-                return;
-            }
-            case StmtKind::Eval:
-                if (s.value) eval(*s.value, m);
-                return;
-            case StmtKind::If: exec_if(s, m); return;
-            case StmtKind::For:
-            case StmtKind::While: exec_loop(s, m); return;
-            case StmtKind::Break:
-            case StmtKind::Continue:
-                if (loops_.empty()) return;
-                for (int t = 0; t < n_; ++t) {
-                    size_t i = static_cast<size_t>(t);
-                    if (!m[i] || maybe_[i]) continue;
-                    (s.kind == StmtKind::Break ? loops_.back().broken : loops_.back().continued)[i] = 1;
-                    if (s.kind == StmtKind::Break) gone_loc_[i] = s.loc, gone_why_[i] = "left the loop (break)";
-                }
-                return;
-            case StmtKind::Return:
-                if (s.value) {
-                    LaneVal v = eval(*s.value, m);
-                    if (!frames_.empty()) merge_return(v, m);
-                }
-                for (int t = 0; t < n_; ++t) {
-                    size_t i = static_cast<size_t>(t);
-                    if (!m[i]) continue;
-                    if (!maybe_[i]) returned_[i] = 1;
-                    else maybe_gone_[i] = 1;
-                    if (maybe_[i] && maybe_div_[i]) maybe_exited_[i] = 1;
-                    gone_loc_[i] = s.loc, gone_why_[i] = "returned";
-                }
-                return;
-            case StmtKind::Sync: exec_sync(s, m); return;
+    void exec_stmt(const Stmt& s, const Mask& m) { StmtFunctor::visit(s, m); }
+
+    void visit_Assign(const Stmt& s, const Mask& m) override {
+        if (!s.var) return;
+        if (is_array(s.var->type) && s.path.empty()) {
+            if (const ir::Var* a = s.value ? array_var(*s.value) : nullptr) alias_[s.var->id] = a;
+            return;
+        }
+        LaneVal v = s.value ? eval(*s.value, m) : LaneVal::unknown(n_, false);
+        for (const auto& p : s.path)
+            for (const auto& ix : p.indices) v.varying = eval(*ix, m).varying || v.varying;
+        if (!s.path.empty() || !is_intlike(s.var->type)) {
+            bool was = env_.count(s.var->id) && env_[s.var->id].varying;
+            v = LaneVal::unknown(n_, v.varying || (!s.path.empty() && was));
+        }
+        assign(s.var, std::move(v), m);
+    }
+    void visit_Store(const Stmt& s, const Mask& m) override {
+        if (s.value) eval(*s.value, m);
+        MemberBytes bytes;
+        if (!s.path.empty() && s.array && is_array(s.array->type)) bytes = store_member_bytes(s.array->type->elem, s.path);
+        record(s.array.get(), s.indices, 0, s.indices.size(), s.loc, true, false, m, bytes);
+    }
+    void visit_Eval(const Stmt& s, const Mask& m) override {
+        if (s.value) eval(*s.value, m);
+    }
+    void visit_If(const Stmt& s, const Mask& m) override { exec_if(s, m); }
+    void visit_For(const Stmt& s, const Mask& m) override { exec_loop(s, m); }
+    void visit_While(const Stmt& s, const Mask& m) override { exec_loop(s, m); }
+    void leave_iteration(const Stmt& s, const Mask& m) {
+        if (loops_.empty()) return;
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            if (!m[i] || maybe_[i]) continue;
+            (s.kind == StmtKind::Break ? loops_.back().broken : loops_.back().continued)[i] = 1;
+            if (s.kind == StmtKind::Break) gone_loc_[i] = s.loc, gone_why_[i] = "left the loop (break)";
         }
     }
+    void visit_Break(const Stmt& s, const Mask& m) override { leave_iteration(s, m); }
+    void visit_Continue(const Stmt& s, const Mask& m) override { leave_iteration(s, m); }
+    void visit_Return(const Stmt& s, const Mask& m) override {
+        if (s.value) {
+            LaneVal v = eval(*s.value, m);
+            if (!frames_.empty()) merge_return(v, m);
+        }
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            if (!m[i]) continue;
+            if (!maybe_[i]) returned_[i] = 1;
+            else maybe_gone_[i] = 1;
+            if (maybe_[i] && maybe_div_[i]) maybe_exited_[i] = 1;
+            gone_loc_[i] = s.loc, gone_why_[i] = "returned";
+        }
+    }
+    void visit_Sync(const Stmt& s, const Mask& m) override { exec_sync(s, m); }
 
     void exec_block(const ir::Block& b, const Mask& mask) {
         for (const auto& s : b) {

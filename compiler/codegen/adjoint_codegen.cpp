@@ -18,8 +18,8 @@
 #include <sstream>
 
 #include "compiler/codegen/adjoint_expr.h"
+#include "compiler/ir/ir_visitor.h"
 #include "compiler/passes/check_differentiable.h"
-#include "compiler/passes/lower_jumps.h"
 
 namespace weft::compiler {
 namespace {
@@ -29,33 +29,270 @@ using ir::ExprPtr;
 using ir::StmtKind;
 using passes::is_differentiable;
 
-void collect_vars(const ExprPtr& e, std::set<const ir::Var*>& out) {
-    if (!e) return;
-    if (e->kind == ExprKind::VarRef) out.insert(e->var);
-    for (const auto& a : e->args) collect_vars(a, out);
-}
+// Collects the variables that the visited expressions read.
+class VarsRead : public ir::IRVisitor {
+public:
+    std::set<const ir::Var*> vars;
+
+protected:
+    void visit_VarRef(const ir::Expr& e) override { vars.insert(e.var); }
+};
 
 // Vars passed to an in-place (inout) builtin parameter: the statement changes them too.
-void collect_inout(const ExprPtr& e, std::vector<const ir::Var*>& out) {
-    if (!e) return;
-    if (e->kind == ExprKind::Call && e->builtin)
-        for (size_t i = 0; i < e->args.size() && i < e->builtin->params.size(); ++i)
-            if (e->builtin->params[i].inout && e->args[i]->kind == ExprKind::VarRef) out.push_back(e->args[i]->var);
-    for (const auto& a : e->args) collect_inout(a, out);
-}
+class InoutVars : public ir::IRVisitor {
+public:
+    std::vector<const ir::Var*> vars;
+
+protected:
+    void visit_Call(const ir::Expr& e) override {
+        if (e.builtin)
+            for (size_t i = 0; i < e.args.size() && i < e.builtin->params.size(); ++i)
+                if (e.builtin->params[i].inout && e.args[i]->kind == ExprKind::VarRef) vars.push_back(e.args[i]->var);
+        IRVisitor::visit_Call(e);
+    }
+};
 
 std::vector<const ir::Var*> inout_vars(const ir::Stmt& s) {
-    std::vector<const ir::Var*> v;
-    collect_inout(s.value, v);
-    for (const auto& i : s.indices) collect_inout(i, v);
-    return v;
+    InoutVars v;
+    v.visit_expr(s.value);
+    for (const auto& i : s.indices) v.visit_expr(i);
+    return v.vars;
 }
+
+// Variables read by expressions that the reverse sweep recomputes (those of assignments, stores
+// and evaluated expressions; not conditions or loop bounds): these are restored.
+class ReverseReads : public VarsRead {
+public:
+    void visit_expr(const ExprPtr& e) override {
+        if (recomputed_) VarsRead::visit_expr(e);
+    }
+
+protected:
+    void recomputed(const ir::Stmt& s) {
+        recomputed_ = true;
+        visit_children(s);
+        recomputed_ = false;
+    }
+    void visit_Assign(const ir::Stmt& s) override { recomputed(s); }
+    void visit_Store(const ir::Stmt& s) override { recomputed(s); }
+    void visit_Eval(const ir::Stmt& s) override { recomputed(s); }
+
+private:
+    bool recomputed_ = false;
+};
+
+// What the two sweeps of one body share: the output, the expression printer, the restored
+// variables, the temporaries and the counter that names the sweeps' locals (n0_, n1_, ...: the
+// reverse sweep goes on numbering where the forward sweep stopped).
+class Sweep : public ir::StmtFunctor<void(const ir::Stmt&, int)> {
+public:
+    Sweep(std::ostream& os, CppExprPrinter& p, const std::set<const ir::Var*>& reads, TempPool& temps, int& counter)
+        : os_(os), p_(p), reads_(reads), temps_(temps), counter_(counter) {}
+
+protected:
+    bool restored(const ir::Var* v) const { return reads_.count(v) > 0; }
+    std::string pad(int ind) const { return std::string(static_cast<size_t>(ind) * 4, ' '); }
+    std::string counter() { return "n" + std::to_string(counter_++) + "_"; }
+
+    std::ostream& os_;
+    CppExprPrinter& p_;
+    const std::set<const ir::Var*>& reads_;
+    TempPool& temps_;
+    int& counter_;
+};
+
+// The forward sweep: the statements in order, without memory side effects, filling the tape.
+class ForwardSweep : public Sweep {
+public:
+    using Sweep::Sweep;
+
+    void block(const ir::Block& b, int ind) {
+        for (const auto& s : b) {
+            os_ << p_.line_directive(s->loc);
+            visit(*s, ind);
+        }
+    }
+
+protected:
+    void visit_Assign(const ir::Stmt& s, int ind) override {
+        std::string P = pad(ind);
+        for (const ir::Var* v : inout_vars(s)) os_ << P << "tape_.push(" << cpp_var_name(v) << ");\n";
+        if (restored(s.var)) os_ << P << "tape_.push(" << cpp_var_name(s.var) << ");\n";
+        os_ << P << p_.path_ref(cpp_var_name(s.var), s.var->type, s.path) << " = " << p_.expr(s.value) << ";\n";
+        if (is_array(s.var->type) && s.path.empty()) {
+            std::string ga = AdjointExpr::adjoint_array(s.value);
+            os_ << P << adj_var_name(s.var) << " = " << (ga.empty() ? cpp_type_name(s.var->type) + "{}" : ga) << ";\n";
+        }
+    }
+    void visit_Store(const ir::Stmt& s, int ind) override { store_or_eval(s, ind); }
+    void visit_Eval(const ir::Stmt& s, int ind) override { store_or_eval(s, ind); }
+    void store_or_eval(const ir::Stmt& s, int ind) {
+        std::string P = pad(ind);
+        auto inout = inout_vars(s);
+        for (const ir::Var* v : inout) os_ << P << "tape_.push(" << cpp_var_name(v) << ");\n";
+        bool is_print = s.value->kind == ExprKind::Intrinsic && s.value->op == static_cast<int>(ir::IntrinsicOp::Print);
+        if (is_print || (s.kind == StmtKind::Store && inout.empty())) return;
+        os_ << P << "(void)(" << p_.expr(s.value) << ");\n";
+    }
+    void visit_If(const ir::Stmt& s, int ind) override {
+        std::string P = pad(ind);
+        std::string c = counter();
+        // The branch is pushed after the branch's own pushes, so that it is on top of the
+        // tape when the reverse sweep reaches this statement.
+        os_ << P << "{\n" << P << "const bool " << c << " = " << p_.expr(s.value) << ";\n";
+        os_ << P << "if (" << c << ") {\n";
+        block(s.body, ind + 1);
+        os_ << P << "} else {\n";
+        block(s.orelse, ind + 1);
+        os_ << P << "}\n" << P << "tape_.push(" << c << ");\n" << P << "}\n";
+    }
+    void visit_For(const ir::Stmt& s, int ind) override {
+        std::string P = pad(ind);
+        std::string n = counter(), tn = cpp_type_name(s.var->type);
+        std::string it = n + "it", stop = n + "stop", step = n + "step";
+        os_ << P << "{\n" << P << "wp::int32 " << n << " = 0;\n";
+        os_ << P << "const " << tn << " " << stop << " = " << p_.expr(s.stop) << ";\n";
+        os_ << P << "const " << tn << " " << step << " = " << p_.expr(s.step) << ";\n";
+        std::string cond = ir::is_const(s.step) ? (s.step->int_value > 0 ? it + " < " + stop : it + " > " + stop)
+                                                : "(" + step + " > 0 ? " + it + " < " + stop + " : " + it + " > " + stop + ")";
+        os_ << P << "for (" << tn << " " << it << " = " << p_.expr(s.start) << "; " << cond << "; " << it
+            << " = static_cast<" << tn << ">(" << it << " + " << step << ")) {\n";
+        if (restored(s.var)) os_ << P << "    tape_.push(" << cpp_var_name(s.var) << ");\n";
+        os_ << P << "    " << cpp_var_name(s.var) << " = " << it << ";\n";
+        os_ << P << "    ++" << n << ";\n";
+        block(s.body, ind + 1);
+        os_ << P << "}\n" << P << "tape_.push(" << n << ");\n" << P << "}\n";
+    }
+    void visit_While(const ir::Stmt& s, int ind) override {
+        std::string P = pad(ind);
+        std::string n = counter();
+        os_ << P << "{\n" << P << "wp::int32 " << n << " = 0;\n";
+        os_ << P << "while (" << p_.expr(s.value) << ") {\n" << P << "    ++" << n << ";\n";
+        block(s.body, ind + 1);
+        os_ << P << "}\n" << P << "tape_.push(" << n << ");\n" << P << "}\n";
+    }
+    void visit_Sync(const ir::Stmt&, int ind) override { os_ << pad(ind) << "wp::sync_threads(ctx);\n"; }
+    // Lowered by lower_jumps; never here.
+    void visit_Break(const ir::Stmt&, int) override {}
+    void visit_Continue(const ir::Stmt&, int) override {}
+    void visit_Return(const ir::Stmt&, int) override {}
+};
+
+// The reverse sweep: the statements backwards, popping the tape and applying the adjoint rules.
+class ReverseSweep : public Sweep {
+public:
+    using Sweep::Sweep;
+
+    void block(const ir::Block& b, int ind) {
+        for (auto it = b.rbegin(); it != b.rend(); ++it) {
+            os_ << p_.line_directive((*it)->loc);
+            visit(**it, ind);
+        }
+    }
+
+protected:
+    // Pops the in-place vars of a statement and keeps their values, to put back after the
+    // statement's recomputation changed them again.
+    std::string restore_inout(const std::vector<const ir::Var*>& vars, std::string& put_back, const std::string& P) {
+        std::string s;
+        for (auto it = vars.rbegin(); it != vars.rend(); ++it) s += P + "tape_.pop(" + cpp_var_name(*it) + ");\n";
+        for (const ir::Var* v : vars) {
+            std::string keep = "keep_" + cpp_var_name(v);
+            s += P + "const " + cpp_type_name(v->type) + " " + keep + " = " + cpp_var_name(v) + ";\n";
+            put_back += P + cpp_var_name(v) + " = " + keep + ";\n";
+        }
+        return s;
+    }
+
+    static Type type_at(Type t, const std::vector<ir::PathStep>& path) { return path.empty() ? t : path.back().type; }
+
+    void visit_Assign(const ir::Stmt& s, int ind) override {
+        std::string P = pad(ind);
+        os_ << P << "{\n";
+        if (restored(s.var)) os_ << P << "tape_.pop(" << cpp_var_name(s.var) << ");\n";
+        std::string put_back;
+        os_ << restore_inout(inout_vars(s), put_back, P);
+        Type t = type_at(s.var->type, s.path);
+        if (is_differentiable(t) && !is_array(t)) {
+            AdjointExpr a(p_, temps_);
+            auto root = a.linearize(s.value);
+            os_ << a.forward();
+            std::string target = p_.path_ref(adj_var_name(s.var), s.var->type, s.path);
+            if (!root.adj.empty()) os_ << P << "wp::adj_accum(" << root.adj << ", " << target << ");\n";
+            os_ << P << target << " = " << cpp_type_name(t) << "{};\n";
+            os_ << a.reverse();
+        } else if (!put_back.empty()) {
+            os_ << P << "(void)(" << p_.expr(s.value) << ");\n";
+        }
+        if (is_array(s.var->type) && restored(s.var)) os_ << P << adj_var_name(s.var) << " = " << cpp_type_name(s.var->type) << "{};\n";
+        os_ << put_back << P << "}\n";
+    }
+    void visit_Store(const ir::Stmt& s, int ind) override {
+        std::string P = pad(ind);
+        os_ << P << "{\n";
+        std::string put_back;
+        os_ << restore_inout(inout_vars(s), put_back, P);
+        std::string ga = AdjointExpr::adjoint_array(s.array);
+        Type t = type_at(s.array->type->elem, s.path);
+        if (!ga.empty() && is_differentiable(t) && !is_struct(s.array->type->elem)) {
+            AdjointExpr a(p_, temps_);
+            auto root = a.linearize(s.value);
+            os_ << a.forward();
+            std::vector<std::string> idx;
+            for (const auto& i : s.indices) idx.push_back(p_.expr(i));
+            std::string g = p_.path_ref("(*" + p_.address(ga, idx, s.loc) + ")", s.array->type->elem, s.path);
+            if (!root.adj.empty()) os_ << P << "if ((" << ga << ").data) wp::adj_accum(" << root.adj << ", " << g << ");\n";
+            os_ << a.reverse();
+        } else if (!put_back.empty()) {
+            os_ << P << "(void)(" << p_.expr(s.value) << ");\n";
+        }
+        os_ << put_back << P << "}\n";
+    }
+    void visit_Eval(const ir::Stmt& s, int ind) override {
+        if (s.value->kind == ExprKind::Intrinsic) return;
+        std::string P = pad(ind);
+        os_ << P << "{\n";
+        std::string put_back;
+        os_ << restore_inout(inout_vars(s), put_back, P);
+        AdjointExpr a(p_, temps_);
+        a.linearize(s.value);
+        os_ << a.forward() << a.reverse() << put_back << P << "}\n";
+    }
+    void visit_If(const ir::Stmt& s, int ind) override {
+        std::string P = pad(ind);
+        std::string c = counter();
+        os_ << P << "{\n" << P << "bool " << c << " = false;\n" << P << "tape_.pop(" << c << ");\n";
+        os_ << P << "if (" << c << ") {\n";
+        block(s.body, ind + 1);
+        os_ << P << "} else {\n";
+        block(s.orelse, ind + 1);
+        os_ << P << "}\n" << P << "}\n";
+    }
+    void visit_For(const ir::Stmt& s, int ind) override { loop(s, ind); }
+    void visit_While(const ir::Stmt& s, int ind) override { loop(s, ind); }
+    void loop(const ir::Stmt& s, int ind) {
+        std::string P = pad(ind);
+        std::string n = counter();
+        os_ << P << "{\n" << P << "wp::int32 " << n << " = 0;\n" << P << "tape_.pop(" << n << ");\n";
+        os_ << P << "for (wp::int32 " << n << "k = 0; " << n << "k < " << n << "; ++" << n << "k) {\n";
+        block(s.body, ind + 1);
+        if (s.kind == StmtKind::For && restored(s.var)) os_ << P << "    tape_.pop(" << cpp_var_name(s.var) << ");\n";
+        os_ << P << "}\n" << P << "}\n";
+    }
+    void visit_Sync(const ir::Stmt&, int ind) override { os_ << pad(ind) << "wp::sync_threads(ctx);\n"; }
+    // Lowered by lower_jumps; never here.
+    void visit_Break(const ir::Stmt&, int) override {}
+    void visit_Continue(const ir::Stmt&, int) override {}
+    void visit_Return(const ir::Stmt&, int) override {}
+};
 
 class ReverseEmitter {
 public:
-    ReverseEmitter(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const AdjointOptions& o)
-        : os_(os), p_(p), f_(f), opts_(o), lowered_(passes::lower_jumps(f)) {
-        reads_ = reverse_reads(lowered_.body);
+    ReverseEmitter(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const passes::JumpFreeBody& lowered)
+        : os_(os), p_(p), f_(f), lowered_(lowered) {
+        ReverseReads r;
+        r.visit_block(lowered_.body);
+        reads_ = std::move(r.vars);
     }
 
     const passes::JumpFreeBody& lowered() const { return lowered_; }
@@ -72,214 +309,14 @@ public:
         for (const auto& v : lowered_.vars) decl(v.get());
     }
 
-    void forward_sweep() { forward(lowered_.body, 1); }
-    void reverse_sweep() { reverse(lowered_.body, 1); }
+    void forward_sweep() { ForwardSweep(os_, p_, reads_, temps_, counter_).block(lowered_.body, 1); }
+    void reverse_sweep() { ReverseSweep(os_, p_, reads_, temps_, counter_).block(lowered_.body, 1); }
 
 private:
-    // Variables read by expressions that the reverse sweep recomputes: these are restored.
-    std::set<const ir::Var*> reverse_reads(const ir::Block& b) {
-        std::set<const ir::Var*> r;
-        std::vector<const ir::Block*> todo{&b};
-        while (!todo.empty()) {
-            const ir::Block* cur = todo.back();
-            todo.pop_back();
-            for (const auto& s : *cur) {
-                if (s->kind == StmtKind::Assign || s->kind == StmtKind::Store || s->kind == StmtKind::Eval) {
-                    collect_vars(s->value, r);
-                    collect_vars(s->array, r);
-                    for (const auto& i : s->indices) collect_vars(i, r);
-                    for (const auto& ps : s->path)
-                        for (const auto& i : ps.indices) collect_vars(i, r);
-                }
-                todo.push_back(&s->body);
-                todo.push_back(&s->orelse);
-            }
-        }
-        return r;
-    }
-
-    bool restored(const ir::Var* v) const { return reads_.count(v) > 0; }
-    std::string pad(int ind) const { return std::string(static_cast<size_t>(ind) * 4, ' '); }
-    std::string counter() { return "n" + std::to_string(counter_++) + "_"; }
-
-    void forward(const ir::Block& b, int ind) {
-        for (const auto& s : b) forward(*s, ind);
-    }
-
-    void forward(const ir::Stmt& s, int ind) {
-        std::string P = pad(ind);
-        os_ << p_.line_directive(s.loc);
-        switch (s.kind) {
-            case StmtKind::Assign: {
-                for (const ir::Var* v : inout_vars(s)) os_ << P << "tape_.push(" << cpp_var_name(v) << ");\n";
-                if (restored(s.var)) os_ << P << "tape_.push(" << cpp_var_name(s.var) << ");\n";
-                os_ << P << p_.path_ref(cpp_var_name(s.var), s.var->type, s.path) << " = " << p_.expr(s.value) << ";\n";
-                if (is_array(s.var->type) && s.path.empty()) {
-                    std::string ga = AdjointExpr::adjoint_array(s.value);
-                    os_ << P << adj_var_name(s.var) << " = " << (ga.empty() ? cpp_type_name(s.var->type) + "{}" : ga) << ";\n";
-                }
-                break;
-            }
-            case StmtKind::Store:
-            case StmtKind::Eval: {
-                auto inout = inout_vars(s);
-                for (const ir::Var* v : inout) os_ << P << "tape_.push(" << cpp_var_name(v) << ");\n";
-                bool is_print = s.value->kind == ExprKind::Intrinsic && s.value->op == static_cast<int>(ir::IntrinsicOp::Print);
-                if (is_print || (s.kind == StmtKind::Store && inout.empty())) break;
-                os_ << P << "(void)(" << p_.expr(s.value) << ");\n";
-                break;
-            }
-            case StmtKind::If: {
-                std::string c = counter();
-                // The branch is pushed after the branch's own pushes, so that it is on top of the
-                // tape when the reverse sweep reaches this statement.
-                os_ << P << "{\n" << P << "const bool " << c << " = " << p_.expr(s.value) << ";\n";
-                os_ << P << "if (" << c << ") {\n";
-                forward(s.body, ind + 1);
-                os_ << P << "} else {\n";
-                forward(s.orelse, ind + 1);
-                os_ << P << "}\n" << P << "tape_.push(" << c << ");\n" << P << "}\n";
-                break;
-            }
-            case StmtKind::For: {
-                std::string n = counter(), tn = cpp_type_name(s.var->type);
-                std::string it = n + "it", stop = n + "stop", step = n + "step";
-                os_ << P << "{\n" << P << "wp::int32 " << n << " = 0;\n";
-                os_ << P << "const " << tn << " " << stop << " = " << p_.expr(s.stop) << ";\n";
-                os_ << P << "const " << tn << " " << step << " = " << p_.expr(s.step) << ";\n";
-                std::string cond = ir::is_const(s.step) ? (s.step->int_value > 0 ? it + " < " + stop : it + " > " + stop)
-                                                        : "(" + step + " > 0 ? " + it + " < " + stop + " : " + it + " > " + stop + ")";
-                os_ << P << "for (" << tn << " " << it << " = " << p_.expr(s.start) << "; " << cond << "; " << it
-                    << " = static_cast<" << tn << ">(" << it << " + " << step << ")) {\n";
-                if (restored(s.var)) os_ << P << "    tape_.push(" << cpp_var_name(s.var) << ");\n";
-                os_ << P << "    " << cpp_var_name(s.var) << " = " << it << ";\n";
-                os_ << P << "    ++" << n << ";\n";
-                forward(s.body, ind + 1);
-                os_ << P << "}\n" << P << "tape_.push(" << n << ");\n" << P << "}\n";
-                break;
-            }
-            case StmtKind::While: {
-                std::string n = counter();
-                os_ << P << "{\n" << P << "wp::int32 " << n << " = 0;\n";
-                os_ << P << "while (" << p_.expr(s.value) << ") {\n" << P << "    ++" << n << ";\n";
-                forward(s.body, ind + 1);
-                os_ << P << "}\n" << P << "tape_.push(" << n << ");\n" << P << "}\n";
-                break;
-            }
-            case StmtKind::Sync: os_ << P << "wp::sync_threads(ctx);\n"; break;
-            case StmtKind::Break:
-            case StmtKind::Continue:
-            case StmtKind::Return: break;  // lowered by lower_jumps; never here
-        }
-    }
-
-    void reverse(const ir::Block& b, int ind) {
-        for (auto it = b.rbegin(); it != b.rend(); ++it) reverse(**it, ind);
-    }
-
-    // Pops the in-place vars of a statement and keeps their values, to put back after the
-    // statement's recomputation changed them again.
-    std::string restore_inout(const std::vector<const ir::Var*>& vars, std::string& put_back, const std::string& P) {
-        std::string s;
-        for (auto it = vars.rbegin(); it != vars.rend(); ++it) s += P + "tape_.pop(" + cpp_var_name(*it) + ");\n";
-        for (const ir::Var* v : vars) {
-            std::string keep = "keep_" + cpp_var_name(v);
-            s += P + "const " + cpp_type_name(v->type) + " " + keep + " = " + cpp_var_name(v) + ";\n";
-            put_back += P + cpp_var_name(v) + " = " + keep + ";\n";
-        }
-        return s;
-    }
-
-    static Type type_at(Type t, const std::vector<ir::PathStep>& path) { return path.empty() ? t : path.back().type; }
-
-    void reverse(const ir::Stmt& s, int ind) {
-        std::string P = pad(ind);
-        os_ << p_.line_directive(s.loc);
-        switch (s.kind) {
-            case StmtKind::Assign: {
-                os_ << P << "{\n";
-                if (restored(s.var)) os_ << P << "tape_.pop(" << cpp_var_name(s.var) << ");\n";
-                std::string put_back;
-                os_ << restore_inout(inout_vars(s), put_back, P);
-                Type t = type_at(s.var->type, s.path);
-                if (is_differentiable(t) && !is_array(t)) {
-                    AdjointExpr a(p_, temps_);
-                    auto root = a.linearize(s.value);
-                    os_ << a.forward();
-                    std::string target = p_.path_ref(adj_var_name(s.var), s.var->type, s.path);
-                    if (!root.adj.empty()) os_ << P << "wp::adj_accum(" << root.adj << ", " << target << ");\n";
-                    os_ << P << target << " = " << cpp_type_name(t) << "{};\n";
-                    os_ << a.reverse();
-                } else if (!put_back.empty()) {
-                    os_ << P << "(void)(" << p_.expr(s.value) << ");\n";
-                }
-                if (is_array(s.var->type) && restored(s.var)) os_ << P << adj_var_name(s.var) << " = " << cpp_type_name(s.var->type) << "{};\n";
-                os_ << put_back << P << "}\n";
-                break;
-            }
-            case StmtKind::Store: {
-                os_ << P << "{\n";
-                std::string put_back;
-                os_ << restore_inout(inout_vars(s), put_back, P);
-                std::string ga = AdjointExpr::adjoint_array(s.array);
-                Type t = type_at(s.array->type->elem, s.path);
-                if (!ga.empty() && is_differentiable(t) && !is_struct(s.array->type->elem)) {
-                    AdjointExpr a(p_, temps_);
-                    auto root = a.linearize(s.value);
-                    os_ << a.forward();
-                    std::vector<std::string> idx;
-                    for (const auto& i : s.indices) idx.push_back(p_.expr(i));
-                    std::string g = p_.path_ref("(*" + p_.address(ga, idx, s.loc) + ")", s.array->type->elem, s.path);
-                    if (!root.adj.empty()) os_ << P << "if ((" << ga << ").data) wp::adj_accum(" << root.adj << ", " << g << ");\n";
-                    os_ << a.reverse();
-                } else if (!put_back.empty()) {
-                    os_ << P << "(void)(" << p_.expr(s.value) << ");\n";
-                }
-                os_ << put_back << P << "}\n";
-                break;
-            }
-            case StmtKind::Eval: {
-                if (s.value->kind == ExprKind::Intrinsic) break;
-                os_ << P << "{\n";
-                std::string put_back;
-                os_ << restore_inout(inout_vars(s), put_back, P);
-                AdjointExpr a(p_, temps_);
-                a.linearize(s.value);
-                os_ << a.forward() << a.reverse() << put_back << P << "}\n";
-                break;
-            }
-            case StmtKind::If: {
-                std::string c = counter();
-                os_ << P << "{\n" << P << "bool " << c << " = false;\n" << P << "tape_.pop(" << c << ");\n";
-                os_ << P << "if (" << c << ") {\n";
-                reverse(s.body, ind + 1);
-                os_ << P << "} else {\n";
-                reverse(s.orelse, ind + 1);
-                os_ << P << "}\n" << P << "}\n";
-                break;
-            }
-            case StmtKind::For:
-            case StmtKind::While: {
-                std::string n = counter();
-                os_ << P << "{\n" << P << "wp::int32 " << n << " = 0;\n" << P << "tape_.pop(" << n << ");\n";
-                os_ << P << "for (wp::int32 " << n << "k = 0; " << n << "k < " << n << "; ++" << n << "k) {\n";
-                reverse(s.body, ind + 1);
-                if (s.kind == StmtKind::For && restored(s.var)) os_ << P << "    tape_.pop(" << cpp_var_name(s.var) << ");\n";
-                os_ << P << "}\n" << P << "}\n";
-                break;
-            }
-            case StmtKind::Sync: os_ << P << "wp::sync_threads(ctx);\n"; break;
-            case StmtKind::Break:
-            case StmtKind::Continue:
-            case StmtKind::Return: break;
-        }
-    }
-
     std::ostream& os_;
     CppExprPrinter& p_;
     const ir::Function& f_;
-    AdjointOptions opts_;
-    passes::JumpFreeBody lowered_;
+    const passes::JumpFreeBody& lowered_;
     std::set<const ir::Var*> reads_;
     TempPool temps_;
     int counter_ = 0;
@@ -308,9 +345,8 @@ void emit_adjoint_struct(std::ostream& os, Type s) {
     os << "}\n}  // namespace wp\n\n";
 }
 
-void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const AdjointOptions& o) {
-    if (f.custom_grad) return;  // its callers call the @wp.func_grad directly
-    ReverseEmitter r(os, p, f, o);
+void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const passes::JumpFreeBody& lowered) {
+    ReverseEmitter r(os, p, f, lowered);
     os << p.line_directive(f.loc);
     os << "template <bool WpC>\nstatic WP_FUNC void adj_" << cpp_func_name(&f)
        << "(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, adj_tape_t& tape_";
@@ -328,8 +364,8 @@ void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& 
     os << "}\n\n";
 }
 
-void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function& k, KernelInfo& info,
-                         const AdjointOptions& o) {
+void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function& k, const passes::JumpFreeBody& lowered,
+                         KernelInfo& info, const AdjointOptions& o) {
     std::string K = cpp_sanitize(k.name);
     // Argument block: the primal K_args, then one gradient array per array or float parameter,
     // then the status array.
@@ -359,7 +395,7 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     os << "static_assert(sizeof(" << K << "_args_adj) == " << info.adj_args_size << ", \"adjoint argument block of " << k.name
        << "\");\n";
 
-    ReverseEmitter r(os, p, k, o);
+    ReverseEmitter r(os, p, k, lowered);
     os << p.line_directive(k.loc);
     os << "template <bool WpC>\nstatic WP_FUNC void " << K << "_body_backward(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, const "
        << K << "_args_adj& args) {\n";

@@ -9,8 +9,9 @@
 //                   the statement, recompute the statement's right-hand side from them, and apply
 //                   each expression node's adjoint rule (adjoint_expr.cpp)
 //
-// so it is exact for any control flow, including loop-carried values of dynamic loops. Jumps are
-// lowered to flags first (passes::lower_jumps) so that every block is reversed as a whole.
+// so it is exact for any control flow, including loop-carried values of dynamic loops. It reverses
+// the jump-free body that passes::lower_jumps made (the driver runs it before code generation), so
+// that every block is reversed as a whole.
 //
 // For kernel K it emits
 //   struct K_args_adj { K_args primal; wp::array_t<..> adj_<p>...; wp::array_t<int32> status_; }
@@ -25,6 +26,7 @@
 
 #include "compiler/codegen/cpp_codegen.h"
 #include "compiler/ir/ir.h"
+#include "compiler/passes/lower_jumps.h"
 
 namespace weft::compiler {
 
@@ -52,10 +54,12 @@ std::string cpp_sanitize(const std::string& s);
 void emit_adjoint_struct(std::ostream& os, Type s);
 // The module-wide tape type; emitted once before any adjoint.
 void emit_adjoint_prelude(std::ostream& os, const AdjointOptions& o);
-// adj_wpf_f for func f (its replay_ variant is emitted by the forward code generator).
-void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const AdjointOptions& o);
+// adj_wpf_f for func f (its replay_ variant is emitted by the forward code generator); not for a
+// func with a @wp.func_grad, whose callers call that instead.
+// `lowered` is lower_jumps' body of the function.
+void emit_adjoint_func(std::ostream& os, CppExprPrinter& p, const ir::Function& f, const passes::JumpFreeBody& lowered);
 // K_args_adj, K_body_backward and the backward entries; fills the backward fields of `info`.
-void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function& k, KernelInfo& info,
-                         const AdjointOptions& o);
+void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function& k, const passes::JumpFreeBody& lowered,
+                         KernelInfo& info, const AdjointOptions& o);
 
 }  // namespace weft::compiler

@@ -9,6 +9,7 @@
 // rule accumulates (+=), because an operand may be used more than once.
 #include "compiler/codegen/adjoint_expr.h"
 
+#include "compiler/ir/ir_visitor.h"
 #include "compiler/passes/check_differentiable.h"
 
 namespace weft::compiler {
@@ -134,117 +135,152 @@ const char* binary_adjoint(ir::BinaryOp op) {
 }
 }  // namespace
 
-std::string AdjointExpr::rule(const ExprPtr& e, const std::vector<Value>& in, const Value& out) {
-    const std::string& A = out.adj;
-    auto args = [&](bool with_adj_ret) {
+// The adjoint rule of each node kind, as C++ statements; `A` is out.adj, the adjoint of the
+// node's result. Kinds without a rule carry no adjoint.
+class AdjointExpr::Rules
+    : public ir::ExprFunctor<std::string(const ExprPtr&, const std::vector<Value>&, const Value&)> {
+public:
+    explicit Rules(AdjointExpr& x) : x_(x) {}
+
+protected:
+    using In = std::vector<Value>;
+
+    // The operands' values, then their adjoints, then (for a call) A: the adj_ calling convention.
+    std::string args(const ExprPtr& e, const In& in, const std::string& A, bool with_adj_ret) {
         std::string s;
         for (size_t i = 0; i < in.size(); ++i) s += (i ? ", " : "") + in[i].val;
-        for (size_t i = 0; i < in.size(); ++i) s += ", " + adj_or_dummy(in[i], e->args[i]->type);
+        for (size_t i = 0; i < in.size(); ++i) s += ", " + x_.adj_or_dummy(in[i], e->args[i]->type);
         if (with_adj_ret) s += ", " + A;
         return s;
-    };
-    switch (e->kind) {
-        case ExprKind::Unary:  // d(-a) = -da
-            if (static_cast<ir::UnaryOp>(e->op) == ir::UnaryOp::Neg) return "wp::adj_neg(" + args(true) + ");\n";
-            return "";
-        case ExprKind::Binary: {
-            const char* f = binary_adjoint(static_cast<ir::BinaryOp>(e->op));
-            return f ? std::string("wp::") + f + "(" + args(true) + ");\n" : "";
-        }
-        case ExprKind::Call:  // the builtin's own adjoint (compiler/native), checked against finite differences
-            if (!(e->builtin->flags & BuiltinFlags_Differentiable)) return "";
-            return "wp::adj_" + e->builtin->cpp_name + "(" + args(e->type != void_type()) + ");\n";
-        case ExprKind::CallFunc: {
-            const ir::Function* f = e->func;
-            if (f->custom_grad) {
-                // @wp.func_grad g(inputs..., adj_ret) returns the adjoints of the non-array inputs.
-                std::string s = "{\nconst auto g_ = " + cpp_func_name(f->custom_grad) + "<WpC>(ctx, bounds";
-                for (const auto& v : in) s += ", " + v.val;
-                s += ", " + A + ");\n";
-                std::vector<size_t> idx;
-                for (size_t i = 0; i < in.size(); ++i)
-                    if (!is_array(e->args[i]->type)) idx.push_back(i);
-                for (size_t k = 0; k < idx.size(); ++k) {
-                    std::string g = idx.size() == 1 ? "g_" : "g_.template get<" + std::to_string(k) + ">()";
-                    s += "wp::adj_accum(" + adj_or_dummy(in[idx[k]], e->args[idx[k]]->type) + ", " + g + ");\n";
-                }
-                return s + "}\n";
-            }
-            std::string s = "adj_" + cpp_func_name(f) + "<WpC>(ctx, bounds, tape_";
-            for (const auto& v : in) s += ", " + v.val;
-            for (size_t i = 0; i < in.size(); ++i) {
-                Type t = e->args[i]->type;
-                if (is_array(t)) s += ", " + (in[i].adjarr.empty() ? cpp_type_name(t) + "{}" : in[i].adjarr);
-                else s += ", " + adj_or_dummy(in[i], t);
-            }
-            if (e->type != void_type()) s += ", " + A;
-            return s + ");\n";
-        }
-        case ExprKind::Cast: {  // d(T(a)) = T'(da): the adjoint converts back to the operand's type
-            Type from = e->args[0]->type;
-            if (!is_differentiable(from) || in[0].adj.empty()) return "";
-            std::string back = is_scalar(from) ? "static_cast<" + cpp_type_name(from) + ">(" + A + ")"
-                                               : cpp_type_name(from) + "(" + A + ")";
-            return "wp::adj_accum(" + in[0].adj + ", " + back + ");\n";
-        }
-        case ExprKind::Construct: return construct_rule(e, in, out);
-        case ExprKind::Load: {  // d(a[i]) -> grad_a[i] += A (atomically: other threads may read a[i])
-            Type elem = e->args[0]->type->elem;
-            if (in[0].adjarr.empty() || is_struct(elem)) return "";
-            std::vector<std::string> idx;
-            for (size_t i = 1; i < in.size(); ++i) idx.push_back(in[i].val);
-            return "if ((" + in[0].adjarr + ").data) wp::adj_atomic_accum(" + p_.address(in[0].adjarr, idx, e->loc) + ", " + A + ");\n";
-        }
-        case ExprKind::Extract: {  // d(v[i]) -> dv[i] += A
-            Type bt = e->args[0]->type;
-            std::string a0 = adj_or_dummy(in[0], bt), c;
-            if (bt->kind == TypeKind::Transform) c = "(" + a0 + (e->args[1]->int_value == 0 ? ").p" : ").q");
-            else if (in.size() == 3) c = "(" + a0 + ")(" + in[1].val + ", " + in[2].val + ")";
-            else c = "(" + a0 + ")[" + in[1].val + "]";
-            return "wp::adj_accum(" + c + ", " + A + ");\n";
-        }
-        case ExprKind::Field: {  // d(s.f) -> ds.f += A
-            Type st = e->args[0]->type;
-            return "wp::adj_accum((" + adj_or_dummy(in[0], st) + ")." +
-                   cpp_sanitize(st->fields[static_cast<size_t>(e->int_value)].name) + ", " + A + ");\n";
-        }
-        case ExprKind::TupleGet:  // d(t[k]) -> dt[k] += A
-            return "wp::adj_accum((" + adj_or_dummy(in[0], e->args[0]->type) + ").template get<" +
-                   std::to_string(e->int_value) + ">(), " + A + ");\n";
-        case ExprKind::MakeTuple: {  // d(a, b, ...) -> da += A[0], db += A[1], ...
-            std::string s;
-            for (size_t k = 0; k < in.size(); ++k)
-                if (is_differentiable(e->args[k]->type))
-                    s += "wp::adj_accum(" + adj_or_dummy(in[k], e->args[k]->type) + ", (" + A + ").template get<" +
-                         std::to_string(k) + ">());\n";
-            return s;
-        }
-        case ExprKind::Atomic: {
-            // atomic_add(a, i, v): a[i] += v, so dv += grad_a[i]; atomic_sub: dv -= grad_a[i];
-            // atomic_min/max: dv += grad_a[i] where v is the value that a[i] holds afterwards.
-            size_t nidx = static_cast<size_t>(e->int_value);
-            if (in[0].adjarr.empty()) return "";
-            std::vector<std::string> idx;
-            for (size_t i = 1; i <= nidx; ++i) idx.push_back(in[i].val);
-            size_t vi = 1 + nidx;
-            if (vi >= in.size() || !is_differentiable(e->args[vi]->type)) return "";
-            Type vt = e->args[vi]->type;
-            std::string g = "(*" + p_.address(in[0].adjarr, idx, e->loc) + ")";
-            std::string av = adj_or_dummy(in[vi], vt), guard = "if ((" + in[0].adjarr + ").data) ";
-            switch (static_cast<ir::AtomicOp>(e->op)) {
-                case ir::AtomicOp::Add: return guard + "wp::adj_accum(" + av + ", " + g + ");\n";
-                case ir::AtomicOp::Sub:
-                    return guard + "{ const " + cpp_type_name(vt) + " z_{}; wp::adj_accum(" + av + ", z_ - " + g + "); }\n";
-                case ir::AtomicOp::Min:
-                case ir::AtomicOp::Max:
-                    if (!is_scalar(vt)) return "";
-                    return guard + "if ((*" + p_.address(in[0].val, idx, e->loc) + ") == " + in[vi].val + ") wp::adj_accum(" + av +
-                           ", " + g + ");\n";
-                default: return "";
-            }
-        }
-        default: return "";
     }
+
+    // Leaves, and values that carry no adjoint: booleans, shapes, thread indices. A select is
+    // linearized on its own (AdjointExpr::select).
+    std::string visit_Const(const ExprPtr&, const In&, const Value&) override { return ""; }
+    std::string visit_VarRef(const ExprPtr&, const In&, const Value&) override { return ""; }
+    std::string visit_Compare(const ExprPtr&, const In&, const Value&) override { return ""; }
+    std::string visit_Logical(const ExprPtr&, const In&, const Value&) override { return ""; }
+    std::string visit_Select(const ExprPtr&, const In&, const Value&) override { return ""; }
+    std::string visit_Shape(const ExprPtr&, const In&, const Value&) override { return ""; }
+    std::string visit_Intrinsic(const ExprPtr&, const In&, const Value&) override { return ""; }
+
+    std::string visit_Unary(const ExprPtr& e, const In& in, const Value& out) override {  // d(-a) = -da
+        if (static_cast<ir::UnaryOp>(e->op) == ir::UnaryOp::Neg) return "wp::adj_neg(" + args(e, in, out.adj, true) + ");\n";
+        return "";
+    }
+    std::string visit_Binary(const ExprPtr& e, const In& in, const Value& out) override {
+        const char* f = binary_adjoint(static_cast<ir::BinaryOp>(e->op));
+        return f ? std::string("wp::") + f + "(" + args(e, in, out.adj, true) + ");\n" : "";
+    }
+    // The builtin's own adjoint (compiler/native), checked against finite differences.
+    std::string visit_Call(const ExprPtr& e, const In& in, const Value& out) override {
+        if (!(e->builtin->flags & BuiltinFlags_Differentiable)) return "";
+        return "wp::adj_" + e->builtin->cpp_name + "(" + args(e, in, out.adj, e->type != void_type()) + ");\n";
+    }
+    std::string visit_CallFunc(const ExprPtr& e, const In& in, const Value& out) override {
+        const std::string& A = out.adj;
+        const ir::Function* f = e->func;
+        if (f->custom_grad) {
+            // @wp.func_grad g(inputs..., adj_ret) returns the adjoints of the non-array inputs.
+            std::string s = "{\nconst auto g_ = " + cpp_func_name(f->custom_grad) + "<WpC>(ctx, bounds";
+            for (const auto& v : in) s += ", " + v.val;
+            s += ", " + A + ");\n";
+            std::vector<size_t> idx;
+            for (size_t i = 0; i < in.size(); ++i)
+                if (!is_array(e->args[i]->type)) idx.push_back(i);
+            for (size_t k = 0; k < idx.size(); ++k) {
+                std::string g = idx.size() == 1 ? "g_" : "g_.template get<" + std::to_string(k) + ">()";
+                s += "wp::adj_accum(" + x_.adj_or_dummy(in[idx[k]], e->args[idx[k]]->type) + ", " + g + ");\n";
+            }
+            return s + "}\n";
+        }
+        std::string s = "adj_" + cpp_func_name(f) + "<WpC>(ctx, bounds, tape_";
+        for (const auto& v : in) s += ", " + v.val;
+        for (size_t i = 0; i < in.size(); ++i) {
+            Type t = e->args[i]->type;
+            if (is_array(t)) s += ", " + (in[i].adjarr.empty() ? cpp_type_name(t) + "{}" : in[i].adjarr);
+            else s += ", " + x_.adj_or_dummy(in[i], t);
+        }
+        if (e->type != void_type()) s += ", " + A;
+        return s + ");\n";
+    }
+    std::string visit_Cast(const ExprPtr& e, const In& in, const Value& out) override {
+        // d(T(a)) = T'(da): the adjoint converts back to the operand's type
+        Type from = e->args[0]->type;
+        if (!is_differentiable(from) || in[0].adj.empty()) return "";
+        std::string back = is_scalar(from) ? "static_cast<" + cpp_type_name(from) + ">(" + out.adj + ")"
+                                           : cpp_type_name(from) + "(" + out.adj + ")";
+        return "wp::adj_accum(" + in[0].adj + ", " + back + ");\n";
+    }
+    std::string visit_Construct(const ExprPtr& e, const In& in, const Value& out) override {
+        return x_.construct_rule(e, in, out);
+    }
+    std::string visit_Load(const ExprPtr& e, const In& in, const Value& out) override {
+        // d(a[i]) -> grad_a[i] += A (atomically: other threads may read a[i])
+        Type elem = e->args[0]->type->elem;
+        if (in[0].adjarr.empty() || is_struct(elem)) return "";
+        std::vector<std::string> idx;
+        for (size_t i = 1; i < in.size(); ++i) idx.push_back(in[i].val);
+        return "if ((" + in[0].adjarr + ").data) wp::adj_atomic_accum(" + x_.p_.address(in[0].adjarr, idx, e->loc) + ", " +
+               out.adj + ");\n";
+    }
+    std::string visit_Extract(const ExprPtr& e, const In& in, const Value& out) override {  // d(v[i]) -> dv[i] += A
+        Type bt = e->args[0]->type;
+        std::string a0 = x_.adj_or_dummy(in[0], bt), c;
+        if (bt->kind == TypeKind::Transform) c = "(" + a0 + (e->args[1]->int_value == 0 ? ").p" : ").q");
+        else if (in.size() == 3) c = "(" + a0 + ")(" + in[1].val + ", " + in[2].val + ")";
+        else c = "(" + a0 + ")[" + in[1].val + "]";
+        return "wp::adj_accum(" + c + ", " + out.adj + ");\n";
+    }
+    std::string visit_Field(const ExprPtr& e, const In& in, const Value& out) override {  // d(s.f) -> ds.f += A
+        Type st = e->args[0]->type;
+        return "wp::adj_accum((" + x_.adj_or_dummy(in[0], st) + ")." +
+               cpp_sanitize(st->fields[static_cast<size_t>(e->int_value)].name) + ", " + out.adj + ");\n";
+    }
+    std::string visit_TupleGet(const ExprPtr& e, const In& in, const Value& out) override {  // d(t[k]) -> dt[k] += A
+        return "wp::adj_accum((" + x_.adj_or_dummy(in[0], e->args[0]->type) + ").template get<" +
+               std::to_string(e->int_value) + ">(), " + out.adj + ");\n";
+    }
+    std::string visit_MakeTuple(const ExprPtr& e, const In& in, const Value& out) override {
+        // d(a, b, ...) -> da += A[0], db += A[1], ...
+        std::string s;
+        for (size_t k = 0; k < in.size(); ++k)
+            if (is_differentiable(e->args[k]->type))
+                s += "wp::adj_accum(" + x_.adj_or_dummy(in[k], e->args[k]->type) + ", (" + out.adj + ").template get<" +
+                     std::to_string(k) + ">());\n";
+        return s;
+    }
+    std::string visit_Atomic(const ExprPtr& e, const In& in, const Value&) override {
+        // atomic_add(a, i, v): a[i] += v, so dv += grad_a[i]; atomic_sub: dv -= grad_a[i];
+        // atomic_min/max: dv += grad_a[i] where v is the value that a[i] holds afterwards.
+        size_t nidx = static_cast<size_t>(e->int_value);
+        if (in[0].adjarr.empty()) return "";
+        std::vector<std::string> idx;
+        for (size_t i = 1; i <= nidx; ++i) idx.push_back(in[i].val);
+        size_t vi = 1 + nidx;
+        if (vi >= in.size() || !is_differentiable(e->args[vi]->type)) return "";
+        Type vt = e->args[vi]->type;
+        std::string g = "(*" + x_.p_.address(in[0].adjarr, idx, e->loc) + ")";
+        std::string av = x_.adj_or_dummy(in[vi], vt), guard = "if ((" + in[0].adjarr + ").data) ";
+        switch (static_cast<ir::AtomicOp>(e->op)) {
+            case ir::AtomicOp::Add: return guard + "wp::adj_accum(" + av + ", " + g + ");\n";
+            case ir::AtomicOp::Sub:
+                return guard + "{ const " + cpp_type_name(vt) + " z_{}; wp::adj_accum(" + av + ", z_ - " + g + "); }\n";
+            case ir::AtomicOp::Min:
+            case ir::AtomicOp::Max:
+                if (!is_scalar(vt)) return "";
+                return guard + "if ((*" + x_.p_.address(in[0].val, idx, e->loc) + ") == " + in[vi].val + ") wp::adj_accum(" + av +
+                       ", " + g + ");\n";
+            default: return "";
+        }
+    }
+
+private:
+    AdjointExpr& x_;
+};
+
+std::string AdjointExpr::rule(const ExprPtr& e, const std::vector<Value>& in, const Value& out) {
+    return Rules(*this).visit(e, in, out);
 }
 
 // Constructors: each argument receives the part of A it was copied into.

@@ -46,6 +46,9 @@ public:
     std::string reverse() const;
 
 private:
+    class Rules;  // the adjoint rule of each node kind (an ExprFunctor)
+    friend class Rules;
+
     Value leaf(const ir::ExprPtr& e);
     Value node(const ir::ExprPtr& e);
     Value select(const ir::ExprPtr& e);

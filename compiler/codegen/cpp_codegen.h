@@ -14,10 +14,13 @@
 // debugger and NVRTC's line info all point at the .py file.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "compiler/ir/ir.h"
+#include "compiler/passes/lower_jumps.h"
+#include "compiler/passes/param_access.h"
 
 namespace weft::compiler {
 
@@ -71,7 +74,16 @@ struct GeneratedSource {
     std::vector<KernelInfo> kernels;
 };
 
-GeneratedSource generate_cpp(const ir::Module& module, const CodegenOptions& options);
+// What the passes before code generation found; compiler/driver.cpp runs them and hands this over.
+struct PassResults {
+    std::map<const ir::Function*, std::vector<passes::ParamAccess>> param_access;  // every kernel
+    // Every kernel that has an adjoint (passes::has_adjoint) and every func it differentiates
+    // (passes::differentiated_funcs) but a func with a @wp.func_grad: the body the adjoint reverses.
+    std::map<const ir::Function*, passes::JumpFreeBody> jump_free;
+};
+
+// Forward code, and the adjoints' (adjoint_codegen.h), in one translation unit.
+GeneratedSource generate_cpp(const ir::Module& module, const PassResults& passes, const CodegenOptions& options);
 
 // The layout the code generator gives a kernel's argument block (matches the emitted struct).
 void layout_params(KernelInfo& info);

@@ -1,6 +1,8 @@
 // IR construction helpers, the printer (`weft compile --emit ir`, WEFT_DUMP_IR) and the verifier.
 #include "compiler/ir/ir.h"
 
+#include "compiler/ir/ir_visitor.h"
+
 #include <set>
 #include <sstream>
 
@@ -206,218 +208,249 @@ ExprPtr make_intrinsic(IntrinsicOp op, Type t, SourceLoc loc, int64_t arg) {
 bool is_const(const ExprPtr& e) { return e->kind == ExprKind::Const; }
 
 namespace {
-bool any_in(const ExprPtr& e, const std::function<bool(const Expr&)>& pred) {
-    if (!e) return false;
-    if (pred(*e)) return true;
-    for (const auto& a : e->args)
-        if (any_in(a, pred)) return true;
-    return false;
-}
+
+// Asks `pred` of every expression below the visited statements, until one answers yes.
+class AnyExpr : public IRVisitor {
+public:
+    explicit AnyExpr(const std::function<bool(const Expr&)>& pred) : pred_(pred) {}
+    bool found = false;
+
+    void visit_expr(const ExprPtr& e) override {
+        if (found || !e) return;
+        if (pred_(*e)) {
+            found = true;
+            return;
+        }
+        IRVisitor::visit_expr(e);
+    }
+
+private:
+    const std::function<bool(const Expr&)>& pred_;
+};
+
 }  // namespace
 
 bool any_expr(const Block& block, const std::function<bool(const Expr&)>& pred) {
-    for (const auto& st : block) {
-        if (any_in(st->value, pred) || any_in(st->array, pred) || any_in(st->start, pred) || any_in(st->stop, pred) ||
-            any_in(st->step, pred))
-            return true;
-        for (const auto& i : st->indices)
-            if (any_in(i, pred)) return true;
-        for (const auto& p : st->path)
-            for (const auto& i : p.indices)
-                if (any_in(i, pred)) return true;
-        if (any_expr(st->body, pred) || any_expr(st->orelse, pred)) return true;
-    }
-    return false;
+    AnyExpr a(pred);
+    a.visit_block(block);
+    return a.found;
 }
 
 // ---- printer ----
 namespace {
 
-void print_expr(std::ostream& os, const Expr& e);
+class Printer : public IRVisitor {
+public:
+    explicit Printer(std::ostream& os) : os_(os) {}
 
-void print_args(std::ostream& os, const std::vector<ExprPtr>& args, size_t from = 0, size_t to = SIZE_MAX) {
-    for (size_t i = from; i < args.size() && i < to; ++i) {
-        if (i > from) os << ", ";
-        print_expr(os, *args[i]);
+    void block(const Block& b, int indent) {
+        int outer = indent_;
+        indent_ = indent;
+        if (b.empty()) os_ << pad() << "pass\n";
+        for (const auto& s : b) {
+            os_ << pad();
+            visit(*s);
+        }
+        indent_ = outer;
     }
-}
 
-void print_expr(std::ostream& os, const Expr& e) {
-    switch (e.kind) {
-        case ExprKind::Const:
-            if (is_float(e.type)) {
-                std::ostringstream s;
-                s.precision(17);
-                s << e.float_value;
-                os << s.str() << ":" << type_name(e.type);
-            } else if (e.type->scalar == ScalarKind::Bool) {
-                os << (e.int_value ? "True" : "False");
+protected:
+    std::string pad() const { return std::string(static_cast<size_t>(indent_) * 2, ' '); }
+
+    void args(const std::vector<ExprPtr>& a, size_t from = 0, size_t to = SIZE_MAX) {
+        for (size_t i = from; i < a.size() && i < to; ++i) {
+            if (i > from) os_ << ", ";
+            visit(*a[i]);
+        }
+    }
+
+    void infix(const Expr& e, const char* op) {
+        os_ << "(";
+        visit(*e.args[0]);
+        os_ << op;
+        visit(*e.args[1]);
+        os_ << ")";
+    }
+
+    void path(const std::vector<PathStep>& steps) {
+        for (const auto& p : steps) {
+            if (p.kind == PathStep::Field) {
+                os_ << ".f" << p.field;
             } else {
-                os << e.int_value << ":" << type_name(e.type);
+                os_ << "{";
+                args(p.indices);
+                os_ << "}";
             }
-            break;
-        case ExprKind::VarRef: os << e.var->name << "." << e.var->id; break;
-        case ExprKind::Unary: os << "(" << unary_text(static_cast<UnaryOp>(e.op)); print_expr(os, *e.args[0]); os << ")"; break;
-        case ExprKind::Binary:
-            os << "(";
-            print_expr(os, *e.args[0]);
-            os << " " << binary_text(static_cast<BinaryOp>(e.op)) << " ";
-            print_expr(os, *e.args[1]);
-            os << ")";
-            break;
-        case ExprKind::Compare:
-            os << "(";
-            print_expr(os, *e.args[0]);
-            os << " " << compare_text(static_cast<CompareOp>(e.op)) << " ";
-            print_expr(os, *e.args[1]);
-            os << ")";
-            break;
-        case ExprKind::Logical:
-            os << "(";
-            print_expr(os, *e.args[0]);
-            os << (static_cast<LogicalOp>(e.op) == LogicalOp::And ? " and " : " or ");
-            print_expr(os, *e.args[1]);
-            os << ")";
-            break;
-        case ExprKind::Select:
-            os << "select(";
-            print_args(os, e.args);
-            os << ")";
-            break;
-        case ExprKind::Call: os << e.builtin->name << "("; print_args(os, e.args); os << ")"; break;
-        case ExprKind::CallFunc: os << e.func->name << "("; print_args(os, e.args); os << ")"; break;
-        case ExprKind::Cast: os << type_name(e.type) << "("; print_expr(os, *e.args[0]); os << ")"; break;
-        case ExprKind::Construct: os << type_name(e.type) << "{"; print_args(os, e.args); os << "}"; break;
-        case ExprKind::Load:
-            print_expr(os, *e.args[0]);
-            os << "[";
-            print_args(os, e.args, 1);
-            os << "]";
-            break;
-        case ExprKind::Shape: print_expr(os, *e.args[0]); os << ".shape[" << e.int_value << "]"; break;
-        case ExprKind::Extract:
-            print_expr(os, *e.args[0]);
-            os << "{";
-            print_args(os, e.args, 1);
-            os << "}";
-            break;
-        case ExprKind::Field:
-            print_expr(os, *e.args[0]);
-            os << "." << e.args[0]->type->fields[static_cast<size_t>(e.int_value)].name;
-            break;
-        case ExprKind::TupleGet: print_expr(os, *e.args[0]); os << "#" << e.int_value; break;
-        case ExprKind::MakeTuple: os << "tuple("; print_args(os, e.args); os << ")"; break;
-        case ExprKind::Atomic: {
-            size_t nidx = static_cast<size_t>(e.int_value);
-            os << atomic_name(static_cast<AtomicOp>(e.op)) << "(";
-            print_expr(os, *e.args[0]);
-            os << "[";
-            print_args(os, e.args, 1, 1 + nidx);
-            os << "], ";
-            print_args(os, e.args, 1 + nidx);
-            os << ")";
-            break;
-        }
-        case ExprKind::Intrinsic: {
-            static const char* names[] = {"tid", "tid_dim", "block_dim", "block_idx", "thread_idx", "lane_id",
-                                          "grid_dim", "print"};
-            os << names[e.op] << "(";
-            if (static_cast<IntrinsicOp>(e.op) == IntrinsicOp::TidDim) os << e.int_value;
-            if (static_cast<IntrinsicOp>(e.op) == IntrinsicOp::Print) print_args(os, e.args);
-            os << ")";
-            break;
         }
     }
-}
 
-void print_path(std::ostream& os, const std::vector<PathStep>& path) {
-    for (const auto& p : path) {
-        if (p.kind == PathStep::Field) {
-            os << ".f" << p.field;
+    // ---- expressions ----
+    void visit_Const(const Expr& e) override {
+        if (is_float(e.type)) {
+            std::ostringstream s;
+            s.precision(17);
+            s << e.float_value;
+            os_ << s.str() << ":" << type_name(e.type);
+        } else if (e.type->scalar == ScalarKind::Bool) {
+            os_ << (e.int_value ? "True" : "False");
         } else {
-            os << "{";
-            print_args(os, p.indices);
-            os << "}";
+            os_ << e.int_value << ":" << type_name(e.type);
         }
     }
-}
-
-void print_block(std::ostream& os, const Block& b, int indent);
-
-void print_stmt(std::ostream& os, const Stmt& s, int indent) {
-    std::string pad(static_cast<size_t>(indent) * 2, ' ');
-    os << pad;
-    switch (s.kind) {
-        case StmtKind::Assign:
-            os << s.var->name << "." << s.var->id;
-            print_path(os, s.path);
-            os << " = ";
-            print_expr(os, *s.value);
-            break;
-        case StmtKind::Store:
-            print_expr(os, *s.array);
-            os << "[";
-            print_args(os, s.indices);
-            os << "]";
-            print_path(os, s.path);
-            os << " = ";
-            print_expr(os, *s.value);
-            break;
-        case StmtKind::Eval: print_expr(os, *s.value); break;
-        case StmtKind::If:
-            os << "if ";
-            print_expr(os, *s.value);
-            os << ":\n";
-            print_block(os, s.body, indent + 1);
-            if (!s.orelse.empty()) {
-                os << pad << "else:\n";
-                print_block(os, s.orelse, indent + 1);
-            }
-            return;
-        case StmtKind::For:
-            os << "for " << s.var->name << "." << s.var->id << " in range(";
-            print_expr(os, *s.start);
-            os << ", ";
-            print_expr(os, *s.stop);
-            os << ", ";
-            print_expr(os, *s.step);
-            os << "):\n";
-            print_block(os, s.body, indent + 1);
-            return;
-        case StmtKind::While:
-            os << "while ";
-            print_expr(os, *s.value);
-            os << ":\n";
-            print_block(os, s.body, indent + 1);
-            return;
-        case StmtKind::Break: os << "break"; break;
-        case StmtKind::Continue: os << "continue"; break;
-        case StmtKind::Return:
-            os << "return";
-            if (s.value) {
-                os << " ";
-                print_expr(os, *s.value);
-            }
-            break;
-        case StmtKind::Sync: os << "sync_threads()"; break;
+    void visit_VarRef(const Expr& e) override { os_ << e.var->name << "." << e.var->id; }
+    void visit_Unary(const Expr& e) override {
+        os_ << "(" << unary_text(static_cast<UnaryOp>(e.op));
+        visit(*e.args[0]);
+        os_ << ")";
     }
-    os << "\n";
-}
+    void visit_Binary(const Expr& e) override {
+        infix(e, (std::string(" ") + binary_text(static_cast<BinaryOp>(e.op)) + " ").c_str());
+    }
+    void visit_Compare(const Expr& e) override {
+        infix(e, (std::string(" ") + compare_text(static_cast<CompareOp>(e.op)) + " ").c_str());
+    }
+    void visit_Logical(const Expr& e) override {
+        infix(e, static_cast<LogicalOp>(e.op) == LogicalOp::And ? " and " : " or ");
+    }
+    void visit_Select(const Expr& e) override {
+        os_ << "select(";
+        args(e.args);
+        os_ << ")";
+    }
+    void visit_Call(const Expr& e) override {
+        os_ << e.builtin->name << "(";
+        args(e.args);
+        os_ << ")";
+    }
+    void visit_CallFunc(const Expr& e) override {
+        os_ << e.func->name << "(";
+        args(e.args);
+        os_ << ")";
+    }
+    void visit_Cast(const Expr& e) override {
+        os_ << type_name(e.type) << "(";
+        visit(*e.args[0]);
+        os_ << ")";
+    }
+    void visit_Construct(const Expr& e) override {
+        os_ << type_name(e.type) << "{";
+        args(e.args);
+        os_ << "}";
+    }
+    void visit_Load(const Expr& e) override {
+        visit(*e.args[0]);
+        os_ << "[";
+        args(e.args, 1);
+        os_ << "]";
+    }
+    void visit_Shape(const Expr& e) override {
+        visit(*e.args[0]);
+        os_ << ".shape[" << e.int_value << "]";
+    }
+    void visit_Extract(const Expr& e) override {
+        visit(*e.args[0]);
+        os_ << "{";
+        args(e.args, 1);
+        os_ << "}";
+    }
+    void visit_Field(const Expr& e) override {
+        visit(*e.args[0]);
+        os_ << "." << e.args[0]->type->fields[static_cast<size_t>(e.int_value)].name;
+    }
+    void visit_TupleGet(const Expr& e) override {
+        visit(*e.args[0]);
+        os_ << "#" << e.int_value;
+    }
+    void visit_MakeTuple(const Expr& e) override {
+        os_ << "tuple(";
+        args(e.args);
+        os_ << ")";
+    }
+    void visit_Atomic(const Expr& e) override {
+        size_t nidx = static_cast<size_t>(e.int_value);
+        os_ << atomic_name(static_cast<AtomicOp>(e.op)) << "(";
+        visit(*e.args[0]);
+        os_ << "[";
+        args(e.args, 1, 1 + nidx);
+        os_ << "], ";
+        args(e.args, 1 + nidx);
+        os_ << ")";
+    }
+    void visit_Intrinsic(const Expr& e) override {
+        static const char* names[] = {"tid", "tid_dim", "block_dim", "block_idx", "thread_idx", "lane_id",
+                                      "grid_dim", "print"};
+        os_ << names[e.op] << "(";
+        if (static_cast<IntrinsicOp>(e.op) == IntrinsicOp::TidDim) os_ << e.int_value;
+        if (static_cast<IntrinsicOp>(e.op) == IntrinsicOp::Print) args(e.args);
+        os_ << ")";
+    }
 
-void print_block(std::ostream& os, const Block& b, int indent) {
-    if (b.empty()) os << std::string(static_cast<size_t>(indent) * 2, ' ') << "pass\n";
-    for (const auto& s : b) print_stmt(os, *s, indent);
-}
+    // ---- statements (the caller has written the indentation) ----
+    void visit_Assign(const Stmt& s) override {
+        os_ << s.var->name << "." << s.var->id;
+        path(s.path);
+        os_ << " = ";
+        visit(*s.value);
+        os_ << "\n";
+    }
+    void visit_Store(const Stmt& s) override {
+        visit(*s.array);
+        os_ << "[";
+        args(s.indices);
+        os_ << "]";
+        path(s.path);
+        os_ << " = ";
+        visit(*s.value);
+        os_ << "\n";
+    }
+    void visit_Eval(const Stmt& s) override {
+        visit(*s.value);
+        os_ << "\n";
+    }
+    void visit_If(const Stmt& s) override {
+        os_ << "if ";
+        visit(*s.value);
+        os_ << ":\n";
+        block(s.body, indent_ + 1);
+        if (!s.orelse.empty()) {
+            os_ << pad() << "else:\n";
+            block(s.orelse, indent_ + 1);
+        }
+    }
+    void visit_For(const Stmt& s) override {
+        os_ << "for " << s.var->name << "." << s.var->id << " in range(";
+        visit(*s.start);
+        os_ << ", ";
+        visit(*s.stop);
+        os_ << ", ";
+        visit(*s.step);
+        os_ << "):\n";
+        block(s.body, indent_ + 1);
+    }
+    void visit_While(const Stmt& s) override {
+        os_ << "while ";
+        visit(*s.value);
+        os_ << ":\n";
+        block(s.body, indent_ + 1);
+    }
+    void visit_Break(const Stmt&) override { os_ << "break\n"; }
+    void visit_Continue(const Stmt&) override { os_ << "continue\n"; }
+    void visit_Return(const Stmt& s) override {
+        os_ << "return";
+        if (s.value) {
+            os_ << " ";
+            visit(*s.value);
+        }
+        os_ << "\n";
+    }
+    void visit_Sync(const Stmt&) override { os_ << "sync_threads()\n"; }
 
-}  // namespace
+private:
+    std::ostream& os_;
+    int indent_ = 0;
+};
 
-std::string print(const Expr& e) {
-    std::ostringstream os;
-    print_expr(os, e);
-    return os.str();
-}
-
-std::string print(const Function& f) {
+std::string print_function(const Function& f, const Block& body, const std::vector<std::unique_ptr<Var>>* added) {
     std::ostringstream os;
     os << (f.kind == FunctionKind::Kernel ? "kernel " : "func ") << f.name << "(";
     for (size_t i = 0; i < f.params.size(); ++i)
@@ -426,12 +459,30 @@ std::string print(const Function& f) {
     if (f.block_dim) os << " block_dim=" << f.block_dim;
     if (f.shared_bytes) os << " shared=" << f.shared_bytes;
     os << ":\n";
-    for (const auto& v : f.vars)
-        if (v->kind != VarKind::Param)
-            os << "  var " << v->name << "." << v->id << ": " << type_name(v->type)
-               << (v->kind == VarKind::Shared ? " shared@" + std::to_string(v->shared_offset) : "") << "\n";
-    print_block(os, f.body, 1);
+    auto declare = [&](const Var& v) {
+        if (v.kind != VarKind::Param)
+            os << "  var " << v.name << "." << v.id << ": " << type_name(v.type)
+               << (v.kind == VarKind::Shared ? " shared@" + std::to_string(v.shared_offset) : "") << "\n";
+    };
+    for (const auto& v : f.vars) declare(*v);
+    if (added)
+        for (const auto& v : *added) declare(*v);
+    Printer(os).block(body, 1);
     return os.str();
+}
+
+}  // namespace
+
+std::string print(const Expr& e) {
+    std::ostringstream os;
+    Printer(os).visit(e);
+    return os.str();
+}
+
+std::string print(const Function& f) { return print_function(f, f.body, nullptr); }
+
+std::string print(const Function& f, const Block& body, const std::vector<std::unique_ptr<Var>>& added) {
+    return print_function(f, body, &added);
 }
 
 std::string print(const Module& m) {
@@ -449,119 +500,134 @@ std::string print(const Module& m) {
 // ---- verifier ----
 namespace {
 
-class Verifier {
+class Verifier : public IRVisitor {
 public:
-    explicit Verifier(const Function& f) : f_(f) {
+    Verifier(const Function& f, const std::vector<std::unique_ptr<Var>>* added) : f_(f) {
         for (const auto& v : f.vars) vars_.insert(v.get());
+        if (added)
+            for (const auto& v : *added) vars_.insert(v.get());
     }
-    std::string run() {
-        block(f_.body, 0);
+    std::string run(const Block& body) {
+        visit_block(body);
         return error_;
     }
 
-private:
+    // Every operand and every value the statements below visit is required.
+    void visit_expr(const ExprPtr& e) override {
+        if (!e) return fail("null expression");
+        if (!e->type) return fail("expression without a type: " + print(*e));
+        visit(*e);
+    }
+
+protected:
     void fail(const std::string& what) {
         if (error_.empty()) error_ = "in " + f_.name + ": " + what;
     }
-    void expr(const ExprPtr& e) {
-        if (!e) return fail("null expression");
-        if (!e->type) return fail("expression without a type: " + print(*e));
-        for (const auto& a : e->args) expr(a);
-        switch (e->kind) {
-            case ExprKind::VarRef:
-                if (!vars_.count(e->var)) fail("reference to a variable of another function: " + e->var->name);
-                if (e->type != e->var->type) fail("variable reference with a wrong type: " + e->var->name);
-                break;
-            case ExprKind::Binary:
-            case ExprKind::Compare:
-            case ExprKind::Logical:
-                if (e->args.size() != 2) fail("binary node without two operands");
-                break;
-            case ExprKind::Call:
-                if (!e->builtin) fail("call without a builtin");
-                else if (e->builtin->params.size() != e->args.size()) fail("call of " + e->builtin->name + " with wrong arity");
-                else
-                    for (size_t i = 0; i < e->args.size(); ++i)
-                        if (e->args[i]->type != e->builtin->params[i].type)
-                            fail("argument " + std::to_string(i) + " of " + e->builtin->name + " has type " +
-                                 type_name(e->args[i]->type) + ", expected " + type_name(e->builtin->params[i].type));
-                break;
-            case ExprKind::CallFunc:
-                if (!e->func) fail("call without a function");
-                else if (e->func->params.size() != e->args.size()) fail("call of " + e->func->name + " with wrong arity");
-                else
-                    for (size_t i = 0; i < e->args.size(); ++i)
-                        if (e->args[i]->type != e->func->params[i]->type)
-                            fail("argument " + std::to_string(i) + " of " + e->func->name + " has a wrong type");
-                break;
-            case ExprKind::Load:
-                if (!is_array(e->args[0]->type)) fail("load from a non-array");
-                else if (static_cast<int>(e->args.size()) - 1 != e->args[0]->type->ndim) fail("load with wrong index count");
-                break;
-            case ExprKind::Select:
-                if (e->args[1]->type != e->args[2]->type) fail("select of two types");
-                break;
-            default: break;
-        }
+
+    // ---- expressions: operands first, then the node ----
+    void visit_VarRef(const Expr& e) override {
+        if (!vars_.count(e.var)) fail("reference to a variable of another function: " + e.var->name);
+        if (e.type != e.var->type) fail("variable reference with a wrong type: " + e.var->name);
     }
-    void block(const Block& b, int loop_depth) {
-        for (const auto& s : b) stmt(*s, loop_depth);
+    void two_operands(const Expr& e) {
+        visit_args(e);
+        if (e.args.size() != 2) fail("binary node without two operands");
     }
-    void stmt(const Stmt& s, int loop_depth) {
-        switch (s.kind) {
-            case StmtKind::Assign:
-                if (!vars_.count(s.var)) fail("assignment to a foreign variable");
-                expr(s.value);
-                if (s.path.empty() && s.value && s.value->type != s.var->type)
-                    fail("assignment of " + type_name(s.value->type) + " to " + s.var->name + ": " +
-                         type_name(s.var->type));
-                if (!s.path.empty() && s.value && s.value->type != s.path.back().type)
-                    fail("component assignment with a wrong type to " + s.var->name);
-                break;
-            case StmtKind::Store:
-                expr(s.array);
-                for (auto& i : s.indices) expr(i);
-                expr(s.value);
-                break;
-            case StmtKind::Eval: expr(s.value); break;
-            case StmtKind::If:
-                expr(s.value);
-                block(s.body, loop_depth);
-                block(s.orelse, loop_depth);
-                break;
-            case StmtKind::For:
-                expr(s.start);
-                expr(s.stop);
-                expr(s.step);
-                block(s.body, loop_depth + 1);
-                break;
-            case StmtKind::While:
-                expr(s.value);
-                block(s.body, loop_depth + 1);
-                break;
-            case StmtKind::Break:
-            case StmtKind::Continue:
-                if (loop_depth == 0) fail("break/continue outside a loop");
-                break;
-            case StmtKind::Return:
-                if (s.value) {
-                    expr(s.value);
-                    if (s.value->type != f_.ret) fail("return of a wrong type");
-                } else if (f_.ret->kind != TypeKind::Void) {
-                    fail("return without a value");
-                }
-                break;
-            case StmtKind::Sync: break;
-        }
+    void visit_Binary(const Expr& e) override { two_operands(e); }
+    void visit_Compare(const Expr& e) override { two_operands(e); }
+    void visit_Logical(const Expr& e) override { two_operands(e); }
+    void visit_Call(const Expr& e) override {
+        visit_args(e);
+        if (!e.builtin) fail("call without a builtin");
+        else if (e.builtin->params.size() != e.args.size()) fail("call of " + e.builtin->name + " with wrong arity");
+        else
+            for (size_t i = 0; i < e.args.size(); ++i)
+                if (e.args[i]->type != e.builtin->params[i].type)
+                    fail("argument " + std::to_string(i) + " of " + e.builtin->name + " has type " +
+                         type_name(e.args[i]->type) + ", expected " + type_name(e.builtin->params[i].type));
+    }
+    void visit_CallFunc(const Expr& e) override {
+        visit_args(e);
+        if (!e.func) fail("call without a function");
+        else if (e.func->params.size() != e.args.size()) fail("call of " + e.func->name + " with wrong arity");
+        else
+            for (size_t i = 0; i < e.args.size(); ++i)
+                if (e.args[i]->type != e.func->params[i]->type)
+                    fail("argument " + std::to_string(i) + " of " + e.func->name + " has a wrong type");
+    }
+    void visit_Load(const Expr& e) override {
+        visit_args(e);
+        if (!is_array(e.args[0]->type)) fail("load from a non-array");
+        else if (static_cast<int>(e.args.size()) - 1 != e.args[0]->type->ndim) fail("load with wrong index count");
+    }
+    void visit_Select(const Expr& e) override {
+        visit_args(e);
+        if (e.args[1]->type != e.args[2]->type) fail("select of two types");
     }
 
+    // ---- statements ----
+    void visit_Assign(const Stmt& s) override {
+        if (!vars_.count(s.var)) fail("assignment to a foreign variable");
+        visit_expr(s.value);
+        if (s.path.empty() && s.value && s.value->type != s.var->type)
+            fail("assignment of " + type_name(s.value->type) + " to " + s.var->name + ": " + type_name(s.var->type));
+        if (!s.path.empty() && s.value && s.value->type != s.path.back().type)
+            fail("component assignment with a wrong type to " + s.var->name);
+    }
+    void visit_Store(const Stmt& s) override {
+        visit_expr(s.array);
+        for (auto& i : s.indices) visit_expr(i);
+        visit_expr(s.value);
+    }
+    void visit_Eval(const Stmt& s) override { visit_expr(s.value); }
+    void visit_If(const Stmt& s) override {
+        visit_expr(s.value);
+        visit_block(s.body);
+        visit_block(s.orelse);
+    }
+    void visit_For(const Stmt& s) override {
+        visit_expr(s.start);
+        visit_expr(s.stop);
+        visit_expr(s.step);
+        ++loop_depth_;
+        visit_block(s.body);
+        --loop_depth_;
+    }
+    void visit_While(const Stmt& s) override {
+        visit_expr(s.value);
+        ++loop_depth_;
+        visit_block(s.body);
+        --loop_depth_;
+    }
+    void visit_Break(const Stmt&) override {
+        if (loop_depth_ == 0) fail("break/continue outside a loop");
+    }
+    void visit_Continue(const Stmt&) override {
+        if (loop_depth_ == 0) fail("break/continue outside a loop");
+    }
+    void visit_Return(const Stmt& s) override {
+        if (s.value) {
+            visit_expr(s.value);
+            if (s.value->type != f_.ret) fail("return of a wrong type");
+        } else if (f_.ret->kind != TypeKind::Void) {
+            fail("return without a value");
+        }
+    }
+    void visit_Sync(const Stmt&) override {}
+
+private:
     const Function& f_;
     std::set<const Var*> vars_;
     std::string error_;
+    int loop_depth_ = 0;
 };
 
 }  // namespace
 
-std::string verify(const Function& f) { return Verifier(f).run(); }
+std::string verify(const Function& f) { return Verifier(f, nullptr).run(f.body); }
+
+std::string verify(const Function& f, const Block& body, const std::vector<std::unique_ptr<Var>>& added) {
+    return Verifier(f, &added).run(body);
+}
 
 }  // namespace weft::compiler::ir

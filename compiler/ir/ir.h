@@ -16,7 +16,8 @@
 //   Expr:  Const  VarRef  Unary  Binary  Compare  Logical  Select  Call  CallFunc  Cast
 //          Construct  Load  Shape  Extract  Field  TupleGet  MakeTuple  Atomic  Intrinsic
 //
-// Node kinds are listed once in the X-macros below; `make()` helpers build nodes.
+// Node kinds are listed once in the X-macros below; `make()` helpers build nodes; ir_visitor.h
+// walks and rewrites them (the only switch over node kinds).
 #pragma once
 
 #include <cstdint>
@@ -224,5 +225,9 @@ std::string print(const Expr& e);
 // Checks structural invariants (types present, operands well-typed, vars owned by the function,
 // break/continue inside loops). Returns a description of the first violation, or "" if none.
 std::string verify(const Function& f);
+// The same for `f` with another body: a pass's result that stands beside f's own (lower_jumps'
+// jump-free bodies), with the variables `added` that the pass owns.
+std::string print(const Function& f, const Block& body, const std::vector<std::unique_ptr<Var>>& added);
+std::string verify(const Function& f, const Block& body, const std::vector<std::unique_ptr<Var>>& added);
 
 }  // namespace weft::compiler::ir

@@ -8,6 +8,8 @@
 
 #include <set>
 
+#include "compiler/ir/ir_visitor.h"
+
 namespace weft::compiler::passes {
 
 bool is_differentiable(Type t) {
@@ -47,6 +49,29 @@ bool has_adjoint(const ir::Function& k, std::string* why_not) {
     else if (k.shared_bytes > 0) why = "it uses wp.shared_array (adjoints of shared memory are not supported)";
     if (why_not) *why_not = why;
     return why.empty();
+}
+
+namespace {
+
+// Collects the funcs that the visited code calls, and those they call.
+class CalledFuncs : public ir::IRVisitor {
+public:
+    std::set<const ir::Function*> called;
+
+protected:
+    void visit_CallFunc(const ir::Expr& e) override {
+        IRVisitor::visit_CallFunc(e);
+        if (e.func && called.insert(e.func).second) visit_block(e.func->body);
+    }
+};
+
+}  // namespace
+
+std::set<const ir::Function*> differentiated_funcs(const ir::Module& m) {
+    CalledFuncs c;
+    for (const auto& f : m.functions)
+        if (f->kind == ir::FunctionKind::Kernel && has_adjoint(*f)) c.visit_block(f->body);
+    return c.called;
 }
 
 namespace {

@@ -8,6 +8,8 @@
 // enable_backward (the default) that use no shared memory and no barrier.
 #pragma once
 
+#include <set>
+
 #include "compiler/diagnostics.h"
 #include "compiler/ir/ir.h"
 
@@ -23,6 +25,10 @@ Type custom_grad_return_type(const ir::Function& f);
 
 // Whether the code generator emits an adjoint for kernel `k`, and why not when it does not.
 bool has_adjoint(const ir::Function& k, std::string* why_not = nullptr);
+
+// The funcs reached (directly or through other funcs) from the kernels that have an adjoint: the
+// code generator emits their replay_ and adj_ variants.
+std::set<const ir::Function*> differentiated_funcs(const ir::Module& m);
 
 // Reports err_no_adjoint / err_custom_grad_signature for every kernel that has an adjoint.
 // Returns whether it reported anything.

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 
+#include "compiler/ir/ir_visitor.h"
+
 namespace weft::compiler::passes {
 namespace {
 
@@ -31,63 +33,76 @@ struct Jumps {
     bool any() const { return ret || brk || cont; }
 };
 
-Jumps jumps_of(const Block& b, bool inside_nested_loop);
+class JumpFinder : public ir::IRVisitor {
+public:
+    Jumps leaving;        // the jumps that leave the visited statements
+    bool any = false;     // whether there is any jump at all, nested loops included
 
-Jumps jumps_of(const ir::Stmt& s, bool nested) {
-    Jumps j;
-    switch (s.kind) {
-        case StmtKind::Return: j.ret = true; break;
-        case StmtKind::Break: j.brk = !nested; break;
-        case StmtKind::Continue: j.cont = !nested; break;
-        case StmtKind::If: {
-            Jumps a = jumps_of(s.body, nested), b = jumps_of(s.orelse, nested);
-            j = {a.ret || b.ret, a.brk || b.brk, a.cont || b.cont};
-            break;
-        }
-        case StmtKind::For:
-        case StmtKind::While: j.ret = jumps_of(s.body, true).ret; break;
-        default: break;
+    void visit_expr(const ExprPtr&) override {}  // jumps are statements
+
+protected:
+    void visit_Return(const ir::Stmt&) override { leaving.ret = any = true; }
+    void visit_Break(const ir::Stmt&) override {
+        if (!loop_depth_) leaving.brk = true;
+        any = true;
     }
-    return j;
+    void visit_Continue(const ir::Stmt&) override {
+        if (!loop_depth_) leaving.cont = true;
+        any = true;
+    }
+    void visit_For(const ir::Stmt& s) override {
+        ++loop_depth_;
+        IRVisitor::visit_For(s);
+        --loop_depth_;
+    }
+    void visit_While(const ir::Stmt& s) override {
+        ++loop_depth_;
+        IRVisitor::visit_While(s);
+        --loop_depth_;
+    }
+
+private:
+    int loop_depth_ = 0;
+};
+
+Jumps jumps_of(const ir::Stmt& s) {
+    JumpFinder f;
+    f.visit(s);
+    return f.leaving;
 }
 
-Jumps jumps_of(const Block& b, bool nested) {
-    Jumps j;
-    for (const auto& s : b) {
-        Jumps k = jumps_of(*s, nested);
-        j = {j.ret || k.ret, j.brk || k.brk, j.cont || k.cont};
-    }
-    return j;
+Jumps jumps_of(const Block& b) {
+    JumpFinder f;
+    f.visit_block(b);
+    return f.leaving;
 }
 
-class Lowering {
+bool has_jump(const Block& b) {
+    JumpFinder f;
+    f.visit_block(b);
+    return f.any;
+}
+
+class Lowering : public ir::IRMutator {
 public:
     explicit Lowering(const ir::Function& f) : f_(f) {
         for (const auto& v : f.vars) next_id_ = std::max(next_id_, v->id + 1);
     }
 
     JumpFreeBody run() {
-        Jumps j = jumps_of(f_.body, false);
+        Jumps j = jumps_of(f_.body);
         if (j.ret) {
             ret_ = new_var("ret_", bool_type());
             if (f_.ret && f_.ret != void_type()) out_.ret_value = new_var("ret_value_", f_.ret);
         } else if (f_.ret && f_.ret != void_type()) {
             out_.ret_value = nullptr;  // a func without return cannot pass sema
         }
-        out_.changed = j.any() || has_jump(f_.body);
-        out_.body = block(f_.body, {});
+        out_.changed = has_jump(f_.body);
+        out_.body = mutate_block(f_.body);
         return std::move(out_);
     }
 
 private:
-    static bool has_jump(const Block& b) {
-        for (const auto& s : b) {
-            if (s->kind == StmtKind::Return || s->kind == StmtKind::Break || s->kind == StmtKind::Continue) return true;
-            if (has_jump(s->body) || has_jump(s->orelse)) return true;
-        }
-        return false;
-    }
-
     const ir::Var* new_var(const std::string& name, Type t) {
         auto v = std::make_unique<ir::Var>();
         v->name = name;
@@ -126,55 +141,57 @@ private:
         return g;
     }
 
-    Block block(const Block& b, const LoopFlags& loop) {
+    // A statement that may jump guards the rest of its block: `if not (flags): rest`.
+    Block mutate_block(const Block& b) override {
         Block out;
         for (size_t i = 0; i < b.size(); ++i) {
             const StmtPtr& s = b[i];
-            stmt(s, loop, out);
-            Jumps j = jumps_of(*s, false);
+            Block lowered = mutate(s);
+            out.insert(out.end(), lowered.begin(), lowered.end());
+            Jumps j = jumps_of(*s);
             if (s->kind == StmtKind::For || s->kind == StmtKind::While) j = {j.ret, false, false};
             if (!j.any() || i + 1 == b.size()) continue;
             Block rest(b.begin() + static_cast<std::ptrdiff_t>(i) + 1, b.end());
             auto g = std::make_shared<ir::Stmt>(StmtKind::If, rest.front()->loc);
-            g->value = guard(j, loop, rest.front()->loc);
-            g->body = block(rest, loop);
+            g->value = guard(j, loop_, rest.front()->loc);
+            g->body = mutate_block(rest);
             out.push_back(g);
             break;
         }
         return out;
     }
 
-    void stmt(const StmtPtr& s, const LoopFlags& loop, Block& out) {
-        SourceLoc loc = s->loc;
-        switch (s->kind) {
-            case StmtKind::Return:
-                if (s->value && out_.ret_value) out.push_back(assign(out_.ret_value, s->value, loc));
-                out.push_back(assign(ret_, ir::make_bool(true, loc), loc));
-                return;
-            case StmtKind::Break: out.push_back(assign(loop.brk, ir::make_bool(true, loc), loc)); return;
-            case StmtKind::Continue: out.push_back(assign(loop.cont, ir::make_bool(true, loc), loc)); return;
-            case StmtKind::If: {
-                auto n = std::make_shared<ir::Stmt>(*s);
-                n->body = block(s->body, loop);
-                n->orelse = block(s->orelse, loop);
-                out.push_back(n);
-                return;
-            }
-            case StmtKind::For: lower_for(s, out); return;
-            case StmtKind::While: lower_while(s, out); return;
-            default: out.push_back(s); return;
-        }
+    Block visit_Return(const StmtPtr& s) override {
+        Block out;
+        if (s->value && out_.ret_value) out.push_back(assign(out_.ret_value, s->value, s->loc));
+        out.push_back(assign(ret_, ir::make_bool(true, s->loc), s->loc));
+        return out;
+    }
+    Block visit_Break(const StmtPtr& s) override { return {assign(loop_.brk, ir::make_bool(true, s->loc), s->loc)}; }
+    Block visit_Continue(const StmtPtr& s) override { return {assign(loop_.cont, ir::make_bool(true, s->loc), s->loc)}; }
+    // An `if` keeps its shape (the default rebuilds it around its lowered branches).
+    Block visit_For(const StmtPtr& s) override { return lower_for(s); }
+    Block visit_While(const StmtPtr& s) override { return lower_while(s); }
+
+    // The body of a loop, lowered with the loop's own flags.
+    Block loop_body(const Block& body, const LoopFlags& flags) {
+        LoopFlags outer = loop_;
+        loop_ = flags;
+        Block b = mutate_block(body);
+        loop_ = outer;
+        return b;
     }
 
     LoopFlags flags_for(const Block& body, Jumps& j) {
-        j = jumps_of(body, false);
+        j = jumps_of(body);
         LoopFlags f;
         if (j.brk || j.ret) f.brk = new_var("brk_", bool_type());
         if (j.cont) f.cont = new_var("cont_", bool_type());
         return f;
     }
 
-    void lower_for(const StmtPtr& s, Block& out) {
+    Block lower_for(const StmtPtr& s) {
+        Block out;
         Jumps j;
         LoopFlags flags = flags_for(s->body, j);
         SourceLoc loc = s->loc;
@@ -182,10 +199,10 @@ private:
             auto n = std::make_shared<ir::Stmt>(*s);
             n->body.clear();
             if (flags.cont) n->body.push_back(assign(flags.cont, ir::make_bool(false, loc), loc));
-            Block b = block(s->body, flags);
+            Block b = loop_body(s->body, flags);
             n->body.insert(n->body.end(), b.begin(), b.end());
             out.push_back(n);
-            return;
+            return out;
         }
         Type t = s->var->type;
         const ir::Var* it = new_var("it_", t);
@@ -209,12 +226,14 @@ private:
         w->body.push_back(assign(s->var, ir::make_var(it, loc), loc));
         w->body.push_back(assign(it, ir::make_binary(ir::BinaryOp::Add, ir::make_var(it, loc), ir::make_var(step, loc), t, loc), loc));
         if (flags.cont) w->body.push_back(assign(flags.cont, ir::make_bool(false, loc), loc));
-        Block b = block(s->body, flags);
+        Block b = loop_body(s->body, flags);
         w->body.insert(w->body.end(), b.begin(), b.end());
         out.push_back(w);
+        return out;
     }
 
-    void lower_while(const StmtPtr& s, Block& out) {
+    Block lower_while(const StmtPtr& s) {
+        Block out;
         Jumps j;
         LoopFlags flags = flags_for(s->body, j);
         SourceLoc loc = s->loc;
@@ -227,14 +246,16 @@ private:
         }
         w->body.clear();
         if (flags.cont) w->body.push_back(assign(flags.cont, ir::make_bool(false, loc), loc));
-        Block b = block(s->body, flags);
+        Block b = loop_body(s->body, flags);
         w->body.insert(w->body.end(), b.begin(), b.end());
         out.push_back(w);
+        return out;
     }
 
     const ir::Function& f_;
     JumpFreeBody out_;
     const ir::Var* ret_ = nullptr;
+    LoopFlags loop_;                 // flags of the innermost loop being lowered
     int next_id_ = 0;
 };
 

@@ -3,10 +3,12 @@
 
 #include <map>
 
+#include "compiler/ir/ir_visitor.h"
+
 namespace weft::compiler::passes {
 namespace {
 
-class ParamAccessAnalysis {
+class ParamAccessAnalysis : public ir::IRVisitor {
 public:
     explicit ParamAccessAnalysis(std::map<const ir::Function*, std::vector<ParamAccess>>& memo) : memo_(memo) {}
 
@@ -16,11 +18,52 @@ public:
         for (size_t i = 0; i < f.params.size(); ++i) root_[f.params[i]] = static_cast<int>(i);
         // Locals that alias a parameter array can be assigned after their first use in a loop;
         // two passes reach the fixed point for straight chains of aliases.
-        for (int pass = 0; pass < 2; ++pass) block(f.body);
+        for (int pass = 0; pass < 2; ++pass) visit_block(f.body);
         std::vector<ParamAccess> out(f.params.size());
         for (auto [i, a] : access_) out[static_cast<size_t>(i)] = a;
         memo_[&f] = out;
         return out;
+    }
+
+protected:
+    void visit_Load(const ir::Expr& e) override {
+        mark(e.args[0], true, false);
+        IRVisitor::visit_Load(e);
+    }
+    void visit_Atomic(const ir::Expr& e) override {
+        mark(e.args[0], true, true);
+        IRVisitor::visit_Atomic(e);
+    }
+    void visit_CallFunc(const ir::Expr& e) override {
+        std::vector<ParamAccess> callee = ParamAccessAnalysis(memo_).run(*e.func);
+        for (size_t i = 0; i < e.args.size() && i < callee.size(); ++i)
+            if (is_array(e.args[i]->type)) mark(e.args[i], callee[i].read, callee[i].written);
+        IRVisitor::visit_CallFunc(e);
+    }
+
+    void visit_Assign(const ir::Stmt& s) override {
+        if (s.var && is_array(s.var->type) && s.path.empty()) {
+            int r = root_of(s.value);
+            if (r >= 0) root_[s.var] = r;
+        }
+        IRVisitor::visit_Assign(s);
+    }
+    void visit_Eval(const ir::Stmt& s) override {
+        if (s.value && s.value->kind == ir::ExprKind::Atomic &&
+            (s.value->op == static_cast<int>(ir::AtomicOp::Add) || s.value->op == static_cast<int>(ir::AtomicOp::Sub))) {
+            // wp.atomic_add(a, i, v) as a statement only accumulates: its adjoint reads the
+            // gradient of a, never a's values, so a later launch adding into a too is fine.
+            mark(s.value->args[0], false, true);
+            for (size_t k = 1; k < s.value->args.size(); ++k) visit_expr(s.value->args[k]);
+            return;
+        }
+        IRVisitor::visit_Eval(s);
+    }
+    void visit_Store(const ir::Stmt& s) override {
+        // A store below an element (a[i].x = v) keeps the element's other components: it
+        // reads nothing from memory but is still a write.
+        mark(s.array, false, true);
+        IRVisitor::visit_Store(s);
     }
 
 private:
@@ -36,54 +79,6 @@ private:
         if (r < 0) return;
         access_[r].read |= read;
         access_[r].written |= written;
-    }
-
-    void expr(const ir::ExprPtr& e) {
-        if (!e) return;
-        switch (e->kind) {
-            case ir::ExprKind::Load: mark(e->args[0], true, false); break;
-            case ir::ExprKind::Atomic: mark(e->args[0], true, true); break;
-            case ir::ExprKind::CallFunc: {
-                std::vector<ParamAccess> callee = ParamAccessAnalysis(memo_).run(*e->func);
-                for (size_t i = 0; i < e->args.size() && i < callee.size(); ++i)
-                    if (is_array(e->args[i]->type)) mark(e->args[i], callee[i].read, callee[i].written);
-                break;
-            }
-            default: break;
-        }
-        for (const auto& a : e->args) expr(a);
-    }
-
-    void block(const ir::Block& b) {
-        for (const auto& s : b) {
-            if (s->kind == ir::StmtKind::Assign && s->var && is_array(s->var->type) && s->path.empty()) {
-                int r = root_of(s->value);
-                if (r >= 0) root_[s->var] = r;
-            }
-            if (s->kind == ir::StmtKind::Eval && s->value && s->value->kind == ir::ExprKind::Atomic &&
-                (s->value->op == static_cast<int>(ir::AtomicOp::Add) || s->value->op == static_cast<int>(ir::AtomicOp::Sub))) {
-                // wp.atomic_add(a, i, v) as a statement only accumulates: its adjoint reads the
-                // gradient of a, never a's values, so a later launch adding into a too is fine.
-                mark(s->value->args[0], false, true);
-                for (size_t k = 1; k < s->value->args.size(); ++k) expr(s->value->args[k]);
-                continue;
-            }
-            if (s->kind == ir::StmtKind::Store) {
-                // A store below an element (a[i].x = v) keeps the element's other components: it
-                // reads nothing from memory but is still a write.
-                mark(s->array, false, true);
-            }
-            expr(s->value);
-            expr(s->array);
-            expr(s->start);
-            expr(s->stop);
-            expr(s->step);
-            for (const auto& i : s->indices) expr(i);
-            for (const auto& p : s->path)
-                for (const auto& i : p.indices) expr(i);
-            block(s->body);
-            block(s->orelse);
-        }
     }
 
     std::map<const ir::Function*, std::vector<ParamAccess>>& memo_;

@@ -84,7 +84,7 @@ CorpusFile load(const fs::path& p) {
 std::map<std::string, CompiledShared> machine_code(CompiledModule& m, const std::string& path) {
     std::map<std::string, CompiledShared> out;
 #ifdef WEFT_AUDIT_MACHINE_CODE
-    m.gen = generate_cpp(*m.ir, CodegenOptions{});
+    generate_code(m, {});
     std::string ptx = runtime::generate_ptx(m, "sm_90");
     fs::path dir = fs::temp_directory_path() / ("weft-audit-corpus-" + std::to_string(getpid()));
     fs::create_directories(dir);

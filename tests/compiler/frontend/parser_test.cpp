@@ -154,8 +154,7 @@ def k(a: wp.array(dtype=float), s: wp.array(dtype=S), n: int):
         DiagnosticEngine diags;
         auto m = analyze_module({{"fuzz.py", s, 0}}, {}, diags);
         if (!diags.has_errors()) {
-            CodegenOptions co;
-            generate_cpp(*m->ir, co);
+            generate_code(*m, {});
         }
         (void)diags.format_all();
     }
