@@ -25,8 +25,15 @@ std::string unknown_arch_message(const std::string& name, const std::vector<std:
 ArchSpec resolve_arch(const std::string& arg) {
   if (is_arch_path(arg)) return load_arch(arg);
   const std::vector<std::string> names = builtin_arch_names();
-  if (std::find(names.begin(), names.end(), arg) == names.end()) throw ArchError(unknown_arch_message(arg, names));
-  return builtin_arch(arg);
+  if (std::find(names.begin(), names.end(), arg) != names.end()) return builtin_arch(arg);
+  // `--arch sm_90` (a PTX target, as nvcc spells it) names the files of that target.
+  std::string same_target;
+  for (const std::string& n : names)
+    if (builtin_arch(n).sm_target() == arg) same_target += (same_target.empty() ? "" : ", ") + n;
+  if (!same_target.empty())
+    throw ArchError("'" + arg + "' is a PTX target, not an architecture; --arch takes an architecture file: " + same_target +
+                    " target " + arg);
+  throw ArchError(unknown_arch_message(arg, names));
 }
 
 }  // namespace weft::gpusim
