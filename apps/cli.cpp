@@ -5,8 +5,7 @@
 
 namespace weft::apps {
 
-Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>& options,
-           const std::vector<std::string>& flags) {
+Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>& options, const std::vector<std::string>& flags) {
     auto known = [&](const std::string& n, const std::vector<std::string>& list) {
         for (const auto& k : list)
             if (k == n) return true;

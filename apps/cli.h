@@ -20,8 +20,7 @@ struct UsageError : std::runtime_error {
 class Args {
 public:
     // `flags` are options without a value (--debug); `options` take one (--kernel NAME).
-    Args(const std::vector<std::string>& argv, const std::vector<std::string>& options,
-         const std::vector<std::string>& flags);
+    Args(const std::vector<std::string>& argv, const std::vector<std::string>& options, const std::vector<std::string>& flags);
     std::optional<std::string> get(const std::string& name) const;
     std::string get_or(const std::string& name, const std::string& dflt) const;
     bool flag(const std::string& name) const;

@@ -41,7 +41,6 @@
 
 namespace weft::apps {
 
-
 namespace {
 
 namespace audit = compiler::audit;
@@ -73,7 +72,8 @@ std::pair<std::string, std::vector<int64_t>> parse_shape(const std::string& s) {
 // and stores into *code (by entry name). Empty map + reason on failure.
 std::map<std::string, gpusim::KernelResources> ptxas_report(const compiler::CompiledModule& m, const gpusim::ArchSpec& arch,
                                                             const std::string& source_path,
-                                                            std::map<std::string, audit::CompiledShared>* code, std::string* why) {
+                                                            std::map<std::string, audit::CompiledShared>* code,
+                                                            std::string* why) {
     std::map<std::string, gpusim::KernelResources> info;
 #ifdef WEFT_AUDIT_PTX
     std::string ptx;
@@ -145,12 +145,14 @@ audit::Finding resources_finding(const compiler::ir::Function& k, const gpusim::
     gpusim::Occupancy o = gpusim::occupancy(arch, block, regs, static_cast<uint32_t>(smem));
     char buf[400];
     if (pi) {
-        snprintf(buf, sizeof buf, "%d registers, %d bytes shared memory per block, %u bytes spilled (stores), %u bytes stack frame (local memory per thread) on %s (%s)",
+        snprintf(buf, sizeof buf,
+                 "%d registers, %d bytes shared memory per block, %u bytes spilled (stores), %u bytes stack frame (local memory "
+                 "per thread) on %s (%s)",
                  pi->registers, smem, pi->spill_stores, pi->stack_bytes, arch.name.c_str(), arch.sm_target().c_str());
         if (pi->spill_stores > 0 || pi->spill_loads > 0) f.severity = audit::FindingSeverity::Warning;
     } else {
-        snprintf(buf, sizeof buf, "%d bytes static shared memory per block on %s; registers unknown (%s), 32 assumed",
-                 smem, arch.name.c_str(), why.c_str());
+        snprintf(buf, sizeof buf, "%d bytes static shared memory per block on %s; registers unknown (%s), 32 assumed", smem,
+                 arch.name.c_str(), why.c_str());
     }
     f.message = buf;
     snprintf(buf, sizeof buf, "block of %d threads: %d blocks (%d warps) per SM, theoretical occupancy %.0f%%, limited by %s",
@@ -171,23 +173,28 @@ audit::Finding resources_finding(const compiler::ir::Function& k, const gpusim::
 }  // namespace
 
 int cmd_audit(const std::vector<std::string>& argv) {
-    Args args(argv, {"kernel", "dim", "shape", "arch", "format", "dot", "block-dim", "max-constant-bytes", "counts", "arg"}, {"werror", "help", "no-resources"});
+    Args args(argv, {"kernel", "dim", "shape", "arch", "format", "dot", "block-dim", "max-constant-bytes", "counts", "arg"},
+              {"werror", "help", "no-resources"});
     if (args.flag("help")) {
-        printf("usage: weft audit MODULE.py [--kernel K] [--dim N[,M]] [--shape name=AxB ...] [--block-dim B]\n"
-               "                  [--arch h200|FILE.json] [--format text|json|sarif] [--dot DIR] [--werror] [--no-resources]\n"
-               "                  [--arg NAME=VALUE ...] [--max-constant-bytes N (64)] [--counts FILE.json]\n"
-               "Static checks of kernels: bounds, divergence, barrier-divergence, shared-race, bank-conflict,\n"
-               "uncoalesced, oversize-constant, resources. Silence one on a line with '# weft: ignore[check-id]'.\n"
-               "--counts writes the predicted shared-memory requests and wavefronts of the launch (per kernel).\n");
+        printf(
+            "usage: weft audit MODULE.py [--kernel K] [--dim N[,M]] [--shape name=AxB ...] [--block-dim B]\n"
+            "                  [--arch h200|FILE.json] [--format text|json|sarif] [--dot DIR] [--werror] [--no-resources]\n"
+            "                  [--arg NAME=VALUE ...] [--max-constant-bytes N (64)] [--counts FILE.json]\n"
+            "Static checks of kernels: bounds, divergence, barrier-divergence, shared-race, bank-conflict,\n"
+            "uncoalesced, oversize-constant, resources. Silence one on a line with '# weft: ignore[check-id]'.\n"
+            "--counts writes the predicted shared-memory requests and wavefronts of the launch (per kernel).\n");
         return 0;
     }
     // --shape may repeat; Args keeps the last, so collect them from argv directly.
     std::map<std::string, std::vector<int64_t>> shapes;
     for (size_t i = 0; i < argv.size(); ++i) {
         std::string value;
-        if (argv[i] == "--shape" && i + 1 < argv.size()) value = argv[++i];
-        else if (argv[i].rfind("--shape=", 0) == 0) value = argv[i].substr(8);
-        else continue;
+        if (argv[i] == "--shape" && i + 1 < argv.size())
+            value = argv[++i];
+        else if (argv[i].rfind("--shape=", 0) == 0)
+            value = argv[i].substr(8);
+        else
+            continue;
         auto [name, dims] = parse_shape(value);
         shapes[name] = dims;
     }
@@ -195,9 +202,12 @@ int cmd_audit(const std::vector<std::string>& argv) {
     std::map<std::string, int64_t> int_args;
     for (size_t i = 0; i < argv.size(); ++i) {
         std::string value;
-        if (argv[i] == "--arg" && i + 1 < argv.size()) value = argv[++i];
-        else if (argv[i].rfind("--arg=", 0) == 0) value = argv[i].substr(6);
-        else continue;
+        if (argv[i] == "--arg" && i + 1 < argv.size())
+            value = argv[++i];
+        else if (argv[i].rfind("--arg=", 0) == 0)
+            value = argv[i].substr(6);
+        else
+            continue;
         auto eq = value.find('=');
         std::string v = eq == std::string::npos ? "" : value.substr(eq + 1);
         size_t digits = v.rfind('-', 0) == 0 ? 1 : 0;
@@ -206,7 +216,8 @@ int cmd_audit(const std::vector<std::string>& argv) {
             throw UsageError("invalid --arg '" + value + "': expected NAME=INTEGER, e.g. n=1000");
         int_args[value.substr(0, eq)] = std::stoll(v);
     }
-    if (args.positional().size() != 1) throw UsageError("expected one MODULE.py, got " + std::to_string(args.positional().size()));
+    if (args.positional().size() != 1)
+        throw UsageError("expected one MODULE.py, got " + std::to_string(args.positional().size()));
     std::string path = args.positional()[0];
     std::string format = args.get_or("format", "text");
     if (format != "text" && format != "json" && format != "sarif")
@@ -239,13 +250,15 @@ int cmd_audit(const std::vector<std::string>& argv) {
     // The kernels of the named file (not those of the modules it imports).
     auto own = [&](const compiler::ir::Function& f) { return !f.loc.file || f.loc.file->path == path; };
     for (const auto& f : m->ir->functions)
-        if (f->kind == compiler::ir::FunctionKind::Kernel && own(*f) && (only.empty() || f->name == only)) kernels.push_back(f.get());
+        if (f->kind == compiler::ir::FunctionKind::Kernel && own(*f) && (only.empty() || f->name == only))
+            kernels.push_back(f.get());
     if (!only.empty() && kernels.empty()) {
         std::vector<std::string> names;
         for (const auto& f : m->ir->functions)
             if (f->kind == compiler::ir::FunctionKind::Kernel) names.push_back(f->name);
         std::string near = support::closest_name(only, names);
-        throw UsageError("module '" + path + "' has no kernel '" + only + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
+        throw UsageError("module '" + path + "' has no kernel '" + only + "'" +
+                         (near.empty() ? "" : "; did you mean '" + near + "'?"));
     }
     for (const auto& [name, dims] : shapes) {
         bool found = false;
@@ -254,8 +267,8 @@ int cmd_audit(const std::vector<std::string>& argv) {
                 if (p->name == name && compiler::is_array(p->type)) {
                     found = true;
                     if (static_cast<int>(dims.size()) != p->type->ndim)
-                        throw UsageError("--shape " + name + " has " + std::to_string(dims.size()) + " dimension(s), but '" + name +
-                                         "' in kernel '" + k->name + "' has " + std::to_string(p->type->ndim));
+                        throw UsageError("--shape " + name + " has " + std::to_string(dims.size()) + " dimension(s), but '" +
+                                         name + "' in kernel '" + k->name + "' has " + std::to_string(p->type->ndim));
                 }
         if (!found) throw UsageError("--shape names '" + name + "', which is no array parameter of the audited kernel(s)");
     }
@@ -283,9 +296,7 @@ int cmd_audit(const std::vector<std::string>& argv) {
     try {
         compiler::generate_code(*m, {});
         ptxas = ptxas_report(*m, arch, path, &code, &ptxas_why);
-    } catch (const std::exception& e) {
-        ptxas_why = e.what();
-    }
+    } catch (const std::exception& e) { ptxas_why = e.what(); }
     options.no_machine_code = ptxas_why.empty() ? "ptxas made no code for the kernel" : ptxas_why;
     for (const auto* k : kernels)
         if (auto it = code.find(k->name + "_cuda"); it != code.end()) options.machine_code[k->name] = it->second;
@@ -318,10 +329,12 @@ int cmd_audit(const std::vector<std::string>& argv) {
                        ", \"ideal\": " + std::to_string(x.ideal) + "}";
             };
             out << (i ? ", " : "") << "{\"kernel\": \"" << support::json_escape(k->name) << "\", \"block_dim\": " << lm.block_dim
-                << ", \"blocks\": " << p.blocks << ", \"shared_bytes\": " << k->shared_bytes << ", \"exact\": " << (p.exact ? "true" : "false")
-                << ", \"why\": \"" << support::json_escape(p.why) << "\", \"ld\": " << c(p.load) << ", \"st\": " << c(p.store) << ", \"ld_forwarded\": " << c(p.forwarded)
-                << ", \"atomic_requests\": " << p.atomic_requests << ", \"widths\": \"" << (p.from_machine_code ? "machine code" : "as written")
-                << "\", \"merged_requests\": " << p.merged_requests << "}";
+                << ", \"blocks\": " << p.blocks << ", \"shared_bytes\": " << k->shared_bytes
+                << ", \"exact\": " << (p.exact ? "true" : "false") << ", \"why\": \"" << support::json_escape(p.why)
+                << "\", \"ld\": " << c(p.load) << ", \"st\": " << c(p.store) << ", \"ld_forwarded\": " << c(p.forwarded)
+                << ", \"atomic_requests\": " << p.atomic_requests << ", \"widths\": \""
+                << (p.from_machine_code ? "machine code" : "as written") << "\", \"merged_requests\": " << p.merged_requests
+                << "}";
         }
         out << "]}\n";
     }

@@ -54,12 +54,14 @@ std::vector<compiler::ModuleSource> module_sources(const std::string& path) {
 int cmd_compile(const std::vector<std::string>& argv) {
     Args args(argv, {"kernel", "emit", "arch"}, {"debug", "help"});
     if (args.flag("help")) {
-        printf("usage: weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--arch h200|FILE.json] [--debug]\n"
-               "Checks the module and prints diagnostics; with --emit, prints that form of it. --emit ptx\n"
-               "targets the architecture file's sm_XX (h200: sm_90; the files are gpusim/arch/*.json).\n");
+        printf(
+            "usage: weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--arch h200|FILE.json] [--debug]\n"
+            "Checks the module and prints diagnostics; with --emit, prints that form of it. --emit ptx\n"
+            "targets the architecture file's sm_XX (h200: sm_90; the files are gpusim/arch/*.json).\n");
         return 0;
     }
-    if (args.positional().size() != 1) throw UsageError("expected one MODULE.py, got " + std::to_string(args.positional().size()));
+    if (args.positional().size() != 1)
+        throw UsageError("expected one MODULE.py, got " + std::to_string(args.positional().size()));
     std::string path = args.positional()[0];
     const gpusim::ArchSpec arch = arch_option(args);
     std::string emit = args.get_or("emit", "");
@@ -78,13 +80,16 @@ int cmd_compile(const std::vector<std::string>& argv) {
         std::vector<std::string> names;
         for (const auto& f : m->ir->functions) names.push_back(f->name);
         std::string near = support::closest_name(kernel, names);
-        throw UsageError("module '" + path + "' has no kernel or func '" + kernel + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
+        throw UsageError("module '" + path + "' has no kernel or func '" + kernel + "'" +
+                         (near.empty() ? "" : "; did you mean '" + near + "'?"));
     }
     if (emit == "ast") {
         std::cout << compiler::ast::dump(m->ast);
     } else if (emit == "ir") {
-        if (!kernel.empty()) std::cout << compiler::ir::print(*m->ir->find(kernel));
-        else std::cout << compiler::ir::print(*m->ir);
+        if (!kernel.empty())
+            std::cout << compiler::ir::print(*m->ir->find(kernel));
+        else
+            std::cout << compiler::ir::print(*m->ir);
     } else if (emit == "cpp" || emit == "ptx") {
         compiler::generate_code(*m, opts);
         if (emit == "cpp") {

@@ -27,7 +27,6 @@
 
 namespace weft::apps {
 
-
 namespace {
 
 using compiler::ScalarKind;
@@ -83,7 +82,8 @@ void fill_value(std::byte* dst, Type t, int64_t i) {
     int n = compiler::component_count(t);
     size_t w = static_cast<size_t>(compiler::scalar_bits(t->scalar) / 8);
     for (int c = 0; c < n; ++c) {
-        double v = compiler::is_float_kind(t->scalar) ? 0.5 * static_cast<double>((i + c) % 17) - 2.0 : static_cast<double>((i + c) % 7);
+        double v =
+            compiler::is_float_kind(t->scalar) ? 0.5 * static_cast<double>((i + c) % 17) - 2.0 : static_cast<double>((i + c) % 7);
         if (t->kind == compiler::TypeKind::Quat && c == 3) v = 1.0;
         put_scalar(dst + static_cast<size_t>(c) * w, t->scalar, v);
     }
@@ -121,16 +121,15 @@ void apply_inputs(const std::string& path, const runtime::Kernel& k, const runti
     std::map<std::string, NpyArray> inputs;
     try {
         inputs = read_npz(path);
-    } catch (const std::runtime_error& e) {
-        throw UsageError(e.what());
-    }
+    } catch (const std::runtime_error& e) { throw UsageError(e.what()); }
     const auto& params = k.info().params;
     for (const auto& [name, npy] : inputs) {
         auto it = std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.name == name; });
         if (it == params.end()) {
             std::string names;
             for (const auto& p : params) names += (names.empty() ? "" : ", ") + p.name;
-            throw UsageError("input '" + name + "' in " + path + " matches no parameter of kernel '" + k.name() + "' (" + names + ")");
+            throw UsageError("input '" + name + "' in " + path + " matches no parameter of kernel '" + k.name() + "' (" + names +
+                             ")");
         }
         size_t p = static_cast<size_t>(it - params.begin());
         Type t = it->type;
@@ -151,7 +150,8 @@ void apply_inputs(const std::string& path, const runtime::Kernel& k, const runti
         if (!ok) {
             std::string got = "(";
             for (size_t d = 0; d < npy.shape.size(); ++d) got += (d ? ", " : "") + std::to_string(npy.shape[d]);
-            throw UsageError("input '" + name + "' has shape " + got + "); parameter '" + name + "' is " + compiler::type_name(t));
+            throw UsageError("input '" + name + "' has shape " + got + "); parameter '" + name + "' is " +
+                             compiler::type_name(t));
         }
         if (!compiler::is_array(t)) {
             launch_args[p] = runtime::LaunchArg::value(t, npy.data.data());
@@ -172,21 +172,24 @@ int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
     if (sim) options.insert(options.end(), sim_option_names().begin(), sim_option_names().end());
     Args args(argv, options, {"debug", "help", "cache-stats"});
     if (sim && args.flag("help")) {
-        printf("usage: weft sim MODULE.py --kernel NAME --dim N[,M..] [--arch h200|FILE.json] [--report text|json]\n"
-               "                 [--inputs FILE.npz] [--arg NAME=VALUE] [--block-dim B] [--debug]\n"
-               "                 [--scheduler P] [--trace-jsonl FILE [--trace-* FILTER]] [--chrome-trace FILE]\n"
-               "Runs the kernel on generated inputs on the GPU simulator's timing model and prints its cycles,\n"
-               "IPC, occupancy, stall reasons, bank conflicts and memory behaviour, per kernel and per source line.\n%s",
-               sim_options_usage().c_str());
+        printf(
+            "usage: weft sim MODULE.py --kernel NAME --dim N[,M..] [--arch h200|FILE.json] [--report text|json]\n"
+            "                 [--inputs FILE.npz] [--arg NAME=VALUE] [--block-dim B] [--debug]\n"
+            "                 [--scheduler P] [--trace-jsonl FILE [--trace-* FILTER]] [--chrome-trace FILE]\n"
+            "Runs the kernel on generated inputs on the GPU simulator's timing model and prints its cycles,\n"
+            "IPC, occupancy, stall reasons, bank conflicts and memory behaviour, per kernel and per source line.\n%s",
+            sim_options_usage().c_str());
         return 0;
     }
     if (args.flag("help")) {
-        printf("usage: weft launch MODULE.py --kernel NAME --dim N[,M..] [--device cpu|cuda:0|sim:h200] [--print N]\n"
-               "                  [--inputs FILE.npz] [--arg NAME=VALUE] [--block-dim B] [--debug] [--cache-stats]\n"
-               "Runs the kernel on generated inputs and prints every array argument afterwards.\n");
+        printf(
+            "usage: weft launch MODULE.py --kernel NAME --dim N[,M..] [--device cpu|cuda:0|sim:h200] [--print N]\n"
+            "                  [--inputs FILE.npz] [--arg NAME=VALUE] [--block-dim B] [--debug] [--cache-stats]\n"
+            "Runs the kernel on generated inputs and prints every array argument afterwards.\n");
         return 0;
     }
-    if (args.positional().size() != 1) throw UsageError("expected one MODULE.py, got " + std::to_string(args.positional().size()));
+    if (args.positional().size() != 1)
+        throw UsageError("expected one MODULE.py, got " + std::to_string(args.positional().size()));
     auto kname = args.get("kernel");
     if (!kname) throw UsageError("--kernel NAME is required");
     std::vector<int64_t> dims = parse_dims(args.get_or("dim", "8"));
@@ -231,7 +234,8 @@ int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
         bool found = false;
         for (size_t p = 0; p < k.info().params.size(); ++p) {
             if (k.info().params[p].name != name) continue;
-            if (!compiler::is_scalar(k.info().params[p].type)) throw UsageError("--arg " + name + ": only scalar parameters can be set");
+            if (!compiler::is_scalar(k.info().params[p].type))
+                throw UsageError("--arg " + name + ": only scalar parameters can be set");
             found = true;
             put_scalar(launch_args[p].bytes.data(), k.info().params[p].type->scalar, v);
         }
@@ -262,7 +266,8 @@ int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
         size_t es = a.element_size();
         printf("%s: %s\n  ", k.info().params[p].name.c_str(), a.describe().c_str());
         int64_t n = std::min<int64_t>(a.size(), print_n);
-        for (int64_t i = 0; i < n; ++i) printf("%s%s", i ? ", " : "", format_value(host.data() + static_cast<size_t>(i) * es, a.dtype()).c_str());
+        for (int64_t i = 0; i < n; ++i)
+            printf("%s%s", i ? ", " : "", format_value(host.data() + static_cast<size_t>(i) * es, a.dtype()).c_str());
         printf("%s\n", a.size() > n ? ", ..." : "");
     }
     if (args.flag("cache-stats")) {

@@ -57,8 +57,10 @@ void write_frame(const std::string& dir, int frame, const engine::SceneOutput& o
     }
     if (out.ply) {
         std::ostringstream os;
-        os << "ply\nformat ascii 1.0\nelement vertex " << n << "\nproperty float x\nproperty float y\nproperty float z\nend_header\n";
-        for (int64_t i = 0; i < n; ++i) os << q[size_t(3 * i)] << " " << q[size_t(3 * i + 1)] << " " << q[size_t(3 * i + 2)] << "\n";
+        os << "ply\nformat ascii 1.0\nelement vertex " << n
+           << "\nproperty float x\nproperty float y\nproperty float z\nend_header\n";
+        for (int64_t i = 0; i < n; ++i)
+            os << q[size_t(3 * i)] << " " << q[size_t(3 * i + 1)] << " " << q[size_t(3 * i + 2)] << "\n";
         write_file_atomically(base + ".ply", os.str());
     }
 }
@@ -68,13 +70,15 @@ void write_frame(const std::string& dir, int frame, const engine::SceneOutput& o
 int cmd_run(const std::vector<std::string>& argv) {
     for (const auto& a : argv)
         if (a == "--help" || a == "-h") {
-            printf("usage: weft run SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]\n"
-                   "Simulates a scene file (docs/scene-format.md); writes frame_NNNNN.npz/.ply to --out or [output] dir.\n"
-                   "On a cuda device each frame's substeps run as one CUDA graph; --no-graph launches them one by one.\n");
+            printf(
+                "usage: weft run SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]\n"
+                "Simulates a scene file (docs/scene-format.md); writes frame_NNNNN.npz/.ply to --out or [output] dir.\n"
+                "On a cuda device each frame's substeps run as one CUDA graph; --no-graph launches them one by one.\n");
             return 0;
         }
     Args args(argv, {"device", "frames", "out"}, {"quiet", "no-graph"});
-    if (args.positional().size() != 1) throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
+    if (args.positional().size() != 1)
+        throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
     engine::Scene scene;
     try {
         scene = engine::load_scene(args.positional()[0]);
@@ -89,9 +93,7 @@ int cmd_run(const std::vector<std::string>& argv) {
             long v = std::stol(*f, &used);
             if (used != f->size() || v < 0) throw std::invalid_argument("");
             scene.frames = int(v);
-        } catch (const std::exception&) {
-            throw UsageError("--frames expects a non-negative integer, got '" + *f + "'");
-        }
+        } catch (const std::exception&) { throw UsageError("--frames expects a non-negative integer, got '" + *f + "'"); }
     }
     if (auto o = args.get("out")) scene.output.dir = *o;
     runtime::parse_device(scene.device);  // a bad device string is reported before anything is built
@@ -127,17 +129,19 @@ int cmd_run(const std::vector<std::string>& argv) {
             now.particle_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
             write_frame(scene.output.dir, frame, scene.output, q, qd);
         }
-        if (!quiet && (tty || frame == scene.frames || frame % std::max(1, scene.frames / 10) == 0)) progress(frame, scene.frames, tty);
+        if (!quiet && (tty || frame == scene.frames || frame % std::max(1, scene.frames / 10) == 0))
+            progress(frame, scene.frames, tty);
     }
     if (!quiet && tty && scene.frames > 0) fprintf(stderr, "\n");
     double wall = std::chrono::duration<double>(Clock::now() - run_start).count();
     long steps = long(scene.frames) * scene.substeps;
     double sim_s = double(scene.frames) / scene.fps;
-    printf("%s: %d frames, %.3f s simulated, %ld steps of %.3g s, %d particles on %s%s; wall %.3f s (+ %.3f s setup and "
-           "first step), %.0f steps/s\n",
-           scene.name.c_str(), scene.frames, sim_s, steps, double(scene.dt()), model.particle_count, model.device.str().c_str(),
-           stepper.uses_graph() ? " (a CUDA graph per frame)" : "", wall, setup_s,
-           steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
+    printf(
+        "%s: %d frames, %.3f s simulated, %ld steps of %.3g s, %d particles on %s%s; wall %.3f s (+ %.3f s setup and "
+        "first step), %.0f steps/s\n",
+        scene.name.c_str(), scene.frames, sim_s, steps, double(scene.dt()), model.particle_count, model.device.str().c_str(),
+        stepper.uses_graph() ? " (a CUDA graph per frame)" : "", wall, setup_s,
+        steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
     if (int64_t dropped = engine::particle_grid_dropped(model, stepper.current().grid_bucket_count))
         fprintf(stderr, "warning: %lld particles found their hash-grid bucket full in the last step; contacts were missed\n",
                 (long long)dropped);

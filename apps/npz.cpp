@@ -12,8 +12,10 @@ namespace {
 
 uint32_t u32(const std::string& b, size_t at) {
     if (at + 4 > b.size()) throw std::runtime_error("truncated");
-    return static_cast<uint32_t>(static_cast<unsigned char>(b[at])) | static_cast<uint32_t>(static_cast<unsigned char>(b[at + 1])) << 8 |
-           static_cast<uint32_t>(static_cast<unsigned char>(b[at + 2])) << 16 | static_cast<uint32_t>(static_cast<unsigned char>(b[at + 3])) << 24;
+    return static_cast<uint32_t>(static_cast<unsigned char>(b[at])) |
+           static_cast<uint32_t>(static_cast<unsigned char>(b[at + 1])) << 8 |
+           static_cast<uint32_t>(static_cast<unsigned char>(b[at + 2])) << 16 |
+           static_cast<uint32_t>(static_cast<unsigned char>(b[at + 3])) << 24;
 }
 uint16_t u16(const std::string& b, size_t at) {
     if (at + 2 > b.size()) throw std::runtime_error("truncated");
@@ -66,7 +68,8 @@ NpyArray parse_npy(const std::string& b, const std::string& what) {
         std::string shape = dict_value(header, "shape");
         std::string num;
         for (char c : shape) {
-            if (c >= '0' && c <= '9') num += c;
+            if (c >= '0' && c <= '9')
+                num += c;
             else if (!num.empty()) {
                 a.shape.push_back(std::stoll(num));
                 num.clear();
@@ -82,9 +85,7 @@ NpyArray parse_npy(const std::string& b, const std::string& what) {
         a.data.resize(bytes);
         std::memcpy(a.data.data(), b.data() + data_at, bytes);
         return a;
-    } catch (const std::exception& e) {
-        throw std::runtime_error("cannot read '" + what + "': " + e.what());
-    }
+    } catch (const std::exception& e) { throw std::runtime_error("cannot read '" + what + "': " + e.what()); }
 }
 
 std::map<std::string, NpyArray> read_npz(const std::string& path) {
@@ -113,10 +114,12 @@ std::map<std::string, NpyArray> read_npz(const std::string& path) {
                 }
             }
             if (method != 0)
-                throw std::runtime_error("member '" + name + "' is compressed; save with numpy.savez, not numpy.savez_compressed");
+                throw std::runtime_error("member '" + name +
+                                         "' is compressed; save with numpy.savez, not numpy.savez_compressed");
             if (flags & 0x8) throw std::runtime_error("member '" + name + "' uses a data descriptor, which is not supported");
             if (data_at + csize > z.size()) throw std::runtime_error("member '" + name + "' is truncated");
-            std::string key = name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0 ? name.substr(0, name.size() - 4) : name;
+            std::string key =
+                name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0 ? name.substr(0, name.size() - 4) : name;
             out[key] = parse_npy(z.substr(data_at, csize), path + ":" + name);
             at = data_at + csize;
         }

@@ -13,9 +13,9 @@
 namespace weft::apps {
 
 struct NpyArray {
-    std::string descr;           // "<f4", "<i8", "|b1", ...
-    std::vector<int64_t> shape;  // () for a scalar
-    std::vector<std::byte> data; // C order
+    std::string descr;            // "<f4", "<i8", "|b1", ...
+    std::vector<int64_t> shape;   // () for a scalar
+    std::vector<std::byte> data;  // C order
     size_t item_size() const;
 };
 

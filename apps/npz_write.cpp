@@ -31,7 +31,8 @@ uint32_t crc32(const std::string& data) {
 
 std::string npy_bytes(const NpyArray& a) {
     std::string shape = "(";
-    for (size_t i = 0; i < a.shape.size(); ++i) shape += std::to_string(a.shape[i]) + (a.shape.size() == 1 ? "," : (i + 1 < a.shape.size() ? ", " : ""));
+    for (size_t i = 0; i < a.shape.size(); ++i)
+        shape += std::to_string(a.shape[i]) + (a.shape.size() == 1 ? "," : (i + 1 < a.shape.size() ? ", " : ""));
     shape += ")";
     std::string header = "{'descr': '" + a.descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
     size_t total = 10 + header.size() + 1;
@@ -48,8 +49,13 @@ std::string npy_bytes(const NpyArray& a) {
     return out;
 }
 
-void put16(std::string& s, uint16_t v) { s += char(v & 0xFF); s += char(v >> 8); }
-void put32(std::string& s, uint32_t v) { for (int k = 0; k < 4; ++k) s += char((v >> (8 * k)) & 0xFF); }
+void put16(std::string& s, uint16_t v) {
+    s += char(v & 0xFF);
+    s += char(v >> 8);
+}
+void put32(std::string& s, uint32_t v) {
+    for (int k = 0; k < 4; ++k) s += char((v >> (8 * k)) & 0xFF);
+}
 
 }  // namespace
 
@@ -60,21 +66,49 @@ void write_npz(const std::string& path, const std::map<std::string, NpyArray>& a
         std::string member = name + ".npy";
         std::string data = npy_bytes(arr);
         uint32_t crc = crc32(data), offset = uint32_t(zip.size()), size = uint32_t(data.size());
-        put32(zip, 0x04034b50); put16(zip, 20); put16(zip, 0); put16(zip, 0); put16(zip, 0); put16(zip, 0x21);
-        put32(zip, crc); put32(zip, size); put32(zip, size); put16(zip, uint16_t(member.size())); put16(zip, 0);
+        put32(zip, 0x04034b50);
+        put16(zip, 20);
+        put16(zip, 0);
+        put16(zip, 0);
+        put16(zip, 0);
+        put16(zip, 0x21);
+        put32(zip, crc);
+        put32(zip, size);
+        put32(zip, size);
+        put16(zip, uint16_t(member.size()));
+        put16(zip, 0);
         zip += member;
         zip += data;
-        put32(central, 0x02014b50); put16(central, 20); put16(central, 20); put16(central, 0); put16(central, 0);
-        put16(central, 0); put16(central, 0x21); put32(central, crc); put32(central, size); put32(central, size);
-        put16(central, uint16_t(member.size())); put16(central, 0); put16(central, 0); put16(central, 0); put16(central, 0);
-        put32(central, 0); put32(central, offset);
+        put32(central, 0x02014b50);
+        put16(central, 20);
+        put16(central, 20);
+        put16(central, 0);
+        put16(central, 0);
+        put16(central, 0);
+        put16(central, 0x21);
+        put32(central, crc);
+        put32(central, size);
+        put32(central, size);
+        put16(central, uint16_t(member.size()));
+        put16(central, 0);
+        put16(central, 0);
+        put16(central, 0);
+        put16(central, 0);
+        put32(central, 0);
+        put32(central, offset);
         central += member;
         ++count;
     }
     uint32_t cd_offset = uint32_t(zip.size());
     zip += central;
-    put32(zip, 0x06054b50); put16(zip, 0); put16(zip, 0); put16(zip, count); put16(zip, count);
-    put32(zip, uint32_t(central.size())); put32(zip, cd_offset); put16(zip, 0);
+    put32(zip, 0x06054b50);
+    put16(zip, 0);
+    put16(zip, 0);
+    put16(zip, count);
+    put16(zip, count);
+    put32(zip, uint32_t(central.size()));
+    put32(zip, cd_offset);
+    put16(zip, 0);
     write_file_atomically(path, zip);
 }
 

@@ -26,10 +26,9 @@
 
 namespace weft::apps {
 
-
 const std::vector<std::string>& sim_option_names() {
-    static const std::vector<std::string> v = {"scheduler", "trace-jsonl", "trace-opcode", "trace-sm", "trace-warp",
-                                               "trace-block", "trace-line", "trace-cycles", "trace-max", "chrome-trace"};
+    static const std::vector<std::string> v = {"scheduler",   "trace-jsonl", "trace-opcode", "trace-sm",  "trace-warp",
+                                               "trace-block", "trace-line",  "trace-cycles", "trace-max", "chrome-trace"};
     return v;
 }
 
@@ -40,10 +39,13 @@ std::string sim_options_usage() {
         for (const auto& n : names) out += (out.empty() ? "" : ", ") + n + (n == dflt ? " (default)" : "");
         return out;
     };
-    return "  --arch NAME|FILE.json     GPU model: an architecture file's name (gpusim/arch/: " + list(gpusim::builtin_arch_names(), kDefaultArch) +
+    return "  --arch NAME|FILE.json     GPU model: an architecture file's name (gpusim/arch/: " +
+           list(gpusim::builtin_arch_names(), kDefaultArch) +
            ") or path\n"
            "  --report text|json        per-kernel and per-source-line report (json: for tools)\n"
-           "  --scheduler POLICY        warp scheduler: " + list(gpusim::scheduler_names(), "gto") + "\n"
+           "  --scheduler POLICY        warp scheduler: " +
+           list(gpusim::scheduler_names(), "gto") +
+           "\n"
            "  --trace-jsonl FILE        write every issued warp instruction as one JSON line, filtered by:\n"
            "    --trace-opcode OP       opcode prefix at a '.' boundary (ld, ld.shared, bar, fma.rn)\n"
            "    --trace-sm N  --trace-warp N  --trace-block N  --trace-line N (kernel source line)\n"
@@ -61,8 +63,7 @@ namespace {
         size_t used = 0;
         long long x = std::stoll(*v, &used);
         if (used == v->size() && x >= lo) return x;
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
     throw UsageError("--" + name + " takes an integer >= " + std::to_string(lo) + "; got '" + *v + "'");
 }
 
@@ -72,15 +73,16 @@ namespace {
         size_t used = 0;
         unsigned long long x = std::stoull(s, &used);
         if (used == s.size() && s[0] != '-') return x;
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
     throw UsageError("--trace-cycles takes FIRST:LAST cycles (either may be left out); got '" + whole + "'");
 }
 
 }  // namespace
 
 #if !WEFT_HAVE_SIM
-std::string configure_sim(const Args&) { throw UsageError("this build has no simulator (it needs NVRTC: configure with the CUDA toolkit)"); }
+std::string configure_sim(const Args&) {
+    throw UsageError("this build has no simulator (it needs NVRTC: configure with the CUDA toolkit)");
+}
 int print_sim_report(const Args&, const std::string&, uint64_t) {
     throw UsageError("this build has no simulator (it needs NVRTC: configure with the CUDA toolkit)");
 }
@@ -95,9 +97,7 @@ std::string configure_sim(const Args& args) {
     s.scheduler = args.get_or("scheduler", "gto");
     try {
         runtime::sim_scheduler(s.scheduler);
-    } catch (const runtime::RuntimeError& e) {
-        throw UsageError(std::string("--scheduler: ") + e.what());
-    }
+    } catch (const runtime::RuntimeError& e) { throw UsageError(std::string("--scheduler: ") + e.what()); }
     gpusim::TraceFilter& f = s.trace_filter;
     f.sm = static_cast<int32_t>(int_option(args, "trace-sm", 0));
     f.warp = static_cast<int32_t>(int_option(args, "trace-warp", 0));
@@ -107,7 +107,8 @@ std::string configure_sim(const Args& args) {
     f.opcode = args.get_or("trace-opcode", "");
     if (auto c = args.get("trace-cycles")) {
         const size_t colon = c->find(':');
-        if (colon == std::string::npos) throw UsageError("--trace-cycles takes FIRST:LAST cycles (either may be left out); got '" + *c + "'");
+        if (colon == std::string::npos)
+            throw UsageError("--trace-cycles takes FIRST:LAST cycles (either may be left out); got '" + *c + "'");
         f.first_cycle = cycle_bound(c->substr(0, colon), *c, 0);
         f.last_cycle = cycle_bound(c->substr(colon + 1), *c, UINT64_MAX);
     }
@@ -145,29 +146,36 @@ gpusim::Stall top_stall(const gpusim::TimingCounters& t) {
 void print_kernel_summary(const runtime::SimLaunchReport& rep) {
     const gpusim::TimingResult& r = rep.result;
     const gpusim::Counters& c = r.counts.total;
-    printf("kernel %s: grid %u x block %u on %s\n", r.counts.kernel.c_str(), r.counts.grid.x, r.counts.block.x, rep.device.c_str());
+    printf("kernel %s: grid %u x block %u on %s\n", r.counts.kernel.c_str(), r.counts.grid.x, r.counts.block.x,
+           rep.device.c_str());
     if (rep.timed) {
         const gpusim::Occupancy& o = r.occupancy;
         const gpusim::TimingCounters& t = r.total;
-        printf("  cycles %llu (%.2f us), IPC %.2f, occupancy %.0f%% theoretical (%d blocks/SM, limited by %s, %d registers) / %.0f%% achieved\n",
-               (unsigned long long)r.cycles, r.time_us, r.ipc, 100.0 * o.theoretical, o.blocks_per_sm, gpusim::occupancy_limit_name(o.limiter),
-               o.registers_per_thread, 100.0 * r.achieved_occupancy);
+        printf(
+            "  cycles %llu (%.2f us), IPC %.2f, occupancy %.0f%% theoretical (%d blocks/SM, limited by %s, %d registers) / "
+            "%.0f%% achieved\n",
+            (unsigned long long)r.cycles, r.time_us, r.ipc, 100.0 * o.theoretical, o.blocks_per_sm,
+            gpusim::occupancy_limit_name(o.limiter), o.registers_per_thread, 100.0 * r.achieved_occupancy);
         printf("  warp-cycles by state:");
         const uint64_t all = t.warp_cycles();
         for (int s = 0; s < gpusim::kNumStalls; ++s)
-            if (t.stall_cycles[s]) printf(" %s %.1f%%", gpusim::stall_name(static_cast<gpusim::Stall>(s)), pct(t.stall_cycles[s], all));
-        printf("\n  shared: %llu requests, %llu wavefronts (%llu excess from bank conflicts); global: %llu requests, %.2f sectors/request, "
-               "L1 hit %.1f%%, L2 hit %.1f%%, DRAM %.1f KB read %.1f KB written\n",
-               (unsigned long long)c.shared_requests, (unsigned long long)t.shared_wavefronts, (unsigned long long)t.shared_excess_wavefronts(),
-               (unsigned long long)t.global_requests, ratio(t.global_sectors, t.global_requests), pct(t.l1_hits, t.l1_hits + t.l1_misses),
-               pct(t.l2_hits, t.l2_hits + t.l2_misses), r.dram_read_bytes / 1e3, r.dram_write_bytes / 1e3);
+            if (t.stall_cycles[s])
+                printf(" %s %.1f%%", gpusim::stall_name(static_cast<gpusim::Stall>(s)), pct(t.stall_cycles[s], all));
+        printf(
+            "\n  shared: %llu requests, %llu wavefronts (%llu excess from bank conflicts); global: %llu requests, %.2f "
+            "sectors/request, "
+            "L1 hit %.1f%%, L2 hit %.1f%%, DRAM %.1f KB read %.1f KB written\n",
+            (unsigned long long)c.shared_requests, (unsigned long long)t.shared_wavefronts,
+            (unsigned long long)t.shared_excess_wavefronts(), (unsigned long long)t.global_requests,
+            ratio(t.global_sectors, t.global_requests), pct(t.l1_hits, t.l1_hits + t.l1_misses),
+            pct(t.l2_hits, t.l2_hits + t.l2_misses), r.dram_read_bytes / 1e3, r.dram_write_bytes / 1e3);
     } else {
         printf("  (timing off: WEFT_SIM_TIMING=0)\n");
     }
     printf("  warp instructions %llu (PTX)", (unsigned long long)c.warp_instructions);
     if (rep.timed && rep.result.sass_instructions) printf(", about %llu SASS", (unsigned long long)rep.result.sass_instructions);
-    printf(", thread instructions %llu, active lanes %.1f%%, divergent branches %llu\n\n", (unsigned long long)c.thread_instructions,
-           100.0 * c.active_lane_ratio(), (unsigned long long)c.divergent_branches);
+    printf(", thread instructions %llu, active lanes %.1f%%, divergent branches %llu\n\n",
+           (unsigned long long)c.thread_instructions, 100.0 * c.active_lane_ratio(), (unsigned long long)c.divergent_branches);
 }
 
 }  // namespace
@@ -205,7 +213,8 @@ int print_sim_report(const Args& args, const std::string& path, uint64_t mark) {
            "shared", "wavefr", "excess", "sect/r", "diverg", "source");
     // The module's own lines first, in line order; then generated glue and builtins headers.
     auto is_ours = [&](const gpusim::LineCounters& lc) {
-        return lc.file_name.empty() || lc.file_name.find(path) != std::string::npos || path.find(lc.file_name) != std::string::npos;
+        return lc.file_name.empty() || lc.file_name.find(path) != std::string::npos ||
+               path.find(lc.file_name) != std::string::npos;
     };
     std::vector<size_t> rows;
     for (size_t i = 0; i < r.counts.per_line.size(); ++i) rows.push_back(i);
@@ -225,7 +234,8 @@ int print_sim_report(const Args& args, const std::string& path, uint64_t mark) {
         gpusim::TimingCounters t;
         if (rep.timed && i < r.per_line.size()) t = r.per_line[i];
         std::string src;
-        if (is_ours(lc) && lc.line > 0 && lc.line <= static_cast<int>(lines.size())) src = lines[static_cast<size_t>(lc.line - 1)];
+        if (is_ours(lc) && lc.line > 0 && lc.line <= static_cast<int>(lines.size()))
+            src = lines[static_cast<size_t>(lc.line - 1)];
         if (!is_ours(lc)) src = "(" + lc.file_name + ")";
         char cyc[16] = "-", stall[24] = "-", sect[16] = "-";
         if (rep.timed) {
@@ -233,10 +243,11 @@ int print_sim_report(const Args& args, const std::string& path, uint64_t mark) {
             if (t.total_stall_cycles()) snprintf(stall, sizeof stall, "%s", gpusim::stall_name(top_stall(t)));
             if (t.global_requests) snprintf(sect, sizeof sect, "%.2f", ratio(t.global_sectors, t.global_requests));
         }
-        printf("%6d %10llu %7s %-16s %5.0f%% %8llu %8llu %8llu %8llu %6s %6llu  %s\n", lc.line, (unsigned long long)c.warp_instructions, cyc,
-               stall, 100.0 * c.active_lane_ratio(), (unsigned long long)(c.global_loads + c.global_stores),
-               (unsigned long long)c.shared_requests, (unsigned long long)t.shared_wavefronts, (unsigned long long)t.shared_excess_wavefronts(),
-               sect, (unsigned long long)c.divergent_branches, src.c_str());
+        printf("%6d %10llu %7s %-16s %5.0f%% %8llu %8llu %8llu %8llu %6s %6llu  %s\n", lc.line,
+               (unsigned long long)c.warp_instructions, cyc, stall, 100.0 * c.active_lane_ratio(),
+               (unsigned long long)(c.global_loads + c.global_stores), (unsigned long long)c.shared_requests,
+               (unsigned long long)t.shared_wavefronts, (unsigned long long)t.shared_excess_wavefronts(), sect,
+               (unsigned long long)c.divergent_branches, src.c_str());
     }
     return 0;
 }

@@ -75,9 +75,7 @@ static Diagnostic make_diag(DiagId id, Severity sev, SourceLoc loc, std::string 
 }
 
 static void format_one(std::ostringstream& os, const Diagnostic& d) {
-    if (d.line > 0) {
-        os << d.path << ":" << d.line << ":" << d.col << ": ";
-    }
+    if (d.line > 0) { os << d.path << ":" << d.line << ":" << d.col << ": "; }
     os << severity_word(d.severity) << ": " << d.message << "\n";
     if (d.line > 0) {
         std::string_view line = d.line_text;
@@ -132,8 +130,8 @@ std::string DiagnosticEngine::format_all() const {
 }
 
 void internal_error(const char* file, int line, const std::string& what) {
-    throw std::logic_error(std::string("internal compiler error (a Weft bug) at ") + file + ":" +
-                           std::to_string(line) + ": " + what);
+    throw std::logic_error(std::string("internal compiler error (a Weft bug) at ") + file + ":" + std::to_string(line) + ": " +
+                           what);
 }
 
 }  // namespace weft::compiler

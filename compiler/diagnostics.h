@@ -48,18 +48,18 @@ struct SourceLoc {
 struct Diagnostic {
     DiagId id;
     Severity severity;
-    SourceLoc loc;              // valid only while the module's sources live
+    SourceLoc loc;  // valid only while the module's sources live
     std::string message;
     std::vector<Diagnostic> notes;
     // Captured when reported, so a diagnostic outlives the sources it points into.
     std::string path;
-    int line = 0;               // display line (0: no location)
+    int line = 0;  // display line (0: no location)
     int col = 0;
     int len = 1;
     std::string line_text;
 };
 
-std::string diag_id_name(DiagId id);             // "err_undeclared_name"
+std::string diag_id_name(DiagId id);  // "err_undeclared_name"
 Severity diag_severity(DiagId id);
 std::string format_message(DiagId id, const std::vector<std::string>& args);
 std::string format_diagnostic(const Diagnostic& d);  // the clang-style block, notes included

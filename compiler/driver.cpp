@@ -116,8 +116,7 @@ private:
             if (err.empty() && pass == "lower_jumps")
                 if (auto it = m_.passes.jump_free.find(f.get()); it != m_.passes.jump_free.end())
                     err = ir::verify(*f, it->second.body, it->second.vars);
-            if (!err.empty())
-                throw std::logic_error("internal error: the IR verifier failed after " + pass + ": " + err);
+            if (!err.empty()) throw std::logic_error("internal error: the IR verifier failed after " + pass + ": " + err);
         }
     }
 
@@ -172,8 +171,8 @@ void generate_code(CompiledModule& m, const CompileOptions& options) {
     // lower_jumps: break / continue / return -> flags, in every body an adjoint reverses
     std::set<const ir::Function*> differentiated = passes::differentiated_funcs(*m.ir);
     for (const auto& f : m.ir->functions) {
-        bool reversed = f->kind == ir::FunctionKind::Kernel ? passes::has_adjoint(*f)
-                                                            : differentiated.count(f.get()) && !f->custom_grad;
+        bool reversed =
+            f->kind == ir::FunctionKind::Kernel ? passes::has_adjoint(*f) : differentiated.count(f.get()) && !f->custom_grad;
         if (reversed) m.passes.jump_free.emplace(f.get(), passes::lower_jumps(*f));
     }
     log.after("lower_jumps");

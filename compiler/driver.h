@@ -36,25 +36,25 @@
 namespace weft::compiler {
 
 struct ModuleSource {
-    std::string path;       // shown in diagnostics and #line directives
+    std::string path;  // shown in diagnostics and #line directives
     std::string text;
-    int line_offset = 0;    // the text starts at line (line_offset + 1) of `path`
+    int line_offset = 0;  // the text starts at line (line_offset + 1) of `path`
 };
 
 struct CompileOptions {
-    bool debug = false;                // bounds-checked array accesses in the generated code
-    std::string module_key;            // default: the first source's path
-    int adjoint_tape_bytes = 4096;     // per-thread tape of backward kernels (docs/autodiff.md)
+    bool debug = false;             // bounds-checked array accesses in the generated code
+    std::string module_key;         // default: the first source's path
+    int adjoint_tape_bytes = 4096;  // per-thread tape of backward kernels (docs/autodiff.md)
     // Not part of the output (nor of any cache key):
-    std::string dump_ir;               // passes to dump after, as WEFT_DUMP_IR; default: $WEFT_DUMP_IR
-    std::ostream* dump_to = nullptr;   // where dumps go; default std::cerr
-    bool verify_ir = false;            // verify after every pass; also on with WEFT_VERIFY_IR=1
+    std::string dump_ir;              // passes to dump after, as WEFT_DUMP_IR; default: $WEFT_DUMP_IR
+    std::ostream* dump_to = nullptr;  // where dumps go; default std::cerr
+    bool verify_ir = false;           // verify after every pass; also on with WEFT_VERIFY_IR=1
 };
 
 struct CompiledModule {
-    ast::Module ast;                   // owns the source files that locations point into
+    ast::Module ast;  // owns the source files that locations point into
     std::unique_ptr<ir::Module> ir;
-    PassResults passes;                // param_access and lower_jumps, for codegen
+    PassResults passes;  // param_access and lower_jumps, for codegen
     GeneratedSource gen;
     std::vector<Diagnostic> warnings;
     const KernelInfo* find_kernel(const std::string& name) const;

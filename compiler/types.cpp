@@ -76,10 +76,9 @@ const char* scalar_suffix(ScalarKind s) {
 
 std::optional<ScalarKind> suffix_scalar(std::string_view c) {
     static const std::pair<const char*, ScalarKind> table[] = {
-        {"h", ScalarKind::Float16}, {"f", ScalarKind::Float32}, {"d", ScalarKind::Float64},
-        {"i", ScalarKind::Int32},   {"ui", ScalarKind::UInt32}, {"l", ScalarKind::Int64},
-        {"ul", ScalarKind::UInt64}, {"b", ScalarKind::Int8},    {"ub", ScalarKind::UInt8},
-        {"s", ScalarKind::Int16},   {"us", ScalarKind::UInt16}};
+        {"h", ScalarKind::Float16}, {"f", ScalarKind::Float32}, {"d", ScalarKind::Float64}, {"i", ScalarKind::Int32},
+        {"ui", ScalarKind::UInt32}, {"l", ScalarKind::Int64},   {"ul", ScalarKind::UInt64}, {"b", ScalarKind::Int8},
+        {"ub", ScalarKind::UInt8},  {"s", ScalarKind::Int16},   {"us", ScalarKind::UInt16}};
     for (auto& [name, k] : table)
         if (c == name) return k;
     return std::nullopt;
@@ -153,16 +152,14 @@ Type struct_type(const std::string& module_key, const std::string& name, const s
     return t;
 }
 
-bool is_float_kind(ScalarKind s) {
-    return s == ScalarKind::Float16 || s == ScalarKind::Float32 || s == ScalarKind::Float64;
-}
+bool is_float_kind(ScalarKind s) { return s == ScalarKind::Float16 || s == ScalarKind::Float32 || s == ScalarKind::Float64; }
 bool is_int_kind(ScalarKind s) { return !is_float_kind(s) && s != ScalarKind::Bool; }
 
 bool is_scalar(Type t) { return t->kind == TypeKind::Scalar; }
 bool is_int(Type t) { return is_scalar(t) && is_int_kind(t->scalar); }
 bool is_signed_int(Type t) {
-    return is_scalar(t) && (t->scalar == ScalarKind::Int8 || t->scalar == ScalarKind::Int16 ||
-                            t->scalar == ScalarKind::Int32 || t->scalar == ScalarKind::Int64);
+    return is_scalar(t) && (t->scalar == ScalarKind::Int8 || t->scalar == ScalarKind::Int16 || t->scalar == ScalarKind::Int32 ||
+                            t->scalar == ScalarKind::Int64);
 }
 bool is_float(Type t) { return is_scalar(t) && is_float_kind(t->scalar); }
 bool is_numeric(Type t) { return is_int(t) || is_float(t); }
@@ -244,8 +241,8 @@ std::string type_name(Type t) {
             if (t->rows == 6 && t->cols == 6 && is_float_kind(t->scalar))
                 return t->scalar == ScalarKind::Float64 ? "spatial_matrixd" : "spatial_matrix";
             if (t->rows != t->cols || t->rows < 2 || t->rows > 4)
-                return "mat(shape=(" + std::to_string(t->rows) + ", " + std::to_string(t->cols) + "), dtype=" +
-                       std::string(scalar_name(t->scalar)) + ")";
+                return "mat(shape=(" + std::to_string(t->rows) + ", " + std::to_string(t->cols) +
+                       "), dtype=" + std::string(scalar_name(t->scalar)) + ")";
             return "mat" + std::to_string(t->rows) + std::to_string(t->cols) + scalar_suffix(t->scalar);
         case TypeKind::Quat: return std::string("quat") + scalar_suffix(t->scalar);
         case TypeKind::Transform: return std::string("transform") + scalar_suffix(t->scalar);
@@ -270,8 +267,7 @@ std::string cpp_type_name(Type t) {
         case TypeKind::Scalar: return cpp_scalar(t->scalar);
         case TypeKind::Vector: return "wp::vec_t<" + std::to_string(t->rows) + "," + cpp_scalar(t->scalar) + ">";
         case TypeKind::Matrix:
-            return "wp::mat_t<" + std::to_string(t->rows) + "," + std::to_string(t->cols) + "," +
-                   cpp_scalar(t->scalar) + ">";
+            return "wp::mat_t<" + std::to_string(t->rows) + "," + std::to_string(t->cols) + "," + cpp_scalar(t->scalar) + ">";
         case TypeKind::Quat: return std::string("wp::quat_t<") + cpp_scalar(t->scalar) + ">";
         case TypeKind::Transform: return std::string("wp::transform_t<") + cpp_scalar(t->scalar) + ">";
         case TypeKind::Array: return "wp::array_t<" + cpp_type_name(t->elem) + ">";
@@ -329,10 +325,10 @@ std::optional<Type> type_from_name(std::string_view n) {
 
 const std::vector<std::string>& value_type_names() {
     static const std::vector<std::string> names = [] {
-        std::vector<std::string> v = {"bool",  "int8",    "uint8",   "int16",   "uint16", "int32",
-                                      "uint32", "int64",  "uint64",  "float16", "float32", "float64",
-                                      "int",   "float",   "spatial_vector", "spatial_vectord",
-                                      "spatial_matrix", "spatial_matrixd"};
+        std::vector<std::string> v = {
+            "bool",   "int8",  "uint8",          "int16",           "uint16",         "int32",
+            "uint32", "int64", "uint64",         "float16",         "float32",        "float64",
+            "int",    "float", "spatial_vector", "spatial_vectord", "spatial_matrix", "spatial_matrixd"};
         for (const char* sfx : {"", "f", "d", "h", "i", "ui", "l", "ul", "b", "ub", "s", "us"})
             for (int n = 2; n <= 4; ++n) v.push_back("vec" + std::to_string(n) + sfx);
         for (const char* sfx : {"", "f", "d", "h"}) {

@@ -90,7 +90,7 @@ Type struct_type(const std::string& module_key, const std::string& name, const s
 
 // [SECTION] Queries
 bool is_scalar(Type t);
-bool is_int(Type t);      // any integer scalar (not bool)
+bool is_int(Type t);  // any integer scalar (not bool)
 bool is_signed_int(Type t);
 bool is_float(Type t);    // float16/32/64 scalar
 bool is_numeric(Type t);  // int or float scalar
@@ -108,8 +108,8 @@ int component_count(Type t);
 Type with_scalar(Type t, ScalarKind s);
 
 // [SECTION] Names
-std::string type_name(Type t);                    // canonical: "float32", "vec3f", "array(float32, ndim=2)"
-std::string_view scalar_name(ScalarKind s);       // "float32"
+std::string type_name(Type t);               // canonical: "float32", "vec3f", "array(float32, ndim=2)"
+std::string_view scalar_name(ScalarKind s);  // "float32"
 // The C++ spelling used by the code generator ("float", "wp::vec_t<3,float>", "wp::array_t<float>").
 std::string cpp_type_name(Type t);
 // Parses a canonical or Warp alias name ("vec3", "float", "int", "mat33d", "spatial_vector").

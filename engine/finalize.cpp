@@ -179,8 +179,8 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     }
     start[size_t(np)] = int(index.size());
     m.particle_term_start = up(i32, {np + 1}, start, false);
-    m.particle_term_index = up(i32, {std::max<int64_t>(int64_t(index.size()), 1)},
-                               index.empty() ? std::vector<int>{0} : index, false);
+    m.particle_term_index =
+        up(i32, {std::max<int64_t>(int64_t(index.size()), 1)}, index.empty() ? std::vector<int>{0} : index, false);
 
     std::vector<std::vector<int>> springs_of(static_cast<size_t>(np));
     for (int s = 0; s < m.spring_count; ++s)
@@ -206,7 +206,8 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
             for (size_t k = 0; k < springs_of[size_t(i)].size(); ++k) {
                 const int s = springs_of[size_t(i)][k];
                 ell_list[k * size_t(np) + size_t(i)] = s;
-                ell_other[k * size_t(np) + size_t(i)] = spring_indices[size_t(2 * s)] + spring_indices[size_t(2 * s + 1)] - int(i);
+                ell_other[k * size_t(np) + size_t(i)] =
+                    spring_indices[size_t(2 * s)] + spring_indices[size_t(2 * s + 1)] - int(i);
             }
         m.particle_spring_width = int(width);
         m.particle_spring_ell_list = up(i32, {int64_t(ell_list.size())}, ell_list, false);

@@ -42,8 +42,8 @@ namespace weft::engine {
 
 // A kernel of kernels/*.py: its module group (engine/solver_kernels.h) and name.
 struct KernelRef {
-    std::string group;   // "contact", "xpbd", ...
-    std::string name;    // "eval_particle_terms"
+    std::string group;  // "contact", "xpbd", ...
+    std::string name;   // "eval_particle_terms"
     bool operator==(const KernelRef& o) const { return group == o.group && name == o.name; }
 };
 
@@ -60,13 +60,13 @@ enum IntegratorCaps : uint32_t {
 };
 
 struct IntegratorInfo {
-    std::string name;                      // registry key and scene `solver = "..."`: "semi_implicit"
-    std::string summary;                   // one line, for `weft run --help`-style listings and docs
-    std::vector<KernelRef> kernels;        // every kernel a step may launch (a superset for any one model)
-    uint32_t caps = IntegratorCaps_None;   // IntegratorCaps
-    std::vector<std::string> state_reads;  // State arrays read from state_in ("particle_q", ...)
-    std::vector<std::string> state_writes; // State arrays written in state_out; the others keep their contents
-    std::vector<OptionSpec> options;       // the options it accepts (engine/integrator_options.h)
+    std::string name;                       // registry key and scene `solver = "..."`: "semi_implicit"
+    std::string summary;                    // one line, for `weft run --help`-style listings and docs
+    std::vector<KernelRef> kernels;         // every kernel a step may launch (a superset for any one model)
+    uint32_t caps = IntegratorCaps_None;    // IntegratorCaps
+    std::vector<std::string> state_reads;   // State arrays read from state_in ("particle_q", ...)
+    std::vector<std::string> state_writes;  // State arrays written in state_out; the others keep their contents
+    std::vector<OptionSpec> options;        // the options it accepts (engine/integrator_options.h)
 
     bool can(IntegratorCaps c) const { return (caps & c) == c; }
 };

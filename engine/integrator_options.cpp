@@ -39,8 +39,10 @@ IntegratorOptions resolve_options(const std::string& integrator, const std::vect
         if (known) continue;
         std::string msg = "integrator '" + integrator + "' has no option '" + key + "'";
         std::string near = support::closest_name(key, names);
-        if (!near.empty()) msg += " (did you mean '" + near + "'?)";
-        else if (names.empty()) msg += " (it takes none)";
+        if (!near.empty())
+            msg += " (did you mean '" + near + "'?)";
+        else if (names.empty())
+            msg += " (it takes none)";
         else {
             msg += "; its options are";
             for (size_t i = 0; i < names.size(); ++i) msg += (i ? ", '" : " '") + names[i] + "'";

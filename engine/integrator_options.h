@@ -20,13 +20,13 @@ namespace weft::engine {
 
 struct OptionSpec {
     enum class Type { Integer, Number };
-    std::string name;            // "iterations"
+    std::string name;  // "iterations"
     Type type = Type::Number;
     double default_value = 0.0;
-    double min = 0.0;            // allowed range [min, max], (min, max] when min_open
+    double min = 0.0;  // allowed range [min, max], (min, max] when min_open
     double max = 0.0;
     bool min_open = false;
-    std::string doc;             // meaning and unit, one line (docs and error messages)
+    std::string doc;  // meaning and unit, one line (docs and error messages)
 };
 
 class IntegratorOptions {

@@ -40,11 +40,11 @@ struct Mesh {
 // at values[(k dim[1] + j) dim[0] + i].
 struct SdfGrid {
     Eigen::Vector3d origin = Eigen::Vector3d::Zero();  // m, node (0, 0, 0) in the shape frame
-    double cell = 0.0;                                  // m, node spacing (the same along every axis)
-    std::array<int, 3> dim{0, 0, 0};                    // nodes along x, y, z (each >= 2)
-    std::vector<float> values;                          // m, signed distance of each node
-    std::vector<Eigen::Vector3f> gradients;             // of each node: central differences of the values
-                                                        //   (one-sided on the grid's faces), not normalised
+    double cell = 0.0;                                 // m, node spacing (the same along every axis)
+    std::array<int, 3> dim{0, 0, 0};                   // nodes along x, y, z (each >= 2)
+    std::vector<float> values;                         // m, signed distance of each node
+    std::vector<Eigen::Vector3f> gradients;            // of each node: central differences of the values
+                                                       //   (one-sided on the grid's faces), not normalised
 
     size_t index(int i, int j, int k) const { return size_t((k * dim[1] + j) * dim[0] + i); }
     float at(int i, int j, int k) const { return values[index(i, j, k)]; }
@@ -74,13 +74,13 @@ private:
     // closest feature
     double closest(int t, const Eigen::Vector3d& p, Eigen::Vector3d& point, Eigen::Vector3d& normal) const;
 
-    std::vector<Eigen::Vector3d> x_;                  // vertices
-    std::vector<std::array<int, 3>> tris_;            // triangles of nonzero area
-    std::vector<Eigen::Vector3d> face_normal_;        // unit, per triangle
+    std::vector<Eigen::Vector3d> x_;                           // vertices
+    std::vector<std::array<int, 3>> tris_;                     // triangles of nonzero area
+    std::vector<Eigen::Vector3d> face_normal_;                 // unit, per triangle
     std::vector<std::array<Eigen::Vector3d, 3>> edge_normal_;  // per triangle edge ab, bc, ca: sum of the faces' normals
-    std::vector<Eigen::Vector3d> vertex_normal_;      // angle-weighted sum of the faces' normals
-    std::vector<int> order_;                          // triangle indices, grouped by leaf
-    std::vector<Node> nodes_;                         // nodes_[0] is the root
+    std::vector<Eigen::Vector3d> vertex_normal_;               // angle-weighted sum of the faces' normals
+    std::vector<int> order_;                                   // triangle indices, grouped by leaf
+    std::vector<Node> nodes_;                                  // nodes_[0] is the root
     Eigen::AlignedBox3d bounds_;
 };
 
@@ -89,7 +89,6 @@ private:
 // interpolate the values and, for the contact normal, the node gradients: an interpolated
 // gradient field is continuous, where the gradient of the interpolated values jumps at every cell
 // face (a force that jumps as a particle crosses a face is one the Tape's derivative cannot see).
-SdfGrid build_sdf_grid(const Mesh& mesh, int resolution, double margin,
-                       const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
+SdfGrid build_sdf_grid(const Mesh& mesh, int resolution, double margin, const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
 
 }  // namespace weft::engine

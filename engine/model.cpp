@@ -29,8 +29,8 @@ State Model::state(int requires_grad_opt) const {
     s.particle_f = Array::zeros(vec3_type(), {n}, device, false);
     if (particle_contact && particle_grid_buckets > 0) {
         s.grid_bucket_count = Array::zeros(compiler::int32_type(), {particle_grid_buckets}, device);
-        s.grid_bucket_particles = Array::zeros(compiler::int32_type(),
-                                               {int64_t(particle_grid_buckets) * particle_grid_capacity}, device);
+        s.grid_bucket_particles =
+            Array::zeros(compiler::int32_type(), {int64_t(particle_grid_buckets) * particle_grid_capacity}, device);
     }
     return s;
 }
@@ -45,8 +45,10 @@ void State::clear_forces() {
     if (!particle_f.valid()) return;
     // Under a recorder (a Tape), this state's particle_f may be the force that a recorded step
     // wrote and its backward pass reads: give the state a new zero array instead of overwriting it.
-    if (runtime::active_recorder()) particle_f = Array::zeros(particle_f.dtype(), particle_f.shape(), particle_f.device());
-    else particle_f.zero();
+    if (runtime::active_recorder())
+        particle_f = Array::zeros(particle_f.dtype(), particle_f.shape(), particle_f.device());
+    else
+        particle_f.zero();
 }
 
 }  // namespace weft::engine

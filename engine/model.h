@@ -38,11 +38,11 @@ enum GeoType : int { GEO_SPHERE = 0, GEO_BOX = 1, GEO_CAPSULE = 2, GEO_PLANE = 3
 // particle's slots to find the elements it belongs to, and XPBD writes each pair's position
 // correction to that slot of its deltas array.
 struct ForceTermLayout {
-    int spring = 0;   // first slot of springs: 2 per spring
-    int tri = 0;      // 3 per triangle
-    int edge = 0;     // 4 per bending edge
-    int tet = 0;      // 4 per tetrahedron
-    int count = 0;    // total slots
+    int spring = 0;  // first slot of springs: 2 per spring
+    int tri = 0;     // 3 per triangle
+    int edge = 0;    // 4 per bending edge
+    int tet = 0;     // 4 per tetrahedron
+    int count = 0;   // total slots
 };
 
 struct State;
@@ -50,8 +50,8 @@ struct Control;
 
 // [SECTION] Model
 struct Model {
-    runtime::Device device;                 // where every array lives
-    bool requires_grad = false;             // states get gradient arrays; integrators allocate per step
+    runtime::Device device;      // where every array lives
+    bool requires_grad = false;  // states get gradient arrays; integrators allocate per step
 
     int particle_count = 0;
     int spring_count = 0;
@@ -61,91 +61,91 @@ struct Model {
     int shape_count = 0;
 
     // particles
-    Array particle_q;                       // initial positions, vec3 (particle_count)
-    Array particle_qd;                      // initial velocities, vec3 (particle_count)
-    Array particle_mass;                    // kg, float (particle_count); 0 = kinematic
-    Array particle_inv_mass;                // 1/kg, float (particle_count); 0 for kinematic particles
-    Array particle_radius;                  // m, float (particle_count)
-    Array particle_flags;                   // ParticleFlags, uint32 (particle_count)
-    float particle_max_radius = 0.0f;       // m, largest particle_radius
-    float particle_max_velocity = 1e5f;     // m/s, speeds are clamped to this
-    float particle_drag = 0.0f;             // N s/m, linear drag f = -drag v on every particle (semi-implicit only)
+    Array particle_q;                    // initial positions, vec3 (particle_count)
+    Array particle_qd;                   // initial velocities, vec3 (particle_count)
+    Array particle_mass;                 // kg, float (particle_count); 0 = kinematic
+    Array particle_inv_mass;             // 1/kg, float (particle_count); 0 for kinematic particles
+    Array particle_radius;               // m, float (particle_count)
+    Array particle_flags;                // ParticleFlags, uint32 (particle_count)
+    float particle_max_radius = 0.0f;    // m, largest particle_radius
+    float particle_max_velocity = 1e5f;  // m/s, speeds are clamped to this
+    float particle_drag = 0.0f;          // N s/m, linear drag f = -drag v on every particle (semi-implicit only)
 
     // particle-particle contact (semi-implicit: penalty; XPBD: particle_mu only)
-    bool particle_contact = false;          // build the hash grid and collide particles with each other
-    float particle_ke = 1.0e3f;             // N/m, normal stiffness
-    float particle_kd = 1.0e2f;             // N s/m, normal damping (while approaching)
-    float particle_kf = 1.0e2f;             // N s/m, friction stiffness (viscous friction below the Coulomb limit)
-    float particle_mu = 0.5f;               // Coulomb friction coefficient
-    float particle_grid_cell = 0.0f;        // m, cell side of the hash grid (2 particle_max_radius)
-    int particle_grid_buckets = 0;          // hash buckets (a power of two)
-    int particle_grid_capacity = 16;        // particles kept per bucket; more are dropped (counted)
+    bool particle_contact = false;    // build the hash grid and collide particles with each other
+    float particle_ke = 1.0e3f;       // N/m, normal stiffness
+    float particle_kd = 1.0e2f;       // N s/m, normal damping (while approaching)
+    float particle_kf = 1.0e2f;       // N s/m, friction stiffness (viscous friction below the Coulomb limit)
+    float particle_mu = 0.5f;         // Coulomb friction coefficient
+    float particle_grid_cell = 0.0f;  // m, cell side of the hash grid (2 particle_max_radius)
+    int particle_grid_buckets = 0;    // hash buckets (a power of two)
+    int particle_grid_capacity = 16;  // particles kept per bucket; more are dropped (counted)
 
     // springs
-    Array spring_indices;                   // int32 (2 spring_count): i, j of each spring
-    Array spring_rest_length;               // m, float (spring_count)
-    Array spring_stiffness;                 // N/m, float (spring_count)
-    Array spring_damping;                   // N s/m, float (spring_count)
+    Array spring_indices;      // int32 (2 spring_count): i, j of each spring
+    Array spring_rest_length;  // m, float (spring_count)
+    Array spring_stiffness;    // N/m, float (spring_count)
+    Array spring_damping;      // N s/m, float (spring_count)
 
     // triangles (cloth membranes)
-    Array tri_indices;                      // int32 (tri_count x 3)
-    Array tri_poses;                        // mat22 (tri_count): inverse rest shape in the triangle's frame
-    Array tri_activations;                  // float (tri_count): added to the area ratio's target
-    Array tri_materials;                    // float (tri_count x 5): k_mu, k_lambda, k_damp, drag, lift
-    Array tri_areas;                        // m^2, float (tri_count): rest areas
+    Array tri_indices;      // int32 (tri_count x 3)
+    Array tri_poses;        // mat22 (tri_count): inverse rest shape in the triangle's frame
+    Array tri_activations;  // float (tri_count): added to the area ratio's target
+    Array tri_materials;    // float (tri_count x 5): k_mu, k_lambda, k_damp, drag, lift
+    Array tri_areas;        // m^2, float (tri_count): rest areas
 
     // bending edges
-    Array edge_indices;                     // int32 (edge_count x 4): opposite i, opposite j, edge k, edge l
-    Array edge_rest_angle;                  // rad, float (edge_count)
-    Array edge_bending_properties;          // float (edge_count x 2): ke (N m/rad), kd
+    Array edge_indices;             // int32 (edge_count x 4): opposite i, opposite j, edge k, edge l
+    Array edge_rest_angle;          // rad, float (edge_count)
+    Array edge_bending_properties;  // float (edge_count x 2): ke (N m/rad), kd
 
     // tetrahedra (soft bodies)
-    Array tet_indices;                      // int32 (tet_count x 4)
-    Array tet_poses;                        // mat33 (tet_count): inverse rest shape
-    Array tet_activations;                  // float (tet_count)
-    Array tet_materials;                    // float (tet_count x 3): k_mu, k_lambda (Pa), k_damp
+    Array tet_indices;      // int32 (tet_count x 4)
+    Array tet_poses;        // mat33 (tet_count): inverse rest shape
+    Array tet_activations;  // float (tet_count)
+    Array tet_materials;    // float (tet_count x 3): k_mu, k_lambda (Pa), k_damp
 
     // static collision shapes (shape_body is always -1: the shapes do not move)
-    Array shape_transform;                  // transform (shape_count): shape frame in the world
-    Array shape_geo_type;                   // GeoType, int32 (shape_count)
-    Array shape_geo_scale;                  // vec3 (shape_count): sphere r; box half extents; capsule r, half height; mesh scale
-    Array shape_geo_thickness;              // m, float (shape_count): added to the shape's surface
+    Array shape_transform;      // transform (shape_count): shape frame in the world
+    Array shape_geo_type;       // GeoType, int32 (shape_count)
+    Array shape_geo_scale;      // vec3 (shape_count): sphere r; box half extents; capsule r, half height; mesh scale
+    Array shape_geo_thickness;  // m, float (shape_count): added to the shape's surface
 
     // signed distance grids of the mesh shapes (engine/mesh_sdf.h), packed one after another
-    int shape_sdf_size = 0;                 // nodes of every grid together
-    Array shape_sdf_values;                 // vec4 (max(shape_sdf_size, 1)): node gradient (x, y, z) and signed
-                                            //   distance (w, m); node (i, j, k) of shape s at
-                                            //   shape_sdf_dims[s, 0] + (k ny + j) nx + i
-    Array shape_sdf_dims;                   // int32 (shape_count x 4): first node, nx, ny, nz; zeros for other shapes
-    Array shape_sdf_origin;                 // vec3 (shape_count): node (0, 0, 0) in the shape frame (scaled)
-    Array shape_sdf_cell;                   // m, float (shape_count): node spacing
+    int shape_sdf_size = 0;  // nodes of every grid together
+    Array shape_sdf_values;  // vec4 (max(shape_sdf_size, 1)): node gradient (x, y, z) and signed
+                             //   distance (w, m); node (i, j, k) of shape s at
+                             //   shape_sdf_dims[s, 0] + (k ny + j) nx + i
+    Array shape_sdf_dims;    // int32 (shape_count x 4): first node, nx, ny, nz; zeros for other shapes
+    Array shape_sdf_origin;  // vec3 (shape_count): node (0, 0, 0) in the shape frame (scaled)
+    Array shape_sdf_cell;    // m, float (shape_count): node spacing
 
     // ground and soft contact (particle-ground and particle-shape)
-    bool ground = true;                     // collide particles with the ground plane
+    bool ground = true;                                         // collide particles with the ground plane
     std::array<float, 4> ground_plane{0.0f, 1.0f, 0.0f, 0.0f};  // (n, d): the plane n.x + d = 0, n up
-    float soft_contact_ke = 1.0e3f;         // N/m, normal stiffness
-    float soft_contact_kd = 1.0e1f;         // N s/m, normal damping (while approaching)
-    float soft_contact_kf = 1.0e3f;         // N s/m, friction stiffness
-    float soft_contact_mu = 0.5f;           // Coulomb friction coefficient
+    float soft_contact_ke = 1.0e3f;                             // N/m, normal stiffness
+    float soft_contact_kd = 1.0e1f;                             // N s/m, normal damping (while approaching)
+    float soft_contact_kf = 1.0e3f;                             // N s/m, friction stiffness
+    float soft_contact_mu = 0.5f;                               // Coulomb friction coefficient
 
     std::array<float, 3> gravity{0.0f, -9.80665f, 0.0f};  // m/s^2
 
     // the element table: for particle i, its slots term_index[term_start[i] .. term_start[i+1]-1]
     ForceTermLayout term_layout;
-    Array particle_term_start;              // int32 (particle_count + 1)
-    Array particle_term_index;              // int32 (term_layout.count - particle_count)
+    Array particle_term_start;  // int32 (particle_count + 1)
+    Array particle_term_index;  // int32 (term_layout.count - particle_count)
     // The springs of each particle, in spring order (CSR): the semi-implicit solver sums them per
     // particle (kernels/springs.py) instead of going through force slots. A particle's spring slots
     // are the first (spring_start[i+1] - spring_start[i]) entries of its term_index list.
-    Array particle_spring_start;            // int32 (particle_count + 1)
-    Array particle_spring_list;             // int32 (2 spring_count): spring ids
-    Array particle_spring_other;            // int32 (2 spring_count): the spring's other particle
+    Array particle_spring_start;  // int32 (particle_count + 1)
+    Array particle_spring_list;   // int32 (2 spring_count): spring ids
+    Array particle_spring_other;  // int32 (2 spring_count): the spring's other particle
     // The same lists column by column (ELL): entry k of particle i at [k * particle_count + i],
     // -1 past its last spring, so the threads of a warp read consecutive words. Used when the
     // padding costs at most 2x the lists (particle_spring_width > 0), as in grids and cloth.
-    int particle_spring_width = 0;          // the most springs of one particle; 0: CSR only
-    Array particle_spring_ell_list;         // int32 (width x particle_count)
-    Array particle_spring_ell_other;        // int32 (width x particle_count)
+    int particle_spring_width = 0;    // the most springs of one particle; 0: CSR only
+    Array particle_spring_ell_list;   // int32 (width x particle_count)
+    Array particle_spring_ell_other;  // int32 (width x particle_count)
 
     // A new State holding the model's initial positions and velocities (copies).
     State state(int requires_grad = -1) const;  // -1: the model's requires_grad
@@ -155,16 +155,16 @@ struct Model {
 // [SECTION] State
 struct State {
     int particle_count = 0;
-    Array particle_q;                       // positions, vec3 (particle_count)
-    Array particle_qd;                      // velocities, vec3 (particle_count)
-    Array particle_f;                       // total force of the (semi-implicit) step that wrote this state, vec3
-                                            // (particle_count); an output, without a gradient even under requires_grad
+    Array particle_q;   // positions, vec3 (particle_count)
+    Array particle_qd;  // velocities, vec3 (particle_count)
+    Array particle_f;   // total force of the (semi-implicit) step that wrote this state, vec3
+                        // (particle_count); an output, without a gradient even under requires_grad
 
     // Scratch written by the step that wrote this state (kept per state so a recorded rollout
     // can be replayed backwards; a step never writes its state_in): the particle hash grid,
     // built from the step's starting (semi-implicit) or predicted (XPBD) positions.
-    Array grid_bucket_count;                // int32 (particle_grid_buckets); empty without particle contact
-    Array grid_bucket_particles;            // int32 (buckets x capacity)
+    Array grid_bucket_count;      // int32 (particle_grid_buckets); empty without particle contact
+    Array grid_bucket_particles;  // int32 (buckets x capacity)
 
     // Zeroes particle_f (Warp's idiom before a step; Weft's integrators do not read it). While a
     // Tape records, the state gets a new zero array instead: the old one may be the force a
@@ -174,7 +174,7 @@ struct State {
 
 // [SECTION] Control
 struct Control {
-    Array particle_f;                       // external forces, vec3 (particle_count); empty = none
+    Array particle_f;  // external forces, vec3 (particle_count); empty = none
 };
 
 // Element types of the model's arrays.

@@ -66,8 +66,9 @@ float ModelBuilder::add_triangle(int i, int j, int k, float ke, float ka, float 
     Vec3d p = particle_q[i].cast<double>(), q = particle_q[j].cast<double>(), r = particle_q[k].cast<double>();
     Vec3d qp = q - p, rp = r - p;
     Vec3d n = qp.cross(rp);
-    if (n.norm() < 1e-12) throw BuildError("add_triangle: triangle (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
-                                           std::to_string(k) + ") is degenerate (zero area)");
+    if (n.norm() < 1e-12)
+        throw BuildError("add_triangle: triangle (" + std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) +
+                         ") is degenerate (zero area)");
     n.normalize();
     Vec3d e1 = qp.normalized(), e2 = n.cross(e1).normalized();
     Eigen::Matrix2d D;  // rest shape in the triangle's own frame: columns are the edges
@@ -75,7 +76,8 @@ float ModelBuilder::add_triangle(int i, int j, int k, float ke, float ka, float 
     double area = D.determinant() / 2.0;
     tri_indices.push_back({i, j, k});
     tri_poses.push_back(D.inverse().cast<float>());
-    tri_materials.push_back({ke < 0 ? default_tri_ke : ke, ka < 0 ? default_tri_ka : ka, kd < 0 ? default_tri_kd : kd, drag, lift});
+    tri_materials.push_back(
+        {ke < 0 ? default_tri_ke : ke, ka < 0 ? default_tri_ka : ka, kd < 0 ? default_tri_kd : kd, drag, lift});
     tri_areas.push_back(float(area));
     return float(area);
 }
@@ -127,7 +129,8 @@ void ModelBuilder::add_cloth_grid(const ClothGridDef& d) {
         for (int x = 0; x <= d.dim_x; ++x) {
             Vec3 g(x * d.cell_x, y * d.cell_y, 0.0f);
             float m = d.mass;
-            if ((x == 0 && d.fix_left) || (x == d.dim_x && d.fix_right) || (y == 0 && d.fix_bottom) || (y == d.dim_y && d.fix_top))
+            if ((x == 0 && d.fix_left) || (x == d.dim_x && d.fix_right) || (y == 0 && d.fix_bottom) ||
+                (y == d.dim_y && d.fix_top))
                 m = 0.0f;
             add_particle(d.rot * g + d.pos, d.vel, m, d.particle_radius);
             if (x > 0 && y > 0) {
@@ -145,7 +148,9 @@ void ModelBuilder::add_cloth_grid(const ClothGridDef& d) {
         }
     }
     // Edge adjacency of the new triangles: interior edges get a bending element (o0, o1, v0, v1).
-    struct EdgeInfo { int v0, v1, o0 = -1, o1 = -1; };
+    struct EdgeInfo {
+        int v0, v1, o0 = -1, o1 = -1;
+    };
     std::map<std::pair<int, int>, EdgeInfo> edges;
     for (size_t t = start_tri; t < tri_indices.size(); ++t) {
         const auto& tri = tri_indices[t];
@@ -153,8 +158,10 @@ void ModelBuilder::add_cloth_grid(const ClothGridDef& d) {
             int a = tri[e], b = tri[(e + 1) % 3], o = tri[(e + 2) % 3];
             auto key = std::make_pair(std::min(a, b), std::max(a, b));
             auto it = edges.find(key);
-            if (it == edges.end()) edges.emplace(key, EdgeInfo{a, b, o, -1});
-            else it->second.o1 = o;
+            if (it == edges.end())
+                edges.emplace(key, EdgeInfo{a, b, o, -1});
+            else
+                it->second.o1 = o;
         }
     }
     std::set<std::pair<int, int>> springs;
@@ -163,8 +170,14 @@ void ModelBuilder::add_cloth_grid(const ClothGridDef& d) {
         if (e.o1 >= 0) add_edge(e.o0, e.o1, e.v0, e.v1, NAN, d.edge_ke, d.edge_kd);
         if (d.add_springs) {
             spring(e.v0, e.v1);
-            if (e.o0 >= 0) { spring(e.o0, e.v0); spring(e.o0, e.v1); }
-            if (e.o1 >= 0) { spring(e.o1, e.v0); spring(e.o1, e.v1); }
+            if (e.o0 >= 0) {
+                spring(e.o0, e.v0);
+                spring(e.o0, e.v1);
+            }
+            if (e.o1 >= 0) {
+                spring(e.o1, e.v0);
+                spring(e.o1, e.v1);
+            }
             if (e.o0 >= 0 && e.o1 >= 0) spring(e.o0, e.o1);
         }
     }
@@ -179,7 +192,8 @@ void ModelBuilder::add_soft_grid(const SoftGridDef& d) {
         for (int y = 0; y <= d.dim_y; ++y)
             for (int x = 0; x <= d.dim_x; ++x) {
                 float m = mass;
-                if ((d.fix_left && x == 0) || (d.fix_right && x == d.dim_x) || (d.fix_top && y == d.dim_y) || (d.fix_bottom && y == 0))
+                if ((d.fix_left && x == 0) || (d.fix_right && x == d.dim_x) || (d.fix_top && y == d.dim_y) ||
+                    (d.fix_bottom && y == 0))
                     m = 0.0f;
                 add_particle(d.rot * Vec3(x * d.cell_x, y * d.cell_y, z * d.cell_z) + d.pos, d.vel, m, d.particle_radius);
             }
@@ -191,9 +205,17 @@ void ModelBuilder::add_soft_grid(const SoftGridDef& d) {
                 int v0 = gi(x, y, z), v1 = gi(x + 1, y, z), v2 = gi(x + 1, y, z + 1), v3 = gi(x, y, z + 1);
                 int v4 = gi(x, y + 1, z), v5 = gi(x + 1, y + 1, z), v6 = gi(x + 1, y + 1, z + 1), v7 = gi(x, y + 1, z + 1);
                 if (((x & 1) ^ (y & 1) ^ (z & 1)) != 0) {
-                    tet(v0, v1, v4, v3); tet(v2, v3, v6, v1); tet(v5, v4, v1, v6); tet(v7, v6, v3, v4); tet(v4, v1, v6, v3);
+                    tet(v0, v1, v4, v3);
+                    tet(v2, v3, v6, v1);
+                    tet(v5, v4, v1, v6);
+                    tet(v7, v6, v3, v4);
+                    tet(v4, v1, v6, v3);
                 } else {
-                    tet(v1, v2, v5, v0); tet(v3, v0, v7, v2); tet(v4, v7, v0, v5); tet(v6, v5, v2, v7); tet(v5, v2, v7, v0);
+                    tet(v1, v2, v5, v0);
+                    tet(v3, v0, v7, v2);
+                    tet(v4, v7, v0, v5);
+                    tet(v6, v5, v2, v7);
+                    tet(v5, v2, v7, v0);
                 }
             }
 }
@@ -210,11 +232,11 @@ void ModelBuilder::add_spring_grid(const SpringGridDef& d) {
         }
     for (int z = 0; z < d.dim_z; ++z)
         for (int x = 0; x < d.dim_x; ++x) {
-            if (x + 1 < d.dim_x) add_spring(index(x, z), index(x + 1, z), d.ke, d.kd);          // structural
+            if (x + 1 < d.dim_x) add_spring(index(x, z), index(x + 1, z), d.ke, d.kd);  // structural
             if (z + 1 < d.dim_z) add_spring(index(x, z), index(x, z + 1), d.ke, d.kd);
-            if (x + 2 < d.dim_x) add_spring(index(x, z), index(x + 2, z), d.ke, d.kd);          // bending
+            if (x + 2 < d.dim_x) add_spring(index(x, z), index(x + 2, z), d.ke, d.kd);  // bending
             if (z + 2 < d.dim_z) add_spring(index(x, z), index(x, z + 2), d.ke, d.kd);
-            if (x + 1 < d.dim_x && z + 1 < d.dim_z) {                                           // shear
+            if (x + 1 < d.dim_x && z + 1 < d.dim_z) {  // shear
                 add_spring(index(x, z), index(x + 1, z + 1), d.ke, d.kd);
                 add_spring(index(x + 1, z), index(x, z + 1), d.ke, d.kd);
             }

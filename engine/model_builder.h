@@ -32,28 +32,28 @@ struct BuildError : std::runtime_error {
 };
 
 struct ClothGridDef {
-    Vec3 pos = Vec3::Zero();          // m, position of the grid's first corner
-    Quat rot = Quat::Identity();      // the grid lies in the local x-y plane
-    Vec3 vel = Vec3::Zero();          // m/s, initial velocity of every particle
-    int dim_x = 1, dim_y = 1;         // cells; (dim_x + 1) (dim_y + 1) particles
+    Vec3 pos = Vec3::Zero();             // m, position of the grid's first corner
+    Quat rot = Quat::Identity();         // the grid lies in the local x-y plane
+    Vec3 vel = Vec3::Zero();             // m/s, initial velocity of every particle
+    int dim_x = 1, dim_y = 1;            // cells; (dim_x + 1) (dim_y + 1) particles
     float cell_x = 0.1f, cell_y = 0.1f;  // m
-    float mass = 0.1f;                // kg per particle
+    float mass = 0.1f;                   // kg per particle
     bool reverse_winding = false;
     bool fix_left = false, fix_right = false, fix_top = false, fix_bottom = false;  // mass 0 edges
     float tri_ke = 100.0f, tri_ka = 100.0f, tri_kd = 10.0f, tri_drag = 0.0f, tri_lift = 0.0f;
-    float edge_ke = 100.0f, edge_kd = 0.0f;   // bending
-    bool add_springs = false;         // structural + shear + bending springs as well (XPBD cloth)
+    float edge_ke = 100.0f, edge_kd = 0.0f;  // bending
+    bool add_springs = false;                // structural + shear + bending springs as well (XPBD cloth)
     float spring_ke = 100.0f, spring_kd = 0.0f;
-    float particle_radius = -1.0f;    // m; < 0: the builder's default_particle_radius
+    float particle_radius = -1.0f;  // m; < 0: the builder's default_particle_radius
 };
 
 struct SoftGridDef {
     Vec3 pos = Vec3::Zero();
     Quat rot = Quat::Identity();
     Vec3 vel = Vec3::Zero();
-    int dim_x = 1, dim_y = 1, dim_z = 1;            // cells; 5 tetrahedra per cell
+    int dim_x = 1, dim_y = 1, dim_z = 1;  // cells; 5 tetrahedra per cell
     float cell_x = 0.1f, cell_y = 0.1f, cell_z = 0.1f;
-    float density = 1000.0f;          // kg/m^3: each particle gets density * cell volume
+    float density = 1000.0f;                                // kg/m^3: each particle gets density * cell volume
     float k_mu = 1.0e3f, k_lambda = 1.0e3f, k_damp = 0.0f;  // Pa, Pa, s
     bool fix_left = false, fix_right = false, fix_top = false, fix_bottom = false;
     float particle_radius = -1.0f;
@@ -63,11 +63,11 @@ struct SoftGridDef {
 // springs to the +1 neighbours along x and z, bending springs to the +2 neighbours, shear springs
 // along both diagonals; `fix_corners` gives the two corners of the first row mass 0.
 struct SpringGridDef {
-    Vec3 pos = Vec3::Zero();          // m, the first particle
-    int dim_x = 32, dim_z = 32;       // particles along x and z
-    float spacing = 0.1f;             // m
-    float mass = 0.1f;                // kg per particle
-    float ke = 1000.0f, kd = 10.0f;   // every spring
+    Vec3 pos = Vec3::Zero();         // m, the first particle
+    int dim_x = 32, dim_z = 32;      // particles along x and z
+    float spacing = 0.1f;            // m
+    float mass = 0.1f;               // kg per particle
+    float ke = 1000.0f, kd = 10.0f;  // every spring
     bool fix_corners = true;
     float particle_radius = -1.0f;
 };
@@ -86,17 +86,16 @@ public:
     // [SECTION] Contact parameters copied into the Model
     float soft_contact_ke = 1.0e3f, soft_contact_kd = 1.0e1f, soft_contact_kf = 1.0e3f, soft_contact_mu = 0.5f;
     float particle_ke = 1.0e3f, particle_kd = 1.0e2f, particle_kf = 1.0e2f, particle_mu = 0.5f;
-    bool particle_contact = false;    // particle-particle contact through the hash grid
+    bool particle_contact = false;  // particle-particle contact through the hash grid
     float particle_drag = 0.0f;
     float particle_max_velocity = 1.0e5f;
     bool ground = true;
 
     // [SECTION] Particles and elements; each returns the new element's index (or its rest measure)
-    int add_particle(const Vec3& pos, const Vec3& vel, float mass, float radius = -1.0f,
-                     uint32_t flags = ParticleFlags_Active);
+    int add_particle(const Vec3& pos, const Vec3& vel, float mass, float radius = -1.0f, uint32_t flags = ParticleFlags_Active);
     int add_spring(int i, int j, float ke, float kd, float rest_length = -1.0f);  // rest < 0: current distance
-    float add_triangle(int i, int j, int k, float tri_ke = -1, float tri_ka = -1, float tri_kd = -1,
-                       float tri_drag = 0.0f, float tri_lift = 0.0f);  // returns the rest area; -1: defaults
+    float add_triangle(int i, int j, int k, float tri_ke = -1, float tri_ka = -1, float tri_kd = -1, float tri_drag = 0.0f,
+                       float tri_lift = 0.0f);  // returns the rest area; -1: defaults
     int add_edge(int i, int j, int k, int l, float rest = NAN, float edge_ke = -1, float edge_kd = -1);
     float add_tetrahedron(int i, int j, int k, int l, float k_mu = 1.0e3f, float k_lambda = 1.0e3f,
                           float k_damp = 0.0f);  // returns the rest volume; reorders i..l if inverted
@@ -106,10 +105,9 @@ public:
 
     // [SECTION] Static shapes (body = -1 in Warp's terms)
     int add_shape_sphere(const Vec3& pos, float radius, const Quat& rot = Quat::Identity(), float thickness = 0.0f);
-    int add_shape_box(const Vec3& pos, float hx, float hy, float hz, const Quat& rot = Quat::Identity(),
-                      float thickness = 0.0f);
+    int add_shape_box(const Vec3& pos, float hx, float hy, float hz, const Quat& rot = Quat::Identity(), float thickness = 0.0f);
     int add_shape_capsule(const Vec3& pos, float radius, float half_height, const Quat& rot = Quat::Identity(),
-                          float thickness = 0.0f);  // axis along the local y axis
+                          float thickness = 0.0f);                              // axis along the local y axis
     int add_shape_plane(const Eigen::Vector4f& plane, float thickness = 0.0f);  // n.x + d = 0, solid below
     // A triangle mesh (Warp's add_shape_mesh(body, pos, rot, mesh, scale)): its vertices are scaled
     // by `scale` (> 0 per axis) in the shape frame, then placed by pos and rot. finalize() samples
@@ -117,9 +115,8 @@ public:
     // the mesh's bounds grown by `sdf_margin` (m; < 0: 10% of the longest side). finalize raises
     // the margin to twice the largest particle radius plus the thickness where it is less, so that
     // every contact lies inside the grid.
-    int add_shape_mesh(const Vec3& pos, const Mesh& mesh, const Quat& rot = Quat::Identity(),
-                       const Vec3& scale = Vec3::Ones(), float thickness = 0.0f, int sdf_resolution = 64,
-                       float sdf_margin = -1.0f);
+    int add_shape_mesh(const Vec3& pos, const Mesh& mesh, const Quat& rot = Quat::Identity(), const Vec3& scale = Vec3::Ones(),
+                       float thickness = 0.0f, int sdf_resolution = 64, float sdf_margin = -1.0f);
     void set_ground_plane(const Vec3& normal, float offset);  // the ground n.x = offset
 
     int particle_count() const { return int(particle_q.size()); }
@@ -148,9 +145,9 @@ public:
     std::vector<int> shape_geo_type;
     std::vector<Vec3> shape_geo_scale;
     std::vector<float> shape_geo_thickness;
-    std::vector<Mesh> shape_geo_src;           // the mesh of each GEO_MESH shape (empty for the others)
-    std::vector<int> shape_sdf_resolution;     // mesh shapes: cells along the longest side
-    std::vector<float> shape_sdf_margin;       // mesh shapes: m, < 0 = automatic
+    std::vector<Mesh> shape_geo_src;        // the mesh of each GEO_MESH shape (empty for the others)
+    std::vector<int> shape_sdf_resolution;  // mesh shapes: cells along the longest side
+    std::vector<float> shape_sdf_margin;    // mesh shapes: m, < 0 = automatic
     Vec3 gravity;
     std::array<float, 4> ground_plane{0, 1, 0, 0};
 

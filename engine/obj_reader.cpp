@@ -46,7 +46,8 @@ Mesh parse_obj(const std::string& text, const std::string& path) {
         if (t.empty()) continue;
         if (t[0].text == "v") {
             if (t.size() < 4) fail(t[0].column, "a vertex needs 3 coordinates, got " + std::to_string(t.size() - 1));
-            if (t.size() > 5) fail(t[5].column, "a vertex has at most 4 coordinates (x y z w), got " + std::to_string(t.size() - 1));
+            if (t.size() > 5)
+                fail(t[5].column, "a vertex has at most 4 coordinates (x y z w), got " + std::to_string(t.size() - 1));
             float c[3];
             for (int k = 0; k < 3; ++k) {
                 const Token& tok = t[size_t(k + 1)];

@@ -24,14 +24,14 @@ enum class RenderableKind { Particles, Surface, Lines, Shapes };
 
 struct Renderable {
     RenderableKind kind = RenderableKind::Particles;
-    std::string name;          // what it is, for a legend: "particles", "cloth", "springs", "shapes"
-    std::string positions;     // the State array of vertex positions ("particle_q"); "" for Shapes
-    int count = 0;             // particles, triangles, lines or shapes
-    Array radius;              // Particles: m, float (count)
-    Array indices;             // Surface: int32 (count x 3); Lines: int32 (2 count)
-    Array transform;           // Shapes: transform (count)
-    Array geo_type;            // Shapes: GeoType, int32 (count)
-    Array geo_scale;           // Shapes: vec3 (count), as Model::shape_geo_scale
+    std::string name;       // what it is, for a legend: "particles", "cloth", "springs", "shapes"
+    std::string positions;  // the State array of vertex positions ("particle_q"); "" for Shapes
+    int count = 0;          // particles, triangles, lines or shapes
+    Array radius;           // Particles: m, float (count)
+    Array indices;          // Surface: int32 (count x 3); Lines: int32 (2 count)
+    Array transform;        // Shapes: transform (count)
+    Array geo_type;         // Shapes: GeoType, int32 (count)
+    Array geo_scale;        // Shapes: vec3 (count), as Model::shape_geo_scale
 };
 
 // The particle families' description of a model: its particles, its triangles (as one surface),

@@ -85,7 +85,8 @@ public:
         return v;
     }
     void check_range(const std::string& key, const toml::node& n, double v, double lo, double hi, bool open_lo) const {
-        if (open_lo ? !(v > lo) : !(v >= lo)) fail(n.source(), "'" + key + "' must be " + (open_lo ? "> " : ">= ") + num(lo) + ", got " + num(v));
+        if (open_lo ? !(v > lo) : !(v >= lo))
+            fail(n.source(), "'" + key + "' must be " + (open_lo ? "> " : ">= ") + num(lo) + ", got " + num(v));
         if (!(v <= hi)) fail(n.source(), "'" + key + "' must be <= " + num(hi) + ", got " + num(v));
     }
     int integer(const std::string& key, int dflt, int lo, int hi) {
@@ -127,7 +128,8 @@ public:
         const toml::node* n = required ? &require(key) : get(key);
         if (!n) return dflt;
         const toml::array* a = n->as_array();
-        if (!a) fail(n->source(), "'" + key + "' must be an array of " + std::to_string(count) + " numbers, got " + type_word(*n));
+        if (!a)
+            fail(n->source(), "'" + key + "' must be an array of " + std::to_string(count) + " numbers, got " + type_word(*n));
         if (a->size() != count)
             fail(n->source(), "'" + key + "' must have " + std::to_string(count) + " elements, got " + std::to_string(a->size()));
         std::vector<double> out;
@@ -222,8 +224,8 @@ Mesh read_mesh(TableReader& r) {
         auto v = e.value_exact<int64_t>();
         if (!v) r.fail(e.source(), "'indices'[" + std::to_string(k) + "] must be an integer, got " + type_word(e));
         if (*v < 0 || *v >= int64_t(mesh.vertices.size()))
-            r.fail(e.source(), "'indices'[" + std::to_string(k) + "] = " + std::to_string(*v) + " is out of range (the mesh has " +
-                                   std::to_string(mesh.vertices.size()) + " vertices)");
+            r.fail(e.source(), "'indices'[" + std::to_string(k) + "] = " + std::to_string(*v) +
+                                   " is out of range (the mesh has " + std::to_string(mesh.vertices.size()) + " vertices)");
         mesh.indices.push_back(int(*v));
     }
     return mesh;
@@ -249,7 +251,7 @@ void read_solver_options(TableReader& r, Scene& s) {
     const IntegratorInfo& info = integrator_info(s.solver);
     for (const OptionSpec& o : info.options) {
         double v = o.type == OptionSpec::Type::Integer ? double(r.integer(o.name, int(o.default_value), int(o.min), int(o.max)))
-                                                      : r.number(o.name, o.default_value, o.min, o.max, o.min_open);
+                                                       : r.number(o.name, o.default_value, o.min, o.max, o.min_open);
         s.solver_options.set(o.name, v);
     }
 }
@@ -363,8 +365,9 @@ void read_scene(TableReader& root, Scene& s) {
         int n = b.particle_count();
         int i = r.required_integer("i", 0, 1 << 30), j = r.required_integer("j", 0, 1 << 30);
         for (auto [key, v] : {std::pair<const char*, int>{"i", i}, {"j", j}})
-            if (v >= n) r.fail_at(key, "'" + std::string(key) + "' = " + std::to_string(v) + " is out of range (the scene has " +
-                                       std::to_string(n) + " particles before this spring)");
+            if (v >= n)
+                r.fail_at(key, "'" + std::string(key) + "' = " + std::to_string(v) + " is out of range (the scene has " +
+                                   std::to_string(n) + " particles before this spring)");
         if (i == j) r.fail_at("j", "a spring needs two different particles, got i = j = " + std::to_string(i));
         float ke = float(r.required_number("ke", 0.0));
         float kd = float(r.number("kd", 0.0, 0.0));
@@ -376,7 +379,8 @@ void read_scene(TableReader& root, Scene& s) {
         d.pos = r.vec3("pos", d.pos);
         auto dim = r.numbers("dim", 2, {}, true);
         for (double v : dim)
-            if (v < 2 || v > 4096 || v != std::floor(v)) r.fail_at("dim", "'dim' must hold integers from 2 to 4096, got " + num(v));
+            if (v < 2 || v > 4096 || v != std::floor(v))
+                r.fail_at("dim", "'dim' must hold integers from 2 to 4096, got " + num(v));
         d.dim_x = int(dim[0]);
         d.dim_z = int(dim[1]);
         d.spacing = float(r.number("spacing", d.spacing, 0.0, INFINITY, true));
@@ -394,7 +398,8 @@ void read_scene(TableReader& root, Scene& s) {
         d.vel = r.vec3("vel", d.vel);
         auto dim = r.numbers("dim", 2, {}, true);
         for (double v : dim)
-            if (v < 1 || v > 4096 || v != std::floor(v)) r.fail_at("dim", "'dim' must hold integers from 1 to 4096, got " + num(v));
+            if (v < 1 || v > 4096 || v != std::floor(v))
+                r.fail_at("dim", "'dim' must hold integers from 1 to 4096, got " + num(v));
         d.dim_x = int(dim[0]);
         d.dim_y = int(dim[1]);
         auto cell = r.numbers("cell", 2, {0.1, 0.1});
@@ -425,7 +430,8 @@ void read_scene(TableReader& root, Scene& s) {
         d.vel = r.vec3("vel", d.vel);
         auto dim = r.numbers("dim", 3, {}, true);
         for (double v : dim)
-            if (v < 1 || v > 1024 || v != std::floor(v)) r.fail_at("dim", "'dim' must hold integers from 1 to 1024, got " + num(v));
+            if (v < 1 || v > 1024 || v != std::floor(v))
+                r.fail_at("dim", "'dim' must hold integers from 1 to 1024, got " + num(v));
         d.dim_x = int(dim[0]);
         d.dim_y = int(dim[1]);
         d.dim_z = int(dim[2]);
@@ -465,9 +471,7 @@ void read_scene(TableReader& root, Scene& s) {
             float margin = float(r.number("sdf_margin", -1.0, 0.0));  // -1: automatic (absent)
             try {
                 b.add_shape_mesh(pos, mesh, rot, scale, thickness, resolution, margin);
-            } catch (const BuildError& e) {
-                r.fail_at(r.has("obj") ? "obj" : "vertices", e.what());
-            }
+            } catch (const BuildError& e) { r.fail_at(r.has("obj") ? "obj" : "vertices", e.what()); }
         }
         if (type == "sphere") b.add_shape_sphere(pos, float(r.required_number("radius", 0.0, INFINITY, true)), rot, thickness);
         if (type == "box") {
@@ -490,8 +494,7 @@ void read_scene(TableReader& root, Scene& s) {
             s.output.npz = s.output.ply = false;
             for (const auto& e : *a) {
                 auto v = e.value_exact<std::string>();
-                if (!v || (*v != "npz" && *v != "ply"))
-                    r.fail(e.source(), "'formats' entries must be \"npz\" or \"ply\"");
+                if (!v || (*v != "npz" && *v != "ply")) r.fail(e.source(), "'formats' entries must be \"npz\" or \"ply\"");
                 (*v == "npz" ? s.output.npz : s.output.ply) = true;
             }
         }
@@ -510,14 +513,13 @@ Scene parse_scene(const std::string& text, const std::string& path) {
         root = toml::parse(text, path);
     } catch (const toml::parse_error& e) {
         const auto& b = e.source().begin;
-        throw SceneError(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " + std::string(e.description()));
+        throw SceneError(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " +
+                         std::string(e.description()));
     }
     TableReader r(path, root, "the scene");
     try {
         read_scene(r, s);
-    } catch (const BuildError& e) {
-        throw SceneError(path + ": " + e.what());
-    }
+    } catch (const BuildError& e) { throw SceneError(path + ": " + e.what()); }
     r.finish();
     if (s.builder.particle_count() == 0) throw SceneError(path + ": the scene has no particles");
     return s;
@@ -538,7 +540,8 @@ Scene load_scene(const std::string& path) {
 namespace weft::engine {
 
 Scene parse_scene(const std::string&, const std::string& path) {
-    throw SceneError(path + ": this build of Weft cannot read scene files: toml++ was not found when it was built "
+    throw SceneError(path +
+                     ": this build of Weft cannot read scene files: toml++ was not found when it was built "
                      "(Debian: apt-get install libtomlplusplus-dev, then rebuild)");
 }
 

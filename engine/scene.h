@@ -25,20 +25,20 @@ struct SceneError : std::runtime_error {
 };
 
 struct SceneOutput {
-    std::string dir;          // "" = no per-frame files
-    int every = 1;            // write every N-th frame
-    bool npz = true;          // frame_NNNNN.npz: particle_q, particle_qd (float32, n x 3)
-    bool ply = false;         // frame_NNNNN.ply: ASCII point cloud of the positions
+    std::string dir;   // "" = no per-frame files
+    int every = 1;     // write every N-th frame
+    bool npz = true;   // frame_NNNNN.npz: particle_q, particle_qd (float32, n x 3)
+    bool ply = false;  // frame_NNNNN.ply: ASCII point cloud of the positions
 };
 
 struct Scene {
     std::string path;
-    std::string name;         // [scene] name, else the file's stem
+    std::string name;  // [scene] name, else the file's stem
     ModelBuilder builder;
     std::string solver = "semi_implicit";  // an integrator's registered name (engine/integrator_registry.h)
     IntegratorOptions solver_options;      // its options, every declared one (defaults filled in)
-    float fps = 60.0f;        // frames per simulated second
-    int substeps = 8;         // solver steps per frame: dt = 1 / (fps substeps)
+    float fps = 60.0f;                     // frames per simulated second
+    int substeps = 8;                      // solver steps per frame: dt = 1 / (fps substeps)
     int frames = 60;
     std::string device = "cpu";
     SceneOutput output;

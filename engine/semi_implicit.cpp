@@ -216,8 +216,10 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
                 b.adj_args.assign(l->args.size(), Array());
                 for (size_t i = 0; i < l->args.size(); ++i) {
                     if (l->args[i].kind != runtime::LaunchArg::ArrayArg) continue;
-                    if (l->args[i].array.data() == terms.data()) b.adj_args[i] = terms_grad;
-                    else if (l->args[i].array.data() == f.data()) b.adj_args[i] = f_grad;
+                    if (l->args[i].array.data() == terms.data())
+                        b.adj_args[i] = terms_grad;
+                    else if (l->args[i].array.data() == f.data())
+                        b.adj_args[i] = f_grad;
                 }
                 b.adjoint_status = tape::deferred_adjoint_status(l->kernel, b.device);
                 runtime::launch(l->kernel, l->dim, l->args, b);

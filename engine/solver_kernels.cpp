@@ -62,8 +62,6 @@ std::shared_ptr<runtime::Module> solver_module(const std::string& group) {
     return m;
 }
 
-runtime::Kernel solver_kernel(const std::string& group, const std::string& name) {
-    return solver_module(group)->kernel(name);
-}
+runtime::Kernel solver_kernel(const std::string& group, const std::string& name) { return solver_module(group)->kernel(name); }
 
 }  // namespace weft::engine

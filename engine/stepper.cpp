@@ -18,8 +18,8 @@ FrameStepper::FrameStepper(const Model& model, State& a, State& b, int substeps,
 }
 
 bool FrameStepper::uses_graph() const {
-    return graphs_ && model_.device.supports(runtime::Capability::GraphCapture) && !model_.requires_grad && !runtime::config().debug &&
-           runtime::active_recorder() == nullptr;
+    return graphs_ && model_.device.supports(runtime::Capability::GraphCapture) && !model_.requires_grad &&
+           !runtime::config().debug && runtime::active_recorder() == nullptr;
 }
 
 void FrameStepper::run_eagerly(State* from, State* to) const {
@@ -40,8 +40,10 @@ const runtime::Replay& FrameStepper::replay_from(State* start) {
 
 void FrameStepper::advance() {
     State* other = current_ == a_ ? b_ : a_;
-    if (frames_ == 0 || !uses_graph()) run_eagerly(current_, other);
-    else replay_from(current_).run();
+    if (frames_ == 0 || !uses_graph())
+        run_eagerly(current_, other);
+    else
+        replay_from(current_).run();
     if (substeps_ % 2 == 1) current_ = other;
     ++frames_;
 }

@@ -32,10 +32,10 @@ public:
     // `graphs = false` runs every frame eagerly (to compare, or to time launches one by one).
     FrameStepper(const Model& model, State& a, State& b, int substeps, Step step, bool graphs = true);
 
-    void advance();                            // one frame
-    State& current() { return *current_; }     // the state the last frame ended in
+    void advance();                         // one frame
+    State& current() { return *current_; }  // the state the last frame ended in
     int frames() const { return frames_; }
-    bool uses_graph() const;                   // whether frames after the first replay a graph
+    bool uses_graph() const;  // whether frames after the first replay a graph
 
 private:
     void run_eagerly(State* from, State* to) const;

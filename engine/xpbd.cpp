@@ -16,15 +16,9 @@ IntegratorInfo make_info() {
     IntegratorInfo i;
     i.name = "xpbd";
     i.summary = "extended position-based dynamics: distance, membrane, bending, volume and contact constraints";
-    i.kernels = {{"particles", "integrate_particles"},
-                 {"hash_grid", "build_grid"},
-                 {"hash_grid", "sort_grid_buckets"},
-                 {"xpbd", "solve_particle_contacts_xpbd"},
-                 {"xpbd", "solve_springs_xpbd"},
-                 {"xpbd", "solve_triangles_xpbd"},
-                 {"xpbd", "solve_bending_xpbd"},
-                 {"xpbd", "solve_tetrahedra_xpbd"},
-                 {"xpbd", "apply_deltas"}};
+    i.kernels = {{"particles", "integrate_particles"},     {"hash_grid", "build_grid"},       {"hash_grid", "sort_grid_buckets"},
+                 {"xpbd", "solve_particle_contacts_xpbd"}, {"xpbd", "solve_springs_xpbd"},    {"xpbd", "solve_triangles_xpbd"},
+                 {"xpbd", "solve_bending_xpbd"},           {"xpbd", "solve_tetrahedra_xpbd"}, {"xpbd", "apply_deltas"}};
     i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable;
     i.state_reads = {"particle_q", "particle_qd"};
     i.state_writes = {"particle_q", "particle_qd", "grid_bucket_count", "grid_bucket_particles"};

@@ -34,9 +34,9 @@ public:
     float relaxation;
 
 private:
-    Array scratch_[5];   // prediction x and v, x ping-pong, intermediate v (no gradient)
-    Array deltas_;       // deltas of iterations after the first (no gradient)
-    Array zero_force_;   // vec3 (particle_count) of zeros: the prediction's force without a control
+    Array scratch_[5];  // prediction x and v, x ping-pong, intermediate v (no gradient)
+    Array deltas_;      // deltas of iterations after the first (no gradient)
+    Array zero_force_;  // vec3 (particle_count) of zeros: the prediction's force without a control
 };
 
 }  // namespace weft::engine

@@ -19,34 +19,36 @@
 namespace weft::gpusim {
 
 class PtxError : public std::runtime_error {
- public:
-  PtxError(std::string module_name, int line, int col, std::string message)
-      : std::runtime_error(module_name + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                           ": error: " + message),
-        module_name_(std::move(module_name)), line_(line), col_(col), message_(std::move(message)) {}
-  const std::string& module_name() const { return module_name_; }
-  int line() const { return line_; }        // 1-based line in the PTX text
-  int col() const { return col_; }          // 1-based column
-  const std::string& message() const { return message_; }  // the sentence alone
+public:
+    PtxError(std::string module_name, int line, int col, std::string message)
+        : std::runtime_error(module_name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": error: " + message),
+          module_name_(std::move(module_name)),
+          line_(line),
+          col_(col),
+          message_(std::move(message)) {}
+    const std::string& module_name() const { return module_name_; }
+    int line() const { return line_; }                       // 1-based line in the PTX text
+    int col() const { return col_; }                         // 1-based column
+    const std::string& message() const { return message_; }  // the sentence alone
 
- private:
-  std::string module_name_;
-  int line_;
-  int col_;
-  std::string message_;
+private:
+    std::string module_name_;
+    int line_;
+    int col_;
+    std::string message_;
 };
 
 class SimError : public std::runtime_error {
- public:
-  explicit SimError(const std::string& what) : std::runtime_error(what) {}
+public:
+    explicit SimError(const std::string& what) : std::runtime_error(what) {}
 };
 
 }  // namespace weft::gpusim
 
-#define GPUSIM_ASSERT(cond)                                                                 \
-  do {                                                                                      \
-    if (!(cond)) {                                                                          \
-      std::fprintf(stderr, "gpusim internal error: %s at %s:%d\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                         \
-    }                                                                                       \
-  } while (0)
+#define GPUSIM_ASSERT(cond)                                                                          \
+    do {                                                                                             \
+        if (!(cond)) {                                                                               \
+            std::fprintf(stderr, "gpusim internal error: %s at %s:%d\n", #cond, __FILE__, __LINE__); \
+            std::abort();                                                                            \
+        }                                                                                            \
+    } while (0)

@@ -141,12 +141,14 @@ void Array::copy_from_host(const void* src, size_t bytes) {
 
 void Array::write_from_host(const void* src, size_t bytes) {
     if (bytes != nbytes())
-        throw RuntimeError("copy into " + describe() + ": expected " + std::to_string(nbytes()) + " bytes, got " + std::to_string(bytes));
+        throw RuntimeError("copy into " + describe() + ": expected " + std::to_string(nbytes()) + " bytes, got " +
+                           std::to_string(bytes));
     if (is_contiguous()) {
         backend(device_).copy_from_host(data_, src, bytes);
         return;
     }
-    if (!device_.is_host_memory()) throw RuntimeError("copy into a non-contiguous array on " + device_.str() + " is not supported");
+    if (!device_.is_host_memory())
+        throw RuntimeError("copy into a non-contiguous array on " + device_.str() + " is not supported");
     size_t es = element_size();
     const auto* s = static_cast<const std::byte*>(src);
     for (int64_t i = 0; i < size(); ++i) {
@@ -161,12 +163,14 @@ void Array::write_from_host(const void* src, size_t bytes) {
 
 void Array::copy_to_host(void* dst, size_t bytes) const {
     if (bytes != nbytes())
-        throw RuntimeError("copy from " + describe() + ": expected " + std::to_string(nbytes()) + " bytes, got " + std::to_string(bytes));
+        throw RuntimeError("copy from " + describe() + ": expected " + std::to_string(nbytes()) + " bytes, got " +
+                           std::to_string(bytes));
     if (is_contiguous()) {
         backend(device_).copy_to_host(dst, data_, bytes);
         return;
     }
-    if (!device_.is_host_memory()) throw RuntimeError("copy from a non-contiguous array on " + device_.str() + " is not supported");
+    if (!device_.is_host_memory())
+        throw RuntimeError("copy from a non-contiguous array on " + device_.str() + " is not supported");
     size_t es = element_size();
     auto* d = static_cast<std::byte*>(dst);
     for (int64_t i = 0; i < size(); ++i) {
@@ -202,8 +206,10 @@ void Array::assign_unrecorded(const Array& src) {
     // Host memory <-> a device: one copy by the device, no staging here (from pinned memory it is
     // a DMA ordered on the current stream, runtime/cuda/pinned.h).
     if (is_contiguous() && src.is_contiguous() && device_.is_host_memory() != src.device_.is_host_memory()) {
-        if (device_.is_host_memory()) backend(src.device_).copy_to_host(data_, src.data_, nbytes());
-        else backend(device_).copy_from_host(data_, src.data_, nbytes());
+        if (device_.is_host_memory())
+            backend(src.device_).copy_to_host(data_, src.data_, nbytes());
+        else
+            backend(device_).copy_from_host(data_, src.data_, nbytes());
         return;
     }
     std::vector<std::byte> host(nbytes());
@@ -229,7 +235,8 @@ std::array<std::byte, 64> Array::descriptor() const {
 std::string Array::describe() const {
     if (!dtype_) return "array(<empty>)";
     std::string s = "array(" + compiler::type_name(dtype_) + ", shape=(";
-    for (int k = 0; k < ndim_; ++k) s += std::to_string(shape_[static_cast<size_t>(k)]) + (ndim_ == 1 || k + 1 < ndim_ ? "," : "");
+    for (int k = 0; k < ndim_; ++k)
+        s += std::to_string(shape_[static_cast<size_t>(k)]) + (ndim_ == 1 || k + 1 < ndim_ ? "," : "");
     return s + "), device=" + device_.str() + ")";
 }
 

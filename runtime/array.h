@@ -27,16 +27,14 @@ public:
     Array() = default;
 
     // New, owned arrays. `shape` has 1 to 4 positive-or-zero extents.
-    static Array empty(compiler::Type dtype, const std::vector<int64_t>& shape, const Device& device,
-                       bool requires_grad = false);
-    static Array zeros(compiler::Type dtype, const std::vector<int64_t>& shape, const Device& device,
-                       bool requires_grad = false);
+    static Array empty(compiler::Type dtype, const std::vector<int64_t>& shape, const Device& device, bool requires_grad = false);
+    static Array zeros(compiler::Type dtype, const std::vector<int64_t>& shape, const Device& device, bool requires_grad = false);
     // Every element set to the value whose bytes are `value` (type_size(dtype) bytes).
     static Array full(compiler::Type dtype, const std::vector<int64_t>& shape, const void* value, const Device& device,
                       bool requires_grad = false);
     // Wraps memory owned elsewhere; `owner` keeps it alive. Strides in bytes.
-    static Array wrap(void* data, compiler::Type dtype, const std::vector<int64_t>& shape,
-                      const std::vector<int64_t>& strides, const Device& device, std::shared_ptr<void> owner);
+    static Array wrap(void* data, compiler::Type dtype, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                      const Device& device, std::shared_ptr<void> owner);
 
     bool valid() const { return dtype_ != nullptr; }
     compiler::Type dtype() const { return dtype_; }
@@ -44,8 +42,8 @@ public:
     const std::vector<int64_t> shape() const { return {shape_.begin(), shape_.begin() + ndim_}; }
     int64_t shape(int k) const { return shape_[static_cast<size_t>(k)]; }
     const std::vector<int64_t> strides() const { return {strides_.begin(), strides_.begin() + ndim_}; }
-    int64_t size() const;                 // number of elements
-    size_t element_size() const;          // bytes per element
+    int64_t size() const;         // number of elements
+    size_t element_size() const;  // bytes per element
     size_t nbytes() const { return static_cast<size_t>(size()) * element_size(); }
     bool is_contiguous() const;
     const Device& device() const { return device_; }
@@ -63,8 +61,8 @@ public:
     // *_unrecorded forms, which a Tape uses for its own bookkeeping.
     void copy_from_host(const void* src, size_t bytes);
     void copy_to_host(void* dst, size_t bytes) const;
-    Array to(const Device& d) const;           // a new array on `d` with the same contents
-    void assign(const Array& src);             // same shape and dtype; any devices
+    Array to(const Device& d) const;  // a new array on `d` with the same contents
+    void assign(const Array& src);    // same shape and dtype; any devices
     void zero();
     void fill(const void* value);
     void zero_unrecorded();
@@ -74,7 +72,7 @@ public:
 
     // The wp::array_t descriptor kernels receive (64 bytes).
     std::array<std::byte, 64> descriptor() const;
-    std::string describe() const;              // "array(vec3f, shape=(100,), device=cpu)"
+    std::string describe() const;  // "array(vec3f, shape=(100,), device=cpu)"
 
     // Identity of the underlying memory (for the Tape's overwrite check).
     const void* identity() const { return data_; }

@@ -109,7 +109,8 @@ DeviceBackend& backend(const Device& d) {
 #if WEFT_HAVE_CPU_JIT
             b = make_cpu_backend();
 #else
-            throw RuntimeError("device 'cpu' is not available: this build of Weft has no CPU JIT (configure with WEFT_WITH_LLVM=ON)");
+            throw RuntimeError(
+                "device 'cpu' is not available: this build of Weft has no CPU JIT (configure with WEFT_WITH_LLVM=ON)");
 #endif
             break;
         case DeviceKind::Cuda:

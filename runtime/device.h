@@ -30,10 +30,12 @@ struct Device {
     int ordinal = 0;            // cuda:N
     std::string arch = "h200";  // sim:ARCH
 
-    std::string str() const;    // "cpu", "cuda:0", "sim:h200"
+    std::string str() const;                                          // "cpu", "cuda:0", "sim:h200"
     bool is_host_memory() const { return kind != DeviceKind::Cuda; }  // cpu and sim arrays live in host memory
-    bool supports(Capability c) const;                                 // see Capability
-    bool operator==(const Device& o) const { return kind == o.kind && ordinal == o.ordinal && (kind != DeviceKind::Sim || arch == o.arch); }
+    bool supports(Capability c) const;                                // see Capability
+    bool operator==(const Device& o) const {
+        return kind == o.kind && ordinal == o.ordinal && (kind != DeviceKind::Sim || arch == o.arch);
+    }
     bool operator!=(const Device& o) const { return !(*this == o); }
 };
 
@@ -45,11 +47,11 @@ struct LaunchRequest {
     const compiler::KernelInfo* kernel = nullptr;
     int ndim = 1;
     long long shape[4] = {1, 1, 1, 1};
-    long long size = 0;                 // product of shape
+    long long size = 0;  // product of shape
     int block_dim = 256;
-    std::vector<std::byte> args;        // the kernel's argument block (KernelInfo layout)
-    bool debug = false;                 // bounds-checked build in use: report out-of-range accesses
-    bool adjoint = false;               // run the backward entry; `args` is then the K_args_adj block
+    std::vector<std::byte> args;  // the kernel's argument block (KernelInfo layout)
+    bool debug = false;           // bounds-checked build in use: report out-of-range accesses
+    bool adjoint = false;         // run the backward entry; `args` is then the K_args_adj block
 };
 
 class LoadedModule {  // a compiled module made ready on one device
@@ -62,7 +64,7 @@ class DeviceBackend {
 public:
     virtual ~DeviceBackend() = default;
     virtual Device device() const = 0;
-    virtual void* allocate(size_t bytes) = 0;           // zero-initialised? no: callers memset
+    virtual void* allocate(size_t bytes) = 0;  // zero-initialised? no: callers memset
     virtual void free(void* p) = 0;
     virtual void memset(void* dst, int value, size_t bytes) = 0;
     virtual void copy_to_host(void* dst, const void* src, size_t bytes) = 0;

@@ -27,7 +27,8 @@ DLDataType dl_type(ScalarKind s) {
     const uint8_t bits = static_cast<uint8_t>(compiler::scalar_bits(s));
     if (s == ScalarKind::Bool) return {kDLBool, 8, 1};
     if (compiler::is_float_kind(s)) return {kDLFloat, bits, 1};
-    const bool is_unsigned = s == ScalarKind::UInt8 || s == ScalarKind::UInt16 || s == ScalarKind::UInt32 || s == ScalarKind::UInt64;
+    const bool is_unsigned =
+        s == ScalarKind::UInt8 || s == ScalarKind::UInt16 || s == ScalarKind::UInt32 || s == ScalarKind::UInt64;
     return {is_unsigned ? kDLUInt : kDLInt, bits, 1};
 }
 
@@ -47,10 +48,12 @@ Type scalar_of(DLDataType t) {
         };
         const int b = t.bits == 8 ? 0 : t.bits == 16 ? 1 : t.bits == 32 ? 2 : t.bits == 64 ? 3 : -1;
         if ((t.code == kDLInt || t.code == kDLUInt) && b >= 0) return compiler::scalar_type(kinds[t.code][b]);
-        if (t.code == kDLFloat && b >= 1) return compiler::scalar_type(b == 1 ? ScalarKind::Float16 : b == 2 ? ScalarKind::Float32 : ScalarKind::Float64);
+        if (t.code == kDLFloat && b >= 1)
+            return compiler::scalar_type(b == 1 ? ScalarKind::Float16 : b == 2 ? ScalarKind::Float32 : ScalarKind::Float64);
         if (t.code == kDLBool && t.bits == 8) return compiler::bool_type();
     }
-    throw RuntimeError("from_dlpack: element type " + describe(t) + " has no Weft dtype (ints, uints, float16/32/64 and bool do)");
+    throw RuntimeError("from_dlpack: element type " + describe(t) +
+                       " has no Weft dtype (ints, uints, float16/32/64 and bool do)");
 }
 
 // What a tensor made by to_dlpack owns: the array handle and the shape and stride storage.
@@ -77,7 +80,8 @@ DLManagedTensor* to_dlpack(const Array& a) {
     if (!a.valid()) throw RuntimeError("to_dlpack of an empty array handle");
     const Type dt = a.dtype();
     if (compiler::is_struct(dt))
-        throw RuntimeError("to_dlpack: " + a.describe() + " holds structs, which have no DLPack form; export its fields as separate arrays");
+        throw RuntimeError("to_dlpack: " + a.describe() +
+                           " holds structs, which have no DLPack form; export its fields as separate arrays");
     const size_t scalar_bytes = static_cast<size_t>(compiler::scalar_bits(dt->scalar)) / 8;
     auto ex = std::make_unique<Export>();
     ex->array = a;
@@ -130,15 +134,17 @@ Array from_dlpack(DLManagedTensor* mt, Type dtype) {
     const Type scalar = scalar_of(t.dtype);
     if (!dtype) dtype = scalar;
     if (compiler::is_struct(dtype) || compiler::is_array(dtype))
-        throw RuntimeError("from_dlpack: dtype " + compiler::type_name(dtype) + " cannot view a DLPack tensor (scalar and vector-like dtypes can)");
+        throw RuntimeError("from_dlpack: dtype " + compiler::type_name(dtype) +
+                           " cannot view a DLPack tensor (scalar and vector-like dtypes can)");
     if (dtype->scalar != scalar->scalar)
-        throw RuntimeError("from_dlpack: dtype " + compiler::type_name(dtype) + " has " + std::string(compiler::scalar_name(dtype->scalar)) +
-                           " components but the tensor holds " + describe(t.dtype));
+        throw RuntimeError("from_dlpack: dtype " + compiler::type_name(dtype) + " has " +
+                           std::string(compiler::scalar_name(dtype->scalar)) + " components but the tensor holds " +
+                           describe(t.dtype));
     const std::vector<int64_t> comp = component_dims(dtype);
     const int outer = t.ndim - static_cast<int>(comp.size());
     if (outer < 1 || outer > 4)
-        throw RuntimeError("from_dlpack: a tensor of shape " + tensor_shape(t) + " gives " + std::to_string(outer) + " dimension(s) of " +
-                           compiler::type_name(dtype) + "; Weft arrays have 1 to 4");
+        throw RuntimeError("from_dlpack: a tensor of shape " + tensor_shape(t) + " gives " + std::to_string(outer) +
+                           " dimension(s) of " + compiler::type_name(dtype) + "; Weft arrays have 1 to 4");
     // Strides in elements (C-contiguous when absent), then the component dimensions must be packed.
     std::vector<int64_t> strides(static_cast<size_t>(t.ndim));
     int64_t c = 1;
@@ -155,14 +161,16 @@ Array from_dlpack(DLManagedTensor* mt, Type dtype) {
                                                  : "(" + std::to_string(comp[0]) + ",)") +
                                " but the tensor's shape is " + tensor_shape(t));
         if (extent > 1 && strides[static_cast<size_t>(k)] != inner)
-            throw RuntimeError("from_dlpack: the components of " + compiler::type_name(dtype) + " are not packed in the tensor (stride " +
-                               std::to_string(strides[static_cast<size_t>(k)]) + " in dimension " + std::to_string(k) + ")");
+            throw RuntimeError("from_dlpack: the components of " + compiler::type_name(dtype) +
+                               " are not packed in the tensor (stride " + std::to_string(strides[static_cast<size_t>(k)]) +
+                               " in dimension " + std::to_string(k) + ")");
         inner *= extent;
     }
     const int64_t scalar_bytes = compiler::scalar_bits(scalar->scalar) / 8;
     std::vector<int64_t> shape(t.shape, t.shape + outer), byte_strides;
     for (int k = 0; k < outer; ++k) {
-        if (t.shape[k] > 0x7fffffff) throw RuntimeError("from_dlpack: extent " + std::to_string(t.shape[k]) + " exceeds Weft's int32 shapes");
+        if (t.shape[k] > 0x7fffffff)
+            throw RuntimeError("from_dlpack: extent " + std::to_string(t.shape[k]) + " exceeds Weft's int32 shapes");
         byte_strides.push_back(strides[static_cast<size_t>(k)] * scalar_bytes);
     }
     void* data = static_cast<char*>(t.data) + t.byte_offset;

@@ -31,9 +31,9 @@ namespace weft::runtime {
 extern "C" {
 
 enum DLDeviceType : int32_t {
-    kDLCPU = 1,            // host memory
-    kDLCUDA = 2,           // CUDA device memory
-    kDLCUDAHost = 3,       // pinned host memory (cuMemHostAlloc)
+    kDLCPU = 1,       // host memory
+    kDLCUDA = 2,      // CUDA device memory
+    kDLCUDAHost = 3,  // pinned host memory (cuMemHostAlloc)
     kDLOpenCL = 4,
     kDLVulkan = 7,
     kDLMetal = 8,
@@ -41,13 +41,13 @@ enum DLDeviceType : int32_t {
     kDLROCM = 10,
     kDLROCMHost = 11,
     kDLExtDev = 12,
-    kDLCUDAManaged = 13,   // CUDA managed (unified) memory
+    kDLCUDAManaged = 13,  // CUDA managed (unified) memory
     kDLOneAPI = 14,
 };
 
 struct DLDevice {
-    int32_t device_type;   // a DLDeviceType
-    int32_t device_id;     // CUDA ordinal; 0 for the host
+    int32_t device_type;  // a DLDeviceType
+    int32_t device_id;    // CUDA ordinal; 0 for the host
 };
 
 enum DLDataTypeCode : uint8_t {
@@ -61,13 +61,13 @@ enum DLDataTypeCode : uint8_t {
 };
 
 struct DLDataType {
-    uint8_t code;          // a DLDataTypeCode
-    uint8_t bits;          // 8, 16, 32, 64
-    uint16_t lanes;        // 1 (Weft never exports SIMD lanes)
+    uint8_t code;    // a DLDataTypeCode
+    uint8_t bits;    // 8, 16, 32, 64
+    uint16_t lanes;  // 1 (Weft never exports SIMD lanes)
 };
 
 struct DLTensor {
-    void* data;            // base pointer (device pointer for kDLCUDA)
+    void* data;  // base pointer (device pointer for kDLCUDA)
     DLDevice device;
     int32_t ndim;
     DLDataType dtype;
@@ -78,7 +78,7 @@ struct DLTensor {
 
 struct DLManagedTensor {
     DLTensor dl_tensor;
-    void* manager_ctx;                           // the producer's
+    void* manager_ctx;                              // the producer's
     void (*deleter)(struct DLManagedTensor* self);  // the consumer calls it once when done; may be null
 };
 

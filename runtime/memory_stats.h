@@ -9,12 +9,12 @@
 namespace weft::runtime {
 
 struct MemoryStats {
-    size_t live_bytes = 0;   // held by arrays alive now
-    size_t peak_bytes = 0;   // highest live_bytes since the last reset_peak_memory()
+    size_t live_bytes = 0;  // held by arrays alive now
+    size_t peak_bytes = 0;  // highest live_bytes since the last reset_peak_memory()
 };
 
 MemoryStats memory_stats();
-void reset_peak_memory();    // peak := live
+void reset_peak_memory();  // peak := live
 
 // Called by the array allocator.
 void note_allocated(size_t bytes);

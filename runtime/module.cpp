@@ -85,7 +85,8 @@ Kernel Module::kernel(const std::string& name) {
     if (const compiler::KernelInfo* k = compiled_->find_kernel(name)) return Kernel(shared_from_this(), k);
     std::string msg = "module '" + (sources_.empty() ? std::string("?") : sources_[0].path) + "' has no kernel '" + name + "'";
     std::string near = support::closest_name(name, kernel_names());
-    if (!near.empty()) msg += "; did you mean '" + near + "'?";
+    if (!near.empty())
+        msg += "; did you mean '" + near + "'?";
     else if (!kernel_names().empty()) {
         msg += "; its kernels are:";
         for (const auto& n : kernel_names()) msg += " " + n;
@@ -125,9 +126,12 @@ bool number_to_scalar(const LaunchArg& a, Type t, std::byte* out) {
     long long i = a.integer;
     auto put = [&](auto x) { std::memcpy(out, &x, sizeof x); };
     if (compiler::is_float(t)) {
-        if (t->scalar == ScalarKind::Float32) put(static_cast<float>(v));
-        else if (t->scalar == ScalarKind::Float64) put(v);
-        else return false;
+        if (t->scalar == ScalarKind::Float32)
+            put(static_cast<float>(v));
+        else if (t->scalar == ScalarKind::Float64)
+            put(v);
+        else
+            return false;
         return true;
     }
     if (t->scalar == ScalarKind::Bool) {
@@ -138,14 +142,35 @@ bool number_to_scalar(const LaunchArg& a, Type t, std::byte* out) {
     if (!a.is_integer) return false;
     auto in_range = [&](long double lo, long double hi) { return i >= lo && i <= hi; };
     switch (t->scalar) {
-        case ScalarKind::Int8: if (!in_range(-128, 127)) return false; put(static_cast<int8_t>(i)); return true;
-        case ScalarKind::UInt8: if (!in_range(0, 255)) return false; put(static_cast<uint8_t>(i)); return true;
-        case ScalarKind::Int16: if (!in_range(-32768, 32767)) return false; put(static_cast<int16_t>(i)); return true;
-        case ScalarKind::UInt16: if (!in_range(0, 65535)) return false; put(static_cast<uint16_t>(i)); return true;
-        case ScalarKind::Int32: if (!in_range(INT32_MIN, INT32_MAX)) return false; put(static_cast<int32_t>(i)); return true;
-        case ScalarKind::UInt32: if (!in_range(0, UINT32_MAX)) return false; put(static_cast<uint32_t>(i)); return true;
+        case ScalarKind::Int8:
+            if (!in_range(-128, 127)) return false;
+            put(static_cast<int8_t>(i));
+            return true;
+        case ScalarKind::UInt8:
+            if (!in_range(0, 255)) return false;
+            put(static_cast<uint8_t>(i));
+            return true;
+        case ScalarKind::Int16:
+            if (!in_range(-32768, 32767)) return false;
+            put(static_cast<int16_t>(i));
+            return true;
+        case ScalarKind::UInt16:
+            if (!in_range(0, 65535)) return false;
+            put(static_cast<uint16_t>(i));
+            return true;
+        case ScalarKind::Int32:
+            if (!in_range(INT32_MIN, INT32_MAX)) return false;
+            put(static_cast<int32_t>(i));
+            return true;
+        case ScalarKind::UInt32:
+            if (!in_range(0, UINT32_MAX)) return false;
+            put(static_cast<uint32_t>(i));
+            return true;
         case ScalarKind::Int64: put(static_cast<int64_t>(i)); return true;
-        case ScalarKind::UInt64: if (i < 0) return false; put(static_cast<uint64_t>(i)); return true;
+        case ScalarKind::UInt64:
+            if (i < 0) return false;
+            put(static_cast<uint64_t>(i));
+            return true;
         default: return false;
     }
 }
@@ -197,8 +222,8 @@ void launch_adjoint(const Kernel& k, const std::vector<LaunchArg>& args, const L
     std::string where = "backward launch of kernel '" + info.name + "'";
     if (!info.has_backward) throw RuntimeError(where + ": the kernel has no adjoint, because " + info.backward_unavailable);
     if (!options.adj_args.empty() && options.adj_args.size() != args.size())
-        throw RuntimeError(where + ": adj_args has " + std::to_string(options.adj_args.size()) + " entries; expected one per parameter (" +
-                           std::to_string(args.size()) + ") or none");
+        throw RuntimeError(where + ": adj_args has " + std::to_string(options.adj_args.size()) +
+                           " entries; expected one per parameter (" + std::to_string(args.size()) + ") or none");
     std::vector<std::byte> block(info.adj_args_size);
     std::memcpy(block.data(), req.args.data(), req.args.size());
     for (size_t j = 0; j < info.adj_params.size(); ++j) {
@@ -206,16 +231,20 @@ void launch_adjoint(const Kernel& k, const std::vector<LaunchArg>& args, const L
         size_t i = static_cast<size_t>(info.adj_param_of[j]);
         const compiler::KernelParamInfo& p = info.params[i];
         Array g;
-        if (!options.adj_args.empty() && options.adj_args[i].valid()) g = options.adj_args[i];
-        else if (compiler::is_array(p.type) && args[i].array.grad()) g = *args[i].array.grad();
+        if (!options.adj_args.empty() && options.adj_args[i].valid())
+            g = options.adj_args[i];
+        else if (compiler::is_array(p.type) && args[i].array.grad())
+            g = *args[i].array.grad();
         if (!g.valid()) continue;  // a null gradient array: this parameter's adjoint is dropped
         bool ok = compiler::is_array(p.type) ? (g.dtype() == p.type->elem && g.shape() == args[i].array.shape())
                                              : (g.dtype() == p.type && g.size() == 1);
         if (!ok)
             throw RuntimeError(where + ": the gradient of '" + p.name + "' is " + g.describe() + "; expected " +
-                               (compiler::is_array(p.type) ? "the shape and dtype of the array" : "1 element of " + compiler::type_name(p.type)));
+                               (compiler::is_array(p.type) ? "the shape and dtype of the array"
+                                                           : "1 element of " + compiler::type_name(p.type)));
         if (g.device() != options.device)
-            throw RuntimeError(where + ": the gradient of '" + p.name + "' is on " + g.device().str() + " but the launch is on " + options.device.str());
+            throw RuntimeError(where + ": the gradient of '" + p.name + "' is on " + g.device().str() + " but the launch is on " +
+                               options.device.str());
         auto d = g.descriptor();
         std::memcpy(block.data() + ap.offset, d.data(), d.size());
     }
@@ -256,7 +285,8 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
     if (!k.valid()) throw RuntimeError("launch of an empty kernel handle");
     const compiler::KernelInfo& info = k.info();
     if (dim.empty() || dim.size() > 4)
-        throw RuntimeError("launch of kernel '" + info.name + "': dim has " + std::to_string(dim.size()) + " entries; expected 1 to 4");
+        throw RuntimeError("launch of kernel '" + info.name + "': dim has " + std::to_string(dim.size()) +
+                           " entries; expected 1 to 4");
     LaunchRequest req;
     req.ndim = static_cast<int>(dim.size());
     req.size = 1;
@@ -267,13 +297,15 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
     }
     if (req.size > (1ll << 40)) throw RuntimeError("launch of kernel '" + info.name + "': too many threads");
     req.block_dim = options.block_dim > 0 ? options.block_dim : info.block_dim > 0 ? info.block_dim : 256;
-    if (req.block_dim > 1024) throw RuntimeError("launch of kernel '" + info.name + "': block_dim " + std::to_string(req.block_dim) + " exceeds 1024");
+    if (req.block_dim > 1024)
+        throw RuntimeError("launch of kernel '" + info.name + "': block_dim " + std::to_string(req.block_dim) + " exceeds 1024");
     if (info.block_dim > 0 && options.block_dim > 0 && options.block_dim != info.block_dim)
         throw RuntimeError("launch of kernel '" + info.name + "': block_dim=" + std::to_string(options.block_dim) +
                            " differs from the kernel's @wp.kernel(block_dim=" + std::to_string(info.block_dim) + ")");
     if (info.uses_sync && req.size % req.block_dim != 0)
         throw RuntimeError("launch of kernel '" + info.name + "': it calls wp.sync_threads(), so its launch size (" +
-                           std::to_string(req.size) + ") must be a multiple of its block size (" + std::to_string(req.block_dim) + ")");
+                           std::to_string(req.size) + ") must be a multiple of its block size (" + std::to_string(req.block_dim) +
+                           ")");
     bool debug = options.debug < 0 ? config().debug : options.debug != 0;
     req.debug = debug;
     req.args = pack_arguments(k, args, options.device);
@@ -298,7 +330,8 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
             size_t n = f64 ? host.size() / 8 : host.size() / 4;
             for (size_t j = 0; j < n && (f32 || f64); ++j) {
                 double v;
-                if (f64) std::memcpy(&v, host.data() + 8 * j, 8);
+                if (f64)
+                    std::memcpy(&v, host.data() + 8 * j, 8);
                 else {
                     float f;
                     std::memcpy(&f, host.data() + 4 * j, 4);

@@ -82,8 +82,8 @@ private:
 
 struct LaunchOptions {
     Device device;
-    int block_dim = 0;      // 0: the kernel's @wp.kernel(block_dim=N), else 256
-    int debug = -1;         // -1: config().debug
+    int block_dim = 0;  // 0: the kernel's @wp.kernel(block_dim=N), else 256
+    int debug = -1;     // -1: config().debug
     // Reverse mode: run the kernel's backward entry (docs/autodiff.md). Gradients flow from the
     // gradient arrays of the outputs into those of the inputs (accumulating). `adj_args` may give,
     // per parameter, the gradient array to use instead of `args[i].array.grad()`; for a float
@@ -105,8 +105,7 @@ struct LaunchOptions {
 // RuntimeError naming the parameter on any mismatch.
 std::vector<std::byte> pack_arguments(const Kernel& k, const std::vector<LaunchArg>& args, const Device& device);
 
-void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args,
-            const LaunchOptions& options);
+void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args, const LaunchOptions& options);
 
 // The error of a backward launch of `k` whose status (LaunchOptions::adjoint_status, read back to
 // the host) is `status`; "" when no thread's tape overflowed.

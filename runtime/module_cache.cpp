@@ -19,10 +19,14 @@ const char kMagic[] = "WEFTCACHE1\n";
 
 std::string cache_dir() {
     std::string dir;
-    if (const char* e = std::getenv("WEFT_CACHE_DIR"); e && *e) dir = e;
-    else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) dir = std::string(x) + "/weft";
-    else if (const char* h = std::getenv("HOME"); h && *h) dir = std::string(h) + "/.cache/weft";
-    else dir = "/tmp/weft-cache";
+    if (const char* e = std::getenv("WEFT_CACHE_DIR"); e && *e)
+        dir = e;
+    else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+        dir = std::string(x) + "/weft";
+    else if (const char* h = std::getenv("HOME"); h && *h)
+        dir = std::string(h) + "/.cache/weft";
+    else
+        dir = "/tmp/weft-cache";
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     return dir;

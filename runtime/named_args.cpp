@@ -37,7 +37,8 @@ std::vector<size_t> NamedArgs::order(const Kernel& k) const {
         auto it = index.find(name);
         if (it == index.end()) {
             std::string near = support::closest_name(name, names);
-            throw RuntimeError(where + " has no parameter '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+            throw RuntimeError(where + " has no parameter '" + name + "'" +
+                               (near.empty() ? "" : " (did you mean '" + near + "'?)"));
         }
         if (given[it->second]) throw RuntimeError(where + ": argument '" + name + "' is given twice");
         given[it->second] = true;

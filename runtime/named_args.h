@@ -30,13 +30,13 @@ public:
     NamedArgs() = default;
     NamedArgs(std::initializer_list<NamedArg> args) : args_(args) {}
 
-    NamedArgs& add(const char* name, LaunchArg arg);   // appends one (a repeated name is reported by bind)
+    NamedArgs& add(const char* name, LaunchArg arg);  // appends one (a repeated name is reported by bind)
     const std::vector<NamedArg>& args() const { return args_; }
 
     // The arguments in the kernel's parameter order. Throws RuntimeError for a name `k` does not
     // have, a name given twice, or a parameter without an argument.
     std::vector<LaunchArg> bind(const Kernel& k) const&;
-    std::vector<LaunchArg> bind(const Kernel& k) &&;   // the same, moving the arguments out
+    std::vector<LaunchArg> bind(const Kernel& k) &&;  // the same, moving the arguments out
 
 private:
     std::vector<size_t> order(const Kernel& k) const;  // for each parameter, its entry in args_ (checked)

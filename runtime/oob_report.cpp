@@ -12,9 +12,9 @@ std::string format_oob(const compiler::KernelInfo& k, const wp::oob_record& r) {
     }
     idx += ")";
     shape += ")";
-    return "kernel '" + k.name + "' (" + file + ":" + std::to_string(r.line) + "): index " +
-           std::to_string(r.index[r.dim]) + " is out of range for dimension " + std::to_string(r.dim) +
-           " of an array of shape " + shape + " (indices " + idx + ")";
+    return "kernel '" + k.name + "' (" + file + ":" + std::to_string(r.line) + "): index " + std::to_string(r.index[r.dim]) +
+           " is out of range for dimension " + std::to_string(r.dim) + " of an array of shape " + shape + " (indices " + idx +
+           ")";
 }
 
 }  // namespace weft::runtime

@@ -25,7 +25,7 @@ public:
     virtual ~Recorder() = default;
     virtual void on_launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args,
                            const LaunchOptions& options) = 0;
-    virtual void on_copy(const Array& dst, const Array& src) = 0;          // dst = src (wp.copy, assign)
+    virtual void on_copy(const Array& dst, const Array& src) = 0;            // dst = src (wp.copy, assign)
     virtual void on_overwrite(const Array& dst, const char* operation) = 0;  // "zero", "fill", "copy from host"
 };
 

@@ -29,8 +29,7 @@ Replay::Replay(const Device& device, std::function<void()> work) : device_(devic
     } catch (...) {
         try {
             end_capture(s);  // leave the stream usable; the work's own error is the one to report
-        } catch (...) {
-        }
+        } catch (...) {}
         throw;
     }
     graph_ = std::make_shared<Graph>(Graph{end_capture(s)});

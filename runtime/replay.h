@@ -33,10 +33,10 @@ public:
     Replay(Replay&&) noexcept;
     Replay& operator=(Replay&&) noexcept;
 
-    void run() const;                  // throws RuntimeError when empty
+    void run() const;  // throws RuntimeError when empty
     bool valid() const { return bool(work_); }
     bool is_graph() const { return graph_ != nullptr; }
-    size_t node_count() const;         // operations in the graph (0 when not a graph)
+    size_t node_count() const;  // operations in the graph (0 when not a graph)
 
 private:
     struct Graph;

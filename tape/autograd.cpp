@@ -66,7 +66,8 @@ std::vector<double> read_scalars(const Array& a) {
     std::vector<double> v(n);
     bool f64 = a.dtype()->scalar == compiler::ScalarKind::Float64;
     for (size_t i = 0; i < n; ++i) {
-        if (f64) std::memcpy(&v[i], host.data() + 8 * i, 8);
+        if (f64)
+            std::memcpy(&v[i], host.data() + 8 * i, 8);
         else {
             float f;
             std::memcpy(&f, host.data() + 4 * i, 4);
@@ -80,7 +81,8 @@ void write_scalars(Array& a, const std::vector<double>& v) {
     bool f64 = a.dtype()->scalar == compiler::ScalarKind::Float64;
     std::vector<std::byte> host(a.nbytes());
     for (size_t i = 0; i < v.size(); ++i) {
-        if (f64) std::memcpy(host.data() + 8 * i, &v[i], 8);
+        if (f64)
+            std::memcpy(host.data() + 8 * i, &v[i], 8);
         else {
             float f = static_cast<float>(v[i]);
             std::memcpy(host.data() + 4 * i, &f, 4);
@@ -110,8 +112,9 @@ size_t rows_of(const Array& out, const JacobianOptions& o) {
 
 }  // namespace
 
-std::vector<JacobianBlock> jacobian(const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& inputs,
-                                    const std::vector<LaunchArg>& outputs, const JacobianOptions& options) {
+std::vector<JacobianBlock> jacobian(const runtime::Kernel& k, const std::vector<int64_t>& dim,
+                                    const std::vector<LaunchArg>& inputs, const std::vector<LaunchArg>& outputs,
+                                    const JacobianOptions& options) {
     runtime::ScopedRecorder suspend(nullptr);
     Problem p = problem_of(k, inputs, outputs);
     runtime::LaunchOptions fwd = launch_options(options);
@@ -129,7 +132,8 @@ std::vector<JacobianBlock> jacobian(const runtime::Kernel& k, const std::vector<
         std::vector<JacobianBlock> row_blocks;
         for (size_t i : p.inputs)
             row_blocks.push_back({i, j, p.names[i], p.names[j],
-                                  Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(scalar_count(p.args[i].array)))});
+                                  Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows),
+                                                        static_cast<Eigen::Index>(scalar_count(p.args[i].array)))});
         std::vector<double> seed(scalar_count(p.args[j].array), 0.0);
         for (size_t r = 0; r < rows; ++r) {
             for (size_t i : p.inputs) bwd.adj_args[i].zero_unrecorded();
@@ -140,7 +144,8 @@ std::vector<JacobianBlock> jacobian(const runtime::Kernel& k, const std::vector<
             runtime::launch(k, dim, p.args, bwd);
             for (size_t b = 0; b < p.inputs.size(); ++b) {
                 std::vector<double> g = read_scalars(bwd.adj_args[p.inputs[b]]);
-                for (size_t c = 0; c < g.size(); ++c) row_blocks[b].matrix(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = g[c];
+                for (size_t c = 0; c < g.size(); ++c)
+                    row_blocks[b].matrix(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = g[c];
             }
         }
         for (auto& b : row_blocks) blocks.push_back(std::move(b));
@@ -148,8 +153,9 @@ std::vector<JacobianBlock> jacobian(const runtime::Kernel& k, const std::vector<
     return blocks;
 }
 
-std::vector<JacobianBlock> jacobian_fd(const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& inputs,
-                                       const std::vector<LaunchArg>& outputs, const JacobianOptions& options) {
+std::vector<JacobianBlock> jacobian_fd(const runtime::Kernel& k, const std::vector<int64_t>& dim,
+                                       const std::vector<LaunchArg>& inputs, const std::vector<LaunchArg>& outputs,
+                                       const JacobianOptions& options) {
     if (!(options.eps > 0)) throw RuntimeError("jacobian_fd: eps must be positive");
     runtime::ScopedRecorder suspend(nullptr);
     Problem p = problem_of(k, inputs, outputs);
@@ -157,7 +163,8 @@ std::vector<JacobianBlock> jacobian_fd(const runtime::Kernel& k, const std::vect
     std::vector<std::vector<std::byte>> initial;
     for (size_t j : p.outputs) initial.push_back(snapshot(p.args[j].array));
     auto evaluate = [&]() {
-        for (size_t o = 0; o < p.outputs.size(); ++o) p.args[p.outputs[o]].array.write_from_host(initial[o].data(), initial[o].size());
+        for (size_t o = 0; o < p.outputs.size(); ++o)
+            p.args[p.outputs[o]].array.write_from_host(initial[o].data(), initial[o].size());
         runtime::launch(k, dim, p.args, fwd);
         std::vector<std::vector<double>> out;
         for (size_t j : p.outputs) out.push_back(read_scalars(p.args[j].array));

@@ -24,18 +24,18 @@
 namespace weft::tape {
 
 struct JacobianBlock {
-    size_t input = 0;             // index among all arguments (inputs then outputs)
+    size_t input = 0;  // index among all arguments (inputs then outputs)
     size_t output = 0;
-    std::string input_name;       // the kernel's parameter names
+    std::string input_name;  // the kernel's parameter names
     std::string output_name;
-    Eigen::MatrixXd matrix;       // rows: output scalars (max_outputs_per_var at most); cols: input scalars
+    Eigen::MatrixXd matrix;  // rows: output scalars (max_outputs_per_var at most); cols: input scalars
 };
 
 struct JacobianOptions {
     runtime::Device device;
     int block_dim = 0;
-    int max_outputs_per_var = -1; // -1: every output scalar (one backward launch each)
-    double eps = 1e-4;            // finite differences
+    int max_outputs_per_var = -1;  // -1: every output scalar (one backward launch each)
+    double eps = 1e-4;             // finite differences
 };
 
 std::vector<JacobianBlock> jacobian(const runtime::Kernel& k, const std::vector<int64_t>& dim,
@@ -48,17 +48,18 @@ std::vector<JacobianBlock> jacobian_fd(const runtime::Kernel& k, const std::vect
 struct GradcheckOptions {
     JacobianOptions jacobian;
     double atol = 1e-5;
-    double rtol = 1e-3;           // an entry passes when |adjoint - fd| <= atol + rtol * |fd|
+    double rtol = 1e-3;  // an entry passes when |adjoint - fd| <= atol + rtol * |fd|
 };
 
 struct GradcheckResult {
     bool passed = true;
     double max_abs_error = 0.0;
     double max_rel_error = 0.0;
-    std::string report;           // a table of (input, output) pairs, then the worst failing entries
+    std::string report;  // a table of (input, output) pairs, then the worst failing entries
 };
 
-GradcheckResult gradcheck(const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<runtime::LaunchArg>& inputs,
-                          const std::vector<runtime::LaunchArg>& outputs, const GradcheckOptions& options);
+GradcheckResult gradcheck(const runtime::Kernel& k, const std::vector<int64_t>& dim,
+                          const std::vector<runtime::LaunchArg>& inputs, const std::vector<runtime::LaunchArg>& outputs,
+                          const GradcheckOptions& options);
 
 }  // namespace weft::tape

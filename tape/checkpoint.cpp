@@ -40,7 +40,8 @@ public:
         const auto& params = k.info().params;
         for (size_t i = 0; i < args.size() && i < params.size(); ++i)
             if (args[i].kind == runtime::LaunchArg::ArrayArg)
-                add(args[i].array, "argument '" + params[i].name + "' of kernel '" + k.name() + "'", params[i].read, params[i].written);
+                add(args[i].array, "argument '" + params[i].name + "' of kernel '" + k.name() + "'", params[i].read,
+                    params[i].written);
     }
     void on_copy(const Array& dst, const Array& src) override {
         add(src, "copy source", true, false);
@@ -74,8 +75,9 @@ private:
 
 CheckpointStats checkpoint(const StepFn& step, int n_steps, const StateArrays& state_in, StateArrays& state_out, int segment) {
     if (n_steps < 1) throw RuntimeError("checkpoint: n_steps must be at least 1; got " + std::to_string(n_steps));
-    if (segment < 0) throw RuntimeError("checkpoint: segment must be positive (or 0 for the square root of n_steps); got " +
-                                        std::to_string(segment));
+    if (segment < 0)
+        throw RuntimeError("checkpoint: segment must be positive (or 0 for the square root of n_steps); got " +
+                           std::to_string(segment));
     if (state_in.size() != state_out.size())
         throw RuntimeError("checkpoint: state_in has " + std::to_string(state_in.size()) + " arrays and state_out " +
                            std::to_string(state_out.size()));
@@ -115,42 +117,46 @@ CheckpointStats checkpoint(const StepFn& step, int n_steps, const StateArrays& s
 
     // The record: reads state_in and whatever the steps read; writes state_out.
     std::vector<Access> accesses;
-    for (size_t i = 0; i < state_in.size(); ++i) accesses.push_back({state_in[i], "checkpoint state_in[" + std::to_string(i) + "]", true, false});
+    for (size_t i = 0; i < state_in.size(); ++i)
+        accesses.push_back({state_in[i], "checkpoint state_in[" + std::to_string(i) + "]", true, false});
     for (Access& x : collector.accesses) accesses.push_back(x);
-    for (size_t i = 0; i < state_out.size(); ++i) accesses.push_back({state_out[i], "checkpoint state_out[" + std::to_string(i) + "]", false, true});
+    for (size_t i = 0; i < state_out.size(); ++i)
+        accesses.push_back({state_out[i], "checkpoint state_out[" + std::to_string(i) + "]", false, true});
 
     StateArrays in = state_in, out = state_out;
-    tape->record_func("checkpoint(" + std::to_string(n_steps) + " steps, segment " + std::to_string(seg) + ")",
-                      [step, n_steps, seg, nseg, saved, in, out]() {
-        // The gradient flowing into the end of the segment being replayed.
-        StateArrays carry = like(in, false);
-        for (size_t i = 0; i < out.size(); ++i)
-            if (out[i].grad()) carry[i].assign_unrecorded(*out[i].grad());
-        for (int s = nseg - 1; s >= 0; --s) {
-            int first = s * seg, len = std::min(seg, n_steps - first);
-            std::vector<StateArrays> states;
-            states.push_back(like(in, true));
-            assign(states[0], (*saved)[static_cast<size_t>(s)]);
-            Tape local;
-            {
-                runtime::ScopedRecorder rec(&local);
-                for (int t = 0; t < len; ++t) {
-                    states.push_back(like(in, true));
-                    step(first + t, states[static_cast<size_t>(t)], states[static_cast<size_t>(t) + 1]);
+    tape->record_func(
+        "checkpoint(" + std::to_string(n_steps) + " steps, segment " + std::to_string(seg) + ")",
+        [step, n_steps, seg, nseg, saved, in, out]() {
+            // The gradient flowing into the end of the segment being replayed.
+            StateArrays carry = like(in, false);
+            for (size_t i = 0; i < out.size(); ++i)
+                if (out[i].grad()) carry[i].assign_unrecorded(*out[i].grad());
+            for (int s = nseg - 1; s >= 0; --s) {
+                int first = s * seg, len = std::min(seg, n_steps - first);
+                std::vector<StateArrays> states;
+                states.push_back(like(in, true));
+                assign(states[0], (*saved)[static_cast<size_t>(s)]);
+                Tape local;
+                {
+                    runtime::ScopedRecorder rec(&local);
+                    for (int t = 0; t < len; ++t) {
+                        states.push_back(like(in, true));
+                        step(first + t, states[static_cast<size_t>(t)], states[static_cast<size_t>(t) + 1]);
+                    }
                 }
+                std::vector<std::pair<Array, Array>> seeds;
+                for (size_t i = 0; i < carry.size(); ++i)
+                    if (states.back()[i].grad()) seeds.emplace_back(states.back()[i], carry[i]);
+                local.backward(seeds);
+                for (size_t i = 0; i < carry.size(); ++i)
+                    if (states[0][i].grad()) carry[i].assign_unrecorded(*states[0][i].grad());
             }
-            std::vector<std::pair<Array, Array>> seeds;
-            for (size_t i = 0; i < carry.size(); ++i)
-                if (states.back()[i].grad()) seeds.emplace_back(states.back()[i], carry[i]);
-            local.backward(seeds);
-            for (size_t i = 0; i < carry.size(); ++i)
-                if (states[0][i].grad()) carry[i].assign_unrecorded(*states[0][i].grad());
-        }
-        for (size_t i = 0; i < in.size(); ++i) {
-            Array& x = const_cast<Array&>(in[i]);
-            if (x.grad()) accumulate(*x.grad(), carry[i]);
-        }
-    }, std::move(accesses));
+            for (size_t i = 0; i < in.size(); ++i) {
+                Array& x = const_cast<Array&>(in[i]);
+                if (x.grad()) accumulate(*x.grad(), carry[i]);
+            }
+        },
+        std::move(accesses));
     return stats;
 }
 

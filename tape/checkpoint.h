@@ -31,14 +31,13 @@ using StateArrays = std::vector<runtime::Array>;
 using StepFn = std::function<void(int k, const StateArrays& in, StateArrays& out)>;
 
 struct CheckpointStats {
-    int segment = 0;            // steps per segment used
-    int checkpoints = 0;        // states saved during the forward pass
+    int segment = 0;      // steps per segment used
+    int checkpoints = 0;  // states saved during the forward pass
 };
 
 // Runs `n_steps` steps from `state_in` into `state_out` (allocated by the caller, same dtypes and
 // shapes). Under an active Tape, records one entry whose backward is described above. segment 0:
 // ⌈√n_steps⌉. Throws RuntimeError on mismatched states or n_steps < 1.
-CheckpointStats checkpoint(const StepFn& step, int n_steps, const StateArrays& state_in, StateArrays& state_out,
-                           int segment = 0);
+CheckpointStats checkpoint(const StepFn& step, int n_steps, const StateArrays& state_in, StateArrays& state_out, int segment = 0);
 
 }  // namespace weft::tape

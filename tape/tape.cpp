@@ -103,7 +103,8 @@ void accumulate(Array& grad, const Array& other) {
     runtime::LaunchOptions o;
     o.device = grad.device();
     o.record_tape = false;
-    runtime::launch(accumulate_kernel(grad.dtype()->scalar), {d.size()}, {runtime::LaunchArg::of(d), runtime::LaunchArg::of(s)}, o);
+    runtime::launch(accumulate_kernel(grad.dtype()->scalar), {d.size()}, {runtime::LaunchArg::of(d), runtime::LaunchArg::of(s)},
+                    o);
 }
 
 std::string Record::describe() const {
@@ -413,8 +414,10 @@ std::string Tape::dot() const {
     auto quote = [](std::string s) {
         std::string o;
         for (char c : s) {
-            if (c == '"') o += "\\\"";
-            else o += c;
+            if (c == '"')
+                o += "\\\"";
+            else
+                o += c;
         }
         return o;
     };

@@ -54,13 +54,13 @@ struct Record {
     runtime::LaunchOptions options;
     // Copy (dst <- src), Overwrite (dst)
     runtime::Array dst, src;
-    std::string operation;                 // "zero", "fill", "copy from host"
+    std::string operation;  // "zero", "fill", "copy from host"
     // Func
     std::string name;
     std::function<void()> backward;
-    std::vector<Access> accesses;          // every kind: what it read and wrote
+    std::vector<Access> accesses;  // every kind: what it read and wrote
 
-    std::string describe() const;          // "launch of kernel 'integrate' (particles.py:12)"
+    std::string describe() const;  // "launch of kernel 'integrate' (particles.py:12)"
 };
 
 class Tape : public runtime::Recorder {

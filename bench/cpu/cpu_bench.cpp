@@ -55,7 +55,8 @@ void BM_SaxpyWeft(benchmark::State& state) {
     float one = 1.0f;
     x.fill(&one);
     auto k = module()->kernel("saxpy");
-    std::vector<runtime::LaunchArg> args = {runtime::LaunchArg::of(x), runtime::LaunchArg::of(y), runtime::LaunchArg::number_of(2.0)};
+    std::vector<runtime::LaunchArg> args = {runtime::LaunchArg::of(x), runtime::LaunchArg::of(y),
+                                            runtime::LaunchArg::number_of(2.0)};
     runtime::launch(k, {kSaxpyN}, args, {});  // compile outside the timing
     for (auto _ : state) runtime::launch(k, {kSaxpyN}, args, {});
     state.SetBytesProcessed(state.iterations() * kSaxpyN * 12);
@@ -95,7 +96,8 @@ void BM_NBodyWeft(benchmark::State& state) {
     std::vector<runtime::LaunchArg> args = {runtime::LaunchArg::of(pos), runtime::LaunchArg::of(acc)};
     runtime::launch(k, {kBodies}, args, {});
     for (auto _ : state) runtime::launch(k, {kBodies}, args, {});
-    state.counters["interactions/s"] = benchmark::Counter(double(kBodies) * kBodies, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["interactions/s"] =
+        benchmark::Counter(double(kBodies) * kBodies, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_NBodyHand(benchmark::State& state) {
@@ -124,15 +126,18 @@ void BM_NBodyHand(benchmark::State& state) {
         });
         benchmark::ClobberMemory();
     }
-    state.counters["interactions/s"] = benchmark::Counter(double(kBodies) * kBodies, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["interactions/s"] =
+        benchmark::Counter(double(kBodies) * kBodies, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // A module of 10 kernels, made unique per iteration (a comment with a counter) for the cold case.
 std::string ten_kernels(int salt) {
     std::string s = "import weft as wp\n# " + std::to_string(salt) + "\n";
     for (int k = 0; k < 10; ++k)
-        s += "@wp.kernel\ndef k" + std::to_string(k) + "(a: wp.array(dtype=wp.vec3), b: wp.array(dtype=float), q: wp.quat):\n"
-             "    i = wp.tid()\n    v = wp.quat_rotate(q, a[i]) * b[i]\n    if wp.length(v) > " + std::to_string(k) +
+        s += "@wp.kernel\ndef k" + std::to_string(k) +
+             "(a: wp.array(dtype=wp.vec3), b: wp.array(dtype=float), q: wp.quat):\n"
+             "    i = wp.tid()\n    v = wp.quat_rotate(q, a[i]) * b[i]\n    if wp.length(v) > " +
+             std::to_string(k) +
              ".0:\n        v = wp.normalize(v)\n    a[i] = v + wp.cross(v, a[i])\n    b[i] = wp.dot(v, v)\n\n";
     return s;
 }

@@ -169,8 +169,8 @@ int main() {
                 return 12.0 * n / (median(ms) * 1e-3) / 1e9;
             };
             double gbs = measure(0);  // what a plain launch does: block 256, the default grid
-            result("saxpy_bandwidth", gbs, "GB/s", "2^28 floats, 12 B/elem, default launch (grid waves " +
-                                                       std::to_string(ctx.grid_waves()) + ")");
+            result("saxpy_bandwidth", gbs, "GB/s",
+                   "2^28 floats, 12 B/elem, default launch (grid waves " + std::to_string(ctx.grid_waves()) + ")");
             result("saxpy_fraction_of_copy", gbs / copy_gbs, "x", "target >= 0.85");
             // The launch geometry around it: block size x grid (0: full grid; w: w waves of
             // resident blocks, the grid-stride entry looping), and the L2 fetch granularity.
@@ -200,14 +200,16 @@ int main() {
             Array x = random_array(f32, n, dev, 8), y = random_array(f32, n, dev, 9);
             Kernel k = bench_mod->kernel("copy_f32");
             auto ms = time_events(s, 3, 30, [&] { launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(y)}, on_gpu); });
-            result("copy_f32_kernel", 8.0 * n / (median(ms) * 1e-3) / 1e9 / copy_gbs, "x", "fraction of copy: y[i] = x[i], 2^28 floats");
+            result("copy_f32_kernel", 8.0 * n / (median(ms) * 1e-3) / 1e9 / copy_gbs, "x",
+                   "fraction of copy: y[i] = x[i], 2^28 floats");
             const compiler::Type v4 = compiler::vector_type(4, compiler::ScalarKind::Float32);
             Array x4 = random_array(v4, n / 4, dev, 10), y4 = random_array(v4, n / 4, dev, 11);
             Kernel k4 = bench_mod->kernel("saxpy_vec4");
             auto ms4 = time_events(s, 3, 30, [&] {
                 launch(k4, {n / 4}, {LaunchArg::of(x4), LaunchArg::of(y4), LaunchArg::number_of(1e-3)}, on_gpu);
             });
-            result("saxpy_vec4", 12.0 * n / (median(ms4) * 1e-3) / 1e9 / copy_gbs, "x", "fraction of copy: saxpy over vec4, 2^26 elements");
+            result("saxpy_vec4", 12.0 * n / (median(ms4) * 1e-3) / 1e9 / copy_gbs, "x",
+                   "fraction of copy: saxpy over vec4, 2^26 elements");
         }
 
         // ---- particles -------------------------------------------------------------------------
@@ -226,7 +228,8 @@ int main() {
             for (int waves : {0, 2, 4, 8}) {
                 ctx.set_grid_waves(waves);
                 auto ms2 = time_events(s, 3, 30, [&] {
-                    launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(v), LaunchArg::value(v3, g), LaunchArg::number_of(1e-4)}, on_gpu);
+                    launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(v), LaunchArg::value(v3, g), LaunchArg::number_of(1e-4)},
+                           on_gpu);
                 });
                 result("particles_w" + std::to_string(waves), 48.0 * n / (median(ms2) * 1e-3) / 1e9 / copy_gbs, "x",
                        "fraction of copy, block 256, grid waves " + std::to_string(waves));
@@ -240,7 +243,8 @@ int main() {
             CUfunction raw_fn = nullptr;
             CudaCompileOptions o;
             o.arch = ctx.arch();
-            const std::string cubin = compile_cuda_to_cubin({"empty.cu", "extern \"C\" __global__ void empty_kernel() {}\n"}, {}, o);
+            const std::string cubin =
+                compile_cuda_to_cubin({"empty.cu", "extern \"C\" __global__ void empty_kernel() {}\n"}, {}, o);
             check(cu.cuModuleLoadData(&raw_mod, cubin.data()), "cuModuleLoadData");
             check(cu.cuModuleGetFunction(&raw_fn, raw_mod, "empty_kernel"), "cuModuleGetFunction");
             Kernel k = bench_mod->kernel("empty");
@@ -250,8 +254,10 @@ int main() {
                     s.synchronize();
                     auto t0 = std::chrono::steady_clock::now();
                     for (int i = 0; i < batch; ++i) {
-                        if (weft_launch) launch(k, {1}, {LaunchArg::integer_of(1)}, on_gpu);
-                        else check(cu.cuLaunchKernel(raw_fn, 1, 1, 1, 1, 1, 1, 0, s.handle(), nullptr, nullptr), "cuLaunchKernel");
+                        if (weft_launch)
+                            launch(k, {1}, {LaunchArg::integer_of(1)}, on_gpu);
+                        else
+                            check(cu.cuLaunchKernel(raw_fn, 1, 1, 1, 1, 1, 1, 0, s.handle(), nullptr, nullptr), "cuLaunchKernel");
                     }
                     auto t1 = std::chrono::steady_clock::now();
                     s.synchronize();
@@ -267,7 +273,8 @@ int main() {
             run(false, ri, rt);  // again, interleaved, to see drift
             result("launch_raw_issue", median(ri), "us", "cuLaunchKernel, empty kernel, host time per call");
             result("launch_weft_issue", median(wi), "us",
-                   std::string("runtime::launch, empty kernel, host time per call") + (ctx.uses_pdl() ? " (cuLaunchKernelEx, PDL)" : ""));
+                   std::string("runtime::launch, empty kernel, host time per call") +
+                       (ctx.uses_pdl() ? " (cuLaunchKernelEx, PDL)" : ""));
             result("launch_issue_ratio", median(wi) / median(ri), "x", "target <= 1.5");
             result("launch_raw_total", median(rt), "us", "per launch, 2000 back to back, incl. GPU");
             result("launch_weft_total", median(wt), "us", "per launch, 2000 back to back, incl. GPU");
@@ -281,7 +288,8 @@ int main() {
             Array x = random_array(f32, n, dev, 6), y = random_array(f32, n, dev, 7);
             Kernel k = saxpy_mod->kernel("saxpy");
             auto hundred = [&] {
-                for (int i = 0; i < 100; ++i) launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(y), LaunchArg::number_of(0.999)}, on_gpu);
+                for (int i = 0; i < 100; ++i)
+                    launch(k, {n}, {LaunchArg::of(x), LaunchArg::of(y), LaunchArg::number_of(0.999)}, on_gpu);
             };
             Stream cs(dev);
             // Weft's default launches (programmatic dependent launch on sm_90+, cuda_context.h),
@@ -335,7 +343,8 @@ int main() {
             auto raw_hundred = [&](CUstream st, bool pdl) {
                 for (int i = 0; i < 100; ++i) {
                     if (!pdl) {
-                        check(cu.cuLaunchKernel(rf, unsigned(n / 256), 1, 1, 256, 1, 1, 0, st, params, nullptr), "cuLaunchKernel");
+                        check(cu.cuLaunchKernel(rf, unsigned(n / 256), 1, 1, 256, 1, 1, 0, st, params, nullptr),
+                              "cuLaunchKernel");
                         continue;
                     }
                     CUlaunchAttribute attr{};
@@ -364,8 +373,8 @@ int main() {
                 auto re = time_events(cs, 3, 51, [&] { raw_hundred(cs.handle(), pdl); });
                 auto rgt = time_events(cs, 3, 51, [&] { check(cu.cuGraphLaunch(rge, cs.handle()), "cuGraphLaunch"); });
                 const std::string tag = pdl ? "raw_pdl" : "raw";
-                result("graph_" + tag + "_eager_100", median(re), "ms", "100 dependent raw saxpy(4096)" +
-                                                                            std::string(pdl ? " with PDL" : "") + ", events");
+                result("graph_" + tag + "_eager_100", median(re), "ms",
+                       "100 dependent raw saxpy(4096)" + std::string(pdl ? " with PDL" : "") + ", events");
                 result("graph_" + tag + "_replay_100", median(rgt), "ms", "the same 100 as one graph launch");
                 result("graph_" + tag + "_speedup", median(re) / median(rgt), "x", "raw CUDA baseline of graph_speedup");
                 cu.cuGraphExecDestroy(rge);
@@ -379,6 +388,7 @@ int main() {
     }
 
     std::printf("\n| figure | value | unit | note |\n|---|---|---|---|\n");
-    for (const Row& r : rows) std::printf("| %s | %s | %s | %s |\n", r.name.c_str(), r.value.c_str(), r.unit.c_str(), r.note.c_str());
+    for (const Row& r : rows)
+        std::printf("| %s | %s | %s | %s |\n", r.name.c_str(), r.value.c_str(), r.unit.c_str(), r.note.c_str());
     return 0;
 }

@@ -70,8 +70,8 @@ FrameTimes time_frames(int dx, const std::string& device, int frames, bool graph
     const size_t bytes = size_t(m.particle_count) * 3 * sizeof(float);
     const float dt = 1.0f / (60.0f * 16.0f);
     runtime::DeviceBackend& be = runtime::backend(m.device);
-    engine::FrameStepper stepper(m, a, b, 16, [&](engine::State& in, engine::State& out) { integ->simulate(m, in, out, dt); },
-                                 graphs);
+    engine::FrameStepper stepper(
+        m, a, b, 16, [&](engine::State& in, engine::State& out) { integ->simulate(m, in, out, dt); }, graphs);
     double copy_s = 0;
     auto frame = [&] {
         stepper.advance();
@@ -113,7 +113,10 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string {
-            if (i + 1 >= argc) { fprintf(stderr, "%s needs a value\n", a.c_str()); exit(2); }
+            if (i + 1 >= argc) {
+                fprintf(stderr, "%s needs a value\n", a.c_str());
+                exit(2);
+            }
             return argv[++i];
         };
         if (a == "--first-step") {  // child: build the smallest cloth and take one step
@@ -121,10 +124,14 @@ int main(int argc, char** argv) {
             engine::State s0 = m.state(), s1 = m.state();
             engine::create_integrator("semi_implicit")->simulate(m, s0, s1, 1e-3f);
             return 0;
-        } else if (a == "--device") device = next();
-        else if (a == "--frames") frames = std::atoi(next().c_str());
-        else if (a == "--no-graph") graphs = false;
-        else if (a == "--out") out_path = next();
+        } else if (a == "--device")
+            device = next();
+        else if (a == "--frames")
+            frames = std::atoi(next().c_str());
+        else if (a == "--no-graph")
+            graphs = false;
+        else if (a == "--out")
+            out_path = next();
         else if (a == "--sizes") {
             sizes.clear();
             std::stringstream ss(next());

@@ -51,8 +51,10 @@ int main(int argc, char** argv) {
     int steps = 20;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string a = argv[i], v = argv[i + 1];
-        if (a == "--device") device = v;
-        else if (a == "--steps") steps = std::atoi(v.c_str());
+        if (a == "--device")
+            device = v;
+        else if (a == "--steps")
+            steps = std::atoi(v.c_str());
         else if (a == "--sizes") {
             sizes.clear();
             std::stringstream ss(v);

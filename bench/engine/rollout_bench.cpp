@@ -136,13 +136,20 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string {
-            if (i + 1 >= argc) { fprintf(stderr, "%s needs a value\n", a.c_str()); exit(2); }
+            if (i + 1 >= argc) {
+                fprintf(stderr, "%s needs a value\n", a.c_str());
+                exit(2);
+            }
             return argv[++i];
         };
-        if (a == "--device") device = next();
-        else if (a == "--repeat") repeat = std::max(1, std::atoi(next().c_str()));
-        else if (a == "--tri-kd") tri_kd = float(std::atof(next().c_str()));
-        else if (a == "--out") out_path = next();
+        if (a == "--device")
+            device = next();
+        else if (a == "--repeat")
+            repeat = std::max(1, std::atoi(next().c_str()));
+        else if (a == "--tri-kd")
+            tri_kd = float(std::atof(next().c_str()));
+        else if (a == "--out")
+            out_path = next();
         else if (a == "--sizes") {
             sizes.clear();
             std::stringstream ss(next());

@@ -105,25 +105,26 @@ NEXT:
 )";
 
 const Module& module() {
-  static const Module m = parse_ptx(kPtx, "bench.ptx");
-  return m;
+    static const Module m = parse_ptx(kPtx, "bench.ptx");
+    return m;
 }
 
 void run(benchmark::State& state, const char* kernel, int iterations) {
-  const uint32_t blocks = 64, threads = 256;
-  std::vector<float> buf(blocks * threads, 1.0f);
-  ParamPacker p;
-  p.add(buf.data()).add(static_cast<uint32_t>(iterations));
-  LaunchOptions opts;
-  opts.threads = static_cast<int>(state.range(0));
-  uint64_t thread_instructions = 0;
-  for (auto _ : state) {
-    const LaunchResult r = launch(module(), kernel, {blocks, 1, 1}, {threads, 1, 1}, p.bytes(), opts);
-    thread_instructions += r.total.thread_instructions;
-    benchmark::DoNotOptimize(buf.data());
-  }
-  state.counters["thread_inst/s"] = benchmark::Counter(static_cast<double>(thread_instructions), benchmark::Counter::kIsRate);
-  state.counters["thread_inst"] = benchmark::Counter(static_cast<double>(thread_instructions) / static_cast<double>(state.iterations()));
+    const uint32_t blocks = 64, threads = 256;
+    std::vector<float> buf(blocks * threads, 1.0f);
+    ParamPacker p;
+    p.add(buf.data()).add(static_cast<uint32_t>(iterations));
+    LaunchOptions opts;
+    opts.threads = static_cast<int>(state.range(0));
+    uint64_t thread_instructions = 0;
+    for (auto _ : state) {
+        const LaunchResult r = launch(module(), kernel, {blocks, 1, 1}, {threads, 1, 1}, p.bytes(), opts);
+        thread_instructions += r.total.thread_instructions;
+        benchmark::DoNotOptimize(buf.data());
+    }
+    state.counters["thread_inst/s"] = benchmark::Counter(static_cast<double>(thread_instructions), benchmark::Counter::kIsRate);
+    state.counters["thread_inst"] =
+        benchmark::Counter(static_cast<double>(thread_instructions) / static_cast<double>(state.iterations()));
 }
 
 void ArithLoop(benchmark::State& state) { run(state, "arith_loop", 200); }

@@ -45,10 +45,10 @@ namespace {
 // One argument of a case: an array made and filled on the device, or a value.
 struct Arg {
     enum Kind { Floats, Zeros, Ints, Springs, Value } kind = Floats;
-    compiler::Type type = nullptr;   // element type of an array, or the value's type
-    std::vector<int64_t> shape;      // arrays
-    int64_t modulus = 0;             // Ints: values in [0, modulus); Springs: grid side
-    std::vector<std::byte> bytes;    // Value
+    compiler::Type type = nullptr;  // element type of an array, or the value's type
+    std::vector<int64_t> shape;     // arrays
+    int64_t modulus = 0;            // Ints: values in [0, modulus); Springs: grid side
+    std::vector<std::byte> bytes;   // Value
 };
 
 Arg floats(compiler::Type t, std::vector<int64_t> shape) { return {Arg::Floats, t, std::move(shape)}; }
@@ -73,14 +73,17 @@ struct WeftCase {
 std::vector<WeftCase> weft_cases() {
     using namespace compiler;
     const Type f32 = float32_type(), f64 = float64_type(), i32 = int32_type();
-    const Type v3 = vector_type(3, ScalarKind::Float32), m33 = matrix_type(3, 3, ScalarKind::Float32), q = quat_type(ScalarKind::Float32);
+    const Type v3 = vector_type(3, ScalarKind::Float32), m33 = matrix_type(3, 3, ScalarKind::Float32),
+               q = quat_type(ScalarKind::Float32);
     const int64_t m = int64_t{1} << 20;  // a million threads, as kernels.cu's streaming cases
     const float g[3] = {0.0f, -9.8f, 0.0f}, center[3] = {0.5f, 0.5f, 0.5f};
     const int64_t side = 512, nsprings = 2 * side * (side - 1), t = 1024;
     std::vector<WeftCase> c;
     c.push_back({"w_saxpy", "saxpy", {m}, {floats(f32, {m}), floats(f32, {m}), value(f32, 2.5f)}});
     c.push_back({"w_axpy_f64", "axpy_f64", {m}, {floats(f64, {m}), floats(f64, {m}), value(f64, 2.5)}});
-    c.push_back({"w_integrate_aos", "integrate_aos", {m},
+    c.push_back({"w_integrate_aos",
+                 "integrate_aos",
+                 {m},
                  {floats(v3, {m}), floats(v3, {m}), floats(v3, {m}), floats(f32, {m}), value(v3, g), value(f32, 1.0f / 600.0f)}});
     std::vector<Arg> soa;
     for (int k = 0; k < 10; ++k) soa.push_back(floats(f32, {m}));
@@ -88,12 +91,20 @@ std::vector<WeftCase> weft_cases() {
     soa.push_back(value(f32, 1.0f / 600.0f));
     c.push_back({"w_integrate_soa", "integrate_soa", {m}, soa});
     c.push_back({"w_collide_sdf", "collide_sdf", {m}, {floats(v3, {m}), floats(v3, {m}), value(v3, center), value(f32, 0.3f)}});
-    c.push_back({"w_spring_forces", "spring_forces", {nsprings},
-                 {floats(v3, {side * side}), floats(v3, {side * side}), springs(side), floats(f32, {nsprings}), value(f32, 100.0f),
-                  value(f32, 0.5f), zeros(v3, {side * side})}});
+    c.push_back({"w_spring_forces",
+                 "spring_forces",
+                 {nsprings},
+                 {floats(v3, {side * side}), floats(v3, {side * side}), springs(side), floats(f32, {nsprings}),
+                  value(f32, 100.0f), value(f32, 0.5f), zeros(v3, {side * side})}});
     const int64_t ng = m / 4, k = 8;
-    c.push_back({"w_neighbor_gather", "neighbor_gather", {ng}, {floats(v3, {ng}), ints(ng * k, ng), zeros(f32, {ng}), value(i32, int32_t(k))}});
-    c.push_back({"w_hash_cells", "hash_cells", {m}, {floats(v3, {m}), value(f32, 20.0f), zeros(i32, {1 << 16}), value(i32, int32_t((1 << 16) - 1))}});
+    c.push_back({"w_neighbor_gather",
+                 "neighbor_gather",
+                 {ng},
+                 {floats(v3, {ng}), ints(ng * k, ng), zeros(f32, {ng}), value(i32, int32_t(k))}});
+    c.push_back({"w_hash_cells",
+                 "hash_cells",
+                 {m},
+                 {floats(v3, {m}), value(f32, 20.0f), zeros(i32, {1 << 16}), value(i32, int32_t((1 << 16) - 1))}});
     c.push_back({"w_histogram", "histogram", {m}, {floats(f32, {m}), zeros(i32, {64})}});
     const int64_t nm = m / 4;
     c.push_back({"w_mat33_apply", "mat33_apply", {nm}, {floats(m33, {nm}), floats(v3, {nm}), zeros(v3, {nm})}});
@@ -104,7 +115,10 @@ std::vector<WeftCase> weft_cases() {
     c.push_back({"w_laplace_2d", "laplace_2d", {t, t}, {floats(f32, {t, t}), zeros(f32, {t, t})}});
     c.push_back({"w_transpose_naive", "transpose_naive", {t, t}, {floats(f32, {t, t}), zeros(f32, {t, t})}});
     // 256 threads per 32 x 32 tile
-    c.push_back({"w_transpose_tiled", "transpose_tiled", {t * t / 4}, {floats(f32, {t * t}), zeros(f32, {t * t}), value(i32, int32_t(t))}});
+    c.push_back({"w_transpose_tiled",
+                 "transpose_tiled",
+                 {t * t / 4},
+                 {floats(f32, {t * t}), zeros(f32, {t * t}), value(i32, int32_t(t))}});
     c.push_back({"w_reduce_atomic", "reduce_atomic", {m}, {floats(f32, {m}), zeros(f32, {1})}});
     c.push_back({"w_reduce_block", "reduce_block", {m}, {floats(f32, {m}), zeros(f32, {1})}});
     return c;
@@ -185,7 +199,10 @@ std::string read_file(const std::string& path) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s DEVICE [--only ID] [--list] [--arch FILE.json] [--sass-counts]\n  DEVICE: cuda:N (under ncu) or sim:ARCH\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s DEVICE [--only ID] [--list] [--arch FILE.json] [--sass-counts]\n  DEVICE: cuda:N (under ncu) or "
+                     "sim:ARCH\n",
+                     argv[0]);
         return 2;
     }
     std::string only, arch_file;
@@ -193,10 +210,14 @@ int main(int argc, char** argv) {
     bool sass_counts = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--only" && i + 1 < argc) only = argv[++i];
-        else if (a == "--list") list = true;
-        else if (a == "--arch" && i + 1 < argc) arch_file = argv[++i];
-        else if (a == "--sass-counts") sass_counts = true;
+        if (a == "--only" && i + 1 < argc)
+            only = argv[++i];
+        else if (a == "--list")
+            list = true;
+        else if (a == "--arch" && i + 1 < argc)
+            arch_file = argv[++i];
+        else if (a == "--sass-counts")
+            sass_counts = true;
         else {
             std::fprintf(stderr, "weft_validate: unknown option '%s'\n", a.c_str());
             return 2;
@@ -255,11 +276,13 @@ int main(int argc, char** argv) {
                 continue;
             }
             const auto reports = sim_reports_since(mark);
-            if (reports.size() != 1) throw RuntimeError("case " + c.id + ": expected one launch report, got " + std::to_string(reports.size()));
+            if (reports.size() != 1)
+                throw RuntimeError("case " + c.id + ": expected one launch report, got " + std::to_string(reports.size()));
             const SimLaunchReport& r = *reports[0];
             const int64_t threads = count_of(c.dim);
             const int block = k.info().block_dim > 0 ? k.info().block_dim : 256;
-            val::ResultLine line{c.id, r.symbol, "weft", r.result.sass_instructions, unsigned((threads + block - 1) / block), checksum, wall};
+            val::ResultLine line{c.id,     r.symbol, "weft", r.result.sass_instructions, unsigned((threads + block - 1) / block),
+                                 checksum, wall};
             std::printf("%s\n", val::result_json(line, r.result).c_str());
             if (sass_module) {
                 std::printf("{\"id\": \"%s\", \"kernel\": \"%s\", \"sass_counts\": [", c.id.c_str(), r.symbol.c_str());

@@ -60,7 +60,10 @@ void dump_expr(std::ostream& os, const Expr* e) {
         case ExprKind::Bool: os << (e->bool_value ? "True" : "False"); break;
         case ExprKind::None: os << "None"; break;
         case ExprKind::String: os << '"' << e->id << '"'; break;
-        case ExprKind::Attribute: dump_expr(os, e->value.get()); os << "." << e->id; break;
+        case ExprKind::Attribute:
+            dump_expr(os, e->value.get());
+            os << "." << e->id;
+            break;
         case ExprKind::Subscript:
             dump_expr(os, e->value.get());
             os << "[";
@@ -139,7 +142,11 @@ void dump_stmt(std::ostream& os, const Stmt& s, int indent) {
     std::string pad(static_cast<size_t>(indent) * 4, ' ');
     os << pad;
     switch (s.kind) {
-        case StmtKind::Assign: dump_expr(os, s.target.get()); os << " = "; dump_expr(os, s.value.get()); break;
+        case StmtKind::Assign:
+            dump_expr(os, s.target.get());
+            os << " = ";
+            dump_expr(os, s.value.get());
+            break;
         case StmtKind::AugAssign:
             dump_expr(os, s.target.get());
             os << " " << binop_text(s.op) << "= ";
@@ -216,8 +223,7 @@ std::string dump(const Module& m) {
         }
     }
     for (const auto& f : m.functions) {
-        os << (f.kind == DefKind::Kernel ? "kernel " : f.kind == DefKind::Func ? "func " : "func_grad ") << f.name
-           << "(";
+        os << (f.kind == DefKind::Kernel ? "kernel " : f.kind == DefKind::Func ? "func " : "func_grad ") << f.name << "(";
         for (size_t i = 0; i < f.params.size(); ++i) {
             if (i) os << ", ";
             os << f.params[i].name << ": ";

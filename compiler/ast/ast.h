@@ -22,10 +22,10 @@ using StmtPtr = std::unique_ptr<Stmt>;
 using Body = std::vector<StmtPtr>;
 
 enum class ExprKind {
-    Name,       // id
-    Int,        // int_value
-    Float,      // float_value (text kept for diagnostics)
-    Bool,       // bool_value
+    Name,   // id
+    Int,    // int_value
+    Float,  // float_value (text kept for diagnostics)
+    Bool,   // bool_value
     None,
     String,     // str_value
     Attribute,  // value.attr
@@ -58,7 +58,7 @@ struct Keyword {
 struct Expr {
     ExprKind kind;
     SourceLoc loc;
-    std::string id;           // Name: identifier; Attribute: attr; String: value; Float: literal text
+    std::string id;  // Name: identifier; Attribute: attr; String: value; Float: literal text
     int64_t int_value = 0;
     double float_value = 0.0;
     bool bool_value = false;
@@ -66,9 +66,9 @@ struct Expr {
     UnaryOp unop = UnaryOp::Neg;
     BoolOpKind boolop = BoolOpKind::And;
     std::vector<CmpOp> cmpops;
-    ExprPtr value;            // Attribute/Subscript: base; UnaryOp: operand; IfExp: test
-    std::vector<ExprPtr> args;  // Call: args; Subscript: indices; BinOp/BoolOp: [left, right];
-                                // Compare: [left, comparators...]; IfExp: [body, orelse]; Tuple/List: items
+    ExprPtr value;                  // Attribute/Subscript: base; UnaryOp: operand; IfExp: test
+    std::vector<ExprPtr> args;      // Call: args; Subscript: indices; BinOp/BoolOp: [left, right];
+                                    // Compare: [left, comparators...]; IfExp: [body, orelse]; Tuple/List: items
     std::vector<Keyword> keywords;  // Call only
 
     Expr(ExprKind k, SourceLoc l) : kind(k), loc(l) {}
@@ -83,17 +83,17 @@ enum class StmtKind {
     While,      // while test: body
     Break,
     Continue,
-    Return,     // return value?
+    Return,  // return value?
     Pass,
-    ExprStmt,   // value
+    ExprStmt,  // value
 };
 
 struct Stmt {
     StmtKind kind;
     SourceLoc loc;
-    ExprPtr target;      // Assign/AugAssign/AnnAssign/For
-    ExprPtr value;       // Assign/AugAssign/AnnAssign/Return/ExprStmt; If/While: test; For: iter
-    ExprPtr annotation;  // AnnAssign
+    ExprPtr target;         // Assign/AugAssign/AnnAssign/For
+    ExprPtr value;          // Assign/AugAssign/AnnAssign/Return/ExprStmt; If/While: test; For: iter
+    ExprPtr annotation;     // AnnAssign
     BinOp op = BinOp::Add;  // AugAssign
     Body body;
     Body orelse;
@@ -112,13 +112,13 @@ enum class DefKind { Kernel, Func, FuncGrad };
 struct FunctionDef {
     DefKind kind = DefKind::Func;
     std::string name;
-    SourceLoc loc;                    // the name
+    SourceLoc loc;  // the name
     std::vector<Param> params;
-    ExprPtr returns;                  // may be null
+    ExprPtr returns;  // may be null
     Body body;
     std::string docstring;
     std::vector<Keyword> decorator_args;  // @wp.kernel(block_dim=N, enable_backward=...)
-    std::string grad_of;              // FuncGrad: name of the func it replaces the adjoint of
+    std::string grad_of;                  // FuncGrad: name of the func it replaces the adjoint of
 };
 
 struct StructField {

@@ -29,14 +29,15 @@
 namespace weft::compiler::audit {
 
 struct AuditOptions {
-    std::vector<int64_t> dims;                            // --dim; empty = unknown
-    std::map<std::string, std::vector<int64_t>> shapes;   // --shape name=AxB
-    std::map<std::string, int64_t> args;                  // --arg name=value: int/bool parameters' values
-    int block_dim = 0;                                    // 0: the kernel's block_dim, else 256
-    bool keep_suppressed = false;                         // for tests of the suppression itself
-    int64_t max_constant_bytes = 64;                      // oversize-constant: larger wp.constants warn
-    std::map<std::string, CompiledShared> machine_code;   // kernel name -> its shared instructions (ptxas's SASS); none: widths as written
-    std::string no_machine_code = "no CUDA toolkit";      // why machine_code is empty (in bank-conflict notes)
+    std::vector<int64_t> dims;                           // --dim; empty = unknown
+    std::map<std::string, std::vector<int64_t>> shapes;  // --shape name=AxB
+    std::map<std::string, int64_t> args;                 // --arg name=value: int/bool parameters' values
+    int block_dim = 0;                                   // 0: the kernel's block_dim, else 256
+    bool keep_suppressed = false;                        // for tests of the suppression itself
+    int64_t max_constant_bytes = 64;                     // oversize-constant: larger wp.constants warn
+    std::map<std::string, CompiledShared>
+        machine_code;  // kernel name -> its shared instructions (ptxas's SASS); none: widths as written
+    std::string no_machine_code = "no CUDA toolkit";  // why machine_code is empty (in bank-conflict notes)
 };
 
 // The kernel's machine code in `options`, or null.

@@ -32,13 +32,14 @@ struct Stats {
     SharedRequest worst;
     BankCost worst_cost;
     const AccessEvent* worst_event = nullptr;
-    const IssuedAccess* merged = nullptr;   // a merged access at this location, if any
+    const IssuedAccess* merged = nullptr;  // a merged access at this location, if any
 };
 
 int event_excess(const AccessEvent& ev, int warps, const std::vector<int>* shape) {
     int worst = 0;
     for (int w = 0; w < warps; ++w)
-        for (const SharedRequest& r : warp_requests(ev, w, shape)) worst = std::max(worst, static_cast<int>(request_cost(r).excess()));
+        for (const SharedRequest& r : warp_requests(ev, w, shape))
+            worst = std::max(worst, static_cast<int>(request_cost(r).excess()));
     return worst;
 }
 
@@ -65,7 +66,9 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
                 for (const SharedRequest& r : warp_requests(ev, w)) {
                     BankCost c = request_cost(r);
                     st.requests++, st.wavefronts += c.wavefronts, st.ideal += c.ideal;
-                    if (static_cast<int>(c.excess()) > st.worst_excess) st.worst_excess = static_cast<int>(c.excess()), st.worst_warp = w, st.worst = r, st.worst_cost = c, st.worst_event = &ev;
+                    if (static_cast<int>(c.excess()) > st.worst_excess)
+                        st.worst_excess = static_cast<int>(c.excess()), st.worst_warp = w, st.worst = r, st.worst_cost = c,
+                        st.worst_event = &ev;
                 }
         }
     }
@@ -78,10 +81,12 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
         f.severity = FindingSeverity::Warning;
         f.loc = capture_loc(ev.loc);
         char buf[256];
-        snprintf(buf, sizeof buf, "%d-way bank conflict on shared array '%s': %.2f wavefronts per request (ideal %.2f), %lld excess in %lld requests",
-                 static_cast<int>((st.worst_cost.wavefronts + st.worst_cost.ideal - 1) / std::max(1u, st.worst_cost.ideal)), ev.array->name.c_str(), double(st.wavefronts) / double(st.requests),
-                 double(st.ideal) / double(st.requests), static_cast<long long>(st.wavefronts - st.ideal),
-                 static_cast<long long>(st.requests));
+        snprintf(
+            buf, sizeof buf,
+            "%d-way bank conflict on shared array '%s': %.2f wavefronts per request (ideal %.2f), %lld excess in %lld requests",
+            static_cast<int>((st.worst_cost.wavefronts + st.worst_cost.ideal - 1) / std::max(1u, st.worst_cost.ideal)),
+            ev.array->name.c_str(), double(st.wavefronts) / double(st.requests), double(st.ideal) / double(st.requests),
+            static_cast<long long>(st.wavefronts - st.ideal), static_cast<long long>(st.requests));
         f.message = buf;
         // Witness: two lanes of the worst warp that need different words of one bank.
         std::map<uint64_t, std::vector<std::pair<int, uint64_t>>> bank;
@@ -95,13 +100,16 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
         for (const auto& entry : bank) {
             const auto b = entry.first;
             const auto& lanes = entry.second;  // a plain reference: lambdas cannot capture structured bindings in C++17/clang 14
-            auto other = std::find_if(lanes.begin(), lanes.end(), [&](const auto& p) { return p.second != lanes.front().second; });
+            auto other =
+                std::find_if(lanes.begin(), lanes.end(), [&](const auto& p) { return p.second != lanes.front().second; });
             if (other == lanes.end()) continue;
             if (lanes.front().first / phase_lanes != other->first / phase_lanes) continue;
-            f.notes.push_back({{}, "warp " + std::to_string(st.worst_warp) + ": lanes " + std::to_string(lanes.front().first) +
-                                       " and " + std::to_string(other->first) + " both use bank " + std::to_string(b) +
-                                       " (bytes " + std::to_string(lanes.front().second * 4 - ev.array->shared_offset) + " and " +
-                                       std::to_string(other->second * 4 - ev.array->shared_offset) + " of '" + ev.array->name + "')"});
+            f.notes.push_back({{},
+                               "warp " + std::to_string(st.worst_warp) + ": lanes " + std::to_string(lanes.front().first) +
+                                   " and " + std::to_string(other->first) + " both use bank " + std::to_string(b) + " (bytes " +
+                                   std::to_string(lanes.front().second * 4 - ev.array->shared_offset) + " and " +
+                                   std::to_string(other->second * 4 - ev.array->shared_offset) + " of '" + ev.array->name +
+                                   "')"});
             break;
         }
         const auto& shape = ev.array->shared_shape;
@@ -111,10 +119,14 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
                 std::vector<int> padded = {shape[0], shape[1] + p};
                 bool ok = true;
                 for (const AccessEvent* e : events_of[key])
-                    if (event_excess(*e, warps, &padded) > 0) { ok = false; break; }
+                    if (event_excess(*e, warps, &padded) > 0) {
+                        ok = false;
+                        break;
+                    }
                 if (ok) {
-                    f.notes.push_back({{}, "pad the rows: wp.shared_array(shape=(" + std::to_string(shape[0]) + ", " +
-                                               std::to_string(shape[1] + p) + "), ...) makes this access conflict-free"});
+                    f.notes.push_back({{},
+                                       "pad the rows: wp.shared_array(shape=(" + std::to_string(shape[0]) + ", " +
+                                           std::to_string(shape[1] + p) + "), ...) makes this access conflict-free"});
                     break;
                 }
             }
@@ -123,19 +135,23 @@ std::vector<Finding> audit_bank_conflicts(const ir::Function&, const std::vector
             if (v.known.size() > 1 && v.known[0] && v.known[1]) {
                 int64_t stride = v.off[1] - v.off[0];
                 if (stride != 0)
-                    f.notes.push_back({{}, "consecutive threads are " + std::to_string(stride) +
-                                               " elements apart; an odd stride (in elements of 4, 8 or 16 bytes) is conflict-free"});
+                    f.notes.push_back({{},
+                                       "consecutive threads are " + std::to_string(stride) +
+                                           " elements apart; an odd stride (in elements of 4, 8 or 16 bytes) is conflict-free"});
             }
         }
         if (st.merged) {
             std::string lines;
             for (size_t i = 0; i < st.merged->lines.size(); ++i)
                 lines += (i == 0 ? "" : i + 1 == st.merged->lines.size() ? " and " : ", ") + std::to_string(st.merged->lines[i]);
-            f.notes.push_back({{}, "ptxas merged the accesses of lines " + lines + " into one " + std::to_string(st.merged->ev.width_bytes) +
-                                       "-byte instruction per thread (" + st.merged->op + "); costed as that instruction"});
+            f.notes.push_back({{},
+                               "ptxas merged the accesses of lines " + lines + " into one " +
+                                   std::to_string(st.merged->ev.width_bytes) + "-byte instruction per thread (" + st.merged->op +
+                                   "); costed as that instruction"});
         } else if (!compiled || !compiled->available) {
-            f.notes.push_back({{}, "access widths as the source writes them: the machine code was not read (" + no_machine_code +
-                                       "), so accesses ptxas may merge into wider instructions are costed one by one"});
+            f.notes.push_back({{},
+                               "access widths as the source writes them: the machine code was not read (" + no_machine_code +
+                                   "), so accesses ptxas may merge into wider instructions are costed one by one"});
         }
         if (st.worst_event) add_call_notes(f, st.worst_event->call_sites);
         out.push_back(std::move(f));

@@ -42,18 +42,20 @@ std::vector<Finding> audit_barriers(const ir::Function&, const std::vector<Trace
                             std::to_string(ev.live) + " threads of block " + std::to_string(tr.block_idx) +
                             "; the others never arrive";
                 std::string path = ev.why.empty() ? "does not reach it" : ev.why;
-                f.notes.push_back({capture_loc(ev.why_loc), "thread " + std::to_string(ev.missing.front()) + " skips it: " +
-                                                                 path + (ev.why_loc.valid() ? " (line " + std::to_string(ev.why_loc.display_line()) + ")" : "")});
+                f.notes.push_back({capture_loc(ev.why_loc),
+                                   "thread " + std::to_string(ev.missing.front()) + " skips it: " + path +
+                                       (ev.why_loc.valid() ? " (line " + std::to_string(ev.why_loc.display_line()) + ")" : "")});
                 f.notes.push_back({{}, "threads that skip it: " + threads_text(ev.missing)});
             } else if (ev.unknown_cond.valid()) {
                 f.message = "wp.sync_threads() under a condition that may differ between threads of a block";
-                f.notes.push_back({capture_loc(ev.unknown_cond), "this condition varies between threads: '" +
-                                                                   source_text(ev.unknown_cond) + "'"});
+                f.notes.push_back({capture_loc(ev.unknown_cond),
+                                   "this condition varies between threads: '" + source_text(ev.unknown_cond) + "'"});
             } else if (!ev.maybe_missing.empty()) {
                 f.message = "wp.sync_threads() may be skipped by some threads of block " + std::to_string(tr.block_idx);
-                f.notes.push_back({capture_loc(ev.why_loc), "thread " + std::to_string(ev.maybe_missing.front()) + " " +
-                                                                (ev.why.empty() ? "may not reach it" : ev.why) +
-                                                                (ev.why_loc.valid() ? " (line " + std::to_string(ev.why_loc.display_line()) + ")" : "")});
+                f.notes.push_back({capture_loc(ev.why_loc),
+                                   "thread " + std::to_string(ev.maybe_missing.front()) + " " +
+                                       (ev.why.empty() ? "may not reach it" : ev.why) +
+                                       (ev.why_loc.valid() ? " (line " + std::to_string(ev.why_loc.display_line()) + ")" : "")});
             } else {
                 continue;
             }
@@ -69,8 +71,8 @@ std::string sync_graph_dot(const ir::Function& k, const Trace& tr) {
     auto node = [](const ir::Stmt* s) {
         return s ? "sync_l" + std::to_string(s->loc.display_line()) + "_c" + std::to_string(s->loc.col) : std::string("entry");
     };
-    std::map<std::string, std::string> label;                  // node -> label head
-    std::map<std::string, std::set<std::string>> accesses;     // node -> "line 12: write s[...]"
+    std::map<std::string, std::string> label;               // node -> label head
+    std::map<std::string, std::set<std::string>> accesses;  // node -> "line 12: write s[...]"
     std::set<std::pair<std::string, std::string>> edges;
     label["entry"] = "entry";
     for (const auto& ev : tr.syncs) {
@@ -82,7 +84,10 @@ std::string sync_graph_dot(const ir::Function& k, const Trace& tr) {
     for (const auto& ev : tr.accesses) {
         if (!ev.shared) continue;
         accesses[node(ev.interval_start)].insert("line " + std::to_string(ev.loc.display_line()) + ": " +
-                                                 (ev.atomic ? "atomic " : ev.write ? "write " : "read ") + access_text(ev.loc));
+                                                 (ev.atomic  ? "atomic "
+                                                  : ev.write ? "write "
+                                                             : "read ") +
+                                                 access_text(ev.loc));
     }
     auto esc = [](const std::string& s) {
         std::string o;

@@ -170,7 +170,7 @@ struct Check1 {
     const AccessEvent* ev = nullptr;
     int64_t extent = -1;
     Witness certain, maybe;
-    bool unresolved = false;   // some index unknown
+    bool unresolved = false;  // some index unknown
     bool all_exact = true;
     int64_t max_index = INT64_MIN;
     bool tid_relative = true;  // index == tid + c for every thread seen
@@ -187,9 +187,9 @@ Finding whole_blocks_note(const ir::Function& k, const LaunchModel& launch, cons
     f.loc = capture_loc(block0.syncs.empty() ? k.loc : block0.syncs.front().loc);
     const int64_t stated = launch.total_threads(), blocks = launch.block_count();
     f.message = "launch of " + std::to_string(stated) + " threads is not a whole number of blocks of " +
-                std::to_string(launch.block_dim) + ": wp.launch rejects it for a kernel that calls wp.sync_threads(); audited as " +
-                std::to_string(blocks) + " blocks (" + std::to_string(blocks * launch.block_dim) +
-                " threads), every thread of which runs the kernel";
+                std::to_string(launch.block_dim) +
+                ": wp.launch rejects it for a kernel that calls wp.sync_threads(); audited as " + std::to_string(blocks) +
+                " blocks (" + std::to_string(blocks * launch.block_dim) + " threads), every thread of which runs the kernel";
     if (!block0.syncs.empty()) add_call_notes(f, block0.syncs.front().call_sites);
     return f;
 }
@@ -244,8 +244,10 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
                     int64_t x = v.off[i];
                     c.max_index = std::max(c.max_index, x);
                     int64_t off = x - tr.tid[i];
-                    if (!c.have_offset) c.tid_offset = off, c.have_offset = true;
-                    else if (off != c.tid_offset) c.tid_relative = false;
+                    if (!c.have_offset)
+                        c.tid_offset = off, c.have_offset = true;
+                    else if (off != c.tid_offset)
+                        c.tid_relative = false;
                     // Without --dim, tid-derived indices of global arrays are only block 0's.
                     bool trusted = ev.shared || dims_known;
                     if (extent < 0 || !trusted || (x >= 0 && x < extent)) continue;
@@ -294,16 +296,19 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
             f.check = Check::Bounds;
             f.severity = c.certain.have ? FindingSeverity::Error : FindingSeverity::Warning;
             f.loc = capture_loc(ev.loc);
-            f.message = std::string(c.certain.have ? "out-of-bounds access" : "possibly out-of-bounds access") + ": '" + idx_text +
-                        "' " + what + " index " + std::to_string(w.index) + dim_text + " of '" + name + "' (size " +
+            f.message = std::string(c.certain.have ? "out-of-bounds access" : "possibly out-of-bounds access") + ": '" +
+                        idx_text + "' " + what + " index " + std::to_string(w.index) + dim_text + " of '" + name + "' (size " +
                         std::to_string(c.extent) + ")";
-            f.notes.push_back({{}, "witness: thread " + std::to_string(w.thread) + " of block " + std::to_string(w.block) +
-                                       " (tid " + std::to_string(w.tid) + ")" +
-                                       (c.certain.have ? "" : ", on a path that depends on a condition the audit cannot decide")});
+            f.notes.push_back({{},
+                               "witness: thread " + std::to_string(w.thread) + " of block " + std::to_string(w.block) + " (tid " +
+                                   std::to_string(w.tid) + ")" +
+                                   (c.certain.have ? "" : ", on a path that depends on a condition the audit cannot decide")});
             if (stated >= 0 && w.tid >= stated)
-                f.notes.push_back({{}, "tid " + std::to_string(w.tid) + " is past the launch's " + std::to_string(stated) +
-                                           " threads, yet runs: a kernel that calls wp.sync_threads() runs every thread of its "
-                                           "last block (" + std::to_string(launched) + " threads); guard the access with `if i < n:`"});
+                f.notes.push_back({{},
+                                   "tid " + std::to_string(w.tid) + " is past the launch's " + std::to_string(stated) +
+                                       " threads, yet runs: a kernel that calls wp.sync_threads() runs every thread of its "
+                                       "last block (" +
+                                       std::to_string(launched) + " threads); guard the access with `if i < n:`"});
             add_call_notes(f, w.calls);
             out.push_back(std::move(f));
             continue;
@@ -312,7 +317,8 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
         if (c.extent >= 0 && c.all_exact && trusted) continue;  // proven for every thread simulated
         // Symbolic: is it guarded?
         auto site_it = guards.sites.find(key.first);
-        const Expr* index = site_it != guards.sites.end() && d < site_it->second.indices.size() ? site_it->second.indices[d] : nullptr;
+        const Expr* index =
+            site_it != guards.sites.end() && d < site_it->second.indices.size() ? site_it->second.indices[d] : nullptr;
         std::string shape_text = name + ".shape[" + std::to_string(d) + "]";
         std::string condition;
         if (index) {
@@ -333,17 +339,22 @@ std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& laun
             if (proven) continue;
         }
         if (c.extent >= 0 && !ev.shared && !dims_known && c.tid_relative && c.have_offset && !c.unresolved) {
-            condition = "safe if dim " + (c.tid_offset ? (c.tid_offset > 0 ? "+ " : "- ") + std::to_string(std::llabs(c.tid_offset)) + " " : std::string()) +
+            condition = "safe if dim " +
+                        (c.tid_offset ? (c.tid_offset > 0 ? "+ " : "- ") + std::to_string(std::llabs(c.tid_offset)) + " "
+                                      : std::string()) +
                         "<= " + std::to_string(c.extent) + " (" + shape_text + ")";
         }
         if (condition.empty()) {
-            if (c.all_exact && dims_known) condition = "safe if " + shape_text + " >= " + std::to_string(c.max_index + 1);
+            if (c.all_exact && dims_known)
+                condition = "safe if " + shape_text + " >= " + std::to_string(c.max_index + 1);
             else if (c.all_exact && c.tid_relative && c.have_offset)
-                condition = "safe if dim " + (c.tid_offset ? (c.tid_offset > 0 ? "+ " : "- ") + std::to_string(std::llabs(c.tid_offset)) + " " : std::string()) +
+                condition = "safe if dim " +
+                            (c.tid_offset ? (c.tid_offset > 0 ? "+ " : "- ") + std::to_string(std::llabs(c.tid_offset)) + " "
+                                          : std::string()) +
                             "<= " + shape_text;
             else
-                condition = "safe if every value of '" + (index ? source_text(expr_span(*index)) : std::string("the index")) + "' is in [0, " +
-                            (c.extent >= 0 ? std::to_string(c.extent) : shape_text) + ")";
+                condition = "safe if every value of '" + (index ? source_text(expr_span(*index)) : std::string("the index")) +
+                            "' is in [0, " + (c.extent >= 0 ? std::to_string(c.extent) : shape_text) + ")";
         }
         Finding f;
         f.check = Check::Bounds;

@@ -62,7 +62,10 @@ std::vector<Finding> audit_coalescing(const ir::Function&, const LaunchModel& la
                     int64_t flat = 0;
                     for (size_t k = 0; k < ev.indices.size(); ++k) {
                         const LaneVal& v = ev.indices[k];
-                        if (!v.known[static_cast<size_t>(t)]) { ok = false; break; }
+                        if (!v.known[static_cast<size_t>(t)]) {
+                            ok = false;
+                            break;
+                        }
                         flat = flat * extent[k] + v.off[static_cast<size_t>(t)];
                     }
                     if (!ok) break;
@@ -77,8 +80,10 @@ std::vector<Finding> audit_coalescing(const ir::Function&, const LaunchModel& la
                 st.ideal += (static_cast<int64_t>(bytes.size()) + 31) / 32;
                 for (size_t i = 1; i < addr.size(); ++i) {
                     int64_t d = addr[i] - addr[i - 1];
-                    if (!st.have_stride) st.stride = d, st.have_stride = true;
-                    else if (d != st.stride) st.regular = false;
+                    if (!st.have_stride)
+                        st.stride = d, st.have_stride = true;
+                    else if (d != st.stride)
+                        st.regular = false;
                 }
             }
         }
@@ -93,13 +98,19 @@ std::vector<Finding> audit_coalescing(const ir::Function&, const LaunchModel& la
         f.loc = capture_loc(ev.loc);
         char buf[256];
         snprintf(buf, sizeof buf, "uncoalesced %s of '%s': %.1f sectors of 32 bytes per request, ideal %.1f",
-                 ev.atomic ? "atomic" : ev.write ? "store" : "load", ev.array->name.c_str(), double(st.sectors) / double(st.requests),
-                 double(st.ideal) / double(st.requests));
+                 ev.atomic  ? "atomic"
+                 : ev.write ? "store"
+                            : "load",
+                 ev.array->name.c_str(), double(st.sectors) / double(st.requests), double(st.ideal) / double(st.requests));
         f.message = buf;
         if (st.regular && st.have_stride)
-            f.notes.push_back({{}, "consecutive threads are " + std::to_string(st.stride) + " bytes apart; each uses " +
-                                       std::to_string(ev.width_bytes) + " bytes" +
-                                       (ev.width_bytes < ev.elem_bytes ? " of a " + std::to_string(ev.elem_bytes) + "-byte element (a field of an array of structs: consider a struct of arrays)" : "")});
+            f.notes.push_back({{},
+                               "consecutive threads are " + std::to_string(st.stride) + " bytes apart; each uses " +
+                                   std::to_string(ev.width_bytes) + " bytes" +
+                                   (ev.width_bytes < ev.elem_bytes
+                                        ? " of a " + std::to_string(ev.elem_bytes) +
+                                              "-byte element (a field of an array of structs: consider a struct of arrays)"
+                                        : "")});
         else
             f.notes.push_back({{}, "the addresses of consecutive threads follow no single stride"});
         out.push_back(std::move(f));

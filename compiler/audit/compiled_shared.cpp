@@ -53,8 +53,10 @@ std::map<int, int> ptx_source_lines(const std::string& ptx, const std::string& s
                 line = l;
             } else if (std::regex_search(rest, im, inlined_re)) {
                 int fi = std::stoi(im[1]), li = std::stoi(im[2]), ci = std::stoi(im[3]);
-                if (files.count(fi)) line = li;
-                else if (auto it = resolved.find({fi, li, ci}); it != resolved.end()) line = it->second;
+                if (files.count(fi))
+                    line = li;
+                else if (auto it = resolved.find({fi, li, ci}); it != resolved.end())
+                    line = it->second;
             }
             if (line > 0) resolved[{f, l, c}] = line;
             continue;
@@ -73,8 +75,9 @@ CompiledShared compiled_shared_ops(const std::vector<SassWord>& code, const std:
         auto it = ptx_to_source.find(w.ptx_line);
         if (it == ptx_to_source.end()) continue;
         op.line = it->second;
-        op.text = std::string(op.store ? "STS" : "LDS") + (op.width == 4 ? "" : op.width < 4 ? ".U" + std::to_string(8 * op.width)
-                                                                                              : "." + std::to_string(8 * op.width));
+        op.text = std::string(op.store ? "STS" : "LDS") + (op.width == 4  ? ""
+                                                           : op.width < 4 ? ".U" + std::to_string(8 * op.width)
+                                                                          : "." + std::to_string(8 * op.width));
         c.ops.push_back(op);
     }
     return c;

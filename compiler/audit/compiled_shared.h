@@ -32,15 +32,15 @@ struct SassWord {
 
 // One shared load or store of the machine code.
 struct SharedOp {
-    int line = 0;           // source line (1-based) of the kernel's file
+    int line = 0;  // source line (1-based) of the kernel's file
     bool store = false;
-    int width = 0;          // bytes per thread: 1, 2, 4, 8 or 16
-    std::string text;       // "STS.64", "LDS.128"
+    int width = 0;     // bytes per thread: 1, 2, 4, 8 or 16
+    std::string text;  // "STS.64", "LDS.128"
 };
 
 // What the machine code of one kernel does with shared memory.
 struct CompiledShared {
-    bool available = false;   // false: no machine code was read (`why` says why)
+    bool available = false;  // false: no machine code was read (`why` says why)
     std::string why;
     std::vector<SharedOp> ops;
 

@@ -110,21 +110,25 @@ private:
         int64_t bytes = static_cast<int64_t>(type_size(c.value->type));
         if (bytes <= limit_ || size_reported_.count(&c)) return;
         size_reported_.insert(&c);
-        Finding f = make(c, use, "constant '" + c.name + "' (" + type_name(c.value->type) + ") is " + std::to_string(bytes) +
-                                     " bytes, over the limit of " + std::to_string(limit_) + ": its value occupies " +
-                                     std::to_string((bytes + 3) / 4) + " registers of every thread at each use");
-        f.notes.push_back({{}, "keep large tables in a wp.array passed to the kernel, or raise the limit with --max-constant-bytes"});
+        Finding f = make(c, use,
+                         "constant '" + c.name + "' (" + type_name(c.value->type) + ") is " + std::to_string(bytes) +
+                             " bytes, over the limit of " + std::to_string(limit_) + ": its value occupies " +
+                             std::to_string((bytes + 3) / 4) + " registers of every thread at each use");
+        f.notes.push_back(
+            {{}, "keep large tables in a wp.array passed to the kernel, or raise the limit with --max-constant-bytes"});
         add_call_notes(f, calls_);
         out_.push_back(std::move(f));
     }
 
     void indexed(const ir::Constant& c, const Expr& e) {
         int64_t bytes = static_cast<int64_t>(type_size(c.value->type));
-        Finding f = make(c, e.loc, "constant '" + c.name + "' (" + std::to_string(bytes) +
-                                       " bytes) indexed with a value that is not a literal: each thread indexes a local copy, "
-                                       "in registers if ptxas can resolve the index into selects, else in local memory");
+        Finding f = make(c, e.loc,
+                         "constant '" + c.name + "' (" + std::to_string(bytes) +
+                             " bytes) indexed with a value that is not a literal: each thread indexes a local copy, "
+                             "in registers if ptxas can resolve the index into selects, else in local memory");
         if (bytes <= limit_) f.severity = FindingSeverity::Note;
-        f.notes.push_back({{}, "the resources check shows the stack frame ptxas gave the kernel; a lookup table belongs in a wp.array"});
+        f.notes.push_back(
+            {{}, "the resources check shows the stack frame ptxas gave the kernel; a lookup table belongs in a wp.array"});
         add_call_notes(f, calls_);
         out_.push_back(std::move(f));
     }

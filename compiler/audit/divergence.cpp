@@ -32,19 +32,22 @@ std::vector<Finding> audit_divergence(const ir::Function&, const std::vector<Tra
         f.severity = FindingSeverity::Warning;
         f.loc = capture_loc(st.loc);
         std::string cond = source_text(st.loc);
-        f.message = std::string(st.loop ? "divergent loop" : "divergent branch") + ": '" + cond +
-                    "' differs between the lanes of a warp";
+        f.message =
+            std::string(st.loop ? "divergent loop" : "divergent branch") + ": '" + cond + "' differs between the lanes of a warp";
         int64_t known = st.lanes_true + st.lanes_false;
         if (split) {
-            f.notes.push_back({{}, std::to_string(st.divergent_warp_evals) + " of " + std::to_string(st.warp_evals) +
-                                       " warp evaluations diverge; first: warp " + std::to_string(st.first_divergent_warp) +
-                                       " with " + std::to_string(st.first_divergent_true) + " lanes " +
-                                       (st.loop ? "iterating" : "taking it") + " and " + std::to_string(st.first_divergent_false) + " not"});
+            f.notes.push_back({{},
+                               std::to_string(st.divergent_warp_evals) + " of " + std::to_string(st.warp_evals) +
+                                   " warp evaluations diverge; first: warp " + std::to_string(st.first_divergent_warp) +
+                                   " with " + std::to_string(st.first_divergent_true) + " lanes " +
+                                   (st.loop ? "iterating" : "taking it") + " and " + std::to_string(st.first_divergent_false) +
+                                   " not"});
         }
         if (known > 0) {
             char buf[160];
             snprintf(buf, sizeof buf, "over all evaluations %.1f%% of lanes %s, %.1f%% %s", 100.0 * st.lanes_true / double(known),
-                     st.loop ? "iterate" : "take the branch", 100.0 * st.lanes_false / double(known), st.loop ? "exit" : "do not");
+                     st.loop ? "iterate" : "take the branch", 100.0 * st.lanes_false / double(known),
+                     st.loop ? "exit" : "do not");
             f.notes.push_back({{}, buf});
         }
         if (unknown) f.notes.push_back({{}, "the condition depends on per-thread data; the split is not known statically"});

@@ -37,7 +37,6 @@ const CheckInfo kChecks[] = {
      "A wp.constant too large for registers, or indexed with a non-literal index (copied to local memory)."},
 };
 
-
 std::string caret_lines(const FindingLoc& l) {
     if (l.line <= 0 || l.line_text.empty()) return "";
     std::string out = "    " + l.line_text + "\n    ";
@@ -63,8 +62,9 @@ std::string sarif_location(const FindingLoc& l, const std::string& message = "")
     if (!message.empty()) s += "\"message\": {\"text\": \"" + support::json_escape(message) + "\"}, ";
     s += "\"physicalLocation\": {\"artifactLocation\": {\"uri\": \"" + support::json_escape(l.path) + "\"}";
     if (l.line > 0) {
-        s += ", \"region\": {\"startLine\": " + std::to_string(l.line) + ", \"startColumn\": " +
-             std::to_string(std::max(1, l.col)) + ", \"endColumn\": " + std::to_string(std::max(1, l.col) + l.len);
+        s += ", \"region\": {\"startLine\": " + std::to_string(l.line) +
+             ", \"startColumn\": " + std::to_string(std::max(1, l.col)) +
+             ", \"endColumn\": " + std::to_string(std::max(1, l.col) + l.len);
         if (!l.line_text.empty()) s += ", \"snippet\": {\"text\": \"" + support::json_escape(l.line_text) + "\"}";
         s += "}";
     }
@@ -141,8 +141,9 @@ std::string format_json(const std::vector<Finding>& findings) {
     for (size_t i = 0; i < findings.size(); ++i) {
         const Finding& f = findings[i];
         os << (i ? ",\n" : "\n") << "    {\"check\": \"" << check_id(f.check) << "\", \"severity\": \""
-           << severity_name(f.severity) << "\", \"kernel\": \"" << support::json_escape(f.kernel) << "\", \"location\": "
-           << json_loc(f.loc) << ", \"message\": \"" << support::json_escape(f.message) << "\", \"notes\": [";
+           << severity_name(f.severity) << "\", \"kernel\": \"" << support::json_escape(f.kernel)
+           << "\", \"location\": " << json_loc(f.loc) << ", \"message\": \"" << support::json_escape(f.message)
+           << "\", \"notes\": [";
         for (size_t j = 0; j < f.notes.size(); ++j)
             os << (j ? ", " : "") << "{\"location\": " << json_loc(f.notes[j].loc) << ", \"message\": \""
                << support::json_escape(f.notes[j].message) << "\"}";
@@ -155,7 +156,8 @@ std::string format_json(const std::vector<Finding>& findings) {
 std::string format_sarif(const std::vector<Finding>& findings, const std::string& tool_version) {
     std::ostringstream os;
     os << "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-       << "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"weft-audit\", \"version\": \"" << support::json_escape(tool_version)
+       << "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"weft-audit\", \"version\": \""
+       << support::json_escape(tool_version)
        << "\", \"informationUri\": \"https://example.invalid/weft/docs/audit.md\", \"rules\": [";
     const auto& checks = all_checks();
     for (size_t i = 0; i < checks.size(); ++i)
@@ -170,15 +172,18 @@ std::string format_sarif(const std::vector<Finding>& findings, const std::string
         std::string text = f.message;
         std::vector<std::string> related;
         for (const auto& n : f.notes) {
-            if (n.loc.line > 0) related.push_back(sarif_location(n.loc, n.message));
-            else text += " (" + n.message + ")";
+            if (n.loc.line > 0)
+                related.push_back(sarif_location(n.loc, n.message));
+            else
+                text += " (" + n.message + ")";
         }
-        const char* level = f.severity == FindingSeverity::Error ? "error" : f.severity == FindingSeverity::Warning ? "warning" : "note";
+        const char* level = f.severity == FindingSeverity::Error     ? "error"
+                            : f.severity == FindingSeverity::Warning ? "warning"
+                                                                     : "note";
         os << (i ? "," : "") << "\n      {\"ruleId\": \"" << check_id(f.check) << "\", \"ruleIndex\": " << rule_index
-           << ", \"level\": \"" << level << "\", \"message\": {\"text\": \"" << support::json_escape(text) << "\"}, \"locations\": ["
-           << sarif_location(f.loc) << "]";
-        if (!f.kernel.empty())
-            os << ", \"properties\": {\"kernel\": \"" << support::json_escape(f.kernel) << "\"}";
+           << ", \"level\": \"" << level << "\", \"message\": {\"text\": \"" << support::json_escape(text)
+           << "\"}, \"locations\": [" << sarif_location(f.loc) << "]";
+        if (!f.kernel.empty()) os << ", \"properties\": {\"kernel\": \"" << support::json_escape(f.kernel) << "\"}";
         if (!related.empty()) {
             os << ", \"relatedLocations\": [";
             for (size_t j = 0; j < related.size(); ++j) os << (j ? ", " : "") << related[j];
@@ -222,9 +227,9 @@ void sort_and_dedupe(std::vector<Finding>& findings) {
         return std::make_tuple(f.loc.path, f.loc.line, f.loc.col, static_cast<int>(f.check), f.kernel, f.message);
     };
     std::stable_sort(findings.begin(), findings.end(), [&](const Finding& a, const Finding& b) { return key(a) < key(b); });
-    findings.erase(std::unique(findings.begin(), findings.end(),
-                               [&](const Finding& a, const Finding& b) { return key(a) == key(b); }),
-                   findings.end());
+    findings.erase(
+        std::unique(findings.begin(), findings.end(), [&](const Finding& a, const Finding& b) { return key(a) == key(b); }),
+        findings.end());
 }
 
 }  // namespace weft::compiler::audit

@@ -25,41 +25,41 @@ namespace weft::compiler::audit {
 
 // [SECTION] Check ids
 enum class Check { Bounds, Divergence, BarrierDivergence, SharedRace, BankConflict, Uncoalesced, Resources, OversizeConstant };
-const char* check_id(Check c);                       // "shared-race"
-const char* check_description(Check c);              // one sentence (SARIF rule text, docs)
+const char* check_id(Check c);           // "shared-race"
+const char* check_description(Check c);  // one sentence (SARIF rule text, docs)
 const std::vector<Check>& all_checks();
 bool check_from_id(const std::string& id, Check* out);
 
 enum class FindingSeverity { Note, Warning, Error };
-const char* severity_name(FindingSeverity s);        // "note", "warning", "error"
+const char* severity_name(FindingSeverity s);  // "note", "warning", "error"
 
 // [SECTION] Finding
 struct FindingLoc {
-    std::string path;          // as given to the compiler
-    int line = 0;              // display line (1-based); 0 = no location
-    int col = 0;               // 1-based
-    int len = 1;               // characters underlined
-    std::string line_text;     // the source line, for the caret
+    std::string path;       // as given to the compiler
+    int line = 0;           // display line (1-based); 0 = no location
+    int col = 0;            // 1-based
+    int len = 1;            // characters underlined
+    std::string line_text;  // the source line, for the caret
 };
 FindingLoc capture_loc(const SourceLoc& loc);
 
 struct FindingNote {
-    FindingLoc loc;            // may be empty (line 0)
+    FindingLoc loc;  // may be empty (line 0)
     std::string message;
 };
 
 struct Finding {
     Check check = Check::Bounds;
     FindingSeverity severity = FindingSeverity::Warning;
-    std::string kernel;                 // the kernel it was found in
+    std::string kernel;  // the kernel it was found in
     FindingLoc loc;
     std::string message;
-    std::vector<FindingNote> notes;     // witnesses: thread ids, addresses, other lines, suggestions
+    std::vector<FindingNote> notes;  // witnesses: thread ids, addresses, other lines, suggestions
 };
 
 // [SECTION] Output
-std::string format_text(const Finding& f);                         // clang-style block
-std::string format_json(const std::vector<Finding>& findings);     // {"findings": [...]}
+std::string format_text(const Finding& f);                      // clang-style block
+std::string format_json(const std::vector<Finding>& findings);  // {"findings": [...]}
 std::string format_sarif(const std::vector<Finding>& findings, const std::string& tool_version);
 
 // [SECTION] Suppression

@@ -43,8 +43,10 @@ bool lane_uniform(const LaneVal& v, const Mask& m, int64_t* value) {
     for (size_t i = 0; i < m.size(); ++i) {
         if (!m[i]) continue;
         if (!v.known[i]) return false;
-        if (first) x = v.off[i], first = false;
-        else if (v.off[i] != x) return false;
+        if (first)
+            x = v.off[i], first = false;
+        else if (v.off[i] != x)
+            return false;
     }
     if (value) *value = x;
     return true;
@@ -93,7 +95,8 @@ LaneVal lane_binary(int op, const LaneVal& a, const LaneVal& b, const Mask& m, S
             return r;
         }
     }
-    if (bop == B::Mul && ((a.sym != 0 && b.sym == 0 && lane_uniform(b, m, &c)) || (b.sym != 0 && a.sym == 0 && lane_uniform(a, m, &c)))) {
+    if (bop == B::Mul &&
+        ((a.sym != 0 && b.sym == 0 && lane_uniform(b, m, &c)) || (b.sym != 0 && a.sym == 0 && lane_uniform(a, m, &c)))) {
         const LaneVal& s = a.sym != 0 ? a : b;
         r.sym = syms.get("mul(" + std::to_string(s.sym) + "," + std::to_string(c) + ")");
         for (size_t i = 0; i < m.size(); ++i)

@@ -97,11 +97,14 @@ IssuedShared issued_shared_accesses(const Trace& trace, const CompiledShared* co
                         if (best == evs.size() || dist(j) < dist(best)) best = j;
                     }
                 }
-                if (best == evs.size()) ok = false;
-                else partners.push_back(best), lines.push_back(evs[best]->loc.line);
+                if (best == evs.size())
+                    ok = false;
+                else
+                    partners.push_back(best), lines.push_back(evs[best]->loc.line);
             }
             if (!ok) {
-                inexact(e, "compiled as " + std::to_string(W) + "-byte accesses, but no accesses of the source fill the rest of them");
+                inexact(e, "compiled as " + std::to_string(W) +
+                               "-byte accesses, but no accesses of the source fill the rest of them");
                 continue;
             }
             IssuedAccess& m = issued[i];

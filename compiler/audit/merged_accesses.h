@@ -24,10 +24,10 @@
 namespace weft::compiler::audit {
 
 struct IssuedAccess {
-    AccessEvent ev;            // width_bytes / offset_bytes describe the issued instruction
-    int elements = 1;          // consecutive elements it covers (more than 1: merged)
-    std::vector<int> lines;    // the source lines of the accesses merged into it (empty: not merged)
-    std::string op;            // the instruction ("STS.64") when merged
+    AccessEvent ev;          // width_bytes / offset_bytes describe the issued instruction
+    int elements = 1;        // consecutive elements it covers (more than 1: merged)
+    std::vector<int> lines;  // the source lines of the accesses merged into it (empty: not merged)
+    std::string op;          // the instruction ("STS.64") when merged
 };
 
 struct IssuedShared {

@@ -40,7 +40,8 @@ std::vector<Finding> audit_races(const ir::Function&, const std::vector<Trace>& 
                 int64_t el = 0;
                 uint32_t sym = 0;
                 if (!shared_element(ev, t, &el, &sym)) continue;
-                cells[{ev.interval, ev.array, sym, el}].push_back({t, e, ev.write, ev.atomic, ev.maybe[static_cast<size_t>(t)] != 0});
+                cells[{ev.interval, ev.array, sym, el}].push_back(
+                    {t, e, ev.write, ev.atomic, ev.maybe[static_cast<size_t>(t)] != 0});
             }
         }
         for (const auto& [key, touches] : cells) {
@@ -68,14 +69,15 @@ std::vector<Finding> audit_races(const ir::Function&, const std::vector<Trace>& 
             bool maybe = a->maybe || b->maybe;
             f.severity = maybe ? FindingSeverity::Warning : FindingSeverity::Error;
             f.loc = capture_loc(eb.loc);
-            f.message = std::string(maybe ? "possible data race" : "data race") + " on shared array '" + name +
-                        "': threads " + std::to_string(a->thread) + " and " + std::to_string(b->thread) + " access " + cell +
+            f.message = std::string(maybe ? "possible data race" : "data race") + " on shared array '" + name + "': threads " +
+                        std::to_string(a->thread) + " and " + std::to_string(b->thread) + " access " + cell +
                         " with no wp.sync_threads() between them";
             f.notes.push_back({capture_loc(ea.loc), "thread " + std::to_string(a->thread) + " " + verb(*a) + " " + cell +
                                                         " at line " + std::to_string(ea.loc.display_line())});
             f.notes.push_back({capture_loc(eb.loc), "thread " + std::to_string(b->thread) + " " + verb(*b) + " " + cell +
                                                         " at line " + std::to_string(eb.loc.display_line())});
-            f.notes.push_back({{}, "block " + std::to_string(tr.block_idx) + ", barrier interval " + std::to_string(ea.interval)});
+            f.notes.push_back(
+                {{}, "block " + std::to_string(tr.block_idx) + ", barrier interval " + std::to_string(ea.interval)});
             add_call_notes(f, eb.call_sites.empty() ? ea.call_sites : eb.call_sites);
             out.push_back(std::move(f));
         }

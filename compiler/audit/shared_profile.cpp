@@ -47,7 +47,8 @@ SharedProfile shared_profile(const ir::Function& k, const LaunchModel& launch, c
                 int64_t el = 0;
                 uint32_t sym = 0;
                 bool known = shared_element(ev, t, &el, &sym) && sym == 0;
-                if (known && ia.elements > 1) el += ev.offset_bytes / ev.elem_bytes - (ev.offset_bytes < 0 && ev.offset_bytes % ev.elem_bytes ? 1 : 0);
+                if (known && ia.elements > 1)
+                    el += ev.offset_bytes / ev.elem_bytes - (ev.offset_bytes < 0 && ev.offset_bytes % ev.elem_bytes ? 1 : 0);
                 if (ev.atomic || (ev.write && !known)) {
                     forget(ev.array, t);
                 } else if (ev.write) {

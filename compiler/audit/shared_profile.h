@@ -28,9 +28,9 @@
 namespace weft::compiler::audit {
 
 struct SharedCounters {
-    int64_t requests = 0;      // warp-level requests (SASS shared instructions executed)
+    int64_t requests = 0;  // warp-level requests (SASS shared instructions executed)
     int64_t wavefronts = 0;
-    int64_t ideal = 0;         // wavefronts without bank conflicts
+    int64_t ideal = 0;  // wavefronts without bank conflicts
 };
 
 struct SharedProfile {
@@ -41,12 +41,12 @@ struct SharedProfile {
     // register it stored (store-to-load forwarding; NVRTC does), so the GPU may execute
     // `load - forwarded` shared loads. Reported apart, not subtracted: it is the compiler's choice.
     SharedCounters forwarded;
-    int64_t atomic_requests = 0;   // warp-level shared atomics (not part of load/store)
-    int64_t blocks = 0;            // blocks of the launch (0: unknown, no --dim)
+    int64_t atomic_requests = 0;  // warp-level shared atomics (not part of load/store)
+    int64_t blocks = 0;           // blocks of the launch (0: unknown, no --dim)
     bool exact = true;
-    std::string why;               // the first reason the prediction is not exact
+    std::string why;                 // the first reason the prediction is not exact
     bool from_machine_code = false;  // access widths read from the SASS (else as the source writes them)
-    int64_t merged_requests = 0;   // of load + store: warp requests of accesses ptxas merged
+    int64_t merged_requests = 0;     // of load + store: warp requests of accesses ptxas merged
 };
 
 // Simulates every block of the launch (at most kMaxProfiledBlocks; more makes it inexact).

@@ -16,8 +16,10 @@ std::vector<SharedRequest> warp_requests(const AccessEvent& ev, int warp, const 
         int64_t el = 0;
         uint32_t sym = 0;
         if (!shared_element(ev, t, &el, &sym, shape)) return {};
-        if (first) sym0 = sym, first = false;
-        else if (sym != sym0) return {};  // lanes relative to different unknowns: no known distance
+        if (first)
+            sym0 = sym, first = false;
+        else if (sym != sym0)
+            return {};  // lanes relative to different unknowns: no known distance
         // Shared addresses are 32-bit on the GPU; an invalid (negative) index wraps as it would
         // there, and bank arithmetic only needs the address modulo 128.
         int64_t a = static_cast<int64_t>(ev.array->shared_offset) + el * ev.elem_bytes + ev.offset_bytes;
@@ -31,7 +33,8 @@ std::vector<SharedRequest> warp_requests(const AccessEvent& ev, int warp, const 
     // misaligned element (a vec2 field at offset 4 of a struct) is moved a word at a time.
     bool aligned = true;
     for (int lane = 0; lane < kWarpSize; ++lane)
-        if ((base.active >> lane & 1) && w > 0 && base.addr[static_cast<size_t>(lane)] % static_cast<uint32_t>(w) != 0) aligned = false;
+        if ((base.active >> lane & 1) && w > 0 && base.addr[static_cast<size_t>(lane)] % static_cast<uint32_t>(w) != 0)
+            aligned = false;
     if (w == 1 || w == 2 || w == 4 || ((w == 8 || w == 16) && aligned)) {
         base.width = static_cast<uint32_t>(w);
         out.push_back(base);

@@ -32,8 +32,8 @@ using BankRule = gpusim::BankRule;
 // One ld/st.shared of a warp: a byte address per lane (read only for lanes set in `active`).
 struct SharedRequest {
     std::array<uint32_t, kWarpSize> addr{};
-    uint32_t active = 0;       // bit l: lane l takes part
-    uint32_t width = 4;        // bytes per lane: 1, 2, 4, 8 or 16
+    uint32_t active = 0;  // bit l: lane l takes part
+    uint32_t width = 4;   // bytes per lane: 1, 2, 4, 8 or 16
 };
 
 // The requests warp `warp` of the block issues for `ev` (empty if no lane is active or some

@@ -68,7 +68,8 @@ private:
     Trace& out_;
     TraceRecorder rec_;
     int bd_ = 0, n_ = 0;
-    Mask valid_, returned_, maybe_, maybe_div_, maybe_exited_, maybe_gone_;  // maybe_gone_: perhaps returned  // maybe_div_: under an undecided *varying* condition
+    Mask valid_, returned_, maybe_, maybe_div_, maybe_exited_,
+        maybe_gone_;  // maybe_gone_: perhaps returned  // maybe_div_: under an undecided *varying* condition
     std::vector<SourceLoc> gone_loc_;
     std::vector<std::string> gone_why_;
     std::unordered_map<int, LaneVal> env_;
@@ -79,8 +80,8 @@ private:
     int quiet_ = 0;  // > 0: evaluate without recording accesses (re-evaluations)
     // Calls of @wp.func being interpreted: where each was called, and what its returns produced.
     struct CallFrame {
-        LaneVal value;                  // the return value per thread (known where every return agreed)
-        Mask set;                       // threads that executed a return with a value
+        LaneVal value;  // the return value per thread (known where every return agreed)
+        Mask set;       // threads that executed a return with a value
         bool have_sym = false;
     };
     std::vector<CallFrame> frames_;
@@ -136,7 +137,8 @@ private:
                 }
                 if (dims.empty() || e.int_value >= static_cast<int64_t>(dims.size())) return LaneVal::unknown(n_, true);
                 int64_t inner = 1;
-                for (size_t k = static_cast<size_t>(e.int_value) + 1; k < dims.size(); ++k) inner *= std::max<int64_t>(1, dims[k]);
+                for (size_t k = static_cast<size_t>(e.int_value) + 1; k < dims.size(); ++k)
+                    inner *= std::max<int64_t>(1, dims[k]);
                 int64_t d = std::max<int64_t>(1, dims[static_cast<size_t>(e.int_value)]);
                 for (int t = 0; t < n_; ++t) r.off[static_cast<size_t>(t)] = (out_.tid[static_cast<size_t>(t)] / inner) % d;
                 r.varying = true;
@@ -190,7 +192,8 @@ private:
         if (!a || !is_array(a->type) || quiet_ > 0) return varying;
         Mask maybe(static_cast<size_t>(n_), 0);
         for (int t = 0; t < n_; ++t)
-            if (m[static_cast<size_t>(t)] && (maybe_[static_cast<size_t>(t)] || maybe_gone_[static_cast<size_t>(t)] || abstract_loops_ > 0))
+            if (m[static_cast<size_t>(t)] &&
+                (maybe_[static_cast<size_t>(t)] || maybe_gone_[static_cast<size_t>(t)] || abstract_loops_ > 0))
                 maybe[static_cast<size_t>(t)] = 1;
         rec_.access(a, loc, write, atomic, bytes, std::move(idx), m, std::move(maybe));
         return varying;
@@ -249,11 +252,16 @@ private:
         for (int t = 0; t < n_; ++t) {
             size_t i = static_cast<size_t>(t);
             bool ka = a.exact(t), kb = b.exact(t);
-            if (ka && kb) r.known[i] = 1, r.off[i] = is_and ? (a.off[i] && b.off[i]) : (a.off[i] || b.off[i]);
-            else if (ka && is_and && !a.off[i]) r.known[i] = 1, r.off[i] = 0;
-            else if (ka && !is_and && a.off[i]) r.known[i] = 1, r.off[i] = 1;
-            else if (kb && is_and && !b.off[i]) r.known[i] = 1, r.off[i] = 0;
-            else if (kb && !is_and && b.off[i]) r.known[i] = 1, r.off[i] = 1;
+            if (ka && kb)
+                r.known[i] = 1, r.off[i] = is_and ? (a.off[i] && b.off[i]) : (a.off[i] || b.off[i]);
+            else if (ka && is_and && !a.off[i])
+                r.known[i] = 1, r.off[i] = 0;
+            else if (ka && !is_and && a.off[i])
+                r.known[i] = 1, r.off[i] = 1;
+            else if (kb && is_and && !b.off[i])
+                r.known[i] = 1, r.off[i] = 0;
+            else if (kb && !is_and && b.off[i])
+                r.known[i] = 1, r.off[i] = 1;
         }
         return r;
     }
@@ -289,12 +297,18 @@ private:
             bool all = true;
             for (const auto& a : args) all = all && a.known[i];
             if (!all) continue;
-            if (name == "min" && args.size() == 2) r.off[i] = std::min(args[0].off[i], args[1].off[i]);
-            else if (name == "max" && args.size() == 2) r.off[i] = std::max(args[0].off[i], args[1].off[i]);
-            else if (name == "abs" && args.size() == 1) r.off[i] = args[0].off[i] < 0 ? -args[0].off[i] : args[0].off[i];
-            else if (name == "clamp" && args.size() == 3) r.off[i] = std::clamp(args[0].off[i], args[1].off[i], std::max(args[1].off[i], args[2].off[i]));
-            else if (name == "floordiv" && args.size() == 2) r.off[i] = floordiv(args[0].off[i], args[1].off[i]);
-            else continue;
+            if (name == "min" && args.size() == 2)
+                r.off[i] = std::min(args[0].off[i], args[1].off[i]);
+            else if (name == "max" && args.size() == 2)
+                r.off[i] = std::max(args[0].off[i], args[1].off[i]);
+            else if (name == "abs" && args.size() == 1)
+                r.off[i] = args[0].off[i] < 0 ? -args[0].off[i] : args[0].off[i];
+            else if (name == "clamp" && args.size() == 3)
+                r.off[i] = std::clamp(args[0].off[i], args[1].off[i], std::max(args[1].off[i], args[2].off[i]));
+            else if (name == "floordiv" && args.size() == 2)
+                r.off[i] = floordiv(args[0].off[i], args[1].off[i]);
+            else
+                continue;
             r.known[i] = 1;
         }
         return r;
@@ -309,8 +323,9 @@ private:
         // a[i].field / a[i][k]: the access moves only the member's bytes.
         std::vector<const Expr*> steps;
         const Expr* base = &e;
-        while ((base->kind == ExprKind::Field || (base->kind == ExprKind::Extract && base->args.size() == 2 &&
-                                                 ir::is_const(base->args[1]))) && !base->args.empty()) {
+        while ((base->kind == ExprKind::Field ||
+                (base->kind == ExprKind::Extract && base->args.size() == 2 && ir::is_const(base->args[1]))) &&
+               !base->args.empty()) {
             steps.insert(steps.begin(), base);
             base = base->args[0].get();
         }
@@ -418,7 +433,8 @@ private:
         if (it == env_.end() || all) {
             for (int t = 0; t < n_; ++t)
                 if (maybe_[static_cast<size_t>(t)] && m[static_cast<size_t>(t)] && it != env_.end() &&
-                    !(it->second.sym == value.sym && it->second.known[static_cast<size_t>(t)] && value.known[static_cast<size_t>(t)] &&
+                    !(it->second.sym == value.sym && it->second.known[static_cast<size_t>(t)] &&
+                      value.known[static_cast<size_t>(t)] &&
                       it->second.off[static_cast<size_t>(t)] == value.off[static_cast<size_t>(t)]))
                     value.known[static_cast<size_t>(t)] = 0;
             env_[v->id] = std::move(value);
@@ -436,8 +452,10 @@ private:
                 continue;
             }
             // keeps its old value: representable only under the same symbol
-            if (old.sym == merged.sym) merged.known[i] = old.known[i], merged.off[i] = old.off[i];
-            else merged.known[i] = 0;
+            if (old.sym == merged.sym)
+                merged.known[i] = old.known[i], merged.off[i] = old.off[i];
+            else
+                merged.known[i] = 0;
         }
         old = std::move(merged);
     }
@@ -494,8 +512,10 @@ private:
         for (int t = 0; t < n_; ++t) {
             size_t i = static_cast<size_t>(t);
             if (!m[i]) continue;
-            if (c.exact(t)) (c.off[i] ? then_m : else_m)[i] = 1;
-            else then_m[i] = else_m[i] = unk[i] = 1, unknown_varying = unknown_varying || c.varying;
+            if (c.exact(t))
+                (c.off[i] ? then_m : else_m)[i] = 1;
+            else
+                then_m[i] = else_m[i] = unk[i] = 1, unknown_varying = unknown_varying || c.varying;
         }
         bool guard = c.varying && is_bound_guard(*s.value, m);
         branch_stats(s, expr_span(*s.value), false, c, m, guard);
@@ -586,7 +606,10 @@ private:
                 for (int t = 0; ok && t < n_; ++t) {
                     size_t i = static_cast<size_t>(t);
                     if (!m[i]) continue;
-                    if (!var.known[i] || !stop.known[i] || !step.known[i] || step.off[i] == 0) { ok = false; break; }
+                    if (!var.known[i] || !stop.known[i] || !step.known[i] || step.off[i] == 0) {
+                        ok = false;
+                        break;
+                    }
                     c.known[i] = 1;
                     c.off[i] = step.off[i] > 0 ? var.off[i] < stop.off[i] : var.off[i] > stop.off[i];
                 }
@@ -654,9 +677,10 @@ private:
             for (const auto& c : ctl_)
                 if (c.entering[i] && !c.taken[i]) {
                     ev.why_loc = c.cond;
-                    ev.why = std::string(c.side == std::string("then") ? "the condition is false"
+                    ev.why = std::string(c.side == std::string("then")   ? "the condition is false"
                                          : c.side == std::string("else") ? "the condition is true"
-                                                                         : "the loop has ended") + " for it";
+                                                                         : "the loop has ended") +
+                             " for it";
                     break;
                 }
             if (ev.why.empty() && gone_loc_[i].valid()) ev.why_loc = gone_loc_[i], ev.why = gone_why_[i];
@@ -715,8 +739,10 @@ private:
         for (int t = 0; t < n_; ++t) {
             size_t i = static_cast<size_t>(t);
             if (!m[i]) continue;
-            if (!maybe_[i]) returned_[i] = 1;
-            else maybe_gone_[i] = 1;
+            if (!maybe_[i])
+                returned_[i] = 1;
+            else
+                maybe_gone_[i] = 1;
             if (maybe_[i] && maybe_div_[i]) maybe_exited_[i] = 1;
             gone_loc_[i] = s.loc, gone_why_[i] = "returned";
         }

@@ -44,18 +44,18 @@
 namespace weft::compiler::audit {
 
 constexpr int kWarpSize = 32;
-constexpr int kMaxIterations = 512;   // unrolled iterations of one loop instance
+constexpr int kMaxIterations = 512;  // unrolled iterations of one loop instance
 constexpr int kMaxBlockDim = 1024;
 constexpr size_t kMaxCallDepth = 16;  // nested @wp.func calls interpreted (sema rejects recursion)
 
 // The launch the audit assumes.
 struct LaunchModel {
-    std::vector<int64_t> dims;                              // launch dimensions; empty = unknown
-    int block_dim = 256;                                    // threads per block
-    std::map<std::string, std::vector<int64_t>> shapes;     // global array parameter -> shape
-    std::map<std::string, int64_t> args;                    // int/bool kernel parameter -> value (else a symbol)
-    int64_t total_threads() const;                          // product of dims, -1 if unknown
-    int64_t block_count() const;                            // -1 if unknown
+    std::vector<int64_t> dims;                           // launch dimensions; empty = unknown
+    int block_dim = 256;                                 // threads per block
+    std::map<std::string, std::vector<int64_t>> shapes;  // global array parameter -> shape
+    std::map<std::string, int64_t> args;                 // int/bool kernel parameter -> value (else a symbol)
+    int64_t total_threads() const;                       // product of dims, -1 if unknown
+    int64_t block_count() const;                         // -1 if unknown
 };
 
 // The threads of `launch` that run the body of `f`, -1 if unknown: the launch size, except for a
@@ -67,27 +67,27 @@ int64_t launched_threads(const ir::Function& f, const LaunchModel& launch);
 
 struct AccessEvent {
     SourceLoc loc;
-    const ir::Var* array = nullptr;     // the parameter or shared variable
+    const ir::Var* array = nullptr;  // the parameter or shared variable
     bool shared = false;
     bool write = false;
     bool atomic = false;
-    int elem_bytes = 0;                 // size of one array element
-    int width_bytes = 0;                // bytes this access moves per thread (a field of a struct: the field)
-    int offset_bytes = 0;               // where in the element those bytes start
-    std::vector<LaneVal> indices;       // one per array dimension
-    Mask active;                        // threads performing the access
-    Mask maybe;                         // ... of which these only perhaps (under an unknown condition)
-    int interval = 0;                   // barrier interval (count of barriers passed before it)
+    int elem_bytes = 0;                        // size of one array element
+    int width_bytes = 0;                       // bytes this access moves per thread (a field of a struct: the field)
+    int offset_bytes = 0;                      // where in the element those bytes start
+    std::vector<LaneVal> indices;              // one per array dimension
+    Mask active;                               // threads performing the access
+    Mask maybe;                                // ... of which these only perhaps (under an unknown condition)
+    int interval = 0;                          // barrier interval (count of barriers passed before it)
     const ir::Stmt* interval_start = nullptr;  // the sync that opened the interval (null: kernel entry)
-    std::vector<SourceLoc> call_sites; // inside @wp.func bodies: the calls that led here, outermost first
+    std::vector<SourceLoc> call_sites;         // inside @wp.func bodies: the calls that led here, outermost first
 };
 
 // Per branch or loop condition: how lanes split, summed over every time it was evaluated.
 struct BranchStats {
-    SourceLoc loc;                      // the condition
+    SourceLoc loc;  // the condition
     bool loop = false;
-    bool varying = false;               // the condition may differ between lanes (taint)
-    bool bound_guard = false;           // `tid-like < uniform`: diverges in at most one warp
+    bool varying = false;      // the condition may differ between lanes (taint)
+    bool bound_guard = false;  // `tid-like < uniform`: diverges in at most one warp
     int64_t lanes_true = 0, lanes_false = 0, lanes_unknown = 0;
     int64_t warp_evals = 0, divergent_warp_evals = 0;
     int first_divergent_warp = -1;
@@ -99,13 +99,13 @@ struct SyncEvent {
     SourceLoc loc;
     int interval_before = 0;
     const ir::Stmt* interval_start = nullptr;
-    int live = 0;                       // threads of the block that exist
-    int reached = 0;                    // threads that reach it
-    std::vector<int> missing;           // thread indices (in block) that do not
-    std::vector<int> maybe_missing;     // threads that reach it only perhaps
-    SourceLoc why_loc;                  // the return / break / condition that took the first missing thread away
-    std::string why;                    // "returned", "condition is false", ...
-    SourceLoc unknown_cond;             // enclosing varying condition the interpreter could not decide
+    int live = 0;                    // threads of the block that exist
+    int reached = 0;                 // threads that reach it
+    std::vector<int> missing;        // thread indices (in block) that do not
+    std::vector<int> maybe_missing;  // threads that reach it only perhaps
+    SourceLoc why_loc;               // the return / break / condition that took the first missing thread away
+    std::string why;                 // "returned", "condition is false", ...
+    SourceLoc unknown_cond;          // enclosing varying condition the interpreter could not decide
     bool in_abstract_loop = false;
     std::vector<SourceLoc> call_sites;  // a barrier inside @wp.func bodies: the calls that led here
 };
@@ -113,13 +113,13 @@ struct SyncEvent {
 struct Trace {
     int64_t block_idx = 0;
     int block_dim = 0;
-    int nthreads = 0;                   // threads of this block that exist
-    std::vector<int64_t> tid;           // linear launch index per thread
+    int nthreads = 0;          // threads of this block that exist
+    std::vector<int64_t> tid;  // linear launch index per thread
     std::vector<AccessEvent> accesses;
     std::map<const ir::Stmt*, BranchStats> branches;
     std::vector<SyncEvent> syncs;
     const ir::Stmt* final_interval_start = nullptr;  // the sync that opened the last interval
-    std::vector<std::string> approximations;  // where the interpreter had to widen (for --verbose)
+    std::vector<std::string> approximations;         // where the interpreter had to widen (for --verbose)
 };
 
 // Interprets kernel `f` for block `block_idx` of the launch. Never throws on any IR.

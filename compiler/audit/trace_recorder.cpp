@@ -73,7 +73,8 @@ void TraceRecorder::access(const ir::Var* array, SourceLoc loc, bool write, bool
     out_.accesses.push_back(std::move(ev));
 }
 
-void TraceRecorder::branch(const ir::Stmt& s, const SourceLoc& cond_loc, bool loop, const LaneVal& c, const Mask& m, bool bound_guard) {
+void TraceRecorder::branch(const ir::Stmt& s, const SourceLoc& cond_loc, bool loop, const LaneVal& c, const Mask& m,
+                           bool bound_guard) {
     BranchStats& st = out_.branches[&s];
     st.loc = cond_loc;
     st.loop = loop;
@@ -84,15 +85,19 @@ void TraceRecorder::branch(const ir::Stmt& s, const SourceLoc& cond_loc, bool lo
         int64_t tr = 0, fa = 0, un = 0;
         for (int t = w * kWarpSize; t < std::min(n, (w + 1) * kWarpSize); ++t) {
             if (!m[static_cast<size_t>(t)]) continue;
-            if (!c.exact(t)) ++un;
-            else if (c.off[static_cast<size_t>(t)]) ++tr;
-            else ++fa;
+            if (!c.exact(t))
+                ++un;
+            else if (c.off[static_cast<size_t>(t)])
+                ++tr;
+            else
+                ++fa;
         }
         if (tr + fa + un == 0) continue;
         st.lanes_true += tr, st.lanes_false += fa, st.lanes_unknown += un;
         ++st.warp_evals;
         if (tr > 0 && fa > 0) {
-            if (st.divergent_warp_evals == 0) st.first_divergent_warp = w, st.first_divergent_true = tr, st.first_divergent_false = fa;
+            if (st.divergent_warp_evals == 0)
+                st.first_divergent_warp = w, st.first_divergent_true = tr, st.first_divergent_false = fa;
             ++st.divergent_warp_evals;
         }
     }

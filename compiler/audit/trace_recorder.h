@@ -37,8 +37,8 @@ public:
     explicit TraceRecorder(Trace& out) : out_(out) {}
 
     // An access of `array` by the threads of `active` (of which those in `maybe` only perhaps).
-    void access(const ir::Var* array, SourceLoc loc, bool write, bool atomic, MemberBytes bytes,
-                std::vector<LaneVal> indices, const Mask& active, Mask maybe);
+    void access(const ir::Var* array, SourceLoc loc, bool write, bool atomic, MemberBytes bytes, std::vector<LaneVal> indices,
+                const Mask& active, Mask maybe);
     // One evaluation of the condition of `s` (an if or a loop) for the threads of `m`.
     void branch(const ir::Stmt& s, const SourceLoc& cond_loc, bool loop, const LaneVal& c, const Mask& m, bool bound_guard);
     // A barrier reached as `ev` says (threads, why some miss it); ends the current interval.
@@ -55,9 +55,9 @@ public:
 
 private:
     Trace& out_;
-    int interval_ = 0;                        // barriers passed so far
+    int interval_ = 0;                          // barriers passed so far
     const ir::Stmt* interval_start_ = nullptr;  // the sync that opened the current interval
-    std::vector<SourceLoc> call_sites_;       // calls being interpreted, outermost first
+    std::vector<SourceLoc> call_sites_;         // calls being interpreted, outermost first
 };
 
 }  // namespace weft::compiler::audit

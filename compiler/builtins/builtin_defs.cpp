@@ -32,8 +32,8 @@ void register_specials(BuiltinTable& t) {
     // Output and introspection.
     t.add_special("print", "print(value) -> None", "utility", "Prints a value (CPU device only).");
     t.add_special("printf", "printf(fmt: str, *args) -> None", "utility", "Prints with a C format string.");
-    t.add_special("len", "len(a: array | vector | matrix) -> int32",
-                  "utility", "The length of an array's first dimension, or a vector's or matrix's row count.");
+    t.add_special("len", "len(a: array | vector | matrix) -> int32", "utility",
+                  "The length of an array's first dimension, or a vector's or matrix's row count.");
     // Array atomics: compiled to wp::atomic_*(wp::address(arr, i…), value).
     const char* atomics[][2] = {
         {"atomic_add", "Adds value to arr[i…] atomically and returns the old value."},
@@ -49,8 +49,7 @@ void register_specials(BuiltinTable& t) {
     // Constructors.
     t.add_special("vector", "vecN[s](), vecN[s](x), vecN[s](x, y, ...), vecN[s](v: other vecN)", "constructor",
                   "A vector: zero, every component x, from components, or converted from another scalar type.");
-    t.add_special("matrix",
-                  "matNN[s](), matNN[s](x), matNN[s](m00, m01, ...), matNN[s](v0, v1, ...)", "constructor",
+    t.add_special("matrix", "matNN[s](), matNN[s](x), matNN[s](m00, m01, ...), matNN[s](v0, v1, ...)", "constructor",
                   "A matrix: zero, every element x, from elements row by row, or from column vectors (as Warp).");
     t.add_special("matrix_from_rows", "matrix_from_rows(r0: vecN, ...) -> matMN", "constructor",
                   "A matrix whose rows are the given vectors.");
@@ -64,16 +63,15 @@ void register_specials(BuiltinTable& t) {
                   "constructor", "A 6-D spatial vector: angular part w on top, linear part v below.");
     t.add_special("identity", "identity(n: int, dtype) -> matNN", "constructor",
                   "The n x n identity matrix of the given scalar type.");
-    t.add_special("quat_identity", "quat_identity(dtype=float32) -> quat", "constructor",
-                  "The identity rotation (0, 0, 0, 1).");
+    t.add_special("quat_identity", "quat_identity(dtype=float32) -> quat", "constructor", "The identity rotation (0, 0, 0, 1).");
     t.add_special("transform_identity", "transform_identity(dtype=float32) -> transform", "constructor",
                   "The identity transform: zero translation, identity rotation.");
     // Casts.
     t.add_special("float", "float(x) -> float32", "cast", "Converts a scalar to float32.");
     t.add_special("int", "int(x) -> int32", "cast", "Converts a scalar to int32 (truncating toward zero).");
     t.add_special("bool", "bool(x) -> bool", "cast", "Converts a scalar to bool (non-zero is true).");
-    for (const char* s : {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16",
-                          "float32", "float64"})
+    for (const char* s :
+         {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32", "float64"})
         t.add_special(s, std::string(s) + "(x) -> " + s, "cast", std::string("Converts a scalar to ") + s + ".");
 }
 

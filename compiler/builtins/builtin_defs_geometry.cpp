@@ -34,13 +34,12 @@ void register_transform_builtins(BuiltinTable& t) {
         t.add("transform_get_translation", v3, {p("t", x)}, g, "The translation of t.", kDiff);
         t.add("transform_get_rotation", q, {p("t", x)}, g, "The rotation of t.", kDiff);
         t.add("transform_multiply", x, {p("a", x), p("b", x)}, g, "The composition a * b: b, then a.", kDiff);
-        t.add("transform_point", v3, {p("t", x), p("point", v3)}, g, "point transformed by t (rotated, translated).",
-              kDiff);
+        t.add("transform_point", v3, {p("t", x), p("point", v3)}, g, "point transformed by t (rotated, translated).", kDiff);
         t.add("transform_vector", v3, {p("t", x), p("vec", v3)}, g, "vec rotated by t (no translation).", kDiff);
-        t.add("transform_point", v3, {p("m", m4), p("point", v3)}, g,
-              "point transformed by the homogeneous matrix m (w = 1).", kDiff);
-        t.add("transform_vector", v3, {p("m", m4), p("vec", v3)}, g,
-              "vec transformed by the homogeneous matrix m (w = 0).", kDiff);
+        t.add("transform_point", v3, {p("m", m4), p("point", v3)}, g, "point transformed by the homogeneous matrix m (w = 1).",
+              kDiff);
+        t.add("transform_vector", v3, {p("m", m4), p("vec", v3)}, g, "vec transformed by the homogeneous matrix m (w = 0).",
+              kDiff);
         t.add("transform_inverse", x, {p("t", x)}, g, "The inverse of the rigid transform t.", kDiff);
     }
 }
@@ -50,10 +49,9 @@ void register_spatial_builtins(BuiltinTable& t) {
     for (ScalarKind s : kFloatKinds) {
         const Type sv = vec(6, s), v3 = vec(3, s), f = sc(s);
         t.add("spatial_dot", f, {p("a", sv), p("b", sv)}, g, "The dot product of two spatial vectors.", kDiff);
-        t.add("spatial_cross", sv, {p("a", sv), p("b", sv)}, g,
-              "The motion cross product (wa x wb, wa x vb + va x wb).", kDiff);
-        t.add("spatial_cross_dual", sv, {p("a", sv), p("b", sv)}, g,
-              "The force cross product (wa x wb + va x vb, wa x vb).", kDiff);
+        t.add("spatial_cross", sv, {p("a", sv), p("b", sv)}, g, "The motion cross product (wa x wb, wa x vb + va x wb).", kDiff);
+        t.add("spatial_cross_dual", sv, {p("a", sv), p("b", sv)}, g, "The force cross product (wa x wb + va x vb, wa x vb).",
+              kDiff);
         t.add("spatial_top", v3, {p("a", sv)}, g, "The angular (top) 3 components of a.", kDiff);
         t.add("spatial_bottom", v3, {p("a", sv)}, g, "The linear (bottom) 3 components of a.", kDiff);
     }

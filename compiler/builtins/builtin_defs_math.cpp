@@ -51,11 +51,9 @@ void register_math_builtins(BuiltinTable& t) {
         t.add("lerp", f, {p("a", f), p("b", f), p("t", f)}, "math", "Linear interpolation a + t (b - a).", kDiff);
         t.add("smoothstep", f, {p("edge0", f), p("edge1", f), p("x", f)}, "math",
               "Hermite interpolation from 0 at edge0 to 1 at edge1.", kDiff);
-        t.add("mod", f, {p("a", f), p("b", f)}, "math", "The remainder of a / b with the sign of a (C fmod).",
-              kDiff);
+        t.add("mod", f, {p("a", f), p("b", f)}, "math", "The remainder of a / b with the sign of a (C fmod).", kDiff);
         t.add("floordiv", f, {p("a", f), p("b", f)}, "math", "Python's a // b: the floor of a / b.");
-        t.add("pymod", f, {p("a", f), p("b", f)}, "math", "Python's a % b: the remainder with the sign of b.",
-              kDiff);
+        t.add("pymod", f, {p("a", f), p("b", f)}, "math", "Python's a % b: the remainder with the sign of b.", kDiff);
         t.add("pow_int", f, {p("x", f), p("n", int32_type())}, "math",
               "x raised to an integer power n (the ** operator with an int exponent).", kDiff);
     }
@@ -73,16 +71,15 @@ void register_math_builtins(BuiltinTable& t) {
         t.add("clamp", i, {p("x", i), p("low", i), p("high", i)}, "math", "x limited to [low, high].");
         t.add("mod", i, {p("a", i), p("b", i)}, "math", "The remainder of a / b with the sign of a (C %); 0 if b is 0.");
         t.add("floordiv", i, {p("a", i), p("b", i)}, "math", "Python's a // b: floor division; 0 if b is 0.");
-        t.add("pymod", i, {p("a", i), p("b", i)}, "math",
-              "Python's a % b: the remainder with the sign of b; 0 if b is 0.");
+        t.add("pymod", i, {p("a", i), p("b", i)}, "math", "Python's a % b: the remainder with the sign of b; 0 if b is 0.");
     }
 }
 
 void register_operator_builtins(BuiltinTable& t) {
     const char* g = "operator";
     // Scalars.
-    for (ScalarKind s : {ScalarKind::Int32, ScalarKind::UInt32, ScalarKind::Int64, ScalarKind::UInt64,
-                         ScalarKind::Float32, ScalarKind::Float64}) {
+    for (ScalarKind s : {ScalarKind::Int32, ScalarKind::UInt32, ScalarKind::Int64, ScalarKind::UInt64, ScalarKind::Float32,
+                         ScalarKind::Float64}) {
         const Type a = sc(s);
         const unsigned d = is_float_kind(s) ? kDiff : 0;
         t.add("add", a, {p("a", a), p("b", a)}, g, "a + b.", d);

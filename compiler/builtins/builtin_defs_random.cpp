@@ -24,10 +24,8 @@ void register_random_builtins(BuiltinTable& t) {
     t.add("sample_unit_disk", v2, {inout("state", u)}, g, "A uniform point in the unit disk.", kSide);
     t.add("sample_unit_sphere_surface", v3, {inout("state", u)}, g, "A uniform point on the unit sphere.", kSide);
     t.add("sample_unit_sphere", v3, {inout("state", u)}, g, "A uniform point in the unit ball.", kSide);
-    t.add("sample_unit_hemisphere_surface", v3, {inout("state", u)}, g,
-          "A uniform point on the unit hemisphere z >= 0.", kSide);
-    t.add("sample_unit_hemisphere", v3, {inout("state", u)}, g, "A uniform point in the unit half ball z >= 0.",
-          kSide);
+    t.add("sample_unit_hemisphere_surface", v3, {inout("state", u)}, g, "A uniform point on the unit hemisphere z >= 0.", kSide);
+    t.add("sample_unit_hemisphere", v3, {inout("state", u)}, g, "A uniform point in the unit half ball z >= 0.", kSide);
 }
 
 }  // namespace weft::compiler

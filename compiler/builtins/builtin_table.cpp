@@ -6,8 +6,8 @@
 
 namespace weft::compiler {
 
-BuiltinOverload& BuiltinTable::add(const std::string& name, Type ret, std::vector<BuiltinParam> params,
-                                   const std::string& group, const std::string& doc, unsigned flags) {
+BuiltinOverload& BuiltinTable::add(const std::string& name, Type ret, std::vector<BuiltinParam> params, const std::string& group,
+                                   const std::string& doc, unsigned flags) {
     BuiltinOverload o;
     o.name = name;
     o.cpp_name = name;

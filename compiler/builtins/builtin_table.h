@@ -33,12 +33,12 @@ struct BuiltinParam {
 };
 
 struct BuiltinOverload {
-    std::string name;       // kernel-language name: "cross"
-    std::string cpp_name;   // C++ function in namespace wp (usually == name)
+    std::string name;      // kernel-language name: "cross"
+    std::string cpp_name;  // C++ function in namespace wp (usually == name)
     Type ret = nullptr;
     std::vector<BuiltinParam> params;
-    std::string group;      // "math", "vector", "matrix", "quaternion", "transform", "random", "atomic", ...
-    std::string doc;        // one sentence
+    std::string group;  // "math", "vector", "matrix", "quaternion", "transform", "random", "atomic", ...
+    std::string doc;    // one sentence
     unsigned flags = BuiltinFlags_None;
     std::string signature;  // Special entries: the documented form, e.g. "tid() -> int32 | tuple"
 };
@@ -46,12 +46,10 @@ struct BuiltinOverload {
 class BuiltinTable {
 public:
     // Adds a typed overload. Returns it so that callers can adjust cpp_name.
-    BuiltinOverload& add(const std::string& name, Type ret, std::vector<BuiltinParam> params,
-                         const std::string& group, const std::string& doc,
-                         unsigned flags = BuiltinFlags_None);
+    BuiltinOverload& add(const std::string& name, Type ret, std::vector<BuiltinParam> params, const std::string& group,
+                         const std::string& doc, unsigned flags = BuiltinFlags_None);
     // Adds a documentation-only entry for a form that sema resolves itself.
-    void add_special(const std::string& name, const std::string& signature, const std::string& group,
-                     const std::string& doc);
+    void add_special(const std::string& name, const std::string& signature, const std::string& group, const std::string& doc);
 
     const std::vector<BuiltinOverload>& overloads() const { return overloads_; }
     // All overloads with this kernel-language name (empty if none).

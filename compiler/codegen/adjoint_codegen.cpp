@@ -155,8 +155,8 @@ protected:
         os_ << P << "const " << tn << " " << step << " = " << p_.expr(s.step) << ";\n";
         std::string cond = ir::is_const(s.step) ? (s.step->int_value > 0 ? it + " < " + stop : it + " > " + stop)
                                                 : "(" + step + " > 0 ? " + it + " < " + stop + " : " + it + " > " + stop + ")";
-        os_ << P << "for (" << tn << " " << it << " = " << p_.expr(s.start) << "; " << cond << "; " << it
-            << " = static_cast<" << tn << ">(" << it << " + " << step << ")) {\n";
+        os_ << P << "for (" << tn << " " << it << " = " << p_.expr(s.start) << "; " << cond << "; " << it << " = static_cast<"
+            << tn << ">(" << it << " + " << step << ")) {\n";
         if (restored(s.var)) os_ << P << "    tape_.push(" << cpp_var_name(s.var) << ");\n";
         os_ << P << "    " << cpp_var_name(s.var) << " = " << it << ";\n";
         os_ << P << "    ++" << n << ";\n";
@@ -224,7 +224,8 @@ protected:
         } else if (!put_back.empty()) {
             os_ << P << "(void)(" << p_.expr(s.value) << ");\n";
         }
-        if (is_array(s.var->type) && restored(s.var)) os_ << P << adj_var_name(s.var) << " = " << cpp_type_name(s.var->type) << "{};\n";
+        if (is_array(s.var->type) && restored(s.var))
+            os_ << P << adj_var_name(s.var) << " = " << cpp_type_name(s.var->type) << "{};\n";
         os_ << put_back << P << "}\n";
     }
     void visit_Store(const ir::Stmt& s, int ind) override {
@@ -341,7 +342,8 @@ void emit_adjoint_prelude(std::ostream& os, const AdjointOptions& o) {
 void emit_adjoint_struct(std::ostream& os, Type s) {
     std::string n = cpp_type_name(s);
     os << "namespace wp {\nstatic WP_FUNC void adj_accum(" << n << "& a, const " << n << "& b) {\n";
-    for (const auto& f : s->fields) os << "    wp::adj_accum(a." << cpp_sanitize(f.name) << ", b." << cpp_sanitize(f.name) << ");\n";
+    for (const auto& f : s->fields)
+        os << "    wp::adj_accum(a." << cpp_sanitize(f.name) << ", b." << cpp_sanitize(f.name) << ");\n";
     os << "}\n}  // namespace wp\n\n";
 }
 
@@ -376,8 +378,10 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     for (size_t i = 0; i < k.params.size(); ++i) {
         Type t = k.params[i]->type;
         Type at = nullptr;
-        if (is_array(t)) at = t;
-        else if (is_differentiable(t) && !is_struct(t) && !is_tuple(t)) at = array_type(t, 1);
+        if (is_array(t))
+            at = t;
+        else if (is_differentiable(t) && !is_struct(t) && !is_tuple(t))
+            at = array_type(t, 1);
         if (!at) continue;
         off = (off + type_align(at) - 1) / type_align(at) * type_align(at);
         info.adj_params.push_back({"adj_" + k.params[i]->name, at, off});
@@ -397,14 +401,16 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
 
     ReverseEmitter r(os, p, k, lowered);
     os << p.line_directive(k.loc);
-    os << "template <bool WpC>\nstatic WP_FUNC void " << K << "_body_backward(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, const "
-       << K << "_args_adj& args) {\n";
+    os << "template <bool WpC>\nstatic WP_FUNC void " << K
+       << "_body_backward(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, const " << K << "_args_adj& args) {\n";
     os << "    wp::int32 tid_[4]; wp::tid_split(bounds, ctx.tid, tid_); (void)tid_;\n";
     for (const ir::Var* v : k.params) {
         std::string tn = cpp_type_name(v->type);
         os << "    " << tn << " " << cpp_var_name(v) << " = args.primal." << cpp_sanitize(v->name) << ";\n";
-        if (is_array(v->type)) os << "    " << tn << " " << adj_var_name(v) << " = args.adj_" << cpp_sanitize(v->name) << ";\n";
-        else os << "    " << tn << " " << adj_var_name(v) << "{};\n";
+        if (is_array(v->type))
+            os << "    " << tn << " " << adj_var_name(v) << " = args.adj_" << cpp_sanitize(v->name) << ";\n";
+        else
+            os << "    " << tn << " " << adj_var_name(v) << "{};\n";
     }
     os << "    adj_tape_t tape_;\n";
     r.declare();
@@ -418,7 +424,8 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
         std::string a = "args.adj_" + cpp_sanitize(v->name);
         os << "    if (" << a << ".data) wp::adj_atomic_accum(" << a << ".data, " << adj_var_name(v) << ");\n";
     }
-    os << "    if (tape_.overflow) wp::adj_report_overflow(args.status_, " << k.loc.display_line() << ", " << o.tape_bytes << ");\n";
+    os << "    if (tape_.overflow) wp::adj_report_overflow(args.status_, " << k.loc.display_line() << ", " << o.tape_bytes
+       << ");\n";
     os << "}\n";
 
     info.has_backward = true;
@@ -441,7 +448,8 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     os << "    const " << K << "_args_adj& a = *static_cast<const " << K << "_args_adj*>(args);\n";
     os << "    const wp::int64 bd = ctx->block_dim;\n";
     os << "    for (wp::int64 t = begin; t < end; ++t) {\n";
-    os << "        ctx->tid = t; ctx->block_idx = static_cast<wp::int32>(t / bd); ctx->thread_idx = static_cast<wp::int32>(t % bd);\n";
+    os << "        ctx->tid = t; ctx->block_idx = static_cast<wp::int32>(t / bd); ctx->thread_idx = static_cast<wp::int32>(t % "
+          "bd);\n";
     os << "        " << K << "_body_backward<false>(*ctx, *bounds, a);\n";
     os << "    }\n}\n";
     os << "extern \"C\" void " << info.cpu_thread_backward_symbol

@@ -56,8 +56,10 @@ AdjointExpr::Value AdjointExpr::leaf(const ExprPtr& e) {
     if (e->kind == ExprKind::VarRef) {
         v.val = cpp_var_name(e->var);
         v.var = e->var;
-        if (is_array(e->type)) v.adjarr = adjoint_array(e);
-        else if (is_differentiable(e->type)) v.adj = adj_var_name(e->var);
+        if (is_array(e->type))
+            v.adjarr = adjoint_array(e);
+        else if (is_differentiable(e->type))
+            v.adj = adj_var_name(e->var);
         return v;
     }
     if (e->type == void_type()) return v;  // print(): not repeated in the reverse sweep
@@ -102,7 +104,8 @@ AdjointExpr::Value AdjointExpr::select(const ExprPtr& e) {
     std::string tn = cpp_type_name(e->type), tv = cpp_var_name(t), ta = adj_var_name(t);
     decl_ << a.decl_.str() << b.decl_.str();
     decl_ << tn << " " << tv << "{};\n" << tn << " " << ta << "{};\n";
-    fwd_ << "if (" << c.val << ") {\n" << a.fwd_.str() << tv << " = " << va.val << ";\n} else {\n"
+    fwd_ << "if (" << c.val << ") {\n"
+         << a.fwd_.str() << tv << " = " << va.val << ";\n} else {\n"
          << b.fwd_.str() << tv << " = " << vb.val << ";\n}\n";
     std::string r = "if (" + c.val + ") {\n";
     if (!va.adj.empty()) r += "wp::adj_accum(" + va.adj + ", " + ta + ");\n";
@@ -137,8 +140,7 @@ const char* binary_adjoint(ir::BinaryOp op) {
 
 // The adjoint rule of each node kind, as C++ statements; `A` is out.adj, the adjoint of the
 // node's result. Kinds without a rule carry no adjoint.
-class AdjointExpr::Rules
-    : public ir::ExprFunctor<std::string(const ExprPtr&, const std::vector<Value>&, const Value&)> {
+class AdjointExpr::Rules : public ir::ExprFunctor<std::string(const ExprPtr&, const std::vector<Value>&, const Value&)> {
 public:
     explicit Rules(AdjointExpr& x) : x_(x) {}
 
@@ -198,8 +200,10 @@ protected:
         for (const auto& v : in) s += ", " + v.val;
         for (size_t i = 0; i < in.size(); ++i) {
             Type t = e->args[i]->type;
-            if (is_array(t)) s += ", " + (in[i].adjarr.empty() ? cpp_type_name(t) + "{}" : in[i].adjarr);
-            else s += ", " + x_.adj_or_dummy(in[i], t);
+            if (is_array(t))
+                s += ", " + (in[i].adjarr.empty() ? cpp_type_name(t) + "{}" : in[i].adjarr);
+            else
+                s += ", " + x_.adj_or_dummy(in[i], t);
         }
         if (e->type != void_type()) s += ", " + A;
         return s + ");\n";
@@ -227,9 +231,12 @@ protected:
     std::string visit_Extract(const ExprPtr& e, const In& in, const Value& out) override {  // d(v[i]) -> dv[i] += A
         Type bt = e->args[0]->type;
         std::string a0 = x_.adj_or_dummy(in[0], bt), c;
-        if (bt->kind == TypeKind::Transform) c = "(" + a0 + (e->args[1]->int_value == 0 ? ").p" : ").q");
-        else if (in.size() == 3) c = "(" + a0 + ")(" + in[1].val + ", " + in[2].val + ")";
-        else c = "(" + a0 + ")[" + in[1].val + "]";
+        if (bt->kind == TypeKind::Transform)
+            c = "(" + a0 + (e->args[1]->int_value == 0 ? ").p" : ").q");
+        else if (in.size() == 3)
+            c = "(" + a0 + ")(" + in[1].val + ", " + in[2].val + ")";
+        else
+            c = "(" + a0 + ")[" + in[1].val + "]";
         return "wp::adj_accum(" + c + ", " + out.adj + ");\n";
     }
     std::string visit_Field(const ExprPtr& e, const In& in, const Value& out) override {  // d(s.f) -> ds.f += A
@@ -238,8 +245,8 @@ protected:
                cpp_sanitize(st->fields[static_cast<size_t>(e->int_value)].name) + ", " + out.adj + ");\n";
     }
     std::string visit_TupleGet(const ExprPtr& e, const In& in, const Value& out) override {  // d(t[k]) -> dt[k] += A
-        return "wp::adj_accum((" + x_.adj_or_dummy(in[0], e->args[0]->type) + ").template get<" +
-               std::to_string(e->int_value) + ">(), " + out.adj + ");\n";
+        return "wp::adj_accum((" + x_.adj_or_dummy(in[0], e->args[0]->type) + ").template get<" + std::to_string(e->int_value) +
+               ">(), " + out.adj + ");\n";
     }
     std::string visit_MakeTuple(const ExprPtr& e, const In& in, const Value& out) override {
         // d(a, b, ...) -> da += A[0], db += A[1], ...
@@ -294,7 +301,8 @@ std::string AdjointExpr::construct_rule(const ExprPtr& e, const std::vector<Valu
     size_t n = in.size();
     std::string s;
     auto acc = [&](size_t k, const std::string& part) {
-        if (is_differentiable(e->args[k]->type)) s += "wp::adj_accum(" + adj_or_dummy(in[k], e->args[k]->type) + ", " + part + ");\n";
+        if (is_differentiable(e->args[k]->type))
+            s += "wp::adj_accum(" + adj_or_dummy(in[k], e->args[k]->type) + ", " + part + ");\n";
     };
     auto idx = [](int k) { return std::to_string(k); };
     if (n == 0) return "";
@@ -304,7 +312,8 @@ std::string AdjointExpr::construct_rule(const ExprPtr& e, const std::vector<Valu
     }
     if (n == 1) {
         Type a = e->args[0]->type;
-        if (a == t) acc(0, A);
+        if (a == t)
+            acc(0, A);
         else if (is_scalar(a) && (t->kind == TypeKind::Vector || t->kind == TypeKind::Quat))
             for (int k = 0; k < component_count(t); ++k) acc(0, "(" + A + ")[" + idx(k) + "]");
         else if (a->kind == t->kind && !is_scalar(a))

@@ -30,9 +30,9 @@ struct TempPool {
 class AdjointExpr {
 public:
     struct Value {
-        std::string val;     // C++ expression of the value (a temporary, a variable or a literal)
-        std::string adj;     // lvalue of its adjoint, "" when it carries none
-        std::string adjarr;  // arrays: their gradient array, "" when none
+        std::string val;               // C++ expression of the value (a temporary, a variable or a literal)
+        std::string adj;               // lvalue of its adjoint, "" when it carries none
+        std::string adjarr;            // arrays: their gradient array, "" when none
         const ir::Var* var = nullptr;  // the temporary or variable that holds it (null for literals)
     };
 

@@ -60,7 +60,8 @@ std::string float_literal(double v, ScalarKind s) {
     char buf[64];
     if (s == ScalarKind::Float64) {
         if (std::isnan(v)) return "wp::double_from_bits(0x7ff8000000000000ull)";
-        if (std::isinf(v)) return v > 0 ? "wp::double_from_bits(0x7ff0000000000000ull)" : "wp::double_from_bits(0xfff0000000000000ull)";
+        if (std::isinf(v))
+            return v > 0 ? "wp::double_from_bits(0x7ff0000000000000ull)" : "wp::double_from_bits(0xfff0000000000000ull)";
         snprintf(buf, sizeof buf, "%.17g", v);
         std::string t = buf;
         if (t.find_first_of(".eE") == std::string::npos) t += ".0";
@@ -117,7 +118,8 @@ public:
         for (const auto& f : m_.functions)
             if (f->kind == ir::FunctionKind::Func && differentiated.count(f.get())) emit_function(*f);
         for (const auto& f : m_.functions)
-            if (f->kind == ir::FunctionKind::Func && differentiated.count(f.get()) && !f->custom_grad)  // callers call the @wp.func_grad
+            if (f->kind == ir::FunctionKind::Func && differentiated.count(f.get()) &&
+                !f->custom_grad)  // callers call the @wp.func_grad
                 emit_adjoint_func(os_, *this, *f, jump_free(*f));
         replay_ = false;
         for (const auto& f : m_.functions)
@@ -141,7 +143,9 @@ public:
         if (opts_.debug) return "wp::checked_address(" + array + ", ctx.oob, " + std::to_string(loc.display_line()) + idx + ")";
         return "wp::address(" + array + idx + ")";
     }
-    std::string path_ref(std::string base, Type t, const std::vector<ir::PathStep>& path) override { return path_ref_(base, t, path); }
+    std::string path_ref(std::string base, Type t, const std::vector<ir::PathStep>& path) override {
+        return path_ref_(base, t, path);
+    }
     std::string line_directive(const SourceLoc& loc) override {
         if (!opts_.line_directives || !loc.valid()) return "";
         return "#line " + std::to_string(loc.display_line()) + " \"" + escape_c(loc.file->path) + "\"\n";
@@ -168,8 +172,7 @@ private:
     }
     std::string visit_Binary(const ExprPtr& e) override { return binary(e); }
     std::string visit_Compare(const ExprPtr& e) override {
-        return "(" + expr(e->args[0]) + " " + ir::compare_text(static_cast<ir::CompareOp>(e->op)) + " " + expr(e->args[1]) +
-               ")";
+        return "(" + expr(e->args[0]) + " " + ir::compare_text(static_cast<ir::CompareOp>(e->op)) + " " + expr(e->args[1]) + ")";
     }
     std::string visit_Logical(const ExprPtr& e) override {
         return "(" + expr(e->args[0]) + (static_cast<ir::LogicalOp>(e->op) == ir::LogicalOp::And ? " && " : " || ") +
@@ -192,7 +195,8 @@ private:
         Type from = e->args[0]->type;
         if (is_scalar(e->type)) {
             if (e->type->scalar == ScalarKind::Float16) return "wp::float16(float(" + expr(e->args[0]) + "))";
-            if (from->scalar == ScalarKind::Float16) return "static_cast<" + cpp_type_name(e->type) + ">(float(" + expr(e->args[0]) + "))";
+            if (from->scalar == ScalarKind::Float16)
+                return "static_cast<" + cpp_type_name(e->type) + ">(float(" + expr(e->args[0]) + "))";
             return "static_cast<" + cpp_type_name(e->type) + ">(" + expr(e->args[0]) + ")";
         }
         return cpp_type_name(e->type) + "(" + expr(e->args[0]) + ")";
@@ -295,15 +299,15 @@ private:
                 std::string v = "[&]{ " + tn + " m_; ";
                 for (int r = 0; r < t->rows; ++r)
                     for (int c = 0; c < t->cols; ++c)
-                        v += "m_(" + std::to_string(r) + "," + std::to_string(c) + ") = " +
-                             expr(e->args[static_cast<size_t>(r * t->cols + c)]) + "; ";
+                        v += "m_(" + std::to_string(r) + "," + std::to_string(c) +
+                             ") = " + expr(e->args[static_cast<size_t>(r * t->cols + c)]) + "; ";
                 return v + "return m_; }()";
             }
             return s + ")";
         }
         if (t->kind == TypeKind::Transform && e->args.size() == 7) {
-            return tn + "(" + cpp_type_name(vector_type(3, t->scalar)) + "(" + expr(e->args[0]) + ", " + expr(e->args[1]) +
-                   ", " + expr(e->args[2]) + "), " + cpp_type_name(quat_type(t->scalar)) + "(" + expr(e->args[3]) + ", " +
+            return tn + "(" + cpp_type_name(vector_type(3, t->scalar)) + "(" + expr(e->args[0]) + ", " + expr(e->args[1]) + ", " +
+                   expr(e->args[2]) + "), " + cpp_type_name(quat_type(t->scalar)) + "(" + expr(e->args[3]) + ", " +
                    expr(e->args[4]) + ", " + expr(e->args[5]) + ", " + expr(e->args[6]) + "))";
         }
         for (size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr(e->args[i]);
@@ -393,11 +397,16 @@ private:
     static std::string escape_printf_format(const std::string& s) {
         std::string out;
         for (char c : s) {
-            if (c == '\\') out += "\\\\";
-            else if (c == '"') out += "\\\"";
-            else if (c == '\n') out += "\\n";
-            else if (c == '\t') out += "\\t";
-            else out += c;
+            if (c == '\\')
+                out += "\\\\";
+            else if (c == '"')
+                out += "\\\"";
+            else if (c == '\n')
+                out += "\\n";
+            else if (c == '\t')
+                out += "\\t";
+            else
+                out += c;
         }
         return out;
     }
@@ -471,8 +480,8 @@ private:
             cond = s.step->int_value > 0 ? it + " < " + stop : it + " > " + stop;
         else
             cond = "(" + step + " > 0 ? " + it + " < " + stop + " : " + it + " > " + stop + ")";
-        os_ << P << "    for (" << tn << " " << it << " = " << expr(s.start) << "; " << cond << "; " << it
-            << " = static_cast<" << tn << ">(" << it << " + " << step << ")) {\n";
+        os_ << P << "    for (" << tn << " " << it << " = " << expr(s.start) << "; " << cond << "; " << it << " = static_cast<"
+            << tn << ">(" << it << " + " << step << ")) {\n";
         os_ << P << "        " << var_name(s.var) << " = " << it << ";\n";
         block(s.body, ind + 2);
         os_ << P << "    }\n";
@@ -486,8 +495,10 @@ private:
     void visit_Break(const ir::Stmt&, int ind) override { os_ << pad(ind) << "break;\n"; }
     void visit_Continue(const ir::Stmt&, int ind) override { os_ << pad(ind) << "continue;\n"; }
     void visit_Return(const ir::Stmt& s, int ind) override {
-        if (s.value) os_ << pad(ind) << "return " << expr(s.value) << ";\n";
-        else os_ << pad(ind) << "return;\n";
+        if (s.value)
+            os_ << pad(ind) << "return " << expr(s.value) << ";\n";
+        else
+            os_ << pad(ind) << "return;\n";
     }
     void visit_Sync(const ir::Stmt&, int ind) override { os_ << pad(ind) << "wp::sync_threads(ctx);\n"; }
 
@@ -550,14 +561,13 @@ private:
         os_ << "struct " << n << " {\n";
         for (const auto& f : s->fields) os_ << "    " << cpp_type_name(f.type) << " " << sanitize(f.name) << ";\n";
         os_ << "};\n";
-        os_ << "static_assert(sizeof(" << n << ") == " << type_size(s) << ", \"struct layout of " << type_name(s)
-            << "\");\n\n";
+        os_ << "static_assert(sizeof(" << n << ") == " << type_size(s) << ", \"struct layout of " << type_name(s) << "\");\n\n";
     }
 
     void emit_function(const ir::Function& f) {
         line(f.loc);
-        os_ << "template <bool WpC>\nstatic WP_FUNC " << cpp_type_name(f.ret) << " " << (replay_ ? "replay_" : "") << func_name(&f)
-            << "(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds";
+        os_ << "template <bool WpC>\nstatic WP_FUNC " << cpp_type_name(f.ret) << " " << (replay_ ? "replay_" : "")
+            << func_name(&f) << "(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds";
         for (const ir::Var* p : f.params) os_ << ", " << cpp_type_name(p->type) << " " << var_name(p);
         os_ << ") {\n";
         os_ << "    (void)ctx; (void)bounds;\n";
@@ -616,8 +626,8 @@ private:
             os_ << "static_assert(sizeof(" << k << "_args) == " << info.args_size << ", \"argument block of " << f.name
                 << "\");\n";
         line(f.loc);
-        os_ << "template <bool WpC>\nstatic WP_FUNC void " << k << "_body(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, const "
-            << k << "_args& args) {\n";
+        os_ << "template <bool WpC>\nstatic WP_FUNC void " << k
+            << "_body(const wp::thread_ctx& ctx, const wp::launch_bounds_t& bounds, const " << k << "_args& args) {\n";
         os_ << "    (void)ctx; (void)bounds;\n";
         declare_tid_dims(f);
         for (const ir::Var* p : f.params)
@@ -637,7 +647,8 @@ private:
         os_ << "    __shared__ __align__(16) unsigned char smem_[" << smem << "];\n";
         os_ << "    wp::thread_ctx ctx;\n";
         os_ << "    ctx.tid = static_cast<wp::int64>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
-        os_ << "    ctx.block_idx = blockIdx.x; ctx.thread_idx = threadIdx.x; ctx.block_dim = blockDim.x; ctx.grid_dim = gridDim.x;\n";
+        os_ << "    ctx.block_idx = blockIdx.x; ctx.thread_idx = threadIdx.x; ctx.block_dim = blockDim.x; ctx.grid_dim = "
+               "gridDim.x;\n";
         os_ << "    ctx.smem = smem_; ctx.oob = oob; ctx.block = nullptr;\n";
         if (f.uses_sync) {
             os_ << "    " << k << "_body<false>(ctx, bounds, args);\n";
@@ -663,7 +674,8 @@ private:
         const bool block_indices = uses_block_indices(f);
         for (bool contig : {false, true}) {
             os_ << "extern \"C\" void " << (contig ? info.cpu_range_contig_symbol : info.cpu_range_symbol)
-                << "(const wp::launch_bounds_t* bounds, const void* args, wp::thread_ctx* ctx, wp::int64 begin, wp::int64 end) {\n";
+                << "(const wp::launch_bounds_t* bounds, const void* args, wp::thread_ctx* ctx, wp::int64 begin, wp::int64 end) "
+                   "{\n";
             os_ << "    const " << k << "_args& a = *static_cast<const " << k << "_args*>(args);\n";
             os_ << "    wp::thread_ctx c = *ctx;\n";
             if (block_indices) {
@@ -711,7 +723,7 @@ private:
     std::ostringstream os_;
     std::vector<KernelInfo> kernels_;
     int loop_counter_ = 0;
-    bool replay_ = false;           // printing for an adjoint: no memory side effects
+    bool replay_ = false;  // printing for an adjoint: no memory side effects
     AdjointOptions adj_opts_;
 };
 

@@ -25,7 +25,7 @@
 namespace weft::compiler {
 
 struct CodegenOptions {
-    bool debug = false;           // bounds-check every array access (wp::checked_address)
+    bool debug = false;  // bounds-check every array access (wp::checked_address)
     bool line_directives = true;
     int adjoint_tape_bytes = 4096;  // per-thread tape of backward kernels (docs/autodiff.md)
 };
@@ -33,17 +33,17 @@ struct CodegenOptions {
 struct KernelParamInfo {
     std::string name;
     Type type = nullptr;
-    size_t offset = 0;            // byte offset in the argument block
-    bool read = false;            // arrays: some path loads from it (passes/param_access.h)
-    bool written = false;         // arrays: some path stores to it or updates it atomically
+    size_t offset = 0;     // byte offset in the argument block
+    bool read = false;     // arrays: some path loads from it (passes/param_access.h)
+    bool written = false;  // arrays: some path stores to it or updates it atomically
 };
 
 struct KernelInfo {
     std::string name;
     std::vector<KernelParamInfo> params;
-    size_t args_size = 0;         // sizeof(K_args)
+    size_t args_size = 0;  // sizeof(K_args)
     size_t args_align = 1;
-    int block_dim = 0;            // 0: the launch chooses
+    int block_dim = 0;  // 0: the launch chooses
     bool uses_sync = false;
     size_t shared_bytes = 0;
     std::string cpu_range_symbol;
@@ -57,9 +57,9 @@ struct KernelInfo {
     // array parameter and per float parameter: a 1-element array the threads' adjoints add into),
     // then an int32 status array at `adj_status_offset`.
     bool has_backward = false;
-    std::string backward_unavailable;          // why not, when !has_backward
+    std::string backward_unavailable;  // why not, when !has_backward
     std::vector<KernelParamInfo> adj_params;
-    std::vector<int> adj_param_of;             // index in `params` of each adj_params entry
+    std::vector<int> adj_param_of;  // index in `params` of each adj_params entry
     size_t adj_args_size = 0;
     size_t adj_args_align = 1;
     size_t adj_status_offset = 0;

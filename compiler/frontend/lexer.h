@@ -19,7 +19,7 @@ enum class Tok {
     Int,
     Float,
     String,
-    Op,       // operators and delimiters; text holds the spelling
+    Op,  // operators and delimiters; text holds the spelling
     Newline,
     Indent,
     Dedent,

@@ -30,9 +30,7 @@ public:
             size_t before = pos_;
             try {
                 top_level();
-            } catch (const ParseAbort&) {
-                skip_statement();
-            }
+            } catch (const ParseAbort&) { skip_statement(); }
             if (pos_ == before) ++pos_;  // guarantee progress on any input
         }
     }
@@ -85,11 +83,11 @@ private:
         throw ParseAbort{};
     }
     static bool is_keyword(const std::string& s) {
-        static const std::set<std::string> kw = {"and", "as", "assert", "async", "await", "break", "class",
-                                                 "continue", "def", "del", "elif", "else", "except", "finally",
-                                                 "for", "from", "global", "if", "import", "in", "is", "lambda",
-                                                 "nonlocal", "not", "or", "pass", "raise", "return", "try",
-                                                 "while", "with", "yield", "True", "False", "None"};
+        static const std::set<std::string> kw = {"and",      "as",       "assert", "async", "await",  "break",  "class",
+                                                 "continue", "def",      "del",    "elif",  "else",   "except", "finally",
+                                                 "for",      "from",     "global", "if",    "import", "in",     "is",
+                                                 "lambda",   "nonlocal", "not",    "or",    "pass",   "raise",  "return",
+                                                 "try",      "while",    "with",   "yield", "True",   "False",  "None"};
         return kw.count(s) > 0;
     }
 
@@ -266,9 +264,7 @@ private:
                 }
                 diags_.report(DiagId::err_struct_field, cur().loc, {describe_token(cur())});
                 throw ParseAbort{};
-            } catch (const ParseAbort&) {
-                skip_statement();
-            }
+            } catch (const ParseAbort&) { skip_statement(); }
         }
         accept_kind(Tok::Dedent);
         mod_.structs.push_back(std::move(s));
@@ -321,9 +317,7 @@ private:
             size_t before = pos_;
             try {
                 statement(body);
-            } catch (const ParseAbort&) {
-                skip_statement();
-            }
+            } catch (const ParseAbort&) { skip_statement(); }
             if (pos_ == before) ++pos_;
         }
         accept_kind(Tok::Dedent);
@@ -382,8 +376,8 @@ private:
                 if (!at(Tok::Newline) && !at(Tok::End) && !at_op(";")) s->value = expr_list();
                 return s;
             }
-            static const std::set<std::string> no = {"global", "nonlocal", "del", "assert", "raise", "yield",
-                                                     "import", "from", "await"};
+            static const std::set<std::string> no = {"global", "nonlocal", "del",  "assert", "raise",
+                                                     "yield",  "import",   "from", "await"};
             if (no.count(t.text)) unsupported("'" + t.text + "' statements", loc);
         }
         ExprPtr first = expr_list();
@@ -403,10 +397,9 @@ private:
             return s;
         }
         static const std::pair<const char*, BinOp> aug[] = {
-            {"+=", BinOp::Add},     {"-=", BinOp::Sub},      {"*=", BinOp::Mul},    {"/=", BinOp::Div},
-            {"//=", BinOp::FloorDiv}, {"%=", BinOp::Mod},    {"**=", BinOp::Pow},   {"@=", BinOp::MatMul},
-            {"&=", BinOp::BitAnd},  {"|=", BinOp::BitOr},    {"^=", BinOp::BitXor}, {"<<=", BinOp::LShift},
-            {">>=", BinOp::RShift}};
+            {"+=", BinOp::Add},    {"-=", BinOp::Sub},     {"*=", BinOp::Mul},    {"/=", BinOp::Div},    {"//=", BinOp::FloorDiv},
+            {"%=", BinOp::Mod},    {"**=", BinOp::Pow},    {"@=", BinOp::MatMul}, {"&=", BinOp::BitAnd}, {"|=", BinOp::BitOr},
+            {"^=", BinOp::BitXor}, {"<<=", BinOp::LShift}, {">>=", BinOp::RShift}};
         for (auto& [op, b] : aug) {
             if (accept_op(op)) {
                 auto s = std::make_unique<Stmt>(StmtKind::AugAssign, loc);
@@ -565,15 +558,24 @@ private:
         std::unique_ptr<Expr> cmp;
         while (true) {
             CmpOp op;
-            if (at_op("<")) op = CmpOp::Lt;
-            else if (at_op("<=")) op = CmpOp::Le;
-            else if (at_op(">")) op = CmpOp::Gt;
-            else if (at_op(">=")) op = CmpOp::Ge;
-            else if (at_op("==")) op = CmpOp::Eq;
-            else if (at_op("!=")) op = CmpOp::Ne;
-            else if (at_name("in") || (at_name("not") && peek().text == "in")) unsupported("'in' tests", cur().loc);
-            else if (at_name("is")) unsupported("'is' tests", cur().loc);
-            else break;
+            if (at_op("<"))
+                op = CmpOp::Lt;
+            else if (at_op("<="))
+                op = CmpOp::Le;
+            else if (at_op(">"))
+                op = CmpOp::Gt;
+            else if (at_op(">="))
+                op = CmpOp::Ge;
+            else if (at_op("=="))
+                op = CmpOp::Eq;
+            else if (at_op("!="))
+                op = CmpOp::Ne;
+            else if (at_name("in") || (at_name("not") && peek().text == "in"))
+                unsupported("'in' tests", cur().loc);
+            else if (at_name("is"))
+                unsupported("'is' tests", cur().loc);
+            else
+                break;
             ++pos_;
             if (!cmp) {
                 cmp = std::make_unique<Expr>(ExprKind::Compare, left->loc);
@@ -616,38 +618,54 @@ private:
     ExprPtr shift_expr() {
         ExprPtr l = arith_expr();
         while (true) {
-            if (accept_op("<<")) l = binary(std::move(l), BinOp::LShift, arith_expr());
-            else if (accept_op(">>")) l = binary(std::move(l), BinOp::RShift, arith_expr());
-            else return l;
+            if (accept_op("<<"))
+                l = binary(std::move(l), BinOp::LShift, arith_expr());
+            else if (accept_op(">>"))
+                l = binary(std::move(l), BinOp::RShift, arith_expr());
+            else
+                return l;
         }
     }
     ExprPtr arith_expr() {
         ExprPtr l = term();
         while (true) {
-            if (accept_op("+")) l = binary(std::move(l), BinOp::Add, term());
-            else if (accept_op("-")) l = binary(std::move(l), BinOp::Sub, term());
-            else return l;
+            if (accept_op("+"))
+                l = binary(std::move(l), BinOp::Add, term());
+            else if (accept_op("-"))
+                l = binary(std::move(l), BinOp::Sub, term());
+            else
+                return l;
         }
     }
     ExprPtr term() {
         ExprPtr l = factor();
         while (true) {
-            if (accept_op("*")) l = binary(std::move(l), BinOp::Mul, factor());
-            else if (accept_op("/")) l = binary(std::move(l), BinOp::Div, factor());
-            else if (accept_op("//")) l = binary(std::move(l), BinOp::FloorDiv, factor());
-            else if (accept_op("%")) l = binary(std::move(l), BinOp::Mod, factor());
-            else if (accept_op("@")) l = binary(std::move(l), BinOp::MatMul, factor());
-            else return l;
+            if (accept_op("*"))
+                l = binary(std::move(l), BinOp::Mul, factor());
+            else if (accept_op("/"))
+                l = binary(std::move(l), BinOp::Div, factor());
+            else if (accept_op("//"))
+                l = binary(std::move(l), BinOp::FloorDiv, factor());
+            else if (accept_op("%"))
+                l = binary(std::move(l), BinOp::Mod, factor());
+            else if (accept_op("@"))
+                l = binary(std::move(l), BinOp::MatMul, factor());
+            else
+                return l;
         }
     }
     ExprPtr factor() {
         DepthGuard guard(*this);
         SourceLoc loc = cur().loc;
         UnaryOp op;
-        if (at_op("-")) op = UnaryOp::Neg;
-        else if (at_op("+")) op = UnaryOp::Pos;
-        else if (at_op("~")) op = UnaryOp::Invert;
-        else return power();
+        if (at_op("-"))
+            op = UnaryOp::Neg;
+        else if (at_op("+"))
+            op = UnaryOp::Pos;
+        else if (at_op("~"))
+            op = UnaryOp::Invert;
+        else
+            return power();
         ++pos_;
         auto e = std::make_unique<Expr>(ExprKind::UnaryOp, loc);
         e->unop = op;

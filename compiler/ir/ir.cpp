@@ -188,8 +188,7 @@ ExprPtr make_tuple(std::vector<ExprPtr> items, SourceLoc loc) {
     e->args = std::move(items);
     return e;
 }
-ExprPtr make_atomic(AtomicOp op, ExprPtr array, std::vector<ExprPtr> indices, std::vector<ExprPtr> values,
-                    SourceLoc loc) {
+ExprPtr make_atomic(AtomicOp op, ExprPtr array, std::vector<ExprPtr> indices, std::vector<ExprPtr> values, SourceLoc loc) {
     auto e = node(ExprKind::Atomic, array->type->elem, loc);
     e->op = static_cast<int>(op);
     e->int_value = static_cast<int64_t>(indices.size());
@@ -309,9 +308,7 @@ protected:
     void visit_Compare(const Expr& e) override {
         infix(e, (std::string(" ") + compare_text(static_cast<CompareOp>(e.op)) + " ").c_str());
     }
-    void visit_Logical(const Expr& e) override {
-        infix(e, static_cast<LogicalOp>(e.op) == LogicalOp::And ? " and " : " or ");
-    }
+    void visit_Logical(const Expr& e) override { infix(e, static_cast<LogicalOp>(e.op) == LogicalOp::And ? " and " : " or "); }
     void visit_Select(const Expr& e) override {
         os_ << "select(";
         args(e.args);
@@ -377,8 +374,7 @@ protected:
         os_ << ")";
     }
     void visit_Intrinsic(const Expr& e) override {
-        static const char* names[] = {"tid", "tid_dim", "block_dim", "block_idx", "thread_idx", "lane_id",
-                                      "grid_dim", "print"};
+        static const char* names[] = {"tid", "tid_dim", "block_dim", "block_idx", "thread_idx", "lane_id", "grid_dim", "print"};
         os_ << names[e.op] << "(";
         if (static_cast<IntrinsicOp>(e.op) == IntrinsicOp::TidDim) os_ << e.int_value;
         if (static_cast<IntrinsicOp>(e.op) == IntrinsicOp::Print) args(e.args);
@@ -538,18 +534,22 @@ protected:
     void visit_Logical(const Expr& e) override { two_operands(e); }
     void visit_Call(const Expr& e) override {
         visit_args(e);
-        if (!e.builtin) fail("call without a builtin");
-        else if (e.builtin->params.size() != e.args.size()) fail("call of " + e.builtin->name + " with wrong arity");
+        if (!e.builtin)
+            fail("call without a builtin");
+        else if (e.builtin->params.size() != e.args.size())
+            fail("call of " + e.builtin->name + " with wrong arity");
         else
             for (size_t i = 0; i < e.args.size(); ++i)
                 if (e.args[i]->type != e.builtin->params[i].type)
-                    fail("argument " + std::to_string(i) + " of " + e.builtin->name + " has type " +
-                         type_name(e.args[i]->type) + ", expected " + type_name(e.builtin->params[i].type));
+                    fail("argument " + std::to_string(i) + " of " + e.builtin->name + " has type " + type_name(e.args[i]->type) +
+                         ", expected " + type_name(e.builtin->params[i].type));
     }
     void visit_CallFunc(const Expr& e) override {
         visit_args(e);
-        if (!e.func) fail("call without a function");
-        else if (e.func->params.size() != e.args.size()) fail("call of " + e.func->name + " with wrong arity");
+        if (!e.func)
+            fail("call without a function");
+        else if (e.func->params.size() != e.args.size())
+            fail("call of " + e.func->name + " with wrong arity");
         else
             for (size_t i = 0; i < e.args.size(); ++i)
                 if (e.args[i]->type != e.func->params[i]->type)
@@ -557,8 +557,10 @@ protected:
     }
     void visit_Load(const Expr& e) override {
         visit_args(e);
-        if (!is_array(e.args[0]->type)) fail("load from a non-array");
-        else if (static_cast<int>(e.args.size()) - 1 != e.args[0]->type->ndim) fail("load with wrong index count");
+        if (!is_array(e.args[0]->type))
+            fail("load from a non-array");
+        else if (static_cast<int>(e.args.size()) - 1 != e.args[0]->type->ndim)
+            fail("load with wrong index count");
     }
     void visit_Select(const Expr& e) override {
         visit_args(e);

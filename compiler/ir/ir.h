@@ -96,7 +96,7 @@ struct Var {
     Type type = nullptr;
     VarKind kind = VarKind::Local;
     SourceLoc loc;
-    int id = 0;                 // unique within its function
+    int id = 0;  // unique within its function
     // Shared arrays: element shape and byte offset in the block's shared memory.
     std::vector<int> shared_shape;
     size_t shared_offset = 0;
@@ -110,15 +110,15 @@ struct Expr {
     ExprKind kind;
     Type type = nullptr;
     SourceLoc loc;
-    std::vector<ExprPtr> args;           // operands in order (see make helpers)
+    std::vector<ExprPtr> args;  // operands in order (see make helpers)
     // Payload, by kind:
-    int64_t int_value = 0;               // Const (integers, bool); Extract/Field/TupleGet: static index (-1 = dynamic, in args)
-    double float_value = 0.0;            // Const (floats)
-    const Var* var = nullptr;            // VarRef
-    int op = 0;                          // Unary/Binary/Compare/Logical/Atomic/Intrinsic op
+    int64_t int_value = 0;     // Const (integers, bool); Extract/Field/TupleGet: static index (-1 = dynamic, in args)
+    double float_value = 0.0;  // Const (floats)
+    const Var* var = nullptr;  // VarRef
+    int op = 0;                // Unary/Binary/Compare/Logical/Atomic/Intrinsic op
     const BuiltinOverload* builtin = nullptr;  // Call
-    const Function* func = nullptr;      // CallFunc
-    std::string text;                    // Intrinsic Print: format; Const float: literal text
+    const Function* func = nullptr;            // CallFunc
+    std::string text;                          // Intrinsic Print: format; Const float: literal text
 
     Expr(ExprKind k, Type t, SourceLoc l) : kind(k), type(t), loc(l) {}
 };
@@ -138,14 +138,14 @@ using Block = std::vector<StmtPtr>;
 struct Stmt {
     StmtKind kind;
     SourceLoc loc;
-    const Var* var = nullptr;         // Assign target; For loop variable
-    std::vector<PathStep> path;       // Assign/Store: component path below the target
-    ExprPtr array;                    // Store: the array
-    std::vector<ExprPtr> indices;     // Store: element indices
-    ExprPtr value;                    // Assign/Store/Eval/Return (may be null); If/While: condition
-    ExprPtr start, stop, step;        // For
-    Block body;                       // If then / For / While
-    Block orelse;                     // If else
+    const Var* var = nullptr;      // Assign target; For loop variable
+    std::vector<PathStep> path;    // Assign/Store: component path below the target
+    ExprPtr array;                 // Store: the array
+    std::vector<ExprPtr> indices;  // Store: element indices
+    ExprPtr value;                 // Assign/Store/Eval/Return (may be null); If/While: condition
+    ExprPtr start, stop, step;     // For
+    Block body;                    // If then / For / While
+    Block orelse;                  // If else
 
     Stmt(StmtKind k, SourceLoc l) : kind(k), loc(l) {}
 };
@@ -157,14 +157,14 @@ struct Function {
     std::string name;
     SourceLoc loc;
     std::vector<Var*> params;
-    Type ret = nullptr;                 // void for kernels
+    Type ret = nullptr;                      // void for kernels
     std::vector<std::unique_ptr<Var>> vars;  // every Var of the function (params, locals, shared)
     Block body;
     std::string docstring;
     // Kernels:
-    int block_dim = 0;                  // @wp.kernel(block_dim=N); 0 = launch default
-    bool uses_sync = false;             // calls wp.sync_threads() (directly or through funcs)
-    size_t shared_bytes = 0;            // static shared memory per block
+    int block_dim = 0;        // @wp.kernel(block_dim=N); 0 = launch default
+    bool uses_sync = false;   // calls wp.sync_threads() (directly or through funcs)
+    size_t shared_bytes = 0;  // static shared memory per block
     bool enable_backward = true;
     const Function* custom_grad = nullptr;  // @wp.func_grad replacement (funcs)
 
@@ -176,13 +176,13 @@ struct Function {
 struct Constant {
     std::string name;
     SourceLoc loc;
-    ExprPtr value;                                // a Const, or a Construct of Consts
+    ExprPtr value;  // a Const, or a Construct of Consts
 };
 
 struct Module {
-    std::string name;                             // module key (path or Python module name)
-    std::vector<Type> structs;                    // in dependency order
-    std::vector<Constant> constants;              // in source order (those that folded)
+    std::string name;                                  // module key (path or Python module name)
+    std::vector<Type> structs;                         // in dependency order
+    std::vector<Constant> constants;                   // in source order (those that folded)
     std::vector<std::unique_ptr<Function>> functions;  // funcs before their callers, then kernels
     const Function* find(const std::string& name) const;
 };
@@ -208,8 +208,7 @@ ExprPtr make_extract(ExprPtr value, std::vector<ExprPtr> indices, Type t, Source
 ExprPtr make_field(ExprPtr value, int field, SourceLoc loc);
 ExprPtr make_tuple_get(ExprPtr tuple, int index, SourceLoc loc);
 ExprPtr make_tuple(std::vector<ExprPtr> items, SourceLoc loc);
-ExprPtr make_atomic(AtomicOp op, ExprPtr array, std::vector<ExprPtr> indices, std::vector<ExprPtr> values,
-                    SourceLoc loc);
+ExprPtr make_atomic(AtomicOp op, ExprPtr array, std::vector<ExprPtr> indices, std::vector<ExprPtr> values, SourceLoc loc);
 ExprPtr make_intrinsic(IntrinsicOp op, Type t, SourceLoc loc, int64_t arg = 0);
 
 bool is_const(const ExprPtr& e);

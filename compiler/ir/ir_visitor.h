@@ -112,12 +112,12 @@ public:
     using ExprFunctor<ExprPtr(const ExprPtr&)>::visit;
     using StmtFunctor<Block(const StmtPtr&)>::visit;
 
-    ExprPtr mutate(const ExprPtr& e);        // null stays null
-    Block mutate(const StmtPtr& s);          // the statements that replace `s` ({s} if unchanged)
+    ExprPtr mutate(const ExprPtr& e);            // null stays null
+    Block mutate(const StmtPtr& s);              // the statements that replace `s` ({s} if unchanged)
     virtual Block mutate_block(const Block& b);  // the replacements of its statements, in order
 
 protected:
-    ExprPtr mutate_args(const ExprPtr& e);   // e, or a copy with its mutated operands
+    ExprPtr mutate_args(const ExprPtr& e);    // e, or a copy with its mutated operands
     Block mutate_children(const StmtPtr& s);  // {s}, or {a copy with its mutated parts}
 
 #define WEFT_IR_DECLARE(n) ExprPtr visit_##n(const ExprPtr& e) override;

@@ -19,8 +19,7 @@ bool is_differentiable(Type t) {
         case TypeKind::Vector:
         case TypeKind::Matrix:
         case TypeKind::Quat:
-        case TypeKind::Transform:
-            return t->scalar == ScalarKind::Float32 || t->scalar == ScalarKind::Float64;
+        case TypeKind::Transform: return t->scalar == ScalarKind::Float32 || t->scalar == ScalarKind::Float64;
         case TypeKind::Struct:
             for (const auto& f : t->fields)
                 if (is_differentiable(f.type)) return true;
@@ -44,9 +43,12 @@ Type custom_grad_return_type(const ir::Function& f) {
 
 bool has_adjoint(const ir::Function& k, std::string* why_not) {
     std::string why;
-    if (!k.enable_backward) why = "it is declared with enable_backward=False";
-    else if (k.uses_sync) why = "it calls wp.sync_threads() (adjoints of block-synchronised kernels are not supported)";
-    else if (k.shared_bytes > 0) why = "it uses wp.shared_array (adjoints of shared memory are not supported)";
+    if (!k.enable_backward)
+        why = "it is declared with enable_backward=False";
+    else if (k.uses_sync)
+        why = "it calls wp.sync_threads() (adjoints of block-synchronised kernels are not supported)";
+    else if (k.shared_bytes > 0)
+        why = "it uses wp.shared_array (adjoints of shared memory are not supported)";
     if (why_not) *why_not = why;
     return why.empty();
 }

@@ -35,8 +35,8 @@ struct Jumps {
 
 class JumpFinder : public ir::IRVisitor {
 public:
-    Jumps leaving;        // the jumps that leave the visited statements
-    bool any = false;     // whether there is any jump at all, nested loops included
+    Jumps leaving;     // the jumps that leave the visited statements
+    bool any = false;  // whether there is any jump at all, nested loops included
 
     void visit_expr(const ExprPtr&) override {}  // jumps are statements
 
@@ -215,7 +215,8 @@ private:
         ExprPtr up = ir::make_compare(ir::CompareOp::Lt, ir::make_var(it, loc), ir::make_var(stop, loc), loc);
         ExprPtr down = ir::make_compare(ir::CompareOp::Gt, ir::make_var(it, loc), ir::make_var(stop, loc), loc);
         ExprPtr in_range;
-        if (ir::is_const(s->step)) in_range = s->step->int_value > 0 ? up : down;
+        if (ir::is_const(s->step))
+            in_range = s->step->int_value > 0 ? up : down;
         else
             in_range = ir::make_select(ir::make_compare(ir::CompareOp::Gt, ir::make_var(step, loc), ir::make_int(0, t, loc), loc),
                                        up, down, loc);
@@ -224,7 +225,8 @@ private:
         if (ret_) cond = and_(cond, not_(ir::make_var(ret_, loc)));
         w->value = and_(cond, in_range);
         w->body.push_back(assign(s->var, ir::make_var(it, loc), loc));
-        w->body.push_back(assign(it, ir::make_binary(ir::BinaryOp::Add, ir::make_var(it, loc), ir::make_var(step, loc), t, loc), loc));
+        w->body.push_back(
+            assign(it, ir::make_binary(ir::BinaryOp::Add, ir::make_var(it, loc), ir::make_var(step, loc), t, loc), loc));
         if (flags.cont) w->body.push_back(assign(flags.cont, ir::make_bool(false, loc), loc));
         Block b = loop_body(s->body, flags);
         w->body.insert(w->body.end(), b.begin(), b.end());
@@ -255,7 +257,7 @@ private:
     const ir::Function& f_;
     JumpFreeBody out_;
     const ir::Var* ret_ = nullptr;
-    LoopFlags loop_;                 // flags of the innermost loop being lowered
+    LoopFlags loop_;  // flags of the innermost loop being lowered
     int next_id_ = 0;
 };
 

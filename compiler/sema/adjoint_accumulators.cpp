@@ -104,7 +104,8 @@ private:
 bool is_array_annotation(const ExprPtr& a) {
     if (!a) return false;
     const Expr* f = a->kind == ExprKind::Call ? a->value.get() : a.get();
-    return f && ((f->kind == ExprKind::Attribute && f->id.rfind("array", 0) == 0) || (f->kind == ExprKind::Name && f->id.rfind("array", 0) == 0));
+    return f && ((f->kind == ExprKind::Attribute && f->id.rfind("array", 0) == 0) ||
+                 (f->kind == ExprKind::Name && f->id.rfind("array", 0) == 0));
 }
 
 }  // namespace

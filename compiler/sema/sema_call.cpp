@@ -43,8 +43,10 @@ const BuiltinOverload* Sema::resolve_overload(const std::string& name, std::vect
         int exact = 0;
         bool ok = true;
         for (size_t i = 0; i < args.size() && ok; ++i) {
-            if (args[i]->type == o->params[i].type) ++exact;
-            else if (!implicit_convert(args[i], o->params[i].type)) ok = false;
+            if (args[i]->type == o->params[i].type)
+                ++exact;
+            else if (!implicit_convert(args[i], o->params[i].type))
+                ok = false;
         }
         if (!ok) continue;
         if (exact > best_exact) {
@@ -64,8 +66,10 @@ const BuiltinOverload* Sema::resolve_overload(const std::string& name, std::vect
             int exact = 0;
             bool ok = true;
             for (size_t i = 0; i < args.size() && ok; ++i) {
-                if (args[i]->type == o->params[i].type) ++exact;
-                else if (!implicit_convert(args[i], o->params[i].type)) ok = false;
+                if (args[i]->type == o->params[i].type)
+                    ++exact;
+                else if (!implicit_convert(args[i], o->params[i].type))
+                    ok = false;
             }
             if (!ok || exact != best_exact) continue;
             bool is_f32 = o->ret->scalar == ScalarKind::Float32 || o->ret->scalar == ScalarKind::Int32;
@@ -99,7 +103,8 @@ const BuiltinOverload* Sema::resolve_overload(const std::string& name, std::vect
     for (size_t i = 0; i < args.size(); ++i) {
         args[i] = implicit_convert(args[i], best->params[i].type);
         if (best->params[i].inout && args[i]->kind != ir::ExprKind::VarRef) {
-            error(DiagId::err_type_mismatch, args[i]->loc, {"a variable for in-out parameter '" + best->params[i].name + "'", "an expression"});
+            error(DiagId::err_type_mismatch, args[i]->loc,
+                  {"a variable for in-out parameter '" + best->params[i].name + "'", "an expression"});
             return nullptr;
         }
     }
@@ -127,7 +132,8 @@ ExprPtr Sema::lower_call(const ast::Expr& call) {
             std::vector<ExprPtr> ordered(fn->params.size());
             for (size_t i = 0; i < args.size() && i < ordered.size(); ++i) ordered[i] = args[i];
             for (const auto& kw : call.keywords) {
-                auto it = std::find_if(fn->params.begin(), fn->params.end(), [&](const ir::Var* p) { return p->name == kw.name; });
+                auto it =
+                    std::find_if(fn->params.begin(), fn->params.end(), [&](const ir::Var* p) { return p->name == kw.name; });
                 if (it == fn->params.end()) {
                     error(DiagId::err_keyword_arg, kw.loc, {kw.name, "'" + fn->name + "'"});
                     return nullptr;
@@ -200,7 +206,8 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
     if (name == "len") {
         std::vector<ExprPtr> args = lower_args(call);
         if (args.size() != 1) {
-            if (args.size() == call.args.size()) error(DiagId::err_arg_count, loc, {"len", "1", std::to_string(call.args.size())});
+            if (args.size() == call.args.size())
+                error(DiagId::err_arg_count, loc, {"len", "1", std::to_string(call.args.size())});
             return nullptr;
         }
         Type t = args[0]->type;
@@ -246,7 +253,7 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
         return e;
     }
     static const std::pair<const char*, ir::AtomicOp> atomics[] = {
-        {"atomic_add", ir::AtomicOp::Add}, {"atomic_sub", ir::AtomicOp::Sub}, {"atomic_min", ir::AtomicOp::Min},
+        {"atomic_add", ir::AtomicOp::Add}, {"atomic_sub", ir::AtomicOp::Sub},   {"atomic_min", ir::AtomicOp::Min},
         {"atomic_max", ir::AtomicOp::Max}, {"atomic_exch", ir::AtomicOp::Exch}, {"atomic_cas", ir::AtomicOp::Cas}};
     for (auto& [aname, aop] : atomics) {
         if (name != aname) continue;
@@ -261,7 +268,8 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
         size_t nvals = aop == ir::AtomicOp::Cas ? 2 : 1;
         if (args.size() != 1 + static_cast<size_t>(at->ndim) + nvals) {
             error(DiagId::err_arg_count, loc, {name, std::to_string(1 + at->ndim + nvals), std::to_string(args.size())});
-            note(DiagId::note_hint, {}, {"the array has " + std::to_string(at->ndim) + " dimension(s): pass one index per dimension, then the value"});
+            note(DiagId::note_hint, {},
+                 {"the array has " + std::to_string(at->ndim) + " dimension(s): pass one index per dimension, then the value"});
             return nullptr;
         }
         std::vector<ExprPtr> idx(args.begin() + 1, args.begin() + 1 + at->ndim), vals(args.begin() + 1 + at->ndim, args.end());
@@ -275,10 +283,12 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
             if (!v) return nullptr;
         }
         Type elem = at->elem;
-        bool ok_type = is_numeric(elem) || ((is_vector(elem) || is_matrix(elem)) && (aop == ir::AtomicOp::Add || aop == ir::AtomicOp::Sub ||
-                                                                                 aop == ir::AtomicOp::Min || aop == ir::AtomicOp::Max));
+        bool ok_type =
+            is_numeric(elem) || ((is_vector(elem) || is_matrix(elem)) && (aop == ir::AtomicOp::Add || aop == ir::AtomicOp::Sub ||
+                                                                          aop == ir::AtomicOp::Min || aop == ir::AtomicOp::Max));
         if (!ok_type || elem->scalar == ScalarKind::Float16 || scalar_bits(elem->scalar) < 32) {
-            error(DiagId::err_type_mismatch, args[0]->loc, {"an array of 32- or 64-bit numbers or vectors for " + name, type_name(at)});
+            error(DiagId::err_type_mismatch, args[0]->loc,
+                  {"an array of 32- or 64-bit numbers or vectors for " + name, type_name(at)});
             return nullptr;
         }
         return ir::make_atomic(aop, args[0], idx, vals, loc);
@@ -294,8 +304,10 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
         // Warp: select(cond, value_if_false, value_if_true); where(cond, value_if_true, value_if_false)
         ExprPtr t = name == "where" ? args[1] : args[2], f = name == "where" ? args[2] : args[1];
         if (t->type != f->type) {
-            if (ExprPtr x = implicit_convert(f, t->type)) f = x;
-            else if (ExprPtr y = implicit_convert(t, f->type)) t = y;
+            if (ExprPtr x = implicit_convert(f, t->type))
+                f = x;
+            else if (ExprPtr y = implicit_convert(t, f->type))
+                t = y;
             else {
                 error(DiagId::err_type_mismatch, args[2]->loc, {type_name(args[1]->type), type_name(args[2]->type)});
                 return nullptr;
@@ -317,7 +329,8 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
         Type s = dt ? resolve_type(*dt) : float32_type();
         if (!s) return nullptr;
         if (size < 1 || size > 16 || !is_float(s)) {
-            error(DiagId::err_type_mismatch, loc, {"a size between 1 and 16 and a float dtype", std::to_string(size) + ", " + type_name(s)});
+            error(DiagId::err_type_mismatch, loc,
+                  {"a size between 1 and 16 and a float dtype", std::to_string(size) + ", " + type_name(s)});
             return nullptr;
         }
         Type mt = matrix_type(static_cast<int>(size), static_cast<int>(size), s->scalar);
@@ -345,7 +358,8 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
         for (int r = 0; r < mt->rows; ++r)
             for (int c = 0; c < mt->cols; ++c) {
                 const ExprPtr& v = args[static_cast<size_t>(rows ? r : c)];
-                elems.push_back(ir::make_extract(v, {ir::make_int(rows ? c : r, int32_type(), loc)}, scalar_type(vt->scalar), loc));
+                elems.push_back(
+                    ir::make_extract(v, {ir::make_int(rows ? c : r, int32_type(), loc)}, scalar_type(vt->scalar), loc));
             }
         return ir::make_construct(mt, elems, loc);
     }
@@ -437,7 +451,8 @@ ExprPtr Sema::lower_construct(Type t, const ast::Expr& call) {
             std::vector<ExprPtr> elems;
             for (auto& a : args)
                 if (a->type != vector_type(t->rows, t->scalar)) {
-                    error(DiagId::err_type_mismatch, a->loc, {type_name(vector_type(t->rows, t->scalar)) + " column", type_name(a->type)});
+                    error(DiagId::err_type_mismatch, a->loc,
+                          {type_name(vector_type(t->rows, t->scalar)) + " column", type_name(a->type)});
                     return nullptr;
                 }
             for (int r = 0; r < t->rows; ++r)
@@ -463,7 +478,8 @@ ExprPtr Sema::lower_construct(Type t, const ast::Expr& call) {
             return ir::make_construct(t, elems, loc);
         }
         error(DiagId::err_no_overload, loc, {type_name(t), arg_types(args)});
-        note(DiagId::note_candidate, {}, {type_name(t) + "(p: " + type_name(vector_type(3, t->scalar)) + ", q: " + type_name(quat_type(t->scalar)) + ")"});
+        note(DiagId::note_candidate, {},
+             {type_name(t) + "(p: " + type_name(vector_type(3, t->scalar)) + ", q: " + type_name(quat_type(t->scalar)) + ")"});
         return nullptr;
     }
     error(DiagId::err_cast, loc, {arg_types(args), type_name(t)});

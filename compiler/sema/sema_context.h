@@ -25,20 +25,20 @@ using ir::ExprPtr;
 struct Global {
     enum Kind { Constant, Struct, Func, Kernel, WeftModule, OtherModule } kind;
     SourceLoc loc;
-    ExprPtr value;                       // Constant: folded IR constant
-    Type type = nullptr;                 // Struct
+    ExprPtr value;                          // Constant: folded IR constant
+    Type type = nullptr;                    // Struct
     const ast::FunctionDef* def = nullptr;  // Func / Kernel
-    std::string module;                  // WeftModule / OtherModule: the module imported ("geometry")
+    std::string module;                     // WeftModule / OtherModule: the module imported ("geometry")
 };
 
 // The result of lowering an expression that may denote something other than a value
 // (a type, a module, a function) so that calls and attributes can interpret it.
 struct Operand {
     enum Kind { Invalid, Value, TypeName, Module, Builtin, UserFunc, Shape } kind = Invalid;
-    ExprPtr value;                       // Value; Shape: the array
-    Type type = nullptr;                 // TypeName
-    std::string name;                    // Builtin / UserFunc / Module
-    bool weft = false;                   // Module: the weft module itself
+    ExprPtr value;        // Value; Shape: the array
+    Type type = nullptr;  // TypeName
+    std::string name;     // Builtin / UserFunc / Module
+    bool weft = false;    // Module: the weft module itself
     SourceLoc loc;
 };
 
@@ -48,7 +48,7 @@ struct FuncScope {
     std::map<std::string, ir::Var*> locals;
     std::map<const ir::Var*, SourceLoc> first_assign;
     int loop_depth = 0;
-    std::optional<Type> ret;             // inferred or declared return type
+    std::optional<Type> ret;  // inferred or declared return type
     bool ret_declared = false;
     int temp_counter = 0;
 };
@@ -116,9 +116,9 @@ public:
     std::map<const ast::FunctionDef*, ir::Function*> lowered_;
     std::set<const ast::FunctionDef*> in_progress_;
     std::map<std::string, const ast::FunctionDef*> func_grads_;  // func name -> @func_grad def
-    std::deque<ast::FunctionDef> rewritten_grads_;   // func_grads_ rewritten from Warp's wp.adjoint[x] form
-    FuncScope* scope_ = nullptr;         // the function being lowered
-    std::set<ExprPtr> literals_;          // IR constants that came straight from a literal
+    std::deque<ast::FunctionDef> rewritten_grads_;               // func_grads_ rewritten from Warp's wp.adjoint[x] form
+    FuncScope* scope_ = nullptr;                                 // the function being lowered
+    std::set<ExprPtr> literals_;                                 // IR constants that came straight from a literal
 };
 
 bool is_weft_module_name(const std::string& m);

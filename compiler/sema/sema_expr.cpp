@@ -177,8 +177,8 @@ ExprPtr Sema::to_condition(ExprPtr e) {
     if (!e) return nullptr;
     if (e->type == bool_type()) return e;
     if (is_numeric(e->type)) {
-        return fold(ir::make_compare(ir::CompareOp::Ne, e, fold(ir::make_cast(ir::make_int(0, int32_type()), e->type, e->loc)),
-                                     e->loc));
+        return fold(
+            ir::make_compare(ir::CompareOp::Ne, e, fold(ir::make_cast(ir::make_int(0, int32_type()), e->type, e->loc)), e->loc));
     }
     error(DiagId::err_condition_type, e->loc, {type_name(e->type)});
     return nullptr;
@@ -277,9 +277,9 @@ Operand Sema::lower_operand(const ast::Expr& e) {
                     return r;
                 }
                 static const std::map<std::string, double> consts = {
-                    {"pi", M_PI}, {"tau", 2 * M_PI}, {"half_pi", M_PI / 2}, {"e", M_E},
-                    {"inf", INFINITY}, {"nan", NAN}, {"phi", 1.6180339887498949}, {"log2e", M_LOG2E},
-                    {"log10e", M_LOG10E}, {"ln2", M_LN2}, {"ln10", M_LN10}};
+                    {"pi", M_PI},    {"tau", 2 * M_PI},           {"half_pi", M_PI / 2}, {"e", M_E},           {"inf", INFINITY},
+                    {"nan", NAN},    {"phi", 1.6180339887498949}, {"log2e", M_LOG2E},    {"log10e", M_LOG10E}, {"ln2", M_LN2},
+                    {"ln10", M_LN10}};
                 if (auto c = consts.find(e.id); c != consts.end()) {
                     r.kind = Operand::Value;
                     r.value = ir::make_float(c->second, float32_type(), e.loc);
@@ -406,8 +406,7 @@ ExprPtr Sema::lower_subscript(const ast::Expr& e) {
             return ir::make_extract(base, idx, vector_type(t->cols, t->scalar), loc);
         }
         if (idx.size() == 2) {
-            if (!check_static(idx[0], t->rows, e.args[0]->loc) || !check_static(idx[1], t->cols, e.args[1]->loc))
-                return nullptr;
+            if (!check_static(idx[0], t->rows, e.args[0]->loc) || !check_static(idx[1], t->cols, e.args[1]->loc)) return nullptr;
             return ir::make_extract(base, idx, scalar_type(t->scalar), loc);
         }
         error(DiagId::err_index_count, loc, {type_name(t), "1 or 2", std::to_string(idx.size())});
@@ -428,8 +427,8 @@ ExprPtr Sema::lower_subscript(const ast::Expr& e) {
 ExprPtr Sema::lower_binary(ast::BinOp op, ExprPtr a, ExprPtr b, SourceLoc loc) {
     if (!a || !b) return nullptr;
     using B = ir::BinaryOp;
-    static const B map[] = {B::Add, B::Sub, B::Mul, B::Div, B::FloorDiv, B::Mod, B::Pow,
-                            B::MatMul, B::BitAnd, B::BitOr, B::BitXor, B::Shl, B::Shr};
+    static const B map[] = {B::Add,    B::Sub,    B::Mul,   B::Div,    B::FloorDiv, B::Mod, B::Pow,
+                            B::MatMul, B::BitAnd, B::BitOr, B::BitXor, B::Shl,      B::Shr};
     B bop = map[static_cast<int>(op)];
     Type ta = a->type, tb = b->type;
     auto fail = [&]() -> ExprPtr {
@@ -437,15 +436,19 @@ ExprPtr Sema::lower_binary(ast::BinOp op, ExprPtr a, ExprPtr b, SourceLoc loc) {
         if (op == ast::BinOp::Mul && is_vector(ta) && ta == tb)
             note(DiagId::note_hint, {}, {"for a component-wise product use wp.cw_mul(a, b); for the dot product wp.dot(a, b)"});
         if (is_numeric(ta) && is_numeric(tb) && ta != tb)
-            note(DiagId::note_hint, {}, {"convert one operand explicitly, e.g. " + type_name(ta) + "(x) or " + type_name(tb) + "(x)"});
+            note(DiagId::note_hint, {},
+                 {"convert one operand explicitly, e.g. " + type_name(ta) + "(x) or " + type_name(tb) + "(x)"});
         return nullptr;
     };
     // Scalars
     if (is_numeric(ta) && is_numeric(tb)) {
         if (ta != tb) {
-            if (ExprPtr c = implicit_convert(b, ta)) b = c;
-            else if (ExprPtr c2 = implicit_convert(a, tb)) a = c2;
-            else return fail();
+            if (ExprPtr c = implicit_convert(b, ta))
+                b = c;
+            else if (ExprPtr c2 = implicit_convert(a, tb))
+                a = c2;
+            else
+                return fail();
         }
         Type t = a->type;
         bool int_only = bop == B::BitAnd || bop == B::BitOr || bop == B::BitXor || bop == B::Shl || bop == B::Shr;
@@ -504,8 +507,10 @@ ExprPtr Sema::lower_compare(ast::CmpOp op, ExprPtr a, ExprPtr b, SourceLoc loc) 
     ir::CompareOp cop = map[static_cast<int>(op)];
     Type ta = a->type, tb = b->type;
     if (ta != tb) {
-        if (ExprPtr c = implicit_convert(b, ta)) b = c;
-        else if (ExprPtr c2 = implicit_convert(a, tb)) a = c2;
+        if (ExprPtr c = implicit_convert(b, ta))
+            b = c;
+        else if (ExprPtr c2 = implicit_convert(a, tb))
+            a = c2;
     }
     if (a->type == b->type) {
         bool ordered = cop != ir::CompareOp::Eq && cop != ir::CompareOp::Ne;
@@ -550,9 +555,9 @@ ExprPtr Sema::lower_expr(const ast::Expr& e) {
             if (op.kind == Operand::Invalid) return nullptr;
             if (op.kind == Operand::Builtin && op.weft && !builtin_table().has_name(op.name)) {
                 static const std::set<std::string> special = {
-                    "tid", "block_dim", "block_idx", "thread_idx", "lane_id", "shared_array", "sync_threads",
-                    "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch", "atomic_cas",
-                    "printf", "select", "where", "identity", "constant", "matrix_from_rows", "matrix_from_cols"};
+                    "tid",        "block_dim",  "block_idx",  "thread_idx", "lane_id",          "shared_array",    "sync_threads",
+                    "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch",      "atomic_cas",      "printf",
+                    "select",     "where",      "identity",   "constant",   "matrix_from_rows", "matrix_from_cols"};
                 if (!special.count(op.name)) {
                     SourceLoc l = loc;
                     error(DiagId::err_unknown_builtin, l, {op.name});
@@ -561,8 +566,10 @@ ExprPtr Sema::lower_expr(const ast::Expr& e) {
                     return nullptr;
                 }
             }
-            std::string what = op.kind == Operand::TypeName ? "a type" : op.kind == Operand::Module ? "a module" :
-                               op.kind == Operand::Shape ? "a shape (index it: a.shape[0])" : "a function";
+            std::string what = op.kind == Operand::TypeName ? "a type"
+                               : op.kind == Operand::Module ? "a module"
+                               : op.kind == Operand::Shape  ? "a shape (index it: a.shape[0])"
+                                                            : "a function";
             error(DiagId::err_type_mismatch, loc, {"a value", what});
             return nullptr;
         }
@@ -632,8 +639,10 @@ ExprPtr Sema::lower_expr(const ast::Expr& e) {
             ExprPtr b = lower_expr(*e.args[1]);
             if (!c || !a || !b) return nullptr;
             if (a->type != b->type) {
-                if (ExprPtr x = implicit_convert(b, a->type)) b = x;
-                else if (ExprPtr y = implicit_convert(a, b->type)) a = y;
+                if (ExprPtr x = implicit_convert(b, a->type))
+                    b = x;
+                else if (ExprPtr y = implicit_convert(a, b->type))
+                    a = y;
                 else {
                     error(DiagId::err_type_mismatch, e.args[1]->loc, {type_name(a->type), type_name(b->type)});
                     return nullptr;
@@ -654,9 +663,7 @@ ExprPtr Sema::lower_expr(const ast::Expr& e) {
             }
             return ir::make_tuple(items, loc);
         }
-        case ast::ExprKind::List:
-            error(DiagId::err_unsupported_syntax, loc, {"lists"});
-            return nullptr;
+        case ast::ExprKind::List: error(DiagId::err_unsupported_syntax, loc, {"lists"}); return nullptr;
     }
     return nullptr;
 }

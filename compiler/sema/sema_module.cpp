@@ -63,8 +63,8 @@ const Global* Sema::module_member(const std::string& alias, const Global& module
     // `f` must also be defined in that file: the caller's own `f` is not `geo.f` either. Where it
     // is not (a module whose file the caller did not hand over), any global `f` is taken.
     std::string name = last_component(module.module);
-    bool file_known = std::any_of(ast_.files.begin(), ast_.files.end(),
-                                  [&](const auto& f) { return module_of_path(f->path) == name; });
+    bool file_known =
+        std::any_of(ast_.files.begin(), ast_.files.end(), [&](const auto& f) { return module_of_path(f->path) == name; });
     auto in_module = [&](const Global& g) {
         if (g.kind == Global::WeftModule || g.kind == Global::OtherModule) return false;
         if (!file_known || !g.loc.file || is_synthetic(g.loc.file)) return true;
@@ -100,8 +100,12 @@ void Sema::collect_globals() {
         globals_.emplace(name, std::move(g));
     };
     for (const auto& imp : ast_.imports) {
-        globals_[imp.alias] = Global{is_weft_module_name(imp.module) ? Global::WeftModule : Global::OtherModule, imp.loc,
-                                     nullptr, nullptr, nullptr, imp.module};  // re-importing is fine in Python
+        globals_[imp.alias] = Global{is_weft_module_name(imp.module) ? Global::WeftModule : Global::OtherModule,
+                                     imp.loc,
+                                     nullptr,
+                                     nullptr,
+                                     nullptr,
+                                     imp.module};  // re-importing is fine in Python
     }
     for (const auto& s : ast_.structs) define(s.name, Global{Global::Struct, s.loc, nullptr, nullptr, nullptr, {}});
     for (const auto& c : ast_.constants) define(c.name, Global{Global::Constant, c.loc, nullptr, nullptr, nullptr, {}});
@@ -114,8 +118,7 @@ void Sema::collect_globals() {
             });
             continue;
         }
-        define(f.name, Global{f.kind == ast::DefKind::Kernel ? Global::Kernel : Global::Func, f.loc, nullptr,
-                              nullptr, &f, {}});
+        define(f.name, Global{f.kind == ast::DefKind::Kernel ? Global::Kernel : Global::Func, f.loc, nullptr, nullptr, &f, {}});
     }
 }
 
@@ -310,8 +313,7 @@ std::unique_ptr<ir::Module> Sema::run() {
         };
         for (const auto& s : b) {
             if (s->kind == ir::StmtKind::Sync) return true;
-            if (in_expr(s->value) || in_expr(s->start) || in_expr(s->stop) || syncs(s->body) || syncs(s->orelse))
-                return true;
+            if (in_expr(s->value) || in_expr(s->start) || in_expr(s->stop) || syncs(s->body) || syncs(s->orelse)) return true;
         }
         return false;
     };

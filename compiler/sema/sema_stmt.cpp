@@ -154,7 +154,8 @@ void Sema::lower_assign(const ast::Expr& target, ExprPtr value, SourceLoc loc, i
     } else {
         auto it = scope_->locals.find(root->id);
         if (it == scope_->locals.end()) {
-            if (find_global(root->id)) error(DiagId::err_assign_readonly, root->loc, {"module-level name '" + root->id + "'"});
+            if (find_global(root->id))
+                error(DiagId::err_assign_readonly, root->loc, {"module-level name '" + root->id + "'"});
             else {
                 error(DiagId::err_undeclared_name, root->loc, {root->id});
                 std::vector<std::string> cands;
@@ -166,7 +167,8 @@ void Sema::lower_assign(const ast::Expr& target, ExprPtr value, SourceLoc loc, i
         var = it->second;
         if (!var) return;
         cur = var->type;
-        if (var->kind == ir::VarKind::Shared || (is_array(var->type) && !chain.empty() && chain.back()->kind != ast::ExprKind::Subscript)) {
+        if (var->kind == ir::VarKind::Shared ||
+            (is_array(var->type) && !chain.empty() && chain.back()->kind != ast::ExprKind::Subscript)) {
             error(DiagId::err_assign_readonly, root->loc, {"'" + root->id + "'"});
             return;
         }
@@ -177,7 +179,8 @@ void Sema::lower_assign(const ast::Expr& target, ExprPtr value, SourceLoc loc, i
         ir::PathStep p;
         if (step.kind == ast::ExprKind::Attribute) {
             if (is_struct(cur)) {
-                auto f = std::find_if(cur->fields.begin(), cur->fields.end(), [&](const StructField& sf) { return sf.name == step.id; });
+                auto f = std::find_if(cur->fields.begin(), cur->fields.end(),
+                                      [&](const StructField& sf) { return sf.name == step.id; });
                 if (f == cur->fields.end()) {
                     error(DiagId::err_unknown_attribute, step.loc, {type_name(cur), step.id});
                     return;
@@ -252,7 +255,8 @@ void Sema::lower_aug_assign(const ast::Stmt& s, ir::Block& out) {
                 idx.push_back(i);
             }
             if (static_cast<int>(idx.size()) != base->type->ndim) {
-                error(DiagId::err_index_count, t.loc, {type_name(base->type), std::to_string(base->type->ndim), std::to_string(idx.size())});
+                error(DiagId::err_index_count, t.loc,
+                      {type_name(base->type), std::to_string(base->type->ndim), std::to_string(idx.size())});
                 return;
             }
             ExprPtr v = lower_expr(*s.value);
@@ -261,7 +265,8 @@ void Sema::lower_aug_assign(const ast::Stmt& s, ir::Block& out) {
             if (!v) return;
             Type elem = base->type->elem;
             if (!(is_numeric(elem) || is_vector(elem) || is_matrix(elem)) || scalar_bits(elem->scalar) < 32) {
-                error(DiagId::err_type_mismatch, t.loc, {"an array of 32- or 64-bit numbers or vectors for '+='", type_name(base->type)});
+                error(DiagId::err_type_mismatch, t.loc,
+                      {"an array of 32- or 64-bit numbers or vectors for '+='", type_name(base->type)});
                 return;
             }
             auto e = ir::make_atomic(s.op == ast::BinOp::Add ? ir::AtomicOp::Add : ir::AtomicOp::Sub, base, idx, {v}, s.loc);
@@ -282,8 +287,7 @@ void Sema::lower_aug_assign(const ast::Stmt& s, ir::Block& out) {
 void Sema::lower_for(const ast::Stmt& s, ir::Block& out) {
     const ast::Expr& iter = *s.value;
     bool is_range = iter.kind == ast::ExprKind::Call &&
-                    ((iter.value->kind == ast::ExprKind::Name && iter.value->id == "range" &&
-                      !(scope_->locals.count("range"))) ||
+                    ((iter.value->kind == ast::ExprKind::Name && iter.value->id == "range" && !(scope_->locals.count("range"))) ||
                      is_weft_call(iter, *this, "range"));
     if (!is_range) {
         error(DiagId::err_for_target, iter.loc, {"another iterable"});
@@ -359,8 +363,10 @@ void Sema::lower_stmt(const ast::Stmt& s, ir::Block& out) {
                         return;
                     }
                     for (size_t k = 0; k < n; ++k)
-                        lower_assign(*s.target->args[k], ir::make_intrinsic(ir::IntrinsicOp::TidDim, int32_type(), value.loc, static_cast<int64_t>(k)),
-                                     s.loc, out);
+                        lower_assign(
+                            *s.target->args[k],
+                            ir::make_intrinsic(ir::IntrinsicOp::TidDim, int32_type(), value.loc, static_cast<int64_t>(k)), s.loc,
+                            out);
                     return;
                 }
             }
@@ -369,7 +375,8 @@ void Sema::lower_stmt(const ast::Stmt& s, ir::Block& out) {
                     error(DiagId::err_shared_in_func, value.loc);
                     // Declare the name anyway (as a plain local of unknown use) to avoid follow-on errors.
                     if (s.target->kind == ast::ExprKind::Name && !scope_->locals.count(s.target->id)) {
-                        ir::Var* v = scope_->fn->new_var(s.target->id, array_type(float32_type(), 1), ir::VarKind::Shared, s.target->loc);
+                        ir::Var* v =
+                            scope_->fn->new_var(s.target->id, array_type(float32_type(), 1), ir::VarKind::Shared, s.target->loc);
                         scope_->locals[s.target->id] = v;
                     }
                     return;
@@ -381,8 +388,10 @@ void Sema::lower_stmt(const ast::Stmt& s, ir::Block& out) {
                 const ast::Expr* shape = nullptr;
                 const ast::Expr* dtype = nullptr;
                 for (const auto& k : value.keywords) {
-                    if (k.name == "shape") shape = k.value.get();
-                    else if (k.name == "dtype") dtype = k.value.get();
+                    if (k.name == "shape")
+                        shape = k.value.get();
+                    else if (k.name == "dtype")
+                        dtype = k.value.get();
                     else {
                         error(DiagId::err_keyword_arg, k.loc, {k.name, "wp.shared_array"});
                         return;
@@ -421,7 +430,8 @@ void Sema::lower_stmt(const ast::Stmt& s, ir::Block& out) {
                     return;
                 }
                 ir::Function* fn = scope_->fn;
-                ir::Var* v = fn->new_var(s.target->id, array_type(elem, static_cast<int>(dims.size())), ir::VarKind::Shared, s.target->loc);
+                ir::Var* v = fn->new_var(s.target->id, array_type(elem, static_cast<int>(dims.size())), ir::VarKind::Shared,
+                                         s.target->loc);
                 v->shared_shape = dims;
                 size_t count = 1;
                 for (int d : dims) count *= static_cast<size_t>(d);
@@ -457,7 +467,9 @@ void Sema::lower_stmt(const ast::Stmt& s, ir::Block& out) {
                 }
                 v = fold(c);
             } else {
-                v = is_float(t) ? ir::make_float(0, t, s.loc) : is_scalar(t) ? ir::make_int(0, t, s.loc) : ir::make_construct(t, {}, s.loc);
+                v = is_float(t)    ? ir::make_float(0, t, s.loc)
+                    : is_scalar(t) ? ir::make_int(0, t, s.loc)
+                                   : ir::make_construct(t, {}, s.loc);
             }
             if (!scope_->locals.count(s.target->id)) {
                 ir::Var* var = scope_->fn->new_var(s.target->id, t, ir::VarKind::Local, s.target->loc);
@@ -501,7 +513,8 @@ void Sema::lower_stmt(const ast::Stmt& s, ir::Block& out) {
                 error(DiagId::err_break_outside_loop, s.loc, {s.kind == ast::StmtKind::Break ? "break" : "continue"});
                 return;
             }
-            out.push_back(std::make_shared<ir::Stmt>(s.kind == ast::StmtKind::Break ? ir::StmtKind::Break : ir::StmtKind::Continue, s.loc));
+            out.push_back(
+                std::make_shared<ir::Stmt>(s.kind == ast::StmtKind::Break ? ir::StmtKind::Break : ir::StmtKind::Continue, s.loc));
             return;
         case ast::StmtKind::Return: {
             auto st = std::make_shared<ir::Stmt>(ir::StmtKind::Return, s.loc);

@@ -58,8 +58,7 @@ Type Sema::resolve_type(const ast::Expr& e) {
                     if (k.name == name) return k.value.get();
                 return nullptr;
             };
-            if (fname == "array" || fname == "array1d" || fname == "array2d" || fname == "array3d" ||
-                fname == "array4d") {
+            if (fname == "array" || fname == "array1d" || fname == "array2d" || fname == "array3d" || fname == "array4d") {
                 const ast::Expr* dt = kw("dtype");
                 if (!dt && !e.args.empty()) dt = e.args[0].get();
                 if (!dt) {
@@ -127,9 +126,7 @@ Type Sema::resolve_type(const ast::Expr& e) {
             return unknown(fname.empty() ? "expression" : fname, e.loc);
         }
         case ast::ExprKind::None: return void_type();
-        default:
-            error(DiagId::err_unknown_type, e.loc, {"expression"});
-            return nullptr;
+        default: error(DiagId::err_unknown_type, e.loc, {"expression"}); return nullptr;
     }
 }
 

@@ -20,30 +20,32 @@
 namespace weft::gpusim {
 
 class JsonError : public std::runtime_error {
- public:
-  JsonError(const std::string& source, int line, int col, const std::string& message)
-      : std::runtime_error(source + ":" + std::to_string(line) + ":" + std::to_string(col) + ": error: " + message), line_(line), col_(col) {}
-  int line() const { return line_; }
-  int col() const { return col_; }
+public:
+    JsonError(const std::string& source, int line, int col, const std::string& message)
+        : std::runtime_error(source + ":" + std::to_string(line) + ":" + std::to_string(col) + ": error: " + message),
+          line_(line),
+          col_(col) {}
+    int line() const { return line_; }
+    int col() const { return col_; }
 
- private:
-  int line_;
-  int col_;
+private:
+    int line_;
+    int col_;
 };
 
 struct JsonValue {
-  enum class Kind : uint8_t { Null, Bool, Number, String, Array, Object };
-  Kind kind = Kind::Null;
-  bool boolean = false;
-  double number = 0;
-  std::string string;
-  std::vector<JsonValue> array;
-  std::vector<std::pair<std::string, JsonValue>> object;  // in file order
-  int line = 0, col = 0;                                   // where the value starts
+    enum class Kind : uint8_t { Null, Bool, Number, String, Array, Object };
+    Kind kind = Kind::Null;
+    bool boolean = false;
+    double number = 0;
+    std::string string;
+    std::vector<JsonValue> array;
+    std::vector<std::pair<std::string, JsonValue>> object;  // in file order
+    int line = 0, col = 0;                                  // where the value starts
 
-  // The member named `key`, or nullptr (objects only).
-  const JsonValue* find(std::string_view key) const;
-  static const char* kind_name(Kind k);
+    // The member named `key`, or nullptr (objects only).
+    const JsonValue* find(std::string_view key) const;
+    static const char* kind_name(Kind k);
 };
 
 inline constexpr int kJsonMaxDepth = 64;

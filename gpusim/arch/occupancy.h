@@ -27,25 +27,25 @@ enum class OccupancyLimit : uint8_t { Warps, Blocks, Registers, SharedMemory };
 const char* occupancy_limit_name(OccupancyLimit l);  // "warps", "blocks", "registers", "shared_memory"
 
 struct Occupancy {
-  int threads_per_block = 0;
-  int warps_per_block = 0;
-  int registers_per_thread = 0;
-  uint32_t shared_per_block = 0;     // static + dynamic bytes, before the reservation
-  int limit_warps = 0;               // blocks per SM allowed by each resource
-  int limit_blocks = 0;
-  int limit_registers = 0;
-  int limit_shared = 0;
-  int blocks_per_sm = 0;             // min of the four (0: the block cannot run at all)
-  OccupancyLimit limiter = OccupancyLimit::Warps;
-  int active_warps_per_sm = 0;       // blocks_per_sm * warps_per_block
-  double theoretical = 0;            // active_warps / max_warps, in [0, 1]
-  int shared_carveout_bytes = 0;     // smallest supported carveout holding the resident blocks
-  int l1_bytes = 0;                  // what is left of the L1/shared SRAM for the L1 cache
+    int threads_per_block = 0;
+    int warps_per_block = 0;
+    int registers_per_thread = 0;
+    uint32_t shared_per_block = 0;  // static + dynamic bytes, before the reservation
+    int limit_warps = 0;            // blocks per SM allowed by each resource
+    int limit_blocks = 0;
+    int limit_registers = 0;
+    int limit_shared = 0;
+    int blocks_per_sm = 0;  // min of the four (0: the block cannot run at all)
+    OccupancyLimit limiter = OccupancyLimit::Warps;
+    int active_warps_per_sm = 0;    // blocks_per_sm * warps_per_block
+    double theoretical = 0;         // active_warps / max_warps, in [0, 1]
+    int shared_carveout_bytes = 0;  // smallest supported carveout holding the resident blocks
+    int l1_bytes = 0;               // what is left of the L1/shared SRAM for the L1 cache
 };
 
 class OccupancyError : public std::runtime_error {
- public:
-  explicit OccupancyError(const std::string& what) : std::runtime_error(what) {}
+public:
+    explicit OccupancyError(const std::string& what) : std::runtime_error(what) {}
 };
 
 // Never throws: a block over a per-block limit (threads, registers per thread, shared memory

@@ -17,26 +17,26 @@
 namespace weft::gpusim {
 
 class PtxasError : public std::runtime_error {
- public:
-  PtxasError(const std::string& what, std::string log) : std::runtime_error(what), log_(std::move(log)) {}
-  const std::string& log() const { return log_; }  // what ptxas printed (empty if it did not run)
+public:
+    PtxasError(const std::string& what, std::string log) : std::runtime_error(what), log_(std::move(log)) {}
+    const std::string& log() const { return log_; }  // what ptxas printed (empty if it did not run)
 
- private:
-  std::string log_;
+private:
+    std::string log_;
 };
 
 // $WEFT_PTXAS when set, else /usr/local/cuda/bin/ptxas.
 std::string ptxas_path();
 
 struct PtxasOptions {
-  std::string ptxas = ptxas_path();
-  bool verbose = true;    // -v: the resource report (registers, shared memory, stack, spills)
-  bool lineinfo = false;  // -lineinfo: the cubin's PTX line table (what the SASS map reads)
+    std::string ptxas = ptxas_path();
+    bool verbose = true;    // -v: the resource report (registers, shared memory, stack, spills)
+    bool lineinfo = false;  // -lineinfo: the cubin's PTX line table (what the SASS map reads)
 };
 
 struct PtxasOutput {
-  std::string log;    // stdout and stderr: with -v, the resource report
-  std::string cubin;  // the ELF ptxas wrote
+    std::string log;    // stdout and stderr: with -v, the resource report
+    std::string cubin;  // the ELF ptxas wrote
 };
 
 // Runs `ptxas [-v] [-lineinfo] -arch=<arch.sm_target()>` on `ptx`. Throws PtxasError, with the
@@ -45,10 +45,10 @@ PtxasOutput run_ptxas(const std::string& ptx, const ArchSpec& arch, const PtxasO
 
 // ptxas's resource report of one kernel.
 struct KernelResources {
-  int registers = 0;
-  uint32_t shared_bytes = 0;   // static shared memory
-  uint32_t stack_bytes = 0;    // stack frame
-  uint32_t spill_stores = 0, spill_loads = 0;
+    int registers = 0;
+    uint32_t shared_bytes = 0;  // static shared memory
+    uint32_t stack_bytes = 0;   // stack frame
+    uint32_t spill_stores = 0, spill_loads = 0;
 };
 
 // The report of `ptxas -v`, per entry function (device functions' lines are not an entry's).

@@ -25,43 +25,44 @@
 namespace weft::gpusim {
 
 struct Counters {
-  uint64_t warp_instructions = 0;
-  uint64_t thread_instructions = 0;
-  uint64_t global_loads = 0;
-  uint64_t global_stores = 0;
-  uint64_t shared_loads = 0;
-  uint64_t shared_stores = 0;
-  uint64_t shared_requests = 0;
-  uint64_t local_loads = 0;
-  uint64_t local_stores = 0;
-  uint64_t atomics = 0;
-  uint64_t branches = 0;
-  uint64_t divergent_branches = 0;
+    uint64_t warp_instructions = 0;
+    uint64_t thread_instructions = 0;
+    uint64_t global_loads = 0;
+    uint64_t global_stores = 0;
+    uint64_t shared_loads = 0;
+    uint64_t shared_stores = 0;
+    uint64_t shared_requests = 0;
+    uint64_t local_loads = 0;
+    uint64_t local_stores = 0;
+    uint64_t atomics = 0;
+    uint64_t branches = 0;
+    uint64_t divergent_branches = 0;
 
-  // thread_instructions / (32 * warp_instructions); 0 when nothing ran.
-  double active_lane_ratio() const {
-    return warp_instructions ? static_cast<double>(thread_instructions) / (32.0 * static_cast<double>(warp_instructions)) : 0.0;
-  }
-  Counters& operator+=(const Counters& o);
-  bool operator==(const Counters&) const = default;
+    // thread_instructions / (32 * warp_instructions); 0 when nothing ran.
+    double active_lane_ratio() const {
+        return warp_instructions ? static_cast<double>(thread_instructions) / (32.0 * static_cast<double>(warp_instructions))
+                                 : 0.0;
+    }
+    Counters& operator+=(const Counters& o);
+    bool operator==(const Counters&) const = default;
 };
 
 // Counts of one source line (all instructions whose .loc attributes to it).
 struct LineCounters {
-  int32_t file = -1;      // .file number
-  std::string file_name;  // from .file, "" if never declared
-  int32_t line = 0;
-  Counters counts;
+    int32_t file = -1;      // .file number
+    std::string file_name;  // from .file, "" if never declared
+    int32_t line = 0;
+    Counters counts;
 };
 
 // Counts of one PTX instruction that ran at least once.
 struct InstructionCounters {
-  int32_t index = 0;      // instruction index in the Module
-  int32_t ptx_line = 0;
-  std::string text;       // the PTX instruction as written
-  int32_t file = -1;      // attributed source location, -1/0 if none
-  int32_t line = 0;
-  Counters counts;
+    int32_t index = 0;  // instruction index in the Module
+    int32_t ptx_line = 0;
+    std::string text;   // the PTX instruction as written
+    int32_t file = -1;  // attributed source location, -1/0 if none
+    int32_t line = 0;
+    Counters counts;
 };
 
 }  // namespace weft::gpusim

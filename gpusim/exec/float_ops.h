@@ -16,25 +16,25 @@
 namespace weft::gpusim {
 
 inline float f32_of(uint64_t bits) {
-  const uint32_t b = static_cast<uint32_t>(bits);
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
+    const uint32_t b = static_cast<uint32_t>(bits);
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
 }
 inline double f64_of(uint64_t bits) {
-  double d;
-  std::memcpy(&d, &bits, 8);
-  return d;
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
 }
 inline uint64_t bits_of(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
 }
 inline uint64_t bits_of(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, 8);
-  return b;
+    uint64_t b;
+    std::memcpy(&b, &d, 8);
+    return b;
 }
 
 // NVIDIA GPUs return this NaN from arithmetic whose result is NaN.

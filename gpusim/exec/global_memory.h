@@ -17,33 +17,33 @@
 namespace weft::gpusim {
 
 struct GlobalRange {
-  uint64_t base = 0;
-  uint64_t bytes = 0;
-  std::string name;  // the array's name, or "" for an allocation no argument points into
+    uint64_t base = 0;
+    uint64_t bytes = 0;
+    std::string name;  // the array's name, or "" for an allocation no argument points into
 };
 
 class GlobalMemoryMap {
- public:
-  // Ranges may overlap (an array and the allocation it views); empty ranges are ignored.
-  void add(uint64_t base, uint64_t bytes, std::string name = "");
-  // Whether [addr, addr + size) lies inside one range.
-  bool contains(uint64_t addr, uint32_t size) const {
-    auto it = std::upper_bound(cover_.begin(), cover_.end(), addr, [](uint64_t a, const Span& s) { return a < s.begin; });
-    if (it == cover_.begin()) return false;
-    --it;
-    return addr + size <= it->end && addr + size >= addr;
-  }
-  // Where a bad address lies relative to the nearest named range: "8 bytes past the end of
-  // array 'x' (4096 bytes at 0x...)" or "16 bytes before array 'x' (...)".
-  std::string describe(uint64_t addr) const;
-  bool empty() const { return ranges_.empty(); }
+public:
+    // Ranges may overlap (an array and the allocation it views); empty ranges are ignored.
+    void add(uint64_t base, uint64_t bytes, std::string name = "");
+    // Whether [addr, addr + size) lies inside one range.
+    bool contains(uint64_t addr, uint32_t size) const {
+        auto it = std::upper_bound(cover_.begin(), cover_.end(), addr, [](uint64_t a, const Span& s) { return a < s.begin; });
+        if (it == cover_.begin()) return false;
+        --it;
+        return addr + size <= it->end && addr + size >= addr;
+    }
+    // Where a bad address lies relative to the nearest named range: "8 bytes past the end of
+    // array 'x' (4096 bytes at 0x...)" or "16 bytes before array 'x' (...)".
+    std::string describe(uint64_t addr) const;
+    bool empty() const { return ranges_.empty(); }
 
- private:
-  struct Span {
-    uint64_t begin, end;
-  };
-  std::vector<GlobalRange> ranges_;
-  std::vector<Span> cover_;  // the union of the ranges, sorted and disjoint
+private:
+    struct Span {
+        uint64_t begin, end;
+    };
+    std::vector<GlobalRange> ranges_;
+    std::vector<Span> cover_;  // the union of the ranges, sorted and disjoint
 };
 
 }  // namespace weft::gpusim

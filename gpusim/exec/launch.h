@@ -52,30 +52,30 @@ namespace weft::gpusim {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Geometry and options
 struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t{x} * y * z; }
+    uint32_t x = 1, y = 1, z = 1;
+    uint64_t count() const { return uint64_t{x} * y * z; }
 };
 
 struct LaunchOptions {
-  int threads = 1;                    // host threads running blocks (>= 1)
-  uint32_t dynamic_shared_bytes = 0;  // size of the extern .shared array, bytes
-  uint32_t stack_bytes = 16384;       // per-thread frame stack if recursion is reachable, bytes
-  uint64_t max_warp_instructions = uint64_t{1} << 36;  // per launch; exceeding it is a SimError
-  uint32_t warp_quantum = 256;        // instructions a warp runs before the next warp's turn
-  uint32_t sm_count = 132;            // %nsmid; %smid is the block index modulo this
-  bool count = true;                  // keep per-instruction counts (per-launch totals always)
-  const GlobalMemoryMap* global_memory = nullptr;  // nullable: the buffers global accesses must hit
+    int threads = 1;                                     // host threads running blocks (>= 1)
+    uint32_t dynamic_shared_bytes = 0;                   // size of the extern .shared array, bytes
+    uint32_t stack_bytes = 16384;                        // per-thread frame stack if recursion is reachable, bytes
+    uint64_t max_warp_instructions = uint64_t{1} << 36;  // per launch; exceeding it is a SimError
+    uint32_t warp_quantum = 256;                         // instructions a warp runs before the next warp's turn
+    uint32_t sm_count = 132;                             // %nsmid; %smid is the block index modulo this
+    bool count = true;                                   // keep per-instruction counts (per-launch totals always)
+    const GlobalMemoryMap* global_memory = nullptr;      // nullable: the buffers global accesses must hit
 };
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Results
 struct LaunchResult {
-  std::string kernel;
-  Dim3 grid, block;
-  Counters total;                                  // the whole launch
-  std::vector<LineCounters> per_line;              // by (file, line); lines that ran
-  std::vector<InstructionCounters> per_instruction;  // instructions that ran, in PTX order
-  std::vector<LoopTrips> loops;                    // per backward branch that ran: its lanes' trip counts (loop_trips.h)
+    std::string kernel;
+    Dim3 grid, block;
+    Counters total;                                    // the whole launch
+    std::vector<LineCounters> per_line;                // by (file, line); lines that ran
+    std::vector<InstructionCounters> per_instruction;  // instructions that ran, in PTX order
+    std::vector<LoopTrips> loops;                      // per backward branch that ran: its lanes' trip counts (loop_trips.h)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -86,27 +86,27 @@ struct LaunchResult {
 // scalar's size, or N of ".align N"), in declaration order; Function::params gives the offsets
 // and Function::param_bytes the total. Throws SimError for an unknown kernel, a parameter size
 // mismatch, bad launch geometry, and any fault of the kernel.
-LaunchResult launch(const Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
-                    std::span<const std::byte> params, const LaunchOptions& options = {});
+LaunchResult launch(const Module& module, std::string_view kernel, Dim3 grid, Dim3 block, std::span<const std::byte> params,
+                    const LaunchOptions& options = {});
 
 // Packs kernel parameters in .param layout: add() aligns to the value's size (or `align`).
 class ParamPacker {
- public:
-  template <typename T>
-  ParamPacker& add(const T& value, size_t align = alignof(T)) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    return add_bytes(&value, sizeof(T), align);
-  }
-  ParamPacker& add_bytes(const void* data, size_t size, size_t align) {
-    size_t offset = (bytes_.size() + align - 1) / align * align;
-    bytes_.resize(offset + size);
-    std::memcpy(bytes_.data() + offset, data, size);
-    return *this;
-  }
-  std::span<const std::byte> bytes() const { return bytes_; }
+public:
+    template <typename T>
+    ParamPacker& add(const T& value, size_t align = alignof(T)) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        return add_bytes(&value, sizeof(T), align);
+    }
+    ParamPacker& add_bytes(const void* data, size_t size, size_t align) {
+        size_t offset = (bytes_.size() + align - 1) / align * align;
+        bytes_.resize(offset + size);
+        std::memcpy(bytes_.data() + offset, data, size);
+        return *this;
+    }
+    std::span<const std::byte> bytes() const { return bytes_; }
 
- private:
-  std::vector<std::byte> bytes_;
+private:
+    std::vector<std::byte> bytes_;
 };
 
 // Writes a LaunchResult as JSON: {"kernel", "grid", "block", "total", "lines", "instructions"}.

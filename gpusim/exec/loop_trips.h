@@ -23,28 +23,28 @@
 namespace weft::gpusim {
 
 struct LoopTrips {
-  int32_t branch = -1;  // the backward bra (instruction index)
-  int32_t header = -1;  // its target
-  std::map<std::vector<uint32_t>, uint64_t> passes;  // a warp's pass: its lanes' distinct trip counts (ascending) -> passes
+    int32_t branch = -1;                               // the backward bra (instruction index)
+    int32_t header = -1;                               // its target
+    std::map<std::vector<uint32_t>, uint64_t> passes;  // a warp's pass: its lanes' distinct trip counts (ascending) -> passes
 };
 
 // A warp's pass through one loop, in flight (kept in the Warp).
 struct LoopPass {
-  int32_t branch = -1;
-  uint32_t going = 0;        // lanes that took the branch and have not left yet
-  uint32_t iter[32] = {};    // per lane: times taken in this pass
-  std::vector<uint32_t> trips;  // distinct trip counts of the lanes that left (sorted)
+    int32_t branch = -1;
+    uint32_t going = 0;           // lanes that took the branch and have not left yet
+    uint32_t iter[32] = {};       // per lane: times taken in this pass
+    std::vector<uint32_t> trips;  // distinct trip counts of the lanes that left (sorted)
 };
 
 class LoopTripLog {
- public:
-  // A backward branch at `pc` to `target` ran with `active` lanes, of which `taken` went round.
-  void backward_branch(std::vector<LoopPass>& passes, int32_t pc, int32_t target, uint32_t active, uint32_t taken);
-  void merge(const LoopTripLog& other);
-  std::vector<LoopTrips> loops() const;  // by branch index
+public:
+    // A backward branch at `pc` to `target` ran with `active` lanes, of which `taken` went round.
+    void backward_branch(std::vector<LoopPass>& passes, int32_t pc, int32_t target, uint32_t active, uint32_t taken);
+    void merge(const LoopTripLog& other);
+    std::vector<LoopTrips> loops() const;  // by branch index
 
- private:
-  std::map<int32_t, LoopTrips> loops_;
+private:
+    std::map<int32_t, LoopTrips> loops_;
 };
 
 }  // namespace weft::gpusim

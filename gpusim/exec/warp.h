@@ -25,13 +25,13 @@ namespace weft::gpusim {
 inline constexpr int kWarpSize = 32;
 
 struct SimtEntry {
-  int32_t pc = 0;
-  int32_t rpc = -1;       // pop when pc reaches this; -1: never
-  uint32_t mask = 0;      // lanes on this path
-  uint32_t frame = 0;     // per-thread frame base (bytes into local memory)
-  int32_t call = -1;      // >= 0: a call marker for Module::calls()[call]
-  uint32_t returned = 0;  // call marker: lanes that executed ret
-  int64_t saved = -1;     // call marker: offset into Warp::saved_regs for a recursive callee
+    int32_t pc = 0;
+    int32_t rpc = -1;       // pop when pc reaches this; -1: never
+    uint32_t mask = 0;      // lanes on this path
+    uint32_t frame = 0;     // per-thread frame base (bytes into local memory)
+    int32_t call = -1;      // >= 0: a call marker for Module::calls()[call]
+    uint32_t returned = 0;  // call marker: lanes that executed ret
+    int64_t saved = -1;     // call marker: offset into Warp::saved_regs for a recursive callee
 };
 
 enum class WarpState : uint8_t { Ready, AtBarrier, Done };
@@ -40,28 +40,28 @@ enum class WarpState : uint8_t { Ready, AtBarrier, Done };
 // BlockContext::mem_log is set (the timing model reads it; functional runs leave it null).
 enum class MemWhere : uint8_t { Global, Shared, Local, Param };
 struct MemAccessLog {
-  uint32_t lanes = 0;       // lanes that accessed memory
-  MemWhere where = MemWhere::Global;
-  uint8_t bytes = 0;        // per lane (vector width included)
-  bool write = false;
-  bool atomic = false;
-  uint64_t addr[32] = {};   // global: host address; shared: byte offset; local: offset in the thread's frame
+    uint32_t lanes = 0;  // lanes that accessed memory
+    MemWhere where = MemWhere::Global;
+    uint8_t bytes = 0;  // per lane (vector width included)
+    bool write = false;
+    bool atomic = false;
+    uint64_t addr[32] = {};  // global: host address; shared: byte offset; local: offset in the thread's frame
 };
 
 struct Warp {
-  int32_t index = 0;          // warp index in the block
-  uint32_t exists = 0;        // lanes that are threads of the block (last warp may be partial)
-  uint32_t exited = 0;        // lanes that executed exit
-  uint32_t carry = 0;         // CC.CF per lane
-  WarpState state = WarpState::Ready;
-  int32_t barrier = -1;       // barrier id while AtBarrier
-  int32_t barrier_pc = -1;    // the bar instruction
-  uint32_t barrier_lanes = 0; // lanes that arrived
-  uint64_t issued = 0;        // warp instructions so far (drives %clock without a timing model)
-  uint64_t* regs = nullptr;   // [num_registers][32]
-  std::vector<SimtEntry> stack;
-  std::vector<uint64_t> saved_regs;  // register ranges saved around recursive calls
-  std::vector<LoopPass> loop_passes; // passes through PTX loops in flight (when counting trips)
+    int32_t index = 0;    // warp index in the block
+    uint32_t exists = 0;  // lanes that are threads of the block (last warp may be partial)
+    uint32_t exited = 0;  // lanes that executed exit
+    uint32_t carry = 0;   // CC.CF per lane
+    WarpState state = WarpState::Ready;
+    int32_t barrier = -1;        // barrier id while AtBarrier
+    int32_t barrier_pc = -1;     // the bar instruction
+    uint32_t barrier_lanes = 0;  // lanes that arrived
+    uint64_t issued = 0;         // warp instructions so far (drives %clock without a timing model)
+    uint64_t* regs = nullptr;    // [num_registers][32]
+    std::vector<SimtEntry> stack;
+    std::vector<uint64_t> saved_regs;   // register ranges saved around recursive calls
+    std::vector<LoopPass> loop_passes;  // passes through PTX loops in flight (when counting trips)
 };
 
 // The registers of a block's warps, [warp][register][lane]. Allocated uninitialised and reused
@@ -69,36 +69,36 @@ struct Warp {
 // (the special registers are written explicitly), because a module with many kernels numbers
 // its registers module-wide and zeroing every kernel's rows per block dominated run time.
 struct RegisterFile {
-  std::unique_ptr<uint64_t[]> data;
-  size_t size = 0;  // elements
+    std::unique_ptr<uint64_t[]> data;
+    size_t size = 0;  // elements
 };
 
 // Everything a block's warps share while it runs.
 struct BlockContext {
-  const Module* module = nullptr;
-  const Function* kernel = nullptr;
-  const Instr* code = nullptr;
-  Dim3 grid, block, ctaid;
-  uint64_t block_linear = 0;
-  std::span<const std::byte> params;
-  std::byte* shared = nullptr;
-  uint64_t shared_size = 0;
-  std::byte* local = nullptr;       // [thread][local_per_thread]
-  uint64_t local_per_thread = 0;
-  uint32_t nthreads = 0;
-  std::vector<Warp> warps;
-  Counters* per_instr = nullptr;    // indexed by instruction, nullptr when not counting
-  Counters* total = nullptr;
-  const LaunchOptions* options = nullptr;
-  bool concurrent = false;          // other blocks run at the same time on other host threads
-  uint64_t* budget = nullptr;       // warp instructions left (this worker's share)
-  LoopTripLog* loop_log = nullptr;  // per-lane loop trip counts (loop_trips.h), nullptr when not counting
-  MemAccessLog* mem_log = nullptr;  // timing mode: the last memory instruction's accesses
-  const uint64_t* sm_cycle = nullptr;  // timing mode: the issuing SM's cycle, read by %clock/%clock64
-                                       // (null: they read the warp's instruction count)
-  // Barriers: arrivals per id (PTX has 16 named barriers per CTA).
-  uint32_t arrived[16] = {};
-  uint32_t expected[16] = {};       // 0: all non-exited threads of the block
+    const Module* module = nullptr;
+    const Function* kernel = nullptr;
+    const Instr* code = nullptr;
+    Dim3 grid, block, ctaid;
+    uint64_t block_linear = 0;
+    std::span<const std::byte> params;
+    std::byte* shared = nullptr;
+    uint64_t shared_size = 0;
+    std::byte* local = nullptr;  // [thread][local_per_thread]
+    uint64_t local_per_thread = 0;
+    uint32_t nthreads = 0;
+    std::vector<Warp> warps;
+    Counters* per_instr = nullptr;  // indexed by instruction, nullptr when not counting
+    Counters* total = nullptr;
+    const LaunchOptions* options = nullptr;
+    bool concurrent = false;             // other blocks run at the same time on other host threads
+    uint64_t* budget = nullptr;          // warp instructions left (this worker's share)
+    LoopTripLog* loop_log = nullptr;     // per-lane loop trip counts (loop_trips.h), nullptr when not counting
+    MemAccessLog* mem_log = nullptr;     // timing mode: the last memory instruction's accesses
+    const uint64_t* sm_cycle = nullptr;  // timing mode: the issuing SM's cycle, read by %clock/%clock64
+                                         // (null: they read the warp's instruction count)
+    // Barriers: arrivals per id (PTX has 16 named barriers per CTA).
+    uint32_t arrived[16] = {};
+    uint32_t expected[16] = {};  // 0: all non-exited threads of the block
 };
 
 inline uint64_t& reg_at(Warp& w, int32_t r, int lane) { return w.regs[static_cast<size_t>(r) * kWarpSize + lane]; }

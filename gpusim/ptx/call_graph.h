@@ -13,7 +13,8 @@
 namespace weft::gpusim {
 
 // Sets Function::recursive for every function on a cycle of the call graph.
-void mark_recursive_functions(std::vector<Function>& functions, const std::vector<Instr>& code, const std::vector<CallArgs>& calls);
+void mark_recursive_functions(std::vector<Function>& functions, const std::vector<Instr>& code,
+                              const std::vector<CallArgs>& calls);
 
 // Bytes of per-thread frame stack a launch of `kernel` needs: the deepest chain of frames
 // (each rounded to 16 bytes), or -1 when a recursive function is reachable.

@@ -26,19 +26,19 @@ namespace weft::gpusim {
 struct SassInstruction;
 
 enum class SassFlow {
-  None,    // falls through
-  Branch,  // BRA: to `target` (and, when conditional, to the next instruction)
-  Exit,    // EXIT: ends the thread (conditional: the others fall through)
-  Call,    // CALL: to the subroutine at `target`; returns to the next instruction
-  Return,  // RET: back to the caller
-  Bssy,    // BSSY: sets a reconvergence point (`target`); falls through
-  Bsync,   // BSYNC: waits for the threads of its BSSY; falls through
+    None,    // falls through
+    Branch,  // BRA: to `target` (and, when conditional, to the next instruction)
+    Exit,    // EXIT: ends the thread (conditional: the others fall through)
+    Call,    // CALL: to the subroutine at `target`; returns to the next instruction
+    Return,  // RET: back to the caller
+    Bssy,    // BSSY: sets a reconvergence point (`target`); falls through
+    Bsync,   // BSYNC: waits for the threads of its BSSY; falls through
 };
 
 struct SassControl {
-  SassFlow flow = SassFlow::None;
-  bool conditional = false;  // guarded by a predicate other than PT
-  int64_t target = -1;       // instruction index of the branch/call target or reconvergence point
+    SassFlow flow = SassFlow::None;
+    bool conditional = false;  // guarded by a predicate other than PT
+    int64_t target = -1;       // instruction index of the branch/call target or reconvergence point
 };
 
 // Decodes instruction `index` (16 bytes each, from the start of the kernel's code).
@@ -52,12 +52,12 @@ SassControl decode_sass_control(uint64_t lo, uint64_t hi, int64_t index);
 bool sass_constant_load(uint64_t lo);
 
 struct SassBlock {
-  int32_t begin = 0, end = 0;  // instructions [begin, end)
-  std::vector<int32_t> succ;   // successor blocks (a conditional branch: taken first)
-  std::vector<int32_t> pred;
-  bool subroutine = false;     // reached only through a CALL (not from the entry by branches)
-  bool bsync = false;          // the block is one BSYNC (its own block: it runs once per
-                               // group of threads that arrives, not once per warp)
+    int32_t begin = 0, end = 0;  // instructions [begin, end)
+    std::vector<int32_t> succ;   // successor blocks (a conditional branch: taken first)
+    std::vector<int32_t> pred;
+    bool subroutine = false;  // reached only through a CALL (not from the entry by branches)
+    bool bsync = false;       // the block is one BSYNC (its own block: it runs once per
+                              // group of threads that arrives, not once per warp)
 };
 
 // Basic blocks: a branch or call target, the instruction after a BRA/EXIT/CALL/RET, and a
@@ -65,9 +65,9 @@ struct SassBlock {
 // unconditional BRA or EXIT, nor after a RET), branch targets, call targets; a CALL also falls
 // through to its return point. Targets outside the code are ignored.
 struct SassCfg {
-  std::vector<SassBlock> blocks;    // in address order; blocks[0] is the entry
-  std::vector<int32_t> block_of;    // per instruction
-  std::vector<SassControl> control; // per instruction
+    std::vector<SassBlock> blocks;     // in address order; blocks[0] is the entry
+    std::vector<int32_t> block_of;     // per instruction
+    std::vector<SassControl> control;  // per instruction
 };
 SassCfg build_sass_cfg(const std::vector<SassInstruction>& code);
 

@@ -23,12 +23,12 @@ inline constexpr uint64_t kSassOpcodeSts = 0x388;
 
 // True for an LDS or STS word, with `store` and `width` (bytes per thread: 1, 2, 4, 8 or 16).
 inline bool decode_shared_sass(uint64_t lo, uint64_t hi, bool* store, int* width) {
-  const uint64_t opcode = lo & 0xfff;
-  if (opcode != kSassOpcodeLds && opcode != kSassOpcodeSts) return false;
-  static constexpr int kBytes[8] = {1, 1, 2, 2, 4, 8, 16, 16};
-  *store = opcode == kSassOpcodeSts;
-  *width = kBytes[(hi >> 9) & 7];
-  return true;
+    const uint64_t opcode = lo & 0xfff;
+    if (opcode != kSassOpcodeLds && opcode != kSassOpcodeSts) return false;
+    static constexpr int kBytes[8] = {1, 1, 2, 2, 4, 8, 16, 16};
+    *store = opcode == kSassOpcodeSts;
+    *width = kBytes[(hi >> 9) & 7];
+    return true;
 }
 
 }  // namespace weft::gpusim

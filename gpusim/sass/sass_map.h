@@ -28,24 +28,24 @@
 namespace weft::gpusim {
 
 class SassMapError : public std::runtime_error {
- public:
-  explicit SassMapError(const std::string& what) : std::runtime_error(what) {}
+public:
+    explicit SassMapError(const std::string& what) : std::runtime_error(what) {}
 };
 
 struct SassInstruction {
-  uint64_t lo = 0, hi = 0;                  // the 128-bit instruction word (opcode in lo's low 12 bits)
-  int32_t ptx_line = -1;                    // PTX line it is attributed to; -1 outside the line table
+    uint64_t lo = 0, hi = 0;  // the 128-bit instruction word (opcode in lo's low 12 bits)
+    int32_t ptx_line = -1;    // PTX line it is attributed to; -1 outside the line table
 };
 
 struct KernelSass {
-  uint32_t static_instructions = 0;         // SASS instructions of the kernel, padding excluded
-  uint32_t unattributed = 0;                // of those, outside the line table (not counted)
-  std::map<int32_t, uint32_t> per_ptx_line; // PTX line -> SASS instructions attributed to it
-  std::vector<SassInstruction> code;        // the instructions themselves, padding excluded (the audit decodes shared loads/stores)
+    uint32_t static_instructions = 0;          // SASS instructions of the kernel, padding excluded
+    uint32_t unattributed = 0;                 // of those, outside the line table (not counted)
+    std::map<int32_t, uint32_t> per_ptx_line;  // PTX line -> SASS instructions attributed to it
+    std::vector<SassInstruction> code;  // the instructions themselves, padding excluded (the audit decodes shared loads/stores)
 };
 
 struct SassMap {
-  std::map<std::string, KernelSass> kernels;  // by entry name
+    std::map<std::string, KernelSass> kernels;  // by entry name
 };
 
 // A map as text, and back: per kernel a line `kernel NAME N`, then N lines `LO HI LINE` (the
@@ -77,10 +77,10 @@ std::vector<double> sass_weights(const SassMap& map, const Module& module, const
 // with `width` wider than the PTX access: the head of such a merge (the lanes' addresses,
 // rounded down to `width`, make the request).
 struct SharedIssue {
-  double requests = -1;     // LDS/STS instructions per execution
-  int width = 0;            // their bytes per thread
-  bool after_head = false;  // requests 0: a wider load of its block precedes it in the PTX
-                            // (its data arrive with the last such load's)
+    double requests = -1;     // LDS/STS instructions per execution
+    int width = 0;            // their bytes per thread
+    bool after_head = false;  // requests 0: a wider load of its block precedes it in the PTX
+                              // (its data arrive with the last such load's)
 };
 // Per instruction of `module`: the LDS/STS words ptxas attributes to its PTX line, decoded by
 // sass_decode.h. Only where a basic block moves, per kind (load/store), exactly the bytes its
@@ -102,28 +102,31 @@ std::vector<bool> schedule_segments(const Module& module);
 // segment, whose timing the in-order PTX issue does not know yet). A load ptxas merged into a
 // neighbour (no SASS of its own) takes the place of the nearest load before it that has SASS.
 struct LoadHoist {
-  double offset = -1;
-  std::vector<int32_t> after;  // instruction indices
+    double offset = -1;
+    std::vector<int32_t> after;  // instruction indices
 };
-std::vector<LoadHoist> sass_load_hoist(const SassMap& map, const Module& module, const std::string& kernel, const std::vector<double>& weights);
+std::vector<LoadHoist> sass_load_hoist(const SassMap& map, const Module& module, const std::string& kernel,
+                                       const std::vector<double>& weights);
 // What the timing model takes from the machine code of one kernel: TimingOptions'
 // issue_weights (sass_weights), shared_issue (sass_shared_issue) and load_hoist
 // (sass_load_hoist on those weights). gpusim_validate, whose cycles docs/gpusim.md scores
 // against the H200, and the sim device both set all three from this one function.
 struct SassTiming {
-  std::vector<double> issue_weights;
-  std::vector<SharedIssue> shared_issue;
-  std::vector<LoadHoist> load_hoist;
+    std::vector<double> issue_weights;
+    std::vector<SharedIssue> shared_issue;
+    std::vector<LoadHoist> load_hoist;
 };
 SassTiming sass_timing(const SassMap& map, const Module& module, const std::string& kernel);
 // SASS warp instructions the launch would execute (the sum of estimate_sass_counts; for a map
 // without instruction words, the per-line estimate: PTX executions x sass_weights, plus the
 // prologue once per warp).
 // `counts` must come from a launch of `kernel` of `module` with per-instruction counts.
-uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts);
+uint64_t estimate_sass_instructions(const SassMap& map, const Module& module, const std::string& kernel,
+                                    const LaunchResult& counts);
 // Per SASS instruction of the kernel (KernelSass::code order): the warp executions estimated
 // for it (sass_count.cpp says how: per SASS basic block, from the block's own PTX lines, slow
 // paths, unrolled loops' trip counts and flow, else the per-line estimate above).
-std::vector<double> estimate_sass_counts(const SassMap& map, const Module& module, const std::string& kernel, const LaunchResult& counts);
+std::vector<double> estimate_sass_counts(const SassMap& map, const Module& module, const std::string& kernel,
+                                         const LaunchResult& counts);
 
 }  // namespace weft::gpusim

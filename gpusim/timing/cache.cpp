@@ -5,60 +5,62 @@
 
 namespace weft::gpusim {
 
-SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc, const CachePolicy* policy)
+SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc,
+                             const CachePolicy* policy)
     : line_bytes_(line_bytes), sector_bytes_(sector_bytes), assoc_(assoc), policy_(policy) {
-  sets_ = static_cast<uint32_t>(size_bytes / (uint64_t{line_bytes} * assoc));
-  ways_.assign(uint64_t{sets_} * assoc_, Way{});
+    sets_ = static_cast<uint32_t>(size_bytes / (uint64_t{line_bytes} * assoc));
+    ways_.assign(uint64_t{sets_} * assoc_, Way{});
 }
 
 bool SectoredCache::probe(uint64_t addr) const {
-  if (sets_ == 0) return false;
-  const uint64_t line = addr / line_bytes_;
-  const uint32_t bit = 1u << ((addr % line_bytes_) / sector_bytes_);
-  const Way* set = &ways_[uint64_t{set_of(line)} * assoc_];
-  for (uint32_t w = 0; w < assoc_; ++w)
-    if (set[w].tag == line) return (set[w].valid & bit) != 0;
-  return false;
+    if (sets_ == 0) return false;
+    const uint64_t line = addr / line_bytes_;
+    const uint32_t bit = 1u << ((addr % line_bytes_) / sector_bytes_);
+    const Way* set = &ways_[uint64_t{set_of(line)} * assoc_];
+    for (uint32_t w = 0; w < assoc_; ++w)
+        if (set[w].tag == line) return (set[w].valid & bit) != 0;
+    return false;
 }
 
 bool SectoredCache::access(uint64_t addr, bool dirty, uint64_t* evicted_dirty_sectors) {
-  if (sets_ == 0) return false;
-  const uint64_t line = addr / line_bytes_;
-  const uint32_t bit = 1u << ((addr % line_bytes_) / sector_bytes_);
-  Way* set = &ways_[uint64_t{set_of(line)} * assoc_];
-  ++clock_;
-  Way* victim = &set[0];
-  for (uint32_t w = 0; w < assoc_; ++w) {
-    Way& way = set[w];
-    if (way.tag == line) {
-      const bool hit = (way.valid & bit) != 0;
-      way.valid |= bit;
-      if (dirty) way.dirty |= bit;
-      way.stamp = clock_;
-      return hit;
+    if (sets_ == 0) return false;
+    const uint64_t line = addr / line_bytes_;
+    const uint32_t bit = 1u << ((addr % line_bytes_) / sector_bytes_);
+    Way* set = &ways_[uint64_t{set_of(line)} * assoc_];
+    ++clock_;
+    Way* victim = &set[0];
+    for (uint32_t w = 0; w < assoc_; ++w) {
+        Way& way = set[w];
+        if (way.tag == line) {
+            const bool hit = (way.valid & bit) != 0;
+            way.valid |= bit;
+            if (dirty) way.dirty |= bit;
+            way.stamp = clock_;
+            return hit;
+        }
+        if (way.stamp < victim->stamp) victim = &way;
     }
-    if (way.stamp < victim->stamp) victim = &way;
-  }
-  if (policy_ && victim->tag != ~uint64_t{0}) {
-    // Every way is in use (an empty way has stamp 0 and would have been chosen): ask the policy.
-    CacheWayInfo info[64];
-    const uint32_t n = assoc_ < 64 ? assoc_ : 64;
-    for (uint32_t w = 0; w < n; ++w) info[w] = {set[w].tag, set[w].stamp, set[w].filled, set[w].valid, set[w].dirty};
-    const uint32_t v = policy_->victim(std::span<const CacheWayInfo>(info, n));
-    if (v < n) victim = &set[v];
-  }
-  if (evicted_dirty_sectors && victim->tag != ~uint64_t{0}) *evicted_dirty_sectors += static_cast<uint64_t>(__builtin_popcount(victim->dirty));
-  victim->tag = line;
-  victim->valid = bit;
-  victim->dirty = dirty ? bit : 0;
-  victim->stamp = clock_;
-  victim->filled = clock_;
-  return false;
+    if (policy_ && victim->tag != ~uint64_t{0}) {
+        // Every way is in use (an empty way has stamp 0 and would have been chosen): ask the policy.
+        CacheWayInfo info[64];
+        const uint32_t n = assoc_ < 64 ? assoc_ : 64;
+        for (uint32_t w = 0; w < n; ++w) info[w] = {set[w].tag, set[w].stamp, set[w].filled, set[w].valid, set[w].dirty};
+        const uint32_t v = policy_->victim(std::span<const CacheWayInfo>(info, n));
+        if (v < n) victim = &set[v];
+    }
+    if (evicted_dirty_sectors && victim->tag != ~uint64_t{0})
+        *evicted_dirty_sectors += static_cast<uint64_t>(__builtin_popcount(victim->dirty));
+    victim->tag = line;
+    victim->valid = bit;
+    victim->dirty = dirty ? bit : 0;
+    victim->stamp = clock_;
+    victim->filled = clock_;
+    return false;
 }
 
 void SectoredCache::clear() {
-  for (Way& w : ways_) w = Way{};
-  clock_ = 0;
+    for (Way& w : ways_) w = Way{};
+    clock_ = 0;
 }
 
 }  // namespace weft::gpusim

@@ -15,34 +15,35 @@
 namespace weft::gpusim {
 
 class SectoredCache {
- public:
-  SectoredCache() = default;
-  // size_bytes may be 0 (a cache that always misses).
-  // `policy` chooses victims; null: LRU (the built-in fast path). Not owned; must outlive the cache.
-  SectoredCache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc, const CachePolicy* policy = nullptr);
+public:
+    SectoredCache() = default;
+    // size_bytes may be 0 (a cache that always misses).
+    // `policy` chooses victims; null: LRU (the built-in fast path). Not owned; must outlive the cache.
+    SectoredCache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc,
+                  const CachePolicy* policy = nullptr);
 
-  // Is the sector of `addr` present? (no state change: safe to call from several threads)
-  bool probe(uint64_t addr) const;
-  // Looks the sector up; on a miss fills it (allocating the line, evicting LRU). Returns hit.
-  // `dirty`: mark the sector written. `evicted_dirty_sectors` += dirty sectors thrown out.
-  bool access(uint64_t addr, bool dirty, uint64_t* evicted_dirty_sectors = nullptr);
-  void clear();
-  uint64_t size_bytes() const { return uint64_t{sets_} * assoc_ * line_bytes_; }
+    // Is the sector of `addr` present? (no state change: safe to call from several threads)
+    bool probe(uint64_t addr) const;
+    // Looks the sector up; on a miss fills it (allocating the line, evicting LRU). Returns hit.
+    // `dirty`: mark the sector written. `evicted_dirty_sectors` += dirty sectors thrown out.
+    bool access(uint64_t addr, bool dirty, uint64_t* evicted_dirty_sectors = nullptr);
+    void clear();
+    uint64_t size_bytes() const { return uint64_t{sets_} * assoc_ * line_bytes_; }
 
- private:
-  struct Way {
-    uint64_t tag = ~uint64_t{0};  // line address; ~0 = empty
-    uint32_t valid = 0;           // sector bits
-    uint32_t dirty = 0;
-    uint64_t stamp = 0;           // LRU
-    uint64_t filled = 0;
-  };
-  uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>(((line * 0x9E3779B97F4A7C15ull) >> 20) % sets_); }
+private:
+    struct Way {
+        uint64_t tag = ~uint64_t{0};  // line address; ~0 = empty
+        uint32_t valid = 0;           // sector bits
+        uint32_t dirty = 0;
+        uint64_t stamp = 0;  // LRU
+        uint64_t filled = 0;
+    };
+    uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>(((line * 0x9E3779B97F4A7C15ull) >> 20) % sets_); }
 
-  uint32_t line_bytes_ = 128, sector_bytes_ = 32, assoc_ = 1, sets_ = 0;
-  uint64_t clock_ = 0;
-  const CachePolicy* policy_ = nullptr;
-  std::vector<Way> ways_;  // [set][assoc]
+    uint32_t line_bytes_ = 128, sector_bytes_ = 32, assoc_ = 1, sets_ = 0;
+    uint64_t clock_ = 0;
+    const CachePolicy* policy_ = nullptr;
+    std::vector<Way> ways_;  // [set][assoc]
 };
 
 }  // namespace weft::gpusim

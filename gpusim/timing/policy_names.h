@@ -16,7 +16,7 @@
 
 namespace weft::gpusim {
 
-std::vector<std::string> scheduler_names();      // in the order above
+std::vector<std::string> scheduler_names();  // in the order above
 std::vector<std::string> shared_model_names();
 std::vector<std::string> cache_policy_names();
 

@@ -24,466 +24,484 @@ constexpr int kMaxFolded = 16;
 uint64_t ceil_cycle(double t) { return static_cast<uint64_t>(std::ceil(t - 1e-9)); }
 
 Stall wait_kind(PipeClass p) {
-  switch (p) {
-    case PipeClass::Sfu:
-    case PipeClass::Shfl:
-    case PipeClass::Shared:
-      return Stall::ShortScoreboard;
-    case PipeClass::Global:
-    case PipeClass::Local:
-    case PipeClass::Atomic:
-      return Stall::LongScoreboard;
-    default:
-      return Stall::Wait;
-  }
+    switch (p) {
+        case PipeClass::Sfu:
+        case PipeClass::Shfl:
+        case PipeClass::Shared: return Stall::ShortScoreboard;
+        case PipeClass::Global:
+        case PipeClass::Local:
+        case PipeClass::Atomic: return Stall::LongScoreboard;
+        default: return Stall::Wait;
+    }
 }
 
 }  // namespace
 
 SmModel::SmModel(const SmEnv& env, int32_t index) : env_(env), index_(index), next_block_(static_cast<uint64_t>(index)) {
-  const ArchSpec& a = *env.arch;
-  const size_t ninstr = env.module->instructions().size();
-  counts.assign(ninstr, Counters{});
-  timing.assign(ninstr, TimingCounters{});
-  slots_.resize(static_cast<size_t>(env.blocks_per_sm));
-  warps_.resize(static_cast<size_t>(env.blocks_per_sm) * env.nwarps);
-  sched_warps_.resize(static_cast<size_t>(a.schedulers_per_sm));
-  for (size_t i = 0; i < warps_.size(); ++i) sched_warps_[i % sched_warps_.size()].push_back(static_cast<int32_t>(i));
-  for (int s = 0; s < a.schedulers_per_sm; ++s) policies_.push_back(env.options->scheduler());
-  pipe_free_.assign(static_cast<size_t>(a.schedulers_per_sm), {});
-  sched_free_.assign(static_cast<size_t>(a.schedulers_per_sm), 0.0);
-  l1_ = SectoredCache(static_cast<uint64_t>(std::max(0, env.l1_bytes)), static_cast<uint32_t>(a.l1_line_bytes), static_cast<uint32_t>(a.l1_sector_bytes),
-                      static_cast<uint32_t>(a.l1_assoc), env.options->l1_policy.get());
-  budget_ = env.options->launch.max_warp_instructions;
-  if (next_block_ >= env.nblocks) done_ = true;
+    const ArchSpec& a = *env.arch;
+    const size_t ninstr = env.module->instructions().size();
+    counts.assign(ninstr, Counters{});
+    timing.assign(ninstr, TimingCounters{});
+    slots_.resize(static_cast<size_t>(env.blocks_per_sm));
+    warps_.resize(static_cast<size_t>(env.blocks_per_sm) * env.nwarps);
+    sched_warps_.resize(static_cast<size_t>(a.schedulers_per_sm));
+    for (size_t i = 0; i < warps_.size(); ++i) sched_warps_[i % sched_warps_.size()].push_back(static_cast<int32_t>(i));
+    for (int s = 0; s < a.schedulers_per_sm; ++s) policies_.push_back(env.options->scheduler());
+    pipe_free_.assign(static_cast<size_t>(a.schedulers_per_sm), {});
+    sched_free_.assign(static_cast<size_t>(a.schedulers_per_sm), 0.0);
+    l1_ =
+        SectoredCache(static_cast<uint64_t>(std::max(0, env.l1_bytes)), static_cast<uint32_t>(a.l1_line_bytes),
+                      static_cast<uint32_t>(a.l1_sector_bytes), static_cast<uint32_t>(a.l1_assoc), env.options->l1_policy.get());
+    budget_ = env.options->launch.max_warp_instructions;
+    if (next_block_ >= env.nblocks) done_ = true;
 }
 
 void SmModel::start_blocks() {
-  const ArchSpec& a = *env_.arch;
-  for (size_t si = 0; si < slots_.size(); ++si) {
-    Slot& s = slots_[si];
-    if (s.busy || next_block_ >= env_.nblocks || s.free_at > now_ || block_unit_free_ > now_) continue;
-    block_unit_free_ = now_ + static_cast<uint64_t>(a.block_start_cycles);
-    const uint64_t b = next_block_;
-    next_block_ += static_cast<uint64_t>(a.sm_count);
-    s.busy = true;
-    s.block = b;
-    s.start = now_;
-    BlockContext& ctx = s.ctx;
-    ctx = BlockContext{};
-    ctx.module = env_.module;
-    ctx.kernel = env_.kernel;
-    ctx.code = env_.module->instructions().data();
-    ctx.grid = env_.grid;
-    ctx.block = env_.block;
-    ctx.params = env_.params;
-    s.shared.assign(env_.shared_size, std::byte{0});
-    s.local.assign(env_.local_per_thread * env_.nthreads, std::byte{0});
-    ctx.shared = s.shared.data();
-    ctx.shared_size = env_.shared_size;
-    ctx.local = s.local.data();
-    ctx.local_per_thread = env_.local_per_thread;
-    ctx.nthreads = env_.nthreads;
-    ctx.per_instr = counts.data();
-    ctx.loop_log = &loops;
-    ctx.options = &env_.options->launch;
-    ctx.concurrent = env_.options->threads > 1;
-    ctx.budget = &budget_;
-    ctx.mem_log = &log_;
-    ctx.sm_cycle = &now_;
-    ctx.block_linear = b;
-    const Dim3 g = env_.grid;
-    ctx.ctaid = {static_cast<uint32_t>(b % g.x), static_cast<uint32_t>((b / g.x) % g.y), static_cast<uint32_t>(b / (uint64_t{g.x} * g.y))};
-    init_block_warps(ctx, s.regs);
-    s.live = static_cast<uint32_t>(ctx.warps.size());
-    const size_t nregs = env_.scoreboard_regs;
-    for (uint32_t w = 0; w < env_.nwarps; ++w) {
-      WarpRec& r = warps_[si * env_.nwarps + w];
-      r.live = true;
-      r.slot = static_cast<int32_t>(si);
-      r.widx = static_cast<int32_t>(w);
-      r.age = age_++;
-      r.start = now_;
-      r.issued = 0;
-      r.not_before = now_ + static_cast<uint64_t>(a.block_launch_cycles);
-      r.reg_ready.assign(nregs, 0);
-      r.reg_kind.assign(nregs, static_cast<uint8_t>(Stall::Wait));
+    const ArchSpec& a = *env_.arch;
+    for (size_t si = 0; si < slots_.size(); ++si) {
+        Slot& s = slots_[si];
+        if (s.busy || next_block_ >= env_.nblocks || s.free_at > now_ || block_unit_free_ > now_) continue;
+        block_unit_free_ = now_ + static_cast<uint64_t>(a.block_start_cycles);
+        const uint64_t b = next_block_;
+        next_block_ += static_cast<uint64_t>(a.sm_count);
+        s.busy = true;
+        s.block = b;
+        s.start = now_;
+        BlockContext& ctx = s.ctx;
+        ctx = BlockContext{};
+        ctx.module = env_.module;
+        ctx.kernel = env_.kernel;
+        ctx.code = env_.module->instructions().data();
+        ctx.grid = env_.grid;
+        ctx.block = env_.block;
+        ctx.params = env_.params;
+        s.shared.assign(env_.shared_size, std::byte{0});
+        s.local.assign(env_.local_per_thread * env_.nthreads, std::byte{0});
+        ctx.shared = s.shared.data();
+        ctx.shared_size = env_.shared_size;
+        ctx.local = s.local.data();
+        ctx.local_per_thread = env_.local_per_thread;
+        ctx.nthreads = env_.nthreads;
+        ctx.per_instr = counts.data();
+        ctx.loop_log = &loops;
+        ctx.options = &env_.options->launch;
+        ctx.concurrent = env_.options->threads > 1;
+        ctx.budget = &budget_;
+        ctx.mem_log = &log_;
+        ctx.sm_cycle = &now_;
+        ctx.block_linear = b;
+        const Dim3 g = env_.grid;
+        ctx.ctaid = {static_cast<uint32_t>(b % g.x), static_cast<uint32_t>((b / g.x) % g.y),
+                     static_cast<uint32_t>(b / (uint64_t{g.x} * g.y))};
+        init_block_warps(ctx, s.regs);
+        s.live = static_cast<uint32_t>(ctx.warps.size());
+        const size_t nregs = env_.scoreboard_regs;
+        for (uint32_t w = 0; w < env_.nwarps; ++w) {
+            WarpRec& r = warps_[si * env_.nwarps + w];
+            r.live = true;
+            r.slot = static_cast<int32_t>(si);
+            r.widx = static_cast<int32_t>(w);
+            r.age = age_++;
+            r.start = now_;
+            r.issued = 0;
+            r.not_before = now_ + static_cast<uint64_t>(a.block_launch_cycles);
+            r.reg_ready.assign(nregs, 0);
+            r.reg_kind.assign(nregs, static_cast<uint8_t>(Stall::Wait));
+        }
     }
-  }
 }
 
 void SmModel::run_until(uint64_t end) {
-  const std::vector<InstrClass>& cls = *env_.classes;
-  while (!done_ && now_ < end) {
-    start_blocks();
-    uint32_t resident = 0, live_warps = 0;
-    for (const Slot& s : slots_) resident += s.busy;
-    if (resident == 0) {
-      if (next_block_ >= env_.nblocks) {
-        done_ = true;
-        break;
-      }
-      uint64_t t = UINT64_MAX;
-      for (const Slot& s : slots_) t = std::min(t, s.free_at);
-      now_ = std::max({now_ + 1, t, block_unit_free_});
-      continue;
+    const std::vector<InstrClass>& cls = *env_.classes;
+    while (!done_ && now_ < end) {
+        start_blocks();
+        uint32_t resident = 0, live_warps = 0;
+        for (const Slot& s : slots_) resident += s.busy;
+        if (resident == 0) {
+            if (next_block_ >= env_.nblocks) {
+                done_ = true;
+                break;
+            }
+            uint64_t t = UINT64_MAX;
+            for (const Slot& s : slots_) t = std::min(t, s.free_at);
+            now_ = std::max({now_ + 1, t, block_unit_free_});
+            continue;
+        }
+        bool issued_any = false;
+        uint64_t next_event = UINT64_MAX;
+        pending_.clear();
+        for (size_t sch = 0; sch < sched_warps_.size(); ++sch) {
+            eligible_.clear();
+            for (const int32_t wi : sched_warps_[sch]) {
+                WarpRec& r = warps_[static_cast<size_t>(wi)];
+                if (!r.live) continue;
+                ++live_warps;
+                const Warp& w = slots_[static_cast<size_t>(r.slot)].ctx.warps[static_cast<size_t>(r.widx)];
+                if (w.state == WarpState::AtBarrier) {
+                    pending_.push_back({w.barrier_pc, Stall::Barrier});
+                    continue;
+                }
+                const int32_t pc = w.stack.back().pc;
+                if (r.not_before > now_) {
+                    next_event = std::min(next_event, r.not_before);
+                    // Waiting for a barrier's release or for the block to launch: only the former is a stall.
+                    if (r.not_before - now_ <= static_cast<uint64_t>(env_.arch->barrier_latency) &&
+                        now_ > slots_[static_cast<size_t>(r.slot)].start + static_cast<uint64_t>(env_.arch->block_launch_cycles))
+                        pending_.push_back({pc, Stall::Barrier});
+                    continue;
+                }
+                const InstrClass& c = cls[static_cast<size_t>(pc)];
+                uint64_t ready = 0;
+                uint8_t kind = static_cast<uint8_t>(Stall::Wait);
+                for (int k = 0; k < c.nsrc; ++k)
+                    if (r.reg_ready[static_cast<size_t>(c.src[k])] > ready) {
+                        ready = r.reg_ready[static_cast<size_t>(c.src[k])];
+                        kind = r.reg_kind[static_cast<size_t>(c.src[k])];
+                    }
+                for (int k = 0; k < c.ndst; ++k)
+                    if (r.reg_ready[static_cast<size_t>(c.dst[k])] > ready) {
+                        ready = r.reg_ready[static_cast<size_t>(c.dst[k])];
+                        kind = r.reg_kind[static_cast<size_t>(c.dst[k])];
+                    }
+                if (ready > now_) {
+                    next_event = std::min(next_event, ready);
+                    pending_.push_back({pc, static_cast<Stall>(kind)});
+                    continue;
+                }
+                const double pf = pipe_free_[sch][static_cast<size_t>(c.pipe)];
+                if (pf > static_cast<double>(now_)) {
+                    next_event = std::min(next_event, ceil_cycle(pf));
+                    pending_.push_back(
+                        {pc, c.memory || c.pipe == PipeClass::Shared ? Stall::MioThrottle : Stall::MathPipeThrottle});
+                    continue;
+                }
+                eligible_.push_back(
+                    {wi, r.age, pc, c.pipe == PipeClass::Global || c.pipe == PipeClass::Local || c.pipe == PipeClass::Atomic});
+            }
+            if (eligible_.empty()) continue;
+            if (sched_free_[sch] > static_cast<double>(now_)) {
+                // The scheduler is still dispatching the SASS of its previous instruction.
+                next_event = std::min(next_event, ceil_cycle(sched_free_[sch]));
+                for (const SchedulerCandidate& c : eligible_) {
+                    const WarpRec& r = warps_[static_cast<size_t>(c.slot)];
+                    pending_.push_back(
+                        {slots_[static_cast<size_t>(r.slot)].ctx.warps[static_cast<size_t>(r.widx)].stack.back().pc,
+                         Stall::NotSelected});
+                }
+                continue;
+            }
+            const size_t pick = policies_[sch]->pick(eligible_);
+            for (size_t i = 0; i < eligible_.size(); ++i) {
+                if (i == pick) continue;
+                const WarpRec& r = warps_[static_cast<size_t>(eligible_[i].slot)];
+                pending_.push_back({slots_[static_cast<size_t>(r.slot)].ctx.warps[static_cast<size_t>(r.widx)].stack.back().pc,
+                                    Stall::NotSelected});
+            }
+            const SchedulerCandidate chosen = eligible_[pick];
+            policies_[sch]->issued(chosen);
+            issue(static_cast<int>(sch), chosen.slot);
+            issued_any = true;
+        }
+        uint64_t dt = 1;
+        if (!issued_any) {
+            for (const Slot& s : slots_)
+                if (!s.busy && next_block_ < env_.nblocks)
+                    next_event = std::min(next_event, std::max({s.free_at, block_unit_free_, now_ + 1}));
+            if (next_event == UINT64_MAX) {
+                // Nothing can ever issue: every live warp waits at a barrier that cannot complete.
+                for (const Slot& s : slots_)
+                    if (s.busy) throw_barrier_deadlock(s.ctx);
+                next_event = now_ + 1;
+            }
+            dt = std::max<uint64_t>(1, next_event - now_);
+        }
+        for (const Pending& p : pending_) timing[static_cast<size_t>(p.pc)].stall_cycles[static_cast<int>(p.why)] += dt;
+        warp_cycles += static_cast<double>(live_warps) * static_cast<double>(dt);
+        active_cycles += dt;
+        now_ += dt;
+        bool any = next_block_ < env_.nblocks;
+        for (const Slot& s : slots_) any |= s.busy;
+        if (!any) done_ = true;
     }
-    bool issued_any = false;
-    uint64_t next_event = UINT64_MAX;
-    pending_.clear();
-    for (size_t sch = 0; sch < sched_warps_.size(); ++sch) {
-      eligible_.clear();
-      for (const int32_t wi : sched_warps_[sch]) {
-        WarpRec& r = warps_[static_cast<size_t>(wi)];
-        if (!r.live) continue;
-        ++live_warps;
-        const Warp& w = slots_[static_cast<size_t>(r.slot)].ctx.warps[static_cast<size_t>(r.widx)];
-        if (w.state == WarpState::AtBarrier) {
-          pending_.push_back({w.barrier_pc, Stall::Barrier});
-          continue;
-        }
-        const int32_t pc = w.stack.back().pc;
-        if (r.not_before > now_) {
-          next_event = std::min(next_event, r.not_before);
-          // Waiting for a barrier's release or for the block to launch: only the former is a stall.
-          if (r.not_before - now_ <= static_cast<uint64_t>(env_.arch->barrier_latency) && now_ > slots_[static_cast<size_t>(r.slot)].start + static_cast<uint64_t>(env_.arch->block_launch_cycles))
-            pending_.push_back({pc, Stall::Barrier});
-          continue;
-        }
-        const InstrClass& c = cls[static_cast<size_t>(pc)];
-        uint64_t ready = 0;
-        uint8_t kind = static_cast<uint8_t>(Stall::Wait);
-        for (int k = 0; k < c.nsrc; ++k)
-          if (r.reg_ready[static_cast<size_t>(c.src[k])] > ready) {
-            ready = r.reg_ready[static_cast<size_t>(c.src[k])];
-            kind = r.reg_kind[static_cast<size_t>(c.src[k])];
-          }
-        for (int k = 0; k < c.ndst; ++k)
-          if (r.reg_ready[static_cast<size_t>(c.dst[k])] > ready) {
-            ready = r.reg_ready[static_cast<size_t>(c.dst[k])];
-            kind = r.reg_kind[static_cast<size_t>(c.dst[k])];
-          }
-        if (ready > now_) {
-          next_event = std::min(next_event, ready);
-          pending_.push_back({pc, static_cast<Stall>(kind)});
-          continue;
-        }
-        const double pf = pipe_free_[sch][static_cast<size_t>(c.pipe)];
-        if (pf > static_cast<double>(now_)) {
-          next_event = std::min(next_event, ceil_cycle(pf));
-          pending_.push_back({pc, c.memory || c.pipe == PipeClass::Shared ? Stall::MioThrottle : Stall::MathPipeThrottle});
-          continue;
-        }
-        eligible_.push_back({wi, r.age, pc, c.pipe == PipeClass::Global || c.pipe == PipeClass::Local || c.pipe == PipeClass::Atomic});
-      }
-      if (eligible_.empty()) continue;
-      if (sched_free_[sch] > static_cast<double>(now_)) {
-        // The scheduler is still dispatching the SASS of its previous instruction.
-        next_event = std::min(next_event, ceil_cycle(sched_free_[sch]));
-        for (const SchedulerCandidate& c : eligible_) {
-          const WarpRec& r = warps_[static_cast<size_t>(c.slot)];
-          pending_.push_back({slots_[static_cast<size_t>(r.slot)].ctx.warps[static_cast<size_t>(r.widx)].stack.back().pc, Stall::NotSelected});
-        }
-        continue;
-      }
-      const size_t pick = policies_[sch]->pick(eligible_);
-      for (size_t i = 0; i < eligible_.size(); ++i) {
-        if (i == pick) continue;
-        const WarpRec& r = warps_[static_cast<size_t>(eligible_[i].slot)];
-        pending_.push_back({slots_[static_cast<size_t>(r.slot)].ctx.warps[static_cast<size_t>(r.widx)].stack.back().pc, Stall::NotSelected});
-      }
-      const SchedulerCandidate chosen = eligible_[pick];
-      policies_[sch]->issued(chosen);
-      issue(static_cast<int>(sch), chosen.slot);
-      issued_any = true;
-    }
-    uint64_t dt = 1;
-    if (!issued_any) {
-      for (const Slot& s : slots_)
-        if (!s.busy && next_block_ < env_.nblocks) next_event = std::min(next_event, std::max({s.free_at, block_unit_free_, now_ + 1}));
-      if (next_event == UINT64_MAX) {
-        // Nothing can ever issue: every live warp waits at a barrier that cannot complete.
-        for (const Slot& s : slots_)
-          if (s.busy) throw_barrier_deadlock(s.ctx);
-        next_event = now_ + 1;
-      }
-      dt = std::max<uint64_t>(1, next_event - now_);
-    }
-    for (const Pending& p : pending_) timing[static_cast<size_t>(p.pc)].stall_cycles[static_cast<int>(p.why)] += dt;
-    warp_cycles += static_cast<double>(live_warps) * static_cast<double>(dt);
-    active_cycles += dt;
-    now_ += dt;
-    bool any = next_block_ < env_.nblocks;
-    for (const Slot& s : slots_) any |= s.busy;
-    if (!any) done_ = true;
-  }
 }
 
 void SmModel::finish_warp(int32_t wi) {
-  WarpRec& r = warps_[static_cast<size_t>(wi)];
-  r.live = false;
-  Slot& s = slots_[static_cast<size_t>(r.slot)];
-  if (env_.options->block_timeline)
-    warp_spans.push_back({s.block, index_, r.slot, r.widx, static_cast<int32_t>(static_cast<size_t>(wi) % sched_warps_.size()), r.start, now_ + 1, r.issued});
-  if (--s.live == 0) {
-    s.busy = false;
-    // The block unit retires the block (after any placement or retirement it is busy with);
-    // the slot takes its next block after that.
-    block_unit_free_ = std::max(block_unit_free_, now_ + 1) + static_cast<uint64_t>(env_.arch->block_retire_cycles);
-    s.free_at = block_unit_free_;
-    finish = std::max(finish, now_ + 1);
-    if (env_.options->block_timeline) spans.push_back({s.block, index_, r.slot, s.start, now_ + 1});
-  }
+    WarpRec& r = warps_[static_cast<size_t>(wi)];
+    r.live = false;
+    Slot& s = slots_[static_cast<size_t>(r.slot)];
+    if (env_.options->block_timeline)
+        warp_spans.push_back({s.block, index_, r.slot, r.widx,
+                              static_cast<int32_t>(static_cast<size_t>(wi) % sched_warps_.size()), r.start, now_ + 1, r.issued});
+    if (--s.live == 0) {
+        s.busy = false;
+        // The block unit retires the block (after any placement or retirement it is busy with);
+        // the slot takes its next block after that.
+        block_unit_free_ = std::max(block_unit_free_, now_ + 1) + static_cast<uint64_t>(env_.arch->block_retire_cycles);
+        s.free_at = block_unit_free_;
+        finish = std::max(finish, now_ + 1);
+        if (env_.options->block_timeline) spans.push_back({s.block, index_, r.slot, s.start, now_ + 1});
+    }
 }
 
 void SmModel::issue(int sched, int32_t wi) {
-  const ArchSpec& a = *env_.arch;
-  const std::vector<InstrClass>& cls = *env_.classes;
-  WarpRec& r = warps_[static_cast<size_t>(wi)];
-  Slot& s = slots_[static_cast<size_t>(r.slot)];
-  Warp& w = s.ctx.warps[static_cast<size_t>(r.widx)];
-  for (int n = 0; n <= kMaxFolded; ++n) {
-    if (w.state != WarpState::Ready) break;
-    const int32_t pc = w.stack.back().pc;
-    const InstrClass& c = cls[static_cast<size_t>(pc)];
-    if (n > 0 && !c.folded) break;
-    const Instr& in = env_.module->instructions()[static_cast<size_t>(pc)];
-    const uint32_t active = w.stack.back().mask;
-    const size_t depth = w.stack.size();
-    if (!env_.seg_leader.empty() && env_.seg_leader[static_cast<size_t>(pc)]) r.seg_start = now_;
-    log_.lanes = 0;
-    run_warp(s.ctx, w, 1);
-    if (c.folded) {
-      // No slot, no latency: the result is ready when its sources are.
-      uint64_t ready = 0;
-      uint8_t kind = static_cast<uint8_t>(Stall::Wait);
-      for (int k = 0; k < c.nsrc; ++k)
-        if (r.reg_ready[static_cast<size_t>(c.src[k])] > ready) {
-          ready = r.reg_ready[static_cast<size_t>(c.src[k])];
-          kind = r.reg_kind[static_cast<size_t>(c.src[k])];
+    const ArchSpec& a = *env_.arch;
+    const std::vector<InstrClass>& cls = *env_.classes;
+    WarpRec& r = warps_[static_cast<size_t>(wi)];
+    Slot& s = slots_[static_cast<size_t>(r.slot)];
+    Warp& w = s.ctx.warps[static_cast<size_t>(r.widx)];
+    for (int n = 0; n <= kMaxFolded; ++n) {
+        if (w.state != WarpState::Ready) break;
+        const int32_t pc = w.stack.back().pc;
+        const InstrClass& c = cls[static_cast<size_t>(pc)];
+        if (n > 0 && !c.folded) break;
+        const Instr& in = env_.module->instructions()[static_cast<size_t>(pc)];
+        const uint32_t active = w.stack.back().mask;
+        const size_t depth = w.stack.size();
+        if (!env_.seg_leader.empty() && env_.seg_leader[static_cast<size_t>(pc)]) r.seg_start = now_;
+        log_.lanes = 0;
+        run_warp(s.ctx, w, 1);
+        if (c.folded) {
+            // No slot, no latency: the result is ready when its sources are.
+            uint64_t ready = 0;
+            uint8_t kind = static_cast<uint8_t>(Stall::Wait);
+            for (int k = 0; k < c.nsrc; ++k)
+                if (r.reg_ready[static_cast<size_t>(c.src[k])] > ready) {
+                    ready = r.reg_ready[static_cast<size_t>(c.src[k])];
+                    kind = r.reg_kind[static_cast<size_t>(c.src[k])];
+                }
+            for (int k = 0; k < c.ndst; ++k) {
+                r.reg_ready[static_cast<size_t>(c.dst[k])] = ready;
+                r.reg_kind[static_cast<size_t>(c.dst[k])] = kind;
+            }
+            if (n == 0) timing[static_cast<size_t>(pc)].stall_cycles[static_cast<int>(Stall::Selected)] += 1;
+        } else {
+            ++issued;
+            ++r.issued;
+            timing[static_cast<size_t>(pc)].stall_cycles[static_cast<int>(Stall::Selected)] += 1;
+            uint64_t done_at;
+            uint8_t kind;
+            PipeClass pipe = c.pipe;
+            if (c.memory && log_.lanes != 0 && log_.where != MemWhere::Param) {
+                double at = static_cast<double>(now_);
+                const std::vector<LoadHoist>& hoist = env_.options->load_hoist;
+                if (!hoist.empty() && hoist[static_cast<size_t>(pc)].offset >= 0 && !log_.write && !log_.atomic) {
+                    // ptxas issues this load earlier than the PTX order puts it: once its segment has
+                    // issued what the machine code places before it (their operands ready), and its
+                    // address is ready.
+                    const LoadHoist& h = hoist[static_cast<size_t>(pc)];
+                    double early = static_cast<double>(r.seg_start) + h.offset;
+                    for (int k = 0; k < c.nsrc; ++k)
+                        early = std::max(early, static_cast<double>(r.reg_ready[static_cast<size_t>(c.src[k])]));
+                    for (int32_t j : h.after) {
+                        const InstrClass& p = cls[static_cast<size_t>(j)];
+                        for (int k = 0; k < p.nsrc; ++k)
+                            early = std::max(early, static_cast<double>(r.reg_ready[static_cast<size_t>(p.src[k])]));
+                    }
+                    at = std::min(at, early);
+                }
+                done_at = memory_done(wi, in, log_, &kind, at);
+                pipe = log_.where == MemWhere::Shared ? PipeClass::Shared
+                       : c.pipe == PipeClass::Shared  ? PipeClass::Global
+                                                      : c.pipe;
+            } else {
+                done_at = now_ + static_cast<uint64_t>(a.pipes[static_cast<size_t>(c.pipe)].latency);
+                kind = static_cast<uint8_t>(wait_kind(c.pipe));
+            }
+            for (int k = 0; k < c.ndst; ++k) {
+                r.reg_ready[static_cast<size_t>(c.dst[k])] = done_at;
+                r.reg_kind[static_cast<size_t>(c.dst[k])] = kind;
+            }
+            pipe_free_[static_cast<size_t>(sched)][static_cast<size_t>(c.pipe)] =
+                static_cast<double>(now_) + a.pipes[static_cast<size_t>(pipe)].issue_cycles;
+            const std::vector<double>& iw = env_.options->issue_weights;
+            if (!iw.empty()) {
+                double cost = iw[static_cast<size_t>(pc)];
+                // The whole warp jumped over code ptxas if-converted: the GPU issues it predicated off.
+                if (!env_.skip_weight.empty() && env_.skip_weight[static_cast<size_t>(pc)] > 0 && w.state == WarpState::Ready &&
+                    w.stack.size() == depth && w.stack.back().pc == in.target)
+                    cost += env_.skip_weight[static_cast<size_t>(pc)];
+                sched_free_[static_cast<size_t>(sched)] =
+                    std::max(sched_free_[static_cast<size_t>(sched)], static_cast<double>(now_)) + cost;
+            }
+            const TraceFilter& f = env_.options->trace_filter;
+            if (env_.options->instruction_trace && trace.size() < f.max_records && (f.sm < 0 || f.sm == index_) &&
+                (f.block < 0 || static_cast<uint64_t>(f.block) == s.block) && (f.warp < 0 || f.warp == r.widx) &&
+                now_ >= f.first_cycle && now_ <= f.last_cycle && env_.trace_pc[static_cast<size_t>(pc)])
+                trace.push_back({now_, index_, r.widx, pc, s.block, active});
         }
-      for (int k = 0; k < c.ndst; ++k) {
-        r.reg_ready[static_cast<size_t>(c.dst[k])] = ready;
-        r.reg_kind[static_cast<size_t>(c.dst[k])] = kind;
-      }
-      if (n == 0) timing[static_cast<size_t>(pc)].stall_cycles[static_cast<int>(Stall::Selected)] += 1;
-    } else {
-      ++issued;
-      ++r.issued;
-      timing[static_cast<size_t>(pc)].stall_cycles[static_cast<int>(Stall::Selected)] += 1;
-      uint64_t done_at;
-      uint8_t kind;
-      PipeClass pipe = c.pipe;
-      if (c.memory && log_.lanes != 0 && log_.where != MemWhere::Param) {
-        double at = static_cast<double>(now_);
-        const std::vector<LoadHoist>& hoist = env_.options->load_hoist;
-        if (!hoist.empty() && hoist[static_cast<size_t>(pc)].offset >= 0 && !log_.write && !log_.atomic) {
-          // ptxas issues this load earlier than the PTX order puts it: once its segment has
-          // issued what the machine code places before it (their operands ready), and its
-          // address is ready.
-          const LoadHoist& h = hoist[static_cast<size_t>(pc)];
-          double early = static_cast<double>(r.seg_start) + h.offset;
-          for (int k = 0; k < c.nsrc; ++k) early = std::max(early, static_cast<double>(r.reg_ready[static_cast<size_t>(c.src[k])]));
-          for (int32_t j : h.after) {
-            const InstrClass& p = cls[static_cast<size_t>(j)];
-            for (int k = 0; k < p.nsrc; ++k) early = std::max(early, static_cast<double>(r.reg_ready[static_cast<size_t>(p.src[k])]));
-          }
-          at = std::min(at, early);
+        if (w.state == WarpState::AtBarrier) {
+            std::vector<WarpState> before;
+            for (const Warp& x : s.ctx.warps) before.push_back(x.state);
+            if (release_barriers(s.ctx)) {
+                for (size_t k = 0; k < s.ctx.warps.size(); ++k) {
+                    if (before[k] != WarpState::AtBarrier || s.ctx.warps[k].state == WarpState::AtBarrier) continue;
+                    WarpRec& o = warps_[static_cast<size_t>(r.slot) * env_.nwarps + k];
+                    o.not_before = now_ + static_cast<uint64_t>(a.barrier_latency);
+                    if (s.ctx.warps[k].state == WarpState::Done && o.live)
+                        finish_warp(static_cast<int32_t>(static_cast<size_t>(r.slot) * env_.nwarps + k));
+                }
+            }
+            break;
         }
-        done_at = memory_done(wi, in, log_, &kind, at);
-        pipe = log_.where == MemWhere::Shared ? PipeClass::Shared : c.pipe == PipeClass::Shared ? PipeClass::Global : c.pipe;
-      } else {
-        done_at = now_ + static_cast<uint64_t>(a.pipes[static_cast<size_t>(c.pipe)].latency);
-        kind = static_cast<uint8_t>(wait_kind(c.pipe));
-      }
-      for (int k = 0; k < c.ndst; ++k) {
-        r.reg_ready[static_cast<size_t>(c.dst[k])] = done_at;
-        r.reg_kind[static_cast<size_t>(c.dst[k])] = kind;
-      }
-      pipe_free_[static_cast<size_t>(sched)][static_cast<size_t>(c.pipe)] =
-          static_cast<double>(now_) + a.pipes[static_cast<size_t>(pipe)].issue_cycles;
-      const std::vector<double>& iw = env_.options->issue_weights;
-      if (!iw.empty()) {
-        double cost = iw[static_cast<size_t>(pc)];
-        // The whole warp jumped over code ptxas if-converted: the GPU issues it predicated off.
-        if (!env_.skip_weight.empty() && env_.skip_weight[static_cast<size_t>(pc)] > 0 && w.state == WarpState::Ready && w.stack.size() == depth &&
-            w.stack.back().pc == in.target)
-          cost += env_.skip_weight[static_cast<size_t>(pc)];
-        sched_free_[static_cast<size_t>(sched)] = std::max(sched_free_[static_cast<size_t>(sched)], static_cast<double>(now_)) + cost;
-      }
-      const TraceFilter& f = env_.options->trace_filter;
-      if (env_.options->instruction_trace && trace.size() < f.max_records && (f.sm < 0 || f.sm == index_) &&
-          (f.block < 0 || static_cast<uint64_t>(f.block) == s.block) && (f.warp < 0 || f.warp == r.widx) && now_ >= f.first_cycle &&
-          now_ <= f.last_cycle && env_.trace_pc[static_cast<size_t>(pc)])
-        trace.push_back({now_, index_, r.widx, pc, s.block, active});
-    }
-    if (w.state == WarpState::AtBarrier) {
-      std::vector<WarpState> before;
-      for (const Warp& x : s.ctx.warps) before.push_back(x.state);
-      if (release_barriers(s.ctx)) {
-        for (size_t k = 0; k < s.ctx.warps.size(); ++k) {
-          if (before[k] != WarpState::AtBarrier || s.ctx.warps[k].state == WarpState::AtBarrier) continue;
-          WarpRec& o = warps_[static_cast<size_t>(r.slot) * env_.nwarps + k];
-          o.not_before = now_ + static_cast<uint64_t>(a.barrier_latency);
-          if (s.ctx.warps[k].state == WarpState::Done && o.live) finish_warp(static_cast<int32_t>(static_cast<size_t>(r.slot) * env_.nwarps + k));
+        if (w.state == WarpState::Done) {
+            finish_warp(wi);
+            break;
         }
-      }
-      break;
     }
-    if (w.state == WarpState::Done) {
-      finish_warp(wi);
-      break;
-    }
-  }
 }
 
 uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& log, uint8_t* kind, double at) {
-  const ArchSpec& a = *env_.arch;
-  WarpRec& r = warps_[static_cast<size_t>(wi)];
-  TimingCounters& k = timing[static_cast<size_t>(&in - env_.module->instructions().data())];
-  const double now = at;
-  if (log.where == MemWhere::Shared) {
-    uint32_t addr[32];
-    for (int l = 0; l < 32; ++l) addr[l] = static_cast<uint32_t>(log.addr[l]);
-    uint32_t bytes = log.bytes;
-    bool widened = false;
-    const std::vector<SharedIssue>& si = env_.options->shared_issue;
-    if (!si.empty() && !log.atomic) {
-      const SharedIssue& issue = si[static_cast<size_t>(&in - env_.module->instructions().data())];
-      if (issue.requests == 0) {
-        // ptxas merged this access into a neighbour's wider instruction: its data come with that
-        // request, which has paid the wavefronts (when the neighbour comes later in the PTX, as
-        // if it were issued now).
-        *kind = static_cast<uint8_t>(Stall::ShortScoreboard);
-        const double done = issue.after_head ? r.wide_shared_done
-                                             : std::max(now, l1_free_) - 1 + a.pipes[static_cast<size_t>(PipeClass::Shared)].latency;
-        k.memory_latency_cycles += static_cast<uint64_t>(std::max(0.0, done - now));
-        return ceil_cycle(done);
-      }
-      if (issue.requests == 1 && static_cast<uint32_t>(issue.width) > bytes) {
-        bytes = static_cast<uint32_t>(issue.width);
-        for (int l = 0; l < 32; ++l) addr[l] &= ~(bytes - 1);
-        widened = true;
-      }
-    }
-    const BankCost cost = env_.shared_model->cost(addr, log.lanes, bytes);
-    k.shared_wavefronts += cost.wavefronts;
-    k.shared_ideal_wavefronts += cost.ideal;
-    const double start = std::max(now, l1_free_);
-    l1_free_ = start + cost.wavefronts * (log.atomic ? 2.0 : 1.0);
-    *kind = static_cast<uint8_t>(Stall::ShortScoreboard);
-    const double lat = log.atomic ? a.pipes[static_cast<size_t>(PipeClass::Shared)].latency * 2 : a.pipes[static_cast<size_t>(PipeClass::Shared)].latency;
-    const double done = l1_free_ - 1 + lat;
-    if (widened) r.wide_shared_done = done;
-    k.memory_latency_cycles += static_cast<uint64_t>(done - now);
-    return ceil_cycle(done);
-  }
-  // Global or local: sectors and lines of the request.
-  uint64_t sectors[64];
-  int nsec = 0;
-  const uint64_t warp_tag = (static_cast<uint64_t>(slots_[static_cast<size_t>(r.slot)].block) * env_.nwarps + static_cast<uint64_t>(r.widx)) *
-                            ((env_.local_per_thread + 3) / 4 * 128);
-  for (uint32_t m = log.lanes; m; m &= m - 1) {
-    const int l = std::countr_zero(m);
-    uint64_t addr = log.addr[l];
-    if (log.where == MemWhere::Local) addr = kLocalTagBase + warp_tag + (addr / 4) * 128 + static_cast<uint64_t>(l) * 4;
-    const uint64_t first = addr / 32, last = (addr + (log.where == MemWhere::Local ? std::min<uint32_t>(log.bytes, 4) : log.bytes) - 1) / 32;
-    for (uint64_t sct = first; sct <= last && nsec < 64; ++sct) sectors[nsec++] = sct;
-  }
-  std::sort(sectors, sectors + nsec);
-  nsec = static_cast<int>(std::unique(sectors, sectors + nsec) - sectors);
-  int nlines = 0;
-  for (int i = 0; i < nsec; ++i)
-    if (i == 0 || sectors[i] / 4 != sectors[i - 1] / 4) ++nlines;
-  ++k.global_requests;
-  k.global_sectors += static_cast<uint64_t>(nsec);
-  const double t1 = std::max(now, l1_free_);
-  l1_free_ = t1 + nlines;
-  *kind = static_cast<uint8_t>(Stall::LongScoreboard);
-  if (log.atomic) {
-    for (int i = 0; i < nsec; ++i) {
-      l2_log.push_back({sectors[i] * 32, true, false});
-      l2_pending.insert(sectors[i] * 32);
-    }
-    const double start = std::max(t1, l2_free_);
-    l2_free_ = start + nsec * env_.atomic_cycles_per_sector;
-    drain = std::max(drain, l2_free_);
-    // Per line of the request: its sectors pass the slice's atomic unit one after the other, and
-    // its busiest word's lanes wait for that word's earlier operations (the launcher serialises
-    // them at atomic_same_address_cycles per lane, across requests and SMs).
-    const double same_cycles = type_is_float(in.type) ? a.l2_atomic_same_address_cycles : a.l2_atomic_same_address_cycles_int;
-    int same = 1;
-    for (int i = 0; i < nsec;) {
-      const uint64_t line = sectors[i] / 4;
-      int n = 0;
-      for (; i + n < nsec && sectors[i + n] / 4 == line; ++n) {}
-      const uint32_t first = static_cast<uint32_t>(atomic_words.size());
-      uint32_t seen = 0;  // lanes already counted with an earlier lane on the same word
-      for (uint32_t m = log.lanes; m; m &= m - 1) {
-        const int l = std::countr_zero(m);
-        const uint64_t x = log.addr[l];
-        if (x / 128 != line || (seen >> l & 1)) continue;
-        uint32_t c = 0;
-        for (uint32_t q = log.lanes; q; q &= q - 1) {
-          const int o = std::countr_zero(q);
-          if (log.addr[o] == x) ++c, seen |= 1u << o;
+    const ArchSpec& a = *env_.arch;
+    WarpRec& r = warps_[static_cast<size_t>(wi)];
+    TimingCounters& k = timing[static_cast<size_t>(&in - env_.module->instructions().data())];
+    const double now = at;
+    if (log.where == MemWhere::Shared) {
+        uint32_t addr[32];
+        for (int l = 0; l < 32; ++l) addr[l] = static_cast<uint32_t>(log.addr[l]);
+        uint32_t bytes = log.bytes;
+        bool widened = false;
+        const std::vector<SharedIssue>& si = env_.options->shared_issue;
+        if (!si.empty() && !log.atomic) {
+            const SharedIssue& issue = si[static_cast<size_t>(&in - env_.module->instructions().data())];
+            if (issue.requests == 0) {
+                // ptxas merged this access into a neighbour's wider instruction: its data come with that
+                // request, which has paid the wavefronts (when the neighbour comes later in the PTX, as
+                // if it were issued now).
+                *kind = static_cast<uint8_t>(Stall::ShortScoreboard);
+                const double done = issue.after_head
+                                        ? r.wide_shared_done
+                                        : std::max(now, l1_free_) - 1 + a.pipes[static_cast<size_t>(PipeClass::Shared)].latency;
+                k.memory_latency_cycles += static_cast<uint64_t>(std::max(0.0, done - now));
+                return ceil_cycle(done);
+            }
+            if (issue.requests == 1 && static_cast<uint32_t>(issue.width) > bytes) {
+                bytes = static_cast<uint32_t>(issue.width);
+                for (int l = 0; l < 32; ++l) addr[l] &= ~(bytes - 1);
+                widened = true;
+            }
         }
-        atomic_words.push_back({x, c});
-        same = std::max(same, static_cast<int>(c));
-      }
-      atomic_log.push_back({l2_free_, line, n * env_.slice_atomic_cycles_per_sector, first, static_cast<uint32_t>(atomic_words.size()) - first, same_cycles});
-      i += n;
+        const BankCost cost = env_.shared_model->cost(addr, log.lanes, bytes);
+        k.shared_wavefronts += cost.wavefronts;
+        k.shared_ideal_wavefronts += cost.ideal;
+        const double start = std::max(now, l1_free_);
+        l1_free_ = start + cost.wavefronts * (log.atomic ? 2.0 : 1.0);
+        *kind = static_cast<uint8_t>(Stall::ShortScoreboard);
+        const double lat = log.atomic ? a.pipes[static_cast<size_t>(PipeClass::Shared)].latency * 2
+                                      : a.pipes[static_cast<size_t>(PipeClass::Shared)].latency;
+        const double done = l1_free_ - 1 + lat;
+        if (widened) r.wide_shared_done = done;
+        k.memory_latency_cycles += static_cast<uint64_t>(done - now);
+        return ceil_cycle(done);
     }
-    const double done = l2_free_ + a.pipes[static_cast<size_t>(PipeClass::Atomic)].latency + (same - 1) * same_cycles;
+    // Global or local: sectors and lines of the request.
+    uint64_t sectors[64];
+    int nsec = 0;
+    const uint64_t warp_tag =
+        (static_cast<uint64_t>(slots_[static_cast<size_t>(r.slot)].block) * env_.nwarps + static_cast<uint64_t>(r.widx)) *
+        ((env_.local_per_thread + 3) / 4 * 128);
+    for (uint32_t m = log.lanes; m; m &= m - 1) {
+        const int l = std::countr_zero(m);
+        uint64_t addr = log.addr[l];
+        if (log.where == MemWhere::Local) addr = kLocalTagBase + warp_tag + (addr / 4) * 128 + static_cast<uint64_t>(l) * 4;
+        const uint64_t first = addr / 32,
+                       last = (addr + (log.where == MemWhere::Local ? std::min<uint32_t>(log.bytes, 4) : log.bytes) - 1) / 32;
+        for (uint64_t sct = first; sct <= last && nsec < 64; ++sct) sectors[nsec++] = sct;
+    }
+    std::sort(sectors, sectors + nsec);
+    nsec = static_cast<int>(std::unique(sectors, sectors + nsec) - sectors);
+    int nlines = 0;
+    for (int i = 0; i < nsec; ++i)
+        if (i == 0 || sectors[i] / 4 != sectors[i - 1] / 4) ++nlines;
+    ++k.global_requests;
+    k.global_sectors += static_cast<uint64_t>(nsec);
+    const double t1 = std::max(now, l1_free_);
+    l1_free_ = t1 + nlines;
+    *kind = static_cast<uint8_t>(Stall::LongScoreboard);
+    if (log.atomic) {
+        for (int i = 0; i < nsec; ++i) {
+            l2_log.push_back({sectors[i] * 32, true, false});
+            l2_pending.insert(sectors[i] * 32);
+        }
+        const double start = std::max(t1, l2_free_);
+        l2_free_ = start + nsec * env_.atomic_cycles_per_sector;
+        drain = std::max(drain, l2_free_);
+        // Per line of the request: its sectors pass the slice's atomic unit one after the other, and
+        // its busiest word's lanes wait for that word's earlier operations (the launcher serialises
+        // them at atomic_same_address_cycles per lane, across requests and SMs).
+        const double same_cycles = type_is_float(in.type) ? a.l2_atomic_same_address_cycles : a.l2_atomic_same_address_cycles_int;
+        int same = 1;
+        for (int i = 0; i < nsec;) {
+            const uint64_t line = sectors[i] / 4;
+            int n = 0;
+            for (; i + n < nsec && sectors[i + n] / 4 == line; ++n) {}
+            const uint32_t first = static_cast<uint32_t>(atomic_words.size());
+            uint32_t seen = 0;  // lanes already counted with an earlier lane on the same word
+            for (uint32_t m = log.lanes; m; m &= m - 1) {
+                const int l = std::countr_zero(m);
+                const uint64_t x = log.addr[l];
+                if (x / 128 != line || (seen >> l & 1)) continue;
+                uint32_t c = 0;
+                for (uint32_t q = log.lanes; q; q &= q - 1) {
+                    const int o = std::countr_zero(q);
+                    if (log.addr[o] == x) ++c, seen |= 1u << o;
+                }
+                atomic_words.push_back({x, c});
+                same = std::max(same, static_cast<int>(c));
+            }
+            atomic_log.push_back({l2_free_, line, n * env_.slice_atomic_cycles_per_sector, first,
+                                  static_cast<uint32_t>(atomic_words.size()) - first, same_cycles});
+            i += n;
+        }
+        const double done = l2_free_ + a.pipes[static_cast<size_t>(PipeClass::Atomic)].latency + (same - 1) * same_cycles;
+        k.memory_latency_cycles += static_cast<uint64_t>(done - now);
+        return ceil_cycle(done);
+    }
+    if (log.write) {
+        // Stores share the SM's path into L2 with loads: one write request per 128-byte line (its
+        // sectors masked), at the chip's measured rate for one-line-per-lane stores, and no faster
+        // than the L2's sector bandwidth. The warp does not wait, but a load behind them does, and
+        // the kernel ends after they drain.
+        for (int i = 0; i < nsec; ++i) {
+            l2_log.push_back({sectors[i] * 32, true, false});
+            l2_pending.insert(sectors[i] * 32);
+        }
+        l2_free_ = std::max(t1, l2_free_) + std::max(nlines * env_.store_cycles_per_line, nsec * env_.l2_cycles_per_sector);
+        drain = std::max(drain, l2_free_);
+        return now_ + 1;
+    }
+    int l2_n = 0, dram_n = 0;
+    for (int i = 0; i < nsec; ++i) {
+        const uint64_t addr = sectors[i] * 32;
+        if (l1_.access(addr, false)) {
+            ++k.l1_hits;
+            continue;
+        }
+        ++k.l1_misses;
+        ++l2_n;
+        if (env_.l2->probe(addr) || l2_pending.count(addr)) {
+            ++k.l2_hits;
+            l2_log.push_back({addr, false, false});
+        } else {
+            ++k.l2_misses;
+            ++dram_n;
+            l2_pending.insert(addr);
+            l2_log.push_back({addr, false, true});
+        }
+    }
+    double done = t1 + a.l1_hit_latency;
+    if (l2_n) {
+        const double start = std::max(t1, l2_free_);
+        l2_free_ = start + l2_n * env_.l2_cycles_per_sector;
+        done = std::max(done, l2_free_ + a.l2_hit_latency);
+    }
+    if (dram_n) {
+        const double start = std::max(t1, dram_free);
+        dram_free = start + dram_n * env_.dram_cycles_per_sector * env_.dram_miss_share;
+        dram_read_bytes += static_cast<uint64_t>(dram_n) * static_cast<uint64_t>(a.l2_sector_bytes);
+        done = std::max(done, dram_free + a.dram_latency + env_.dram_extra_latency);
+    }
     k.memory_latency_cycles += static_cast<uint64_t>(done - now);
     return ceil_cycle(done);
-  }
-  if (log.write) {
-    // Stores share the SM's path into L2 with loads: one write request per 128-byte line (its
-    // sectors masked), at the chip's measured rate for one-line-per-lane stores, and no faster
-    // than the L2's sector bandwidth. The warp does not wait, but a load behind them does, and
-    // the kernel ends after they drain.
-    for (int i = 0; i < nsec; ++i) {
-      l2_log.push_back({sectors[i] * 32, true, false});
-      l2_pending.insert(sectors[i] * 32);
-    }
-    l2_free_ = std::max(t1, l2_free_) + std::max(nlines * env_.store_cycles_per_line, nsec * env_.l2_cycles_per_sector);
-    drain = std::max(drain, l2_free_);
-    return now_ + 1;
-  }
-  int l2_n = 0, dram_n = 0;
-  for (int i = 0; i < nsec; ++i) {
-    const uint64_t addr = sectors[i] * 32;
-    if (l1_.access(addr, false)) {
-      ++k.l1_hits;
-      continue;
-    }
-    ++k.l1_misses;
-    ++l2_n;
-    if (env_.l2->probe(addr) || l2_pending.count(addr)) {
-      ++k.l2_hits;
-      l2_log.push_back({addr, false, false});
-    } else {
-      ++k.l2_misses;
-      ++dram_n;
-      l2_pending.insert(addr);
-      l2_log.push_back({addr, false, true});
-    }
-  }
-  double done = t1 + a.l1_hit_latency;
-  if (l2_n) {
-    const double start = std::max(t1, l2_free_);
-    l2_free_ = start + l2_n * env_.l2_cycles_per_sector;
-    done = std::max(done, l2_free_ + a.l2_hit_latency);
-  }
-  if (dram_n) {
-    const double start = std::max(t1, dram_free);
-    dram_free = start + dram_n * env_.dram_cycles_per_sector * env_.dram_miss_share;
-    dram_read_bytes += static_cast<uint64_t>(dram_n) * static_cast<uint64_t>(a.l2_sector_bytes);
-    done = std::max(done, dram_free + a.dram_latency + env_.dram_extra_latency);
-  }
-  k.memory_latency_cycles += static_cast<uint64_t>(done - now);
-  return ceil_cycle(done);
 }
 
 }  // namespace weft::gpusim

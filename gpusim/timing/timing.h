@@ -42,16 +42,16 @@ namespace weft::gpusim {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Stall reasons
 enum class Stall : uint8_t {
-  Selected,          // issued this cycle
-  NotSelected,       // eligible, another warp issued
-  Wait,              // fixed-latency dependency (ALU/FMA result not ready yet)
-  ShortScoreboard,   // waiting on an MIO result: shared memory, SFU, shuffle
-  LongScoreboard,    // waiting on an L1TEX result: global/local memory
-  Barrier,           // waiting at bar.sync for the block's other warps
-  MathPipeThrottle,  // the instruction's math pipe is busy
-  MioThrottle,       // the shared-memory / L1 data stage is busy
-  LgThrottle,        // (reserved: global-memory queue full)
-  kCount
+    Selected,          // issued this cycle
+    NotSelected,       // eligible, another warp issued
+    Wait,              // fixed-latency dependency (ALU/FMA result not ready yet)
+    ShortScoreboard,   // waiting on an MIO result: shared memory, SFU, shuffle
+    LongScoreboard,    // waiting on an L1TEX result: global/local memory
+    Barrier,           // waiting at bar.sync for the block's other warps
+    MathPipeThrottle,  // the instruction's math pipe is busy
+    MioThrottle,       // the shared-memory / L1 data stage is busy
+    LgThrottle,        // (reserved: global-memory queue full)
+    kCount
 };
 inline constexpr int kNumStalls = static_cast<int>(Stall::kCount);
 const char* stall_name(Stall s);  // "selected", "not_selected", "long_scoreboard", ...
@@ -59,33 +59,33 @@ const char* stall_name(Stall s);  // "selected", "not_selected", "long_scoreboar
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Counters
 struct TimingCounters {
-  uint64_t stall_cycles[kNumStalls] = {};  // warp-cycles spent at this instruction, by reason
-  uint64_t shared_wavefronts = 0;          // shared-memory data-stage passes
-  uint64_t shared_ideal_wavefronts = 0;    // without bank conflicts
-  uint64_t global_requests = 0;            // warp-level global/local ld/st/atom with >= 1 lane
-  uint64_t global_sectors = 0;             // distinct 32-byte sectors of those requests
-  uint64_t l1_hits = 0, l1_misses = 0;     // sectors (loads)
-  uint64_t l2_hits = 0, l2_misses = 0;     // sectors reaching L2
-  uint64_t memory_latency_cycles = 0;      // sum over memory requests of issue-to-data cycles
-  uint64_t issue_cycles() const { return stall_cycles[0]; }
-  uint64_t shared_excess_wavefronts() const { return shared_wavefronts - shared_ideal_wavefronts; }
-  uint64_t total_stall_cycles() const;     // all reasons but Selected
-  uint64_t warp_cycles() const { return issue_cycles() + total_stall_cycles(); }  // warp-cycles spent here
-  TimingCounters& operator+=(const TimingCounters& o);
+    uint64_t stall_cycles[kNumStalls] = {};  // warp-cycles spent at this instruction, by reason
+    uint64_t shared_wavefronts = 0;          // shared-memory data-stage passes
+    uint64_t shared_ideal_wavefronts = 0;    // without bank conflicts
+    uint64_t global_requests = 0;            // warp-level global/local ld/st/atom with >= 1 lane
+    uint64_t global_sectors = 0;             // distinct 32-byte sectors of those requests
+    uint64_t l1_hits = 0, l1_misses = 0;     // sectors (loads)
+    uint64_t l2_hits = 0, l2_misses = 0;     // sectors reaching L2
+    uint64_t memory_latency_cycles = 0;      // sum over memory requests of issue-to-data cycles
+    uint64_t issue_cycles() const { return stall_cycles[0]; }
+    uint64_t shared_excess_wavefronts() const { return shared_wavefronts - shared_ideal_wavefronts; }
+    uint64_t total_stall_cycles() const;                                            // all reasons but Selected
+    uint64_t warp_cycles() const { return issue_cycles() + total_stall_cycles(); }  // warp-cycles spent here
+    TimingCounters& operator+=(const TimingCounters& o);
 };
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Options
 // Which issued instructions the JSONL trace keeps (all conditions must hold).
 struct TraceFilter {
-  int32_t sm = -1;                  // only this SM (-1: all)
-  int64_t block = -1;               // only this linear block index (-1: all)
-  int32_t warp = -1;                // only this warp index within its block (-1: all)
-  int32_t source_line = -1;         // only instructions attributed to this source line
-  std::string opcode;               // only these opcodes: "ld" matches ld.global.f32 and
-                                    // ld.shared.u32, "ld.shared" only the latter ("" all)
-  uint64_t first_cycle = 0, last_cycle = UINT64_MAX;
-  uint64_t max_records = 1000000;   // stop recording after this many
+    int32_t sm = -1;           // only this SM (-1: all)
+    int64_t block = -1;        // only this linear block index (-1: all)
+    int32_t warp = -1;         // only this warp index within its block (-1: all)
+    int32_t source_line = -1;  // only instructions attributed to this source line
+    std::string opcode;        // only these opcodes: "ld" matches ld.global.f32 and
+                               // ld.shared.u32, "ld.shared" only the latter ("" all)
+    uint64_t first_cycle = 0, last_cycle = UINT64_MAX;
+    uint64_t max_records = 1000000;  // stop recording after this many
 };
 // Throws SimError naming the field when a filter cannot match anything by construction
 // (an opcode that is no PTX mnemonic, an inverted cycle window).
@@ -94,70 +94,70 @@ void check_trace_filter(const TraceFilter& filter);
 bool trace_opcode_matches(std::string_view instruction_text, std::string_view filter);
 
 struct TimingOptions {
-  ArchSpec arch;                               // e.g. builtin_arch("h200")
-  int registers_per_thread = -1;               // -1: ask ptxas (needs ptx_text), 0: no register limit
-  int64_t static_shared_bytes = -1;            // the kernel's static shared memory for occupancy;
-                                               // -1: ptxas's figure when ptxas runs, else the module's
-                                               // (which sums every kernel's .shared variables)
-  std::string ptx_text;                        // the module's PTX, for ptxas's register count
-  std::string ptxas = ptxas_path();
-  SchedulerFactory scheduler = gto_scheduler();
-  std::shared_ptr<const SharedMemoryModel> shared_model;  // null: NvidiaBankModel
-  std::shared_ptr<const CachePolicy> l1_policy, l2_policy;  // replacement; null: LRU
-  std::vector<double> issue_weights;           // per module instruction: issue cycles of one execution
-                                               // (SASS instructions ptxas makes from it: sass_weights()
-                                               // in sass_map.h); empty: 1 per instruction that is not folded
-  std::vector<SharedIssue> shared_issue;       // per module instruction: how the machine code issues a
-                                               // shared load/store (sass_shared_issue() in sass_map.h:
-                                               // ptxas's merged LDS.128/STS.64); empty: as the PTX writes it
-  std::vector<LoadHoist> load_hoist;           // per module instruction: where ptxas scheduled a load
-                                               // early (sass_load_hoist() in sass_map.h); empty:
-                                               // every load issues where the PTX has it
-  int threads = 1;                             // host threads simulating SMs
-  uint32_t epoch_cycles = 256;                 // L2 synchronisation interval
-  LaunchOptions launch;                        // functional options (dynamic shared memory, ...)
-  std::ostream* instruction_trace = nullptr;   // JSONL, one issued instruction per line
-  TraceFilter trace_filter;
-  bool block_timeline = true;                  // keep per-block start/end for the Chrome trace
+    ArchSpec arch;                     // e.g. builtin_arch("h200")
+    int registers_per_thread = -1;     // -1: ask ptxas (needs ptx_text), 0: no register limit
+    int64_t static_shared_bytes = -1;  // the kernel's static shared memory for occupancy;
+                                       // -1: ptxas's figure when ptxas runs, else the module's
+                                       // (which sums every kernel's .shared variables)
+    std::string ptx_text;              // the module's PTX, for ptxas's register count
+    std::string ptxas = ptxas_path();
+    SchedulerFactory scheduler = gto_scheduler();
+    std::shared_ptr<const SharedMemoryModel> shared_model;    // null: NvidiaBankModel
+    std::shared_ptr<const CachePolicy> l1_policy, l2_policy;  // replacement; null: LRU
+    std::vector<double> issue_weights;                        // per module instruction: issue cycles of one execution
+                                                              // (SASS instructions ptxas makes from it: sass_weights()
+                                                              // in sass_map.h); empty: 1 per instruction that is not folded
+    std::vector<SharedIssue> shared_issue;                    // per module instruction: how the machine code issues a
+                                                              // shared load/store (sass_shared_issue() in sass_map.h:
+                                                              // ptxas's merged LDS.128/STS.64); empty: as the PTX writes it
+    std::vector<LoadHoist> load_hoist;                        // per module instruction: where ptxas scheduled a load
+                                                              // early (sass_load_hoist() in sass_map.h); empty:
+                                                              // every load issues where the PTX has it
+    int threads = 1;                                          // host threads simulating SMs
+    uint32_t epoch_cycles = 256;                              // L2 synchronisation interval
+    LaunchOptions launch;                                     // functional options (dynamic shared memory, ...)
+    std::ostream* instruction_trace = nullptr;                // JSONL, one issued instruction per line
+    TraceFilter trace_filter;
+    bool block_timeline = true;  // keep per-block start/end for the Chrome trace
 };
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Results
 struct BlockSpan {
-  uint64_t block = 0;       // linear block index
-  int32_t sm = 0, slot = 0;
-  uint64_t start = 0, end = 0;  // cycles from the kernel's start
+    uint64_t block = 0;  // linear block index
+    int32_t sm = 0, slot = 0;
+    uint64_t start = 0, end = 0;  // cycles from the kernel's start
 };
 
 // The life of one warp: from its block's placement to its exit (cycles from the kernel's start).
 struct WarpSpan {
-  uint64_t block = 0;
-  int32_t sm = 0, slot = 0, warp = 0, scheduler = 0;
-  uint64_t start = 0, end = 0;
-  uint64_t issued = 0;      // warp instructions it issued
+    uint64_t block = 0;
+    int32_t sm = 0, slot = 0, warp = 0, scheduler = 0;
+    uint64_t start = 0, end = 0;
+    uint64_t issued = 0;  // warp instructions it issued
 };
 
 struct TimingResult {
-  LaunchResult counts;                          // the functional counts (same as launch())
-  std::string arch;
-  Occupancy occupancy;
-  uint64_t cycles = 0;                          // kernel duration, launch overhead included
-  double time_us = 0;                           // cycles / clock
-  double ipc = 0;                               // warp instructions per active SM cycle
-  double achieved_occupancy = 0;                // average active warps / max warps, active SMs
-  uint64_t sm_active_cycles = 0;                // summed over SMs
-  uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
-  uint64_t issued_instructions = 0;             // warp instructions that took an issue slot
-  // SASS warp instructions the GPU would execute (Nsight Compute's smsp__inst_executed),
-  // estimated from the PTX executions by gpusim::estimate_sass_instructions (sass_map.h). Set by
-  // callers that hold ptxas's map (the sim device does); 0 when not estimated.
-  uint64_t sass_instructions = 0;
-  TimingCounters total;
-  std::vector<TimingCounters> per_instruction;  // parallel to counts.per_instruction
-  std::vector<TimingCounters> per_line;         // parallel to counts.per_line
-  std::vector<BlockSpan> blocks;                // when TimingOptions::block_timeline
-  std::vector<WarpSpan> warps;                  // when TimingOptions::block_timeline
-  std::string scheduler, shared_model, l1_policy, l2_policy;
+    LaunchResult counts;  // the functional counts (same as launch())
+    std::string arch;
+    Occupancy occupancy;
+    uint64_t cycles = 0;            // kernel duration, launch overhead included
+    double time_us = 0;             // cycles / clock
+    double ipc = 0;                 // warp instructions per active SM cycle
+    double achieved_occupancy = 0;  // average active warps / max warps, active SMs
+    uint64_t sm_active_cycles = 0;  // summed over SMs
+    uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+    uint64_t issued_instructions = 0;  // warp instructions that took an issue slot
+    // SASS warp instructions the GPU would execute (Nsight Compute's smsp__inst_executed),
+    // estimated from the PTX executions by gpusim::estimate_sass_instructions (sass_map.h). Set by
+    // callers that hold ptxas's map (the sim device does); 0 when not estimated.
+    uint64_t sass_instructions = 0;
+    TimingCounters total;
+    std::vector<TimingCounters> per_instruction;  // parallel to counts.per_instruction
+    std::vector<TimingCounters> per_line;         // parallel to counts.per_line
+    std::vector<BlockSpan> blocks;                // when TimingOptions::block_timeline
+    std::vector<WarpSpan> warps;                  // when TimingOptions::block_timeline
+    std::string scheduler, shared_model, l1_policy, l2_policy;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -13,9 +13,10 @@ namespace py = pybind11;
 namespace weft::python {
 
 void bind_audit(py::module_& m) {
-    m.def("audit", [](const runtime::Kernel& k, const std::vector<int64_t>& dims,
-                      const std::map<std::string, std::vector<int64_t>>& shapes, const std::map<std::string, int64_t>& args,
-                      int block_dim, int64_t max_constant_bytes) {
+    m.def(
+        "audit",
+        [](const runtime::Kernel& k, const std::vector<int64_t>& dims, const std::map<std::string, std::vector<int64_t>>& shapes,
+           const std::map<std::string, int64_t>& args, int block_dim, int64_t max_constant_bytes) {
             const compiler::CompiledModule& cm = k.module()->compiled();
             if (!cm.ir) throw runtime::RuntimeError("audit: the module of kernel '" + k.name() + "' has no IR");
             const compiler::ir::Function* f = cm.ir->find(k.name());
@@ -48,7 +49,8 @@ void bind_audit(py::module_& m) {
                 out.append(d);
             }
             return out;
-        }, py::arg("kernel"), py::arg("dims"), py::arg("shapes"), py::arg("args"), py::arg("block_dim") = 0,
+        },
+        py::arg("kernel"), py::arg("dims"), py::arg("shapes"), py::arg("args"), py::arg("block_dim") = 0,
         py::arg("max_constant_bytes") = 64,
         "Findings of the static audit of a kernel: [{check, severity, kernel, path, line, col, message, notes, text}]");
 }

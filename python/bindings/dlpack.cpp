@@ -49,30 +49,42 @@ void order_for_consumer(const Array& a, std::optional<long long> stream) {
 }  // namespace
 
 void bind_dlpack(py::module_& m) {
-    m.def("to_dlpack", [](const Array& a, std::optional<long long> stream) {
+    m.def(
+        "to_dlpack",
+        [](const Array& a, std::optional<long long> stream) {
             order_for_consumer(a, stream);
             DLManagedTensor* t = to_dlpack(a);
             return py::reinterpret_steal<py::object>(PyCapsule_New(t, kName, capsule_destructor));
-        }, py::arg("array"), py::arg("stream") = py::none(),
+        },
+        py::arg("array"), py::arg("stream") = py::none(),
         "A 'dltensor' capsule sharing the array's memory (the __dlpack__ protocol)");
-    m.def("from_dlpack", [](py::capsule capsule, const compiler::TypeNode* dtype) {
+    m.def(
+        "from_dlpack",
+        [](py::capsule capsule, const compiler::TypeNode* dtype) {
             PyObject* c = capsule.ptr();
             if (!PyCapsule_IsValid(c, kName))
-                throw py::value_error("from_dlpack: expected an unconsumed 'dltensor' capsule (a capsule is consumed once; "
-                                      "call __dlpack__ again for another)");
+                throw py::value_error(
+                    "from_dlpack: expected an unconsumed 'dltensor' capsule (a capsule is consumed once; "
+                    "call __dlpack__ again for another)");
             auto* t = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(c, kName));
             PyCapsule_SetName(c, kUsedName);  // ours now, also if from_dlpack throws (it calls the deleter)
             return from_dlpack(t, dtype);
-        }, py::arg("capsule"), py::arg("dtype") = nullptr,
-        "An array sharing the memory of a 'dltensor' capsule, which it consumes");
-    m.def("dlpack_device", [](const Array& a) {
-        DLDevice d = dlpack_device(a.device());
-        return py::make_tuple(d.device_type, d.device_id);
-    }, "(device_type, device_id) as __dlpack_device__ returns them");
+        },
+        py::arg("capsule"), py::arg("dtype") = nullptr, "An array sharing the memory of a 'dltensor' capsule, which it consumes");
+    m.def(
+        "dlpack_device",
+        [](const Array& a) {
+            DLDevice d = dlpack_device(a.device());
+            return py::make_tuple(d.device_type, d.device_id);
+        },
+        "(device_type, device_id) as __dlpack_device__ returns them");
 #if WEFT_HAVE_CUDA
-    m.def("current_stream_handle", [](const std::string& device) {
-        return reinterpret_cast<std::uintptr_t>(Stream::current(parse_device(device)).handle());
-    }, "This thread's current CUstream of a cuda device, as an integer (the stream a DLPack producer must order)");
+    m.def(
+        "current_stream_handle",
+        [](const std::string& device) {
+            return reinterpret_cast<std::uintptr_t>(Stream::current(parse_device(device)).handle());
+        },
+        "This thread's current CUstream of a cuda device, as an integer (the stream a DLPack producer must order)");
 #else
     m.def("current_stream_handle", [](const std::string&) -> std::uintptr_t {
         throw RuntimeError("this build of Weft has no cuda device (WEFT_WITH_CUDA=OFF)");

@@ -24,7 +24,8 @@ Quat q4(const Q4& q) { return Quat(q[3], q[0], q[1], q[2]).normalized(); }
 // Exposes a Model/State array member as a read-write property.
 template <typename C>
 void array_property(py::class_<C>& cls, const char* name, Array C::*member) {
-    cls.def_property(name, [member](const C& c) { return c.*member; }, [member](C& c, const Array& a) { c.*member = a; });
+    cls.def_property(
+        name, [member](const C& c) { return c.*member; }, [member](C& c, const Array& a) { c.*member = a; });
 }
 
 }  // namespace
@@ -57,31 +58,50 @@ void bind_engine(py::module_& m) {
         .def_readwrite("soft_contact_kf", &Model::soft_contact_kf)
         .def_readwrite("soft_contact_mu", &Model::soft_contact_mu)
         .def_readwrite("gravity", &Model::gravity)
-        .def("state", &Model::state, py::arg("requires_grad") = -1, "A new State with the model's initial positions and velocities")
+        .def("state", &Model::state, py::arg("requires_grad") = -1,
+             "A new State with the model's initial positions and velocities")
         .def("control", &Model::control);
     for (auto [name, member] : std::initializer_list<std::pair<const char*, Array Model::*>>{
-             {"particle_q", &Model::particle_q}, {"particle_qd", &Model::particle_qd}, {"particle_mass", &Model::particle_mass},
-             {"particle_inv_mass", &Model::particle_inv_mass}, {"particle_radius", &Model::particle_radius},
-             {"particle_flags", &Model::particle_flags}, {"spring_indices", &Model::spring_indices},
-             {"spring_rest_length", &Model::spring_rest_length}, {"spring_stiffness", &Model::spring_stiffness},
-             {"spring_damping", &Model::spring_damping}, {"tri_indices", &Model::tri_indices}, {"tri_poses", &Model::tri_poses},
-             {"tri_activations", &Model::tri_activations}, {"tri_materials", &Model::tri_materials},
-             {"tri_areas", &Model::tri_areas}, {"edge_indices", &Model::edge_indices}, {"edge_rest_angle", &Model::edge_rest_angle},
-             {"edge_bending_properties", &Model::edge_bending_properties}, {"tet_indices", &Model::tet_indices},
-             {"tet_poses", &Model::tet_poses}, {"tet_activations", &Model::tet_activations},
-             {"tet_materials", &Model::tet_materials}, {"shape_transform", &Model::shape_transform},
-             {"shape_geo_type", &Model::shape_geo_type}, {"shape_geo_scale", &Model::shape_geo_scale},
-             {"shape_geo_thickness", &Model::shape_geo_thickness}, {"shape_sdf_values", &Model::shape_sdf_values},
-             {"shape_sdf_dims", &Model::shape_sdf_dims}, {"shape_sdf_origin", &Model::shape_sdf_origin},
+             {"particle_q", &Model::particle_q},
+             {"particle_qd", &Model::particle_qd},
+             {"particle_mass", &Model::particle_mass},
+             {"particle_inv_mass", &Model::particle_inv_mass},
+             {"particle_radius", &Model::particle_radius},
+             {"particle_flags", &Model::particle_flags},
+             {"spring_indices", &Model::spring_indices},
+             {"spring_rest_length", &Model::spring_rest_length},
+             {"spring_stiffness", &Model::spring_stiffness},
+             {"spring_damping", &Model::spring_damping},
+             {"tri_indices", &Model::tri_indices},
+             {"tri_poses", &Model::tri_poses},
+             {"tri_activations", &Model::tri_activations},
+             {"tri_materials", &Model::tri_materials},
+             {"tri_areas", &Model::tri_areas},
+             {"edge_indices", &Model::edge_indices},
+             {"edge_rest_angle", &Model::edge_rest_angle},
+             {"edge_bending_properties", &Model::edge_bending_properties},
+             {"tet_indices", &Model::tet_indices},
+             {"tet_poses", &Model::tet_poses},
+             {"tet_activations", &Model::tet_activations},
+             {"tet_materials", &Model::tet_materials},
+             {"shape_transform", &Model::shape_transform},
+             {"shape_geo_type", &Model::shape_geo_type},
+             {"shape_geo_scale", &Model::shape_geo_scale},
+             {"shape_geo_thickness", &Model::shape_geo_thickness},
+             {"shape_sdf_values", &Model::shape_sdf_values},
+             {"shape_sdf_dims", &Model::shape_sdf_dims},
+             {"shape_sdf_origin", &Model::shape_sdf_origin},
              {"shape_sdf_cell", &Model::shape_sdf_cell}})
         array_property(model, name, member);
 
     py::class_<State> state(m, "State", "What a step changes: positions, velocities, forces");
     state.def_readonly("particle_count", &State::particle_count).def("clear_forces", &State::clear_forces);
-    for (auto [name, member] : std::initializer_list<std::pair<const char*, Array State::*>>{
-             {"particle_q", &State::particle_q}, {"particle_qd", &State::particle_qd}, {"particle_f", &State::particle_f},
-             {"grid_bucket_count", &State::grid_bucket_count},
-             {"grid_bucket_particles", &State::grid_bucket_particles}})
+    for (auto [name, member] :
+         std::initializer_list<std::pair<const char*, Array State::*>>{{"particle_q", &State::particle_q},
+                                                                       {"particle_qd", &State::particle_qd},
+                                                                       {"particle_f", &State::particle_f},
+                                                                       {"grid_bucket_count", &State::grid_bucket_count},
+                                                                       {"grid_bucket_particles", &State::grid_bucket_particles}})
         array_property(state, name, member);
 
     py::class_<Control> control(m, "Control", "Inputs of a step: external forces");
@@ -111,22 +131,26 @@ void bind_engine(py::module_& m) {
         .def_readwrite("particle_max_velocity", &ModelBuilder::particle_max_velocity)
         .def_readwrite("ground", &ModelBuilder::ground)
         .def_property_readonly("particle_count", &ModelBuilder::particle_count)
-        .def("add_particle", [](ModelBuilder& s, const V3& pos, const V3& vel, float mass, float radius, uint32_t flags) {
+        .def(
+            "add_particle",
+            [](ModelBuilder& s, const V3& pos, const V3& vel, float mass, float radius, uint32_t flags) {
                 return s.add_particle(v3(pos), v3(vel), mass, radius, flags);
-            }, py::arg("pos"), py::arg("vel"), py::arg("mass"), py::arg("radius") = -1.0f, py::arg("flags") = 1u)
+            },
+            py::arg("pos"), py::arg("vel"), py::arg("mass"), py::arg("radius") = -1.0f, py::arg("flags") = 1u)
         .def("add_spring", &ModelBuilder::add_spring, py::arg("i"), py::arg("j"), py::arg("ke"), py::arg("kd"),
              py::arg("rest_length") = -1.0f)
         .def("add_triangle", &ModelBuilder::add_triangle, py::arg("i"), py::arg("j"), py::arg("k"), py::arg("tri_ke") = -1.0f,
              py::arg("tri_ka") = -1.0f, py::arg("tri_kd") = -1.0f, py::arg("tri_drag") = 0.0f, py::arg("tri_lift") = 0.0f)
-        .def("add_edge", &ModelBuilder::add_edge, py::arg("i"), py::arg("j"), py::arg("k"), py::arg("l"),
-             py::arg("rest") = NAN, py::arg("edge_ke") = -1.0f, py::arg("edge_kd") = -1.0f)
+        .def("add_edge", &ModelBuilder::add_edge, py::arg("i"), py::arg("j"), py::arg("k"), py::arg("l"), py::arg("rest") = NAN,
+             py::arg("edge_ke") = -1.0f, py::arg("edge_kd") = -1.0f)
         .def("add_tetrahedron", &ModelBuilder::add_tetrahedron, py::arg("i"), py::arg("j"), py::arg("k"), py::arg("l"),
              py::arg("k_mu") = 1.0e3f, py::arg("k_lambda") = 1.0e3f, py::arg("k_damp") = 0.0f)
-        .def("add_cloth_grid", [](ModelBuilder& s, const V3& pos, const Q4& rot, const V3& vel, int dim_x, int dim_y,
-                                  float cell_x, float cell_y, float mass, bool reverse_winding, bool fix_left, bool fix_right,
-                                  bool fix_top, bool fix_bottom, float tri_ke, float tri_ka, float tri_kd, float tri_drag,
-                                  float tri_lift, float edge_ke, float edge_kd, bool add_springs, float spring_ke,
-                                  float spring_kd, float particle_radius) {
+        .def(
+            "add_cloth_grid",
+            [](ModelBuilder& s, const V3& pos, const Q4& rot, const V3& vel, int dim_x, int dim_y, float cell_x, float cell_y,
+               float mass, bool reverse_winding, bool fix_left, bool fix_right, bool fix_top, bool fix_bottom, float tri_ke,
+               float tri_ka, float tri_kd, float tri_drag, float tri_lift, float edge_ke, float edge_kd, bool add_springs,
+               float spring_ke, float spring_kd, float particle_radius) {
                 ClothGridDef d;
                 d.pos = v3(pos), d.rot = q4(rot), d.vel = v3(vel);
                 d.dim_x = dim_x, d.dim_y = dim_y, d.cell_x = cell_x, d.cell_y = cell_y, d.mass = mass;
@@ -137,16 +161,18 @@ void bind_engine(py::module_& m) {
                 d.add_springs = add_springs, d.spring_ke = spring_ke, d.spring_kd = spring_kd;
                 d.particle_radius = particle_radius;
                 s.add_cloth_grid(d);
-            }, py::arg("pos"), py::arg("rot"), py::arg("vel"), py::arg("dim_x"), py::arg("dim_y"), py::arg("cell_x"),
+            },
+            py::arg("pos"), py::arg("rot"), py::arg("vel"), py::arg("dim_x"), py::arg("dim_y"), py::arg("cell_x"),
             py::arg("cell_y"), py::arg("mass"), py::arg("reverse_winding") = false, py::arg("fix_left") = false,
             py::arg("fix_right") = false, py::arg("fix_top") = false, py::arg("fix_bottom") = false, py::arg("tri_ke") = 100.0f,
             py::arg("tri_ka") = 100.0f, py::arg("tri_kd") = 10.0f, py::arg("tri_drag") = 0.0f, py::arg("tri_lift") = 0.0f,
             py::arg("edge_ke") = 100.0f, py::arg("edge_kd") = 0.0f, py::arg("add_springs") = false, py::arg("spring_ke") = 100.0f,
             py::arg("spring_kd") = 0.0f, py::arg("particle_radius") = -1.0f)
-        .def("add_soft_grid", [](ModelBuilder& s, const V3& pos, const Q4& rot, const V3& vel, int dim_x, int dim_y, int dim_z,
-                                 float cell_x, float cell_y, float cell_z, float density, float k_mu, float k_lambda,
-                                 float k_damp, bool fix_left, bool fix_right, bool fix_top, bool fix_bottom,
-                                 float particle_radius) {
+        .def(
+            "add_soft_grid",
+            [](ModelBuilder& s, const V3& pos, const Q4& rot, const V3& vel, int dim_x, int dim_y, int dim_z, float cell_x,
+               float cell_y, float cell_z, float density, float k_mu, float k_lambda, float k_damp, bool fix_left, bool fix_right,
+               bool fix_top, bool fix_bottom, float particle_radius) {
                 SoftGridDef d;
                 d.pos = v3(pos), d.rot = q4(rot), d.vel = v3(vel);
                 d.dim_x = dim_x, d.dim_y = dim_y, d.dim_z = dim_z, d.cell_x = cell_x, d.cell_y = cell_y, d.cell_z = cell_z;
@@ -154,74 +180,110 @@ void bind_engine(py::module_& m) {
                 d.fix_left = fix_left, d.fix_right = fix_right, d.fix_top = fix_top, d.fix_bottom = fix_bottom;
                 d.particle_radius = particle_radius;
                 s.add_soft_grid(d);
-            }, py::arg("pos"), py::arg("rot"), py::arg("vel"), py::arg("dim_x"), py::arg("dim_y"), py::arg("dim_z"),
+            },
+            py::arg("pos"), py::arg("rot"), py::arg("vel"), py::arg("dim_x"), py::arg("dim_y"), py::arg("dim_z"),
             py::arg("cell_x"), py::arg("cell_y"), py::arg("cell_z"), py::arg("density"), py::arg("k_mu"), py::arg("k_lambda"),
             py::arg("k_damp"), py::arg("fix_left") = false, py::arg("fix_right") = false, py::arg("fix_top") = false,
             py::arg("fix_bottom") = false, py::arg("particle_radius") = -1.0f)
-        .def("add_shape_sphere", [](ModelBuilder& s, const V3& pos, const Q4& rot, float radius, float thickness) {
+        .def(
+            "add_shape_sphere",
+            [](ModelBuilder& s, const V3& pos, const Q4& rot, float radius, float thickness) {
                 return s.add_shape_sphere(v3(pos), radius, q4(rot), thickness);
-            }, py::arg("pos"), py::arg("rot"), py::arg("radius"), py::arg("thickness") = 0.0f)
-        .def("add_shape_box", [](ModelBuilder& s, const V3& pos, const Q4& rot, float hx, float hy, float hz, float thickness) {
+            },
+            py::arg("pos"), py::arg("rot"), py::arg("radius"), py::arg("thickness") = 0.0f)
+        .def(
+            "add_shape_box",
+            [](ModelBuilder& s, const V3& pos, const Q4& rot, float hx, float hy, float hz, float thickness) {
                 return s.add_shape_box(v3(pos), hx, hy, hz, q4(rot), thickness);
-            }, py::arg("pos"), py::arg("rot"), py::arg("hx"), py::arg("hy"), py::arg("hz"), py::arg("thickness") = 0.0f)
-        .def("add_shape_capsule", [](ModelBuilder& s, const V3& pos, const Q4& rot, float radius, float half_height,
-                                     float thickness) { return s.add_shape_capsule(v3(pos), radius, half_height, q4(rot), thickness); },
-             py::arg("pos"), py::arg("rot"), py::arg("radius"), py::arg("half_height"), py::arg("thickness") = 0.0f)
-        .def("add_shape_plane", [](ModelBuilder& s, const Q4& plane, float thickness) {
+            },
+            py::arg("pos"), py::arg("rot"), py::arg("hx"), py::arg("hy"), py::arg("hz"), py::arg("thickness") = 0.0f)
+        .def(
+            "add_shape_capsule",
+            [](ModelBuilder& s, const V3& pos, const Q4& rot, float radius, float half_height, float thickness) {
+                return s.add_shape_capsule(v3(pos), radius, half_height, q4(rot), thickness);
+            },
+            py::arg("pos"), py::arg("rot"), py::arg("radius"), py::arg("half_height"), py::arg("thickness") = 0.0f)
+        .def(
+            "add_shape_plane",
+            [](ModelBuilder& s, const Q4& plane, float thickness) {
                 return s.add_shape_plane(Eigen::Vector4f(plane[0], plane[1], plane[2], plane[3]), thickness);
-            }, py::arg("plane"), py::arg("thickness") = 0.0f)
-        .def("add_shape_mesh", [](ModelBuilder& s, const V3& pos, const Q4& rot, const std::vector<V3>& vertices,
-                                  const std::vector<int>& indices, const V3& scale, float thickness, int sdf_resolution,
-                                  float sdf_margin) {
+            },
+            py::arg("plane"), py::arg("thickness") = 0.0f)
+        .def(
+            "add_shape_mesh",
+            [](ModelBuilder& s, const V3& pos, const Q4& rot, const std::vector<V3>& vertices, const std::vector<int>& indices,
+               const V3& scale, float thickness, int sdf_resolution, float sdf_margin) {
                 Mesh mesh;
                 for (const auto& v : vertices) mesh.vertices.push_back(v3(v));
                 mesh.indices = indices;
                 return s.add_shape_mesh(v3(pos), mesh, q4(rot), v3(scale), thickness, sdf_resolution, sdf_margin);
-            }, py::arg("pos"), py::arg("rot"), py::arg("vertices"), py::arg("indices"), py::arg("scale") = V3{1, 1, 1},
+            },
+            py::arg("pos"), py::arg("rot"), py::arg("vertices"), py::arg("indices"), py::arg("scale") = V3{1, 1, 1},
             py::arg("thickness") = 0.0f, py::arg("sdf_resolution") = 64, py::arg("sdf_margin") = -1.0f,
             "A static triangle-mesh shape; finalize() samples its signed distance on a grid (engine/mesh_sdf.h)")
-        .def("set_ground_plane", [](ModelBuilder& s, const V3& normal, float offset) { s.set_ground_plane(v3(normal), offset); },
-             py::arg("normal"), py::arg("offset"))
-        .def("finalize", [](const ModelBuilder& s, const std::string& device, bool requires_grad) {
+        .def(
+            "set_ground_plane", [](ModelBuilder& s, const V3& normal, float offset) { s.set_ground_plane(v3(normal), offset); },
+            py::arg("normal"), py::arg("offset"))
+        .def(
+            "finalize",
+            [](const ModelBuilder& s, const std::string& device, bool requires_grad) {
                 py::gil_scoped_release unlocked;
                 return s.finalize(device, requires_grad);
-            }, py::arg("device") = "cpu", py::arg("requires_grad") = false);
+            },
+            py::arg("device") = "cpu", py::arg("requires_grad") = false);
 
     py::class_<Integrator>(m, "Integrator", "A registered integrator (engine/integrator.h), made by create_integrator")
         .def_property_readonly("name", [](const Integrator& it) { return it.info().name; })
         .def_property_readonly("summary", [](const Integrator& it) { return it.info().summary; })
-        .def_property_readonly("kernels", [](const Integrator& it) {
+        .def_property_readonly(
+            "kernels",
+            [](const Integrator& it) {
                 std::vector<std::pair<std::string, std::string>> out;
                 for (const KernelRef& k : it.info().kernels) out.emplace_back(k.group, k.name);
                 return out;
-            }, "(module group, kernel name) of every kernel a step may launch")
+            },
+            "(module group, kernel name) of every kernel a step may launch")
         .def_property_readonly("graph_capture", [](const Integrator& it) { return it.info().can(IntegratorCaps_GraphCapture); })
-        .def_property_readonly("differentiable", [](const Integrator& it) { return it.info().can(IntegratorCaps_Differentiable); })
+        .def_property_readonly("differentiable",
+                               [](const Integrator& it) { return it.info().can(IntegratorCaps_Differentiable); })
         .def_property_readonly("state_reads", [](const Integrator& it) { return it.info().state_reads; })
         .def_property_readonly("state_writes", [](const Integrator& it) { return it.info().state_writes; })
-        .def("simulate", [](Integrator& it, const Model& model, const State& a, State& b, float dt, const Control* c) {
+        .def(
+            "simulate",
+            [](Integrator& it, const Model& model, const State& a, State& b, float dt, const Control* c) {
                 py::gil_scoped_release unlocked;
                 it.simulate(model, a, b, dt, c);
-            }, py::arg("model"), py::arg("state_in"), py::arg("state_out"), py::arg("dt"), py::arg("control") = nullptr);
+            },
+            py::arg("model"), py::arg("state_in"), py::arg("state_out"), py::arg("dt"), py::arg("control") = nullptr);
     m.def("integrator_names", &integrator_names, "Every registered integrator name, sorted");
-    m.def("integrator_options", [](const std::string& name) {
+    m.def(
+        "integrator_options",
+        [](const std::string& name) {
             std::vector<std::pair<std::string, double>> out;
             for (const OptionSpec& o : integrator_info(name).options) out.emplace_back(o.name, o.default_value);
             return out;
-        }, py::arg("name"), "The options of integrator `name` with their defaults; RuntimeError with did-you-mean for an unknown name");
-    m.def("create_integrator", [](const std::string& name, const std::map<std::string, double>& options) {
+        },
+        py::arg("name"),
+        "The options of integrator `name` with their defaults; RuntimeError with did-you-mean for an unknown name");
+    m.def(
+        "create_integrator",
+        [](const std::string& name, const std::map<std::string, double>& options) {
             IntegratorOptions o;
             for (const auto& [k, v] : options) o.set(k, v);
             return create_integrator(name, o);
-        }, py::arg("name"), py::arg("options") = std::map<std::string, double>{},
+        },
+        py::arg("name"), py::arg("options") = std::map<std::string, double>{},
         "A new integrator by registered name (engine/integrator_registry.h); RuntimeError with did-you-mean for an "
         "unknown name or option");
 
-    m.def("build_particle_grid", [](const Model& model, State& s) {
+    m.def(
+        "build_particle_grid",
+        [](const Model& model, State& s) {
             py::gil_scoped_release unlocked;
             build_particle_grid(model, s.particle_q, s.grid_bucket_count, s.grid_bucket_particles);
             return particle_grid_dropped(model, s.grid_bucket_count);
-        }, "Builds the state's particle hash grid from its positions; returns how many particles did not fit");
+        },
+        "Builds the state's particle hash grid from its positions; returns how many particles did not fit");
 }
 
 }  // namespace weft::python

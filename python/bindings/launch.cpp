@@ -20,20 +20,24 @@ namespace weft::python {
 void bind_launch(py::module_& m) {
     py::class_<LaunchArg>(m, "LaunchArg", "One launch argument: an array, a typed value, or a Python number")
         .def_static("of", &LaunchArg::of, "an array")
-        .def_static("value", [](Type t, const py::bytes& b) {
+        .def_static(
+            "value",
+            [](Type t, const py::bytes& b) {
                 std::string s = b;
                 if (s.size() != compiler::type_size(t))
-                    throw py::value_error("value of " + std::to_string(s.size()) + " bytes for type " +
-                                          compiler::type_name(t));
+                    throw py::value_error("value of " + std::to_string(s.size()) + " bytes for type " + compiler::type_name(t));
                 return LaunchArg::value(t, s.data());
-            }, "a value of type t from its bytes (must match the parameter's type exactly)")
+            },
+            "a value of type t from its bytes (must match the parameter's type exactly)")
         .def_static("number", &LaunchArg::number_of, "a Python float: converted to the parameter's scalar type")
         .def_static("integer", &LaunchArg::integer_of, "a Python int: converted when it fits the parameter's type")
         .def("describe", &LaunchArg::describe);
 
-    m.def("launch", [](const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args,
-                       const std::string& device, int block_dim, int debug, bool adjoint,
-                       const std::vector<std::optional<runtime::Array>>& adj_args, bool record_tape) {
+    m.def(
+        "launch",
+        [](const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& args,
+           const std::string& device, int block_dim, int debug, bool adjoint,
+           const std::vector<std::optional<runtime::Array>>& adj_args, bool record_tape) {
             runtime::LaunchOptions o;
             o.device = runtime::parse_device(device);
             o.block_dim = block_dim;
@@ -43,7 +47,8 @@ void bind_launch(py::module_& m) {
             for (const auto& a : adj_args) o.adj_args.push_back(a ? *a : runtime::Array());
             py::gil_scoped_release unlocked;
             runtime::launch(k, dim, args, o);
-        }, py::arg("kernel"), py::arg("dim"), py::arg("args"), py::arg("device") = "cpu", py::arg("block_dim") = 0,
+        },
+        py::arg("kernel"), py::arg("dim"), py::arg("args"), py::arg("device") = "cpu", py::arg("block_dim") = 0,
         py::arg("debug") = -1, py::arg("adjoint") = false, py::arg("adj_args") = std::vector<std::optional<runtime::Array>>{},
         py::arg("record_tape") = true,
         "Checks the arguments against the kernel's signature (RuntimeError naming the parameter on any "

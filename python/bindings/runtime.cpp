@@ -16,14 +16,19 @@ using namespace weft::runtime;
 namespace weft::python {
 
 void bind_runtime(py::module_& m) {
-    m.def("normalize_device", [](const std::string& s) { return parse_device(s).str(); },
-          "Parses 'cpu', 'cuda', 'cuda:1', 'sim', 'sim:h100' into its canonical name; RuntimeError naming the string");
-    m.def("device_available", [](const std::string& s) { return device_available(parse_device(s)); },
-          "True when the device can be used in this build on this machine");
-    m.def("synchronize", [](const std::string& s) {
-        py::gil_scoped_release unlocked;
-        backend(parse_device(s)).synchronize();
-    }, "Waits for the device's work to finish");
+    m.def(
+        "normalize_device", [](const std::string& s) { return parse_device(s).str(); },
+        "Parses 'cpu', 'cuda', 'cuda:1', 'sim', 'sim:h100' into its canonical name; RuntimeError naming the string");
+    m.def(
+        "device_available", [](const std::string& s) { return device_available(parse_device(s)); },
+        "True when the device can be used in this build on this machine");
+    m.def(
+        "synchronize",
+        [](const std::string& s) {
+            py::gil_scoped_release unlocked;
+            backend(parse_device(s)).synchronize();
+        },
+        "Waits for the device's work to finish");
 
     py::class_<Config>(m, "Config", "Process-wide runtime settings")
         .def_readwrite("debug", &Config::debug, "bounds-check every array access in every launch (WEFT_DEBUG=1)")

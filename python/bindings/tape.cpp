@@ -53,51 +53,66 @@ tape::JacobianOptions jacobian_options(const std::string& device, int block_dim,
 void bind_tape(py::module_& m) {
     py::class_<PyTape>(m, "Tape", "Records launches and array copies; backward() runs their adjoints in reverse")
         .def(py::init<>())
-        .def("activate", [](PyTape& t) {
-                if (t.active) throw runtime::RuntimeError("this tape is already recording (nested `with` on the same tape)");
-                t.previous = runtime::exchange_recorder(&t.tape);
-                t.active = true;
-            })
-        .def("deactivate", [](PyTape& t) {
-                if (!t.active) return;
-                if (runtime::active_recorder() != &t.tape)
-                    throw runtime::RuntimeError("tapes must be closed in the reverse order they were opened");
-                runtime::exchange_recorder(t.previous);
-                t.active = false;
-            })
-        .def("backward", [](PyTape& t, const Array& loss) {
+        .def("activate",
+             [](PyTape& t) {
+                 if (t.active) throw runtime::RuntimeError("this tape is already recording (nested `with` on the same tape)");
+                 t.previous = runtime::exchange_recorder(&t.tape);
+                 t.active = true;
+             })
+        .def("deactivate",
+             [](PyTape& t) {
+                 if (!t.active) return;
+                 if (runtime::active_recorder() != &t.tape)
+                     throw runtime::RuntimeError("tapes must be closed in the reverse order they were opened");
+                 runtime::exchange_recorder(t.previous);
+                 t.active = false;
+             })
+        .def(
+            "backward",
+            [](PyTape& t, const Array& loss) {
                 py::gil_scoped_release unlocked;
                 t.tape.backward(loss);
-            }, "Seeds loss.grad with 1 and runs the adjoints in reverse")
-        .def("backward_grads", [](PyTape& t, const std::vector<std::pair<Array, Array>>& grads) {
+            },
+            "Seeds loss.grad with 1 and runs the adjoints in reverse")
+        .def(
+            "backward_grads",
+            [](PyTape& t, const std::vector<std::pair<Array, Array>>& grads) {
                 py::gil_scoped_release unlocked;
                 t.tape.backward(grads);
-            }, "Seeds each array's gradient with the paired array, then runs the adjoints")
+            },
+            "Seeds each array's gradient with the paired array, then runs the adjoints")
         .def("zero", [](PyTape& t) { t.tape.zero(); })
         .def("reset", [](PyTape& t) { t.tape.reset(); })
         .def("gradients", [](const PyTape& t) { return t.tape.gradients(); })
         .def("check_overwrites", [](const PyTape& t) { return t.tape.check_overwrites(); })
         .def("dot", [](const PyTape& t) { return t.tape.dot(); })
         .def("visualize", [](const PyTape& t, const std::string& path) { t.tape.visualize(path); })
-        .def("records", [](const PyTape& t) {
+        .def(
+            "records",
+            [](const PyTape& t) {
                 std::vector<std::string> out;
                 for (const auto& r : t.tape.records()) out.push_back(r.describe());
                 return out;
-            }, "one description per record, oldest first")
+            },
+            "one description per record, oldest first")
         .def("record_func", [](PyTape& t, const std::string& name, py::function backward, const std::vector<Array>& reads,
                                const std::vector<Array>& writes) {
-                std::vector<tape::Access> acc;
-                for (const Array& a : reads) acc.push_back({a, "read by " + name, true, false});
-                for (const Array& a : writes) acc.push_back({a, "written by " + name, false, true});
-                auto fn = std::make_shared<py::function>(std::move(backward));
-                t.tape.record_func(name, [fn]() {
+            std::vector<tape::Access> acc;
+            for (const Array& a : reads) acc.push_back({a, "read by " + name, true, false});
+            for (const Array& a : writes) acc.push_back({a, "written by " + name, false, true});
+            auto fn = std::make_shared<py::function>(std::move(backward));
+            t.tape.record_func(
+                name,
+                [fn]() {
                     py::gil_scoped_acquire locked;
                     (*fn)();
-                }, std::move(acc));
-            });
+                },
+                std::move(acc));
+        });
 
-    m.def("checkpoint", [](py::function step, int n_steps, const std::vector<Array>& state_in, std::vector<Array> state_out,
-                           int segment) {
+    m.def(
+        "checkpoint",
+        [](py::function step, int n_steps, const std::vector<Array>& state_in, std::vector<Array> state_out, int segment) {
             auto fn = std::make_shared<py::function>(std::move(step));
             tape::StepFn cpp_step = [fn](int k, const tape::StateArrays& in, tape::StateArrays& out) {
                 py::gil_scoped_acquire locked;
@@ -109,31 +124,40 @@ void bind_tape(py::module_& m) {
                 s = tape::checkpoint(cpp_step, n_steps, state_in, state_out, segment);
             }
             return py::make_tuple(s.segment, s.checkpoints);
-        }, py::arg("step"), py::arg("n_steps"), py::arg("state_in"), py::arg("state_out"), py::arg("segment") = 0,
-        "Runs n_steps of step(k, state_in_arrays, state_out_arrays) keeping about sqrt(n) states; returns (segment, checkpoints)");
+        },
+        py::arg("step"), py::arg("n_steps"), py::arg("state_in"), py::arg("state_out"), py::arg("segment") = 0,
+        "Runs n_steps of step(k, state_in_arrays, state_out_arrays) keeping about sqrt(n) states; returns (segment, "
+        "checkpoints)");
 
-    m.def("jacobian", [](const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& inputs,
-                         const std::vector<LaunchArg>& outputs, const std::string& device, int block_dim, int max_outputs) {
+    m.def(
+        "jacobian",
+        [](const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& inputs,
+           const std::vector<LaunchArg>& outputs, const std::string& device, int block_dim, int max_outputs) {
             std::vector<tape::JacobianBlock> b;
             {
                 py::gil_scoped_release unlocked;
                 b = tape::jacobian(k, dim, inputs, outputs, jacobian_options(device, block_dim, max_outputs, 1e-4));
             }
             return blocks_to_list(b);
-        }, "[(input index, output index, input name, output name, matrix)] by backward launches");
-    m.def("jacobian_fd", [](const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& inputs,
-                            const std::vector<LaunchArg>& outputs, const std::string& device, int block_dim, int max_outputs,
-                            double eps) {
+        },
+        "[(input index, output index, input name, output name, matrix)] by backward launches");
+    m.def(
+        "jacobian_fd",
+        [](const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& inputs,
+           const std::vector<LaunchArg>& outputs, const std::string& device, int block_dim, int max_outputs, double eps) {
             std::vector<tape::JacobianBlock> b;
             {
                 py::gil_scoped_release unlocked;
                 b = tape::jacobian_fd(k, dim, inputs, outputs, jacobian_options(device, block_dim, max_outputs, eps));
             }
             return blocks_to_list(b);
-        }, "the same by central finite differences");
-    m.def("gradcheck", [](const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& inputs,
-                          const std::vector<LaunchArg>& outputs, const std::string& device, int block_dim, int max_outputs,
-                          double eps, double atol, double rtol) {
+        },
+        "the same by central finite differences");
+    m.def(
+        "gradcheck",
+        [](const runtime::Kernel& k, const std::vector<int64_t>& dim, const std::vector<LaunchArg>& inputs,
+           const std::vector<LaunchArg>& outputs, const std::string& device, int block_dim, int max_outputs, double eps,
+           double atol, double rtol) {
             tape::GradcheckOptions o;
             o.jacobian = jacobian_options(device, block_dim, max_outputs, eps);
             o.atol = atol;
@@ -144,7 +168,8 @@ void bind_tape(py::module_& m) {
                 r = tape::gradcheck(k, dim, inputs, outputs, o);
             }
             return py::make_tuple(r.passed, r.max_abs_error, r.max_rel_error, r.report);
-        }, "(passed, max abs error, max rel error, report)");
+        },
+        "(passed, max abs error, max rel error, report)");
 }
 
 }  // namespace weft::python

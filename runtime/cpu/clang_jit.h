@@ -42,13 +42,13 @@ struct CppCompileOptions {
 // Clang rejected the source. what() holds clang's diagnostics as text, one per line in the form
 // "file:line:col: error: message", followed by the source line and a caret.
 class CppCompileError : public std::runtime_error {
- public:
+public:
     explicit CppCompileError(const std::string& diagnostics) : std::runtime_error(diagnostics) {}
 };
 
 // The JIT could not load an object or find a symbol in it. what() is a plain sentence.
 class JitError : public std::runtime_error {
- public:
+public:
     explicit JitError(const std::string& message) : std::runtime_error(message) {}
 };
 
@@ -68,14 +68,13 @@ std::string compile_cpp_to_object(const SourceFile& main, const std::vector<Sour
 // the JitLibrary is destroyed. Undefined symbols of the object resolve, in order, to
 // `extra_symbols` and then to the symbols of the current process (libm, libc).
 class JitLibrary {
- public:
+public:
     // Links `object_bytes` (from compile_cpp_to_object, possibly in another process) eagerly, so
     // that an unresolved symbol is reported here, by name. `extra_symbols` are host functions the
     // object may call (name -> address), e.g. {"weft_cpu_sync_threads", &weft_cpu_sync_threads}.
     // Throws JitError when the bytes are not an object for this host or a symbol is unresolved.
-    static std::unique_ptr<JitLibrary> load(
-        const std::string& object_bytes,
-        const std::vector<std::pair<std::string, void*>>& extra_symbols);
+    static std::unique_ptr<JitLibrary> load(const std::string& object_bytes,
+                                            const std::vector<std::pair<std::string, void*>>& extra_symbols);
 
     // Address of a symbol the object defines, by its C (unmangled) name; use extern "C" entry
     // points. Throws JitError naming the symbol when it is not defined. Thread-safe.
@@ -87,7 +86,7 @@ class JitLibrary {
 
     struct Impl;
 
- private:
+private:
     explicit JitLibrary(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };

@@ -44,21 +44,32 @@ constexpr const char* kVirtualRoot = "/weft";
 std::vector<std::string> cc1_arguments(const SourceFile& main, const CppCompileOptions& options) {
     const detail::HostTarget& host = detail::host_target();
     std::vector<std::string> args = {
-        "-triple", host.triple,
+        "-triple",
+        host.triple,
         "-emit-obj",
-        "-main-file-name", main.name,
-        "-mrelocation-model", "pic", "-pic-level", "2", "-pic-is-pie",
-        "-std=c++20", "-x", "c++",
+        "-main-file-name",
+        main.name,
+        "-mrelocation-model",
+        "pic",
+        "-pic-level",
+        "2",
+        "-pic-is-pie",
+        "-std=c++20",
+        "-x",
+        "c++",
         "-fno-rtti",  // exceptions are already off in cc1 unless -fcxx-exceptions is given
         "-fno-use-cxa-atexit",
         "-ffp-contract=off",
-        "-nostdsysteminc", "-nobuiltininc", "-nostdinc++",
-        "-I", kVirtualRoot,  // so that #include <name> finds the listed headers as well
-        "-ferror-limit", "20",
+        "-nostdsysteminc",
+        "-nobuiltininc",
+        "-nostdinc++",
+        "-I",
+        kVirtualRoot,  // so that #include <name> finds the listed headers as well
+        "-ferror-limit",
+        "20",
     };
     if (options.opt_level < 0 || options.opt_level > 3) {
-        throw CppCompileError("opt_level must be between 0 and 3, got " +
-                              std::to_string(options.opt_level) + ".");
+        throw CppCompileError("opt_level must be between 0 and 3, got " + std::to_string(options.opt_level) + ".");
     }
     args.push_back("-O" + std::to_string(options.opt_level));
     if (options.opt_level >= 2) {
@@ -88,16 +99,13 @@ std::vector<std::string> cc1_arguments(const SourceFile& main, const CppCompileO
     return args;
 }
 
-llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> make_file_system(
-    const SourceFile& main, const std::vector<SourceFile>& headers) {
+llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> make_file_system(const SourceFile& main,
+                                                                         const std::vector<SourceFile>& headers) {
     auto fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
     fs->setCurrentWorkingDirectory(kVirtualRoot);
     auto add = [&](const SourceFile& file, const char* what) {
-        if (file.name.empty()) {
-            throw CppCompileError(std::string("the ") + what + " has an empty file name.");
-        }
-        if (!fs->addFile(file.name, /*ModificationTime=*/0,
-                         llvm::MemoryBuffer::getMemBufferCopy(file.text, file.name))) {
+        if (file.name.empty()) { throw CppCompileError(std::string("the ") + what + " has an empty file name."); }
+        if (!fs->addFile(file.name, /*ModificationTime=*/0, llvm::MemoryBuffer::getMemBufferCopy(file.text, file.name))) {
             throw CppCompileError("the file name '" + file.name + "' of a " + what +
                                   " is given twice, or names both a file and a folder.");
         }
@@ -126,14 +134,14 @@ std::string compile_cpp_to_object(const SourceFile& main, const std::vector<Sour
 
     auto invocation = std::make_shared<clang::CompilerInvocation>();
     {
-        clang::DiagnosticsEngine argument_diags(
-            llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diag_options, &printer,
-            /*ShouldOwnClient=*/false);
-        if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argument_diags) ||
-            argument_diags.hasErrorOccurred()) {
+        clang::DiagnosticsEngine argument_diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diag_options, &printer,
+                                                /*ShouldOwnClient=*/false);
+        if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, argument_diags) || argument_diags.hasErrorOccurred()) {
             diagnostics_stream.flush();
-            throw CppCompileError("the C++ compiler rejected its options (a Weft bug or a bad "
-                                  "CppCompileOptions):\n" + diagnostics);
+            throw CppCompileError(
+                "the C++ compiler rejected its options (a Weft bug or a bad "
+                "CppCompileOptions):\n" +
+                diagnostics);
         }
     }
 
@@ -149,13 +157,8 @@ std::string compile_cpp_to_object(const SourceFile& main, const std::vector<Sour
     clang::EmitObjAction action;
     const bool ok = compiler.ExecuteAction(action);
     diagnostics_stream.flush();
-    if (!ok || compiler.getDiagnostics().hasErrorOccurred()) {
-        throw CppCompileError(diagnostics);
-    }
-    if (object.empty()) {
-        throw CppCompileError("clang produced no object code for '" + main.name + "'.\n" +
-                              diagnostics);
-    }
+    if (!ok || compiler.getDiagnostics().hasErrorOccurred()) { throw CppCompileError(diagnostics); }
+    if (object.empty()) { throw CppCompileError("clang produced no object code for '" + main.name + "'.\n" + diagnostics); }
     return std::string(object.data(), object.size());
 }
 

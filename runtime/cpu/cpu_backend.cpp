@@ -83,7 +83,8 @@ public:
         std::vector<WorkerState> states(static_cast<size_t>(pool.size()));
         pool.parallel_for(nchunks, [&](int64_t chunk, int worker) {
             WorkerState& ws = states[static_cast<size_t>(worker)];
-            if (ws.smem.size() < std::max<size_t>(k.shared_bytes, 16)) ws.smem.assign(std::max<size_t>(k.shared_bytes, 16), std::byte{0});
+            if (ws.smem.size() < std::max<size_t>(k.shared_bytes, 16))
+                ws.smem.assign(std::max<size_t>(k.shared_bytes, 16), std::byte{0});
             wp::thread_ctx ctx{};
             ctx.block_dim = static_cast<wp::int32>(bd);
             ctx.grid_dim = static_cast<wp::int32>(nblocks);
@@ -121,7 +122,7 @@ private:
         RangeFn range = nullptr;
         RangeFn range_contig = nullptr;
         ThreadFn thread = nullptr;
-        RangeFn range_backward = nullptr;   // adjoint entries (KernelInfo::has_backward)
+        RangeFn range_backward = nullptr;  // adjoint entries (KernelInfo::has_backward)
         ThreadFn thread_backward = nullptr;
     };
     struct WorkerState {
@@ -159,7 +160,8 @@ public:
             try {
                 object = compile_cpp_to_object(main, native_sources(), o);
             } catch (const CppCompileError& e) {
-                throw RuntimeError(std::string("the C++ compiler rejected the code generated for this module (a Weft bug):\n") + e.what());
+                throw RuntimeError(std::string("the C++ compiler rejected the code generated for this module (a Weft bug):\n") +
+                                   e.what());
             }
             cache_store(key, "o", object);
         }

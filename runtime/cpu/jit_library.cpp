@@ -72,8 +72,7 @@ std::vector<std::string> defined_symbols(const llvm::MemoryBuffer& object) {
     std::vector<std::string> names;
     auto file = llvm::object::ObjectFile::createObjectFile(object.getMemBufferRef());
     if (!file) {
-        throw JitError("the bytes given to JitLibrary::load are not an object file: " +
-                       error_text(file.takeError()) + ".");
+        throw JitError("the bytes given to JitLibrary::load are not an object file: " + error_text(file.takeError()) + ".");
     }
     for (const llvm::object::SymbolRef& symbol : (*file)->symbols()) {
         auto flags = symbol.getFlags();
@@ -81,19 +80,13 @@ std::vector<std::string> defined_symbols(const llvm::MemoryBuffer& object) {
             llvm::consumeError(flags.takeError());
             continue;
         }
-        if ((*flags & llvm::object::SymbolRef::SF_Undefined) ||
-            !(*flags & llvm::object::SymbolRef::SF_Global)) {
-            continue;
-        }
+        if ((*flags & llvm::object::SymbolRef::SF_Undefined) || !(*flags & llvm::object::SymbolRef::SF_Global)) { continue; }
         auto type = symbol.getType();
         if (!type) {
             llvm::consumeError(type.takeError());
             continue;
         }
-        if (*type != llvm::object::SymbolRef::ST_Function &&
-            *type != llvm::object::SymbolRef::ST_Data) {
-            continue;
-        }
+        if (*type != llvm::object::SymbolRef::ST_Function && *type != llvm::object::SymbolRef::ST_Data) { continue; }
         auto name = symbol.getName();
         if (!name) {
             llvm::consumeError(name.takeError());
@@ -110,9 +103,8 @@ JitLibrary::JitLibrary(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 JitLibrary::~JitLibrary() = default;
 
-std::unique_ptr<JitLibrary> JitLibrary::load(
-    const std::string& object_bytes,
-    const std::vector<std::pair<std::string, void*>>& extra_symbols) {
+std::unique_ptr<JitLibrary> JitLibrary::load(const std::string& object_bytes,
+                                             const std::vector<std::pair<std::string, void*>>& extra_symbols) {
     detail::ensure_llvm_initialized();
     (void)keep_libm_linked;
 
@@ -120,27 +112,20 @@ std::unique_ptr<JitLibrary> JitLibrary::load(
     const std::vector<std::string> own_symbols = defined_symbols(*buffer);
 
     auto target = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!target) {
-        throw JitError("the JIT does not support this host: " + error_text(target.takeError()) +
-                       ".");
-    }
+    if (!target) { throw JitError("the JIT does not support this host: " + error_text(target.takeError()) + "."); }
     auto jit =
         llvm::orc::LLJITBuilder()
             .setJITTargetMachineBuilder(std::move(*target))
-            .setObjectLinkingLayerCreator(
-                [](llvm::orc::ExecutionSession& session, const llvm::Triple&)
-                    -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
-                    auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
-                        session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
-                    // A process-wide singleton, owned by LLVM.
-                    layer->registerJITEventListener(
-                        *llvm::JITEventListener::createGDBRegistrationListener());
-                    return std::unique_ptr<llvm::orc::ObjectLayer>(std::move(layer));
-                })
+            .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession& session,
+                                             const llvm::Triple&) -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                    session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+                // A process-wide singleton, owned by LLVM.
+                layer->registerJITEventListener(*llvm::JITEventListener::createGDBRegistrationListener());
+                return std::unique_ptr<llvm::orc::ObjectLayer>(std::move(layer));
+            })
             .create();
-    if (!jit) {
-        throw JitError("could not create the JIT: " + error_text(jit.takeError()) + ".");
-    }
+    if (!jit) { throw JitError("could not create the JIT: " + error_text(jit.takeError()) + "."); }
 
     auto impl = std::make_unique<Impl>();
     impl->jit = std::move(*jit);
@@ -159,30 +144,23 @@ std::unique_ptr<JitLibrary> JitLibrary::load(
     if (!extra_symbols.empty()) {
         llvm::orc::SymbolMap host_symbols;
         for (const auto& [name, address] : extra_symbols) {
-            if (address == nullptr) {
-                throw JitError("extra symbol '" + name + "' has a null address.");
-            }
+            if (address == nullptr) { throw JitError("extra symbol '" + name + "' has a null address."); }
             host_symbols[lljit.mangleAndIntern(name)] = llvm::JITEvaluatedSymbol(
-                llvm::pointerToJITTargetAddress(address),
-                llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+                llvm::pointerToJITTargetAddress(address), llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
         }
         if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(std::move(host_symbols)))) {
-            throw JitError("could not define the extra symbols: " + error_text(std::move(e)) +
-                           ".");
+            throw JitError("could not define the extra symbols: " + error_text(std::move(e)) + ".");
         }
     }
 
-    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-        lljit.getDataLayout().getGlobalPrefix());
+    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(lljit.getDataLayout().getGlobalPrefix());
     if (!process) {
-        throw JitError("could not open the current process for symbol lookup: " +
-                       error_text(process.takeError()) + ".");
+        throw JitError("could not open the current process for symbol lookup: " + error_text(process.takeError()) + ".");
     }
     dylib.addGenerator(std::move(*process));
 
     if (llvm::Error e = lljit.addObjectFile(std::move(buffer))) {
-        throw JitError("could not add the object file to the JIT: " + error_text(std::move(e)) +
-                       ".");
+        throw JitError("could not add the object file to the JIT: " + error_text(std::move(e)) + ".");
     }
 
     // Link now: the first lookup materializes the whole object (RuntimeDyld links an object as
@@ -192,9 +170,8 @@ std::unique_ptr<JitLibrary> JitLibrary::load(
         if (!linked) {
             std::string lookup_error = error_text(linked.takeError());
             std::string session = impl->take_session_errors();
-            throw JitError("could not link the JIT object: " +
-                           (session.empty() ? lookup_error : session + " (" + lookup_error + ")") +
-                           ".");
+            throw JitError(
+                "could not link the JIT object: " + (session.empty() ? lookup_error : session + " (" + lookup_error + ")") + ".");
         }
     }
     return std::unique_ptr<JitLibrary>(new JitLibrary(std::move(impl)));
@@ -204,7 +181,8 @@ void* JitLibrary::lookup(const std::string& symbol) const {
     // Only the object's own symbols: the JITDylib would also answer for extra_symbols and, through
     // the process generator, for anything in libc, which is never what a caller means.
     if (impl_->own_symbols.count(symbol) == 0) {
-        throw JitError("symbol '" + symbol + "' is not defined by the JIT library (is it declared "
+        throw JitError("symbol '" + symbol +
+                       "' is not defined by the JIT library (is it declared "
                        "extern \"C\" and not static?).");
     }
     auto found = impl_->jit->lookup(symbol);
@@ -212,8 +190,7 @@ void* JitLibrary::lookup(const std::string& symbol) const {
         std::string detail = error_text(found.takeError());
         std::string session = impl_->take_session_errors();
         if (!session.empty()) detail = session + "; " + detail;
-        throw JitError("symbol '" + symbol + "' is not defined by the JIT library (" + detail +
-                       ").");
+        throw JitError("symbol '" + symbol + "' is not defined by the JIT library (" + detail + ").");
     }
     return llvm::jitTargetAddressToPointer<void*>(found->getAddress());
 }

@@ -32,14 +32,10 @@ const HostTarget& host_target() {
         // back end does not accept as a CPU name. Its baseline is "x86-64"; the explicit feature
         // list below still turns on everything the host has (AVX2, AVX-512, ...).
         const llvm::Triple triple(h.triple);
-        if (h.cpu == "generic" && triple.isX86()) {
-            h.cpu = triple.getArch() == llvm::Triple::x86_64 ? "x86-64" : "i686";
-        }
+        if (h.cpu == "generic" && triple.isX86()) { h.cpu = triple.getArch() == llvm::Triple::x86_64 ? "x86-64" : "i686"; }
         llvm::StringMap<bool> features;
         if (llvm::sys::getHostCPUFeatures(features)) {
-            for (const auto& f : features) {
-                h.features.push_back((f.getValue() ? "+" : "-") + f.getKey().str());
-            }
+            for (const auto& f : features) { h.features.push_back((f.getValue() ? "+" : "-") + f.getKey().str()); }
         }
         // StringMap iterates in hash order; sort so the cache key is stable.
         std::sort(h.features.begin(), h.features.end(),

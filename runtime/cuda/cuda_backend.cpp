@@ -32,13 +32,13 @@ public:
             if (k.has_backward)
                 ctx_.check(cu.cuModuleGetFunction(&b, module_, k.cuda_backward_symbol.c_str()), "cuModuleGetFunction");
             functions_.try_emplace(&k, f, b, std::make_shared<const KernelLabel>(KernelLabel{k.name, location(k)}),
-                              std::make_shared<const KernelLabel>(KernelLabel{k.name + " (backward)", location(k)}));
+                                   std::make_shared<const KernelLabel>(KernelLabel{k.name + " (backward)", location(k)}));
         }
     }
 
     ~CudaModule() override {
         const CudaDriver& cu = cuda_driver();
-        if (oob_) cu.cuMemFree(oob_);   // errors ignored: a faulted context frees nothing anyway
+        if (oob_) cu.cuMemFree(oob_);  // errors ignored: a faulted context frees nothing anyway
         if (module_) cu.cuModuleUnload(module_);
     }
 
@@ -48,11 +48,14 @@ public:
         ctx_.ensure_usable();
         ctx_.bind();
         auto it = functions_.find(&k);
-        if (it == functions_.end()) throw RuntimeError("kernel '" + k.name + "' is not part of the module loaded on " + ctx_.device().str());
+        if (it == functions_.end())
+            throw RuntimeError("kernel '" + k.name + "' is not part of the module loaded on " + ctx_.device().str());
         Entry& e = it->second;
         // Backward launches take the K_args_adj block (module.cpp packs it) in the same slot.
         CUfunction function = req.adjoint ? e.backward : e.function;
-        if (!function) throw RuntimeError("backward launch of kernel '" + k.name + "': the module loaded on " + ctx_.device().str() + " has no backward entry");
+        if (!function)
+            throw RuntimeError("backward launch of kernel '" + k.name + "': the module loaded on " + ctx_.device().str() +
+                               " has no backward entry");
 
         wp::launch_bounds_t bounds{};
         bounds.ndim = req.ndim;
@@ -73,7 +76,8 @@ public:
         CUdeviceptr oob = 0;
         if (req.debug) {
             if (ctx_.capturing(stream))
-                throw RuntimeError("launch of kernel '" + k.name + "': debug-mode launches read their bounds record back after "
+                throw RuntimeError("launch of kernel '" + k.name +
+                                   "': debug-mode launches read their bounds record back after "
                                    "each launch and cannot be captured into a CUDA graph; capture without debug mode");
             if (!oob_) ctx_.check(cu.cuMemAlloc(&oob_, sizeof(wp::oob_record)), "cuMemAlloc");
             ctx_.check(cu.cuMemsetD8Async(oob_, 0, sizeof(wp::oob_record), stream), "cuMemsetD8Async");
@@ -176,9 +180,8 @@ public:
         if (r == CUDA_ERROR_OUT_OF_MEMORY) {
             size_t free_bytes = 0, total = 0;
             cu.cuMemGetInfo(&free_bytes, &total);
-            throw RuntimeError("out of memory on " + ctx_.device().str() + " allocating " + std::to_string(bytes) +
-                               " bytes (" + std::to_string(free_bytes >> 20) + " MiB free of " +
-                               std::to_string(total >> 20) + " MiB)");
+            throw RuntimeError("out of memory on " + ctx_.device().str() + " allocating " + std::to_string(bytes) + " bytes (" +
+                               std::to_string(free_bytes >> 20) + " MiB free of " + std::to_string(total >> 20) + " MiB)");
         }
         ctx_.check(r, ctx_.uses_mem_pool() ? "cuMemAllocAsync" : "cuMemAlloc");
         return reinterpret_cast<void*>(p);
@@ -190,12 +193,12 @@ public:
         const CudaDriver& cu = cuda_driver();
         try {
             ctx_.bind();
-        } catch (const RuntimeError&) {
-            return;
-        }
+        } catch (const RuntimeError&) { return; }
         const CUdeviceptr d = reinterpret_cast<CUdeviceptr>(p);
-        if (ctx_.uses_mem_pool()) cu.cuMemFreeAsync(d, ctx_.current_stream());
-        else cu.cuMemFree(d);
+        if (ctx_.uses_mem_pool())
+            cu.cuMemFreeAsync(d, ctx_.current_stream());
+        else
+            cu.cuMemFree(d);
     }
 
     void memset(void* dst, int value, size_t bytes) override {
@@ -250,8 +253,6 @@ private:
 
 bool cuda_device_available(int ordinal) { return CudaContext::exists(ordinal); }
 
-std::unique_ptr<DeviceBackend> make_cuda_backend(int ordinal) {
-    return std::make_unique<CudaBackend>(CudaContext::get(ordinal));
-}
+std::unique_ptr<DeviceBackend> make_cuda_backend(int ordinal) { return std::make_unique<CudaBackend>(CudaContext::get(ordinal)); }
 
 }  // namespace weft::runtime

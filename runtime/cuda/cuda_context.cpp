@@ -32,8 +32,7 @@ bool CudaContext::exists(int ordinal) {
 CudaContext& CudaContext::get(int ordinal) {
     static std::mutex mu;
     static CudaContext* contexts[kMaxDevices] = {};
-    if (ordinal < 0 || ordinal >= kMaxDevices)
-        throw RuntimeError("device '" + device_name(ordinal) + "' does not exist");
+    if (ordinal < 0 || ordinal >= kMaxDevices) throw RuntimeError("device '" + device_name(ordinal) + "' does not exist");
     std::lock_guard<std::mutex> lock(mu);
     if (!contexts[ordinal]) {
         if (!cuda_available())
@@ -108,7 +107,7 @@ void CudaContext::raise_fault(CUresult r, const char* what, const LaunchRecord* 
         faulted_.store(true, std::memory_order_release);
         throw RuntimeError(fault_);
     }
-    ensure_usable();                  // throws: the context is already known to be lost
+    ensure_usable();  // throws: the context is already known to be lost
     throw RuntimeError(fault_);
 }
 

@@ -38,17 +38,17 @@ public:
 
     int ordinal() const { return ordinal_; }
     Device device() const { return Device{DeviceKind::Cuda, ordinal_, {}}; }
-    const std::string& name() const { return name_; }          // "NVIDIA H200"
-    const std::string& arch() const { return arch_; }          // "sm_90"
+    const std::string& name() const { return name_; }  // "NVIDIA H200"
+    const std::string& arch() const { return arch_; }  // "sm_90"
     int sm_count() const { return sm_count_; }
-    bool uses_mem_pool() const { return mem_pool_; }           // cuMemAllocAsync available
+    bool uses_mem_pool() const { return mem_pool_; }  // cuMemAllocAsync available
 
     // Makes the primary context current on the calling thread (cheap when it already is).
     void bind();
 
     CUstream default_stream() const { return default_stream_; }
-    CUstream current_stream() const;                           // this thread's
-    CUstream set_current_stream(CUstream s);                   // nullptr: the default; returns the previous
+    CUstream current_stream() const;          // this thread's
+    CUstream set_current_stream(CUstream s);  // nullptr: the default; returns the previous
 
     // Throws RuntimeError when r is not CUDA_SUCCESS: "cuda:0: <what> failed: NAME (text)", or,
     // for a sticky error, the fault message of the launches in flight.
@@ -58,9 +58,9 @@ public:
     // Throws when an earlier fault made the context unusable.
     void ensure_usable() const;
 
-    void synchronize_stream(CUstream s);                       // and forget the launches in flight
-    void synchronize();                                        // the whole device
-    bool capturing(CUstream s);                                // a graph capture is under way on s
+    void synchronize_stream(CUstream s);  // and forget the launches in flight
+    void synchronize();                   // the whole device
+    bool capturing(CUstream s);           // a graph capture is under way on s
 
     // Synchronise after every launch: WEFT_CUDA_SYNC=1 or config().debug.
     bool sync_every_launch() const;
@@ -80,10 +80,10 @@ public:
     // and their memory is visible. Eager launches and launches captured into a graph both use it.
     // Enabled by default; WEFT_CUDA_PDL=0|1 sets it at start-up, set_pdl_enabled at any time (a
     // graph keeps what its launches were captured with).
-    bool pdl_supported() const { return pdl_supported_; }                   // cc >= 9.0
+    bool pdl_supported() const { return pdl_supported_; }  // cc >= 9.0
     bool pdl_enabled() const { return pdl_enabled_.load(std::memory_order_relaxed); }
     void set_pdl_enabled(bool enabled) { pdl_enabled_.store(enabled, std::memory_order_relaxed); }
-    bool uses_pdl() const { return pdl_supported_ && pdl_enabled(); }       // launches use it now
+    bool uses_pdl() const { return pdl_supported_ && pdl_enabled(); }  // launches use it now
 
     LaunchLog& log() { return log_; }
 

@@ -40,8 +40,7 @@ namespace {
 #define WEFT_STRINGIFY(x) #x
 
 // cuGetProcAddress of CUDA 12+ (exported as cuGetProcAddress_v2) and of CUDA 11.3-11.8.
-using GetProcAddressV2 = CUresult (*)(const char*, void**, int, cuuint64_t,
-                                      CUdriverProcAddressQueryResult*);
+using GetProcAddressV2 = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
 using GetProcAddressV1 = CUresult (*)(const char*, void**, int, cuuint64_t);
 
 // Entry points whose newest version has another prototype than cuda.h's plain name (see above).
@@ -77,12 +76,10 @@ std::string base_name(const std::string& versioned) {
 }
 
 class Resolver {
- public:
+public:
     explicit Resolver(void* library) : library_(library) {
         get_proc_v2_ = reinterpret_cast<GetProcAddressV2>(dlsym(library, "cuGetProcAddress_v2"));
-        if (get_proc_v2_ == nullptr) {
-            get_proc_v1_ = reinterpret_cast<GetProcAddressV1>(dlsym(library, "cuGetProcAddress"));
-        }
+        if (get_proc_v2_ == nullptr) { get_proc_v1_ = reinterpret_cast<GetProcAddressV1>(dlsym(library, "cuGetProcAddress")); }
     }
 
     // Address of the entry point cuda.h calls `versioned`, or nullptr.
@@ -92,22 +89,18 @@ class Resolver {
         void* address = nullptr;
         if (get_proc_v2_ != nullptr) {
             CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-            if (get_proc_v2_(base.c_str(), &address, version, CU_GET_PROC_ADDRESS_DEFAULT,
-                             &status) != CUDA_SUCCESS ||
+            if (get_proc_v2_(base.c_str(), &address, version, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS ||
                 status != CU_GET_PROC_ADDRESS_SUCCESS) {
                 address = nullptr;
             }
         } else if (get_proc_v1_ != nullptr) {
-            if (get_proc_v1_(base.c_str(), &address, version, CU_GET_PROC_ADDRESS_DEFAULT) !=
-                CUDA_SUCCESS) {
-                address = nullptr;
-            }
+            if (get_proc_v1_(base.c_str(), &address, version, CU_GET_PROC_ADDRESS_DEFAULT) != CUDA_SUCCESS) { address = nullptr; }
         }
         if (address == nullptr) address = dlsym(library_, versioned.c_str());
         return address;
     }
 
- private:
+private:
     void* library_;
     GetProcAddressV2 get_proc_v2_ = nullptr;
     GetProcAddressV1 get_proc_v1_ = nullptr;
@@ -118,25 +111,23 @@ LoadResult load_driver() {
     void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) {
         const char* why = dlerror();
-        result.unavailable_reason = std::string("the CUDA driver library libcuda.so.1 could not be "
-                                                "loaded (") + (why ? why : "no reason given") +
-                                    "); is NVIDIA's driver installed?";
+        result.unavailable_reason = std::string(
+                                        "the CUDA driver library libcuda.so.1 could not be "
+                                        "loaded (") +
+                                    (why ? why : "no reason given") + "); is NVIDIA's driver installed?";
         return result;
     }
     const Resolver resolver(library);
     CudaDriver& d = result.driver;
     std::string missing;
-#define WEFT_CUDA_DRIVER_RESOLVE(name)                                                    \
-    d.name = reinterpret_cast<decltype(d.name)>(                                          \
-        resolver.resolve(WEFT_STRINGIFY_EXPANDED(name)));                                 \
-    if (d.name == nullptr) missing += std::string(missing.empty() ? "" : ", ") +          \
-                                      WEFT_STRINGIFY_EXPANDED(name);
+#define WEFT_CUDA_DRIVER_RESOLVE(name)                                                            \
+    d.name = reinterpret_cast<decltype(d.name)>(resolver.resolve(WEFT_STRINGIFY_EXPANDED(name))); \
+    if (d.name == nullptr) missing += std::string(missing.empty() ? "" : ", ") + WEFT_STRINGIFY_EXPANDED(name);
     WEFT_CUDA_DRIVER_ENTRY_POINTS(WEFT_CUDA_DRIVER_RESOLVE)
 #undef WEFT_CUDA_DRIVER_RESOLVE
     if (!missing.empty()) {
         result.unavailable_reason = "the CUDA driver is too old for Weft: it lacks " + missing +
-                                    " (Weft was built against CUDA " +
-                                    std::to_string(CUDA_VERSION / 1000) + "." +
+                                    " (Weft was built against CUDA " + std::to_string(CUDA_VERSION / 1000) + "." +
                                     std::to_string(CUDA_VERSION % 1000 / 10) + ").";
         return result;
     }
@@ -145,8 +136,7 @@ LoadResult load_driver() {
     if (init != CUDA_SUCCESS) {
         const char* name = nullptr;
         d.cuGetErrorName(init, &name);
-        result.unavailable_reason = std::string("cuInit failed with ") +
-                                    (name ? name : "an unknown error") +
+        result.unavailable_reason = std::string("cuInit failed with ") + (name ? name : "an unknown error") +
                                     "; no usable GPU is visible to this process.";
         return result;
     }
@@ -172,9 +162,8 @@ int cuda_entry_point_version(const std::string& base) {
 
 std::vector<CudaEntryPoint> cuda_entry_points() {
     std::vector<CudaEntryPoint> out;
-#define WEFT_CUDA_DRIVER_DESCRIBE(name)                                                   \
-    out.push_back({base_name(WEFT_STRINGIFY_EXPANDED(name)),                              \
-                   cuda_entry_point_version(base_name(WEFT_STRINGIFY_EXPANDED(name))),    \
+#define WEFT_CUDA_DRIVER_DESCRIBE(name)                                                                                          \
+    out.push_back({base_name(WEFT_STRINGIFY_EXPANDED(name)), cuda_entry_point_version(base_name(WEFT_STRINGIFY_EXPANDED(name))), \
                    FunctionArity<decltype(&::name)>::value});
     WEFT_CUDA_DRIVER_ENTRY_POINTS(WEFT_CUDA_DRIVER_DESCRIBE)
 #undef WEFT_CUDA_DRIVER_DESCRIBE
@@ -188,8 +177,7 @@ std::string cuda_unavailable_reason() { return loaded().unavailable_reason; }
 const CudaDriver& cuda_driver() {
     const LoadResult& result = loaded();
     if (!result.unavailable_reason.empty()) {
-        throw CudaError(CUDA_ERROR_NOT_INITIALIZED,
-                        "CUDA is not available: " + result.unavailable_reason);
+        throw CudaError(CUDA_ERROR_NOT_INITIALIZED, "CUDA is not available: " + result.unavailable_reason);
     }
     return result.driver;
 }
@@ -200,9 +188,7 @@ void check(CUresult result, const char* what) {
     const char* description = nullptr;
     const LoadResult& state = loaded();
     if (state.driver.cuGetErrorName != nullptr) state.driver.cuGetErrorName(result, &name);
-    if (state.driver.cuGetErrorString != nullptr) {
-        state.driver.cuGetErrorString(result, &description);
-    }
+    if (state.driver.cuGetErrorString != nullptr) { state.driver.cuGetErrorString(result, &description); }
     std::string message = std::string(what) + " failed: ";
     message += name ? name : "CUDA error " + std::to_string(static_cast<int>(result));
     if (description) message += std::string(" (") + description + ")";

@@ -18,8 +18,8 @@
 
 namespace weft::runtime {
 
-constexpr int kGridWavesAuto = -1;           // the default setting: choose per kernel
-constexpr int kAutoWaves = 8;                // waves of resident blocks for light kernels
+constexpr int kGridWavesAuto = -1;  // the default setting: choose per kernel
+constexpr int kAutoWaves = 8;       // waves of resident blocks for light kernels
 constexpr size_t kStreamedBytesThreshold = 16;
 
 // Bytes one thread loads if it reads one element of each array parameter it reads (param_access):

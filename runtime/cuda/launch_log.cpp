@@ -17,10 +17,8 @@ bool is_sticky_cuda_error(CUresult r) {
         case CUDA_ERROR_ASSERT:
         case CUDA_ERROR_LAUNCH_TIMEOUT:
         case CUDA_ERROR_ECC_UNCORRECTABLE:
-        case CUDA_ERROR_CONTEXT_IS_DESTROYED:
-            return true;
-        default:
-            return false;
+        case CUDA_ERROR_CONTEXT_IS_DESTROYED: return true;
+        default: return false;
     }
 }
 

@@ -39,8 +39,8 @@ std::string describe_cuda_error(CUresult r);
 // What a kernel is called in messages; made once per kernel when its module is loaded, shared
 // by every record of its launches (recording a launch copies no strings).
 struct KernelLabel {
-    std::string name;     // kernel name
-    std::string where;    // "examples/saxpy.py:13", or "" when unknown
+    std::string name;   // kernel name
+    std::string where;  // "examples/saxpy.py:13", or "" when unknown
 };
 
 struct LaunchRecord {

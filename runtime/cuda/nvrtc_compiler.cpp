@@ -26,19 +26,19 @@ namespace weft::runtime {
 namespace {
 
 class Program {
- public:
+public:
     Program(const SourceFile& main, const std::vector<SourceFile>& headers) {
         std::vector<const char*> texts, names;
         for (const SourceFile& h : headers) {
             texts.push_back(h.text.c_str());
             names.push_back(h.name.c_str());
         }
-        const nvrtcResult r = nvrtcCreateProgram(
-            &program_, main.text.c_str(), main.name.c_str(), static_cast<int>(headers.size()),
-            texts.empty() ? nullptr : texts.data(), names.empty() ? nullptr : names.data());
+        const nvrtcResult r =
+            nvrtcCreateProgram(&program_, main.text.c_str(), main.name.c_str(), static_cast<int>(headers.size()),
+                               texts.empty() ? nullptr : texts.data(), names.empty() ? nullptr : names.data());
         if (r != NVRTC_SUCCESS) {
-            throw CudaCompileError(std::string("NVRTC could not create a program for '") +
-                                   main.name + "': " + nvrtcGetErrorString(r) + ".");
+            throw CudaCompileError(std::string("NVRTC could not create a program for '") + main.name +
+                                   "': " + nvrtcGetErrorString(r) + ".");
         }
     }
     ~Program() { nvrtcDestroyProgram(&program_); }
@@ -56,7 +56,7 @@ class Program {
         return text;
     }
 
- private:
+private:
     nvrtcProgram program_ = nullptr;
 };
 
@@ -70,13 +70,11 @@ std::string clang_style_locations(const std::string& log) {
         std::string line = log.substr(begin, end - begin);
         const size_t open = line.find('(');
         const size_t close = line.find("): ", open == std::string::npos ? 0 : open);
-        if (open != std::string::npos && open > 0 && close != std::string::npos &&
-            close > open + 1) {
+        if (open != std::string::npos && open > 0 && close != std::string::npos && close > open + 1) {
             bool digits = true;
             for (size_t i = open + 1; i < close; ++i) digits &= std::isdigit(line[i]) != 0;
             if (digits) {
-                line = line.substr(0, open) + ":" + line.substr(open + 1, close - open - 1) + ":" +
-                       line.substr(close + 2);
+                line = line.substr(0, open) + ":" + line.substr(open + 1, close - open - 1) + ":" + line.substr(close + 2);
             }
         }
         out += line;
@@ -102,8 +100,7 @@ std::string arch_number(const std::string& arch) {
         }
     }
     if (!ok) {
-        throw CudaCompileError("CUDA architecture '" + arch +
-                               "' is not of the form sm_NN (for example sm_90 or sm_90a).");
+        throw CudaCompileError("CUDA architecture '" + arch + "' is not of the form sm_NN (for example sm_90 or sm_90a).");
     }
     return arch.substr(3);
 }
@@ -118,12 +115,10 @@ std::vector<std::string> nvrtc_options(const CudaCompileOptions& options, bool r
     if (options.debug) args.push_back("-G");
     if (!options.fmad) args.push_back("--fmad=false");
     if (options.max_registers < 0) {
-        throw CudaCompileError("max_registers must be 0 (no limit) or positive, got " +
-                               std::to_string(options.max_registers) + ".");
+        throw CudaCompileError("max_registers must be 0 (no limit) or positive, got " + std::to_string(options.max_registers) +
+                               ".");
     }
-    if (options.max_registers > 0) {
-        args.push_back("--maxrregcount=" + std::to_string(options.max_registers));
-    }
+    if (options.max_registers > 0) { args.push_back("--maxrregcount=" + std::to_string(options.max_registers)); }
     for (const std::string& define : options.defines) args.push_back("-D" + define);
     return args;
 }
@@ -148,9 +143,10 @@ std::string relative_file_table(const std::string& ptx, const std::string& sourc
             const size_t at = line.find(prefix, directive);
             if (at != std::string::npos) {
                 const size_t close = line.find('"', at + prefix.size());
-                std::string relative = line.substr(at + prefix.size(), close == std::string::npos ? std::string::npos : close - at - prefix.size());
-                bool written_relative = source.find(" \"" + relative + "\"") != std::string::npos ||
-                                        relative.find('/') == std::string::npos;
+                std::string relative =
+                    line.substr(at + prefix.size(), close == std::string::npos ? std::string::npos : close - at - prefix.size());
+                bool written_relative =
+                    source.find(" \"" + relative + "\"") != std::string::npos || relative.find('/') == std::string::npos;
                 if (written_relative) line.replace(at, prefix.size(), "\"");
             }
         }
@@ -162,15 +158,14 @@ std::string relative_file_table(const std::string& ptx, const std::string& sourc
 
 enum class Output { kPtx, kCubin, kBoth };
 
-CudaBinaries compile(const SourceFile& main, const std::vector<SourceFile>& headers,
-                     const CudaCompileOptions& options, Output output) {
+CudaBinaries compile(const SourceFile& main, const std::vector<SourceFile>& headers, const CudaCompileOptions& options,
+                     Output output) {
     const std::vector<std::string> args = nvrtc_options(options, output != Output::kPtx);
     std::vector<const char*> argv;
     for (const std::string& a : args) argv.push_back(a.c_str());
 
     Program program(main, headers);
-    const nvrtcResult r =
-        nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+    const nvrtcResult r = nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
     if (r != NVRTC_SUCCESS) {
         std::string log = clang_style_locations(program.log());
         if (log.empty()) log = std::string(nvrtcGetErrorString(r)) + "\n";
@@ -189,8 +184,8 @@ CudaBinaries compile(const SourceFile& main, const std::vector<SourceFile>& head
             if (options.line_info || options.debug) bytes = relative_file_table(bytes, main.text);
         }
         if (got != NVRTC_SUCCESS || bytes.empty()) {
-            throw CudaCompileError(std::string("NVRTC compiled '") + main.name + "' but returned no PTX: " +
-                                   nvrtcGetErrorString(got) + ".");
+            throw CudaCompileError(std::string("NVRTC compiled '") + main.name +
+                                   "' but returned no PTX: " + nvrtcGetErrorString(got) + ".");
         }
     }
     if (output != Output::kPtx) {
@@ -202,8 +197,8 @@ CudaBinaries compile(const SourceFile& main, const std::vector<SourceFile>& head
             got = nvrtcGetCUBIN(program.get(), bytes.data());
         }
         if (got != NVRTC_SUCCESS || bytes.empty()) {
-            throw CudaCompileError(std::string("NVRTC compiled '") + main.name + "' but returned no cubin: " +
-                                   nvrtcGetErrorString(got) + ".");
+            throw CudaCompileError(std::string("NVRTC compiled '") + main.name +
+                                   "' but returned no cubin: " + nvrtcGetErrorString(got) + ".");
         }
     }
     return result;

@@ -33,7 +33,7 @@ struct CudaCompileOptions {
 // NVRTC rejected the source or the options. what() holds NVRTC's log, with each location written
 // clang-style, "file:line: error: message", so that both devices report errors alike.
 class CudaCompileError : public std::runtime_error {
- public:
+public:
     explicit CudaCompileError(const std::string& log) : std::runtime_error(log) {}
 };
 

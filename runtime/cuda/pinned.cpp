@@ -36,8 +36,8 @@ Array pinned_zeros(compiler::Type dtype, const std::vector<int64_t>& shape, bool
 bool is_pinned(const Array& a) {
     if (!a.valid() || !a.device().is_host_memory() || !cuda_available()) return false;
     unsigned int type = 0;
-    CUresult r = cuda_driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                                     reinterpret_cast<CUdeviceptr>(a.data()));
+    CUresult r =
+        cuda_driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(a.data()));
     return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
 }
 

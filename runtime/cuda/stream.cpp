@@ -13,8 +13,7 @@ namespace weft::runtime {
 namespace {
 
 CudaContext& context_of(const Device& d, const char* what) {
-    if (d.kind != DeviceKind::Cuda)
-        throw RuntimeError(std::string(what) + " needs a cuda device, not '" + d.str() + "'");
+    if (d.kind != DeviceKind::Cuda) throw RuntimeError(std::string(what) + " needs a cuda device, not '" + d.str() + "'");
     CudaContext& ctx = CudaContext::get(d.ordinal);
     ctx.ensure_usable();
     ctx.bind();
@@ -29,9 +28,7 @@ CudaContext* context_for_release(const Device& d) {
         ctx.ensure_usable();
         ctx.bind();
         return &ctx;
-    } catch (const RuntimeError&) {
-        return nullptr;
-    }
+    } catch (const RuntimeError&) { return nullptr; }
 }
 
 struct Capture {
@@ -59,9 +56,7 @@ Stream Stream::default_stream(const Device& device) {
     return Stream(device, context_of(device, "a Stream").default_stream(), false);
 }
 
-Stream Stream::current(const Device& device) {
-    return Stream(device, context_of(device, "a Stream").current_stream(), false);
-}
+Stream Stream::current(const Device& device) { return Stream(device, context_of(device, "a Stream").current_stream(), false); }
 
 Stream::~Stream() {
     if (owned_ && stream_)
@@ -125,7 +120,8 @@ Event& Event::operator=(Event&& o) noexcept {
 }
 
 void Event::record(const Stream& s) {
-    if (s.device() != device_) throw RuntimeError("Event::record: the event is on " + device_.str() + ", the stream on " + s.device().str());
+    if (s.device() != device_)
+        throw RuntimeError("Event::record: the event is on " + device_.str() + ", the stream on " + s.device().str());
     CudaContext& ctx = context_of(device_, "Event::record");
     ctx.check(cuda_driver().cuEventRecord(event_, s.handle()), "cuEventRecord");
 }
@@ -168,7 +164,9 @@ Graph::~Graph() {
 }
 
 Graph::Graph(Graph&& o) noexcept
-    : device_(o.device_), graph_(std::exchange(o.graph_, nullptr)), exec_(std::exchange(o.exec_, nullptr)),
+    : device_(o.device_),
+      graph_(std::exchange(o.graph_, nullptr)),
+      exec_(std::exchange(o.exec_, nullptr)),
       nodes_(std::exchange(o.nodes_, 0)) {}
 
 Graph& Graph::operator=(Graph&& o) noexcept {
@@ -235,8 +233,9 @@ Graph end_capture(const Stream& s) {
     g.device_ = s.device();
     CUresult r = cuda_driver().cuStreamEndCapture(s.handle(), &g.graph_);
     if (r == CUDA_ERROR_STREAM_CAPTURE_INVALIDATED)
-        throw RuntimeError("end_capture: the capture was invalidated by an operation that cannot be recorded (a copy to or "
-                           "from host memory, a synchronisation, or a debug-mode launch); see stream.h");
+        throw RuntimeError(
+            "end_capture: the capture was invalidated by an operation that cannot be recorded (a copy to or "
+            "from host memory, a synchronisation, or a debug-mode launch); see stream.h");
     ctx.check(r, "cuStreamEndCapture");
     ctx.check(cuda_driver().cuGraphInstantiate(&g.exec_, g.graph_, 0), "cuGraphInstantiate");
     g.nodes_ = g.node_count();

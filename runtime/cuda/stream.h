@@ -51,9 +51,9 @@ class Event;
 
 class Stream {
 public:
-    explicit Stream(const Device& device);         // a new stream on a cuda device
+    explicit Stream(const Device& device);               // a new stream on a cuda device
     static Stream default_stream(const Device& device);  // the device's own (not owned)
-    static Stream current(const Device& device);   // this thread's current one (not owned)
+    static Stream current(const Device& device);         // this thread's current one (not owned)
     // A stream made elsewhere (the CUDA runtime, another library) on the same device's primary
     // context; not owned: never destroyed by Weft.
     static Stream borrow(const Device& device, CUstream s);
@@ -65,10 +65,10 @@ public:
 
     const Device& device() const { return device_; }
     CUstream handle() const { return stream_; }
-    void synchronize() const;                      // waits for all work queued so far
-    bool done() const;                             // true when all queued work has finished
-    Event record() const;                          // a new event, recorded here now
-    void wait(const Event& e) const;               // later work waits for e (no host wait)
+    void synchronize() const;         // waits for all work queued so far
+    bool done() const;                // true when all queued work has finished
+    Event record() const;             // a new event, recorded here now
+    void wait(const Event& e) const;  // later work waits for e (no host wait)
 
 private:
     Stream(const Device& device, CUstream s, bool owned) : device_(device), stream_(s), owned_(owned) {}
@@ -88,8 +88,8 @@ public:
 
     const Device& device() const { return device_; }
     CUevent handle() const { return event_; }
-    void record(const Stream& s);                  // marks the point reached by s's queue now
-    void synchronize() const;                      // host waits until that point has run
+    void record(const Stream& s);  // marks the point reached by s's queue now
+    void synchronize() const;      // host waits until that point has run
     bool done() const;
     // Milliseconds between this event and `end` (both recorded with timing=true, both done).
     float elapsed_ms(const Event& end) const;
@@ -127,8 +127,8 @@ public:
 
     bool valid() const { return exec_ != nullptr; }
     const Device& device() const { return device_; }
-    size_t node_count() const;                     // operations recorded (launches, copies, ...)
-    void launch() const;                           // on the device's current stream of this thread
+    size_t node_count() const;  // operations recorded (launches, copies, ...)
+    void launch() const;        // on the device's current stream of this thread
     void launch(const Stream& s) const;
 
 private:

@@ -50,7 +50,8 @@ std::string sim_ptx_arch(const std::string& arch) { return sim_arch(arch).sm_tar
 
 std::string register_sim_arch(const gpusim::ArchSpec& a, const std::string& source) {
     if (a.name.empty() || a.name.find_first_of(": \t/") != std::string::npos)
-        throw RuntimeError(source + ": the architecture's \"name\" must be a plain word to use as sim:NAME; got '" + a.name + "'");
+        throw RuntimeError(source + ": the architecture's \"name\" must be a plain word to use as sim:NAME; got '" + a.name +
+                           "'");
     std::lock_guard<std::mutex> lock(g_arch_mu);
     arch_table()[a.name] = a;
     return a.name;
@@ -60,9 +61,7 @@ std::string register_sim_arch_file(const std::string& path) {
     gpusim::ArchSpec a;
     try {
         a = gpusim::load_arch(path);
-    } catch (const gpusim::ArchError& e) {
-        throw RuntimeError(e.what());
-    }
+    } catch (const gpusim::ArchError& e) { throw RuntimeError(e.what()); }
     return register_sim_arch(a, path);
 }
 

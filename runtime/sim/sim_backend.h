@@ -42,8 +42,8 @@ namespace weft::runtime {
 // The names are gpusim's architecture files (gpusim/arch/resolve_arch.h), plus those registered
 // below; an unknown one is RuntimeError with gpusim's message (did-you-mean, the known names).
 bool sim_arch_known(const std::string& arch);
-std::vector<std::string> sim_arch_names();           // sorted
-std::string sim_ptx_arch(const std::string& arch);   // "h200" -> "sm_90"; RuntimeError if unknown
+std::vector<std::string> sim_arch_names();                  // sorted
+std::string sim_ptx_arch(const std::string& arch);          // "h200" -> "sm_90"; RuntimeError if unknown
 const gpusim::ArchSpec& sim_arch(const std::string& arch);  // RuntimeError if unknown
 // Makes `sim:NAME` use an architecture (gpusim/arch/*.json format), NAME being its "name" (a
 // built-in of the same name is replaced for this process). Returns NAME. `source` names the
@@ -57,27 +57,27 @@ std::unique_ptr<DeviceBackend> make_sim_backend(const Device& d);
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Settings (process-wide; read at each launch)
 struct SimSettings {
-    bool timing = true;                      // false: functional counts only (no cycles); also
-                                             // when the environment sets WEFT_SIM_TIMING=0
-    std::string scheduler = "gto";           // gpusim::scheduler_names(): gto, lrr, two-level, latency-hiding
-    std::shared_ptr<std::ostream> trace;     // JSONL instruction trace of every launch (null: none)
-    gpusim::TraceFilter trace_filter;        // checked at set_sim_settings
-    bool timeline = false;                   // keep block and warp spans (for a Chrome trace)
+    bool timing = true;                   // false: functional counts only (no cycles); also
+                                          // when the environment sets WEFT_SIM_TIMING=0
+    std::string scheduler = "gto";        // gpusim::scheduler_names(): gto, lrr, two-level, latency-hiding
+    std::shared_ptr<std::ostream> trace;  // JSONL instruction trace of every launch (null: none)
+    gpusim::TraceFilter trace_filter;     // checked at set_sim_settings
+    bool timeline = false;                // keep block and warp spans (for a Chrome trace)
 };
 // Throws RuntimeError for an unknown scheduler or a filter that cannot match (naming it).
 void set_sim_settings(const SimSettings& s);
 SimSettings sim_settings();
 gpusim::SchedulerFactory sim_scheduler(const std::string& name);  // RuntimeError if unknown
-bool sim_timing_enabled(const SimSettings& s);  // s.timing, unless the environment sets WEFT_SIM_TIMING=0
+bool sim_timing_enabled(const SimSettings& s);                    // s.timing, unless the environment sets WEFT_SIM_TIMING=0
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Reports
 struct SimLaunchReport {
-    uint64_t sequence = 0;          // launches on sim devices in this process, from 0
-    std::string device;             // "sim:h200"
-    bool timed = true;              // false: counts only (SimSettings::timing off)
-    gpusim::TimingResult result;    // result.counts: the functional counts (kernel, lines, PTX)
-    std::string symbol;             // the PTX entry that ran (as Nsight Compute names the kernel)
+    uint64_t sequence = 0;        // launches on sim devices in this process, from 0
+    std::string device;           // "sim:h200"
+    bool timed = true;            // false: counts only (SimSettings::timing off)
+    gpusim::TimingResult result;  // result.counts: the functional counts (kernel, lines, PTX)
+    std::string symbol;           // the PTX entry that ran (as Nsight Compute names the kernel)
 };
 
 // A copy on a sim device, timed as the GPU would take it: host<->device over PCIe at the

@@ -89,7 +89,8 @@ void SimModule::launch(const LaunchRequest& req) {
             }
             report->result = gpusim::launch_timed(module_, symbol, grid, block, pk.bytes(), o);
             if (sass_.kernels.count(symbol))  // filled by sass_timing() above, read-only since
-                report->result.sass_instructions = gpusim::estimate_sass_instructions(sass_, module_, symbol, report->result.counts);
+                report->result.sass_instructions =
+                    gpusim::estimate_sass_instructions(sass_, module_, symbol, report->result.counts);
             if (settings.trace) {
                 std::lock_guard<std::mutex> lock(g_trace_mu);
                 *settings.trace << trace.str();
@@ -119,21 +120,25 @@ const gpusim::KernelResources* SimModule::resources(const std::string& symbol, c
     if (!resources_done_) {
         resources_done_ = true;
         // ptxas takes a few hundred ms per module: its answer is kept in the disk cache.
-        const std::string key = support::hash_hex("ptxas-resources-v2\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
+        const std::string key = support::hash_hex("ptxas-resources-v2\n" + std::to_string(arch.cc_major) +
+                                                  std::to_string(arch.cc_minor) + "\n" + ptx_);
         if (auto hit = cache_load(key, "ptxasres")) {
             std::istringstream in(*hit);
             std::string name;
             gpusim::KernelResources r;
-            while (in >> name >> r.registers >> r.shared_bytes >> r.stack_bytes >> r.spill_stores >> r.spill_loads) resources_[name] = r;
+            while (in >> name >> r.registers >> r.shared_bytes >> r.stack_bytes >> r.spill_stores >> r.spill_loads)
+                resources_[name] = r;
         } else if (std::filesystem::exists(gpusim::ptxas_path())) {
             try {
                 resources_ = gpusim::ptxas_resources(ptx_, arch);
             } catch (const gpusim::PtxasError& e) {
-                throw RuntimeError(std::string("ptxas could not assemble this module's PTX for the occupancy calculator: ") + e.what());
+                throw RuntimeError(std::string("ptxas could not assemble this module's PTX for the occupancy calculator: ") +
+                                   e.what());
             }
             std::ostringstream out;
             for (const auto& [name, r] : resources_)
-                out << name << " " << r.registers << " " << r.shared_bytes << " " << r.stack_bytes << " " << r.spill_stores << " " << r.spill_loads << "\n";
+                out << name << " " << r.registers << " " << r.shared_bytes << " " << r.stack_bytes << " " << r.spill_stores << " "
+                    << r.spill_loads << "\n";
             cache_store(key, "ptxasres", out.str());
         }
     }
@@ -145,7 +150,8 @@ const gpusim::SassTiming* SimModule::sass_timing(const std::string& symbol, cons
     std::lock_guard<std::mutex> lock(mu_);
     if (!sass_done_) {
         sass_done_ = true;
-        const std::string key = support::hash_hex("sass-map-v2\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
+        const std::string key =
+            support::hash_hex("sass-map-v2\n" + std::to_string(arch.cc_major) + std::to_string(arch.cc_minor) + "\n" + ptx_);
         bool cached = false;
         if (auto hit = cache_load(key, "sassmap")) {
             try {

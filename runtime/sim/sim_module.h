@@ -21,7 +21,8 @@ namespace weft::runtime {
 
 class SimModule : public LoadedModule {
 public:
-    SimModule(gpusim::Module m, std::string ptx, std::string arch) : module_(std::move(m)), ptx_(std::move(ptx)), arch_name_(std::move(arch)) {}
+    SimModule(gpusim::Module m, std::string ptx, std::string arch)
+        : module_(std::move(m)), ptx_(std::move(ptx)), arch_name_(std::move(arch)) {}
     void launch(const LaunchRequest& req) override;
 
 private:

@@ -19,18 +19,14 @@ SimSettings g_settings;
 gpusim::SchedulerFactory sim_scheduler(const std::string& name) {
     try {
         return gpusim::scheduler_by_name(name);
-    } catch (const gpusim::SimError& e) {
-        throw RuntimeError(e.what());
-    }
+    } catch (const gpusim::SimError& e) { throw RuntimeError(e.what()); }
 }
 
 void set_sim_settings(const SimSettings& s) {
     sim_scheduler(s.scheduler);
     try {
         gpusim::check_trace_filter(s.trace_filter);
-    } catch (const gpusim::SimError& e) {
-        throw RuntimeError(e.what());
-    }
+    } catch (const gpusim::SimError& e) { throw RuntimeError(e.what()); }
     std::lock_guard<std::mutex> lock(g_settings_mu);
     g_settings = s;
 }

@@ -15,7 +15,8 @@ using namespace weft::test;
 
 TEST(Cli, UnknownArchIsOneMessageInEveryCommand) {
     const std::string message =
-        "--arch: unknown architecture 'h20'; did you mean 'h200'? known: a100, h100, h200, rtx4090, v100 (the files in gpusim/arch/), "
+        "--arch: unknown architecture 'h20'; did you mean 'h200'? known: a100, h100, h200, rtx4090, v100 (the files in "
+        "gpusim/arch/), "
         "or the path of an architecture file (FILE.json)";
     std::vector<std::pair<std::string, std::string>> commands = {{"compile", kExample}, {"audit", kExample}};
 #if WEFT_TEST_HAS_NVRTC

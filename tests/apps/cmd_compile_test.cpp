@@ -16,7 +16,8 @@ TEST(Cli, CompileEmitsEachForm) {
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("3 kernel(s), 1 func(s), 0 struct(s): OK"), std::string::npos) << r.out;
     r = run_weft("compile " + kExample + " --emit ir --kernel saxpy");
-    EXPECT_NE(r.out.find("kernel saxpy(x.0: array(float32), y.1: array(float32), a.2: float32) -> None:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("kernel saxpy(x.0: array(float32), y.1: array(float32), a.2: float32) -> None:"), std::string::npos)
+        << r.out;
     r = run_weft("compile " + kExample + " --emit cpp");
     EXPECT_NE(r.out.find("#line 15 \"" + kExample + "\""), std::string::npos);
     EXPECT_NE(r.out.find("extern \"C\" void saxpy_cpu_range("), std::string::npos);

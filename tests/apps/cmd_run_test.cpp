@@ -29,7 +29,8 @@ TEST(RunCommand, BounceWritesFramesThatMatchFreeFall) {
     auto dir = std::filesystem::temp_directory_path() / ("weft_run_test_" + std::to_string(getpid()));
     std::filesystem::remove_all(dir);
     int rc = 0;
-    std::string out = run(std::string(WEFT_BIN) + " run " + WEFT_SOURCE_DIR + "/scenes/bounce.toml --frames 20 --out " + dir.string(), &rc);
+    std::string out =
+        run(std::string(WEFT_BIN) + " run " + WEFT_SOURCE_DIR + "/scenes/bounce.toml --frames 20 --out " + dir.string(), &rc);
     ASSERT_EQ(rc, 0) << out;
     EXPECT_NE(out.find("[##############################] 20/20 frames"), std::string::npos) << out;
     EXPECT_NE(out.find("bounce: 20 frames, 0.333 s simulated, 160 steps"), std::string::npos) << out;

@@ -112,7 +112,9 @@ TEST(Diagnostics, ErrorLimitStopsCleanly) {
 TEST(Diagnostics, MissingAttributeOfAnImportedModule) {
     // `geo.name` names geometry's own definitions: a near name is suggested, and a name the
     // caller's file defines is pointed at rather than taken.
-    std::string geometry = "import weft as wp\n@wp.struct\nclass Segment:\n    a: wp.vec3\n\n@wp.func\ndef box_sdf(x: float) -> float:\n    return x\n";
+    std::string geometry =
+        "import weft as wp\n@wp.struct\nclass Segment:\n    a: wp.vec3\n\n@wp.func\ndef box_sdf(x: float) -> float:\n    return "
+        "x\n";
     std::string user = R"(import weft as wp
 import geometry as geo
 import geometry

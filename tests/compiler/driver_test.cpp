@@ -61,10 +61,14 @@ PassTest load(const fs::path& p) {
             return true;
         };
         std::string text;
-        if (take("RUN", text)) t.run = text;
-        else if (take("CHECK-NEXT", text)) t.checks.push_back({Check::Next, text, n});
-        else if (take("CHECK-NOT", text)) t.checks.push_back({Check::Not, text, n});
-        else if (take("CHECK", text)) t.checks.push_back({Check::Plain, text, n});
+        if (take("RUN", text))
+            t.run = text;
+        else if (take("CHECK-NEXT", text))
+            t.checks.push_back({Check::Next, text, n});
+        else if (take("CHECK-NOT", text))
+            t.checks.push_back({Check::Not, text, n});
+        else if (take("CHECK", text))
+            t.checks.push_back({Check::Plain, text, n});
     }
     return t;
 }
@@ -77,9 +81,7 @@ std::string output_of(const PassTest& t) {
     o.verify_ir = true;
     try {
         compile_module({{fs::path(t.path).filename().string(), t.source, 0}}, o);
-    } catch (const CompileError& e) {
-        out << e.what();
-    }
+    } catch (const CompileError& e) { out << e.what(); }
     return out.str();
 }
 
@@ -106,8 +108,8 @@ std::string file_check(const std::vector<Check>& checks, const std::string& outp
                 }
         }
         if (found == lines.size())
-            return "line " + std::to_string(c.line) + ": " + (c.kind == Check::Next ? "CHECK-NEXT" : "CHECK") + ": '" +
-                   c.text + "' not found" + (next < lines.size() ? " (from output line " + std::to_string(next + 1) + ")" : "");
+            return "line " + std::to_string(c.line) + ": " + (c.kind == Check::Next ? "CHECK-NEXT" : "CHECK") + ": '" + c.text +
+                   "' not found" + (next < lines.size() ? " (from output line " + std::to_string(next + 1) + ")" : "");
         for (const Check* n : nots)
             for (size_t i = next; i < found; ++i)
                 if (lines[i].find(n->text) != std::string::npos)
@@ -143,13 +145,12 @@ TEST_P(PassFiles, OutputMatchesItsChecks) {
     EXPECT_EQ(failed, "") << t.path << "\noutput:\n" << out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Driver, PassFiles, testing::ValuesIn(pass_test_files()),
-                         [](const testing::TestParamInfo<fs::path>& p) {
-                             std::string name = fs::relative(p.param, WEFT_PASS_TESTS).replace_extension().string();
-                             for (char& c : name)
-                                 if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Driver, PassFiles, testing::ValuesIn(pass_test_files()), [](const testing::TestParamInfo<fs::path>& p) {
+    std::string name = fs::relative(p.param, WEFT_PASS_TESTS).replace_extension().string();
+    for (char& c : name)
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+});
 
 // Every pass has its tests.
 TEST(Driver, EveryPassHasPassTests) {
@@ -164,7 +165,8 @@ TEST(Driver, EveryPassHasPassTests) {
 TEST(Driver, FileCheckReportsWhatFailed) {
     std::string out = "a\nb\nc\n";
     EXPECT_EQ(file_check({{Check::Plain, "a", 1}, {Check::Next, "b", 2}}, out), "");
-    EXPECT_EQ(file_check({{Check::Plain, "a", 1}, {Check::Next, "c", 2}}, out), "line 2: CHECK-NEXT: 'c' not found (from output line 2)");
+    EXPECT_EQ(file_check({{Check::Plain, "a", 1}, {Check::Next, "c", 2}}, out),
+              "line 2: CHECK-NEXT: 'c' not found (from output line 2)");
     EXPECT_EQ(file_check({{Check::Plain, "a", 1}, {Check::Not, "b", 2}, {Check::Plain, "c", 3}}, out),
               "line 2: CHECK-NOT: 'b' found at output line 2");
     EXPECT_EQ(file_check({{Check::Plain, "c", 1}, {Check::Plain, "a", 2}}, out), "line 2: CHECK: 'a' not found");

@@ -57,7 +57,9 @@ inline double soft_volume(const ModelBuilder& b, const State& s) {
         Eigen::Vector3d x0(q[size_t(t[0])][0], q[size_t(t[0])][1], q[size_t(t[0])][2]);
         Eigen::Matrix3d D;
         for (int c = 0; c < 3; ++c)
-            D.col(c) = Eigen::Vector3d(q[size_t(t[size_t(c + 1)])][0], q[size_t(t[size_t(c + 1)])][1], q[size_t(t[size_t(c + 1)])][2]) - x0;
+            D.col(c) =
+                Eigen::Vector3d(q[size_t(t[size_t(c + 1)])][0], q[size_t(t[size_t(c + 1)])][1], q[size_t(t[size_t(c + 1)])][2]) -
+                x0;
         vol += D.determinant() / 6.0;
     }
     return vol;

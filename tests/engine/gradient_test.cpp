@@ -58,8 +58,10 @@ State forward(const Model& m, const State& s0, const Case& c, std::vector<State>
     for (int k = 0; k < c.steps; ++k) {
         State next = m.state();
         cur.clear_forces();
-        if (c.xpbd) xp.simulate(m, cur, next, c.dt);
-        else si.simulate(m, cur, next, c.dt);
+        if (c.xpbd)
+            xp.simulate(m, cur, next, c.dt);
+        else
+            si.simulate(m, cur, next, c.dt);
         if (keep) keep->push_back(cur);
         cur = next;
     }
@@ -114,7 +116,8 @@ void check_case(const Case& c) {
     };
     const double ev = 1e-2;
     double fd_v = (loss_with(s0.particle_qd, 3 * p + comp, ev) - loss_with(s0.particle_qd, 3 * p + comp, -ev)) / (2 * ev);
-    double fd_p = (loss_with(param, c.param_index, c.param_eps) - loss_with(param, c.param_index, -c.param_eps)) / (2 * c.param_eps);
+    double fd_p =
+        (loss_with(param, c.param_index, c.param_eps) - loss_with(param, c.param_index, -c.param_eps)) / (2 * c.param_eps);
     EXPECT_NEAR(g_v, fd_v, 0.02 * std::abs(fd_v) + 1e-4) << "d loss / d v0";
     EXPECT_NEAR(g_p, fd_p, 0.05 * std::abs(fd_p) + 1e-4) << "d loss / d parameter";
     EXPECT_GT(std::abs(fd_p), 1e-6) << "the parameter must matter for the check to mean anything";

@@ -18,9 +18,7 @@ const std::vector<OptionSpec> kSpecs = {
 std::string error_of(const IntegratorOptions& o) {
     try {
         resolve_options("solver", kSpecs, o);
-    } catch (const runtime::RuntimeError& e) {
-        return e.what();
-    }
+    } catch (const runtime::RuntimeError& e) { return e.what(); }
     return "(no error)";
 }
 
@@ -33,7 +31,8 @@ TEST(IntegratorOptions, DefaultsFillWhatIsNotGiven) {
 
 TEST(IntegratorOptions, MistakesNameTheOption) {
     EXPECT_EQ(error_of({{"relaxaton", 1.0}}), "integrator 'solver' has no option 'relaxaton' (did you mean 'relaxation'?)");
-    EXPECT_EQ(error_of({{"zzzzzz", 1.0}}), "integrator 'solver' has no option 'zzzzzz'; its options are 'iterations', 'relaxation'");
+    EXPECT_EQ(error_of({{"zzzzzz", 1.0}}),
+              "integrator 'solver' has no option 'zzzzzz'; its options are 'iterations', 'relaxation'");
     EXPECT_EQ(error_of({{"iterations", 2.5}}), "integrator 'solver': option 'iterations' must be an integer, got 2.5");
     EXPECT_EQ(error_of({{"iterations", 1001}}), "integrator 'solver': option 'iterations' must be in [1, 1000], got 1001");
     EXPECT_EQ(error_of({{"relaxation", 0}}), "integrator 'solver': option 'relaxation' must be in (0, 2], got 0");
@@ -41,9 +40,7 @@ TEST(IntegratorOptions, MistakesNameTheOption) {
     try {
         IntegratorOptions().number("iterations");
         FAIL() << "no error";
-    } catch (const runtime::RuntimeError& e) {
-        EXPECT_STREQ(e.what(), "integrator option 'iterations' is not set");
-    }
+    } catch (const runtime::RuntimeError& e) { EXPECT_STREQ(e.what(), "integrator option 'iterations' is not set"); }
 }
 
 }  // namespace

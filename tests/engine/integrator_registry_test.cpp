@@ -15,9 +15,7 @@ using namespace weft::engine;
 std::string error_of(const std::function<void()>& f) {
     try {
         f();
-    } catch (const runtime::RuntimeError& e) {
-        return e.what();
-    }
+    } catch (const runtime::RuntimeError& e) { return e.what(); }
     return "(no error)";
 }
 
@@ -32,12 +30,19 @@ TEST(IntegratorRegistry, UnknownNamesAndOptionsAreErrorsWithDidYouMean) {
               "unknown integrator 'xbpd' (did you mean 'xpbd'?); the integrators are 'semi_implicit', 'xpbd'");
     EXPECT_EQ(error_of([] { integrator_info("semi_implict"); }),
               "unknown integrator 'semi_implict' (did you mean 'semi_implicit'?); the integrators are 'semi_implicit', 'xpbd'");
-    EXPECT_EQ(error_of([] { create_integrator("mpm"); }), "unknown integrator 'mpm'; the integrators are 'semi_implicit', 'xpbd'");
-    EXPECT_EQ(error_of([] { create_integrator("xpbd", {{"iteratons", 3}}); }),
+    EXPECT_EQ(error_of([] { create_integrator("mpm"); }),
+              "unknown integrator 'mpm'; the integrators are 'semi_implicit', 'xpbd'");
+    EXPECT_EQ(error_of([] {
+                  create_integrator("xpbd", {{"iteratons", 3}});
+              }),
               "integrator 'xpbd' has no option 'iteratons' (did you mean 'iterations'?)");
-    EXPECT_EQ(error_of([] { create_integrator("semi_implicit", {{"iterations", 3}}); }),
+    EXPECT_EQ(error_of([] {
+                  create_integrator("semi_implicit", {{"iterations", 3}});
+              }),
               "integrator 'semi_implicit' has no option 'iterations' (it takes none)");
-    EXPECT_EQ(error_of([] { create_integrator("xpbd", {{"iterations", 0}}); }),
+    EXPECT_EQ(error_of([] {
+                  create_integrator("xpbd", {{"iterations", 0}});
+              }),
               "integrator 'xpbd': option 'iterations' must be in [1, 1000], got 0");
 }
 
@@ -81,7 +86,10 @@ TEST(IntegratorRegistry, RegisterAddsOneByName) {
                   register_integrator({Hold::info_of(), [](const IntegratorOptions& o) { return std::make_unique<Hold>(o); }});
               }),
               "register_integrator: an integrator named 'test_hold' is already registered");
-    EXPECT_EQ(error_of([] { register_integrator({IntegratorInfo{}, nullptr}); }), "register_integrator: the integrator has no name");
+    EXPECT_EQ(error_of([] {
+                  register_integrator({IntegratorInfo{}, nullptr});
+              }),
+              "register_integrator: the integrator has no name");
 }
 
 }  // namespace

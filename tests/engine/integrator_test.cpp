@@ -23,7 +23,8 @@ Model everything() {
     ModelBuilder b;
     b.particle_contact = true;
     b.particle_ke = 1e3f;
-    for (int k = 0; k < 6; ++k) b.add_particle(Vec3(0.05f * float(k), 0.3f + 0.05f * float(k % 2), 0), Vec3(1, 0, 0), 0.1f, 0.03f);
+    for (int k = 0; k < 6; ++k)
+        b.add_particle(Vec3(0.05f * float(k), 0.3f + 0.05f * float(k % 2), 0), Vec3(1, 0, 0), 0.1f, 0.03f);
     b.add_spring(0, 1, 100.0f, 1.0f);
     b.add_spring(1, 2, 100.0f, 1.0f, 0.2f);
     ClothGridDef c;
@@ -110,8 +111,10 @@ TEST(Integrator, InfoNamesRealKernelsAndStateArrays) {
         EXPECT_FALSE(info.kernels.empty());
         for (const KernelRef& k : info.kernels) EXPECT_NO_THROW(solver_kernel(k.group, k.name)) << k.group << "/" << k.name;
         if (runtime::device_available(runtime::Device{})) EXPECT_NO_THROW(load_kernels(info, runtime::Device{}));
-        for (const auto& a : info.state_reads) EXPECT_NE(std::find(state_array_names().begin(), state_array_names().end(), a), state_array_names().end()) << a;
-        for (const auto& a : info.state_writes) EXPECT_NE(std::find(state_array_names().begin(), state_array_names().end(), a), state_array_names().end()) << a;
+        for (const auto& a : info.state_reads)
+            EXPECT_NE(std::find(state_array_names().begin(), state_array_names().end(), a), state_array_names().end()) << a;
+        for (const auto& a : info.state_writes)
+            EXPECT_NE(std::find(state_array_names().begin(), state_array_names().end(), a), state_array_names().end()) << a;
         EXPECT_TRUE(info.can(IntegratorCaps_Differentiable));
     }
 }
@@ -129,15 +132,14 @@ TEST(Integrator, StepChecksNameTheProblem) {
             it->simulate(m, a, c, 1e-3f);
             ADD_FAILURE() << "no error";
         } catch (const runtime::RuntimeError& e) {
-            EXPECT_EQ(std::string(e.what()), "simulate: the states do not belong to this model (" + std::to_string(m.particle_count) +
-                                                 " and 1 particles, the model has " + std::to_string(m.particle_count) + ")");
+            EXPECT_EQ(std::string(e.what()), "simulate: the states do not belong to this model (" +
+                                                 std::to_string(m.particle_count) + " and 1 particles, the model has " +
+                                                 std::to_string(m.particle_count) + ")");
         }
         try {
             it->simulate(m, a, b, 0.0f);
             ADD_FAILURE() << "no error";
-        } catch (const runtime::RuntimeError& e) {
-            EXPECT_STREQ(e.what(), "simulate: dt must be > 0, got 0.000000");
-        }
+        } catch (const runtime::RuntimeError& e) { EXPECT_STREQ(e.what(), "simulate: dt must be > 0, got 0.000000"); }
     }
 }
 
@@ -154,7 +156,9 @@ TEST(Determinism, SameBitsWithOneAndFourThreads) {
     c.add_springs = true;
     c.particle_radius = 0.02f;
     b.add_cloth_grid(c);
-    for (int k = 0; k < 64; ++k) b.add_particle(Vec3(0.04f * float(k % 4), 0.3f + 0.04f * float(k / 16), 0.04f * float((k / 4) % 4)), Vec3::Zero(), 0.01f, 0.02f);
+    for (int k = 0; k < 64; ++k)
+        b.add_particle(Vec3(0.04f * float(k % 4), 0.3f + 0.04f * float(k / 16), 0.04f * float((k / 4) % 4)), Vec3::Zero(), 0.01f,
+                       0.02f);
     b.add_shape_sphere(Vec3(0, 0, 0), 0.2f);
     Model m = b.finalize("cpu");
     uint64_t hashes[2][2];

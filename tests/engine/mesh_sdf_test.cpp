@@ -80,7 +80,8 @@ TEST(MeshSdf, ScaleAndDegenerateTriangles) {
     m.indices.insert(m.indices.end(), {0, 0, 1});
     MeshDistance scaled(m, Vec3d(2, 1, 0.5));
     EXPECT_EQ(scaled.triangle_count(), 12);
-    for (const Vec3d& p : random_points(500, 1.5, 9)) EXPECT_NEAR(scaled.signed_distance(p), box_sdf(Vec3d(1, 0.5, 0.25), p), 1e-7);
+    for (const Vec3d& p : random_points(500, 1.5, 9))
+        EXPECT_NEAR(scaled.signed_distance(p), box_sdf(Vec3d(1, 0.5, 0.25), p), 1e-7);
 }
 
 TEST(MeshSdf, GridNodesHoldExactDistances) {
@@ -123,10 +124,11 @@ std::vector<std::array<float, 4>> probe(const Model& m, int s, const std::vector
     using runtime::LaunchArg;
     runtime::LaunchOptions o;
     o.device = m.device;
-    runtime::launch(module->kernel("probe"), {int64_t(points.size())},
-                    {LaunchArg::of(pts), LaunchArg::integer_of(s), LaunchArg::of(m.shape_sdf_values), LaunchArg::of(m.shape_sdf_dims),
-                     LaunchArg::of(m.shape_sdf_origin), LaunchArg::of(m.shape_sdf_cell), LaunchArg::of(out)},
-                    o);
+    runtime::launch(
+        module->kernel("probe"), {int64_t(points.size())},
+        {LaunchArg::of(pts), LaunchArg::integer_of(s), LaunchArg::of(m.shape_sdf_values), LaunchArg::of(m.shape_sdf_dims),
+         LaunchArg::of(m.shape_sdf_origin), LaunchArg::of(m.shape_sdf_cell), LaunchArg::of(out)},
+        o);
     std::vector<std::array<float, 4>> r(points.size());
     out.copy_to_host(r.data(), r.size() * 16);
     return r;
@@ -143,9 +145,9 @@ TEST(MeshSdf, KernelInterpolatesEveryPackedGrid) {
     Model m = b.finalize("cpu");
     std::vector<int> dims(12);
     m.shape_sdf_dims.copy_to_host(dims.data(), dims.size() * 4);
-    EXPECT_EQ(dims[0 * 4 + 1], 0);                                   // the sphere has no grid
-    EXPECT_EQ(dims[1 * 4 + 0], 0);                                   // the icosphere's grid comes first
-    EXPECT_EQ(dims[2 * 4 + 0], dims[5] * dims[6] * dims[7]);         // the box's right after it
+    EXPECT_EQ(dims[0 * 4 + 1], 0);                            // the sphere has no grid
+    EXPECT_EQ(dims[1 * 4 + 0], 0);                            // the icosphere's grid comes first
+    EXPECT_EQ(dims[2 * 4 + 0], dims[5] * dims[6] * dims[7]);  // the box's right after it
     EXPECT_EQ(m.shape_sdf_size, dims[8] + dims[9] * dims[10] * dims[11]);
     std::vector<float> cells(3), origins(9);
     m.shape_sdf_cell.copy_to_host(cells.data(), 12);
@@ -165,7 +167,7 @@ TEST(MeshSdf, KernelInterpolatesEveryPackedGrid) {
         Vec3d lo(origins[size_t(3 * c.shape)], origins[size_t(3 * c.shape + 1)], origins[size_t(3 * c.shape + 2)]);
         grid.extend(lo);
         grid.extend(lo + cell * Vec3d(dims[size_t(4 * c.shape + 1)] - 1, dims[size_t(4 * c.shape + 2)] - 1,
-                                       dims[size_t(4 * c.shape + 3)] - 1));
+                                      dims[size_t(4 * c.shape + 3)] - 1));
         auto local = random_points(2000, 0.8, 11 + unsigned(c.shape)), far = random_points(1000, 1.5, 21 + unsigned(c.shape));
         local.insert(local.end(), far.begin(), far.end());
         auto r = probe(m, c.shape, local);  // mesh_sdf takes shape-frame points
@@ -216,7 +218,8 @@ TEST(MeshSdf, KernelInterpolatesEveryPackedGrid) {
             double dihedral = 0;
             std::map<std::pair<int, int>, Vec3d> first;
             for (size_t t = 0; t < ico.indices.size(); t += 3) {
-                Vec3d a = ico.vertices[size_t(ico.indices[t])].cast<double>(), b = ico.vertices[size_t(ico.indices[t + 1])].cast<double>(),
+                Vec3d a = ico.vertices[size_t(ico.indices[t])].cast<double>(),
+                      b = ico.vertices[size_t(ico.indices[t + 1])].cast<double>(),
                       cc = ico.vertices[size_t(ico.indices[t + 2])].cast<double>();
                 Vec3d n = (b - a).cross(cc - a).normalized();
                 for (int e = 0; e < 3; ++e) {
@@ -227,14 +230,16 @@ TEST(MeshSdf, KernelInterpolatesEveryPackedGrid) {
             }
             EXPECT_GT(normals, 100);
             EXPECT_LT(worst_angle, dihedral);
-            printf("icosphere: %d normals 2 cells or more outside, largest angle to the exact gradient %.4f rad (largest "
-                   "dihedral angle %.4f rad)\n", normals, worst_angle, dihedral);
+            printf(
+                "icosphere: %d normals 2 cells or more outside, largest angle to the exact gradient %.4f rad (largest "
+                "dihedral angle %.4f rad)\n",
+                normals, worst_angle, dihedral);
         }
         EXPECT_GT(inside_grid, 100);
         EXPECT_GT(sign_checked, 100);
         EXPECT_GT(beyond, 500);
-        printf("shape %d: cell %.4g m, %d points inside the grid, largest |interpolated - exact| %.3g m (bound %.3g)\n",
-               c.shape, cell, inside_grid, worst, tol);
+        printf("shape %d: cell %.4g m, %d points inside the grid, largest |interpolated - exact| %.3g m (bound %.3g)\n", c.shape,
+               cell, inside_grid, worst, tol);
     }
 
     // Near the middle of the box's top face the distance is linear, so the interpolated distance
@@ -298,8 +303,10 @@ double slide_distance(bool mesh, double angle, double mu, double v0) {
     b.soft_contact_kf = 1e4f;
     b.soft_contact_mu = float(mu);
     const Quat tilt(Eigen::AngleAxisf(float(angle), Vec3(0, 0, 1)));  // local +x goes uphill
-    if (mesh) b.add_shape_mesh(Vec3::Zero(), quad_mesh(2.0f), tilt);
-    else b.add_shape_plane(Eigen::Vector4f(-std::sin(float(angle)), std::cos(float(angle)), 0, 0));
+    if (mesh)
+        b.add_shape_mesh(Vec3::Zero(), quad_mesh(2.0f), tilt);
+    else
+        b.add_shape_plane(Eigen::Vector4f(-std::sin(float(angle)), std::cos(float(angle)), 0, 0));
     const Vec3 up = tilt * Vec3(0, 1, 0), downhill = tilt * Vec3(-1, 0, 0);
     const Vec3 start = tilt * Vec3(1.5f, 0, 0) + up * float(r - mass * kG * std::cos(angle) / ke);
     b.add_particle(start, downhill * float(v0), float(mass), float(r));
@@ -362,13 +369,17 @@ Rollout make_slide(SlideKind kind) {
     b.soft_contact_mu = 0.3f;
     const float depth = mass * float(kG) / b.soft_contact_ke;
     if (curved) {
-        if (kind == IcosphereMesh) b.add_shape_mesh(Vec3(0, 0, 0), icosphere(0.5f, 3));
-        else b.add_shape_sphere(Vec3(0, 0, 0), 0.5f);
+        if (kind == IcosphereMesh)
+            b.add_shape_mesh(Vec3(0, 0, 0), icosphere(0.5f, 3));
+        else
+            b.add_shape_sphere(Vec3(0, 0, 0), 0.5f);
         Vec3 dir = Vec3(-0.1f, 1.0f, 0.04f).normalized(), v(1.0f, 0.0f, 0.3f);
         b.add_particle(dir * (0.5f + r - depth), v - dir * dir.dot(v), mass, r);
     } else {
-        if (kind == MeshBox) b.add_shape_mesh(Vec3(0, 0, 0), box_mesh(1.0f, 0.2f, 1.0f));
-        else b.add_shape_box(Vec3(0, 0, 0), 1.0f, 0.2f, 1.0f);
+        if (kind == MeshBox)
+            b.add_shape_mesh(Vec3(0, 0, 0), box_mesh(1.0f, 0.2f, 1.0f));
+        else
+            b.add_shape_box(Vec3(0, 0, 0), 1.0f, 0.2f, 1.0f);
         b.add_particle(Vec3(-0.3f, 0.2f + r - depth, 0.1f), Vec3(1.5f, 0.0f, 0.4f), mass, r);
     }
     Model m = b.finalize("cpu", true);

@@ -20,8 +20,7 @@ using Vec3d = Eigen::Vector3d;
 // An axis-aligned box centred at the origin, 12 triangles wound counter-clockwise from outside.
 inline Mesh box_mesh(float hx, float hy, float hz) {
     Mesh m;
-    for (int k = 0; k < 8; ++k)
-        m.vertices.emplace_back((k & 1) ? hx : -hx, (k & 2) ? hy : -hy, (k & 4) ? hz : -hz);
+    for (int k = 0; k < 8; ++k) m.vertices.emplace_back((k & 1) ? hx : -hx, (k & 2) ? hy : -hy, (k & 4) ? hz : -hz);
     // each face as a quad a b c d, counter-clockwise seen from outside
     const int quads[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
     for (const auto& q : quads) m.indices.insert(m.indices.end(), {q[0], q[1], q[2], q[0], q[2], q[3]});
@@ -31,11 +30,11 @@ inline Mesh box_mesh(float hx, float hy, float hz) {
 // An icosahedron subdivided `levels` times, projected onto the sphere of radius r (20 4^levels triangles).
 inline Mesh icosphere(float r, int levels) {
     const double t = (1.0 + std::sqrt(5.0)) / 2.0;
-    std::vector<Vec3d> v = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t},
-                            {0, -1, -t}, {0, 1, -t}, {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
-    std::vector<std::array<int, 3>> f = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
+    std::vector<Vec3d> v = {{-1, t, 0},  {1, t, 0},  {-1, -t, 0}, {1, -t, 0}, {0, -1, t},  {0, 1, t},
+                            {0, -1, -t}, {0, 1, -t}, {t, 0, -1},  {t, 0, 1},  {-t, 0, -1}, {-t, 0, 1}};
+    std::vector<std::array<int, 3>> f = {{0, 11, 5},  {0, 5, 1},  {0, 1, 7},  {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
                                          {11, 10, 2}, {10, 7, 6}, {7, 1, 8},  {3, 9, 4},  {3, 4, 2},   {3, 2, 6}, {3, 6, 8},
-                                         {3, 8, 9},  {4, 9, 5},  {2, 4, 11}, {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
+                                         {3, 8, 9},   {4, 9, 5},  {2, 4, 11}, {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
     for (auto& p : v) p.normalize();
     for (int l = 0; l < levels; ++l) {
         std::map<std::pair<int, int>, int> mid;
@@ -84,7 +83,8 @@ inline double triangle_distance(const Vec3d& p, const Vec3d& a, const Vec3d& b, 
 inline double winding_number(const Mesh& m, const Vec3d& p) {
     double total = 0;
     for (size_t t = 0; t < m.indices.size(); t += 3) {
-        Vec3d a = m.vertices[size_t(m.indices[t])].cast<double>() - p, b = m.vertices[size_t(m.indices[t + 1])].cast<double>() - p,
+        Vec3d a = m.vertices[size_t(m.indices[t])].cast<double>() - p,
+              b = m.vertices[size_t(m.indices[t + 1])].cast<double>() - p,
               c = m.vertices[size_t(m.indices[t + 2])].cast<double>() - p;
         double la = a.norm(), lb = b.norm(), lc = c.norm();
         total += 2 * std::atan2(a.dot(b.cross(c)), la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb);

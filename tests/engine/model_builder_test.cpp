@@ -16,9 +16,7 @@ using weft::engine::test::box_mesh;
 std::string error_of(const std::function<void()>& f) {
     try {
         f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
+    } catch (const std::exception& e) { return e.what(); }
     return "(no error)";
 }
 
@@ -123,19 +121,25 @@ TEST(ModelBuilder, AddShapeMeshNamesMistakes) {
         ModelBuilder b;
         try {
             f(b);
-        } catch (const BuildError& e) {
-            return e.what();
-        }
+        } catch (const BuildError& e) { return e.what(); }
         return "(no error)";
     };
     Mesh box = box_mesh(0.5f, 0.5f, 0.5f);
-    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {}}); }),
+    EXPECT_EQ(error_of([&](ModelBuilder& b) {
+                  b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {}});
+              }),
               "add_shape_mesh: the mesh has no triangles");
-    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, 2, 3}}); }),
+    EXPECT_EQ(error_of([&](ModelBuilder& b) {
+                  b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, 2, 3}});
+              }),
               "add_shape_mesh: the mesh has 4 indices, not a multiple of 3");
-    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, 2, 3, 4, 8}}); }),
+    EXPECT_EQ(error_of([&](ModelBuilder& b) {
+                  b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, 2, 3, 4, 8}});
+              }),
               "add_shape_mesh: index 8 (triangle 1) is out of range (the mesh has 8 vertices)");
-    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, -1}}); }),
+    EXPECT_EQ(error_of([&](ModelBuilder& b) {
+                  b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, -1}});
+              }),
               "add_shape_mesh: index -1 (triangle 0) is out of range (the mesh has 8 vertices)");
     EXPECT_EQ(error_of([&](ModelBuilder& b) {
                   Mesh m = box;
@@ -149,7 +153,9 @@ TEST(ModelBuilder, AddShapeMeshNamesMistakes) {
               "add_shape_mesh: sdf_resolution must be from 4 to 512, got 2");
     EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), box, Quat::Identity(), Vec3::Ones(), -0.1f); }),
               "add_shape_mesh: thickness must be >= 0, got -0.1");
-    EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, 1, 2, 2, 2}}); }),
+    EXPECT_EQ(error_of([&](ModelBuilder& b) {
+                  b.add_shape_mesh(Vec3::Zero(), Mesh{box.vertices, {0, 1, 1, 2, 2, 2}});
+              }),
               "add_shape_mesh: every triangle of the mesh has zero area");
     EXPECT_EQ(error_of([&](ModelBuilder& b) { b.add_shape_mesh(Vec3::Zero(), box); }), "(no error)");
 }

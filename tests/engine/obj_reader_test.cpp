@@ -11,9 +11,7 @@ using namespace weft::engine;
 std::string error_of(const std::string& text) {
     try {
         parse_obj(text, "scenes/x.obj");
-    } catch (const ObjError& e) {
-        return e.what();
-    }
+    } catch (const ObjError& e) { return e.what(); }
     return "(no error)";
 }
 
@@ -24,13 +22,13 @@ TEST(ObjReader, ReadsVerticesAndTriangulatesFaces) {
         "o pyramid\n"
         "v -1 0 -1\n"
         "v 1 0 -1\n"
-        "v 1.0 0.0 1.0 1.0\n"   // optional w
+        "v 1.0 0.0 1.0 1.0\n"  // optional w
         "v -1e0 0 1\t# comment\n"
         "v 0 1.5 0\n"
         "vn 0 1 0\n"
         "vt 0.5 0.5\n"
         "s off\n"
-        "f 1 2 3 4\n"            // a quad: two triangles (fan)
+        "f 1 2 3 4\n"  // a quad: two triangles (fan)
         "f 1/1 5/1 2/1\n"
         "f 2//1 5//1 3//1\n"
         "f -2/1/1 -1/1/1 -5/1/1\r\n"  // relative indices: 4 5 1, and a CR
@@ -64,9 +62,7 @@ TEST(ObjReader, ErrorsNameFileLineAndColumn) {
     try {
         read_obj("/nonexistent/x.obj");
         ADD_FAILURE() << "no error";
-    } catch (const ObjError& e) {
-        EXPECT_STREQ(e.what(), "/nonexistent/x.obj: cannot open the OBJ file");
-    }
+    } catch (const ObjError& e) { EXPECT_STREQ(e.what(), "/nonexistent/x.obj: cannot open the OBJ file"); }
 }
 
 }  // namespace

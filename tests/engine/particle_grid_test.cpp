@@ -32,8 +32,8 @@ TEST(Contact, ParticleCollisionsConserveMomentum) {
     auto p1 = momentum(s, b.particle_mass);
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(p1[size_t(k)], p0[size_t(k)], 1e-4) << "component " << k;
     auto v = host_vec3(s.particle_qd);
-    EXPECT_LT(v[0][0], 0.0f);  // the light particle bounced back
-    EXPECT_GT(v[1][0], -1.0f); // the heavy one was slowed down
+    EXPECT_LT(v[0][0], 0.0f);   // the light particle bounced back
+    EXPECT_GT(v[1][0], -1.0f);  // the heavy one was slowed down
     EXPECT_EQ(particle_grid_dropped(m, s.grid_bucket_count), 0);
 }
 

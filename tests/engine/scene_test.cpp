@@ -17,17 +17,19 @@ using namespace weft::engine;
 std::string error_of(const std::string& text) {
     try {
         parse_scene(text, "scenes/x.toml");
-    } catch (const SceneError& e) {
-        return e.what();
-    }
+    } catch (const SceneError& e) { return e.what(); }
     return "(no error)";
 }
 
 const char* kMinimal = "[simulation]\nframes = 2\n\n[[particle]]\npos = [0, 1, 0]\nmass = 1.0\n";
 
 TEST(Scene, ShippedScenesLoad) {
-    std::map<std::string, int> particles = {{"bounce", 1},         {"spring_chain", 8},     {"cloth_drape", 33 * 33},
-                                            {"cloth_benchmark", 64 * 64}, {"soft_body_drop", 7 * 4 * 4}, {"granular_pile", 4096},
+    std::map<std::string, int> particles = {{"bounce", 1},
+                                            {"spring_chain", 8},
+                                            {"cloth_drape", 33 * 33},
+                                            {"cloth_benchmark", 64 * 64},
+                                            {"soft_body_drop", 7 * 4 * 4},
+                                            {"granular_pile", 4096},
                                             {"cloth_on_mesh", 41 * 41}};
     for (const auto& [name, count] : particles) {
         Scene s = load_scene(std::string(WEFT_SOURCE_DIR) + "/scenes/" + name + ".toml");
@@ -75,20 +77,24 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1, 0]\nmass = \"heavy\"\n"),
               "scenes/x.toml:4:8: 'mass' must be a number, got a string");
     EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1, 0]\n"), "scenes/x.toml:2:1: missing key 'mass' in [[particle]]");
-    EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1, 0]\nmass = -1\n"), "scenes/x.toml:4:8: 'mass' must be >= 0, got -1");
+    EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1, 0]\nmass = -1\n"),
+              "scenes/x.toml:4:8: 'mass' must be >= 0, got -1");
     EXPECT_EQ(error_of("[simulation]\nsubsteps = 0\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n"),
               "scenes/x.toml:2:12: 'substeps' must be >= 1, got 0");
     EXPECT_EQ(error_of("[simulation]\nsolver = \"xpdb\"\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n"),
               "scenes/x.toml:2:10: 'solver' must be one of 'semi_implicit', 'xpbd', got 'xpdb' (did you mean 'xpbd'?)");
-    EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1]\nmass = 1\n"), "scenes/x.toml:3:7: 'pos' must have 3 elements, got 2");
+    EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1]\nmass = 1\n"),
+              "scenes/x.toml:3:7: 'pos' must have 3 elements, got 2");
     EXPECT_EQ(error_of(base + "[[spring]]\ni = 0\nj = 3\nke = 10\n"),
               "scenes/x.toml:9:5: 'j' = 3 is out of range (the scene has 1 particles before this spring)");
     EXPECT_EQ(error_of("[[particle]]\npos = [0, 1, 0]\nmass = 1\n"), "scenes/x.toml:1:1: missing table [simulation]");
-    EXPECT_EQ(error_of("[simulation]\nframes = = 3\n"), "scenes/x.toml:2:10: Error while parsing value: could not determine value type");
+    EXPECT_EQ(error_of("[simulation]\nframes = = 3\n"),
+              "scenes/x.toml:2:10: Error while parsing value: could not determine value type");
     EXPECT_EQ(error_of(base + "[[shape]]\ntype = \"cone\"\npos = [0, 0, 0]\n"),
               "scenes/x.toml:8:8: 'type' must be one of 'sphere', 'box', 'capsule', 'plane', 'mesh', got 'cone'");
     EXPECT_EQ(error_of(base + "[[cloth]]\ndim = [4, 0]\n"), "scenes/x.toml:8:7: 'dim' must hold integers from 1 to 4096, got 0");
-    EXPECT_EQ(error_of(base + "[output]\nformats = [\"vtk\"]\n"), "scenes/x.toml:8:12: 'formats' entries must be \"npz\" or \"ply\"");
+    EXPECT_EQ(error_of(base + "[output]\nformats = [\"vtk\"]\n"),
+              "scenes/x.toml:8:12: 'formats' entries must be \"npz\" or \"ply\"");
     EXPECT_EQ(error_of(base + "[model]\nground = 1\n"), "scenes/x.toml:8:10: 'ground' must be true or false, got an integer");
     EXPECT_EQ(error_of("[simulation]\n"), "scenes/x.toml: the scene has no particles");
     EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n"
@@ -98,8 +104,9 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
 
 TEST(Scene, MeshShapes) {
     std::string base = kMinimal;  // 6 lines; the shape starts on line 7
-    Scene s = parse_scene(base + "[[shape]]\ntype = \"mesh\"\npos = [1, 0, 0]\nscale = [2, 2, 2]\nsdf_resolution = 16\n"
-                                 "vertices = [[0, 0, 0], [1, 0, 0], [0, 0, 1]]\nindices = [0, 2, 1]\n",
+    Scene s = parse_scene(base +
+                              "[[shape]]\ntype = \"mesh\"\npos = [1, 0, 0]\nscale = [2, 2, 2]\nsdf_resolution = 16\n"
+                              "vertices = [[0, 0, 0], [1, 0, 0], [0, 0, 1]]\nindices = [0, 2, 1]\n",
                           "scenes/x.toml");
     ASSERT_EQ(s.builder.shape_geo_type.size(), 1u);
     EXPECT_EQ(s.builder.shape_geo_type[0], GEO_MESH);
@@ -122,14 +129,14 @@ TEST(Scene, MeshShapes) {
     auto scene_error = [&](const std::string& text) {
         try {
             parse_scene(text, scene);
-        } catch (const SceneError& e) {
-            return std::string(e.what());
-        }
+        } catch (const SceneError& e) { return std::string(e.what()); }
         return std::string("(no error)");
     };
     EXPECT_EQ(scene_error(base + "[[shape]]\ntype = \"mesh\"\nobj = \"bad.obj\"\n"),
-              (dir / "bad.obj").string() + ":3:7: face index 3 is out of range (the file has 2 vertices before this line) "
-              "(the 'obj' of the [[shape]] at " + scene + ":9:7)");
+              (dir / "bad.obj").string() +
+                  ":3:7: face index 3 is out of range (the file has 2 vertices before this line) "
+                  "(the 'obj' of the [[shape]] at " +
+                  scene + ":9:7)");
     EXPECT_EQ(scene_error(base + "[[shape]]\ntype = \"mesh\"\nobj = \"none.obj\"\n"),
               scene + ":9:7: cannot open the OBJ file 'none.obj' (looked for " + (dir / "none.obj").string() + ")");
     EXPECT_EQ(scene_error(base + "[[shape]]\ntype = \"mesh\"\nobj = \"\"\n"),
@@ -139,7 +146,8 @@ TEST(Scene, MeshShapes) {
     const std::string mesh = base + "[[shape]]\ntype = \"mesh\"\n";  // the next key is on line 9
     const std::string tri = "vertices = [[0, 0, 0], [1, 0, 0], [0, 0, 1]]\n";
     EXPECT_EQ(error_of(mesh), "scenes/x.toml:7:1: a mesh shape needs 'obj' or 'vertices' and 'indices' in [[shape]]");
-    EXPECT_EQ(error_of(mesh + "obj = \"a.obj\"\n" + tri), "scenes/x.toml:9:7: give either 'obj' or 'vertices' and 'indices', not both");
+    EXPECT_EQ(error_of(mesh + "obj = \"a.obj\"\n" + tri),
+              "scenes/x.toml:9:7: give either 'obj' or 'vertices' and 'indices', not both");
     EXPECT_EQ(error_of(mesh + "indices = [0, 1, 2]\n"), "scenes/x.toml:9:11: 'indices' needs 'vertices'");
     EXPECT_EQ(error_of(mesh + "obj = \"a.obj\"\nindices = [0, 1, 2]\n"),
               "scenes/x.toml:10:11: 'indices' belongs with 'vertices', not with 'obj'");
@@ -151,9 +159,11 @@ TEST(Scene, MeshShapes) {
     EXPECT_EQ(error_of(mesh + "vertices = [[0, 0, 0], [1, \"x\", 0]]\nindices = [0, 1, 2]\n"),
               "scenes/x.toml:9:28: 'vertices'[1] must hold numbers, got a string");
     EXPECT_EQ(error_of(mesh + tri), "scenes/x.toml:7:1: missing key 'indices' in [[shape]]");
-    EXPECT_EQ(error_of(mesh + tri + "indices = \"0 1 2\"\n"), "scenes/x.toml:10:11: 'indices' must be an array of integers, got a string");
+    EXPECT_EQ(error_of(mesh + tri + "indices = \"0 1 2\"\n"),
+              "scenes/x.toml:10:11: 'indices' must be an array of integers, got a string");
     EXPECT_EQ(error_of(mesh + tri + "indices = [0, 1]\n"), "scenes/x.toml:10:11: 'indices' must hold 3 per triangle, got 2");
-    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 1.0, 2]\n"), "scenes/x.toml:10:15: 'indices'[1] must be an integer, got a number");
+    EXPECT_EQ(error_of(mesh + tri + "indices = [0, 1.0, 2]\n"),
+              "scenes/x.toml:10:15: 'indices'[1] must be an integer, got a number");
     EXPECT_EQ(error_of(mesh + tri + "indices = [0, 1, 3]\n"),
               "scenes/x.toml:10:18: 'indices'[2] = 3 is out of range (the mesh has 3 vertices)");
     EXPECT_EQ(error_of(mesh + tri + "indices = [0, 1, -1]\n"),
@@ -199,9 +209,7 @@ TEST(Scene, MutatedFilesNeverCrashTheLoader) {
             } catch (const SceneError& e) {
                 EXPECT_EQ(std::string(e.what()).rfind("fuzz.toml:", 0), 0u) << e.what();
                 ++rejected;
-            } catch (const std::exception& e) {
-                ADD_FAILURE() << "non-scene error: " << e.what() << "\n--- input ---\n" << t;
-            }
+            } catch (const std::exception& e) { ADD_FAILURE() << "non-scene error: " << e.what() << "\n--- input ---\n" << t; }
         }
     }
     EXPECT_GT(rejected, 100);

@@ -185,7 +185,7 @@ TEST(SemiImplicit, ParticlesRestOnStaticShapes) {
     b.add_shape_sphere(Vec3(0, 0, 0), 0.5f);
     b.add_shape_box(Vec3(2, 0, 0), 0.3f, 0.2f, 0.3f, Quat(Eigen::AngleAxisf(0.3f, Vec3(0, 1, 0))));
     b.add_shape_capsule(Vec3(4, 0, 0), 0.2f, 0.5f, Quat(Eigen::AngleAxisf(float(M_PI) / 2, Vec3(0, 0, 1))));  // lying along x
-    b.add_shape_plane(Eigen::Vector4f(0, 1, 0, 1.0f));  // y = -1
+    b.add_shape_plane(Eigen::Vector4f(0, 1, 0, 1.0f));                                                        // y = -1
     b.add_particle(Vec3(0, 0.7f, 0), Vec3::Zero(), mass, r);
     b.add_particle(Vec3(2.1f, 0.4f, 0), Vec3::Zero(), mass, r);
     b.add_particle(Vec3(4.3f, 0.4f, 0), Vec3::Zero(), mass, r);

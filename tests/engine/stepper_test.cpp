@@ -36,7 +36,8 @@ std::vector<std::array<float, 3>> run(const std::string& device, int substeps, i
         }
         return host_vec3(a.particle_q);
     }
-    FrameStepper fs(m, a, b, substeps, [&](State& in, State& out) { integ.simulate(m, in, out, dt); }, graphs);
+    FrameStepper fs(
+        m, a, b, substeps, [&](State& in, State& out) { integ.simulate(m, in, out, dt); }, graphs);
     for (int f = 0; f < frames; ++f) fs.advance();
     EXPECT_EQ(fs.frames(), frames);
     EXPECT_EQ(&fs.current(), (substeps * frames) % 2 == 0 ? &a : &b) << "the state the last step wrote";
@@ -67,15 +68,11 @@ TEST(FrameStepper, RefusesBadArguments) {
     try {
         FrameStepper(m, a, b, 0, step);
         FAIL() << "expected an error";
-    } catch (const runtime::RuntimeError& e) {
-        EXPECT_STREQ(e.what(), "FrameStepper: substeps must be >= 1, got 0");
-    }
+    } catch (const runtime::RuntimeError& e) { EXPECT_STREQ(e.what(), "FrameStepper: substeps must be >= 1, got 0"); }
     try {
         FrameStepper(m, a, a, 2, step);
         FAIL() << "expected an error";
-    } catch (const runtime::RuntimeError& e) {
-        EXPECT_STREQ(e.what(), "FrameStepper: the two states must be different objects");
-    }
+    } catch (const runtime::RuntimeError& e) { EXPECT_STREQ(e.what(), "FrameStepper: the two states must be different objects"); }
 }
 
 TEST(FrameStepper, CudaGraphFramesEqualEagerFrames) {

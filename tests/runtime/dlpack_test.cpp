@@ -32,9 +32,7 @@ void expect_error(F f, const std::string& fragment) {
     try {
         f();
         ADD_FAILURE() << "expected RuntimeError containing: " << fragment;
-    } catch (const RuntimeError& e) {
-        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    }
+    } catch (const RuntimeError& e) { EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what(); }
 }
 
 TEST(DLPack, ExportSharesTheArraysMemoryWithElementStrides) {

@@ -33,9 +33,7 @@ def gather(x: wp.array(dtype=float), idx: wp.array(dtype=int), out: wp.array(dty
 std::string error_of(const std::function<void()>& f) {
     try {
         f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
+    } catch (const std::exception& e) { return e.what(); }
     return "(no error)";
 }
 
@@ -45,20 +43,33 @@ TEST(Launch, ArgumentMismatchesNameTheParameter) {
     auto x = runtime::Array::zeros(compiler::float32_type(), {4}, {});
     auto xi = runtime::Array::zeros(compiler::int32_type(), {4}, {});
     auto x2 = runtime::Array::zeros(compiler::float32_type(), {2, 2}, {});
-    EXPECT_EQ(error_of([&] { run(m, "scale", {4}, {arg(x), num(2.0)}); }),
+    EXPECT_EQ(error_of([&] {
+                  run(m, "scale", {4}, {arg(x), num(2.0)});
+              }),
               "kernel 'scale' takes 3 argument(s) (x, s, out), 2 given");
-    EXPECT_EQ(error_of([&] { run(m, "scale", {4}, {arg(xi), num(2.0), arg(x)}); }),
+    EXPECT_EQ(error_of([&] {
+                  run(m, "scale", {4}, {arg(xi), num(2.0), arg(x)});
+              }),
               "kernel 'scale': argument 'x' expects array(float32), got array(int32, shape=(4,), device=cpu)");
-    EXPECT_EQ(error_of([&] { run(m, "scale", {4}, {arg(x), arg(x), arg(x)}); }),
+    EXPECT_EQ(error_of([&] {
+                  run(m, "scale", {4}, {arg(x), arg(x), arg(x)});
+              }),
               "kernel 'scale': argument 's' expects float32, got array(float32, shape=(4,), device=cpu)");
-    EXPECT_EQ(error_of([&] { run(m, "scale", {4}, {arg(x2), num(1.0), arg(x)}); }),
+    EXPECT_EQ(error_of([&] {
+                  run(m, "scale", {4}, {arg(x2), num(1.0), arg(x)});
+              }),
               "kernel 'scale': argument 'x' expects array(float32), got array(float32, shape=(2,2), device=cpu)");
-    EXPECT_EQ(error_of([&] { run(m, "gather", {4}, {arg(x), num(1.5), arg(x)}); }),
+    EXPECT_EQ(error_of([&] {
+                  run(m, "gather", {4}, {arg(x), num(1.5), arg(x)});
+              }),
               "kernel 'gather': argument 'idx' expects array(int32), got float 1.500000");
     EXPECT_EQ(error_of([&] { m->kernel("scal"); }), "module 'test_kernels.py' has no kernel 'scal'; did you mean 'scale'?");
-    EXPECT_EQ(error_of([&] { run(m, "scale", {}, {arg(x), num(2.0), arg(x)}); }),
+    EXPECT_EQ(error_of([&] {
+                  run(m, "scale", {}, {arg(x), num(2.0), arg(x)});
+              }),
               "launch of kernel 'scale': dim has 0 entries; expected 1 to 4");
-    EXPECT_EQ(error_of([&] { runtime::parse_device("gpu"); }), "invalid device 'gpu': expected 'cpu', 'cuda[:N]' or 'sim[:ARCH]'");
+    EXPECT_EQ(error_of([&] { runtime::parse_device("gpu"); }),
+              "invalid device 'gpu': expected 'cpu', 'cuda[:N]' or 'sim[:ARCH]'");
 }
 
 TEST(Launch, VerifyFiniteNamesTheLaunch) {

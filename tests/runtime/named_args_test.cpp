@@ -23,9 +23,7 @@ def affine(x: wp.array(dtype=float), scale: float, shift: float, out: wp.array(d
 std::string error_of(const std::function<void()>& f) {
     try {
         f();
-    } catch (const runtime::RuntimeError& e) {
-        return e.what();
-    }
+    } catch (const runtime::RuntimeError& e) { return e.what(); }
     return "(no error)";
 }
 
@@ -45,16 +43,23 @@ TEST(NamedArgs, BindsInTheKernelsOrder) {
 TEST(NamedArgs, NameMistakesNameTheParameterAndKernel) {
     auto k = module_of(kModule)->kernel("affine");
     auto x = runtime::Array::zeros(compiler::float32_type(), {4}, {});
-    EXPECT_EQ(error_of([&] { NamedArgs{{"x", arg(x)}, {"scael", num(2.0)}, {"shift", num(1.0)}, {"out", arg(x)}}.bind(k); }),
+    EXPECT_EQ(error_of([&] {
+                  NamedArgs{{"x", arg(x)}, {"scael", num(2.0)}, {"shift", num(1.0)}, {"out", arg(x)}}.bind(k);
+              }),
               "kernel 'affine' has no parameter 'scael' (did you mean 'scale'?)");
     EXPECT_EQ(error_of([&] { NamedArgs{{"x", arg(x)}, {"zzz", num(2.0)}}.bind(k); }), "kernel 'affine' has no parameter 'zzz'");
+    EXPECT_EQ(
+        error_of([&] {
+            NamedArgs{{"x", arg(x)}, {"scale", num(2.0)}, {"scale", num(3.0)}, {"shift", num(1.0)}, {"out", arg(x)}}.bind(k);
+        }),
+        "kernel 'affine': argument 'scale' is given twice");
     EXPECT_EQ(error_of([&] {
-                  NamedArgs{{"x", arg(x)}, {"scale", num(2.0)}, {"scale", num(3.0)}, {"shift", num(1.0)}, {"out", arg(x)}}.bind(k);
+                  NamedArgs{{"x", arg(x)}, {"scale", num(2.0)}, {"out", arg(x)}}.bind(k);
               }),
-              "kernel 'affine': argument 'scale' is given twice");
-    EXPECT_EQ(error_of([&] { NamedArgs{{"x", arg(x)}, {"scale", num(2.0)}, {"out", arg(x)}}.bind(k); }),
               "kernel 'affine': no argument for parameter 'shift'");
-    EXPECT_EQ(error_of([&] { NamedArgs{{"x", arg(x)}, {"out", arg(x)}}.bind(k); }),
+    EXPECT_EQ(error_of([&] {
+                  NamedArgs{{"x", arg(x)}, {"out", arg(x)}}.bind(k);
+              }),
               "kernel 'affine': no argument for parameters 'scale', 'shift'");
     EXPECT_EQ(error_of([&] { NamedArgs{}.bind(runtime::Kernel()); }), "launch of an empty kernel handle");
 }

@@ -30,9 +30,7 @@ def gather(x: wp.array(dtype=float), idx: wp.array(dtype=int), out: wp.array(dty
 std::string error_of(const std::function<void()>& f) {
     try {
         f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
+    } catch (const std::exception& e) { return e.what(); }
     return "(no error)";
 }
 
@@ -44,8 +42,11 @@ TEST(Launch, DebugModeReportsOutOfRangeIndices) {
     auto x = array_of(compiler::float32_type(), xs);
     auto ia = array_of(compiler::int32_type(), idx);
     auto out = runtime::Array::zeros(compiler::float32_type(), {4}, {});
-    EXPECT_EQ(error_of([&] { run(m, "gather", {4}, {arg(x), arg(ia), arg(out)}, {}, 1); }),
-              "kernel 'gather' (test_kernels.py:11): index 9 is out of range for dimension 0 of an array of shape (4,) (indices (9,))");
+    EXPECT_EQ(
+        error_of([&] {
+            run(m, "gather", {4}, {arg(x), arg(ia), arg(out)}, {}, 1);
+        }),
+        "kernel 'gather' (test_kernels.py:11): index 9 is out of range for dimension 0 of an array of shape (4,) (indices (9,))");
     // In-range indices run normally in debug mode.
     idx[2] = 2;
     ia.copy_from_host(idx.data(), 16);

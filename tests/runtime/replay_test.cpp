@@ -22,9 +22,7 @@ TEST(Replay, RunsTheWorkAgainOffCudaAndRefusesToRunNothing) {
     try {
         empty.run();
         FAIL() << "expected an error";
-    } catch (const runtime::RuntimeError& e) {
-        EXPECT_STREQ(e.what(), "Replay::run: nothing was recorded");
-    }
+    } catch (const runtime::RuntimeError& e) { EXPECT_STREQ(e.what(), "Replay::run: nothing was recorded"); }
 }
 
 }  // namespace

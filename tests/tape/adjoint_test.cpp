@@ -89,7 +89,8 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
     b = wp.sin(a) * a + wp.exp(a * 0.5) / (1.0 + a * a)
     c = -b + wp.sqrt(a * a + 2.0) - wp.pow(wp.abs(a) + 1.0, 1.5)
     y[i] = c * b + wp.min(a, c) + wp.max(a, 0.25)
-)", 3, {0.3, -0.7, 1.9}, 3);
+)",
+                      3, {0.3, -0.7, 1.9}, 3);
 }
 
 TEST_P(Adjoint, IfElifElse) {
@@ -107,7 +108,8 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
     else:
         r = a / (1.0 + r)
     y[i] = r + (a * 2.0 if a > 0.0 else a * a)
-)", 4, {-1.5, -0.2, 0.9, 2.0}, 4);
+)",
+                      4, {-1.5, -0.2, 0.9, 2.0}, 4);
 }
 
 TEST_P(Adjoint, StaticAndDynamicLoops) {
@@ -125,7 +127,8 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), n: int):
         s = s + wp.sin(s) * a
     y[0] = acc
     y[1] = s
-)", 1, {0.9, 0.4, 1.3}, 2, {integer(7)});
+)",
+                      1, {0.9, 0.4, 1.3}, 2, {integer(7)});
 }
 
 // x <- x a + b, iterated n times (n a kernel argument): exact in a, b and x0, checked both against
@@ -168,7 +171,8 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
         s = s * 0.9
     y[0] = v
     y[1] = s
-)", 1, {1.7, 1.1}, 2);
+)",
+                      1, {1.7, 1.1}, 2);
 }
 
 TEST_P(Adjoint, EarlyReturnInsideLoop) {
@@ -183,7 +187,8 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
             y[i] = v * v
             return
     y[i] = -v
-)", 3, {0.2, 1.5, -2.0}, 3);
+)",
+                      3, {0.2, 1.5, -2.0}, 3);
 }
 
 TEST_P(Adjoint, FuncsTupleReturnsAndEarlyReturn) {
@@ -208,7 +213,8 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
     y[0] = p * q + clamp_sq(x[2])
     r, s = poly(x[1], x[0])
     y[1] = r / (1.0 + s * s) + clamp_sq(x[3])
-)", 1, {0.7, 1.2, 0.2, 1.4}, 2);
+)",
+                      1, {0.7, 1.2, 0.2, 1.4}, 2);
 }
 
 TEST_P(Adjoint, CustomGradReplacesTheFuncsAdjoint) {
@@ -251,8 +257,8 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
     y[i] = mul(x[i], x[i] + 1.0)
 )");
     auto g = adjoint(m, "k", 2, {1.5, -0.5}, {1.0, -1.0}, {});
-    EXPECT_DOUBLE_EQ(g[0], 3.0 * 2.5 + 5.0 * 1.5);   // adj_ret = 1: both accumulate
-    EXPECT_DOUBLE_EQ(g[1], -3.0 * 0.5);              // adj_ret = -1: only wp.adjoint[a]
+    EXPECT_DOUBLE_EQ(g[0], 3.0 * 2.5 + 5.0 * 1.5);  // adj_ret = 1: both accumulate
+    EXPECT_DOUBLE_EQ(g[1], -3.0 * 0.5);             // adj_ret = -1: only wp.adjoint[a]
 }
 
 TEST_P(Adjoint, ComponentWritesStructsAndInPlaceOps) {
@@ -278,7 +284,8 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
     w *= m[0, 1] + m[1, 1]
     y[0] = w
     y[1] = wp.length(v) + wp.determinant(m)
-)", 1, {0.6, 1.3, -0.4, 0.9}, 2);
+)",
+                      1, {0.6, 1.3, -0.4, 0.9}, 2);
 }
 
 TEST_P(Adjoint, AtomicsAndAugmentedArrayWrites) {
@@ -289,7 +296,8 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
     wp.atomic_add(y, 0, x[i] * x[i])
     y[1] += wp.sin(x[i])
     y[1] -= x[i] * 0.5
-)", 4, {0.1, 0.5, -0.8, 1.2}, 2);
+)",
+                      4, {0.1, 0.5, -0.8, 1.2}, 2);
 }
 
 TEST_P(Adjoint, FloatParameterAdjoint) {
@@ -322,7 +330,8 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), n: int):
     for j in range(n):
         v = v * x[1] + 1.0
     y[0] = v
-)", 0}});
+)",
+                                        0}});
     auto xa = array_of(f64(), std::vector<double>{1.0, 0.5}, dev());
     auto ya = runtime::Array::zeros(f64(), {1}, dev(), true);
     xa.set_requires_grad(true);
@@ -348,13 +357,12 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), n: int):
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Adjoint, ::testing::Values("cpu", "sim:h200", "cuda:0"),
-                         [](const auto& info) {
-                             std::string n = info.param;
-                             for (char& c : n)
-                                 if (c == ':') c = '_';
-                             return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Devices, Adjoint, ::testing::Values("cpu", "sim:h200", "cuda:0"), [](const auto& info) {
+    std::string n = info.param;
+    for (char& c : n)
+        if (c == ':') c = '_';
+    return n;
+});
 
 // A builtin without an adjoint on a differentiable path is a compile error that names it.
 // (randf(state, lo, hi) = lo + (hi - lo) u has a derivative in lo and hi, and no adjoint yet.)
@@ -366,7 +374,8 @@ def k(x: wp.array(dtype=float), y: wp.array(dtype=float)):
     i = wp.tid()
     state = wp.rand_init(7, i)
     y[i] = wp.randf(state, x[i], 2.0)
-)", 0}});
+)",
+                                   0}});
         FAIL() << "expected a compile error";
     } catch (const compiler::CompileError& e) {
         std::string msg = e.what();
@@ -383,7 +392,8 @@ def k(x: wp.array(dtype=float), y: wp.array(dtype=float)):
     i = wp.tid()
     state = wp.rand_init(7, i)
     y[i] = wp.randf(state, x[i], 2.0)
-)", 0}});
+)",
+                                        0}});
     EXPECT_FALSE(m->kernel("k").info().has_backward);
 }
 

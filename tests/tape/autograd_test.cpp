@@ -105,9 +105,7 @@ TEST(Autograd, ErrorsNameTheKernel) {
         tape::jacobian(m->kernel("wrong"), {1}, {arg(x)}, {arg(x)}, o);
         tape::jacobian_fd(m->kernel("wrong"), {1}, {arg(x)}, {arg(x)}, {cpu, 0, -1, -1.0});
         FAIL();
-    } catch (const runtime::RuntimeError& e) {
-        EXPECT_STREQ(e.what(), "jacobian_fd: eps must be positive");
-    }
+    } catch (const runtime::RuntimeError& e) { EXPECT_STREQ(e.what(), "jacobian_fd: eps must be positive"); }
 }
 
 }  // namespace

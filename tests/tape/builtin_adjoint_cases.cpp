@@ -23,16 +23,17 @@ bool piecewise_constant(const std::string& name) {
 }
 
 bool float_value(Type t) {
-    return t && (compiler::is_scalar(t) || compiler::is_vector(t) || compiler::is_matrix(t) || t->kind == TypeKind::Quat ||
-                 t->kind == TypeKind::Transform) &&
+    return t &&
+           (compiler::is_scalar(t) || compiler::is_vector(t) || compiler::is_matrix(t) || t->kind == TypeKind::Quat ||
+            t->kind == TypeKind::Transform) &&
            (t->scalar == compiler::ScalarKind::Float32 || t->scalar == compiler::ScalarKind::Float64);
 }
 
 // The operator that computes the same function as the builtin, or nullptr.
 const char* operator_of(const compiler::BuiltinOverload& o) {
     static const std::pair<const char*, const char*> ops[] = {
-        {"add", "+"}, {"sub", "-"},       {"mul", "*"},  {"div", "/"},      {"neg", "-"},
-        {"mod", "%"}, {"floordiv", "//"}, {"pow", "**"},  // not pow_int: `x ** n` needs n of x's type
+        {"add", "+"}, {"sub", "-"}, {"mul", "*"},       {"div", "/"},
+        {"neg", "-"}, {"mod", "%"}, {"floordiv", "//"}, {"pow", "**"},  // not pow_int: `x ** n` needs n of x's type
     };
     for (const auto& [name, op] : ops)
         if (o.name == name) return op;
@@ -48,8 +49,7 @@ bool matmul_form(const compiler::BuiltinOverload& o) {
 // Aliasing every argument: same-typed parameters, and not where f(v, v, ...) sits on a kink or a
 // branch switch (min(v, v), v mod v, a slerp from q to itself, smoothstep with equal edges).
 bool aliased_form(const compiler::BuiltinOverload& o) {
-    static const std::set<std::string> excluded = {"min", "max", "clamp", "mod", "pymod", "floordiv", "smoothstep",
-                                                   "quat_slerp"};
+    static const std::set<std::string> excluded = {"min", "max", "clamp", "mod", "pymod", "floordiv", "smoothstep", "quat_slerp"};
     if (o.params.size() < 2 || excluded.count(o.name)) return false;
     for (const auto& p : o.params)
         if (p.type != o.params[0].type) return false;

@@ -87,18 +87,38 @@ std::vector<test::Variant> variants_for(const std::string& device) {
 
 double scalar_at(const std::byte* p, ScalarKind s) {
     switch (s) {
-        case ScalarKind::Float32: { float f; std::memcpy(&f, p, 4); return f; }
-        case ScalarKind::Float64: { double d; std::memcpy(&d, p, 8); return d; }
-        case ScalarKind::Int32: { int32_t i; std::memcpy(&i, p, 4); return i; }
+        case ScalarKind::Float32: {
+            float f;
+            std::memcpy(&f, p, 4);
+            return f;
+        }
+        case ScalarKind::Float64: {
+            double d;
+            std::memcpy(&d, p, 8);
+            return d;
+        }
+        case ScalarKind::Int32: {
+            int32_t i;
+            std::memcpy(&i, p, 4);
+            return i;
+        }
         default: ADD_FAILURE() << "unexpected scalar kind"; return 0;
     }
 }
 
 void put_scalar(std::byte* p, ScalarKind s, double v) {
     switch (s) {
-        case ScalarKind::Float32: { float f = static_cast<float>(v); std::memcpy(p, &f, 4); return; }
+        case ScalarKind::Float32: {
+            float f = static_cast<float>(v);
+            std::memcpy(p, &f, 4);
+            return;
+        }
         case ScalarKind::Float64: std::memcpy(p, &v, 8); return;
-        case ScalarKind::Int32: { int32_t i = static_cast<int32_t>(v); std::memcpy(p, &i, 4); return; }
+        case ScalarKind::Int32: {
+            int32_t i = static_cast<int32_t>(v);
+            std::memcpy(p, &i, 4);
+            return;
+        }
         default: ADD_FAILURE() << "unexpected scalar kind";
     }
 }
@@ -154,8 +174,7 @@ struct Tally {
     double worst = 0;  // largest relative error seen
 };
 
-void check_variant(const test::Variant& v, const std::shared_ptr<runtime::Module>& m, const runtime::Device& d,
-                   Tally& tally) {
+void check_variant(const test::Variant& v, const std::shared_ptr<runtime::Module>& m, const runtime::Device& d, Tally& tally) {
     const BuiltinOverload& o = table()[v.overload];
     const bool zero = test::classify(o).cls == AdjointClass::ZeroAdjoint;
     const bool single = o.ret->scalar == ScalarKind::Float32;
@@ -314,15 +333,11 @@ TEST_P(BuiltinAdjoint, MatchesCentralFiniteDifferences) {
         std::shared_ptr<runtime::Module> m;
         try {
             m = batch_module(GetParam().device, j / kBatch);
-        } catch (const std::exception& e) {
-            FAIL() << "the sweep module does not compile:\n" << e.what();
-        }
+        } catch (const std::exception& e) { FAIL() << "the sweep module does not compile:\n" << e.what(); }
         Tally t;
         try {
             check_variant(list[j], m, dev, t);
-        } catch (const std::exception& e) {
-            ADD_FAILURE() << e.what();
-        }
+        } catch (const std::exception& e) { ADD_FAILURE() << e.what(); }
         EXPECT_GT(t.compared, 0);
         ++checked;
         compared += t.compared;
@@ -330,9 +345,9 @@ TEST_P(BuiltinAdjoint, MatchesCentralFiniteDifferences) {
         w = std::max(w, t.worst);
     }
     EXPECT_GT(checked, 0);
-    std::cout << (GetParam().builtin.empty() ? "subset" : GetParam().builtin) << " on " << GetParam().device << ": " << checked << " kernels, " << compared
-              << " derivatives compared; largest relative error " << worst[0] << " (float64), " << worst[1]
-              << " (float32)\n";
+    std::cout << (GetParam().builtin.empty() ? "subset" : GetParam().builtin) << " on " << GetParam().device << ": " << checked
+              << " kernels, " << compared << " derivatives compared; largest relative error " << worst[0] << " (float64), "
+              << worst[1] << " (float32)\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Sweep, BuiltinAdjoint, ::testing::ValuesIn(sweep_params()), [](const auto& info) {
@@ -361,14 +376,16 @@ def k(a: wp.array(dtype=wp.mat(shape=(2, 3), dtype=wp.float64)), b: wp.array(dty
     d = -c
     out[0] = (m[0, 0] * 0.3 - m[0, 1] * 0.7 + m[1, 0] * 0.4 + m[1, 1] * 0.9 + n[2, 0] * 0.4 - n[1, 2] * 0.9 + n[0, 0] * 0.2
               + w[0] * 0.5 - w[1] * 0.8 + z[0] * 0.2 + z[1] * 0.6 - z[2] * 0.3 + d[0, 2] * 0.7 - d[1, 1] * 0.5)
-)", "nonsquare.py");
+)",
+                             "nonsquare.py");
     const Type types[] = {compiler::matrix_type(2, 3, ScalarKind::Float64), compiler::matrix_type(3, 2, ScalarKind::Float64),
                           compiler::vector_type(3, ScalarKind::Float64), compiler::vector_type(2, ScalarKind::Float64)};
     std::mt19937 rng(7);
     std::vector<std::vector<double>> x;
     for (Type t : types) {
         x.emplace_back(static_cast<size_t>(compiler::component_count(t)));
-        for (double& c : x.back()) c = std::ldexp(std::round(std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng), 20)), -20);
+        for (double& c : x.back())
+            c = std::ldexp(std::round(std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng), 20)), -20);
     }
     auto run_at = [&](const std::vector<std::vector<double>>& at, bool backward, std::vector<std::vector<double>>* grads) {
         std::vector<runtime::Array> ins;
@@ -488,7 +505,8 @@ NoAdjointSource no_adjoint_source(const BuiltinOverload& o, bool in_func, const 
     const int setup_lines = static_cast<int>(std::count(setup.begin(), setup.end(), '\n'));
     src.text = "import weft as wp\n";
     if (in_func) {
-        src.text += "@wp.func\ndef g(" + func_params + ") -> " + test::spelling(out_t) + ":\n" + setup + call + "    return " + use + "\n";
+        src.text += "@wp.func\ndef g(" + func_params + ") -> " + test::spelling(out_t) + ":\n" + setup + call + "    return " +
+                    use + "\n";
         src.call_line = 4 + setup_lines;
     }
     src.text += decorator + "\ndef k(" + params + "out: wp.array(dtype=" + test::spelling(out_t) + ")):\n    i = wp.tid()\n";

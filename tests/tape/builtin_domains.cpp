@@ -54,9 +54,8 @@ std::vector<double> quat_favouring(int big, std::mt19937& rng) {
 // The rotation matrix of a unit quaternion (x, y, z, w), row by row.
 std::vector<double> rotation_matrix(const std::vector<double>& q) {
     const double x = q[0], y = q[1], z = q[2], w = q[3];
-    return {1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
-            2 * (x * y + z * w),     1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-            2 * (x * z - y * w),     2 * (y * z + x * w),     1 - 2 * (x * x + y * y)};
+    return {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), 2 * (x * y + z * w),    1 - 2 * (x * x + z * z),
+            2 * (y * z - x * w),     2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)};
 }
 
 double dot4(const std::vector<double>& a, const std::vector<double>& b) {

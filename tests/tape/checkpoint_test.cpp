@@ -71,7 +71,8 @@ Rollout rollout(const runtime::Device& d, int n, int steps, bool use_checkpoint)
         runtime::ScopedRecorder rec(&tape);
         tape::StateArrays out = {Array::zeros(f64(), {n}, d, true), Array::zeros(f64(), {n}, d, true)};
         if (use_checkpoint) {
-            tape::checkpoint([&](int, const tape::StateArrays& in, tape::StateArrays& o2) { do_step(in, o2); }, steps, {x, v}, out);
+            tape::checkpoint([&](int, const tape::StateArrays& in, tape::StateArrays& o2) { do_step(in, o2); }, steps, {x, v},
+                             out);
         } else {
             std::vector<tape::StateArrays> states = {{x, v}};
             for (int s = 0; s < steps; ++s) {
@@ -95,7 +96,8 @@ Rollout rollout(const runtime::Device& d, int n, int steps, bool use_checkpoint)
 
 void expect_close(const std::vector<double>& a, const std::vector<double>& b, const char* what) {
     ASSERT_EQ(a.size(), b.size());
-    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-6 * std::max(1e-3, std::abs(b[i]))) << what << "[" << i << "]";
+    for (size_t i = 0; i < a.size(); ++i)
+        EXPECT_NEAR(a[i], b[i], 1e-6 * std::max(1e-3, std::abs(b[i]))) << what << "[" << i << "]";
 }
 
 TEST(Checkpoint, GradientsEqualThePlainTapes) {
@@ -136,16 +138,15 @@ TEST(Checkpoint, ErrorsNameTheProblem) {
         tape::checkpoint(noop, 3, {a}, out);
         FAIL();
     } catch (const runtime::RuntimeError& e) {
-        EXPECT_STREQ(e.what(), "checkpoint: state array 0 is array(float64, shape=(4,), device=cpu) in state_in but "
-                               "array(float64, shape=(5,), device=cpu) in state_out");
+        EXPECT_STREQ(e.what(),
+                     "checkpoint: state array 0 is array(float64, shape=(4,), device=cpu) in state_in but "
+                     "array(float64, shape=(5,), device=cpu) in state_out");
     }
     tape::StateArrays out2 = {a};
     try {
         tape::checkpoint(noop, 0, {a}, out2);
         FAIL();
-    } catch (const runtime::RuntimeError& e) {
-        EXPECT_STREQ(e.what(), "checkpoint: n_steps must be at least 1; got 0");
-    }
+    } catch (const runtime::RuntimeError& e) { EXPECT_STREQ(e.what(), "checkpoint: n_steps must be at least 1; got 0"); }
 }
 
 }  // namespace

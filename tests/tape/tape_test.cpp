@@ -101,8 +101,8 @@ TEST_P(TapeTest, CopiesPassGradientsAndOverwritesStopThem) {
     {
         runtime::ScopedRecorder rec(&tape);
         launch("square", 2, {arg(x), arg(y)});
-        runtime::copy(c, y);                       // c = x^2
-        launch("sine", 2, {arg(c), arg(z)});       // z = sin(x^2)
+        runtime::copy(c, y);                  // c = x^2
+        launch("sine", 2, {arg(c), arg(z)});  // z = sin(x^2)
         launch("total", 2, {arg(z), arg(loss)});
     }
     ASSERT_EQ(tape.records().size(), 4u);
@@ -119,7 +119,7 @@ TEST_P(TapeTest, CopiesPassGradientsAndOverwritesStopThem) {
     tape::Tape t2;
     {
         runtime::ScopedRecorder rec(&t2);
-        launch("square", 2, {arg(w), arg(v)});   // v = w^2 ...
+        launch("square", 2, {arg(w), arg(v)});  // v = w^2 ...
         double fresh[2] = {3.0, 4.0};
         v.copy_from_host(fresh, sizeof fresh);  // ... replaced
         launch("sine", 2, {arg(v), arg(u)});
@@ -156,7 +156,7 @@ TEST_P(TapeTest, ReadThenOverwrittenArrayIsAnErrorNamingBothLaunches) {
     tape::Tape tape;
     {
         runtime::ScopedRecorder rec(&tape);
-        launch("square", 2, {arg(x), arg(y)});     // reads x
+        launch("square", 2, {arg(x), arg(y)});           // reads x
         launch("scale", 2, {arg(y), num(3.0), arg(x)});  // writes x: square's backward would see 3 x^2
         launch("total", 2, {arg(x), arg(loss)});
     }
@@ -165,9 +165,12 @@ TEST_P(TapeTest, ReadThenOverwrittenArrayIsAnErrorNamingBothLaunches) {
         FAIL() << "expected an overwrite error";
     } catch (const runtime::RuntimeError& e) {
         std::string m = e.what();
-        EXPECT_NE(m.find("the tape cannot be differentiated: array(float64, shape=(2,), device=" + device_.str() + ")"), std::string::npos) << m;
+        EXPECT_NE(m.find("the tape cannot be differentiated: array(float64, shape=(2,), device=" + device_.str() + ")"),
+                  std::string::npos)
+            << m;
         EXPECT_NE(m.find("was read by launch of kernel 'square' (chain.py:4) (argument 'x', record 0)"), std::string::npos) << m;
-        EXPECT_NE(m.find("overwritten by launch of kernel 'scale' (chain.py:19) (argument 'y', record 1)"), std::string::npos) << m;
+        EXPECT_NE(m.find("overwritten by launch of kernel 'scale' (chain.py:19) (argument 'y', record 1)"), std::string::npos)
+            << m;
     }
     // Gradients were left alone.
     EXPECT_EQ(values_of<double>(*x.grad())[0], 0.0);
@@ -237,9 +240,7 @@ TEST_P(TapeTest, BackwardErrorsNameWhatIsWrong) {
     auto message = [&](auto&& f) {
         try {
             f();
-        } catch (const runtime::RuntimeError& e) {
-            return std::string(e.what());
-        }
+        } catch (const runtime::RuntimeError& e) { return std::string(e.what()); }
         return std::string("no error");
     };
     EXPECT_EQ(message([&] { tape.backward(x); }),
@@ -249,10 +250,13 @@ TEST_P(TapeTest, BackwardErrorsNameWhatIsWrong) {
               "tape.backward: the loss array(float64, shape=(1,), device=" + device_.str() +
                   ") has no gradient; create it with requires_grad=True");
     Array wrong = zeros(3, false);
-    EXPECT_EQ(message([&] { tape.backward({{x, wrong}}); }),
+    EXPECT_EQ(message([&] {
+                  tape.backward({{x, wrong}});
+              }),
               "tape.backward: the seed array(float64, shape=(3,), device=" + device_.str() +
                   ") does not match array(float64, shape=(2,), device=" + device_.str() + ") (same dtype and shape expected)");
-    EXPECT_EQ(message([&] { tape.visualize("/nonexistent-dir/tape.dot"); }), "tape.visualize: cannot write '/nonexistent-dir/tape.dot'");
+    EXPECT_EQ(message([&] { tape.visualize("/nonexistent-dir/tape.dot"); }),
+              "tape.visualize: cannot write '/nonexistent-dir/tape.dot'");
 }
 
 TEST_P(TapeTest, VisualizeWritesAGraphOfLaunchesAndArrays) {
@@ -270,7 +274,8 @@ TEST_P(TapeTest, VisualizeWritesAGraphOfLaunchesAndArrays) {
     ss << f.rdbuf();
     std::string dot = ss.str();
     EXPECT_EQ(dot.rfind("digraph tape {", 0), 0u);
-    EXPECT_NE(dot.find("r0 [shape=box, label=\"0: launch of kernel 'square' (chain.py:4)\\ndim=(1)\"]"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("r0 [shape=box, label=\"0: launch of kernel 'square' (chain.py:4)\\ndim=(1)\"]"), std::string::npos)
+        << dot;
     EXPECT_NE(dot.find("a0 -> r0"), std::string::npos);  // x read by square
     EXPECT_NE(dot.find("r0 -> a1"), std::string::npos);  // y written by square
     EXPECT_NE(dot.find("a1 -> r1"), std::string::npos);  // y read by total
@@ -289,7 +294,8 @@ def power(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), n: int):
     for j in range(n):
         v = v * x[1] + 1.0
     y[0] = v
-)", "overflow_pass.py");
+)",
+                       "overflow_pass.py");
     for (int n : {3, 100000}) {
         Array x = vec({1.0, 0.5}), y = zeros(1), z = zeros(1);
         tape::Tape tape;
@@ -314,7 +320,8 @@ def power(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), n: int):
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, TapeTest, ::testing::Values("cpu", "sim:h200", "cuda:0"),
-                         [](const auto& info) { return info.param == "cpu" ? std::string("cpu") : info.param == "cuda:0" ? std::string("cuda") : std::string("sim"); });
+INSTANTIATE_TEST_SUITE_P(Devices, TapeTest, ::testing::Values("cpu", "sim:h200", "cuda:0"), [](const auto& info) {
+    return info.param == "cpu" ? std::string("cpu") : info.param == "cuda:0" ? std::string("cuda") : std::string("sim");
+});
 
 }  // namespace

@@ -35,7 +35,9 @@ TEST(AuditCli, ErrorPaths) {
     std::string m = kCorpus + "/bounds_plus_one.py";
     Result r = weft(m + " --shape a");
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.out.find("weft audit: invalid --shape 'a': no NAME= (expected NAME=N or NAME=AxB, e.g. x=1024 or m=64x3)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("weft audit: invalid --shape 'a': no NAME= (expected NAME=N or NAME=AxB, e.g. x=1024 or m=64x3)"),
+              std::string::npos)
+        << r.out;
     r = weft(m + " --shape a=10y3");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.out.find("invalid --shape 'a=10y3': '10y3' is not a positive integer"), std::string::npos) << r.out;
@@ -57,7 +59,9 @@ TEST(AuditCli, ErrorPaths) {
               std::string::npos)
         << r.out;
     r = weft(m + " --arch h20");
-    EXPECT_NE(r.out.find("weft audit: --arch: unknown architecture 'h20'; did you mean 'h200'? known: a100, h100"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("weft audit: --arch: unknown architecture 'h20'; did you mean 'h200'? known: a100, h100"),
+              std::string::npos)
+        << r.out;
     r = weft(m + " --arch /nonexistent/x.json");
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.out.find("/nonexistent/x.json: error: cannot open architecture file"), std::string::npos) << r.out;
@@ -70,7 +74,8 @@ TEST(AuditCli, ErrorPaths) {
     EXPECT_NE(r.out.find("invalid --arg 'n=x': expected NAME=INTEGER, e.g. n=1000"), std::string::npos) << r.out;
     r = weft(m + " --arg a=3");
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.out.find("--arg names 'a', which is no int or bool parameter of the audited kernel(s)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--arg names 'a', which is no int or bool parameter of the audited kernel(s)"), std::string::npos)
+        << r.out;
     r = weft(m + " --max-constant-bytes 64k");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.out.find("invalid --max-constant-bytes '64k': expected a number of bytes"), std::string::npos) << r.out;
@@ -100,7 +105,9 @@ TEST(AuditCli, ExitCodesAndFormats) {
     r = weft(kCorpus + "/clean_const_mat44.py --dim 64");
     EXPECT_EQ(r.out.find("oversize-constant"), std::string::npos) << r.out;
     r = weft(kCorpus + "/clean_const_mat44.py --dim 64 --max-constant-bytes 48");
-    EXPECT_NE(r.out.find("warning: [oversize-constant] constant 'FRAME' (mat44f) is 64 bytes, over the limit of 48"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("warning: [oversize-constant] constant 'FRAME' (mat44f) is 64 bytes, over the limit of 48"),
+              std::string::npos)
+        << r.out;
 }
 
 TEST(AuditCli, DotWritesTheSyncGraph) {
@@ -148,15 +155,21 @@ int64_t json_int(const std::string& text, const std::string& key, size_t from = 
 
 TEST(AuditCli, SharedCountsMatchGpusimOnTheCompiledPtx) {
     int code = 0;
-    std::string probe = run(std::string(WEFT_BINARY) + " sim " + kCorpus + "/clean_bank_odd_stride.py --kernel k --dim 32 --report json", &code);
+    std::string probe =
+        run(std::string(WEFT_BINARY) + " sim " + kCorpus + "/clean_bank_odd_stride.py --kernel k --dim 32 --report json", &code);
     if (code != 0) GTEST_SKIP() << "no simulator in this build: " << probe.substr(0, 200);
     // (file, dims): bank conflicts of 4-, 8- and 16-byte elements, a tile column, a reduction,
     // a conflict inside a func, and a 16x16 tile read transposed.
     const std::vector<std::pair<std::string, std::string>> cases = {
-        {"bank_tile_column", "1024"}, {"bank_double_stride2", "32"}, {"bank_vec4_stride2", "32"}, {"clean_block_reduce", "128"},
-        {"func_bank_strided_store", "32"}, {"clean_bounds_shared_tile", "256"},
+        {"bank_tile_column", "1024"},
+        {"bank_double_stride2", "32"},
+        {"bank_vec4_stride2", "32"},
+        {"clean_block_reduce", "128"},
+        {"func_bank_strided_store", "32"},
+        {"clean_bounds_shared_tile", "256"},
         // loads of a thread's own store, which NVRTC forwards from a register (ld_forwarded)
-        {"clean_disjoint_halves", "64"}, {"race_loop_carried", "32"}};
+        {"clean_disjoint_halves", "64"},
+        {"race_loop_carried", "32"}};
     auto dir = std::filesystem::temp_directory_path() / "weft_audit_cli_counts";
     std::filesystem::create_directories(dir);
     for (const auto& [name, dim] : cases) {
@@ -171,7 +184,8 @@ TEST(AuditCli, SharedCountsMatchGpusimOnTheCompiledPtx) {
         size_t ld = pred.find("\"ld\""), st = pred.find("\"st\"");
         size_t fw = pred.find("\"ld_forwarded\"");
         int64_t requests = json_int(pred, "requests", ld) + json_int(pred, "requests", st) - json_int(pred, "requests", fw);
-        int64_t wavefronts = json_int(pred, "wavefronts", ld) + json_int(pred, "wavefronts", st) - json_int(pred, "wavefronts", fw);
+        int64_t wavefronts =
+            json_int(pred, "wavefronts", ld) + json_int(pred, "wavefronts", st) - json_int(pred, "wavefronts", fw);
         int64_t ideal = json_int(pred, "ideal", ld) + json_int(pred, "ideal", st) - json_int(pred, "ideal", fw);
 
         // The kernel name is the first `def` after @wp.kernel.
@@ -182,7 +196,8 @@ TEST(AuditCli, SharedCountsMatchGpusimOnTheCompiledPtx) {
             if (next && line.rfind("def ", 0) == 0) kernel = line.substr(4, line.find('(') - 4);
             if (line.rfind("@wp.kernel", 0) == 0) next = true;
         }
-        std::string sim = run(std::string(WEFT_BINARY) + " sim " + file + " --kernel " + kernel + " --dim " + dim + " --report json", &code);
+        std::string sim =
+            run(std::string(WEFT_BINARY) + " sim " + file + " --kernel " + kernel + " --dim " + dim + " --report json", &code);
         ASSERT_EQ(code, 0) << name << ": " << sim.substr(0, 400);
         size_t timing = sim.find("\"timing\"");
         EXPECT_EQ(json_int(sim, "shared_requests", timing), requests) << name;
@@ -204,7 +219,8 @@ TEST(AuditCli, ResourcesUseTheArchitectureFile) {
         const weft::gpusim::ArchSpec arch = weft::gpusim::builtin_arch(name);
         std::smatch m;
         int regs = 32, smem = 0;
-        if (std::regex_search(out, m, std::regex(R"((\d+) registers, (\d+) bytes shared memory per block.* on (\S+) \((sm_\d+)\))"))) {
+        if (std::regex_search(out, m,
+                              std::regex(R"((\d+) registers, (\d+) bytes shared memory per block.* on (\S+) \((sm_\d+)\))"))) {
             regs = std::stoi(m[1]);
             smem = std::stoi(m[2]);
             EXPECT_EQ(m[3], name);

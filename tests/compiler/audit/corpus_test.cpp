@@ -56,12 +56,18 @@ CorpusFile load(const fs::path& p) {
             std::istringstream opts(line.substr(8));
             std::string opt, value;
             while (opts >> opt >> value) {
-                if (opt == "--dim") c.options.dims = numbers(value, ',');
-                else if (opt == "--arg") c.options.args[value.substr(0, value.find('='))] = std::stoll(value.substr(value.find('=') + 1));
-                else if (opt == "--max-constant-bytes") c.options.max_constant_bytes = std::stoll(value);
-                else if (opt == "--block-dim") c.options.block_dim = static_cast<int>(std::stoll(value));
-                else if (opt == "--shape") c.options.shapes[value.substr(0, value.find('='))] = numbers(value.substr(value.find('=') + 1), 'x');
-                else ADD_FAILURE() << c.path << ": unknown audit option " << opt;
+                if (opt == "--dim")
+                    c.options.dims = numbers(value, ',');
+                else if (opt == "--arg")
+                    c.options.args[value.substr(0, value.find('='))] = std::stoll(value.substr(value.find('=') + 1));
+                else if (opt == "--max-constant-bytes")
+                    c.options.max_constant_bytes = std::stoll(value);
+                else if (opt == "--block-dim")
+                    c.options.block_dim = static_cast<int>(std::stoll(value));
+                else if (opt == "--shape")
+                    c.options.shapes[value.substr(0, value.find('='))] = numbers(value.substr(value.find('=') + 1), 'x');
+                else
+                    ADD_FAILURE() << c.path << ": unknown audit option " << opt;
             }
         }
         auto e = line.find("# expect:");
@@ -89,7 +95,8 @@ std::map<std::string, CompiledShared> machine_code(CompiledModule& m, const std:
     fs::path dir = fs::temp_directory_path() / ("weft-audit-corpus-" + std::to_string(getpid()));
     fs::create_directories(dir);
     std::ofstream(dir / "m.ptx") << ptx;
-    std::string cmd = "/usr/local/cuda/bin/ptxas -lineinfo -arch=sm_90 -o " + (dir / "m.cubin").string() + " " + (dir / "m.ptx").string();
+    std::string cmd =
+        "/usr/local/cuda/bin/ptxas -lineinfo -arch=sm_90 -o " + (dir / "m.cubin").string() + " " + (dir / "m.ptx").string();
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::stringstream cubin;
     cubin << std::ifstream(dir / "m.cubin", std::ios::binary).rdbuf();
@@ -159,11 +166,13 @@ TEST(AuditCorpus, EveryFileGetsExactlyItsExpectedFindings) {
         for (const auto& k : kinds) seeded_files[k]++;
         if (p.filename().string().rfind("clean_", 0) == 0) ++clean_files;
     }
-    for (const char* id : {"bounds", "divergence", "barrier-divergence", "shared-race", "bank-conflict", "uncoalesced", "oversize-constant"})
+    for (const char* id :
+         {"bounds", "divergence", "barrier-divergence", "shared-race", "bank-conflict", "uncoalesced", "oversize-constant"})
         EXPECT_GE(seeded_files[id], 5) << "fewer than 5 corpus files seed " << id;
     EXPECT_GE(clean_files, 20);
     RecordProperty("kernels", kernels);
-    printf("audited %d corpus kernels in %.1f ms (slowest: %s, %.2f ms)\n", kernels, 1e3 * total, slowest_name.c_str(), 1e3 * slowest);
+    printf("audited %d corpus kernels in %.1f ms (slowest: %s, %.2f ms)\n", kernels, 1e3 * total, slowest_name.c_str(),
+           1e3 * slowest);
 }
 
 TEST(AuditCorpus, WitnessesNameThreadsAddressesAndLines) {
@@ -183,11 +192,15 @@ TEST(AuditCorpus, WitnessesNameThreadsAddressesAndLines) {
     EXPECT_NE(race.find("thread 0 reads s[1] at line 10"), std::string::npos) << race;
 
     std::string bank = run("bank_tile_column.py");
-    EXPECT_NE(bank.find("32-way bank conflict on shared array 'tile': 32.00 wavefronts per request (ideal 1.00)"), std::string::npos) << bank;
+    EXPECT_NE(bank.find("32-way bank conflict on shared array 'tile': 32.00 wavefronts per request (ideal 1.00)"),
+              std::string::npos)
+        << bank;
     EXPECT_NE(bank.find("wp.shared_array(shape=(32, 33), ...) makes this access conflict-free"), std::string::npos) << bank;
 
     std::string bounds = run("bounds_plus_one.py");
-    EXPECT_NE(bounds.find("error: [bounds] out-of-bounds access: 'a[i + 1]' reads index 100 of 'a' (size 100)"), std::string::npos) << bounds;
+    EXPECT_NE(bounds.find("error: [bounds] out-of-bounds access: 'a[i + 1]' reads index 100 of 'a' (size 100)"),
+              std::string::npos)
+        << bounds;
     EXPECT_NE(bounds.find("witness: thread 99 of block 0 (tid 99)"), std::string::npos) << bounds;
 
     std::string barrier = run("barrier_after_return.py");
@@ -213,15 +226,24 @@ TEST(AuditCorpus, WitnessesNameThreadsAddressesAndLines) {
     EXPECT_NE(func_bar.find("note: in the func called at line 16"), std::string::npos) << func_bar;
 
     std::string big = run("const_mat44d.py");
-    EXPECT_NE(big.find("warning: [oversize-constant] constant 'FRAME' (mat44d) is 128 bytes, over the limit of 64: its value occupies 32 registers"), std::string::npos) << big;
+    EXPECT_NE(big.find("warning: [oversize-constant] constant 'FRAME' (mat44d) is 128 bytes, over the limit of 64: its value "
+                       "occupies 32 registers"),
+              std::string::npos)
+        << big;
     EXPECT_NE(big.find("note: 'FRAME' is defined here"), std::string::npos) << big;
     std::string table = run("clean_const_table_indexed.py");
-    EXPECT_NE(table.find("note: [oversize-constant] constant 'WEIGHTS' (36 bytes) indexed with a value that is not a literal"), std::string::npos) << table;
+    EXPECT_NE(table.find("note: [oversize-constant] constant 'WEIGHTS' (36 bytes) indexed with a value that is not a literal"),
+              std::string::npos)
+        << table;
     std::string big_table = run("const_mat44d_indexed.py");
-    EXPECT_NE(big_table.find("warning: [oversize-constant] constant 'TABLE' (128 bytes) indexed with a value that is not a literal"), std::string::npos) << big_table;
+    EXPECT_NE(
+        big_table.find("warning: [oversize-constant] constant 'TABLE' (128 bytes) indexed with a value that is not a literal"),
+        std::string::npos)
+        << big_table;
 
     std::string coal = run("coal_struct_field.py");
-    EXPECT_NE(coal.find("consecutive threads are 28 bytes apart; each uses 4 bytes of a 28-byte element"), std::string::npos) << coal;
+    EXPECT_NE(coal.find("consecutive threads are 28 bytes apart; each uses 4 bytes of a 28-byte element"), std::string::npos)
+        << coal;
 
     // A barrier kernel runs every thread of its last block: the witness is past dim, and says why.
     std::string last = run("bounds_barrier_last_block.py");

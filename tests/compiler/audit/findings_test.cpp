@@ -40,8 +40,10 @@ TEST(Findings, JsonAndSarif) {
     EXPECT_NE(s.find("\"version\": \"2.1.0\""), std::string::npos);
     EXPECT_NE(s.find("\"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\""), std::string::npos);
     EXPECT_NE(s.find("\"ruleId\": \"bank-conflict\", \"ruleIndex\": 4, \"level\": \"warning\""), std::string::npos) << s;
-    EXPECT_NE(s.find("\"region\": {\"startLine\": 12, \"startColumn\": 9, \"endColumn\": 13, \"snippet\": {\"text\": \"    a \\\"quoted\\\"\"}}"),
-              std::string::npos) << s;
+    EXPECT_NE(s.find("\"region\": {\"startLine\": 12, \"startColumn\": 9, \"endColumn\": 13, \"snippet\": {\"text\": \"    a "
+                     "\\\"quoted\\\"\"}}"),
+              std::string::npos)
+        << s;
     EXPECT_NE(s.find("\"relatedLocations\": [{\"message\": {\"text\": \"written here\"}"), std::string::npos) << s;
     EXPECT_NE(s.find("(lanes 0 and 16 both use bank 0)"), std::string::npos) << s;
     // One rule per check id, in a stable order.

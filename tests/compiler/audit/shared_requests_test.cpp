@@ -34,10 +34,16 @@ struct Kern {
 };
 
 Kern run(const std::string& body, const std::string& dtype = "float", int elems = 2048, int block = 32) {
-    std::string src = "import weft as wp\n@wp.struct\nclass P:\n    a: float\n    v: wp.vec2\n"
-                      "@wp.kernel(block_dim=" + std::to_string(block) + ")\ndef k(x: wp.array(dtype=float)):\n"
-                      "    s = wp.shared_array(shape=(" + std::to_string(elems) + ",), dtype=" + dtype + ")\n"
-                      "    t = wp.thread_idx()\n" + body;
+    std::string src =
+        "import weft as wp\n@wp.struct\nclass P:\n    a: float\n    v: wp.vec2\n"
+        "@wp.kernel(block_dim=" +
+        std::to_string(block) +
+        ")\ndef k(x: wp.array(dtype=float)):\n"
+        "    s = wp.shared_array(shape=(" +
+        std::to_string(elems) + ",), dtype=" + dtype +
+        ")\n"
+        "    t = wp.thread_idx()\n" +
+        body;
     DiagnosticEngine diags;
     Kern r;
     r.m = analyze_module({{"shared_requests_test.py", src, 0}}, {}, diags);
@@ -127,9 +133,7 @@ TEST(SharedRequests, OddWidthsAndMisalignedElementsGoAWordAtATime) {
     EXPECT_EQ(d[0].width, 8u);
 }
 
-TEST(SharedRequests, UnknownAddressesGiveNoRequest) {
-    EXPECT_TRUE(run("    s[int(x[t])] = 1.0\n").requests().empty());
-}
+TEST(SharedRequests, UnknownAddressesGiveNoRequest) { EXPECT_TRUE(run("    s[int(x[t])] = 1.0\n").requests().empty()); }
 
 }  // namespace
 }  // namespace weft::compiler::audit

@@ -86,10 +86,11 @@ if __name__ == "__main__":
 }
 
 TEST(Parser, LineContinuationsCommentsDocstrings) {
-    std::string src = "import weft as wp\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n"
-                      "    \"\"\"Docstring\n    over lines.\"\"\"\n"
-                      "    x = 1.0 + \\\n        2.0  # comment\n"
-                      "    y = (x +\n         3.0)\n    a[0] = y\n";
+    std::string src =
+        "import weft as wp\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n"
+        "    \"\"\"Docstring\n    over lines.\"\"\"\n"
+        "    x = 1.0 + \\\n        2.0  # comment\n"
+        "    y = (x +\n         3.0)\n    a[0] = y\n";
     std::string errors;
     std::string d = dump_of(src, &errors);
     EXPECT_EQ(errors, "");
@@ -153,9 +154,7 @@ def k(a: wp.array(dtype=float), s: wp.array(dtype=S), n: int):
         }
         DiagnosticEngine diags;
         auto m = analyze_module({{"fuzz.py", s, 0}}, {}, diags);
-        if (!diags.has_errors()) {
-            generate_code(*m, {});
-        }
+        if (!diags.has_errors()) { generate_code(*m, {}); }
         (void)diags.format_all();
     }
     SUCCEED();

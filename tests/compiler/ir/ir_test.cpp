@@ -22,7 +22,9 @@ def k(a: wp.array(dtype=wp.vec3), q: wp.quat, t: wp.transform):
     m = wp.mat33(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
     m[1, 2] = 3.0
     a[i] = f(wp.quat_rotate(q, a[i]), m) + wp.transform_point(t, a[i])
-)", 0}}, {});
+)",
+                              0}},
+                            {});
     for (const auto& f : m->ir->functions) EXPECT_EQ(ir::verify(*f), "") << f->name;
 }
 
@@ -32,7 +34,9 @@ TEST(Verifier, NamesTheFirstBrokenInvariant) {
 def k(a: wp.array(dtype=float)):
     i = wp.tid()
     a[i] = 1.0
-)", 0}}, {});
+)",
+                              0}},
+                            {});
     auto& k = const_cast<ir::Function&>(*m->ir->find("k"));
     ir::Block body = k.body;
     body.push_back(std::make_shared<ir::Stmt>(ir::StmtKind::Break, SourceLoc{}));

@@ -70,8 +70,7 @@ TEST(IRMutator, ReturnsTheSameNodesWhereNothingChanged) {
     ir::Block out = DoubleTwos().mutate_block(body);
     ASSERT_EQ(out.size(), body.size());
     // Only the loop (which holds the 2.0) is rebuilt; its else branch is shared.
-    for (size_t i = 0; i < body.size(); ++i)
-        EXPECT_EQ(out[i] == body[i], body[i]->kind != ir::StmtKind::For) << i;
+    for (size_t i = 0; i < body.size(); ++i) EXPECT_EQ(out[i] == body[i], body[i]->kind != ir::StmtKind::For) << i;
     const ir::Stmt& loop = *out[2];
     const ir::Stmt& branch = *loop.body[0];
     EXPECT_NE(loop.body[0], body[2]->body[0]);

@@ -158,7 +158,11 @@ void shape_input(T& v, const std::string& name, size_t index, std::mt19937& rng)
             }
         }
     }
-    if constexpr (requires { v.w; v.x; }) v = wp::normalize(v);
+    if constexpr (requires {
+                      v.w;
+                      v.x;
+                  })
+        v = wp::normalize(v);
     if constexpr (requires { v.q.w; }) v.q = wp::normalize(v.q);
 }
 
@@ -201,8 +205,8 @@ void check_case(const char* signature, const char* name, Fwd fwd, Adj adj) {
                 const double analytic = Flat<TP>::get(std::get<I>(adj_x), k);
                 const double scale = std::max({std::abs(numeric), std::abs(analytic), floor});
                 EXPECT_LE(std::abs(analytic - numeric) / scale, tol)
-                    << signature << ": d/d(param " << I << ")[" << k << "] analytic " << analytic << " numeric "
-                    << numeric << " (trial " << trial << ")";
+                    << signature << ": d/d(param " << I << ")[" << k << "] analytic " << analytic << " numeric " << numeric
+                    << " (trial " << trial << ")";
             }
         });
     }

@@ -40,8 +40,10 @@ void write_calls(std::ostream& out, const BuiltinTable& table) {
         }
         out << "    static_assert(wp::is_same<decltype(wp::" << o.cpp_name << "(" << args << ")), " << ret
             << ">::value, \"return type of " << o.name << "\");\n";
-        if (o.ret->kind != TypeKind::Void) out << "    " << ret << " r = ";
-        else out << "    ";
+        if (o.ret->kind != TypeKind::Void)
+            out << "    " << ret << " r = ";
+        else
+            out << "    ";
         out << "wp::" << o.cpp_name << "(" << args << ");\n";
         if (o.ret->kind != TypeKind::Void) out << "    (void)r;\n";
         if (o.flags & BuiltinFlags_Differentiable) {

@@ -30,7 +30,8 @@ void expect_unary(const char* name, F f, R ref, double lo, double hi) {
 TEST(ScalarMath, TranscendentalsMatchLongDouble) {
     const double inf = std::numeric_limits<double>::infinity();
 #define WEFT_UNARY(fn, lo, hi) \
-    expect_unary(#fn, [](auto x) { return wp::fn(x); }, [](long double x) { return std::fn(x); }, lo, hi)
+    expect_unary(              \
+        #fn, [](auto x) { return wp::fn(x); }, [](long double x) { return std::fn(x); }, lo, hi)
     WEFT_UNARY(sqrt, 0, inf);
     WEFT_UNARY(cbrt, -inf, inf);
     WEFT_UNARY(exp, -inf, inf);
@@ -51,8 +52,9 @@ TEST(ScalarMath, TranscendentalsMatchLongDouble) {
     WEFT_UNARY(round, -inf, inf);
     WEFT_UNARY(trunc, -inf, inf);
 #undef WEFT_UNARY
-    expect_unary("abs", [](auto x) { return wp::abs(x); }, [](long double x) { return std::fabs(x); }, -inf, inf);
-    EXPECT_EQ(wp::round(2.5), 3.0);   // halves away from zero
+    expect_unary(
+        "abs", [](auto x) { return wp::abs(x); }, [](long double x) { return std::fabs(x); }, -inf, inf);
+    EXPECT_EQ(wp::round(2.5), 3.0);  // halves away from zero
     EXPECT_EQ(wp::round(-2.5f), -3.0f);
     for (double x : kPoints)
         for (double y : kPoints) {

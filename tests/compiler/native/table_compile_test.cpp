@@ -17,9 +17,8 @@ TEST(BuiltinTable, GeneratedCallsCompileWithNvcc) {
     if (!std::filesystem::exists(WEFT_NVCC)) GTEST_SKIP() << WEFT_NVCC << " not found";
     const auto dir = std::filesystem::temp_directory_path() / ("weft_native_nvcc_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
-    const std::string cmd = std::string(WEFT_NVCC) + " -std=c++17 --ptx -x cu -I" WEFT_NATIVE_DIR " " +
-                            WEFT_GENERATED_CALLS + " -o " + (dir / "calls.ptx").string() + " > " +
-                            (dir / "log.txt").string() + " 2>&1";
+    const std::string cmd = std::string(WEFT_NVCC) + " -std=c++17 --ptx -x cu -I" WEFT_NATIVE_DIR " " + WEFT_GENERATED_CALLS +
+                            " -o " + (dir / "calls.ptx").string() + " > " + (dir / "log.txt").string() + " 2>&1";
     const int rc = std::system(cmd.c_str());
     EXPECT_EQ(rc, 0) << cmd << " (see " << (dir / "log.txt").string() << ")";
     if (rc == 0) {

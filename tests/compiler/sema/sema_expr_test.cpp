@@ -72,7 +72,8 @@ def k(a: wp.array(dtype=int)):
 
 TEST(Sema, ModuleAttributeIsTheModulesNeverACallersLocal) {
     // The caller has locals named `f` and `SCALE`; `geo.f` and `geo.SCALE` still mean geometry's.
-    std::string ir = ir_of_modules({{"kernels/geometry.py", kGeometryModule, 0}, {"kernels/user.py", R"(import weft as wp
+    std::string ir = ir_of_modules({{"kernels/geometry.py", kGeometryModule, 0},
+                                    {"kernels/user.py", R"(import weft as wp
 import geometry as geo
 
 @wp.func
@@ -86,7 +87,8 @@ def k(a: wp.array(dtype=float)):
     f = a[i]
     SCALE = 5.0
     a[i] = geo.f(f) + g(f) + geo.SCALE * SCALE
-)", 0}});
+)",
+                                     0}});
     expect_contains(ir, "return f(f.1)");
     expect_contains(ir, "a.0[i.1] = ((f(f.2) + g(f.2)) + (2:float32 * SCALE.3))");
 }
@@ -98,9 +100,12 @@ TEST(Sema, ModuleAttributeOfChunksFromPython) {
     std::string ir = ir_of_modules({
         {"<weft imports>", "import weft as wp\nimport tests.python.helpers_mod as helpers\n", 0},
         {"<weft constants>", "BLEND = wp.constant(0.5)\n", 0},
-        {"/src/tests/python/helpers_mod.py", "@wp.func\ndef lerp(a: float, b: float) -> float:\n    return a + (b - a) * BLEND\n", 20},
+        {"/src/tests/python/helpers_mod.py", "@wp.func\ndef lerp(a: float, b: float) -> float:\n    return a + (b - a) * BLEND\n",
+         20},
         {"/src/tests/python/test_modules.py",
-         "@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    i = wp.tid()\n    lerp = a[i]\n    a[i] = helpers.lerp(lerp, 1.0) * helpers.BLEND\n", 40},
+         "@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    i = wp.tid()\n    lerp = a[i]\n    a[i] = helpers.lerp(lerp, 1.0) * "
+         "helpers.BLEND\n",
+         40},
     });
     expect_contains(ir, "(lerp(lerp.2, 1:float32) * 0.5:float32)");
 }

@@ -51,7 +51,9 @@ def k(a: wp.array(dtype=float)):
     s[wp.thread_idx()] = a[wp.tid()]
     wp.sync_threads()
     t[0, 0] = wp.vec3d(0.0, 0.0, 0.0)
-)", 0}}, {});
+)",
+                              0}},
+                            {});
     const KernelInfo* k = m->find_kernel("k");
     ASSERT_NE(k, nullptr);
     EXPECT_EQ(k->block_dim, 128);

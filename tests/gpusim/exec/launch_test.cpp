@@ -43,77 +43,78 @@ L_small:
 )";
 
 TEST(Counters, PerLaunchLineAndInstruction) {
-  const Module m = parse_ptx(kKernel, "count.ptx");
-  std::vector<uint32_t> out(64, 0);
-  ParamPacker p;
-  p.add(out.data());
-  const LaunchResult r = launch(m, "k", {1, 1, 1}, {64, 1, 1}, p.bytes());
-  EXPECT_EQ(out[0], 64u);  // thread 0 stored 0, then 64 atomic increments
-  EXPECT_EQ(out[63], 63u);
+    const Module m = parse_ptx(kKernel, "count.ptx");
+    std::vector<uint32_t> out(64, 0);
+    ParamPacker p;
+    p.add(out.data());
+    const LaunchResult r = launch(m, "k", {1, 1, 1}, {64, 1, 1}, p.bytes());
+    EXPECT_EQ(out[0], 64u);  // thread 0 stored 0, then 64 atomic increments
+    EXPECT_EQ(out[63], 63u);
 
-  EXPECT_EQ(r.total.warp_instructions, 4u + 4u + 4u + 10u);
-  EXPECT_EQ(r.total.thread_instructions, 128u + 128u + (2 * 24 + 2 * 32) + 320u);
-  EXPECT_EQ(r.total.branches, 2u);
-  EXPECT_EQ(r.total.divergent_branches, 1u);
-  EXPECT_EQ(r.total.shared_stores, 56u);
-  EXPECT_EQ(r.total.shared_requests, 2u);
-  EXPECT_EQ(r.total.global_stores, 64u);
-  EXPECT_EQ(r.total.global_loads, 0u);
-  EXPECT_EQ(r.total.atomics, 64u);
-  EXPECT_DOUBLE_EQ(r.total.active_lane_ratio(), 688.0 / (32.0 * 22));
+    EXPECT_EQ(r.total.warp_instructions, 4u + 4u + 4u + 10u);
+    EXPECT_EQ(r.total.thread_instructions, 128u + 128u + (2 * 24 + 2 * 32) + 320u);
+    EXPECT_EQ(r.total.branches, 2u);
+    EXPECT_EQ(r.total.divergent_branches, 1u);
+    EXPECT_EQ(r.total.shared_stores, 56u);
+    EXPECT_EQ(r.total.shared_requests, 2u);
+    EXPECT_EQ(r.total.global_stores, 64u);
+    EXPECT_EQ(r.total.global_loads, 0u);
+    EXPECT_EQ(r.total.atomics, 64u);
+    EXPECT_DOUBLE_EQ(r.total.active_lane_ratio(), 688.0 / (32.0 * 22));
 
-  ASSERT_EQ(r.per_line.size(), 4u);
-  EXPECT_EQ(r.per_line[0].file_name, "count.cu");
-  EXPECT_EQ(r.per_line[0].line, 10);
-  EXPECT_EQ(r.per_line[0].counts.warp_instructions, 4u);
-  EXPECT_EQ(r.per_line[1].line, 11);
-  EXPECT_EQ(r.per_line[1].counts.divergent_branches, 1u);
-  EXPECT_EQ(r.per_line[2].line, 12);
-  EXPECT_EQ(r.per_line[2].counts.thread_instructions, 112u);
-  EXPECT_EQ(r.per_line[2].counts.shared_stores, 56u);
-  EXPECT_EQ(r.per_line[3].line, 13);
-  EXPECT_EQ(r.per_line[3].counts.warp_instructions, 10u);
+    ASSERT_EQ(r.per_line.size(), 4u);
+    EXPECT_EQ(r.per_line[0].file_name, "count.cu");
+    EXPECT_EQ(r.per_line[0].line, 10);
+    EXPECT_EQ(r.per_line[0].counts.warp_instructions, 4u);
+    EXPECT_EQ(r.per_line[1].line, 11);
+    EXPECT_EQ(r.per_line[1].counts.divergent_branches, 1u);
+    EXPECT_EQ(r.per_line[2].line, 12);
+    EXPECT_EQ(r.per_line[2].counts.thread_instructions, 112u);
+    EXPECT_EQ(r.per_line[2].counts.shared_stores, 56u);
+    EXPECT_EQ(r.per_line[3].line, 13);
+    EXPECT_EQ(r.per_line[3].counts.warp_instructions, 10u);
 
-  ASSERT_EQ(r.per_instruction.size(), 11u);  // every instruction ran; the implicit exit did not
-  EXPECT_EQ(r.per_instruction[3].text, "@%p bra L_small;");
-  EXPECT_EQ(r.per_instruction[3].ptx_line, 16);
-  EXPECT_EQ(r.per_instruction[5].text, "st.shared.u32 [%r2], %r1;");
-  EXPECT_EQ(r.per_instruction[5].counts.shared_stores, 56u);
+    ASSERT_EQ(r.per_instruction.size(), 11u);  // every instruction ran; the implicit exit did not
+    EXPECT_EQ(r.per_instruction[3].text, "@%p bra L_small;");
+    EXPECT_EQ(r.per_instruction[3].ptx_line, 16);
+    EXPECT_EQ(r.per_instruction[5].text, "st.shared.u32 [%r2], %r1;");
+    EXPECT_EQ(r.per_instruction[5].counts.shared_stores, 56u);
 
-  const std::string json = to_json(r);
-  EXPECT_NE(json.find("\"kernel\": \"k\", \"grid\": [1, 1, 1], \"block\": [64, 1, 1]"), std::string::npos) << json;
-  EXPECT_NE(json.find("{\"file\": \"count.cu\", \"file_index\": 1, \"line\": 12, \"counts\": {\"warp_instructions\": 4, \"thread_instructions\": 112"),
-            std::string::npos)
-      << json;
-  EXPECT_NE(json.find("\"text\": \"@%p bra L_small;\""), std::string::npos);
+    const std::string json = to_json(r);
+    EXPECT_NE(json.find("\"kernel\": \"k\", \"grid\": [1, 1, 1], \"block\": [64, 1, 1]"), std::string::npos) << json;
+    EXPECT_NE(json.find("{\"file\": \"count.cu\", \"file_index\": 1, \"line\": 12, \"counts\": {\"warp_instructions\": 4, "
+                        "\"thread_instructions\": 112"),
+              std::string::npos)
+        << json;
+    EXPECT_NE(json.find("\"text\": \"@%p bra L_small;\""), std::string::npos);
 }
 
 TEST(Counters, IndependentOfHostThreads) {
-  const Module m = parse_ptx(kKernel, "count.ptx");
-  std::vector<uint32_t> out1(64 * 8), out4(64 * 8);
-  LaunchOptions opts;
-  auto run = [&](std::vector<uint32_t>& out, int threads) {
-    ParamPacker p;
-    p.add(out.data());
-    opts.threads = threads;
-    return launch(m, "k", {1, 1, 1}, {64, 1, 1}, p.bytes(), opts);
-  };
-  EXPECT_EQ(to_json(run(out1, 1)), to_json(run(out4, 4)));
+    const Module m = parse_ptx(kKernel, "count.ptx");
+    std::vector<uint32_t> out1(64 * 8), out4(64 * 8);
+    LaunchOptions opts;
+    auto run = [&](std::vector<uint32_t>& out, int threads) {
+        ParamPacker p;
+        p.add(out.data());
+        opts.threads = threads;
+        return launch(m, "k", {1, 1, 1}, {64, 1, 1}, p.bytes(), opts);
+    };
+    EXPECT_EQ(to_json(run(out1, 1)), to_json(run(out4, 4)));
 }
 
 TEST(Counters, InlinedLinesAttributeToTheCallSite) {
-  const std::string ptx = std::string(testing::kHeader) +
-                          ".visible .entry k()\n{\n.reg .b32 %r<2>;\n"
-                          ".loc 1 5 1\nmov.u32 %r0, 1;\n"
-                          ".loc 2 80 3, function_name $L__info_string0, inlined_at 1 6 2\nadd.u32 %r1, %r0, %r0;\nret;\n}\n"
-                          ".file 1 \"main.cu\"\n.file 2 \"header.h\"\n";
-  const Module m = parse_ptx(ptx, "inl.ptx");
-  const LaunchResult r = launch(m, "k", {1, 1, 1}, {32, 1, 1}, {});
-  ASSERT_EQ(r.per_line.size(), 2u);
-  EXPECT_EQ(r.per_line[0].line, 5);
-  EXPECT_EQ(r.per_line[1].line, 6);
-  EXPECT_EQ(r.per_line[1].file_name, "main.cu");
-  EXPECT_EQ(r.per_line[1].counts.warp_instructions, 2u);
+    const std::string ptx = std::string(testing::kHeader) +
+                            ".visible .entry k()\n{\n.reg .b32 %r<2>;\n"
+                            ".loc 1 5 1\nmov.u32 %r0, 1;\n"
+                            ".loc 2 80 3, function_name $L__info_string0, inlined_at 1 6 2\nadd.u32 %r1, %r0, %r0;\nret;\n}\n"
+                            ".file 1 \"main.cu\"\n.file 2 \"header.h\"\n";
+    const Module m = parse_ptx(ptx, "inl.ptx");
+    const LaunchResult r = launch(m, "k", {1, 1, 1}, {32, 1, 1}, {});
+    ASSERT_EQ(r.per_line.size(), 2u);
+    EXPECT_EQ(r.per_line[0].line, 5);
+    EXPECT_EQ(r.per_line[1].line, 6);
+    EXPECT_EQ(r.per_line[1].file_name, "main.cu");
+    EXPECT_EQ(r.per_line[1].counts.warp_instructions, 2u);
 }
 
 }  // namespace

@@ -14,23 +14,23 @@ namespace {
 // Per-lane trip counts: two lanes going round 2 and 3 times make one pass {2, 3}; a pass in
 // which both go round once, {1}.
 TEST(LoopTrips, RecordsEachPassAsItsLanesDistinctTripCounts) {
-  LoopTripLog log;
-  std::vector<LoopPass> passes;
-  log.backward_branch(passes, 9, 4, 0b11, 0b11);  // both go round
-  log.backward_branch(passes, 9, 4, 0b11, 0b10);  // lane 0 leaves after 2
-  log.backward_branch(passes, 9, 4, 0b10, 0b00);  // lane 1 leaves after 3
-  log.backward_branch(passes, 9, 4, 0b11, 0b00);  // a new pass: both leave at once
-  const std::vector<LoopTrips> loops = log.loops();
-  ASSERT_EQ(loops.size(), 1u);
-  EXPECT_EQ(loops[0].branch, 9);
-  EXPECT_EQ(loops[0].header, 4);
-  const std::map<std::vector<uint32_t>, uint64_t> expect = {{{1}, 1}, {{2, 3}, 1}};
-  EXPECT_EQ(loops[0].passes, expect);
+    LoopTripLog log;
+    std::vector<LoopPass> passes;
+    log.backward_branch(passes, 9, 4, 0b11, 0b11);  // both go round
+    log.backward_branch(passes, 9, 4, 0b11, 0b10);  // lane 0 leaves after 2
+    log.backward_branch(passes, 9, 4, 0b10, 0b00);  // lane 1 leaves after 3
+    log.backward_branch(passes, 9, 4, 0b11, 0b00);  // a new pass: both leave at once
+    const std::vector<LoopTrips> loops = log.loops();
+    ASSERT_EQ(loops.size(), 1u);
+    EXPECT_EQ(loops[0].branch, 9);
+    EXPECT_EQ(loops[0].header, 4);
+    const std::map<std::vector<uint32_t>, uint64_t> expect = {{{1}, 1}, {{2, 3}, 1}};
+    EXPECT_EQ(loops[0].passes, expect);
 }
 
 // A launch records them: lane l of a one-warp block goes round l % 4 + 1 times.
 TEST(LoopTrips, LaunchRecordsLaneTripCounts) {
-  const char* kPtx = R"(.version 8.0
+    const char* kPtx = R"(.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 out)
@@ -47,14 +47,14 @@ LOOP:
   ret;
 }
 )";
-  const Module m = parse_ptx(kPtx, "l.ptx");
-  uint64_t unused = 0;
-  ParamPacker p;
-  p.add(&unused);
-  const LaunchResult r = launch(m, "k", {2, 1, 1}, {32, 1, 1}, p.bytes());
-  ASSERT_EQ(r.loops.size(), 1u);
-  const std::map<std::vector<uint32_t>, uint64_t> expect = {{{1, 2, 3, 4}, 2}};
-  EXPECT_EQ(r.loops[0].passes, expect);
+    const Module m = parse_ptx(kPtx, "l.ptx");
+    uint64_t unused = 0;
+    ParamPacker p;
+    p.add(&unused);
+    const LaunchResult r = launch(m, "k", {2, 1, 1}, {32, 1, 1}, p.bytes());
+    ASSERT_EQ(r.loops.size(), 1u);
+    const std::map<std::vector<uint32_t>, uint64_t> expect = {{{1, 2, 3, 4}, 2}};
+    EXPECT_EQ(r.loops[0].passes, expect);
 }
 
 }  // namespace

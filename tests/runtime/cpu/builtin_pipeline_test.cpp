@@ -29,9 +29,17 @@ void fill(std::byte* dst, Type t, int e, int k, const std::string& name) {
         (void)name;
         std::byte* p = dst + static_cast<size_t>(c) * w;
         switch (t->scalar) {
-            case ScalarKind::Float32: { float f = static_cast<float>(v); std::memcpy(p, &f, 4); break; }
+            case ScalarKind::Float32: {
+                float f = static_cast<float>(v);
+                std::memcpy(p, &f, 4);
+                break;
+            }
             case ScalarKind::Float64: std::memcpy(p, &v, 8); break;
-            case ScalarKind::Bool: { uint8_t b = (e + k + c) % 2; std::memcpy(p, &b, 1); break; }
+            case ScalarKind::Bool: {
+                uint8_t b = (e + k + c) % 2;
+                std::memcpy(p, &b, 1);
+                break;
+            }
             default: {
                 int64_t iv = 1 + (e + 2 * k + c) % 4;
                 std::memcpy(p, &iv, w);  // little-endian: the low bytes hold the value
@@ -66,7 +74,8 @@ TEST(BuiltinPipeline, EveryOverloadMatchesTheHostCompiledBuiltin) {
         for (int j = start; j < end; ++j) {
             const auto& o = all[static_cast<size_t>(evals[j].overload)];
             src += "@wp.kernel\ndef k" + std::to_string(j) + "(";
-            for (size_t a = 0; a < o.params.size(); ++a) src += "in" + std::to_string(a) + ": wp.array(dtype=" + spelling(o.params[a].type) + "), ";
+            for (size_t a = 0; a < o.params.size(); ++a)
+                src += "in" + std::to_string(a) + ": wp.array(dtype=" + spelling(o.params[a].type) + "), ";
             src += "out: wp.array(dtype=" + spelling(o.ret) + ")):\n    i = wp.tid()\n    out[i] = wp." + o.name + "(";
             for (size_t a = 0; a < o.params.size(); ++a) src += (a ? ", " : "") + std::string("in") + std::to_string(a) + "[i]";
             src += ")\n\n";
@@ -74,9 +83,7 @@ TEST(BuiltinPipeline, EveryOverloadMatchesTheHostCompiledBuiltin) {
         std::shared_ptr<runtime::Module> m;
         try {
             m = test::module_of(src, "builtin_sweep.py");
-        } catch (const std::exception& e) {
-            FAIL() << "the sweep module does not compile:\n" << e.what();
-        }
+        } catch (const std::exception& e) { FAIL() << "the sweep module does not compile:\n" << e.what(); }
         for (int j = start; j < end; ++j) {
             const auto& o = all[static_cast<size_t>(evals[j].overload)];
             SCOPED_TRACE(compiler::signature_text(o));
@@ -102,7 +109,8 @@ TEST(BuiltinPipeline, EveryOverloadMatchesTheHostCompiledBuiltin) {
             out.copy_to_host(got.data(), got.size());
             for (int e = 0; e < kElems; ++e) {
                 std::vector<const void*> ptrs;
-                for (size_t a = 0; a < o.params.size(); ++a) ptrs.push_back(host_in[a].data() + compiler::type_size(o.params[a].type) * e);
+                for (size_t a = 0; a < o.params.size(); ++a)
+                    ptrs.push_back(host_in[a].data() + compiler::type_size(o.params[a].type) * e);
                 evals[j].eval(ptrs.data(), want.data());
                 EXPECT_EQ(std::memcmp(got.data() + rsz * e, want.data(), rsz), 0) << "element " << e;
             }

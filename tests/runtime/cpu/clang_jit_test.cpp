@@ -23,8 +23,7 @@
 namespace weft::runtime {
 namespace {
 
-std::string compile(const std::string& text, const std::vector<SourceFile>& headers = {},
-                    CppCompileOptions options = {}) {
+std::string compile(const std::string& text, const std::vector<SourceFile>& headers = {}, CppCompileOptions options = {}) {
     return compile_cpp_to_object({"main.cpp", text}, headers, options);
 }
 
@@ -32,9 +31,7 @@ std::string compile(const std::string& text, const std::vector<SourceFile>& head
 std::string compile_error(const std::string& text, const std::vector<SourceFile>& headers = {}) {
     try {
         compile(text, headers);
-    } catch (const CppCompileError& e) {
-        return e.what();
-    }
+    } catch (const CppCompileError& e) { return e.what(); }
     return "";
 }
 
@@ -49,9 +46,12 @@ TEST(ClangJit, CompilesLoadsAndCallsWithInMemoryHeader) {
         #include "weft_native.h"
         extern "C" int twice_plus(int x) { return wp::madd(x, 2, 1); }
         extern "C" double dmadd(double a, double b, double c) { return wp::madd(a, b, c); }
-    )", {header});
+    )",
+                                       {header});
     ASSERT_GE(object.size(), 4u);
-    EXPECT_EQ(object.substr(0, 4), "\x7f" "ELF");
+    EXPECT_EQ(object.substr(0, 4),
+              "\x7f"
+              "ELF");
 
     auto library = JitLibrary::load(object, {});
     auto twice_plus = reinterpret_cast<int (*)(int)>(library->lookup("twice_plus"));
@@ -61,17 +61,15 @@ TEST(ClangJit, CompilesLoadsAndCallsWithInMemoryHeader) {
 }
 
 TEST(ClangJit, AngleIncludeFindsListedHeader) {
-    const std::string object =
-        compile("#include <answer.h>\nextern \"C\" int answer() { return kAnswer; }\n",
-                {{"answer.h", "constexpr int kAnswer = 42;\n"}});
+    const std::string object = compile("#include <answer.h>\nextern \"C\" int answer() { return kAnswer; }\n",
+                                       {{"answer.h", "constexpr int kAnswer = 42;\n"}});
     auto library = JitLibrary::load(object, {});
     EXPECT_EQ(reinterpret_cast<int (*)()>(library->lookup("answer"))(), 42);
 }
 
 TEST(ClangJit, SystemHeadersAreNotVisible) {
     const std::string text = compile_error("#include <stdio.h>\nint x;\n");
-    EXPECT_NE(text.find("main.cpp:1:10: fatal error: 'stdio.h' file not found"), std::string::npos)
-        << text;
+    EXPECT_NE(text.find("main.cpp:1:10: fatal error: 'stdio.h' file not found"), std::string::npos) << text;
 }
 
 TEST(ClangJit, SyntaxErrorNamesFileLineAndColumn) {
@@ -93,8 +91,7 @@ TEST(ClangJit, LineDirectivesMoveErrorsToKernelSource) {
 }
 
 TEST(ClangJit, ErrorInHeaderNamesTheHeader) {
-    const std::string text =
-        compile_error("#include \"bad.h\"\n", {{"bad.h", "// line 1\nint f() { return }\n"}});
+    const std::string text = compile_error("#include \"bad.h\"\n", {{"bad.h", "// line 1\nint f() { return }\n"}});
     EXPECT_NE(text.find("bad.h:2:18: error:"), std::string::npos) << text;
 }
 
@@ -116,8 +113,7 @@ TEST(ClangJit, CallsLibmFromTheProcess) {
 
 TEST(ClangJit, NoFloatingPointContraction) {
     // With FMA contraction a*b+c is rounded once; IEEE (and the reference here) rounds twice.
-    const std::string object =
-        compile("extern \"C\" float mac(float a, float b, float c) { return a * b + c; }\n");
+    const std::string object = compile("extern \"C\" float mac(float a, float b, float c) { return a * b + c; }\n");
     auto library = JitLibrary::load(object, {});
     auto mac = reinterpret_cast<float (*)(float, float, float)>(library->lookup("mac"));
     volatile float a = 1.0f + 0x1p-12f, b = 1.0f - 0x1p-12f, c = -1.0f;
@@ -144,9 +140,7 @@ TEST(ClangJit, BadOptionsAreReported) {
     try {
         compile("int x;\n", {}, options);
         FAIL() << "expected CppCompileError";
-    } catch (const CppCompileError& e) {
-        EXPECT_NE(std::string(e.what()).find("no-such-cpu"), std::string::npos) << e.what();
-    }
+    } catch (const CppCompileError& e) { EXPECT_NE(std::string(e.what()).find("no-such-cpu"), std::string::npos) << e.what(); }
     options = {};
     options.opt_level = 7;
     EXPECT_THROW(compile("int x;\n", {}, options), CppCompileError);
@@ -157,9 +151,7 @@ TEST(ClangJit, MissingSymbolIsNamed) {
     try {
         library->lookup("absent_kernel");
         FAIL() << "expected JitError";
-    } catch (const JitError& e) {
-        EXPECT_NE(std::string(e.what()).find("'absent_kernel'"), std::string::npos) << e.what();
-    }
+    } catch (const JitError& e) { EXPECT_NE(std::string(e.what()).find("'absent_kernel'"), std::string::npos) << e.what(); }
 }
 
 TEST(ClangJit, UnresolvedExternalIsNamedAtLoad) {
@@ -170,14 +162,11 @@ TEST(ClangJit, UnresolvedExternalIsNamedAtLoad) {
         JitLibrary::load(object, {});
         FAIL() << "expected JitError";
     } catch (const JitError& e) {
-        EXPECT_NE(std::string(e.what()).find("weft_no_such_host_function"), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("weft_no_such_host_function"), std::string::npos) << e.what();
     }
 }
 
-TEST(ClangJit, GarbageBytesAreRejected) {
-    EXPECT_THROW(JitLibrary::load("this is not an ELF file", {}), JitError);
-}
+TEST(ClangJit, GarbageBytesAreRejected) { EXPECT_THROW(JitLibrary::load("this is not an ELF file", {}), JitError); }
 
 std::atomic<int> g_callback_sum{0};
 void host_callback(int value) { g_callback_sum += value * 10; }
@@ -187,8 +176,7 @@ TEST(ClangJit, ExtraSymbolsCallBackIntoTheHost) {
         extern "C" void weft_test_host_callback(int);
         extern "C" void run(int n) { for (int i = 1; i <= n; ++i) weft_test_host_callback(i); }
     )");
-    auto library = JitLibrary::load(
-        object, {{"weft_test_host_callback", reinterpret_cast<void*>(&host_callback)}});
+    auto library = JitLibrary::load(object, {{"weft_test_host_callback", reinterpret_cast<void*>(&host_callback)}});
     reinterpret_cast<void (*)(int)>(library->lookup("run"))(4);
     EXPECT_EQ(g_callback_sum.load(), 100);  // 10 * (1 + 2 + 3 + 4)
     // Host symbols are for the object to call, not for lookup().
@@ -205,17 +193,19 @@ TEST(ClangJit, ConcurrentCompilesAndLoads) {
             try {
                 const std::string text =
                     "#include \"k.h\"\n"
-                    "extern \"C\" int kernel_" + std::to_string(t) + "(int x) {\n"
-                    "    return mul<" + std::to_string(t + 2) + ">(x) + kBias;\n}\n";
-                const SourceFile header{"k.h", "template <int N> int mul(int x) { return N * x; }\n"
-                                               "constexpr int kBias = " + std::to_string(t) + ";\n"};
+                    "extern \"C\" int kernel_" +
+                    std::to_string(t) +
+                    "(int x) {\n"
+                    "    return mul<" +
+                    std::to_string(t + 2) + ">(x) + kBias;\n}\n";
+                const SourceFile header{"k.h",
+                                        "template <int N> int mul(int x) { return N * x; }\n"
+                                        "constexpr int kBias = " +
+                                            std::to_string(t) + ";\n"};
                 auto library = JitLibrary::load(compile(text, {header}), {});
-                auto kernel = reinterpret_cast<int (*)(int)>(
-                    library->lookup("kernel_" + std::to_string(t)));
+                auto kernel = reinterpret_cast<int (*)(int)>(library->lookup("kernel_" + std::to_string(t)));
                 results[t] = kernel(100);
-            } catch (const std::exception& e) {
-                errors[t] = e.what();
-            }
+            } catch (const std::exception& e) { errors[t] = e.what(); }
         });
     }
     for (std::thread& thread : threads) thread.join();
@@ -231,15 +221,13 @@ TEST(ClangJit, ObjectLoadsInAnotherProcess) {
         extern "C" float weft_entry(float x) { return sqrtf(x) * 2.0f; }
     )");
     const std::filesystem::path path =
-        std::filesystem::temp_directory_path() /
-        ("weft_jit_object_" + std::to_string(::getpid()) + ".o");
+        std::filesystem::temp_directory_path() / ("weft_jit_object_" + std::to_string(::getpid()) + ".o");
     {
         std::ofstream out(path, std::ios::binary);
         out.write(object.data(), static_cast<std::streamsize>(object.size()));
     }
     // jit_object_runner <object> <symbol> <float argument>: prints the float result.
-    const std::string command = std::string(WEFT_JIT_OBJECT_RUNNER) + " " + path.string() +
-                                " weft_entry 6.25";
+    const std::string command = std::string(WEFT_JIT_OBJECT_RUNNER) + " " + path.string() + " weft_entry 6.25";
     FILE* pipe = ::popen(command.c_str(), "r");
     ASSERT_NE(pipe, nullptr);
     char line[256] = {};

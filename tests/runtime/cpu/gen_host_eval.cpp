@@ -12,8 +12,9 @@ using namespace weft::compiler;
 bool eligible(const BuiltinOverload& o) {
     if (o.flags & (BuiltinFlags_Special | BuiltinFlags_SideEffect | BuiltinFlags_HostOnly)) return false;
     auto ok = [](Type t) {
-        return t && (is_scalar(t) || is_vector(t) || is_matrix(t) || t->kind == TypeKind::Quat ||
-                     t->kind == TypeKind::Transform) && t->scalar != ScalarKind::Float16;
+        return t &&
+               (is_scalar(t) || is_vector(t) || is_matrix(t) || t->kind == TypeKind::Quat || t->kind == TypeKind::Transform) &&
+               t->scalar != ScalarKind::Float16;
     };
     if (!ok(o.ret)) return false;
     for (const auto& p : o.params)

@@ -2,8 +2,8 @@
 #pragma once
 
 struct HostEval {
-    int overload;                                   // index in builtin_table().overloads()
-    void (*eval)(const void* const* in, void* out); // arguments and result as raw bytes
+    int overload;                                    // index in builtin_table().overloads()
+    void (*eval)(const void* const* in, void* out);  // arguments and result as raw bytes
 };
 
 const HostEval* host_evals(int* n);

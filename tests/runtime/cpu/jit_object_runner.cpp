@@ -23,8 +23,7 @@ int main(int argc, char** argv) {
             std::printf("cannot open %s\n", argv[1]);
             return 1;
         }
-        const std::string bytes((std::istreambuf_iterator<char>(in)),
-                                std::istreambuf_iterator<char>());
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         auto library = weft::runtime::JitLibrary::load(bytes, {});
         auto fn = reinterpret_cast<float (*)(float)>(library->lookup(argv[2]));
         std::printf("%g\n", static_cast<double>(fn(std::strtof(argv[3], nullptr))));

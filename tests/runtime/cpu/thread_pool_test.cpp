@@ -18,8 +18,7 @@ TEST(ThreadPool, BackToBackTinyJobsRunEveryIndexOnce) {
         int n = 2 + job % 3;
         expected += n;
         pool.parallel_for(n, [&](int64_t i, int) { hits[size_t(i)].fetch_add(1); });
-        for (volatile int k = 0; k < job % 200; k = k + 1) {
-        }  // a varying gap between jobs: a late worker may wake inside it
+        for (volatile int k = 0; k < job % 200; k = k + 1) {}  // a varying gap between jobs: a late worker may wake inside it
     }
     long total = 0;
     for (auto& h : hits) total += h.load();

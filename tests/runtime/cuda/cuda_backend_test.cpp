@@ -21,7 +21,7 @@ compiler::Type vec3() { return compiler::vector_type(3, compiler::ScalarKind::Fl
 // Runs `k` on `d` with arrays made from the host vectors of `inputs` (in order) and returns the
 // arrays after the launch.
 struct HostArg {
-    compiler::Type dtype = nullptr;         // null: a scalar argument in `arg`
+    compiler::Type dtype = nullptr;  // null: a scalar argument in `arg`
     std::vector<std::byte> bytes;
     std::vector<int64_t> shape;
     LaunchArg arg;
@@ -83,7 +83,8 @@ void expect_same_as_cpu(const Kernel& k, const std::vector<int64_t>& dim, const 
                         const std::vector<std::vector<std::byte>>& gpu) {
     if (!have_cpu()) return;
     auto ref = run_on(cpu(), k, dim, in);
-    for (size_t i = 0; i < ref.size(); ++i) EXPECT_TRUE(ref[i] == gpu[i]) << k.name() << ": argument " << i << " differs from the cpu device";
+    for (size_t i = 0; i < ref.size(); ++i)
+        EXPECT_TRUE(ref[i] == gpu[i]) << k.name() << ": argument " << i << " differs from the cpu device";
 }
 
 TEST(CudaBackend, DeviceIsDescribed) {
@@ -237,18 +238,14 @@ TEST(CudaBackend, DebugModeReportsOutOfRangeLikeTheCpu) {
     try {
         run_on(cuda0(), m->kernel("write_at"), {1}, in, /*debug=*/1);
         FAIL() << "expected RuntimeError";
-    } catch (const RuntimeError& e) {
-        message = e.what();
-    }
+    } catch (const RuntimeError& e) { message = e.what(); }
     EXPECT_NE(message.find("kernel 'write_at' (tests/runtime/cuda/test_kernels.py:"), std::string::npos) << message;
     EXPECT_NE(message.find("index 20 is out of range for dimension 0 of an array of shape (16,)"), std::string::npos) << message;
     if (have_cpu()) {
         try {
             run_on(cpu(), m->kernel("write_at"), {1}, in, 1);
             FAIL() << "expected RuntimeError on the cpu";
-        } catch (const RuntimeError& e) {
-            EXPECT_EQ(message, e.what());
-        }
+        } catch (const RuntimeError& e) { EXPECT_EQ(message, e.what()); }
     }
     // In range, the debug build runs and the device stays usable.
     auto ok = run_on(cuda0(), m->kernel("write_at"), {1}, {in[0], scalar(LaunchArg::integer_of(15))}, 1);

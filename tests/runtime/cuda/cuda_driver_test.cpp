@@ -30,9 +30,7 @@ TEST(CudaDriver, AvailabilityIsACleanAnswer) {
         try {
             cuda_driver();
             FAIL() << "cuda_driver() must throw when CUDA is not available";
-        } catch (const CudaError& e) {
-            EXPECT_NE(std::string(e.what()).find(cuda_unavailable_reason()), std::string::npos);
-        }
+        } catch (const CudaError& e) { EXPECT_NE(std::string(e.what()).find(cuda_unavailable_reason()), std::string::npos); }
     }
 }
 
@@ -58,10 +56,8 @@ TEST(CudaDriver, SaxpyOnTheGpu) {
     CUdevice device;
     check(cu.cuDeviceGet(&device, 0), "cuDeviceGet");
     int major = 0, minor = 0;
-    check(cu.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-          "cuDeviceGetAttribute");
-    check(cu.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-          "cuDeviceGetAttribute");
+    check(cu.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device), "cuDeviceGetAttribute");
+    check(cu.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device), "cuDeviceGetAttribute");
     char name[256] = {};
     check(cu.cuDeviceGetName(name, sizeof name, device), "cuDeviceGetName");
     CUcontext context;
@@ -70,13 +66,13 @@ TEST(CudaDriver, SaxpyOnTheGpu) {
 
     CudaCompileOptions options;
     options.arch = "sm_" + std::to_string(major * 10 + minor);
-    const std::string ptx = compile_cuda_to_ptx(
-        {"saxpy.cu",
-         "extern \"C\" __global__ void saxpy(int n, float a, const float* x, float* y) {\n"
-         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-         "    if (i < n) y[i] = __fadd_rn(__fmul_rn(a, x[i]), y[i]);\n"
-         "}\n"},
-        {}, options);
+    const std::string ptx =
+        compile_cuda_to_ptx({"saxpy.cu",
+                             "extern \"C\" __global__ void saxpy(int n, float a, const float* x, float* y) {\n"
+                             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "    if (i < n) y[i] = __fadd_rn(__fmul_rn(a, x[i]), y[i]);\n"
+                             "}\n"},
+                            {}, options);
 
     CUmodule module;
     check(cu.cuModuleLoadData(&module, ptx.c_str()), "cuModuleLoadData");
@@ -103,8 +99,7 @@ TEST(CudaDriver, SaxpyOnTheGpu) {
     float scale = a;
     void* params[] = {&count, &scale, &dx, &dy};
     const unsigned block = 256, grid = (n + block - 1) / block;
-    check(cu.cuLaunchKernel(saxpy, grid, 1, 1, block, 1, 1, 0, stream, params, nullptr),
-          "cuLaunchKernel");
+    check(cu.cuLaunchKernel(saxpy, grid, 1, 1, block, 1, 1, 0, stream, params, nullptr), "cuLaunchKernel");
     check(cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
     std::vector<float> result(n);
     check(cu.cuMemcpyDtoH(result.data(), dy, n * sizeof(float)), "cuMemcpyDtoH");

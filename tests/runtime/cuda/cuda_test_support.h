@@ -23,10 +23,10 @@
 #include "runtime/cuda/cuda_driver.h"
 #include "runtime/module.h"
 
-#define WEFT_REQUIRE_GPU()                                                                        \
-    do {                                                                                          \
-        if (!::weft::runtime::cuda_device_available(0))                                           \
-            GTEST_SKIP() << "no CUDA GPU here: " << ::weft::runtime::cuda_unavailable_reason();  \
+#define WEFT_REQUIRE_GPU()                                                                      \
+    do {                                                                                        \
+        if (!::weft::runtime::cuda_device_available(0))                                         \
+            GTEST_SKIP() << "no CUDA GPU here: " << ::weft::runtime::cuda_unavailable_reason(); \
     } while (0)
 
 namespace weft::runtime::testing {

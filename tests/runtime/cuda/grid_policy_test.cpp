@@ -35,10 +35,10 @@ def copy3(x: wp.array(dtype=float), y: wp.array(dtype=float), z: wp.array(dtype=
 
 TEST(GridPolicy, StreamedBytesCountOneElementOfEachArrayRead) {
     auto m = Module::compile({{"grid.py", kKernels}});
-    EXPECT_EQ(streamed_bytes_per_thread(m->kernel("saxpy").info()), 8u);      // x and y: 4 + 4
-    EXPECT_EQ(streamed_bytes_per_thread(m->kernel("fill").info()), 0u);       // y is only written
-    EXPECT_EQ(streamed_bytes_per_thread(m->kernel("particles").info()), 24u); // x, v: vec3 + vec3
-    EXPECT_EQ(streamed_bytes_per_thread(m->kernel("copy3").info()), 16u);     // four floats read
+    EXPECT_EQ(streamed_bytes_per_thread(m->kernel("saxpy").info()), 8u);       // x and y: 4 + 4
+    EXPECT_EQ(streamed_bytes_per_thread(m->kernel("fill").info()), 0u);        // y is only written
+    EXPECT_EQ(streamed_bytes_per_thread(m->kernel("particles").info()), 24u);  // x, v: vec3 + vec3
+    EXPECT_EQ(streamed_bytes_per_thread(m->kernel("copy3").info()), 16u);      // four floats read
 }
 
 TEST(GridPolicy, AutoCapsLightKernelsOnlyAndFixedSettingsApplyToAll) {

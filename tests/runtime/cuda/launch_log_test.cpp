@@ -37,9 +37,7 @@ TEST(CudaFault, OutOfBoundsWriteNamesTheKernel) {
         std::vector<float> host(16);
         b.copy_to_host(host.data(), 64);  // an unrelated call notices the fault
         FAIL() << "expected RuntimeError";
-    } catch (const RuntimeError& e) {
-        message = e.what();
-    }
+    } catch (const RuntimeError& e) { message = e.what(); }
     EXPECT_NE(message.find("kernel 'write_at' (tests/runtime/cuda/test_kernels.py:"), std::string::npos) << message;
     EXPECT_NE(message.find("dim (1,)"), std::string::npos) << message;
     EXPECT_NE(message.find("device cuda:0"), std::string::npos) << message;

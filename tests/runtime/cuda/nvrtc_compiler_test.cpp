@@ -29,9 +29,7 @@ extern "C" __global__ void saxpy(int n, float a, const float* x, float* y) {
 std::string compile_error(const std::string& text) {
     try {
         compile_cuda_to_ptx({"main.cu", text}, {kHeader}, {});
-    } catch (const CudaCompileError& e) {
-        return e.what();
-    }
+    } catch (const CudaCompileError& e) { return e.what(); }
     return "";
 }
 
@@ -58,11 +56,10 @@ TEST(Nvrtc, NoLineInfoWhenOff) {
 TEST(Nvrtc, DefinesReachTheCompiler) {
     CudaCompileOptions options;
     options.defines = {"WEFT_SCALE=3", "WP_DEBUG"};
-    const std::string ptx = compile_cuda_to_ptx(
-        {"main.cu",
-         "#ifndef WP_DEBUG\n#error no WP_DEBUG\n#endif\n"
-         "extern \"C\" __global__ void k(int* out) { *out = WEFT_SCALE * 14; }\n"},
-        {}, options);
+    const std::string ptx = compile_cuda_to_ptx({"main.cu",
+                                                 "#ifndef WP_DEBUG\n#error no WP_DEBUG\n#endif\n"
+                                                 "extern \"C\" __global__ void k(int* out) { *out = WEFT_SCALE * 14; }\n"},
+                                                {}, options);
     EXPECT_NE(ptx.find("42"), std::string::npos) << ptx;
 }
 
@@ -88,7 +85,9 @@ TEST(Nvrtc, LineDirectivesMoveErrorsToKernelSource) {
 TEST(Nvrtc, CubinIsElfForSm90) {
     const std::string cubin = compile_cuda_to_cubin({"main.cu", kSaxpy}, {kHeader}, {});
     ASSERT_GE(cubin.size(), 4u);
-    EXPECT_EQ(cubin.substr(0, 4), "\x7f" "ELF");
+    EXPECT_EQ(cubin.substr(0, 4),
+              "\x7f"
+              "ELF");
 }
 
 TEST(Nvrtc, BadArchIsAUserError) {
@@ -97,9 +96,7 @@ TEST(Nvrtc, BadArchIsAUserError) {
     try {
         compile_cuda_to_ptx({"main.cu", kSaxpy}, {kHeader}, options);
         FAIL() << "expected CudaCompileError";
-    } catch (const CudaCompileError& e) {
-        EXPECT_NE(std::string(e.what()).find("'hopper'"), std::string::npos) << e.what();
-    }
+    } catch (const CudaCompileError& e) { EXPECT_NE(std::string(e.what()).find("'hopper'"), std::string::npos) << e.what(); }
     options.arch = "sm_1";  // well-formed, but no NVRTC supports it: NVRTC's own error
     EXPECT_THROW(compile_cuda_to_ptx({"main.cu", kSaxpy}, {kHeader}, options), CudaCompileError);
 }

@@ -39,8 +39,7 @@ TEST(CudaPtx, SaxpyExampleForSm90) {
 
     // .file N "examples/saxpy.py": the name as the module spelled it, not an absolute path.
     std::smatch match;
-    ASSERT_TRUE(std::regex_search(ptx, match, std::regex("\\.file\\s+(\\d+)\\s+\"examples/saxpy\\.py\"")))
-        << ptx.substr(0, 2000);
+    ASSERT_TRUE(std::regex_search(ptx, match, std::regex("\\.file\\s+(\\d+)\\s+\"examples/saxpy\\.py\""))) << ptx.substr(0, 2000);
     const std::string file_id = match[1];
 
     // Lines of saxpy.py that .loc points at inside saxpy's entry: y[i] = axpy(...) is line 15, and
@@ -85,7 +84,8 @@ TEST(CudaPtx, OtherArchitectures) {
 std::vector<std::string> entry_names(const std::string& ptx) {
     std::vector<std::string> names;
     std::regex entry("\\.entry\\s+([A-Za-z_0-9]+)");
-    for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), entry); it != std::sregex_iterator(); ++it) names.push_back((*it)[1]);
+    for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), entry); it != std::sregex_iterator(); ++it)
+        names.push_back((*it)[1]);
     return names;
 }
 
@@ -133,9 +133,7 @@ TEST(CudaPtx, NoGpuMeansACleanUnavailableDevice) {
     try {
         backend(cuda0());
         FAIL() << "expected RuntimeError";
-    } catch (const RuntimeError& e) {
-        EXPECT_NE(std::string(e.what()).find("cuda:0"), std::string::npos) << e.what();
-    }
+    } catch (const RuntimeError& e) { EXPECT_NE(std::string(e.what()).find("cuda:0"), std::string::npos) << e.what(); }
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ TEST(CudaGraph, ReplayRunsTheCapturedLaunches) {
     WEFT_REQUIRE_GPU();
     const int64_t n = 4096;
     Array a = Array::zeros(float32_type(), {n}, cuda0());
-    add_one(a);                   // loads the module before the capture
+    add_one(a);  // loads the module before the capture
     a.zero();
     Stream s(cuda0());
     synchronize(cuda0());
@@ -164,9 +164,7 @@ TEST(CudaPdl, HundredDependentLaunchesEagerAndReplayed) {
     ctx.set_pdl_enabled(was_enabled);
 }
 
-TEST(CudaStream, StreamsNeedACudaDevice) {
-    EXPECT_THROW(Stream(Device{}), RuntimeError);
-}
+TEST(CudaStream, StreamsNeedACudaDevice) { EXPECT_THROW(Stream(Device{}), RuntimeError); }
 
 }  // namespace
 }  // namespace weft::runtime

@@ -270,8 +270,16 @@ def k(ps: wp.array(dtype=Particle), params: Inner, out: wp.array(dtype=wp.vec3))
     compiler::Type particle = kinfo->params[0].type->elem;
     compiler::Type inner = kinfo->params[1].type;
     ASSERT_EQ(compiler::type_size(particle), 12u + 4 + 16 + 4);
-    struct InnerH { float scale; float offset[3]; };
-    struct ParticleH { float pos[3]; float mass; InnerH inner; int alive; };
+    struct InnerH {
+        float scale;
+        float offset[3];
+    };
+    struct ParticleH {
+        float pos[3];
+        float mass;
+        InnerH inner;
+        int alive;
+    };
     static_assert(sizeof(ParticleH) == 36);
     std::vector<ParticleH> ps = {{{1, 2, 3}, 2.0f, {0, {0, 0, 0}}, 0}, {{-1, 0, 1}, 0.5f, {0, {0, 0, 0}}, 0}};
     auto pa = runtime::Array::empty(particle, {2}, dev());
@@ -443,12 +451,11 @@ def k(seed: int, out: wp.array(dtype=float)):
     EXPECT_NE(a[0], a[1]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, KernelLanguage, ::testing::Values("cpu", "sim:h200", "cuda:0"),
-                         [](const auto& info) {
-                             std::string n = info.param;
-                             for (auto& c : n)
-                                 if (c == ':') c = '_';
-                             return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Devices, KernelLanguage, ::testing::Values("cpu", "sim:h200", "cuda:0"), [](const auto& info) {
+    std::string n = info.param;
+    for (auto& c : n)
+        if (c == ':') c = '_';
+    return n;
+});
 
 }  // namespace

@@ -66,7 +66,8 @@ std::vector<std::shared_ptr<const runtime::SimLaunchReport>> run_column_store(in
     runtime::LaunchOptions o;
     o.device = dev;
     const uint64_t mark = runtime::sim_report_mark();
-    for (int i = 0; i < launches; ++i) runtime::launch(m->kernel("column_store"), {n}, {runtime::LaunchArg::of(values), runtime::LaunchArg::of(out)}, o);
+    for (int i = 0; i < launches; ++i)
+        runtime::launch(m->kernel("column_store"), {n}, {runtime::LaunchArg::of(values), runtime::LaunchArg::of(out)}, o);
     return runtime::sim_reports_since(mark);
 }
 
@@ -87,7 +88,8 @@ std::string h200_variant(const std::string& name, const std::string& section, co
 
 const gpusim::TimingCounters* line_timing(const gpusim::TimingResult& r, int line) {
     for (size_t i = 0; i < r.counts.per_line.size(); ++i)
-        if (r.counts.per_line[i].line == line && r.counts.per_line[i].file_name.find("bank_conflict.py") != std::string::npos) return &r.per_line[i];
+        if (r.counts.per_line[i].line == line && r.counts.per_line[i].file_name.find("bank_conflict.py") != std::string::npos)
+            return &r.per_line[i];
     return nullptr;
 }
 
@@ -218,13 +220,13 @@ TEST(SimDevice, ReadPastAnArrayIsAnErrorWithoutDebug) {
     std::string msg;
     try {
         runtime::launch(m->kernel("read_next"), {64}, {runtime::LaunchArg::of(values), runtime::LaunchArg::of(out)}, o);
-    } catch (const runtime::RuntimeError& e) {
-        msg = e.what();
-    }
+    } catch (const runtime::RuntimeError& e) { msg = e.what(); }
     char addr[32];
-    std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(values.data()) + 64 * 4));
+    std::snprintf(addr, sizeof addr, "0x%llx",
+                  static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(values.data()) + 64 * 4));
     EXPECT_EQ(msg.rfind("kernel 'read_next' failed on the simulator: ", 0), 0u) << msg;
-    EXPECT_NE(msg.find("thread (63,0,0): global read of 4 bytes at " + std::string(addr) + " is outside every buffer of the launch: 0 bytes past the end of array 'values' (256 bytes at "),
+    EXPECT_NE(msg.find("thread (63,0,0): global read of 4 bytes at " + std::string(addr) +
+                       " is outside every buffer of the launch: 0 bytes past the end of array 'values' (256 bytes at "),
               std::string::npos)
         << msg;
     EXPECT_NE(msg.find("read_past_end.py:9"), std::string::npos) << msg;
@@ -235,7 +237,8 @@ TEST(SimDevice, ReadPastAnArrayIsAnErrorWithoutDebug) {
 // sim_validate.cpp), each from its own sass_map.h function: issue weights, shared accesses as
 // ptxas merged them, loads where ptxas scheduled them. `machine_code` false: weights only (what
 // the sim device did before it passed the other two).
-gpusim::TimingResult direct_launch(const runtime::Kernel& k, int64_t n, const std::vector<runtime::LaunchArg>& args, bool machine_code) {
+gpusim::TimingResult direct_launch(const runtime::Kernel& k, int64_t n, const std::vector<runtime::LaunchArg>& args,
+                                   bool machine_code) {
     const std::string ptx = runtime::generate_ptx(k.module()->compiled(false), "sm_90");
     const gpusim::Module m = gpusim::parse_ptx(ptx, "module.ptx");
     const gpusim::ArchSpec& arch = runtime::sim_arch("h200");
@@ -295,7 +298,8 @@ TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
     for (runtime::Array* x : {&values, &a, &b}) x->copy_from_host(host.data(), host.size() * 4);
     auto args_of = [&](const std::string& kernel) {
         if (kernel == "tile_matmul")
-            return std::vector<runtime::LaunchArg>{runtime::LaunchArg::of(a), runtime::LaunchArg::of(b), runtime::LaunchArg::of(c), runtime::LaunchArg::integer_of(side)};
+            return std::vector<runtime::LaunchArg>{runtime::LaunchArg::of(a), runtime::LaunchArg::of(b),
+                                                   runtime::LaunchArg::of(c), runtime::LaunchArg::integer_of(side)};
         return std::vector<runtime::LaunchArg>{runtime::LaunchArg::of(values), runtime::LaunchArg::of(out)};
     };
     // Runs both kernels on a new module object (its own SimModule: ptxas or the disk cache).
@@ -327,7 +331,8 @@ TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
             const std::string symbol = module->kernel(name).info().cuda_symbol;
             int decoded = 0, hoisted = 0;
             for (const gpusim::SharedIssue& s : gpusim::sass_shared_issue(map, m, symbol)) decoded += s.requests >= 0;
-            for (const gpusim::LoadHoist& h : gpusim::sass_load_hoist(map, m, symbol, gpusim::sass_weights(map, m, symbol))) hoisted += h.offset >= 0;
+            for (const gpusim::LoadHoist& h : gpusim::sass_load_hoist(map, m, symbol, gpusim::sass_weights(map, m, symbol)))
+                hoisted += h.offset >= 0;
             EXPECT_GT(decoded, 0) << name << ": no shared access decoded from ptxas's words";
             EXPECT_GT(hoisted, 0) << name << ": ptxas moved none of its loads";
         }
@@ -340,7 +345,8 @@ TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
         EXPECT_EQ(device.cycles, direct.cycles) << names[i];
         EXPECT_EQ(device.issued_instructions, direct.issued_instructions) << names[i];
         EXPECT_EQ(device.total.shared_wavefronts, direct.total.shared_wavefronts) << names[i];
-        for (int r = 0; r < gpusim::kNumStalls; ++r) EXPECT_EQ(device.total.stall_cycles[r], direct.total.stall_cycles[r]) << names[i] << " stall " << r;
+        for (int r = 0; r < gpusim::kNumStalls; ++r)
+            EXPECT_EQ(device.total.stall_cycles[r], direct.total.stall_cycles[r]) << names[i] << " stall " << r;
         EXPECT_NE(device.cycles, weights_only.cycles) << names[i] << ": the machine-code settings change nothing here";
         // The report names the PTX entry and carries the SASS instruction estimate of the launch
         // (what Nsight Compute's smsp__inst_executed counts), as sass_map.h computes it directly.
@@ -348,7 +354,8 @@ TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
         const gpusim::Module pm = gpusim::parse_ptx(ptx, "module.ptx");
         const gpusim::SassMap map = gpusim::map_sass(ptx, runtime::sim_arch("h200"));
         EXPECT_EQ(first[static_cast<size_t>(i)]->symbol, k.info().cuda_symbol);
-        EXPECT_EQ(first[static_cast<size_t>(i)]->result.sass_instructions, gpusim::estimate_sass_instructions(map, pm, k.info().cuda_symbol, direct.counts))
+        EXPECT_EQ(first[static_cast<size_t>(i)]->result.sass_instructions,
+                  gpusim::estimate_sass_instructions(map, pm, k.info().cuda_symbol, direct.counts))
             << names[i];
         EXPECT_GT(first[static_cast<size_t>(i)]->result.sass_instructions, 0u) << names[i];
     }
@@ -361,10 +368,14 @@ TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
     ASSERT_EQ(second.size(), 2u);
     for (int i = 0; i < 2; ++i) {
         EXPECT_EQ(second[static_cast<size_t>(i)]->result.cycles, first[static_cast<size_t>(i)]->result.cycles) << names[i];
-        EXPECT_EQ(second[static_cast<size_t>(i)]->result.total.shared_wavefronts, first[static_cast<size_t>(i)]->result.total.shared_wavefronts) << names[i];
+        EXPECT_EQ(second[static_cast<size_t>(i)]->result.total.shared_wavefronts,
+                  first[static_cast<size_t>(i)]->result.total.shared_wavefronts)
+            << names[i];
     }
-    if (old_cache) setenv("WEFT_CACHE_DIR", saved.c_str(), 1);
-    else unsetenv("WEFT_CACHE_DIR");
+    if (old_cache)
+        setenv("WEFT_CACHE_DIR", saved.c_str(), 1);
+    else
+        unsetenv("WEFT_CACHE_DIR");
     std::filesystem::remove_all(dir);
 }
 
@@ -391,7 +402,8 @@ TEST(SimDevice, ValidationKernelsComputeWhatTheySay) {
     a2.copy_from_host(host.data(), host.size() * 4);
     a1.copy_from_host(host.data(), host.size() * 4);
     runtime::launch(m->kernel("transpose_naive"), {n, n}, {runtime::LaunchArg::of(a2), runtime::LaunchArg::of(b2)}, o);
-    runtime::launch(m->kernel("transpose_tiled"), {n * n / 4}, {runtime::LaunchArg::of(a1), runtime::LaunchArg::of(b1), runtime::LaunchArg::integer_of(n)}, o);
+    runtime::launch(m->kernel("transpose_tiled"), {n * n / 4},
+                    {runtime::LaunchArg::of(a1), runtime::LaunchArg::of(b1), runtime::LaunchArg::integer_of(n)}, o);
     for (const runtime::Array* b : {&b2, &b1}) {
         const auto out = read(*b);
         for (int64_t i = 0; i < n; ++i)
@@ -466,8 +478,10 @@ TEST(SimDevice, SassEstimateOfValidationKernelsMatchesTheH200PerWarp) {
     a2.copy_from_host(host.data(), host.size() * 4);
     const float alpha = 2.5f;
     const uint64_t mark = runtime::sim_report_mark();
-    runtime::launch(m->kernel("saxpy"), {n * n}, {runtime::LaunchArg::of(a1), runtime::LaunchArg::of(b1), runtime::LaunchArg::value(f32, &alpha)}, o);
-    runtime::launch(m->kernel("transpose_tiled"), {n * n / 4}, {runtime::LaunchArg::of(a1), runtime::LaunchArg::of(b1), runtime::LaunchArg::integer_of(n)}, o);
+    runtime::launch(m->kernel("saxpy"), {n * n},
+                    {runtime::LaunchArg::of(a1), runtime::LaunchArg::of(b1), runtime::LaunchArg::value(f32, &alpha)}, o);
+    runtime::launch(m->kernel("transpose_tiled"), {n * n / 4},
+                    {runtime::LaunchArg::of(a1), runtime::LaunchArg::of(b1), runtime::LaunchArg::integer_of(n)}, o);
     runtime::launch(m->kernel("laplace_2d"), {n, n}, {runtime::LaunchArg::of(a2), runtime::LaunchArg::of(b2)}, o);
     const auto reports = runtime::sim_reports_since(mark);
     ASSERT_EQ(reports.size(), 3u);
@@ -507,7 +521,8 @@ TEST(SimDevice, SettingsAndArchitectureFilesAreChecked) {
         FAIL() << "expected an error";
     } catch (const runtime::RuntimeError& e) {
         EXPECT_NE(std::string(e.what()).find("bad_arch.json:"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("'l1.hit_latency': expected a number, found a string"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("'l1.hit_latency': expected a number, found a string"), std::string::npos)
+            << e.what();
     }
 }
 
@@ -537,13 +552,16 @@ TEST(SimDevice, LaunchesTheGridTheCudaDeviceWould) {
     if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed (no register count, no occupancy)";
     const std::string path = h200_variant("h200_two_sms", "\"sm\"", "\"count\"", "2");
     ASSERT_EQ(runtime::register_sim_arch_file(path), "h200_two_sms");
-    const char* src = "import weft as wp\n\n@wp.kernel\ndef copy(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n    i = wp.tid()\n    y[i] = x[i]\n";
+    const char* src =
+        "import weft as wp\n\n@wp.kernel\ndef copy(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n    i = wp.tid()\n    "
+        "y[i] = x[i]\n";
     auto m = runtime::Module::compile({{"grid_copy.py", src, 0}});
     const runtime::Device dev = runtime::parse_device("sim:h200_two_sms");
     const int64_t n = 256 * 300;
     std::vector<float> host(n);
     for (int64_t i = 0; i < n; ++i) host[size_t(i)] = float(i % 1000);
-    runtime::Array x = runtime::Array::zeros(compiler::float32_type(), {n}, dev), y = runtime::Array::zeros(compiler::float32_type(), {n}, dev);
+    runtime::Array x = runtime::Array::zeros(compiler::float32_type(), {n}, dev),
+                   y = runtime::Array::zeros(compiler::float32_type(), {n}, dev);
     x.copy_from_host(host.data(), host.size() * 4);
     runtime::LaunchOptions o;
     o.device = dev;
@@ -551,8 +569,10 @@ TEST(SimDevice, LaunchesTheGridTheCudaDeviceWould) {
     const char* old = std::getenv("WEFT_CUDA_GRID_WAVES");
     const std::string saved = old ? old : "";
     auto blocks = [&](const char* setting) {
-        if (setting) setenv("WEFT_CUDA_GRID_WAVES", setting, 1);
-        else unsetenv("WEFT_CUDA_GRID_WAVES");
+        if (setting)
+            setenv("WEFT_CUDA_GRID_WAVES", setting, 1);
+        else
+            unsetenv("WEFT_CUDA_GRID_WAVES");
         y.copy_from_host(std::vector<float>(n, -1.0f).data(), n * 4);
         const uint64_t mark = runtime::sim_report_mark();
         runtime::launch(m->kernel("copy"), {n}, {runtime::LaunchArg::of(x), runtime::LaunchArg::of(y)}, o);
@@ -565,8 +585,10 @@ TEST(SimDevice, LaunchesTheGridTheCudaDeviceWould) {
     EXPECT_EQ(blocks(nullptr), 128u);  // auto: 8 waves x 8 blocks x 2 SMs
     EXPECT_EQ(blocks("0"), 300u);      // the full grid
     EXPECT_EQ(blocks("1"), 16u);       // one wave
-    if (old) setenv("WEFT_CUDA_GRID_WAVES", saved.c_str(), 1);
-    else unsetenv("WEFT_CUDA_GRID_WAVES");
+    if (old)
+        setenv("WEFT_CUDA_GRID_WAVES", saved.c_str(), 1);
+    else
+        unsetenv("WEFT_CUDA_GRID_WAVES");
 }
 
 TEST(SimCli, JsonReportCarriesPerLineTiming) {
@@ -576,7 +598,8 @@ TEST(SimCli, JsonReportCarriesPerLineTiming) {
     const gpusim::JsonValue j = gpusim::parse_json(r.out, "weft sim --report json");
     const gpusim::JsonValue* timing = j.find("timing");
     ASSERT_NE(timing, nullptr);
-    for (const char* k : {"cycles", "time_us", "ipc", "sass_instructions", "achieved_occupancy", "occupancy", "total"}) EXPECT_NE(timing->find(k), nullptr) << k;
+    for (const char* k : {"cycles", "time_us", "ipc", "sass_instructions", "achieved_occupancy", "occupancy", "total"})
+        EXPECT_NE(timing->find(k), nullptr) << k;
     if (std::ifstream("/usr/local/cuda/bin/ptxas")) {
         // 8 one-warp blocks of the same straight-line code: the same SASS count per warp.
         const double sass = timing->find("sass_instructions")->number;
@@ -589,8 +612,8 @@ TEST(SimCli, JsonReportCarriesPerLineTiming) {
     for (const gpusim::JsonValue& l : lines->array) {
         const gpusim::JsonValue* t = l.find("timing");
         ASSERT_NE(t, nullptr);
-        for (const char* k : {"cycles", "stalls", "shared_requests", "shared_wavefronts", "shared_excess_wavefronts", "global_sectors",
-                              "sectors_per_request", "l1_hit_rate", "l2_hit_rate"})
+        for (const char* k : {"cycles", "stalls", "shared_requests", "shared_wavefronts", "shared_excess_wavefronts",
+                              "global_sectors", "sectors_per_request", "l1_hit_rate", "l2_hit_rate"})
             ASSERT_NE(t->find(k), nullptr) << k;
         ASSERT_EQ(t->find("stalls")->find("long_scoreboard")->kind, gpusim::JsonValue::Kind::Number);
         if (l.find("line")->number == 10 && l.find("file")->string.find("bank_conflict.py") != std::string::npos) {
@@ -614,15 +637,16 @@ TEST(SimCli, TextReportShowsCyclesAndConflicts) {
     EXPECT_NE(r.out.find("IPC"), std::string::npos);
     // The launch's SASS instruction estimate beside the PTX count (8 one-warp blocks).
     EXPECT_NE(r.out.find("warp instructions "), std::string::npos) << r.out;
-    if (std::ifstream("/usr/local/cuda/bin/ptxas")) EXPECT_NE(r.out.find(" SASS, thread instructions "), std::string::npos) << r.out;
+    if (std::ifstream("/usr/local/cuda/bin/ptxas"))
+        EXPECT_NE(r.out.find(" SASS, thread instructions "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("long_scoreboard"), std::string::npos);
 }
 
 TEST(SimCli, TraceFiltersAndChromeTrace) {
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
     const std::string dir = ::testing::TempDir();
-    Cmd r = weft("sim " + kKernels + " --kernel column_store --dim 256 --trace-jsonl " + dir + "/t.jsonl --trace-opcode ld.shared --chrome-trace " +
-                 dir + "/c.json");
+    Cmd r = weft("sim " + kKernels + " --kernel column_store --dim 256 --trace-jsonl " + dir +
+                 "/t.jsonl --trace-opcode ld.shared --chrome-trace " + dir + "/c.json");
     ASSERT_EQ(r.code, 0) << r.out;
     // 8 blocks x 3 shared loads (lines 12, 14, 14).
     std::istringstream in(read_file(dir + "/t.jsonl"));
@@ -634,7 +658,8 @@ TEST(SimCli, TraceFiltersAndChromeTrace) {
         ++n;
     }
     EXPECT_EQ(n, 24);
-    r = weft("sim " + kKernels + " --kernel column_store --dim 256 --trace-jsonl " + dir + "/t2.jsonl --trace-sm 3 --trace-line 14 --trace-cycles 10:");
+    r = weft("sim " + kKernels + " --kernel column_store --dim 256 --trace-jsonl " + dir +
+             "/t2.jsonl --trace-sm 3 --trace-line 14 --trace-cycles 10:");
     ASSERT_EQ(r.code, 0) << r.out;
     in = std::istringstream(read_file(dir + "/t2.jsonl"));
     n = 0;
@@ -671,14 +696,17 @@ TEST(SimCli, BadArgumentsAreNamed) {
         std::string args, message;
         int code = 2;
     } cases[] = {
-        {"--arch z80", "--arch: unknown architecture 'z80'; known: a100, h100, h200, rtx4090, v100 (the files in gpusim/arch/), or the path of an architecture file (FILE.json)"},
+        {"--arch z80",
+         "--arch: unknown architecture 'z80'; known: a100, h100, h200, rtx4090, v100 (the files in gpusim/arch/), or the path of "
+         "an architecture file (FILE.json)"},
         {"--arch /nonexistent/x.json", "/nonexistent/x.json", 1},
         {"--scheduler fifo", "--scheduler: unknown warp scheduler 'fifo'"},
         {"--trace-jsonl /tmp/x.jsonl --trace-opcode lod", "--trace-opcode: trace filter: opcode 'lod' is not a PTX instruction"},
         {"--trace-jsonl /tmp/x.jsonl --trace-sm -2", "--trace-sm takes an integer >= 0; got '-2'"},
         {"--trace-jsonl /tmp/x.jsonl --trace-warp w", "--trace-warp takes an integer >= 0; got 'w'"},
         {"--trace-jsonl /tmp/x.jsonl --trace-line 0", "--trace-line takes an integer >= 1; got '0'"},
-        {"--trace-jsonl /tmp/x.jsonl --trace-cycles 100", "--trace-cycles takes FIRST:LAST cycles (either may be left out); got '100'"},
+        {"--trace-jsonl /tmp/x.jsonl --trace-cycles 100",
+         "--trace-cycles takes FIRST:LAST cycles (either may be left out); got '100'"},
         {"--trace-jsonl /tmp/x.jsonl --trace-cycles 9:3", "the cycle window 9..3 is empty"},
         {"--trace-opcode ld", "the --trace-* filters need --trace-jsonl FILE"},
         {"--trace-jsonl /nonexistent/dir/t.jsonl", "--trace-jsonl: cannot write '/nonexistent/dir/t.jsonl'"},
