@@ -31,23 +31,33 @@ namespace weft::runtime {
 // [SECTION] entry points
 
 // X(name) for every driver function Weft uses; names as cuda.h spells them (unversioned).
-#define WEFT_CUDA_DRIVER_ENTRY_POINTS(X)                                                                                        \
-    /* initialisation, devices, contexts */                                                                                     \
-    X(cuInit)                                                                                                                   \
-    X(cuDriverGetVersion) X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetAttribute) X(cuDeviceGetName) X(cuDeviceTotalMem)     \
-        X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent) X(cuCtxSynchronize)      \
-            X(cuMemGetInfo) X(cuCtxSetLimit) X(cuCtxGetLimit) X(cuPointerGetAttribute) /* modules and launches */               \
-        X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuModuleGetGlobal)                 \
-            X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuFuncGetAttribute) X(cuFuncSetAttribute)                                   \
-                X(cuOccupancyMaxActiveBlocksPerMultiprocessor) /* memory */                                                     \
-        X(cuMemAlloc) X(cuMemFree) X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD)         \
-            X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync) X(cuMemsetD8) X(cuMemsetD8Async) X(cuMemHostAlloc)   \
-                X(cuMemFreeHost) X(cuDeviceGetDefaultMemPool) X(cuMemPoolSetAttribute) /* streams, events, graphs */            \
-        X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventRecord)      \
-            X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture)         \
-                X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuStreamQuery) X(cuEventQuery) \
-                    X(cuStreamIsCapturing) X(cuGraphGetNodes) /* errors */                                                      \
-        X(cuGetErrorName) X(cuGetErrorString)
+// (A table kept by hand: clang-format reflows it differently on every run.)
+// clang-format off
+#define WEFT_CUDA_DRIVER_ENTRY_POINTS(X)                                                        \
+    /* initialisation, devices, contexts */                                                     \
+    X(cuInit) X(cuDriverGetVersion) X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetAttribute)   \
+    X(cuDeviceGetName) X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain)                           \
+    X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent) X(cuCtxSynchronize)      \
+    X(cuMemGetInfo) X(cuCtxSetLimit) X(cuCtxGetLimit) X(cuPointerGetAttribute)                  \
+    /* modules and launches */                                                                  \
+    X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)           \
+    X(cuModuleGetGlobal) X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuFuncGetAttribute)           \
+    X(cuFuncSetAttribute)                                                                       \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                              \
+    /* memory */                                                                                \
+    X(cuMemAlloc) X(cuMemFree) X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuMemcpyHtoD)              \
+    X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)                   \
+    X(cuMemcpyDtoDAsync) X(cuMemsetD8) X(cuMemsetD8Async) X(cuMemHostAlloc) X(cuMemFreeHost)    \
+    X(cuDeviceGetDefaultMemPool) X(cuMemPoolSetAttribute)                                       \
+    /* streams, events, graphs */                                                               \
+    X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWaitEvent)             \
+    X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime)               \
+    X(cuEventDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate)       \
+    X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)                                    \
+    X(cuStreamQuery) X(cuEventQuery) X(cuStreamIsCapturing) X(cuGraphGetNodes)                  \
+    /* errors */                                                                                \
+    X(cuGetErrorName) X(cuGetErrorString)
+// clang-format on
 
 // The loaded driver: one pointer per entry point, never null once cuda_driver() has returned.
 struct CudaDriver {
