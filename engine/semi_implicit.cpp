@@ -80,40 +80,27 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
     const Array& grid_count = m.particle_contact ? out.grid_bucket_count : m.particle_term_start;
     const Array& grid_particles = m.particle_contact ? out.grid_bucket_particles : m.particle_term_start;
     static const runtime::Kernel particle_terms = solver_kernel("contact", "eval_particle_terms");
-    launch(particle_terms, {n},
-           {{"x", a(in.particle_q)},
-            {"v", a(in.particle_qd)},
-            {"particle_radius", a(m.particle_radius)},
-            {"particle_flags", a(m.particle_flags)},
-            {"external_f", a(ext ? control->particle_f : m.particle_q)},
-            {"has_external_f", i(ext ? 1 : 0)},
-            {"drag", f(m.particle_drag)},
-            {"ground", i(m.ground ? 1 : 0)},
-            {"ground_plane", v4(m.ground_plane)},
-            {"soft_ke", f(m.soft_contact_ke)},
-            {"soft_kd", f(m.soft_contact_kd)},
-            {"soft_kf", f(m.soft_contact_kf)},
-            {"soft_mu", f(m.soft_contact_mu)},
-            {"shape_transform", a(m.shape_transform)},
-            {"shape_geo_type", a(m.shape_geo_type)},
-            {"shape_geo_scale", a(m.shape_geo_scale)},
-            {"shape_geo_thickness", a(m.shape_geo_thickness)},
-            {"shape_count", i(m.shape_count)},
-            {"shape_sdf_values", a(m.shape_sdf_values)},
-            {"shape_sdf_dims", a(m.shape_sdf_dims)},
-            {"shape_sdf_origin", a(m.shape_sdf_origin)},
-            {"shape_sdf_cell", a(m.shape_sdf_cell)},
-            {"particle_grid", i(m.particle_contact ? 1 : 0)},
-            {"inv_cell_size", f(m.particle_contact ? 1.0 / m.particle_grid_cell : 0.0)},
-            {"nbucket", i(m.particle_grid_buckets)},
-            {"capacity", i(m.particle_grid_capacity)},
-            {"bucket_count", a(grid_count)},
-            {"bucket_particles", a(grid_particles)},
-            {"particle_ke", f(m.particle_ke)},
-            {"particle_kd", f(m.particle_kd)},
-            {"particle_kf", f(m.particle_kf)},
-            {"particle_mu", f(m.particle_mu)},
-            {"force_terms", a(force_terms_)}});
+    runtime::NamedArgs particle_terms_args{{"x", a(in.particle_q)},
+                                           {"v", a(in.particle_qd)},
+                                           {"particle_radius", a(m.particle_radius)},
+                                           {"particle_flags", a(m.particle_flags)},
+                                           {"external_f", a(ext ? control->particle_f : m.particle_q)},
+                                           {"has_external_f", i(ext ? 1 : 0)},
+                                           {"drag", f(m.particle_drag)},
+                                           {"ground", i(m.ground ? 1 : 0)},
+                                           {"ground_plane", v4(m.ground_plane)},
+                                           {"soft_ke", f(m.soft_contact_ke)},
+                                           {"soft_kd", f(m.soft_contact_kd)},
+                                           {"soft_kf", f(m.soft_contact_kf)},
+                                           {"soft_mu", f(m.soft_contact_mu)}};
+    add_shape_args(particle_terms_args, m);
+    add_grid_args(particle_terms_args, m, grid_count, grid_particles);
+    particle_terms_args.add("particle_ke", f(m.particle_ke));
+    particle_terms_args.add("particle_kd", f(m.particle_kd));
+    particle_terms_args.add("particle_kf", f(m.particle_kf));
+    particle_terms_args.add("particle_mu", f(m.particle_mu));
+    particle_terms_args.add("force_terms", a(force_terms_));
+    launch(particle_terms, {n}, std::move(particle_terms_args));
     const auto& L = m.term_layout;
     // Springs are summed per particle by the accumulation below (kernels/springs.py).
     if (m.tri_count > 0) {

@@ -94,33 +94,19 @@ void XPBDIntegrator::simulate(const Model& m, const State& in, State& out, float
     Array x = xp;
     for (int it = 0; it < iterations; ++it) {
         Array deltas = grad ? fresh(std::max(L.count, 1), true) : deltas_;
-        runtime::launch(contacts, {n},
-                        {{"x", a(x)},
-                         {"x_orig", a(in.particle_q)},
-                         {"w", a(m.particle_inv_mass)},
-                         {"particle_radius", a(m.particle_radius)},
-                         {"particle_flags", a(m.particle_flags)},
-                         {"ground", i(m.ground ? 1 : 0)},
-                         {"ground_plane", v4(m.ground_plane)},
-                         {"soft_mu", f(m.soft_contact_mu)},
-                         {"shape_transform", a(m.shape_transform)},
-                         {"shape_geo_type", a(m.shape_geo_type)},
-                         {"shape_geo_scale", a(m.shape_geo_scale)},
-                         {"shape_geo_thickness", a(m.shape_geo_thickness)},
-                         {"shape_count", i(m.shape_count)},
-                         {"shape_sdf_values", a(m.shape_sdf_values)},
-                         {"shape_sdf_dims", a(m.shape_sdf_dims)},
-                         {"shape_sdf_origin", a(m.shape_sdf_origin)},
-                         {"shape_sdf_cell", a(m.shape_sdf_cell)},
-                         {"particle_grid", i(m.particle_contact ? 1 : 0)},
-                         {"inv_cell_size", f(m.particle_contact ? 1.0 / m.particle_grid_cell : 0.0)},
-                         {"nbucket", i(m.particle_grid_buckets)},
-                         {"capacity", i(m.particle_grid_capacity)},
-                         {"bucket_count", a(grid_count)},
-                         {"bucket_particles", a(grid_particles)},
-                         {"particle_mu", f(m.particle_mu)},
-                         {"deltas", a(deltas)}},
-                        o);
+        runtime::NamedArgs contacts_args{{"x", a(x)},
+                                         {"x_orig", a(in.particle_q)},
+                                         {"w", a(m.particle_inv_mass)},
+                                         {"particle_radius", a(m.particle_radius)},
+                                         {"particle_flags", a(m.particle_flags)},
+                                         {"ground", i(m.ground ? 1 : 0)},
+                                         {"ground_plane", v4(m.ground_plane)},
+                                         {"soft_mu", f(m.soft_contact_mu)}};
+        add_shape_args(contacts_args, m);
+        add_grid_args(contacts_args, m, grid_count, grid_particles);
+        contacts_args.add("particle_mu", f(m.particle_mu));
+        contacts_args.add("deltas", a(deltas));
+        runtime::launch(contacts, {n}, std::move(contacts_args), o);
         if (m.spring_count > 0)
             runtime::launch(springs, {m.spring_count},
                             {{"x", a(x)},
