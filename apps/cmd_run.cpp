@@ -90,10 +90,13 @@ int cmd_run(const std::vector<std::string>& argv) {
     if (auto f = args.get("frames")) {
         try {
             size_t used = 0;
-            long v = std::stol(*f, &used);
-            if (used != f->size() || v < 0) throw std::invalid_argument("");
+            long long v = std::stoll(*f, &used);
+            if (used != f->size() || v < 0 || v > engine::kMaxFrames) throw std::invalid_argument("");
             scene.frames = int(v);
-        } catch (const std::exception&) { throw UsageError("--frames expects a non-negative integer, got '" + *f + "'"); }
+        } catch (const std::exception&) {
+            throw UsageError("--frames expects an integer from 0 to " + std::to_string(engine::kMaxFrames) + ", got '" + *f +
+                             "'");
+        }
     }
     if (auto o = args.get("out")) scene.output.dir = *o;
     runtime::parse_device(scene.device);  // a bad device string is reported before anything is built

@@ -285,7 +285,7 @@ void read_scene(TableReader& root, Scene& s) {
         read_solver_options(r, s);
         s.fps = float(r.number("fps", s.fps, 0.0, 1e6, true));
         s.substeps = r.integer("substeps", s.substeps, 1, 100000);
-        s.frames = r.integer("frames", s.frames, 0, 100000000);
+        s.frames = r.integer("frames", s.frames, 0, kMaxFrames);
         s.device = r.string("device", s.device);
         reject_other_solvers_options(r, s);
         r.finish();

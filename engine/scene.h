@@ -24,6 +24,9 @@ struct SceneError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The most frames a scene (or `weft run --frames`) may ask for.
+inline constexpr int kMaxFrames = 100000000;
+
 struct SceneOutput {
     std::string dir;   // "" = no per-frame files
     int every = 1;     // write every N-th frame

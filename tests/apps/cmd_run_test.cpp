@@ -62,7 +62,14 @@ TEST(RunCommand, BadSceneAndBadOptions) {
     EXPECT_NE(out.find(bad.string() + ":2:1: unknown key 'frmes' (did you mean 'frames'?)"), std::string::npos) << out;
     out = run(std::string(WEFT_BIN) + " run " + WEFT_SOURCE_DIR + "/scenes/bounce.toml --frames ten", &rc);
     EXPECT_EQ(rc, 2);
-    EXPECT_NE(out.find("--frames expects a non-negative integer, got 'ten'"), std::string::npos) << out;
+    EXPECT_NE(out.find("--frames expects an integer from 0 to 100000000, got 'ten'"), std::string::npos) << out;
+    // 2^31 frames once wrapped to a negative count that ran nothing and exited 0
+    for (const char* n : {"2147483648", "-1", "100000001"}) {
+        out = run(std::string(WEFT_BIN) + " run " + WEFT_SOURCE_DIR + "/scenes/bounce.toml --frames " + n, &rc);
+        EXPECT_EQ(rc, 2) << n;
+        EXPECT_NE(out.find("--frames expects an integer from 0 to 100000000, got '" + std::string(n) + "'"), std::string::npos)
+            << out;
+    }
     std::filesystem::remove(bad);
 }
 
