@@ -249,17 +249,28 @@ def create_integrator(name, **options):
     return Integrator(name, **options)
 
 
+def _no_other_keywords(cls, kwargs):
+    """An integrator keyword Weft does not simulate raises TypeError naming it: Warp's
+    rigid-body keywords (angular_damping, friction_smoothing, joint_*/rigid_* relaxations,
+    enable_restitution) included, since Weft has no rigid bodies yet (docs/python.md)."""
+    if kwargs:
+        raise TypeError(f"{cls.__name__}() got unexpected keyword argument(s) {', '.join(repr(k) for k in sorted(kwargs))}"
+                        " (Weft's particle integrators do not simulate them)")
+
+
 class SemiImplicitIntegrator(Integrator):
     """Semi-implicit Euler: springs, triangle FEM, bending, neo-Hookean tetrahedra, contacts."""
 
-    def __init__(self, **_ignored):
+    def __init__(self, **kwargs):
+        _no_other_keywords(SemiImplicitIntegrator, kwargs)
         super().__init__("semi_implicit")
 
 
 class XPBDIntegrator(Integrator):
     """Extended position-based dynamics: distance, bending, volume and contact constraints."""
 
-    def __init__(self, iterations=2, relaxation=0.9, **_ignored):
+    def __init__(self, iterations=2, relaxation=0.9, **kwargs):
+        _no_other_keywords(XPBDIntegrator, kwargs)
         super().__init__("xpbd", iterations=int(iterations), relaxation=float(relaxation))
         self.iterations = int(iterations)
         self.relaxation = float(relaxation)

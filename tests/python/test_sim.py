@@ -50,6 +50,11 @@ def test_integrators_by_name():
         wp.sim.Integrator("xpbd", iteratons=3)
     with pytest.raises(RuntimeError, match=r"option 'iterations' must be in \[1, 1000\], got 0"):
         wp.sim.XPBDIntegrator(iterations=0)
+    # a keyword Weft does not simulate raises, naming it (it used to be swallowed)
+    with pytest.raises(TypeError, match=r"SemiImplicitIntegrator\(\) got unexpected keyword argument\(s\) 'angular_damping'"):
+        wp.sim.SemiImplicitIntegrator(angular_damping=0.05)
+    with pytest.raises(TypeError, match=r"XPBDIntegrator\(\) got unexpected keyword argument\(s\) 'iteratons', 'soft_body_relaxation'"):
+        wp.sim.XPBDIntegrator(iteratons=3, soft_body_relaxation=0.9)
 
 
 def test_simulate_leaves_state_in_as_it_was():

@@ -16,9 +16,6 @@ namespace {
 using namespace weft;
 using namespace weft::test;
 
-#define REQUIRE_CPU() \
-    if (!runtime::device_available(runtime::Device{})) GTEST_SKIP() << "this build has no CPU JIT"
-
 // A second process running the same module compiles nothing; a damaged entry is rebuilt.
 TEST(Launch, DiskCacheAcrossProcessesAndDamage) {
     REQUIRE_CPU();

@@ -15,31 +15,9 @@ namespace {
 using namespace weft;
 using namespace weft::test;
 
-#define REQUIRE_CPU() \
-    if (!runtime::device_available(runtime::Device{})) GTEST_SKIP() << "this build has no CPU JIT"
-
-const char* kModule = R"(
-@wp.kernel
-def scale(x: wp.array(dtype=float), s: float, out: wp.array(dtype=float)):
-    i = wp.tid()
-    out[i] = x[i] * s
-
-@wp.kernel
-def gather(x: wp.array(dtype=float), idx: wp.array(dtype=int), out: wp.array(dtype=float)):
-    i = wp.tid()
-    out[i] = x[idx[i]]
-)";
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) { return e.what(); }
-    return "(no error)";
-}
-
 TEST(Launch, ArgumentMismatchesNameTheParameter) {
     REQUIRE_CPU();
-    auto m = module_of(kModule);
+    auto m = module_of(kScaleGatherModule);
     auto x = runtime::Array::zeros(compiler::float32_type(), {4}, {});
     auto xi = runtime::Array::zeros(compiler::int32_type(), {4}, {});
     auto x2 = runtime::Array::zeros(compiler::float32_type(), {2, 2}, {});
@@ -74,7 +52,7 @@ TEST(Launch, ArgumentMismatchesNameTheParameter) {
 
 TEST(Launch, VerifyFiniteNamesTheLaunch) {
     REQUIRE_CPU();
-    auto m = module_of(kModule);
+    auto m = module_of(kScaleGatherModule);
     std::vector<float> xs = {1, 0, 3};
     auto x = array_of(compiler::float32_type(), xs);
     auto out = runtime::Array::zeros(compiler::float32_type(), {3}, {});
@@ -87,7 +65,7 @@ TEST(Launch, VerifyFiniteNamesTheLaunch) {
 
 TEST(Launch, ZeroSizedLaunchesAndArraysAreFine) {
     REQUIRE_CPU();
-    auto m = module_of(kModule);
+    auto m = module_of(kScaleGatherModule);
     auto x = runtime::Array::zeros(compiler::float32_type(), {0}, {});
     EXPECT_NO_THROW(run(m, "scale", {0}, {arg(x), num(2.0), arg(x)}));
 }

@@ -20,13 +20,6 @@ def affine(x: wp.array(dtype=float), scale: float, shift: float, out: wp.array(d
     out[i] = x[i] * scale + shift
 )";
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const runtime::RuntimeError& e) { return e.what(); }
-    return "(no error)";
-}
-
 TEST(NamedArgs, BindsInTheKernelsOrder) {
     auto k = module_of(kModule)->kernel("affine");
     auto x = runtime::Array::zeros(compiler::float32_type(), {4}, {});

@@ -12,31 +12,9 @@ namespace {
 using namespace weft;
 using namespace weft::test;
 
-#define REQUIRE_CPU() \
-    if (!runtime::device_available(runtime::Device{})) GTEST_SKIP() << "this build has no CPU JIT"
-
-const char* kModule = R"(
-@wp.kernel
-def scale(x: wp.array(dtype=float), s: float, out: wp.array(dtype=float)):
-    i = wp.tid()
-    out[i] = x[i] * s
-
-@wp.kernel
-def gather(x: wp.array(dtype=float), idx: wp.array(dtype=int), out: wp.array(dtype=float)):
-    i = wp.tid()
-    out[i] = x[idx[i]]
-)";
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) { return e.what(); }
-    return "(no error)";
-}
-
 TEST(Launch, DebugModeReportsOutOfRangeIndices) {
     REQUIRE_CPU();
-    auto m = module_of(kModule);
+    auto m = module_of(kScaleGatherModule);
     std::vector<float> xs = {1, 2, 3, 4};
     std::vector<int> idx = {0, 3, 9, 1};
     auto x = array_of(compiler::float32_type(), xs);

@@ -15,9 +15,6 @@ namespace {
 using namespace weft;
 using namespace weft::test;
 
-#define REQUIRE_CPU() \
-    if (!runtime::device_available(runtime::Device{})) GTEST_SKIP() << "this build has no CPU JIT"
-
 // Results of kernels without atomics do not depend on the number of threads.
 TEST(Launch, DeterministicAcrossThreadCounts) {
     REQUIRE_CPU();

@@ -2,12 +2,40 @@
 #pragma once
 
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "runtime/device.h"
 #include "runtime/module.h"
 
+// Skips a test in a build without the CPU device (no LLVM/Clang JIT).
+#define REQUIRE_CPU() \
+    if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "this build has no CPU JIT"
+
 namespace weft::test {
+
+// The message of what `f` throws, or "(no error)".
+inline std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const std::exception& e) { return e.what(); }
+    return "(no error)";
+}
+
+// Two small kernels the launch tests share: scale (out = x * s) and gather (out = x[idx]).
+inline const char* kScaleGatherModule = R"(
+@wp.kernel
+def scale(x: wp.array(dtype=float), s: float, out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = x[i] * s
+
+@wp.kernel
+def gather(x: wp.array(dtype=float), idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = x[idx[i]]
+)";
 
 inline std::shared_ptr<runtime::Module> module_of(const std::string& body, const std::string& path = "test_kernels.py") {
     return runtime::Module::compile({{path, "import weft as wp\n" + body, 0}});
