@@ -1,6 +1,7 @@
 // gpusim/exec/global_memory.cpp — GlobalMemoryMap (global_memory.h).
 #include "gpusim/exec/global_memory.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace weft::gpusim {
@@ -19,8 +20,36 @@ std::string what(const GlobalRange& r) {
 
 }  // namespace
 
+void GlobalMemoryMap::add(uint64_t base, uint64_t bytes, std::string name, uint64_t device) {
+    if (bytes == 0) return;
+    const GlobalRange r{base, bytes, name, device};
+    placed_.insert(std::upper_bound(placed_.begin(), placed_.end(), r,
+                                    [](const GlobalRange& x, const GlobalRange& y) { return x.base < y.base; }),
+                   r);
+    add(base, bytes, std::move(name));
+}
+
+uint64_t GlobalMemoryMap::device_address(uint64_t host) const {
+    auto it = std::upper_bound(placed_.begin(), placed_.end(), host, [](uint64_t a, const GlobalRange& r) { return a < r.base; });
+    if (it != placed_.begin() && host - std::prev(it)->base < std::prev(it)->bytes)
+        return std::prev(it)->device + (host - std::prev(it)->base);
+    for (const GlobalRange& r : foreign_)
+        if (host >= r.base && host - r.base < r.bytes) return r.device + (host - r.base);
+    return host;
+}
+
 void GlobalMemoryMap::add(uint64_t base, uint64_t bytes, std::string name) {
     if (bytes == 0) return;
+    auto inside =
+        std::upper_bound(placed_.begin(), placed_.end(), base, [](uint64_t a, const GlobalRange& r) { return a < r.base; });
+    if (inside == placed_.begin() || base - std::prev(inside)->base >= std::prev(inside)->bytes) {
+        bool known = false;
+        for (const GlobalRange& r : foreign_) known |= base >= r.base && base - r.base < r.bytes;
+        if (!known) {
+            foreign_.push_back({base, bytes, name, next_foreign_});
+            next_foreign_ += (bytes + kDeviceAlignment - 1) / kDeviceAlignment * kDeviceAlignment;
+        }
+    }
     ranges_.push_back({base, bytes, std::move(name)});
     std::vector<Span> spans;
     for (const GlobalRange& r : ranges_) spans.push_back({r.base, r.base + r.bytes});

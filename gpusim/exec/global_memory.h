@@ -7,6 +7,13 @@
 // inside one of its ranges. The sim device builds the map from its live allocations and the
 // launch's array arguments (runtime/sim/sim_backend.cpp), naming each range after the kernel
 // parameter that points into it.
+//
+// The map also gives each buffer a simulated device address (device_address), which the timing
+// model uses instead of the host address for sectors, cache sets and L2 slices. Host addresses
+// change from run to run (ASLR, malloc's choices), and cache sets hashed from them made the same
+// launch report different cycles on every run; device addresses are chosen by the caller (the
+// sim device's allocator, in allocation order) or assigned here in the order ranges are added,
+// so the same program gives the same report, bit for bit.
 #pragma once
 
 #include <algorithm>
@@ -19,13 +26,26 @@ namespace weft::gpusim {
 struct GlobalRange {
     uint64_t base = 0;
     uint64_t bytes = 0;
-    std::string name;  // the array's name, or "" for an allocation no argument points into
+    std::string name;     // the array's name, or "" for an allocation no argument points into
+    uint64_t device = 0;  // simulated device address of `base`
 };
+
+// Where buffers without a device address of their own are placed, and how: each at the next
+// boundary of kDeviceAlignment (cudaMalloc's allocations are at least 256-byte aligned).
+inline constexpr uint64_t kForeignDeviceBase = uint64_t{0x7e} << 40;
+inline constexpr uint64_t kDeviceAlignment = 512;
 
 class GlobalMemoryMap {
 public:
     // Ranges may overlap (an array and the allocation it views); empty ranges are ignored.
+    // A range given a device address (an allocation) places itself and every later range inside
+    // it; one without (an array outside every allocation) is placed after the previous such range.
     void add(uint64_t base, uint64_t bytes, std::string name = "");
+    void add(uint64_t base, uint64_t bytes, std::string name, uint64_t device);
+    // The simulated device address of a host address: inside an allocation added with a device
+    // address, that allocation's device address plus the offset; else inside a range without one,
+    // its assigned address plus the offset; else (no map, or outside it) the host address itself.
+    uint64_t device_address(uint64_t host) const;
     // Whether [addr, addr + size) lies inside one range.
     bool contains(uint64_t addr, uint32_t size) const {
         auto it = std::upper_bound(cover_.begin(), cover_.end(), addr, [](uint64_t a, const Span& s) { return a < s.begin; });
@@ -43,7 +63,10 @@ private:
         uint64_t begin, end;
     };
     std::vector<GlobalRange> ranges_;
-    std::vector<Span> cover_;  // the union of the ranges, sorted and disjoint
+    std::vector<Span> cover_;           // the union of the ranges, sorted and disjoint
+    std::vector<GlobalRange> placed_;   // ranges added with a device address, sorted by base
+    std::vector<GlobalRange> foreign_;  // ranges added without, in the order added
+    uint64_t next_foreign_ = kForeignDeviceBase;
 };
 
 }  // namespace weft::gpusim

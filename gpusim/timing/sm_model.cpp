@@ -399,10 +399,16 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
     const uint64_t warp_tag =
         (static_cast<uint64_t>(slots_[static_cast<size_t>(r.slot)].block) * env_.nwarps + static_cast<uint64_t>(r.widx)) *
         ((env_.local_per_thread + 3) / 4 * 128);
+    // Global addresses as the device would see them (global_memory.h): host addresses vary from
+    // run to run, and the sectors, sets and slices they select must not.
+    const GlobalMemoryMap* global_map = env_.options->launch.global_memory;
     for (uint32_t m = log.lanes; m; m &= m - 1) {
         const int l = std::countr_zero(m);
         uint64_t addr = log.addr[l];
-        if (log.where == MemWhere::Local) addr = kLocalTagBase + warp_tag + (addr / 4) * 128 + static_cast<uint64_t>(l) * 4;
+        if (log.where == MemWhere::Local)
+            addr = kLocalTagBase + warp_tag + (addr / 4) * 128 + static_cast<uint64_t>(l) * 4;
+        else if (global_map)
+            addr = global_map->device_address(addr);
         const uint64_t first = addr / 32,
                        last = (addr + (log.where == MemWhere::Local ? std::min<uint32_t>(log.bytes, 4) : log.bytes) - 1) / 32;
         for (uint64_t sct = first; sct <= last && nsec < 64; ++sct) sectors[nsec++] = sct;

@@ -177,6 +177,58 @@ TEST(Memory, AccessPastAnArrayIsAnErrorWithAMap) {
     EXPECT_NE(map.describe(reinterpret_cast<uint64_t>(out.data()) - 8).find("8 bytes before array 'out'"), std::string::npos);
 }
 
+// Device addresses: an allocation added with one maps itself and the arrays inside it; a range
+// without one is placed in the order added, 512-byte aligned; other addresses are left alone.
+TEST(Memory, MapGivesDeviceAddresses) {
+    GlobalMemoryMap map;
+    map.add(0x5000, 0x1000, "", 0x7f0000000000);
+    map.add(0x5100, 0x100, "x");   // inside the allocation: its address follows
+    map.add(0x90010, 0x30, "y");   // outside: placed first
+    map.add(0x20008, 0x600, "z");  // then this one, at the next 512-byte boundary
+    EXPECT_EQ(map.device_address(0x5000), 0x7f0000000000u);
+    EXPECT_EQ(map.device_address(0x5104), 0x7f0000000104u);
+    EXPECT_EQ(map.device_address(0x90010), kForeignDeviceBase);
+    EXPECT_EQ(map.device_address(0x9003c), kForeignDeviceBase + 0x2c);
+    EXPECT_EQ(map.device_address(0x20008), kForeignDeviceBase + 512);
+    EXPECT_EQ(map.device_address(0x20608), 0x20608u);  // one past z: not in the map
+    EXPECT_EQ(GlobalMemoryMap().device_address(0x1234), 0x1234u);
+}
+
+// The timing model sees device addresses: the same gather with its buffers at different host
+// addresses (one word apart) reports the same cycles and sectors when the map gives
+// them the same device addresses, and the host placement's cost without a map.
+TEST(Memory, TimingDependsOnDeviceAddressesNotHostOnes) {
+    const Module m = parse_ptx(entry(".param .u64 p, .param .u64 q",
+                                     "ld.param.u64 %rd0, [p]; ld.param.u64 %rd1, [q]; mov.u32 %r0, %tid.x; mov.u32 %r2, %ctaid.x;"
+                                     " mad.lo.u32 %r0, %r2, 128, %r0; mul.wide.u32 %rd2, %r0, 4; add.u64 %rd3, %rd0, %rd2;\n"
+                                     "ld.global.u32 %r1, [%rd3]; add.u64 %rd4, %rd1, %rd2; st.global.u32 [%rd4], %r1;"),
+                               "gather.ptx");
+    const size_t n = 128 * 64;
+    std::vector<uint32_t> in(n + 64, 1), out(n + 64, 0);
+    TimingOptions t;
+    t.registers_per_thread = 16;
+    auto run = [&](size_t shift, bool mapped) {
+        uint32_t* a = in.data() + shift;
+        uint32_t* b = out.data() + shift;
+        ParamPacker p;
+        p.add(a).add(b);
+        GlobalMemoryMap map;
+        map.add(reinterpret_cast<uint64_t>(a), n * 4, "in", 0x7f0000000000);
+        map.add(reinterpret_cast<uint64_t>(b), n * 4, "out", 0x7f0000100000);
+        t.launch.global_memory = mapped ? &map : nullptr;
+        return launch_timed(m, "k", {64, 1, 1}, {128, 1, 1}, p.bytes(), t);
+    };
+    // Host addresses one word apart: at most one of the two is 32-byte aligned.
+    const TimingResult x = run(0, true), y = run(1, true);
+    EXPECT_EQ(x.cycles, y.cycles);
+    EXPECT_EQ(x.total.global_sectors, y.total.global_sectors);
+    // Aligned device buffers: a warp's 128-byte load and store take 4 sectors each.
+    EXPECT_EQ(x.total.global_sectors, n / 32 * 8);
+    // Unmapped, the host placement shows: a misaligned buffer takes a fifth sector per request.
+    const TimingResult u = run(0, false), v = run(1, false);
+    EXPECT_EQ(std::max(u.total.global_sectors, v.total.global_sectors), n / 32 * 10);
+}
+
 TEST(Memory, LaunchChecksParameters) {
     const Module m = parse_ptx(entry(".param .u64 a, .param .u32 b, .param .align 8 .b8 s[12]", ""), "p.ptx");
     const Function* k = m.find_function("k");

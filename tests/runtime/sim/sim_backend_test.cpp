@@ -204,6 +204,41 @@ TEST(SimDevice, SameCyclesOnOneAndFourHostThreads) {
     EXPECT_EQ(a.str(), b.str());
 }
 
+// The same launch gives the same report, bit for bit, wherever the host allocator puts its
+// arrays: the timing model sees the sim device's own (deterministic) device addresses. Before,
+// cache sets hashed from host addresses made cycles differ from run to run.
+TEST(SimDevice, SameReportWhereverTheHostPutsTheArrays) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    const std::string path = std::string(WEFT_SOURCE_DIR) + "/tests/runtime/sim/kernels/gather.py";
+    static auto m = runtime::Module::compile({{path, read_file(path), 0}});
+    const runtime::Device dev = runtime::parse_device("sim:h200");
+    const int64_t n = 8192, table = int64_t{1} << 20;
+    std::vector<int32_t> index(static_cast<size_t>(n * 8));
+    uint32_t x = 12345;
+    for (int32_t& v : index) v = static_cast<int32_t>((x = x * 1664525u + 1013904223u) >> 12) % static_cast<int32_t>(table);
+    auto run = [&](int64_t pad_floats) {
+        // A host allocation of its own before the launch's arrays, changing where they land.
+        std::vector<float> pad(static_cast<size_t>(pad_floats), 1.0f);
+        std::vector<float> filler(static_cast<size_t>(pad_floats) * 3 + 17);
+        runtime::Array t = runtime::Array::zeros(compiler::float32_type(), {table}, dev);
+        runtime::Array i = runtime::Array::zeros(compiler::int32_type(), {n * 8}, dev);
+        i.copy_from_host(index.data(), index.size() * 4);
+        runtime::Array o = runtime::Array::zeros(compiler::float32_type(), {n}, dev);
+        runtime::LaunchOptions lo;
+        lo.device = dev;
+        const uint64_t mark = runtime::sim_report_mark();
+        runtime::launch(m->kernel("gather8"), {n},
+                        {runtime::LaunchArg::of(t), runtime::LaunchArg::of(i), runtime::LaunchArg::of(o)}, lo);
+        const auto reps = runtime::sim_reports_since(mark);
+        std::ostringstream json;
+        gpusim::write_timing_json(json, reps.at(0)->result);
+        return json.str();
+    };
+    const std::string a = run(1), b = run(100003), c = run(7);
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(a, c);
+}
+
 // Without debug mode, a read past an array's end is still an error naming the kernel, the
 // address and the array (the sim device maps the launch's buffers), not a read of host memory.
 TEST(SimDevice, ReadPastAnArrayIsAnErrorWithoutDebug) {
