@@ -1,10 +1,13 @@
 // bench/gpusim/weft_validate.cpp: the Weft-kernel half of gpusim's validation against the H200.
 //
-//   weft_validate DEVICE [--only ID] [--list] [--arch FILE.json] [--sass-counts]
+//   weft_validate DEVICE [--set weft|heldout] [--only ID] [--list] [--arch FILE.json] [--sass-counts]
 //
-// Launches every case below once, in order, on DEVICE through Weft's runtime, exactly as a user's
-// program would: the kernels of gpusim/validation/weft_kernels.py, compiled by Weft (kernel
-// language -> C++ -> NVRTC -> PTX), with deterministic inputs (cases.h's generator).
+// Launches every case of a set once, in order, on DEVICE through Weft's runtime, exactly as a
+// user's program would, with deterministic inputs (cases.h's generator):
+//   weft      (default) the calibration set: gpusim/validation/weft_kernels.py, group "weft"
+//   heldout   the held-out set: gpusim/validation/weft_heldout.py, group "heldout", never used to
+//             set a parameter of the model (issue 21)
+// compiled by Weft (kernel language -> C++ -> NVRTC -> PTX).
 //   cuda:N     run under Nsight Compute on the H200 (gpusim/validation/run_h200.sh): prints
 //              `case ID SYMBOL CHECKSUM` per launch (ncu lists the launches by SYMBOL, in order)
 //   sim:ARCH   gpusim's timing model through the sim device: one JSON line per launch (the
@@ -14,6 +17,7 @@
 // SASS estimate per SASS instruction and the PTX line of each (as gpusim_validate's option does),
 // to set against Nsight Compute's source view. The CUDA device is held to full grids
 // (WEFT_CUDA_GRID_WAVES=0, unless set) so that both devices launch the same blocks.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -44,11 +48,11 @@ namespace {
 
 // One argument of a case: an array made and filled on the device, or a value.
 struct Arg {
-    enum Kind { Floats, Zeros, Ints, Springs, Value } kind = Floats;
+    enum Kind { Floats, Zeros, Ints, Springs, Given, Value } kind = Floats;
     compiler::Type type = nullptr;  // element type of an array, or the value's type
     std::vector<int64_t> shape;     // arrays
     int64_t modulus = 0;            // Ints: values in [0, modulus); Springs: grid side
-    std::vector<std::byte> bytes;   // Value
+    std::vector<std::byte> bytes;   // Value; Given: the array's contents
 };
 
 Arg floats(compiler::Type t, std::vector<int64_t> shape) { return {Arg::Floats, t, std::move(shape)}; }
@@ -56,6 +60,13 @@ Arg zeros(compiler::Type t, std::vector<int64_t> shape) { return {Arg::Zeros, t,
 Arg ints(int64_t n, int64_t modulus) { return {Arg::Ints, compiler::int32_type(), {n}, modulus}; }
 // The structural springs of a side x side cloth grid, as index pairs (2 ints per spring).
 Arg springs(int64_t side) { return {Arg::Springs, compiler::int32_type(), {4 * side * (side - 1)}, side}; }
+// An int array with the given contents.
+Arg given(const std::vector<int32_t>& v) {
+    Arg a{Arg::Given, compiler::int32_type(), {static_cast<int64_t>(v.size())}};
+    a.bytes.resize(v.size() * 4);
+    std::memcpy(a.bytes.data(), v.data(), a.bytes.size());
+    return a;
+}
 template <typename T>
 Arg value(compiler::Type t, const T& v) {
     Arg a{Arg::Value, t};
@@ -124,6 +135,69 @@ std::vector<WeftCase> weft_cases() {
     return c;
 }
 
+// The held-out set (weft_heldout.py): written after the model was calibrated; see that file.
+std::vector<WeftCase> heldout_cases() {
+    using namespace compiler;
+    const Type f32 = float32_type(), f64 = float64_type(), i32 = int32_type();
+    const Type v3 = vector_type(3, ScalarKind::Float32), v4 = vector_type(4, ScalarKind::Float32),
+               m33 = matrix_type(3, 3, ScalarKind::Float32), m44 = matrix_type(4, 4, ScalarKind::Float32);
+    const int64_t m = int64_t{1} << 20;
+    std::vector<WeftCase> c;
+    const int64_t n3 = 128;
+    c.push_back({"h_stencil3d", "stencil3d", {n3 * n3 * n3}, {floats(f32, {n3 * n3 * n3}), zeros(f32, {n3 * n3 * n3}), value(i32, int32_t(n3))}});
+    c.push_back({"h_stencil_f64", "stencil_f64", {m}, {floats(f64, {m}), zeros(f64, {m})}});
+    // CSR rows of 1 to 16 nonzeros (a fixed hash of the row), random columns.
+    const int64_t rows = m / 4;
+    std::vector<int32_t> start(static_cast<size_t>(rows + 1), 0);
+    for (int64_t r = 0; r < rows; ++r) start[static_cast<size_t>(r + 1)] = start[static_cast<size_t>(r)] + 1 + int32_t((uint32_t(r) * 2654435761u >> 7) % 16);
+    const int64_t nnz = start.back();
+    c.push_back({"h_spmv_csr", "spmv_csr", {rows}, {given(start), ints(nnz, rows), floats(f32, {nnz}), floats(f32, {rows}), zeros(f32, {rows})}});
+    c.push_back({"h_bitonic_block", "bitonic_block", {m}, {floats(f32, {m}), zeros(f32, {m})}});
+    c.push_back({"h_scan_block", "scan_block", {m}, {floats(f32, {m}), zeros(f32, {m})}});
+    // One 4-warp block per SM, each body against the first 1024.
+    const int64_t bodies = 132 * 128;
+    c.push_back({"h_nbody_tile", "nbody_tile", {bodies}, {floats(v4, {bodies}), zeros(v3, {bodies}), value(i32, int32_t(1024))}});
+    // Particle to grid: positions are array seed 1 (the first array argument); the sorted variant
+    // visits them in cell order, the shuffled one in index order (random cells).
+    const int64_t np = m / 4, res = 64;
+    std::vector<float> xs(static_cast<size_t>(np * 3));
+    val::fill_inputs(xs.data(), xs.size(), 1);
+    std::vector<int32_t> by_cell(static_cast<size_t>(np)), identity(static_cast<size_t>(np));
+    std::vector<int64_t> cell(static_cast<size_t>(np));
+    for (int64_t i = 0; i < np; ++i) {
+        int64_t k = 0;
+        for (int d = 0; d < 3; ++d) k = k * res + std::min<int64_t>(int64_t(xs[size_t(3 * i + d)] * float(res - 1)), res - 2);
+        cell[size_t(i)] = k;
+        by_cell[size_t(i)] = identity[size_t(i)] = int32_t(i);
+    }
+    std::stable_sort(by_cell.begin(), by_cell.end(), [&](int32_t a, int32_t b) { return cell[size_t(a)] < cell[size_t(b)]; });
+    c.push_back({"h_p2g_sorted", "p2g", {np}, {floats(v3, {np}), given(by_cell), zeros(f32, {res * res * res}), value(i32, int32_t(res))}});
+    c.push_back({"h_p2g_shuffled", "p2g", {np}, {floats(v3, {np}), given(identity), zeros(f32, {res * res * res}), value(i32, int32_t(res))}});
+    // Row gathers: 65,536 rows of 16 floats, in order or from random rows.
+    const int64_t nr = m / 16;
+    std::vector<int32_t> in_order(static_cast<size_t>(nr));
+    for (int64_t r = 0; r < nr; ++r) in_order[size_t(r)] = int32_t(r);
+    c.push_back({"h_gather_rows_seq", "gather_rows", {m}, {floats(f32, {m}), given(in_order), zeros(f32, {m})}});
+    c.push_back({"h_gather_rows_random", "gather_rows", {m}, {floats(f32, {m}), ints(nr, nr), zeros(f32, {m})}});
+    c.push_back({"h_div_f64", "div_f64", {m / 4}, {floats(f64, {m / 4}), floats(f64, {m / 4}), zeros(f64, {m / 4})}});
+    c.push_back({"h_divergent_work", "divergent_work", {m / 4}, {floats(f32, {m / 4}), zeros(f32, {m / 4})}});
+    c.push_back({"h_mat33_inverse", "mat33_inverse", {m / 4}, {floats(m33, {m / 4}), zeros(m33, {m / 4}), zeros(f32, {m / 4})}});
+    c.push_back({"h_mat44_chain", "mat44_chain", {m / 8}, {floats(m44, {m / 8}), zeros(m44, {m / 8})}});
+    c.push_back({"h_int_hash", "int_hash", {m}, {ints(m, 1 << 24), zeros(i32, {m})}});
+    c.push_back({"h_atomic_hot", "atomic_hot", {m}, {zeros(i32, {8})}});
+    c.push_back({"h_atomic_spread", "atomic_spread", {m}, {zeros(i32, {m}), value(i32, int32_t(m - 1))}});
+    c.push_back({"h_shared_histogram", "shared_histogram", {m}, {floats(f32, {m}), zeros(i32, {256})}});
+    c.push_back({"h_segment_max", "segment_max", {m}, {floats(f32, {m}), zeros(f32, {m / 64})}});
+    c.push_back({"h_transcendental_f64", "transcendental_f64", {m / 4}, {floats(f64, {m / 4}), zeros(f64, {m / 4})}});
+    c.push_back({"h_clamp_update", "clamp_update", {m},
+                 {floats(v3, {m}), floats(v3, {m}), value(f32, 0.1f), value(f32, 0.9f), value(f32, 0.01f)}});
+    // The sum of a 2048 x 2048 matrix by rows (strided across a warp) and by columns (coalesced).
+    const int64_t side = 2048;
+    c.push_back({"h_row_sums", "row_sums", {side}, {floats(f32, {side, side}), zeros(f32, {side})}});
+    c.push_back({"h_col_sums", "col_sums", {side}, {floats(f32, {side, side}), zeros(f32, {side})}});
+    return c;
+}
+
 int64_t count_of(const std::vector<int64_t>& shape) {
     int64_t n = 1;
     for (int64_t s : shape) n *= s;
@@ -150,6 +224,8 @@ Array make_array(const Arg& a, const Device& d, uint32_t seed) {
         val::fill_inputs(f.data(), f.size(), seed);
         auto* p = reinterpret_cast<int32_t*>(host.data());
         for (int64_t i = 0; i < n; ++i) p[i] = static_cast<int32_t>(static_cast<int64_t>(f[i] * 16777216.0f) % a.modulus);
+    } else if (a.kind == Arg::Given) {
+        std::memcpy(host.data(), a.bytes.data(), bytes);
     } else if (a.kind == Arg::Springs) {
         auto* p = reinterpret_cast<int32_t*>(host.data());
         const int64_t s = a.modulus;
@@ -200,18 +276,20 @@ std::string read_file(const std::string& path) {
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr,
-                     "usage: %s DEVICE [--only ID] [--list] [--arch FILE.json] [--sass-counts]\n  DEVICE: cuda:N (under ncu) or "
-                     "sim:ARCH\n",
+                     "usage: %s DEVICE [--set weft|heldout] [--only ID] [--list] [--arch FILE.json] [--sass-counts]\n  DEVICE: "
+                     "cuda:N (under ncu) or sim:ARCH\n",
                      argv[0]);
         return 2;
     }
-    std::string only, arch_file;
+    std::string only, arch_file, set = "weft";
     bool list = false;
     bool sass_counts = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--only" && i + 1 < argc)
             only = argv[++i];
+        else if (a == "--set" && i + 1 < argc)
+            set = argv[++i];
         else if (a == "--list")
             list = true;
         else if (a == "--arch" && i + 1 < argc)
@@ -223,6 +301,11 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    if (set != "weft" && set != "heldout") {
+        std::fprintf(stderr, "weft_validate: unknown set '%s' (sets: weft, heldout)\n", set.c_str());
+        return 2;
+    }
+    const std::string kernels_file = set == "weft" ? "gpusim/validation/weft_kernels.py" : "gpusim/validation/weft_heldout.py";
     setenv("WEFT_CUDA_GRID_WAVES", "0", 0);  // full grids, as the sim device launches
     try {
         // --arch FILE.json: the sim device uses that architecture file (a built-in of the same
@@ -230,8 +313,8 @@ int main(int argc, char** argv) {
         const std::string name = arch_file.empty() ? "" : register_sim_arch_file(arch_file);
         const Device dev = parse_device(name.empty() ? argv[1] : "sim:" + name);
         const bool sim = dev.kind == DeviceKind::Sim;
-        const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
-        auto module = Module::compile({{"gpusim/validation/weft_kernels.py", read_file(path)}});
+        const std::string path = std::string(WEFT_SOURCE_DIR) + "/" + kernels_file;
+        auto module = Module::compile({{kernels_file, read_file(path)}});
         const std::string ptx = generate_ptx(module->compiled(), "sm_90");
         std::printf("ptx %s\n", support::hash_hex(ptx).c_str());
         // --sass-counts: the sim device's module and map, rebuilt here from the same PTX.
@@ -244,7 +327,7 @@ int main(int argc, char** argv) {
         LaunchOptions opt;
         opt.device = dev;
         opt.debug = 0;  // the bounds-checked build is different code
-        for (const WeftCase& c : weft_cases()) {
+        for (const WeftCase& c : set == "weft" ? weft_cases() : heldout_cases()) {
             if (!only.empty() && c.id != only) continue;
             const Kernel k = module->kernel(c.kernel);
             if (list) {
@@ -281,7 +364,7 @@ int main(int argc, char** argv) {
             const SimLaunchReport& r = *reports[0];
             const int64_t threads = count_of(c.dim);
             const int block = k.info().block_dim > 0 ? k.info().block_dim : 256;
-            val::ResultLine line{c.id,     r.symbol, "weft", r.result.sass_instructions, unsigned((threads + block - 1) / block),
+            val::ResultLine line{c.id,     r.symbol, set, r.result.sass_instructions, unsigned((threads + block - 1) / block),
                                  checksum, wall};
             std::printf("%s\n", val::result_json(line, r.result).c_str());
             if (sass_module) {

@@ -3,6 +3,10 @@
 Compute's on the H200 (run_h200.sh's CSVs) and prints the comparison tables as Markdown.
 
     compare.py RESULTS_DIR [MICRO_TXT [RAMP_CSV]] > table.md
+    compare.py --heldout RESULTS_DIR > table.md
+        the held-out set alone (weft_heldout.py, issue 21): RESULTS_DIR holds sim_heldout.jsonl
+        (weft_validate sim:h200 --set heldout), ncu_heldout.csv and heldout_driver.txt
+        (run_h200.sh heldout). Scored apart from the calibration set, against the issue's targets.
         RESULTS_DIR holds ncu_*.csv and sim.jsonl; MICRO_TXT (default RESULTS_DIR/micro.txt) is
         the microbenchmark run whose store/atomic rates the "micro" group is set against;
         RAMP_CSV (default RESULTS_DIR/ncu_ramp.csv, skipped when missing) is ncu's run of the
@@ -70,7 +74,72 @@ def key(s):
     return s["id"] if s["group"] == "weft" else s["kernel"]
 
 
+# The held-out set's variant pairs (the same work, different access patterns): which is slower.
+HELDOUT_PAIRS = [("h_p2g_sorted", "h_p2g_shuffled"), ("h_gather_rows_seq", "h_gather_rows_random"),
+                 ("h_atomic_hot", "h_atomic_spread"), ("h_row_sums", "h_col_sums")]
+
+
+def heldout(d):
+    """The held-out table and its scores (cycles MAPE and Pearson on cycles and log cycles, SASS
+    estimate within 2%, occupancy, variant order, same PTX, checksums)."""
+    lines = [l.strip() for l in open(d + "/sim_heldout.jsonl") if l.strip()]
+    sim = [json.loads(l) for l in lines if l.startswith("{") and '"cycles"' in l]
+    hw = load_ncu(d + "/ncu_heldout.csv")
+    drv = [l.split() for l in open(d + "/heldout_driver.txt")]
+    sim_ptx = next((l.split()[1] for l in lines if l.startswith("ptx ")), None)
+    gpu_ptx = next((w[1] for w in drv if len(w) == 2 and w[0] == "ptx"), None)
+    sums = {w[1]: float(w[3]) for w in drv if len(w) == 4 and w[0] == "case"}
+    assert len(sim) == len(hw), f"{len(sim)} launches in sim_heldout.jsonl, {len(hw)} in ncu_heldout.csv"
+    out = ["### Held-out kernels (never used to set a parameter)\n",
+           "| case | cycles H200 | cycles gpusim | err | warp inst H200 (SASS) | gpusim SASS estimate | err | blocks/SM H200 | gpusim | "
+           "ld sectors H200 | gpusim | achieved occ. H200 | gpusim | sim wall s |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    hc_all, sc_all, errs, serr, occ = [], [], [], [], 0
+    for s, h in zip(sim, hw):
+        assert h["Kernel Name"] == s["kernel"], (h["Kernel Name"], s["kernel"])
+        hc = num(h["gpc__cycles_elapsed.max"])
+        err = (s["cycles"] - hc) / hc
+        hi = num(h["smsp__inst_executed.sum"])
+        se = (s["sass_estimate"] - hi) / hi
+        hb = int(min(num(h["launch__occupancy_limit_" + k]) for k in ("warps", "registers", "shared_mem", "blocks")))
+        occ += hb == s["blocks_per_sm"]
+        hc_all.append(hc)
+        sc_all.append(s["cycles"])
+        errs.append(err)
+        serr.append(se)
+        out.append(f"| {s['id']} | {hc:,.0f} | {s['cycles']:,} | {err:+.1%} | {hi:,.0f} | {s['sass_estimate']:,} | {se:+.1%} | {hb} | "
+                   f"{s['blocks_per_sm']} | {num(h['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum']):,.0f} | {s['global_ld_sectors']:,} | "
+                   f"{num(h['sm__warps_active.avg.pct_of_peak_sustained_active']):.1f}% | {100 * s['achieved_occupancy']:.1f}% | {s['wall_s']:.1f} |")
+    n = len(sim)
+    out.append("")
+    out.append(f"Cycles: MAPE {100 * sum(abs(e) for e in errs) / n:.1f}% (target <= 12%), Pearson r {pearson(hc_all, sc_all):.3f} "
+               f"(target >= 0.97), on log cycles {pearson([math.log(x) for x in hc_all], [math.log(x) for x in sc_all]):.3f} (target >= 0.97); "
+               f"within 10% on {sum(abs(e) <= 0.10 for e in errs)} of {n}; gpusim fast on {sum(e < 0 for e in errs)} of {n}.")
+    out.append(f"SASS estimate vs smsp__inst_executed: within 2% on {sum(abs(e) <= 0.02 for e in serr)} of {n} (target: all); "
+               f"mean abs. error {100 * sum(abs(e) for e in serr) / n:.1f}%.")
+    out.append(f"Resident blocks per SM equal to ncu's occupancy limit: {occ} of {n}.")
+    cyc = {s["id"]: s["cycles"] for s in sim}
+    hcy = {s["id"]: c for s, c in zip(sim, hc_all)}
+    ok = 0
+    for a, b in HELDOUT_PAIRS:
+        same = (cyc[a] > cyc[b]) == (hcy[a] > hcy[b])
+        ok += same
+        slow_h, slow_s = (a if hcy[a] > hcy[b] else b), (a if cyc[a] > cyc[b] else b)
+        out.append(f"Pair {a} / {b}: slower on the H200 {slow_h} ({max(hcy[a], hcy[b]) / min(hcy[a], hcy[b]):.2f}x), "
+                   f"in gpusim {slow_s} ({max(cyc[a], cyc[b]) / min(cyc[a], cyc[b]):.2f}x): {'same' if same else '**different**'}.")
+    out.append(f"Variant pairs ordered as on the H200: {ok} of {len(HELDOUT_PAIRS)}.")
+    out.append(f"Same PTX on both sides: {'yes' if sim_ptx and sim_ptx == gpu_ptx else '**no**'} (gpusim {sim_ptx}, H200 {gpu_ptx}).")
+    agree = [abs(s["checksum"] - sums[s["id"]]) <= 1e-4 * max(1.0, abs(sums[s["id"]])) for s in sim if s["id"] in sums]
+    out.append(f"Launches whose outputs' checksum agrees with the H200's (relative 1e-4): {sum(agree)} of {len(agree)}.")
+    thr = sum(s["thread_instructions"] for s in sim) / sum(s["wall_s"] for s in sim)
+    out.append(f"Simulation speed: {thr / 1e6:.1f} M thread-instructions/s (wall).")
+    print("\n".join(out))
+
+
 def main():
+    if sys.argv[1] == "--heldout":
+        heldout(sys.argv[2])
+        return
     d = sys.argv[1]
     micro_path = sys.argv[2] if len(sys.argv) > 2 else d + "/micro.txt"
     sim = [json.loads(l) for l in open(d + "/sim.jsonl") if l.strip()]
