@@ -144,14 +144,21 @@ std::vector<WeftCase> heldout_cases() {
     const int64_t m = int64_t{1} << 20;
     std::vector<WeftCase> c;
     const int64_t n3 = 128;
-    c.push_back({"h_stencil3d", "stencil3d", {n3 * n3 * n3}, {floats(f32, {n3 * n3 * n3}), zeros(f32, {n3 * n3 * n3}), value(i32, int32_t(n3))}});
+    c.push_back({"h_stencil3d",
+                 "stencil3d",
+                 {n3 * n3 * n3},
+                 {floats(f32, {n3 * n3 * n3}), zeros(f32, {n3 * n3 * n3}), value(i32, int32_t(n3))}});
     c.push_back({"h_stencil_f64", "stencil_f64", {m}, {floats(f64, {m}), zeros(f64, {m})}});
     // CSR rows of 1 to 16 nonzeros (a fixed hash of the row), random columns.
     const int64_t rows = m / 4;
     std::vector<int32_t> start(static_cast<size_t>(rows + 1), 0);
-    for (int64_t r = 0; r < rows; ++r) start[static_cast<size_t>(r + 1)] = start[static_cast<size_t>(r)] + 1 + int32_t((uint32_t(r) * 2654435761u >> 7) % 16);
+    for (int64_t r = 0; r < rows; ++r)
+        start[static_cast<size_t>(r + 1)] = start[static_cast<size_t>(r)] + 1 + int32_t((uint32_t(r) * 2654435761u >> 7) % 16);
     const int64_t nnz = start.back();
-    c.push_back({"h_spmv_csr", "spmv_csr", {rows}, {given(start), ints(nnz, rows), floats(f32, {nnz}), floats(f32, {rows}), zeros(f32, {rows})}});
+    c.push_back({"h_spmv_csr",
+                 "spmv_csr",
+                 {rows},
+                 {given(start), ints(nnz, rows), floats(f32, {nnz}), floats(f32, {rows}), zeros(f32, {rows})}});
     c.push_back({"h_bitonic_block", "bitonic_block", {m}, {floats(f32, {m}), zeros(f32, {m})}});
     c.push_back({"h_scan_block", "scan_block", {m}, {floats(f32, {m}), zeros(f32, {m})}});
     // One 4-warp block per SM, each body against the first 1024.
@@ -171,8 +178,14 @@ std::vector<WeftCase> heldout_cases() {
         by_cell[size_t(i)] = identity[size_t(i)] = int32_t(i);
     }
     std::stable_sort(by_cell.begin(), by_cell.end(), [&](int32_t a, int32_t b) { return cell[size_t(a)] < cell[size_t(b)]; });
-    c.push_back({"h_p2g_sorted", "p2g", {np}, {floats(v3, {np}), given(by_cell), zeros(f32, {res * res * res}), value(i32, int32_t(res))}});
-    c.push_back({"h_p2g_shuffled", "p2g", {np}, {floats(v3, {np}), given(identity), zeros(f32, {res * res * res}), value(i32, int32_t(res))}});
+    c.push_back({"h_p2g_sorted",
+                 "p2g",
+                 {np},
+                 {floats(v3, {np}), given(by_cell), zeros(f32, {res * res * res}), value(i32, int32_t(res))}});
+    c.push_back({"h_p2g_shuffled",
+                 "p2g",
+                 {np},
+                 {floats(v3, {np}), given(identity), zeros(f32, {res * res * res}), value(i32, int32_t(res))}});
     // Row gathers: 65,536 rows of 16 floats, in order or from random rows.
     const int64_t nr = m / 16;
     std::vector<int32_t> in_order(static_cast<size_t>(nr));
@@ -189,7 +202,9 @@ std::vector<WeftCase> heldout_cases() {
     c.push_back({"h_shared_histogram", "shared_histogram", {m}, {floats(f32, {m}), zeros(i32, {256})}});
     c.push_back({"h_segment_max", "segment_max", {m}, {floats(f32, {m}), zeros(f32, {m / 64})}});
     c.push_back({"h_transcendental_f64", "transcendental_f64", {m / 4}, {floats(f64, {m / 4}), zeros(f64, {m / 4})}});
-    c.push_back({"h_clamp_update", "clamp_update", {m},
+    c.push_back({"h_clamp_update",
+                 "clamp_update",
+                 {m},
                  {floats(v3, {m}), floats(v3, {m}), value(f32, 0.1f), value(f32, 0.9f), value(f32, 0.01f)}});
     // The sum of a 2048 x 2048 matrix by rows (strided across a warp) and by columns (coalesced).
     const int64_t side = 2048;
