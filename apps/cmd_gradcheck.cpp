@@ -64,7 +64,8 @@ int int_option(const Args& a, const std::string& name, int dflt, int lo, int hi)
         if (used != v->size() || d < lo || d > hi) throw std::invalid_argument("");
         return int(d);
     } catch (const std::exception&) {
-        throw UsageError("--" + name + " expects an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" + *v + "'");
+        throw UsageError("--" + name + " expects an integer from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                         ", got '" + *v + "'");
     }
 }
 
@@ -91,8 +92,8 @@ NpyArray npy_f64(const std::vector<double>& v, bool scalar) {
 }
 std::vector<double> f64_values(const NpyArray& a, const std::string& file, const std::string& name) {
     if (a.descr != "<f8" || a.shape.size() > 1)
-        throw std::runtime_error(file + ": member '" + name + "' must be a float64 scalar or vector (a golden gradient file), got " +
-                                 a.descr);
+        throw std::runtime_error(file + ": member '" + name +
+                                 "' must be a float64 scalar or vector (a golden gradient file), got " + a.descr);
     std::vector<double> v(a.data.size() / sizeof(double));
     std::memcpy(v.data(), a.data.data(), v.size() * sizeof(double));
     return v;
@@ -121,6 +122,12 @@ void write_golden(const std::string& path, const tape::GradientValues& g) {
     write_npz(path, arrays);  // PATH.tmp, then renamed
 }
 
+std::string num(double v) {
+    char b[32];
+    snprintf(b, sizeof b, "%.6g", v);
+    return b;
+}
+
 void json_number(std::ostream& os, double v) {
     if (std::isfinite(v)) {
         char b[32];
@@ -138,6 +145,7 @@ struct Report {
     bool checkpointed = false;
     int segment = 0;
     std::vector<std::string> causes;  // bad-gradient causes found
+    bool ran = false;                 // the rollout and its gradient ran
     bool checked = false;
     tape::GradientCheckResult check;
     std::string golden_file;
@@ -155,7 +163,10 @@ void write_json(const Report& r) {
     os << ", \"loss_expr\": ";
     str(r.loss_text);
     os << ", \"loss\": ";
-    json_number(os, r.check.loss);
+    if (r.ran)
+        json_number(os, r.check.loss);
+    else
+        os << "null";
     os << ", \"steps\": " << r.steps << ", \"dt\": ";
     json_number(os, r.dt);
     os << ", \"device\": ";
@@ -178,12 +189,18 @@ void write_json(const Report& r) {
             const auto& e = p.entries[k];
             os << (k ? ", " : "") << "{\"label\": ";
             str(e.label);
-            for (auto [key, v] : {std::pair{"value", e.value}, {"eps", e.eps}, {"adjoint", e.adjoint}, {"fd", e.fd}, {"fd_half_eps", e.fd_half}, {"atol", e.atol},
+            for (auto [key, v] : {std::pair{"value", e.value},
+                                  {"eps", e.eps},
+                                  {"adjoint", e.adjoint},
+                                  {"fd", e.fd},
+                                  {"fd_half_eps", e.fd_half},
+                                  {"atol", e.atol},
                                   {"rel_error", e.rel_error}}) {
                 os << ", \"" << key << "\": ";
                 json_number(os, v);
             }
-            os << ", \"passed\": " << (e.passed ? "true" : "false") << ", \"fd_smooth\": " << (e.smooth ? "true" : "false") << "}";
+            os << ", \"passed\": " << (e.passed ? "true" : "false") << ", \"fd_smooth\": " << (e.smooth ? "true" : "false")
+               << "}";
         }
         os << "]}";
     }
@@ -191,7 +208,8 @@ void write_json(const Report& r) {
     if (!r.golden_file.empty()) {
         os << ", \"golden\": {\"file\": ";
         str(r.golden_file);
-        os << ", \"compared\": " << (r.golden_compared ? "true" : "false") << ", \"passed\": " << (r.golden.passed ? "true" : "false")
+        os << ", \"compared\": " << (r.golden_compared ? "true" : "false")
+           << ", \"passed\": " << (r.golden.passed ? "true" : "false")
            << ", \"updated\": " << (r.golden_updated ? "true" : "false") << ", \"problems\": [";
         for (size_t i = 0; i < r.golden.problems.size(); ++i) {
             if (i) os << ", ";
@@ -228,7 +246,8 @@ int cmd_gradcheck(const std::vector<std::string>& argv) {
         }
     Args args(argv, {"loss", "wrt", "steps", "device", "golden", "fd-eps", "rtol", "atol", "golden-rtol", "samples", "report"},
               {"update"});
-    if (args.positional().size() != 1) throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
+    if (args.positional().size() != 1)
+        throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
     auto loss_text = args.get("loss");
     if (!loss_text) throw UsageError("--loss is required, for example --loss 'mean(particle_q.y)'");
     auto wrt = args.get("wrt");
@@ -282,9 +301,7 @@ int cmd_gradcheck(const std::vector<std::string>& argv) {
     for (const std::string& s : specs) {
         try {
             params.push_back(engine::resolve_gradient_param(s, model, initial));
-        } catch (const engine::GradientParamError& e) {
-            throw UsageError(e.what());
-        }
+        } catch (const engine::GradientParamError& e) { throw UsageError(e.what()); }
     }
     engine::Rollout roll;
     roll.model = &model;
@@ -311,6 +328,8 @@ int cmd_gradcheck(const std::vector<std::string>& argv) {
             rep.checkpointed = rg.checkpointed;
             rep.segment = rg.segment;
             rep.check.loss = rg.loss;
+            opt.loss_scale = rg.loss_scale;
+            rep.ran = true;
             if (!std::isfinite(rg.loss)) {
                 std::string where = engine::diagnose_forward(roll, initial);
                 rep.causes.push_back(where.empty() ? "the loss is not finite (" + std::to_string(rg.loss) +
@@ -336,7 +355,8 @@ int cmd_gradcheck(const std::vector<std::string>& argv) {
             }
             if (!finite) {
                 std::string where = engine::diagnose_backward(roll, initial, loss);
-                rep.causes.push_back("non-finite gradients in the backward pass: " + (where.empty() ? std::string("(not reproduced step by step)") : where));
+                rep.causes.push_back("non-finite gradients in the backward pass: " +
+                                     (where.empty() ? std::string("(not reproduced step by step)") : where));
             }
         }
         // 3. adjoint against finite differences
@@ -344,13 +364,20 @@ int cmd_gradcheck(const std::vector<std::string>& argv) {
             auto forward = [&] { return engine::rollout_loss(roll, initial, loss); };
             rep.check = tape::check_gradients(forward, rep.check.loss, checked, opt);
             rep.checked = true;
-            for (const auto& p : rep.check.params)
+            for (const auto& p : rep.check.params) {
+                const tape::EntryCheck* first = nullptr;
+                int rough = 0;
                 for (const auto& e : p.entries)
                     if (!e.passed && !e.smooth) {
-                        rep.causes.push_back("finite differences of " + e.label + " are not smooth at eps " + std::to_string(e.eps) +
-                                             " (fd " + std::to_string(e.fd) + " at eps, " + std::to_string(e.fd_half) +
-                                             " at eps/2): try another --fd-eps");
+                        if (!first) first = &e;
+                        ++rough;
                     }
+                if (first)
+                    rep.causes.push_back("finite differences of " + p.name + " are not smooth at eps (" + std::to_string(rough) +
+                                         " of " + std::to_string(p.entries.size()) + " entries; " + first->label + ": fd " +
+                                         num(first->fd) + " at eps " + num(first->eps) + ", " + num(first->fd_half) +
+                                         " at eps/2): the adjoint is not judged; try another --fd-eps");
+            }
         }
         // 4. goldens
         tape::GradientValues now;
@@ -385,8 +412,9 @@ int cmd_gradcheck(const std::vector<std::string>& argv) {
     if (json) {
         write_json(rep);
     } else {
-        printf("gradcheck %s: loss %s = %.9g after %d steps of %.4g s on %s (%s)\n", rep.scene.c_str(), rep.loss_text.c_str(),
-               rep.check.loss, steps, double(roll.dt), rep.device.c_str(),
+        std::string value = rep.ran ? "= " + num(rep.check.loss) : std::string("(not run)");
+        printf("gradcheck %s: loss %s %s, %d steps of %.4g s on %s (%s)\n", rep.scene.c_str(), rep.loss_text.c_str(),
+               value.c_str(), steps, double(roll.dt), rep.device.c_str(),
                rep.checkpointed ? ("checkpointed, segments of " + std::to_string(rep.segment) + " steps").c_str() : "one tape");
         if (rep.checked) fputs(tape::format_gradient_check(rep.check).c_str(), stdout);
         for (const auto& c : rep.causes) printf("error: %s\n", c.c_str());

@@ -118,7 +118,8 @@ GradientParam resolve_gradient_param(const std::string& spec, const Model& model
     if (!entry) {
         std::string near = support::closest_name(spec, gradient_param_names());
         if (near.empty()) near = support::closest_name(name, gradient_param_names());
-        throw GradientParamError(err(spec, "unknown parameter '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+        throw GradientParamError(err(spec, "unknown parameter '" + name + "'" +
+                                               (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                                                "; parameters are Model arrays, initial-State arrays (particle_q, particle_qd) or "
                                                "scene keys such as spring.ke and cloth.tri_ke"));
     }
@@ -135,7 +136,9 @@ GradientParam resolve_gradient_param(const std::string& spec, const Model& model
     const bool vec3 = p.array.dtype() == vec3_type();
     int comp_index = -1;
     if (!comp.empty()) {
-        if (!vec3) throw GradientParamError(err(spec, "'." + comp + "' applies to vec3 arrays (particle_q, particle_qd); '" + name + "' is not one"));
+        if (!vec3)
+            throw GradientParamError(
+                err(spec, "'." + comp + "' applies to vec3 arrays (particle_q, particle_qd); '" + name + "' is not one"));
         if (comp != "x" && comp != "y" && comp != "z")
             throw GradientParamError(err(spec, "unknown component '" + comp + "': use .x, .y or .z"));
         comp_index = comp[0] - 'x';

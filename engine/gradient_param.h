@@ -28,10 +28,10 @@ struct GradientParamError : std::runtime_error {
 };
 
 struct GradientParam {
-    std::string spec;              // as written: "particle_qd[0]"
-    std::string array_name;        // the array it lives in: "particle_qd"
-    runtime::Array array;          // that array (a Model array, or the initial State's)
-    std::vector<int64_t> scalars;  // flat float32 scalar indices into `array`
+    std::string spec;                 // as written: "particle_qd[0]"
+    std::string array_name;           // the array it lives in: "particle_qd"
+    runtime::Array array;             // that array (a Model array, or the initial State's)
+    std::vector<int64_t> scalars;     // flat float32 scalar indices into `array`
     std::vector<std::string> labels;  // one per scalar: "particle_qd[0].y", "cloth.tri_ke[3]"
 };
 

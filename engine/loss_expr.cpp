@@ -106,7 +106,8 @@ private:
         const char* word = op == '+' ? "add" : op == '-' ? "subtract" : op == '*' ? "multiply" : "divide";
         auto kind = [](int d) { return d == 3 ? std::string("a vec3") : std::string("a scalar"); };
         if ((op == '+' || op == '-') && a.dim != b.dim)
-            fail(col, len, std::string("cannot ") + word + " " + kind(a.dim) + " and " + kind(b.dim) + "; take a component (.x, .y, .z)");
+            fail(col, len,
+                 std::string("cannot ") + word + " " + kind(a.dim) + " and " + kind(b.dim) + "; take a component (.x, .y, .z)");
         if (op == '*' && a.dim == 3 && b.dim == 3)
             fail(col, len, "cannot multiply two vec3 values; take components (.x, .y, .z)");
         if (op == '/' && b.dim == 3) fail(b.col, b.len, "cannot divide by a vec3; take a component (.x, .y, .z)");
@@ -163,8 +164,7 @@ private:
             auto& n = node(i);
             if (c.empty()) fail(int(dot), 1, "expected a component (x, y or z) after '.'");
             if (n.dim != 3) fail(int(dot), int(pos_ - dot), "'." + c + "' of a scalar: only vec3 values have components");
-            if (c != "x" && c != "y" && c != "z")
-                fail(int(s), int(c.size()), "unknown component '" + c + "': use .x, .y or .z");
+            if (c != "x" && c != "y" && c != "z") fail(int(s), int(c.size()), "unknown component '" + c + "': use .x, .y or .z");
             n.comp = c[0] - 'x';
             n.dim = 1;
             n.len = int(pos_) - n.col;
@@ -225,7 +225,8 @@ private:
                          "' is a whole array: reduce it with sum, mean, com, min or max");
             }
             if (name != "final" && !a.per_particle)
-                fail(a.col, a.len, name + "() reduces over particles but its argument holds no whole array; use final(...) for single values");
+                fail(a.col, a.len,
+                     name + "() reduces over particles but its argument holds no whole array; use final(...) for single values");
             if ((name == "min" || name == "max") && a.dim != 1)
                 fail(a.col, a.len, name + "() needs a scalar per particle; take a component, like " + name + "(particle_q.y)");
             n.kind = LossExpr::Node::Reduce;
@@ -237,7 +238,8 @@ private:
         if (std::find(kReductions.begin(), kReductions.end(), name) != kReductions.end())
             fail(int(s), int(name.size()), "'" + name + "' is a reduction: write " + name + "(...)");
         if (name == "particle_f")
-            fail(int(s), int(name.size()), "'particle_f' is a step's force output and has no gradient; use particle_q or particle_qd");
+            fail(int(s), int(name.size()),
+                 "'particle_f' is a step's force output and has no gradient; use particle_q or particle_qd");
         if (std::find(kArrays.begin(), kArrays.end(), name) == kArrays.end())
             fail(int(s), int(name.size()), "unknown State array '" + name + "' (particle_q, particle_qd)",
                  support::closest_name(name, kArrays));
@@ -281,7 +283,7 @@ struct V {
 
 class LossEvaluator {
 public:
-    LossEvaluator(const LossExpr& e, const LossInputs& in) : e_(e), in_(in) {
+    LossEvaluator(const LossExpr& e, const LossInputs& in, bool magnitudes = false) : e_(e), in_(in), abs_(magnitudes) {
         for (const auto& [name, a] : in.arrays) grad_[name].assign(a.size(), 0.0);
     }
 
@@ -365,18 +367,19 @@ private:
     V raw(const LossExpr::Node& n, int p) {
         V r;
         switch (n.kind) {
-            case LossExpr::Node::Number: r.v[0] = n.number; return r;
+            case LossExpr::Node::Number: r.v[0] = abs_ ? std::abs(n.number) : n.number; return r;
             case LossExpr::Node::Array: {
                 int q = n.index >= 0 ? n.index : p;
                 check_index(n);
                 const auto& a = in_.arrays.at(n.name);
                 r.dim = 3;
-                for (int c = 0; c < 3; ++c) r.v[c] = a[size_t(3 * q + c)];
+                for (int c = 0; c < 3; ++c) r.v[c] = abs_ ? std::abs(a[size_t(3 * q + c)]) : a[size_t(3 * q + c)];
                 return r;
             }
             case LossExpr::Node::Neg: {
                 r = eval(n.kids[0], p);
-                for (double& x : r.v) x = -x;
+                if (!abs_)
+                    for (double& x : r.v) x = -x;
                 return r;
             }
             case LossExpr::Node::Binary: {
@@ -384,7 +387,8 @@ private:
                 r.dim = std::max(a.dim, b.dim);
                 for (int c = 0; c < 3; ++c) {
                     double x = a.dim == 3 ? a.v[c] : a.v[0], y = b.dim == 3 ? b.v[c] : b.v[0];
-                    r.v[c] = n.op == '+' ? x + y : n.op == '-' ? x - y : n.op == '*' ? x * y : x / y;
+                    char op = abs_ && n.op == '-' ? '+' : n.op;
+                    r.v[c] = op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : x / y;
                 }
                 if (r.dim == 1) r.v[1] = r.v[2] = 0;
                 return r;
@@ -450,6 +454,7 @@ private:
 
     const LossExpr& e_;
     const LossInputs& in_;
+    bool abs_;  // magnitudes: |x| for every input and constant, + for -
     std::map<std::string, std::vector<double>> grad_;
 };
 
@@ -468,6 +473,9 @@ LossValue LossExpr::evaluate(const LossInputs& in) const {
     }
     ev.back(root_, -1, seed);
     out.gradient = ev.take_gradient();
+    LossEvaluator mag(*this, in, true);
+    V m = mag.eval(root_, -1);
+    out.scale = m.v[0] + m.v[1] + m.v[2];
     return out;
 }
 

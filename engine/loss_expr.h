@@ -57,6 +57,10 @@ struct LossInputs {
 
 struct LossValue {
     double value = 0.0;
+    // The same expression with every operand and operation taken in absolute value (|a| + |b| for
+    // a - b, sums of |x|): the magnitude of what was added up, which sets the loss's round-off when
+    // terms cancel (a loss near 0 made of large terms).
+    double scale = 0.0;
     std::map<std::string, std::vector<double>> gradient;  // d loss / d array, same layout as LossInputs::arrays
 };
 
@@ -83,9 +87,9 @@ public:
         int comp = -1;     // 0..2 when a component was taken of this node's value, else -1
         char op = 0;       // Binary: + - * /
         std::vector<int> kids;
-        int dim = 1;               // 1 or 3, after the component (if any)
+        int dim = 1;                // 1 or 3, after the component (if any)
         bool per_particle = false;  // holds an un-indexed array outside a reduction
-        int col = 0, len = 0;      // 0-based column and length in the text
+        int col = 0, len = 0;       // 0-based column and length in the text
     };
 
 private:

@@ -16,16 +16,17 @@ namespace {
 
 // The Model arrays that may carry gradients (engine/finalize.cpp uploads them with one).
 std::vector<runtime::Array> model_arrays(const Model& m) {
-    return {m.particle_q,         m.particle_qd,      m.particle_mass,   m.particle_inv_mass,
-            m.particle_radius,    m.spring_rest_length, m.spring_stiffness, m.spring_damping,
-            m.tri_poses,          m.tri_activations,  m.tri_materials,   m.edge_rest_angle,
-            m.edge_bending_properties, m.tet_poses,   m.tet_activations, m.tet_materials};
+    return {m.particle_q,         m.particle_qd,      m.particle_mass,           m.particle_inv_mass, m.particle_radius,
+            m.spring_rest_length, m.spring_stiffness, m.spring_damping,          m.tri_poses,         m.tri_activations,
+            m.tri_materials,      m.edge_rest_angle,  m.edge_bending_properties, m.tet_poses,         m.tet_activations,
+            m.tet_materials};
 }
 
-const char* model_array_names[] = {"particle_q",       "particle_qd",     "particle_mass",   "particle_inv_mass",
-                                   "particle_radius",  "spring_rest_length", "spring_stiffness", "spring_damping",
-                                   "tri_poses",        "tri_activations", "tri_materials",   "edge_rest_angle",
-                                   "edge_bending_properties", "tet_poses", "tet_activations", "tet_materials"};
+const char* model_array_names[] = {
+    "particle_q",         "particle_qd",      "particle_mass",           "particle_inv_mass", "particle_radius",
+    "spring_rest_length", "spring_stiffness", "spring_damping",          "tri_poses",         "tri_activations",
+    "tri_materials",      "edge_rest_angle",  "edge_bending_properties", "tet_poses",         "tet_activations",
+    "tet_materials"};
 
 // The first non-finite float of `a` (float32 storage), or -1.
 int64_t first_nonfinite(const runtime::Array& a) {
@@ -38,7 +39,7 @@ int64_t first_nonfinite(const runtime::Array& a) {
 }
 
 // Seeds the final State's gradients with the loss's and runs the tape backward.
-double backward_from_loss(tape::Tape& t, const Model& m, const State& last, const LossExpr& loss) {
+LossValue backward_from_loss(tape::Tape& t, const Model& m, const State& last, const LossExpr& loss) {
     LossValue lv = loss.evaluate(m, last);
     auto seed = [&](const std::string& name) {
         const auto& g = lv.gradient.at(name);
@@ -48,7 +49,7 @@ double backward_from_loss(tape::Tape& t, const Model& m, const State& last, cons
         return a;
     };
     t.backward({{last.particle_q, seed("particle_q")}, {last.particle_qd, seed("particle_qd")}});
-    return lv.value;
+    return lv;
 }
 
 // A step from arrays {q, qd} into {q, qd}, for tape::checkpoint.
@@ -102,7 +103,9 @@ RolloutGradient rollout_gradient(const Rollout& r, const State& initial, const L
             last = advance(r, init, nullptr);
         }
     }
-    out.loss = backward_from_loss(t, m, last, loss);
+    LossValue lv = backward_from_loss(t, m, last, loss);
+    out.loss = lv.value;
+    out.loss_scale = lv.scale;
     return out;
 }
 
@@ -162,9 +165,10 @@ std::string diagnose_backward(const Rollout& r, const State& initial, const Loss
             again.particle_qd = out.particle_qd;
             r.integrator->simulate(m, in, again, r.dt);
         }
-        std::string record = t.records().empty() ? std::string("the step") : t.records().back().name;
+        std::string record = t.records().empty() ? std::string("the step") : t.records().back().describe();
         t.backward({{out.particle_q, gq}, {out.particle_qd, gqd}});
-        std::string where = "step " + std::to_string(k + 1) + " of " + std::to_string(r.steps) + " (the backward of '" + record + "')";
+        std::string where =
+            "step " + std::to_string(k + 1) + " of " + std::to_string(r.steps) + " (the backward of the " + record + ")";
         for (const auto& [name, a] : {std::pair{"particle_q", in.particle_q}, {"particle_qd", in.particle_qd}})
             if (int64_t i = first_nonfinite(*a.grad()); i >= 0)
                 return where + ": non-finite gradient of " + name + " at scalar " + std::to_string(i);
@@ -172,7 +176,8 @@ std::string diagnose_backward(const Rollout& r, const State& initial, const Loss
         for (size_t j = 0; j < arrays.size(); ++j)
             if (arrays[j].valid() && arrays[j].requires_grad())
                 if (int64_t i = first_nonfinite(*arrays[j].grad()); i >= 0)
-                    return where + ": non-finite gradient of the model's " + model_array_names[j] + " at scalar " + std::to_string(i);
+                    return where + ": non-finite gradient of the model's " + model_array_names[j] + " at scalar " +
+                           std::to_string(i);
         gq = runtime::Array::empty(vec3_type(), {int64_t(m.particle_count)}, m.device);
         gqd = runtime::Array::empty(vec3_type(), {int64_t(m.particle_count)}, m.device);
         gq.assign_unrecorded(*in.particle_q.grad());

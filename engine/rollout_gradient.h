@@ -31,6 +31,7 @@ struct Rollout {
 
 struct RolloutGradient {
     double loss = 0.0;
+    double loss_scale = 0.0;  // LossValue::scale
     bool checkpointed = false;
     int segment = 0;  // checkpoint segment length (steps)
 };
@@ -46,8 +47,9 @@ double rollout_loss(const Rollout& r, const State& initial, const LossExpr& loss
 // non-finite value ..." for the first launch that wrote a NaN/Inf.
 std::string diagnose_forward(const Rollout& r, const State& initial);
 
-// "" when every step's backward stays finite; else "step K of N (the backward of 'semi-implicit
-// step'): non-finite gradient of ..." for the newest-first first step whose adjoint made one.
+// "" when every step's backward stays finite; else "step K of N (the backward of the recorded
+// function 'semi-implicit step'): non-finite gradient of ..." for the first step, newest first,
+// whose adjoint made one (a step of several records names its last).
 std::string diagnose_backward(const Rollout& r, const State& initial, const LossExpr& loss);
 
 // Zeroes the gradient of every Model array that has one.

@@ -31,7 +31,8 @@ void check(std::vector<StabilityViolation>& out, const std::string& force, doubl
     if (!(m > 0)) return;
     auto add = [&](const char* term, double v, const char* k, double kv, const char* unit) {
         if (!(v < kExplicitLimit))
-            out.push_back({force, term, v, std::string(k) + " " + num(kv) + " " + unit + ", m " + num(m) + " kg, dt " + num(dt) + " s"});
+            out.push_back(
+                {force, term, v, std::string(k) + " " + num(kv) + " " + unit + ", m " + num(m) + " kg, dt " + num(dt) + " s"});
     };
     add("sqrt(ke/m) dt", std::sqrt(ke / m) * dt, "ke", ke, "N/m");
     add("kd dt/m", kd * dt / m, "kd", kd, "N s/m");
@@ -66,8 +67,8 @@ std::vector<StabilityViolation> explicit_stability_violations(const Model& model
             double mi = mass[size_t(i)], mj = mass[size_t(j)];
             double m = mi > 0 && mj > 0 ? std::min(mi, mj) : std::max(mi, mj);
             std::vector<StabilityViolation> v;
-            check(v, "spring " + std::to_string(s) + " (particles " + std::to_string(i) + ", " + std::to_string(j) + ")", ke[size_t(s)],
-                  kd[size_t(s)], 0.0, m, dt);
+            check(v, "spring " + std::to_string(s) + " (particles " + std::to_string(i) + ", " + std::to_string(j) + ")",
+                  ke[size_t(s)], kd[size_t(s)], 0.0, m, dt);
             for (auto& x : v) {
                 auto it = std::find_if(worst.begin(), worst.end(), [&](const StabilityViolation& w) { return w.term == x.term; });
                 if (it == worst.end())

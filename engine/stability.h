@@ -20,10 +20,10 @@
 namespace weft::engine {
 
 struct StabilityViolation {
-    std::string force;  // "spring 3 (particles 2, 3)", "ground and shape contact"
-    std::string term;   // "sqrt(ke/m) dt", "kd dt/m", "kf dt/m"
-    double value = 0.0;  // the term's value, >= limit
-    std::string detail;  // "ke 5e+06 N/m, m 0.1 kg, dt 0.00052 s"
+    std::string force;            // "spring 3 (particles 2, 3)", "ground and shape contact"
+    std::string term;             // "sqrt(ke/m) dt", "kd dt/m", "kf dt/m"
+    double value = 0.0;           // the term's value, >= limit
+    std::string detail;           // "ke 5e+06 N/m, m 0.1 kg, dt 0.00052 s"
     std::string message() const;  // "spring 3 (particles 2, 3): sqrt(ke/m) dt = 3.6 >= 2 (ke ..., m ..., dt ...)"
 };
 

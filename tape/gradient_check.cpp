@@ -23,7 +23,9 @@ int64_t scalar_count(const runtime::Array& a) { return int64_t(a.nbytes() / (is_
 // One scalar of an array, read and written through the host (unrecorded: no Tape sees it).
 class ScalarAccess {
 public:
-    explicit ScalarAccess(runtime::Array a) : a_(std::move(a)), bytes_(a_.nbytes()) { a_.copy_to_host(bytes_.data(), bytes_.size()); }
+    explicit ScalarAccess(runtime::Array a) : a_(std::move(a)), bytes_(a_.nbytes()) {
+        a_.copy_to_host(bytes_.data(), bytes_.size());
+    }
     double get(int64_t i) const {
         if (is_f64(a_)) {
             double d;
@@ -82,7 +84,8 @@ std::vector<size_t> sample_entries(const std::vector<double>& adjoint, int max_e
     } else {
         std::vector<size_t> order(n);
         for (size_t i = 0; i < n; ++i) order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return std::abs(adjoint[a]) > std::abs(adjoint[b]); });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return std::abs(adjoint[a]) > std::abs(adjoint[b]); });
         for (size_t i = 0; i < k / 2; ++i) pick.insert(order[i]);
         for (size_t i = 0; pick.size() < k && i < k; ++i) pick.insert(i * (n - 1) / (k - 1));
         for (size_t i = 0; pick.size() < k && i < n; ++i) pick.insert(order[i]);
@@ -100,8 +103,8 @@ GradientCheckResult check_gradients(const std::function<double()>& loss, double 
         if (p.scalars.empty())
             for (int64_t i = 0; i < n; ++i) p.scalars.push_back(i);
         if (p.adjoint.size() != p.scalars.size())
-            throw runtime::RuntimeError("gradient check of '" + p.name + "': " + std::to_string(p.adjoint.size()) + " adjoint values for " +
-                                        std::to_string(p.scalars.size()) + " scalars");
+            throw runtime::RuntimeError("gradient check of '" + p.name + "': " + std::to_string(p.adjoint.size()) +
+                                        " adjoint values for " + std::to_string(p.scalars.size()) + " scalars");
         ParamCheck pc;
         pc.name = p.name;
         pc.total = p.scalars.size();
@@ -123,7 +126,8 @@ GradientCheckResult check_gradients(const std::function<double()>& loss, double 
             };
             c.fd = central(c.eps);
             c.fd_half = central(c.eps / 2);
-            c.atol = std::max(o.atol, 8 * o.loss_precision * std::abs(loss_value) / (2 * c.eps));
+            const double scale = std::max(o.loss_scale, std::abs(loss_value));
+            c.atol = std::max(o.atol, 8 * o.loss_precision * scale / (2 * c.eps));
             const double rtol = p.rtol > 0 ? p.rtol : o.rtol;
             auto close = [&](double a, double b) { return std::abs(a - b) <= c.atol + rtol * std::abs(b); };
             c.rel_error = std::abs(c.adjoint - c.fd) / std::max(std::abs(c.fd), std::max(c.atol, 1e-300));
@@ -150,18 +154,21 @@ std::string format_gradient_check(const GradientCheckResult& r) {
         }
         os << "d loss / d " << p.name << ": " << p.entries.size() << " of " << p.total << " entries checked, max rel error "
            << g(p.max_rel_error) << ", " << (p.passed ? "ok" : std::to_string(failed) + " disagree") << "\n";
-        snprintf(line, sizeof line, "  %-28s %13s %13s %13s %13s %10s\n", "entry", "value", "adjoint", "fd", "fd (eps/2)", "rel error");
+        snprintf(line, sizeof line, "  %-28s %13s %13s %13s %13s %10s\n", "entry", "value", "adjoint", "fd", "fd (eps/2)",
+                 "rel error");
         os << line;
         for (const EntryCheck& e : p.entries) {
-            snprintf(line, sizeof line, "  %-28s %13s %13s %13s %13s %10s%s\n", e.label.c_str(), g(e.value).c_str(), g(e.adjoint).c_str(),
-                     g(e.fd).c_str(), g(e.fd_half).c_str(), g(e.rel_error).c_str(),
-                     e.passed ? "" : e.smooth ? "  <- disagrees" : "  <- fd not smooth");
+            snprintf(line, sizeof line, "  %-28s %13s %13s %13s %13s %10s%s\n", e.label.c_str(), g(e.value).c_str(),
+                     g(e.adjoint).c_str(), g(e.fd).c_str(), g(e.fd_half).c_str(), g(e.rel_error).c_str(),
+                     e.passed   ? ""
+                     : e.smooth ? "  <- disagrees"
+                                : "  <- fd not smooth");
             os << line;
         }
         if (rough)
-            os << "  " << rough << " of the disagreeing entries have finite differences that change with eps (eps and eps/2 "
-               << "disagree): the loss is not smooth at this scale (contact switching, clamping) or round-off dominates; "
-               << "try another --fd-eps\n";
+            os << "  " << rough << " disagreeing entr" << (rough == 1 ? "y has" : "ies have")
+               << " finite differences that change with eps (eps and eps/2 disagree): the loss is not smooth at this scale "
+               << "(contact switching, clamping) or round-off dominates\n";
     }
     return os.str();
 }
@@ -189,8 +196,8 @@ GoldenComparison compare_golden(const GradientValues& now, const GradientValues&
         for (size_t i = 0; i < gold.values.size(); ++i) {
             double tol = rtol * std::max(std::abs(gold.values[i]), 1e-3 * scale);
             if (!(std::abs(g_now.values[i] - gold.values[i]) <= tol))
-                c.moved.push_back({name, i < g_now.labels.size() ? g_now.labels[i] : name + "[" + std::to_string(i) + "]", gold.values[i],
-                                   g_now.values[i]});
+                c.moved.push_back({name, i < g_now.labels.size() ? g_now.labels[i] : name + "[" + std::to_string(i) + "]",
+                                   gold.values[i], g_now.values[i]});
         }
     }
     c.passed = c.problems.empty() && c.moved.empty();
@@ -199,13 +206,15 @@ GoldenComparison compare_golden(const GradientValues& now, const GradientValues&
         for (const auto& p : c.problems) os << "golden: " << p << "\n";
         if (!c.moved.empty()) {
             char line[256];
-            os << "golden: " << c.moved.size() << " value" << (c.moved.size() == 1 ? "" : "s") << " moved beyond rtol " << g(rtol) << ":\n";
+            os << "golden: " << c.moved.size() << " value" << (c.moved.size() == 1 ? "" : "s") << " moved beyond rtol " << g(rtol)
+               << ":\n";
             snprintf(line, sizeof line, "  %-28s %14s %14s %11s\n", "entry", "golden", "now", "rel change");
             os << line;
             for (size_t i = 0; i < c.moved.size() && i < 20; ++i) {
                 const GoldenMove& m = c.moved[i];
                 double rel = std::abs(m.now - m.golden) / std::max(std::abs(m.golden), 1e-30);
-                snprintf(line, sizeof line, "  %-28s %14s %14s %11s\n", m.label.c_str(), g(m.golden).c_str(), g(m.now).c_str(), g(rel).c_str());
+                snprintf(line, sizeof line, "  %-28s %14s %14s %11s\n", m.label.c_str(), g(m.golden).c_str(), g(m.now).c_str(),
+                         g(rel).c_str());
                 os << line;
             }
             if (c.moved.size() > 20) os << "  ... and " << c.moved.size() - 20 << " more\n";
@@ -219,7 +228,8 @@ std::string describe_golden_update(const GradientValues* old, const GradientValu
     std::ostringstream os;
     if (!old) {
         os << "  new: loss = " << g(now.loss) << "\n";
-        for (const auto& [name, gr] : now.gradients) os << "  new: d loss / d " << name << " (" << gr.values.size() << " entries)\n";
+        for (const auto& [name, gr] : now.gradients)
+            os << "  new: d loss / d " << name << " (" << gr.values.size() << " entries)\n";
         return os.str();
     }
     GoldenComparison c = compare_golden(now, *old, rtol);
@@ -232,8 +242,8 @@ std::string describe_golden_update(const GradientValues* old, const GradientValu
             continue;
         }
         if (it->second.values.size() != gr.values.size()) {
-            os << "  changed: d loss / d " << name << " now has " << gr.values.size() << " entries (was " << it->second.values.size()
-               << ")\n";
+            os << "  changed: d loss / d " << name << " now has " << gr.values.size() << " entries (was "
+               << it->second.values.size() << ")\n";
             continue;
         }
         int moved = 0;
@@ -243,7 +253,9 @@ std::string describe_golden_update(const GradientValues* old, const GradientValu
                 ++moved;
                 worst = std::max(worst, std::abs(m.now - m.golden) / std::max(std::abs(m.golden), 1e-30));
             }
-        if (moved) os << "  changed: d loss / d " << name << ": " << moved << " of " << gr.values.size() << " entries (largest relative change " << g(worst) << ")\n";
+        if (moved)
+            os << "  changed: d loss / d " << name << ": " << moved << " of " << gr.values.size()
+               << " entries (largest relative change " << g(worst) << ")\n";
     }
     for (const auto& [name, gr] : old->gradients)
         if (!now.gradients.count(name)) os << "  kept: d loss / d " << name << " (not checked in this run)\n";

@@ -13,8 +13,9 @@
 // largest adjoints; every entry of a small parameter):
 //
 //   fd(h)   = (L(x_i + h) - L(x_i - h)) / (x_i+h - (x_i-h) as stored)     h = eps max(1, |x_i|)
-//   tol     = atol_i + rtol |fd(h)|,   atol_i = max(atol, 8 loss_precision |L| / 2h), the second
-//             term being the finite difference's own round-off (the loss's last bits over 2h)
+//   tol     = atol_i + rtol |fd(h)|,   atol_i = max(atol, 8 loss_precision S / 2h), the second
+//             term being the finite difference's own round-off: the last bits of the loss's
+//             magnitude S (options.loss_scale, else |L|) over 2h
 //   passes  when |adjoint - fd(h)| <= tol, or the same at h/2
 //   smooth  when fd(h) and fd(h/2) agree within the same tolerance
 //
@@ -43,11 +44,12 @@ struct CheckedParam {
 };
 
 struct GradientCheckOptions {
-    double eps = 1e-2;    // relative step (float32 rollouts; 1e-6 suits float64)
-    double rtol = 1e-2;   // |adjoint - fd| <= atol_i + rtol |fd|
-    double atol = 0.0;    // the least atol_i (the round-off floor is added by itself)
+    double eps = 1e-2;                      // relative step (float32 rollouts; 1e-6 suits float64)
+    double rtol = 1e-2;                     // |adjoint - fd| <= atol_i + rtol |fd|
+    double atol = 0.0;                      // the least atol_i (the round-off floor is added by itself)
     double loss_precision = 1.1920929e-07;  // relative precision of the loss (float32's epsilon; 2.2e-16 for float64)
-    int max_entries = 8;  // entries checked per parameter
+    double loss_scale = 0.0;                // magnitude of the terms summed into the loss (LossValue::scale); 0: |loss|
+    int max_entries = 8;                    // entries checked per parameter
 };
 
 struct EntryCheck {

@@ -61,7 +61,8 @@ inline std::string golden_literal(const GradientCheckResult& r, const std::vecto
 // parameter the golden names (and its loss, if it has one) is within golden_rtol of it
 // (compare_golden). A parameter the golden lacks is a failure: goldens are written on purpose.
 inline ::testing::AssertionResult gradients_close(const std::function<double()>& loss, double loss_value,
-                                                  const std::vector<CheckedParam>& params, const GradientCheckOptions& options = {},
+                                                  const std::vector<CheckedParam>& params,
+                                                  const GradientCheckOptions& options = {},
                                                   const std::optional<GradientValues>& golden_values = std::nullopt,
                                                   double golden_rtol = 1e-3) {
     GradientCheckResult r = check_gradients(loss, loss_value, params, options);
