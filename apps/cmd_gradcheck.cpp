@@ -26,6 +26,7 @@
 #include "engine/rollout_gradient.h"
 #include "engine/scene.h"
 #include "engine/stability.h"
+#include "runtime/errors.h"
 #include "support/json.h"
 #include "tape/gradient_check.h"
 
@@ -274,7 +275,9 @@ int cmd_gradcheck(const std::vector<std::string>& argv) {
         return 2;
     }
     if (auto d = args.get("device")) scene.device = *d;
-    runtime::parse_device(scene.device);
+    try {
+        runtime::parse_device(scene.device);
+    } catch (const runtime::RuntimeError& e) { throw UsageError(e.what()); }
     const int steps = int_option(args, "steps", scene.substeps, 1, 10000000);
     engine::LossExpr loss;
     try {
@@ -286,7 +289,11 @@ int cmd_gradcheck(const std::vector<std::string>& argv) {
     tape::GradientValues golden;
     bool have_golden = false;
     if (golden_path && std::filesystem::exists(*golden_path)) {
-        golden = read_golden(*golden_path);
+        try {
+            golden = read_golden(*golden_path);
+        } catch (const std::runtime_error& e) {
+            throw UsageError(std::string(e.what()) + " (a golden file is written by --update)");
+        }
         have_golden = true;
     } else if (golden_path && !update) {
         throw UsageError("golden file '" + *golden_path + "' does not exist; run once with --update to create it");

@@ -17,7 +17,8 @@
 //             term being the finite difference's own round-off: the last bits of the loss's
 //             magnitude S (options.loss_scale, else |L|) over 2h
 //   passes  when |adjoint - fd(h)| <= tol, or the same at h/2
-//   smooth  when fd(h) and fd(h/2) agree within the same tolerance
+//   smooth  when fd(h) and fd(h/2) agree within the same tolerance, or differ by less than a
+//           quarter of the adjoint's distance from the nearer of them (the adjoint is to blame)
 //
 // An entry that fails and is not smooth is reported as "finite differences not smooth at eps"
 // (a contact switching, a clamp, or round-off of the arrays' precision within h), not as a wrong
@@ -59,7 +60,7 @@ struct EntryCheck {
     double atol = 0;       // atol_i of this entry
     double rel_error = 0;  // |adjoint - fd| / max(|fd|, atol_i)
     bool passed = true;
-    bool smooth = true;
+    bool smooth = true;  // the finite differences can judge the adjoint (see above)
 };
 
 struct ParamCheck {

@@ -26,9 +26,7 @@ std::string error_of(const std::string& spec) {
     State s = m.state();
     try {
         resolve_gradient_param(spec, m, s);
-    } catch (const GradientParamError& e) {
-        return e.what();
-    }
+    } catch (const GradientParamError& e) { return e.what(); }
     return "(no error)";
 }
 
@@ -64,18 +62,25 @@ TEST(GradientParam, ArrayNamesAndSceneKeys) {
 
 TEST(GradientParam, Errors) {
     const std::string tail =
-        "; parameters are Model arrays, initial-State arrays (particle_q, particle_qd) or scene keys such as spring.ke and cloth.tri_ke";
-    EXPECT_EQ(error_of("spring_stifness"), "--wrt 'spring_stifness': unknown parameter 'spring_stifness' (did you mean 'spring_stiffness'?)" + tail);
-    EXPECT_EQ(error_of("cloth.tri_kee"), "--wrt 'cloth.tri_kee': unknown parameter 'cloth' (did you mean 'cloth.tri_ke'?)" + tail);
+        "; parameters are Model arrays, initial-State arrays (particle_q, particle_qd) or scene keys such as spring.ke and "
+        "cloth.tri_ke";
+    EXPECT_EQ(error_of("spring_stifness"),
+              "--wrt 'spring_stifness': unknown parameter 'spring_stifness' (did you mean 'spring_stiffness'?)" + tail);
+    EXPECT_EQ(error_of("cloth.tri_kee"),
+              "--wrt 'cloth.tri_kee': unknown parameter 'cloth' (did you mean 'cloth.tri_ke'?)" + tail);
     EXPECT_EQ(error_of("gravity"), "--wrt 'gravity': unknown parameter 'gravity'" + tail);
-    EXPECT_EQ(error_of("spring_stiffness[2]"), "--wrt 'spring_stiffness[2]': index 2 is out of range ('spring_stiffness' has 2 entries)");
+    EXPECT_EQ(error_of("spring_stiffness[2]"),
+              "--wrt 'spring_stiffness[2]': index 2 is out of range ('spring_stiffness' has 2 entries)");
     EXPECT_EQ(error_of("spring_stiffness[x]"), "--wrt 'spring_stiffness[x]': the index must be an integer >= 0, got 'x'");
     EXPECT_EQ(error_of("spring_stiffness[1"), "--wrt 'spring_stiffness[1': expected ']' after the index");
-    EXPECT_EQ(error_of("particle_qd[0]y"), "--wrt 'particle_qd[0]y': unexpected 'y' after the index (a component is .x, .y or .z)");
+    EXPECT_EQ(error_of("particle_qd[0]y"),
+              "--wrt 'particle_qd[0]y': unexpected 'y' after the index (a component is .x, .y or .z)");
     EXPECT_EQ(error_of("particle_qd[0].w"), "--wrt 'particle_qd[0].w': unknown component 'w': use .x, .y or .z");
-    EXPECT_EQ(error_of("spring_stiffness[0].x"),
-              "--wrt 'spring_stiffness[0].x': '.x' applies to vec3 arrays (particle_q, particle_qd); 'spring_stiffness' is not one");
-    EXPECT_EQ(error_of("tet_materials"), "--wrt 'tet_materials': 'tet_materials' is empty in this scene (nothing of that kind was built)");
+    EXPECT_EQ(
+        error_of("spring_stiffness[0].x"),
+        "--wrt 'spring_stiffness[0].x': '.x' applies to vec3 arrays (particle_q, particle_qd); 'spring_stiffness' is not one");
+    EXPECT_EQ(error_of("tet_materials"),
+              "--wrt 'tet_materials': 'tet_materials' is empty in this scene (nothing of that kind was built)");
 }
 
 }  // namespace

@@ -63,23 +63,20 @@ TEST(LossExpr, ScaleIsTheMagnitudeOfWhatWasAdded) {
     LossValue v = LossExpr::parse("sum(particle_q.x - particle_qd.y)").evaluate(inputs());
     EXPECT_NEAR(v.value, 0.2 - (-2.0 + 0.25 + 1.5), 1e-12);
     EXPECT_NEAR(v.scale, 0.8 + 3.75, 1e-12);
-    EXPECT_EQ(LossExpr::parse("sum(particle_qd.y + particle_q.x)").arrays(), (std::vector<std::string>{"particle_q", "particle_qd"}));
+    EXPECT_EQ(LossExpr::parse("sum(particle_qd.y + particle_q.x)").arrays(),
+              (std::vector<std::string>{"particle_q", "particle_qd"}));
 }
 
 std::string parse_error(const std::string& text) {
     try {
         LossExpr::parse(text, "--loss");
-    } catch (const LossError& e) {
-        return e.what();
-    }
+    } catch (const LossError& e) { return e.what(); }
     return "(no error)";
 }
 std::string eval_error(const std::string& text, LossInputs in = inputs()) {
     try {
         LossExpr::parse(text, "--loss").evaluate(in);
-    } catch (const LossError& e) {
-        return e.what();
-    }
+    } catch (const LossError& e) { return e.what(); }
     return "(no error)";
 }
 
@@ -102,7 +99,8 @@ TEST(LossExpr, ErrorsAreLocatedWithACaret) {
               "--loss:1:1: error: 'particle_q' is a whole array here: reduce it to one number, like mean(particle_q.y)\n"
               "    particle_q.y\n"
               "    ^~~~~~~~~~~~\n");
-    EXPECT_EQ(parse_error(""), "--loss:1:1: error: empty loss expression: expected something like mean(particle_q.y)\n    \n    ^\n");
+    EXPECT_EQ(parse_error(""),
+              "--loss:1:1: error: empty loss expression: expected something like mean(particle_q.y)\n    \n    ^\n");
 }
 
 TEST(LossExpr, EveryMessage) {
@@ -118,11 +116,16 @@ TEST(LossExpr, EveryMessage) {
         {"sum(particle_q * particle_qd)", "--loss:1:5: error: cannot multiply two vec3 values; take components (.x, .y, .z)"},
         {"sum(particle_q.x / particle_qd)", "--loss:1:20: error: cannot divide by a vec3; take a component (.x, .y, .z)"},
         {"sum(mean(particle_q.y))", "--loss:1:5: error: reductions do not nest: 'mean' inside a reduction"},
-        {"final(particle_q.y)", "--loss:1:7: error: final() takes single values like particle_q[0].x; 'particle_q' is a whole array: reduce it with sum, mean, com, min or max"},
-        {"sum(particle_q[1].y)", "--loss:1:5: error: sum() reduces over particles but its argument holds no whole array; use final(...) for single values"},
+        {"final(particle_q.y)",
+         "--loss:1:7: error: final() takes single values like particle_q[0].x; 'particle_q' is a whole array: reduce it with "
+         "sum, mean, com, min or max"},
+        {"sum(particle_q[1].y)",
+         "--loss:1:5: error: sum() reduces over particles but its argument holds no whole array; use final(...) for single "
+         "values"},
         {"min(particle_q)", "--loss:1:5: error: min() needs a scalar per particle; take a component, like min(particle_q.y)"},
         {"mean + 1", "--loss:1:1: error: 'mean' is a reduction: write mean(...)"},
-        {"sum(particle_f.x)", "--loss:1:5: error: 'particle_f' is a step's force output and has no gradient; use particle_q or particle_qd"},
+        {"sum(particle_f.x)",
+         "--loss:1:5: error: 'particle_f' is a step's force output and has no gradient; use particle_q or particle_qd"},
         {"sum(particle_q[].x)", "--loss:1:16: error: expected a particle index (an integer >= 0) inside '[ ]'"},
         {"sum(particle_q[1234567890].x)", "--loss:1:16: error: particle index 1234567890 is too large"},
         {"final(particle_q[1.x)", "--loss:1:19: error: expected ']' after the index, got '.'"},

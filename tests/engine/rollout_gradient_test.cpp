@@ -60,10 +60,11 @@ public:
     void simulate(const Model& m, const State& in, State& out, float dt, const Control*) override {
         runtime::LaunchOptions o;
         o.device = m.device;
-        runtime::launch(module_->kernel(kernel_name_), {m.particle_count},
-                        {runtime::LaunchArg::of(in.particle_q), runtime::LaunchArg::of(in.particle_qd), runtime::LaunchArg::of(out.particle_q),
-                         runtime::LaunchArg::of(out.particle_qd), runtime::LaunchArg::number_of(dt)},
-                        o);
+        runtime::launch(
+            module_->kernel(kernel_name_), {m.particle_count},
+            {runtime::LaunchArg::of(in.particle_q), runtime::LaunchArg::of(in.particle_qd),
+             runtime::LaunchArg::of(out.particle_q), runtime::LaunchArg::of(out.particle_qd), runtime::LaunchArg::number_of(dt)},
+            o);
     }
     std::vector<Renderable> renderables(const Model&) const override { return {}; }
 
@@ -105,7 +106,8 @@ TEST(RolloutGradient, WrongCustomAdjointInAStepIsCaught) {
     tape::GradientCheckResult bad = check(wrong, 4);
     EXPECT_FALSE(bad.passed) << tape::format_gradient_check(bad);
     // only the y components go through push
-    for (const auto& e : bad.params[0].entries) EXPECT_EQ(e.passed, e.label.find("[1]") == std::string::npos && e.scalar % 3 != 1) << e.label;
+    for (const auto& e : bad.params[0].entries)
+        EXPECT_EQ(e.passed, e.label.find("[1]") == std::string::npos && e.scalar % 3 != 1) << e.label;
 }
 
 TEST(RolloutGradient, NonFiniteForwardNamesTheStepAndTheKernel) {
@@ -116,7 +118,8 @@ TEST(RolloutGradient, NonFiniteForwardNamesTheStepAndTheKernel) {
     Rollout r{&m, &solver, 0.25f, 8};
     EXPECT_FALSE(std::isfinite(rollout_loss(r, s0, LossExpr::parse("sum(particle_qd.z)"))));
     std::string why = diagnose_forward(r, s0);
-    EXPECT_EQ(why.rfind("step 5 of 8: launch of kernel 'fall' left a non-finite value (-inf) in argument 'qd_out' at scalar 2", 0), 0u)
+    EXPECT_EQ(
+        why.rfind("step 5 of 8: launch of kernel 'fall' left a non-finite value (-inf) in argument 'qd_out' at scalar 2", 0), 0u)
         << why;
     EXPECT_FALSE(runtime::config().verify_finite) << "the diagnosis restores the setting";
     Rollout shorter{&m, &solver, 0.25f, 4};
@@ -157,7 +160,8 @@ TEST(RolloutGradient, CheckpointedEqualsPlainAndFreeFallIsAnalytic) {
         EXPECT_NEAR(gv[4], 2 * steps * 1e-3, 2e-5) << steps;
         EXPECT_NEAR(gv[0], 0.0, 1e-9);
         double y0 = 1.0, vy = 0.5, n = steps, dt = 1e-3, gy = 9.80665;
-        EXPECT_NEAR(rollout_loss(r, s0, LossExpr::parse("final(particle_q[0].y)")), y0 + n * dt * vy - gy * dt * dt * n * (n + 1) / 2, 1e-5);
+        EXPECT_NEAR(rollout_loss(r, s0, LossExpr::parse("final(particle_q[0].y)")),
+                    y0 + n * dt * vy - gy * dt * dt * n * (n + 1) / 2, 1e-5);
     }
 }
 

@@ -140,7 +140,7 @@ TEST(GradientCheck, FiniteDifferencesThatChangeWithEpsAreNamed) {
     const auto& e = r.params[0].entries[0];
     EXPECT_FALSE(e.passed);
     EXPECT_FALSE(e.smooth) << e.fd << " " << e.fd_half;
-    EXPECT_NEAR(e.fd, 1.8, 1e-9);    // (2 (x + eps - kink) + 0) / 2 eps: the kink is crossed
+    EXPECT_NEAR(e.fd, 1.8, 1e-9);       // (2 (x + eps - kink) + 0) / 2 eps: the kink is crossed
     EXPECT_NEAR(e.fd_half, 2.0, 1e-9);  // the step stays on one side
     EXPECT_NE(tape::format_gradient_check(r).find("<- fd not smooth"), std::string::npos);
 }
@@ -201,8 +201,7 @@ TEST(GradientCheck, GoogleTestHelper) {
     o.eps = 1e-3;
     auto params = e.params();
     // d/dx_i = 3 x_i^2 w_i, d/dw_i = x_i^3: the golden written from the analytic gradient
-    tape::GradientValues right =
-        tape::testing::golden({{"x", {0.75, 1.5, -13.5, 3.0}}, {"w", {0.125, -1.0, 3.375, 8.0}}});
+    tape::GradientValues right = tape::testing::golden({{"x", {0.75, 1.5, -13.5, 3.0}}, {"w", {0.125, -1.0, 3.375, 8.0}}});
     EXPECT_TRUE(tape::testing::gradients_close([&] { return e.forward(); }, l, params, o, right));
     tape::GradientValues moved = right;
     moved.gradients["w"].values[3] = 8.5;
@@ -212,7 +211,8 @@ TEST(GradientCheck, GoogleTestHelper) {
     EXPECT_NE(msg.find("gradients agree with finite differences"), std::string::npos) << msg;
     EXPECT_NE(msg.find("golden: 1 value moved beyond rtol 0.001:"), std::string::npos) << msg;
     EXPECT_NE(msg.find("w[3]"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("tape::testing::golden({{\"x\", {0.75, 1.5, -13.5, 3}}, {\"w\", {0.125, -1, 3.375, 8}}})"), std::string::npos)
+    EXPECT_NE(msg.find("tape::testing::golden({{\"x\", {0.75, 1.5, -13.5, 3}}, {\"w\", {0.125, -1, 3.375, 8}}})"),
+              std::string::npos)
         << msg;
 }
 
