@@ -5,6 +5,7 @@
 //   weft sim     MODULE.py --kernel NAME --dim N[,M..] [--arch h200|FILE.json] [--report text|json]
 //   weft builtins [--markdown]
 //   weft run     SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR]
+//   weft gradcheck SCENE.toml --loss EXPR --wrt PARAM[,PARAM..] [--golden FILE.npz [--update]] [--report text|json]
 //
 // Exit codes: 0 success, 1 the input has errors (compile errors, launch errors), 2 usage.
 #include <cstdio>
@@ -23,6 +24,7 @@ void usage(FILE* out) {
             "\n"
             "commands:\n"
             "  run SCENE.toml      simulate a scene file and write per-frame particle positions\n"
+            "  gradcheck SCENE.toml  check a loss's gradients through a rollout (finite differences, goldens)\n"
             "  compile MODULE.py   check a kernel module and print its AST, IR, C++ or PTX\n"
             "  launch MODULE.py    run one kernel on generated inputs and print its outputs\n"
             "  sim MODULE.py       run one kernel on the GPU simulator and print counts per source line\n"
@@ -49,7 +51,9 @@ int main(int argc, char** argv) {
         if (cmd == "builtins") return cmd_builtins(rest);
         if (cmd == "audit") return cmd_audit(rest);
         if (cmd == "run") return cmd_run(rest);
-        std::string near = weft::support::closest_name(cmd, {"compile", "launch", "sim", "builtins", "audit", "run"});
+        if (cmd == "gradcheck") return cmd_gradcheck(rest);
+        std::string near =
+            weft::support::closest_name(cmd, {"compile", "launch", "sim", "builtins", "audit", "run", "gradcheck"});
         fprintf(stderr, "weft: unknown command '%s'%s\n", cmd.c_str(),
                 near.empty() ? "" : (" (did you mean '" + near + "'?)").c_str());
         usage(stderr);

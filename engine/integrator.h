@@ -57,6 +57,8 @@ enum IntegratorCaps : uint32_t {
     // Under a Tape, a step is recorded and Tape::backward runs its adjoint (gradients of
     // state_in, the model's differentiable arrays and the control from those of state_out).
     IntegratorCaps_Differentiable = 1u << 1,
+    // Forces are integrated explicitly: the step has the stability limit of engine/stability.h.
+    IntegratorCaps_Explicit = 1u << 2,
 };
 
 struct IntegratorInfo {

@@ -1,5 +1,7 @@
 // python/bindings/tape.cpp: the Tape (tape/tape.h), checkpointed rollouts (tape/checkpoint.h) and
-// Jacobians/gradcheck (tape/autograd.h). The Python `with wp.Tape()` block calls activate() and
+// Jacobians/gradcheck (tape/autograd.h), and gradient regression checks (tape/gradient_check.h:
+// finite differences of a Python loss function, goldens) for wp.autograd.gradcheck on functions
+// and wp.testing. The Python `with wp.Tape()` block calls activate() and
 // deactivate(); what the runtime launches in between, on this thread, is recorded.
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
@@ -9,6 +11,7 @@
 #include "runtime/errors.h"
 #include "tape/autograd.h"
 #include "tape/checkpoint.h"
+#include "tape/gradient_check.h"
 #include "tape/tape.h"
 
 namespace py = pybind11;
@@ -48,9 +51,69 @@ tape::JacobianOptions jacobian_options(const std::string& device, int block_dim,
     return o;
 }
 
+// {name: (values, labels)} <-> tape::GradientValues (with the loss, when given)
+tape::GradientValues gradient_values(const py::object& loss, const py::dict& grads) {
+    tape::GradientValues g;
+    g.has_loss = !loss.is_none();
+    if (g.has_loss) g.loss = loss.cast<double>();
+    for (auto [k, v] : grads) {
+        auto t = v.cast<py::tuple>();
+        g.gradients[k.cast<std::string>()] = {t[0].cast<std::vector<double>>(), t[1].cast<std::vector<std::string>>()};
+    }
+    return g;
+}
+
+void bind_gradient_check(py::module_& m) {
+    m.def(
+        "check_gradients",
+        [](const py::function& loss, double loss_value, const py::list& params, double eps, double rtol, double atol, int max_entries,
+           double loss_precision) {
+            std::vector<tape::CheckedParam> ps;
+            for (auto item : params) {
+                auto t = item.cast<py::tuple>();  // (name, array, adjoint)
+                tape::CheckedParam p;
+                p.name = t[0].cast<std::string>();
+                p.array = t[1].cast<Array>();
+                p.adjoint = t[2].cast<std::vector<double>>();
+                ps.push_back(std::move(p));
+            }
+            tape::GradientCheckOptions o;
+            o.eps = eps;
+            o.rtol = rtol;
+            o.atol = atol;
+            o.max_entries = max_entries;
+            o.loss_precision = loss_precision;
+            tape::GradientCheckResult r = tape::check_gradients([&] { return loss().cast<double>(); }, loss_value, ps, o);
+            py::list entries;
+            for (const auto& p : r.params)
+                for (const auto& e : p.entries)
+                    entries.append(py::make_tuple(p.name, e.label, e.adjoint, e.fd, e.fd_half, e.passed, e.smooth));
+            return py::make_tuple(r.passed, tape::format_gradient_check(r), entries);
+        },
+        "(passed, table, [(param, label, adjoint, fd, fd_half_eps, passed, smooth)]): tape::check_gradients on a Python "
+        "loss function; params are (name, array, adjoint values)");
+    m.def(
+        "compare_golden",
+        [](const py::object& loss, const py::dict& now, const py::object& golden_loss, const py::dict& golden, double rtol) {
+            tape::GoldenComparison c = tape::compare_golden(gradient_values(loss, now), gradient_values(golden_loss, golden), rtol);
+            return py::make_tuple(c.passed, c.table);
+        },
+        "(passed, diff table): tape::compare_golden; gradients as {name: (values, labels)}");
+    m.def(
+        "describe_golden_update",
+        [](double loss, const py::dict& now, const py::object& old_loss, const py::object& old, double rtol) {
+            tape::GradientValues n = gradient_values(py::float_(loss), now);
+            if (old.is_none()) return tape::describe_golden_update(nullptr, n, rtol);
+            tape::GradientValues o = gradient_values(old_loss, old.cast<py::dict>());
+            return tape::describe_golden_update(&o, n, rtol);
+        },
+        "tape::describe_golden_update: what writing `now` over `old` (None: no file) changes");
+}
+
 }  // namespace
 
 void bind_tape(py::module_& m) {
+    bind_gradient_check(m);
     py::class_<PyTape>(m, "Tape", "Records launches and array copies; backward() runs their adjoints in reverse")
         .def(py::init<>())
         .def("activate",

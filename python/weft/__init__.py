@@ -34,6 +34,7 @@ from .streams import (Event, ScopedCapture, ScopedStream, Stream, capture_launch
 from .dlpack import from_dlpack, to_dlpack
 from .tape import Tape, checkpoint
 from . import autograd
+from . import testing
 from . import sim
 from .audit import audit
 

@@ -2,7 +2,8 @@
 // the loss L = sum_i (1 + 0.3 i) q_i . (1, 0.5, 0.25) of the final positions (weights that differ
 // per particle, so internal forces change it) is differentiated, and the
 // gradients with respect to an initial velocity and a material parameter are compared with
-// central finite differences of the same rollout run forward only. Each solver part is covered:
+// central finite differences of the same rollout run forward only, and with golden values, through
+// tape/testing.h (the mechanism of `weft gradcheck`). Each solver part is covered:
 // springs, triangle membranes with bending and ground contact, neo-Hookean tetrahedra, particle
 // contact through the hash grid, and XPBD (springs, tetrahedra, ground).
 #include <functional>
@@ -11,6 +12,7 @@
 #include "runtime/recorder.h"
 #include "tape/checkpoint.h"
 #include "tape/tape.h"
+#include "tape/testing.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace {
@@ -68,18 +70,6 @@ State forward(const Model& m, const State& s0, const Case& c, std::vector<State>
     return cur;
 }
 
-void set_float(runtime::Array& a, int index, float v) {
-    std::vector<float> h(size_t(a.nbytes() / 4));
-    a.copy_to_host(h.data(), h.size() * 4);
-    h[size_t(index)] = v;
-    a.copy_from_host(h.data(), h.size() * 4);
-}
-float get_float(const runtime::Array& a, int index) {
-    std::vector<float> h(size_t(a.nbytes() / 4));
-    a.copy_to_host(h.data(), h.size() * 4);
-    return h[size_t(index)];
-}
-
 void check_case(const Case& c) {
     SCOPED_TRACE(c.name);
     ModelBuilder b;
@@ -102,28 +92,31 @@ void check_case(const Case& c) {
     }
     tape.backward(loss);
     const int p = m.particle_count - 1, comp = 1;  // the last particle's initial y velocity
-    double g_v = get_float(*s0.particle_qd.grad(), 3 * p + comp);
-    runtime::Array param = c.param(m);
-    double g_p = get_float(*param.grad(), c.param_index);
 
-    // central differences of the forward rollout
-    auto loss_with = [&](runtime::Array arr, int index, double delta) {
-        float old = get_float(arr, index);
-        set_float(arr, index, float(old + delta));
-        double l = host_loss(forward(m, s0, c, nullptr));
-        set_float(arr, index, old);
-        return l;
-    };
-    const double ev = 1e-2;
-    double fd_v = (loss_with(s0.particle_qd, 3 * p + comp, ev) - loss_with(s0.particle_qd, 3 * p + comp, -ev)) / (2 * ev);
-    double fd_p =
-        (loss_with(param, c.param_index, c.param_eps) - loss_with(param, c.param_index, -c.param_eps)) / (2 * c.param_eps);
-    EXPECT_NEAR(g_v, fd_v, 0.02 * std::abs(fd_v) + 1e-4) << "d loss / d v0";
-    EXPECT_NEAR(g_p, fd_p, 0.05 * std::abs(fd_p) + 1e-4) << "d loss / d parameter";
-    EXPECT_GT(std::abs(fd_p), 1e-6) << "the parameter must matter for the check to mean anything";
-    EXPECT_NEAR(g_v, c.golden_v, 1e-3 * std::abs(c.golden_v)) << "golden d loss / d v0";
-    EXPECT_NEAR(g_p, c.golden_p, 1e-3 * std::abs(c.golden_p)) << "golden d loss / d parameter";
-    printf("%s: dL/dv0 tape %.6g fd %.6g; dL/dparam tape %.6g fd %.6g\n", c.name.c_str(), g_v, fd_v, g_p, fd_p);
+    // The Tape's two gradients against central differences of the forward rollout and against
+    // their goldens, by the mechanism of `weft gradcheck` (tape/testing.h).
+    tape::CheckedParam v0;
+    v0.name = "d loss / d v0";
+    v0.array = s0.particle_qd;
+    v0.scalars = {3 * p + comp};
+    v0.adjoint = {tape::read_scalars(*s0.particle_qd.grad())[size_t(3 * p + comp)]};
+    v0.eps = 1e-2;
+    v0.rtol = 0.02;
+    runtime::Array param = c.param(m);
+    tape::CheckedParam mat;
+    mat.name = "d loss / d parameter";
+    mat.array = param;
+    mat.scalars = {c.param_index};
+    mat.adjoint = {tape::read_scalars(*param.grad())[size_t(c.param_index)]};
+    mat.eps = c.param_eps;
+    mat.rtol = 0.05;
+    tape::GradientCheckOptions options;
+    options.atol = 1e-4;
+    auto forward_loss = [&] { return host_loss(forward(m, s0, c, nullptr)); };
+    EXPECT_TRUE(tape::testing::gradients_close(forward_loss, host_loss(keep.back()), {v0, mat}, options,
+                                               tape::testing::golden({{v0.name, {c.golden_v}}, {mat.name, {c.golden_p}}})));
+    EXPECT_GT(std::abs(mat.adjoint[0]), 1e-6) << "the parameter must matter for the check to mean anything (the adjoint "
+                                                 "is checked against finite differences above)";
 }
 
 TEST(Gradients, SemiImplicitSprings) {

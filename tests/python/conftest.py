@@ -10,6 +10,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import weft as wp  # noqa: E402
 
+pytest_plugins = ["weft.pytest_plugin"]  # the gradient_golden fixture (test_testing.py)
+
 
 @pytest.fixture(autouse=True)
 def release_mode():
