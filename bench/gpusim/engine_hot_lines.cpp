@@ -105,11 +105,12 @@ int main(int argc, char** argv) {
         const gpusim::ArchSpec& arch = runtime::sim_arch(dev.arch);
         for (const std::string& sym : order) {
             const KernelLines& k = kernels[sym];
-            std::string out = "{\"kernel\": " + ("\"" + support::json_escape(sym) + "\"") + ", \"launches\": " + std::to_string(k.launches) + ", \"lines\": [";
+            std::string out = "{\"kernel\": " + ("\"" + support::json_escape(sym) + "\"") +
+                              ", \"launches\": " + std::to_string(k.launches) + ", \"lines\": [";
             bool first = true;
             for (const auto& [where, cycles] : k.cycles) {
-                out += std::string(first ? "" : ", ") + "[" + ("\"" + support::json_escape(where.first) + "\"") + ", " + std::to_string(where.second) +
-                       ", " + std::to_string(cycles) + "]";
+                out += std::string(first ? "" : ", ") + "[" + ("\"" + support::json_escape(where.first) + "\"") + ", " +
+                       std::to_string(where.second) + ", " + std::to_string(cycles) + "]";
                 first = false;
             }
             out += "], \"sass\": [";
@@ -117,9 +118,9 @@ int main(int argc, char** argv) {
                 for (size_t i = 0; i < ks->code.size(); ++i) {
                     auto at = k.by_ptx_line.find(ks->code[i].ptx_line);
                     out += i ? ", " : "";
-                    out += at == k.by_ptx_line.end()
-                               ? "null"
-                               : "[" + ("\"" + support::json_escape(at->second.first) + "\"") + ", " + std::to_string(at->second.second) + "]";
+                    out += at == k.by_ptx_line.end() ? "null"
+                                                     : "[" + ("\"" + support::json_escape(at->second.first) + "\"") + ", " +
+                                                           std::to_string(at->second.second) + "]";
                 }
             out += "]}";
             std::printf("%s\n", out.c_str());
