@@ -66,8 +66,8 @@ tape::GradientValues gradient_values(const py::object& loss, const py::dict& gra
 void bind_gradient_check(py::module_& m) {
     m.def(
         "check_gradients",
-        [](const py::function& loss, double loss_value, const py::list& params, double eps, double rtol, double atol, int max_entries,
-           double loss_precision) {
+        [](const py::function& loss, double loss_value, const py::list& params, double eps, double rtol, double atol,
+           int max_entries, double loss_precision) {
             std::vector<tape::CheckedParam> ps;
             for (auto item : params) {
                 auto t = item.cast<py::tuple>();  // (name, array, adjoint)
@@ -95,7 +95,8 @@ void bind_gradient_check(py::module_& m) {
     m.def(
         "compare_golden",
         [](const py::object& loss, const py::dict& now, const py::object& golden_loss, const py::dict& golden, double rtol) {
-            tape::GoldenComparison c = tape::compare_golden(gradient_values(loss, now), gradient_values(golden_loss, golden), rtol);
+            tape::GoldenComparison c =
+                tape::compare_golden(gradient_values(loss, now), gradient_values(golden_loss, golden), rtol);
             return py::make_tuple(c.passed, c.table);
         },
         "(passed, diff table): tape::compare_golden; gradients as {name: (values, labels)}");

@@ -36,7 +36,9 @@ CliRun weft(const std::string& args) {
 }
 
 std::string scene(const std::string& name) { return std::string(WEFT_SOURCE_DIR) + "/scenes/" + name + ".toml"; }
-std::string test_scene(const std::string& name) { return std::string(WEFT_SOURCE_DIR) + "/tests/apps/gradcheck/" + name + ".toml"; }
+std::string test_scene(const std::string& name) {
+    return std::string(WEFT_SOURCE_DIR) + "/tests/apps/gradcheck/" + name + ".toml";
+}
 
 #define REQUIRE_CPU() \
     if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT"
@@ -46,7 +48,8 @@ const std::map<std::string, std::string> kSceneCases = {
     {"bounce", "--loss 'mean(particle_q.y)' --wrt particle_qd,particle_q --steps 16"},
     {"cloth_benchmark", "--loss 'sum(particle_q.y * particle_q.y)' --wrt spring_grid.ke,particle_qd --samples 3 --steps 16"},
     {"cloth_drape", "--loss 'sum(particle_q.x * particle_q.z)' --wrt cloth.tri_ke,particle_qd --samples 3 --steps 16"},
-    {"cloth_on_mesh", "--loss 'mean(particle_q.y) + sum(particle_q.x * particle_q.z)' --wrt cloth.tri_kd,particle_qd --samples 3 --steps 16"},
+    {"cloth_on_mesh",
+     "--loss 'mean(particle_q.y) + sum(particle_q.x * particle_q.z)' --wrt cloth.tri_kd,particle_qd --samples 3 --steps 16"},
     {"granular_pile", "--loss 'com(particle_q).y' --wrt particle_qd,particle_radius --samples 3 --steps 16"},
     {"soft_body_drop", "--loss 'sum(particle_q.x * particle_q.y)' --wrt soft_body.k_mu,particle_qd --samples 3 --steps 32"},
     {"spring_chain", "--loss 'mean(particle_q.y)' --wrt spring.ke,particle_qd[3] --steps 64"},
@@ -132,7 +135,8 @@ TEST(Gradcheck, GoldenCreatedComparedMovedAndUpdated) {
 
     r = weft(base + " --update");
     EXPECT_EQ(r.rc, 0) << r.out;
-    EXPECT_NE(r.out.find("golden " + golden + ": updated\n  changed: d loss / d particle_qd[3]: 1 of 3 entries (largest relative change 0.0909091)\n"),
+    EXPECT_NE(r.out.find("golden " + golden +
+                         ": updated\n  changed: d loss / d particle_qd[3]: 1 of 3 entries (largest relative change 0.0909091)\n"),
               std::string::npos)
         << r.out;
     EXPECT_EQ(weft(base).rc, 0);
@@ -140,7 +144,9 @@ TEST(Gradcheck, GoldenCreatedComparedMovedAndUpdated) {
     // a parameter the golden lacks; --update adds it and keeps the others
     r = weft(base + ",spring.kd");
     EXPECT_EQ(r.rc, 1) << r.out;
-    EXPECT_NE(r.out.find("golden: the golden file has no gradient for 'spring.kd' (run with --update to add it)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("golden: the golden file has no gradient for 'spring.kd' (run with --update to add it)"),
+              std::string::npos)
+        << r.out;
     r = weft(chain + " --wrt spring.kd --update");
     EXPECT_EQ(r.rc, 0) << r.out;
     EXPECT_NE(r.out.find("  new: d loss / d spring.kd (7 entries)\n  kept: d loss / d particle_qd[3] (not checked in this run)\n"
@@ -148,6 +154,29 @@ TEST(Gradcheck, GoldenCreatedComparedMovedAndUpdated) {
               std::string::npos)
         << r.out;
     EXPECT_EQ(weft(base + ",spring.kd").rc, 0);
+
+    // a golden of another kind of file: float32 members, a loss of two values
+    weft::apps::NpyArray f4;
+    f4.descr = "<f4";
+    f4.shape = {1};
+    f4.data.resize(4);
+    weft::apps::write_npz(golden, {{"spring.ke", f4}});
+    r = weft(base);
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_NE(
+        r.out.find("weft gradcheck: " + golden +
+                   ": member 'spring.ke' must be a float64 scalar or vector (a golden gradient file), got <f4 (a golden file is "
+                   "written by --update)"),
+        std::string::npos)
+        << r.out;
+    weft::apps::NpyArray two = npz["spring.ke"];
+    two.shape = {2};
+    two.data.resize(16);
+    weft::apps::write_npz(golden, {{"loss", two}});
+    r = weft(base);
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_NE(r.out.find(": member 'loss' must hold one value (a golden file is written by --update)"), std::string::npos)
+        << r.out;
 
     // not a golden file
     std::ofstream(golden, std::ios::trunc) << "not a zip";
@@ -162,12 +191,14 @@ TEST(Gradcheck, ScenePastItsStabilityLimit) {
     CliRun r = weft(test_scene("unstable_spring") + " --loss 'final(particle_q[1].y)' --wrt spring.ke");
     EXPECT_EQ(r.rc, 1) << r.out;
     EXPECT_NE(r.out.find("loss final(particle_q[1].y) (not run), 8 steps"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("error: the explicit step is past its stability limit: spring 0 (particles 0, 1): sqrt(ke/m) dt = 6.59 >= 2 "
-                         "(ke 1e+06 N/m, m 0.1 kg, dt 0.00208 s); raise substeps or lower the stiffness (docs/scene-format.md)\n"),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find("error: the explicit step is past its stability limit: spring 0 (particles 0, 1): sqrt(ke/m) dt = 6.59 >= 2 "
+                   "(ke 1e+06 N/m, m 0.1 kg, dt 0.00208 s); raise substeps or lower the stiffness (docs/scene-format.md)\n"),
+        std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("\nFAIL\n"), std::string::npos) << r.out;
-    EXPECT_EQ(weft(test_scene("unstable_spring") + " --loss 'final(particle_q[1].y)' --wrt spring.ke --steps 8 --device cpu").rc, 1);
+    EXPECT_EQ(weft(test_scene("unstable_spring") + " --loss 'final(particle_q[1].y)' --wrt spring.ke --steps 8 --device cpu").rc,
+              1);
 }
 
 TEST(Gradcheck, FiniteDifferencesNotSmoothAtEps) {
@@ -175,11 +206,23 @@ TEST(Gradcheck, FiniteDifferencesNotSmoothAtEps) {
     CliRun r = weft(test_scene("kink") + " --loss 'max(particle_q.y)' --wrt 'particle_q[1].y' --fd-eps 0.003");
     EXPECT_EQ(r.rc, 1) << r.out;
     EXPECT_NE(r.out.find("<- fd not smooth"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("error: finite differences of particle_q[1].y are not smooth at eps (1 of 1 entries; particle_q[1].y: fd 0.333"),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find(
+            "error: finite differences of particle_q[1].y are not smooth at eps (1 of 1 entries; particle_q[1].y: fd 0.333"),
+        std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("at eps 0.003, 0.166"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("at eps/2): the adjoint is not judged; try another --fd-eps"), std::string::npos) << r.out;
+    // a golden is not written from a check that failed
+    TempDir dir;
+    const std::string golden = (dir.path / "kink.npz").string();
+    r = weft(test_scene("kink") + " --loss 'max(particle_q.y)' --wrt 'particle_q[1].y' --fd-eps 0.003 --golden " + golden +
+             " --update");
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_NE(r.out.find("golden " + golden + ": not updated: the adjoint disagrees with finite differences\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_FALSE(fs::exists(golden));
     // a step that stays on one side of the kink: the adjoint (0) is checked and right
     r = weft(test_scene("kink") + " --loss 'max(particle_q.y)' --wrt 'particle_q[1].y' --fd-eps 0.0005");
     EXPECT_EQ(r.rc, 0) << r.out;
@@ -198,14 +241,16 @@ TEST(Gradcheck, JsonReport) {
     REQUIRE_CPU();
     TempDir dir;
     const std::string golden = (dir.path / "g.npz").string();
-    CliRun r = weft(scene("bounce") + " --loss 'mean(particle_q.y)' --wrt particle_qd --steps 8 --report json --golden " + golden + " --update");
+    CliRun r = weft(scene("bounce") + " --loss 'mean(particle_q.y)' --wrt particle_qd --steps 8 --report json --golden " +
+                    golden + " --update");
     ASSERT_EQ(r.rc, 0) << r.out;
     std::ofstream(dir.path / "report.json") << r.out;
     // Python's json module reads it back; the check prints the fields the test compares.
-    std::string cmd = "/usr/bin/python3 -c \"import json,sys; d=json.load(open(sys.argv[1])); p=d['params'][0]; "
-                      "print(d['passed'], d['steps'], d['loss_expr'], p['name'], p['entries_total'], len(p['entries']), "
-                      "p['entries'][1]['label'], round(p['entries'][1]['adjoint'], 6), d['golden']['updated'], d['causes'])\" " +
-                      (dir.path / "report.json").string();
+    std::string cmd =
+        "/usr/bin/python3 -c \"import json,sys; d=json.load(open(sys.argv[1])); p=d['params'][0]; "
+        "print(d['passed'], d['steps'], d['loss_expr'], p['name'], p['entries_total'], len(p['entries']), "
+        "p['entries'][1]['label'], round(p['entries'][1]['adjoint'], 6), d['golden']['updated'], d['causes'])\" " +
+        (dir.path / "report.json").string();
     FILE* p = popen(cmd.c_str(), "r");
     char buf[512] = {0};
     size_t n = fread(buf, 1, sizeof buf - 1, p);
@@ -226,28 +271,43 @@ TEST(Gradcheck, UsageErrors) {
     const std::pair<std::string, std::string> cases[] = {
         {"", "weft gradcheck: expected one scene file, got 0"},
         {chain + " --wrt spring.ke", "weft gradcheck: --loss is required, for example --loss 'mean(particle_q.y)'"},
-        {chain + " --loss 'mean(particle_q.y)'", "weft gradcheck: --wrt is required, for example --wrt spring_stiffness,particle_qd[0]"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --report xml", "weft gradcheck: --report must be 'text' or 'json', got 'xml'"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --update", "weft gradcheck: --update needs --golden FILE.npz (the file to write)"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --fd-eps -1", "weft gradcheck: --fd-eps expects a positive number, got '-1'"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --rtol x", "weft gradcheck: --rtol expects a positive number, got 'x'"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --atol -1", "weft gradcheck: --atol expects a non-negative number, got '-1'"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --golden-rtol 0", "weft gradcheck: --golden-rtol expects a positive number, got '0'"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --steps 0", "weft gradcheck: --steps expects an integer from 1 to 10000000, got '0'"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --samples 2.5", "weft gradcheck: --samples expects an integer from 1 to 1000000, got '2.5'"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --stesp 3", "weft gradcheck: unknown option --stesp (did you mean --steps?)"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke, ", "weft gradcheck: --wrt has an empty parameter name in 'spring.ke,'"},
-        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --device gpu", "weft gradcheck: invalid device 'gpu': expected 'cpu', 'cuda[:N]' or 'sim[:ARCH]'"},
+        {chain + " --loss 'mean(particle_q.y)'",
+         "weft gradcheck: --wrt is required, for example --wrt spring_stiffness,particle_qd[0]"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --report xml",
+         "weft gradcheck: --report must be 'text' or 'json', got 'xml'"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --update",
+         "weft gradcheck: --update needs --golden FILE.npz (the file to write)"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --fd-eps -1",
+         "weft gradcheck: --fd-eps expects a positive number, got '-1'"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --rtol x",
+         "weft gradcheck: --rtol expects a positive number, got 'x'"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --atol -1",
+         "weft gradcheck: --atol expects a non-negative number, got '-1'"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --golden-rtol 0",
+         "weft gradcheck: --golden-rtol expects a positive number, got '0'"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --steps 0",
+         "weft gradcheck: --steps expects an integer from 1 to 10000000, got '0'"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --samples 2.5",
+         "weft gradcheck: --samples expects an integer from 1 to 1000000, got '2.5'"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --stesp 3",
+         "weft gradcheck: unknown option --stesp (did you mean --steps?)"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke, ",
+         "weft gradcheck: --wrt has an empty parameter name in 'spring.ke,'"},
+        {chain + " --loss 'mean(particle_q.y)' --wrt spring.ke --device gpu",
+         "weft gradcheck: invalid device 'gpu': expected 'cpu', 'cuda[:N]' or 'sim[:ARCH]'"},
         {chain + " --loss 'mean(particle_q.y)' --wrt spring_stifness",
-         "weft gradcheck: --wrt 'spring_stifness': unknown parameter 'spring_stifness' (did you mean 'spring_stiffness'?); parameters are "
+         "weft gradcheck: --wrt 'spring_stifness': unknown parameter 'spring_stifness' (did you mean 'spring_stiffness'?); "
+         "parameters are "
          "Model arrays, initial-State arrays (particle_q, particle_qd) or scene keys such as spring.ke and cloth.tri_ke"},
         {chain + " --loss 'mean(particle_q.y)' --wrt cloth.tri_ke",
          "weft gradcheck: --wrt 'cloth.tri_ke': 'tri_materials' is empty in this scene (nothing of that kind was built)"},
         {chain + " --loss 'mean(particle_p.y)' --wrt spring.ke",
-         "--loss:1:6: error: unknown State array 'particle_p' (particle_q, particle_qd)\n    mean(particle_p.y)\n         ^~~~~~~~~~\n"
+         "--loss:1:6: error: unknown State array 'particle_p' (particle_q, particle_qd)\n    mean(particle_p.y)\n         "
+         "^~~~~~~~~~\n"
          "note: did you mean 'particle_q'?\n"},
         {chain + " --loss 'final(particle_q[8].y)' --wrt spring.ke",
-         "--loss:1:7: error: particle index 8 is out of range (the model has 8 particles)\n    final(particle_q[8].y)\n          ^~~~~~~~~~~~~~~\n"},
+         "--loss:1:7: error: particle index 8 is out of range (the model has 8 particles)\n    final(particle_q[8].y)\n          "
+         "^~~~~~~~~~~~~~~\n"},
         {test_scene("missing") + " --loss 'mean(particle_q.y)' --wrt spring.ke", "cannot open"},
     };
     for (const auto& [args, message] : cases) {
