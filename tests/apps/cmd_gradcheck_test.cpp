@@ -155,6 +155,29 @@ TEST(Gradcheck, GoldenCreatedComparedMovedAndUpdated) {
         << r.out;
     EXPECT_EQ(weft(base + ",spring.kd").rc, 0);
 
+    // a golden of another kind of file: float32 members, a loss of two values
+    weft::apps::NpyArray f4;
+    f4.descr = "<f4";
+    f4.shape = {1};
+    f4.data.resize(4);
+    weft::apps::write_npz(golden, {{"spring.ke", f4}});
+    r = weft(base);
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_NE(
+        r.out.find("weft gradcheck: " + golden +
+                   ": member 'spring.ke' must be a float64 scalar or vector (a golden gradient file), got <f4 (a golden file is "
+                   "written by --update)"),
+        std::string::npos)
+        << r.out;
+    weft::apps::NpyArray two = npz["spring.ke"];
+    two.shape = {2};
+    two.data.resize(16);
+    weft::apps::write_npz(golden, {{"loss", two}});
+    r = weft(base);
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_NE(r.out.find(": member 'loss' must hold one value (a golden file is written by --update)"), std::string::npos)
+        << r.out;
+
     // not a golden file
     std::ofstream(golden, std::ios::trunc) << "not a zip";
     r = weft(base);
@@ -190,6 +213,16 @@ TEST(Gradcheck, FiniteDifferencesNotSmoothAtEps) {
         << r.out;
     EXPECT_NE(r.out.find("at eps 0.003, 0.166"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("at eps/2): the adjoint is not judged; try another --fd-eps"), std::string::npos) << r.out;
+    // a golden is not written from a check that failed
+    TempDir dir;
+    const std::string golden = (dir.path / "kink.npz").string();
+    r = weft(test_scene("kink") + " --loss 'max(particle_q.y)' --wrt 'particle_q[1].y' --fd-eps 0.003 --golden " + golden +
+             " --update");
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_NE(r.out.find("golden " + golden + ": not updated: the adjoint disagrees with finite differences\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_FALSE(fs::exists(golden));
     // a step that stays on one side of the kink: the adjoint (0) is checked and right
     r = weft(test_scene("kink") + " --loss 'max(particle_q.y)' --wrt 'particle_q[1].y' --fd-eps 0.0005");
     EXPECT_EQ(r.rc, 0) << r.out;
