@@ -57,9 +57,7 @@ void OrbitCamera::pan(float dx, float dy, float height) {
     target += metres * (-dx * right + dy * up);
 }
 
-void OrbitCamera::zoom(float wheel_steps) {
-    distance = std::clamp(distance * std::pow(0.9f, wheel_steps), 1e-3f, 1e5f);
-}
+void OrbitCamera::zoom(float wheel_steps) { distance = std::clamp(distance * std::pow(0.9f, wheel_steps), 1e-3f, 1e5f); }
 
 void OrbitCamera::fit(const Eigen::Vector3f& lo, const Eigen::Vector3f& hi) {
     target = 0.5f * (lo + hi);
@@ -67,8 +65,7 @@ void OrbitCamera::fit(const Eigen::Vector3f& lo, const Eigen::Vector3f& hi) {
     distance = std::clamp(1.3f * radius / std::sin(0.5f * fov_y), 1e-3f, 1e5f);
 }
 
-bool OrbitCamera::project(const Eigen::Vector3f& world, int width, int height, Eigen::Vector2f& pixel,
-                          float* depth) const {
+bool OrbitCamera::project(const Eigen::Vector3f& world, int width, int height, Eigen::Vector2f& pixel, float* depth) const {
     Eigen::Vector4f eye_p = view() * world.homogeneous();
     if (depth) *depth = -eye_p.z();
     if (eye_p.z() >= 0.0f) return false;

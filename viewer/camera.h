@@ -35,21 +35,20 @@ public:
     float far_plane = 1000.0f;                 // m
 
     Eigen::Vector3f eye() const;
-    Eigen::Matrix4f view() const;                     // world -> eye space
+    Eigen::Matrix4f view() const;                    // world -> eye space
     Eigen::Matrix4f projection(float aspect) const;  // eye -> clip space; aspect = width / height
 
     // Mouse moves, in pixels of a window `height` pixels tall.
-    void orbit(float dx, float dy);                  // left drag: yaw and pitch, 0.01 rad per pixel
-    void pan(float dx, float dy, float height);      // middle / shift drag: target follows the cursor
-    void zoom(float wheel_steps);                    // wheel: distance x 0.9 per step forward
+    void orbit(float dx, float dy);              // left drag: yaw and pitch, 0.01 rad per pixel
+    void pan(float dx, float dy, float height);  // middle / shift drag: target follows the cursor
+    void zoom(float wheel_steps);                // wheel: distance x 0.9 per step forward
 
     // Frames an axis-aligned box (min, max): target at its centre, distance so that it fits.
     void fit(const Eigen::Vector3f& lo, const Eigen::Vector3f& hi);
 
     // World point -> pixel (x right, y down, of a width x height image) and eye depth (m, > 0 in
     // front). Returns false for a point behind the eye.
-    bool project(const Eigen::Vector3f& world, int width, int height, Eigen::Vector2f& pixel,
-                 float* depth = nullptr) const;
+    bool project(const Eigen::Vector3f& world, int width, int height, Eigen::Vector2f& pixel, float* depth = nullptr) const;
     // The ray through pixel (x, y) of a width x height image, from the eye.
     Ray ray(float x, float y, int width, int height) const;
 };

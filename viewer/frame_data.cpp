@@ -62,17 +62,21 @@ MeshData shape_mesh(int type, const Vector3f& s, const std::vector<engine::Mesh>
     MeshData m;
     switch (type) {
         case engine::GEO_SPHERE:
-            add_grid(m, 16, 32, [&](float u, float v) { return Vector3f(s.x() * sphere_dir(u, v)); }, sphere_dir);
+            add_grid(
+                m, 16, 32, [&](float u, float v) { return Vector3f(s.x() * sphere_dir(u, v)); }, sphere_dir);
             break;
         case engine::GEO_CAPSULE: {
             float r = s.x(), h = s.y();
             // Lower hemisphere (v in [0, 1/2] of the sphere), cylinder, upper hemisphere.
-            add_grid(m, 8, 32, [&](float u, float v) { return Vector3f(r * sphere_dir(u, 0.5f * v) - Vector3f(0, h, 0)); },
-                     [&](float u, float v) { return sphere_dir(u, 0.5f * v); });
-            add_grid(m, 1, 32, [&](float u, float v) { return Vector3f(r * sphere_dir(u, 0.5f) + Vector3f(0, h * (2 * v - 1), 0)); },
-                     [&](float u, float) { return sphere_dir(u, 0.5f); });
-            add_grid(m, 8, 32, [&](float u, float v) { return Vector3f(r * sphere_dir(u, 0.5f + 0.5f * v) + Vector3f(0, h, 0)); },
-                     [&](float u, float v) { return sphere_dir(u, 0.5f + 0.5f * v); });
+            add_grid(
+                m, 8, 32, [&](float u, float v) { return Vector3f(r * sphere_dir(u, 0.5f * v) - Vector3f(0, h, 0)); },
+                [&](float u, float v) { return sphere_dir(u, 0.5f * v); });
+            add_grid(
+                m, 1, 32, [&](float u, float v) { return Vector3f(r * sphere_dir(u, 0.5f) + Vector3f(0, h * (2 * v - 1), 0)); },
+                [&](float u, float) { return sphere_dir(u, 0.5f); });
+            add_grid(
+                m, 8, 32, [&](float u, float v) { return Vector3f(r * sphere_dir(u, 0.5f + 0.5f * v) + Vector3f(0, h, 0)); },
+                [&](float u, float v) { return sphere_dir(u, 0.5f + 0.5f * v); });
             break;
         }
         case engine::GEO_BOX:
@@ -85,17 +89,17 @@ MeshData shape_mesh(int type, const Vector3f& s, const std::vector<engine::Mesh>
                     Vector3f t1 = Vector3f::Zero();
                     t1[(axis + 1) % 3] = 1.0f;
                     Vector3f t2 = t1.cross(n);
-                    add_grid(m, 1, 1,
-                             [&](float u, float v) {
-                                 return Vector3f((n + (2 * u - 1) * t2 + (2 * v - 1) * t1).cwiseProduct(s));
-                             },
-                             [&](float, float) { return n; });
+                    add_grid(
+                        m, 1, 1,
+                        [&](float u, float v) { return Vector3f((n + (2 * u - 1) * t2 + (2 * v - 1) * t1).cwiseProduct(s)); },
+                        [&](float, float) { return n; });
                 }
             break;
         case engine::GEO_PLANE:
-            add_grid(m, 1, 1,
-                     [&](float u, float v) { return Vector3f(kPlaneHalfSize * (2 * v - 1), 0, kPlaneHalfSize * (2 * u - 1)); },
-                     [&](float, float) { return Vector3f(0, 1, 0); });
+            add_grid(
+                m, 1, 1,
+                [&](float u, float v) { return Vector3f(kPlaneHalfSize * (2 * v - 1), 0, kPlaneHalfSize * (2 * u - 1)); },
+                [&](float, float) { return Vector3f(0, 1, 0); });
             break;
         case engine::GEO_MESH: {
             if (size_t(index) >= meshes.size()) break;
@@ -113,8 +117,7 @@ MeshData shape_mesh(int type, const Vector3f& s, const std::vector<engine::Mesh>
             }
             break;
         }
-        default:
-            break;
+        default: break;
     }
     return m;
 }
@@ -123,8 +126,8 @@ MeshData shape_mesh(int type, const Vector3f& s, const std::vector<engine::Mesh>
 
 Vector3f color_map(float t) {
     // Piecewise-linear through five stops: dark blue, blue, teal, green, yellow.
-    static const Vector3f stops[] = {{0.12f, 0.15f, 0.55f}, {0.15f, 0.40f, 0.85f}, {0.10f, 0.70f, 0.70f},
-                                     {0.45f, 0.85f, 0.30f}, {0.98f, 0.90f, 0.15f}};
+    static const Vector3f stops[] = {
+        {0.12f, 0.15f, 0.55f}, {0.15f, 0.40f, 0.85f}, {0.10f, 0.70f, 0.70f}, {0.45f, 0.85f, 0.30f}, {0.98f, 0.90f, 0.15f}};
     t = std::clamp(std::isfinite(t) ? t : 0.0f, 0.0f, 1.0f) * 4.0f;
     int i = std::min(int(t), 3);
     float f = t - float(i);
@@ -132,8 +135,8 @@ Vector3f color_map(float t) {
 }
 
 Vector3f shape_color(int index) {
-    static const Vector3f palette[] = {{0.85f, 0.30f, 0.20f}, {0.25f, 0.55f, 0.85f}, {0.35f, 0.75f, 0.35f},
-                                       {0.80f, 0.65f, 0.25f}, {0.60f, 0.40f, 0.75f}};
+    static const Vector3f palette[] = {
+        {0.85f, 0.30f, 0.20f}, {0.25f, 0.55f, 0.85f}, {0.35f, 0.75f, 0.35f}, {0.80f, 0.65f, 0.25f}, {0.60f, 0.40f, 0.75f}};
     return palette[size_t(index) % 5];
 }
 

@@ -29,9 +29,9 @@ struct ParticleData {
 
 struct MeshData {
     std::string name;
-    std::vector<Eigen::Vector3f> positions;  // m, world space (vertices)
-    std::vector<Eigen::Vector3f> normals;    // unit, per vertex (vertices)
-    std::vector<uint32_t> indices;           // 3 per triangle
+    std::vector<Eigen::Vector3f> positions;        // m, world space (vertices)
+    std::vector<Eigen::Vector3f> normals;          // unit, per vertex (vertices)
+    std::vector<uint32_t> indices;                 // 3 per triangle
     Eigen::Vector3f color{0.8f, 0.8f, 0.8f};       // front faces (counter-clockwise seen from outside)
     Eigen::Vector3f back_color{0.8f, 0.8f, 0.8f};  // back faces; surfaces are lit on both sides
 };

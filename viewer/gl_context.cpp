@@ -24,8 +24,8 @@ std::string egl_error(const char* step) {
 void isolate_gl_driver() {
     static void* driver = [] {
         // The Mesa megadriver: every name in dri/ is a link to one file, so one load covers them.
-        for (const char* path : {"/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so", "/usr/lib64/dri/swrast_dri.so",
-                                 "/usr/lib/dri/swrast_dri.so"})
+        for (const char* path :
+             {"/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so", "/usr/lib64/dri/swrast_dri.so", "/usr/lib/dri/swrast_dri.so"})
             if (void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)) return h;
         return static_cast<void*>(nullptr);
     }();
@@ -41,13 +41,9 @@ HeadlessContext::HeadlessContext() {
     if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor))
         throw runtime::RuntimeError(egl_error("opening Mesa's surfaceless EGL platform"));
     if (!eglBindAPI(EGL_OPENGL_API)) throw runtime::RuntimeError(egl_error("eglBindAPI(OpenGL)"));
-    const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                 3,
-                                 EGL_CONTEXT_MINOR_VERSION,
-                                 3,
-                                 EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                 EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                 EGL_NONE};
+    const EGLint attributes[] = {
+        EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
     EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
     if (context == EGL_NO_CONTEXT) {
         std::string e = egl_error("creating an OpenGL 3.3 core context");

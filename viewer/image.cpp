@@ -96,8 +96,9 @@ Image read_png(const std::string& path) {
     size_t row = size_t(image.width) * 4;
     uLongf raw_size = uLongf((row + 1) * size_t(image.height));
     std::string raw(raw_size, '\0');
-    if (image.width <= 0 || uncompress(reinterpret_cast<Bytef*>(raw.data()), &raw_size,
-                                       reinterpret_cast<const Bytef*>(packed.data()), uLong(packed.size())) != Z_OK ||
+    if (image.width <= 0 ||
+        uncompress(reinterpret_cast<Bytef*>(raw.data()), &raw_size, reinterpret_cast<const Bytef*>(packed.data()),
+                   uLong(packed.size())) != Z_OK ||
         raw_size != raw.size())
         throw bad("corrupt image data");
     image.rgba.resize(row * size_t(image.height));

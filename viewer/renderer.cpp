@@ -208,7 +208,9 @@ GLuint program(const char* vertex, const char* fragment, bool lighting, const ch
     return p;
 }
 
-void set(GLuint p, const char* name, const Matrix4f& m) { glUniformMatrix4fv(glGetUniformLocation(p, name), 1, GL_FALSE, m.data()); }
+void set(GLuint p, const char* name, const Matrix4f& m) {
+    glUniformMatrix4fv(glGetUniformLocation(p, name), 1, GL_FALSE, m.data());
+}
 void set(GLuint p, const char* name, const Vector3f& v) { glUniform3fv(glGetUniformLocation(p, name), 1, v.data()); }
 void set(GLuint p, const char* name, float v) { glUniform1f(glGetUniformLocation(p, name), v); }
 void set(GLuint p, const char* name, int v) { glUniform1i(glGetUniformLocation(p, name), v); }
@@ -529,8 +531,7 @@ Image Renderer::render_image(const FrameData& frame, const OrbitCamera& camera, 
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, flipped.data());
     size_t row = size_t(width) * 4;
-    for (int y = 0; y < height; ++y)
-        std::memcpy(&image.rgba[row * size_t(y)], &flipped[row * size_t(height - 1 - y)], row);
+    for (int y = 0; y < height; ++y) std::memcpy(&image.rgba[row * size_t(y)], &flipped[row * size_t(height - 1 - y)], row);
     glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
     glDeleteFramebuffers(2, fbo);
     glDeleteRenderbuffers(2, color);

@@ -28,13 +28,13 @@ namespace weft::viewer {
 
 // [SECTION] RenderOptions
 struct RenderOptions {
-    Eigen::Vector3f background{0.13f, 0.14f, 0.17f};        // linear RGB
-    Eigen::Vector3f light_direction{0.35f, 1.0f, 0.45f};    // towards the light (normalised when used)
-    float ambient = 0.35f;                                  // share of the albedo lit everywhere, [0, 1]
-    bool shadows = true;                                    // the directional light casts shadows
-    bool grid = true;                                       // draw the ground plane (when the frame has one)
-    Eigen::Vector3f ground_color{0.52f, 0.53f, 0.56f};      // with darker lines every metre
-    int samples = 4;                                        // MSAA samples of render_image (1 = none)
+    Eigen::Vector3f background{0.13f, 0.14f, 0.17f};      // linear RGB
+    Eigen::Vector3f light_direction{0.35f, 1.0f, 0.45f};  // towards the light (normalised when used)
+    float ambient = 0.35f;                                // share of the albedo lit everywhere, [0, 1]
+    bool shadows = true;                                  // the directional light casts shadows
+    bool grid = true;                                     // draw the ground plane (when the frame has one)
+    Eigen::Vector3f ground_color{0.52f, 0.53f, 0.56f};    // with darker lines every metre
+    int samples = 4;                                      // MSAA samples of render_image (1 = none)
 };
 
 // [SECTION] Renderer

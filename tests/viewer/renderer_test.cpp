@@ -29,8 +29,8 @@ constexpr int kWidth = 320, kHeight = 240;
     if (kmin >= lo && kmax <= hi && kmax - kmin <= 0.06f + 3.0f / (255.0f * albedo.minCoeff()))
         return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "pixel (" << int(p[0]) << ", " << int(p[1]) << ", " << int(p[2])
-                                         << ") is not albedo (" << albedo.transpose() << ") lit; factors " << k[0] << " "
-                                         << k[1] << " " << k[2];
+                                         << ") is not albedo (" << albedo.transpose() << ") lit; factors " << k[0] << " " << k[1]
+                                         << " " << k[2];
 }
 
 bool is_background(const uint8_t* p, const Vector3f& bg) {
@@ -117,8 +117,8 @@ TEST_P(RendererTest, ObjectsAppearWhereTheProjectionSaysInTheirColour) {
                 ASSERT_TRUE(lit_as(p, box_color)) << "box pixel " << x << ", " << y;
                 ++box_pixels;
             } else if (dc > r_px + 2.0f && !hits_box(px, py, 1.03f)) {
-                ASSERT_TRUE(is_background(p, o.background))
-                    << "background pixel " << x << ", " << y << " is (" << int(p[0]) << ", " << int(p[1]) << ", " << int(p[2]) << ")";
+                ASSERT_TRUE(is_background(p, o.background)) << "background pixel " << x << ", " << y << " is (" << int(p[0])
+                                                            << ", " << int(p[1]) << ", " << int(p[2]) << ")";
                 ++background_pixels;
             }
         }
@@ -181,8 +181,7 @@ TEST_P(RendererTest, GroundReceivesTheParticleShadow) {
     EXPECT_TRUE(lit_as(v, o.ground_color, 0.7f, 1.02f)) << "lit";
 }
 
-INSTANTIATE_TEST_SUITE_P(Contexts, RendererTest, ::testing::Values(ContextKind::Egl, ContextKind::GlfwHidden),
-                         test::kind_name);
+INSTANTIATE_TEST_SUITE_P(Contexts, RendererTest, ::testing::Values(ContextKind::Egl, ContextKind::GlfwHidden), test::kind_name);
 
 }  // namespace
 }  // namespace weft::viewer

@@ -44,10 +44,10 @@ inline bool make_context(ContextKind kind, TestContext& c, std::string& why) {
     }
 }
 
-#define WEFT_REQUIRE_CONTEXT(kind, ctx)                                      \
-    ::weft::viewer::test::TestContext ctx;                                   \
-    do {                                                                     \
-        std::string why_;                                                    \
+#define WEFT_REQUIRE_CONTEXT(kind, ctx)                                                 \
+    ::weft::viewer::test::TestContext ctx;                                              \
+    do {                                                                                \
+        std::string why_;                                                               \
         if (!::weft::viewer::test::make_context(kind, ctx, why_)) GTEST_SKIP() << why_; \
     } while (0)
 
