@@ -1,6 +1,6 @@
 // `weft view` and `weft run --render` as a user runs them: headless PNG frames, the window under
-// Xvfb (ctest runs this binary under xvfb-run), and the error paths: no display, a scene that does
-// not load, usage mistakes.
+// Xvfb (started by the test when there is no display), and the error paths: no display, a scene
+// that does not load, usage mistakes.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "tests/apps/weft_cli.h"
+#include "tests/viewer/viewer_test_util.h"
 #include "viewer/image.h"
 
 namespace {
@@ -56,8 +57,8 @@ TEST(ViewCommand, RunRenderWritesTheSameFrames) {
 }
 
 TEST(ViewCommand, WindowPlaysAndCloses) {
-    const char* display = std::getenv("DISPLAY");
-    if (!display || !*display) GTEST_SKIP() << "no display (ctest runs this test under xvfb-run)";
+    std::string why;
+    if (!weft::viewer::test::ensure_display(why)) GTEST_SKIP() << why;
     fs::path dir = fresh_dir("window");
     auto r = run_weft("view " + kScenes + "bounce.toml --frames 3 --size 640x400 --png " + dir.string());
     ASSERT_EQ(r.code, 0) << r.out;

@@ -37,7 +37,7 @@ TEST(FrameProfileTest, OneSimulatedFrame) {
     double share = 0;
     for (size_t k = 0; k < p.kernels.size(); ++k) {
         const ProfileKernel& kernel = p.kernels[k];
-        if (k > 0) EXPECT_GE(p.kernels[k - 1].cycles, kernel.cycles) << "ranked by cycles";
+        if (k > 0) { EXPECT_GE(p.kernels[k - 1].cycles, kernel.cycles) << "ranked by cycles"; }
         EXPECT_EQ(kernel.cycles, cycles[kernel.name]) << kernel.name;
         EXPECT_EQ(kernel.launches, launches[kernel.name]) << kernel.name;
         EXPECT_EQ(kernel.launches % 2, 0u) << kernel.name << ": launched once per substep";
