@@ -62,7 +62,7 @@ void OrbitCamera::zoom(float wheel_steps) { distance = std::clamp(distance * std
 void OrbitCamera::fit(const Eigen::Vector3f& lo, const Eigen::Vector3f& hi) {
     target = 0.5f * (lo + hi);
     float radius = std::max(0.5f * (hi - lo).norm(), 0.05f);
-    distance = std::clamp(1.3f * radius / std::sin(0.5f * fov_y), 1e-3f, 1e5f);
+    distance = std::clamp(1.1f * radius / std::sin(0.5f * fov_y), 1e-3f, 1e5f);
 }
 
 bool OrbitCamera::project(const Eigen::Vector3f& world, int width, int height, Eigen::Vector2f& pixel, float* depth) const {
