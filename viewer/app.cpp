@@ -133,8 +133,13 @@ struct Ui {
             bool sim = session.device().kind == runtime::DeviceKind::Sim;
             uint64_t mark = runtime::sim_report_mark();
             try {
-                session.step_frame([this](int done, int total) { worker.done_steps = done, worker.total_steps = total; },
-                                   &worker.cancel);
+                // On the simulator a frame takes seconds: step by step, with progress and cancel. Elsewhere
+                // the frame runs whole (as one CUDA graph on cuda devices).
+                if (sim)
+                    session.step_frame([this](int done, int total) { worker.done_steps = done, worker.total_steps = total; },
+                                       &worker.cancel);
+                else
+                    session.step_frame();
                 JobResult r = collect(true, mark, sim);
                 r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
                 r.steps = session.substeps();
@@ -243,6 +248,10 @@ struct Ui {
                         playback.steps_per_second());
             const char* colors[] = {"speed", "force", "none"};
             if (ImGui::Combo("colour by", &color_choice, colors, 3)) options.colors.quantity = colors[color_choice];
+            for (const ParticleData& p : frame.particles)
+                if (options.colors.quantity != "none")
+                    ImGui::Text("%s: %s from %.3g (dark blue) to %.3g (yellow)", p.name.c_str(), options.colors.quantity.c_str(),
+                                double(p.value_lo), double(p.value_hi));
         }
 
         if (ImGui::CollapsingHeader("Device", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -421,7 +430,16 @@ int run_app(Session& session, const AppOptions& options) {
         if (options.frames >= 0) ui.playback.play();
         const auto start = Clock::now();
         ImVec2 press{0, 0};
+        long busy_ui_frames = 0;  // UI frames drawn while a job ran, and their time
+        double busy_seconds = 0;
+        auto last = Clock::now();
         while (!window.should_close()) {
+            auto now_tp = Clock::now();
+            if (ui.worker.busy()) {
+                ++busy_ui_frames;
+                busy_seconds += std::chrono::duration<double>(now_tp - last).count();
+            }
+            last = now_tp;
             glfwPollEvents();
             ui.take_results();
             if (ui.frames_left == 0 && !ui.worker.busy() && !ui.window_png_due) break;
@@ -481,6 +499,10 @@ int run_app(Session& session, const AppOptions& options) {
         }
         ui.worker.cancel = true;
         code = ui.exit_code;
+        if (options.frames >= 0)
+            printf("%s: %d frames on %s; the window drew %.0f frames per second while the simulation worked\n",
+                   session.scene().name.c_str(), ui.frame_index, ui.device.c_str(),
+                   busy_seconds > 0 ? double(busy_ui_frames) / busy_seconds : 0.0);
         if (!ui.error.empty() && options.frames >= 0) fprintf(stderr, "%s\n", ui.error.c_str());
     }
     ui.worker.join();  // before ImGui and the window go

@@ -3,6 +3,7 @@
 #include "viewer/frame_data.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "runtime/errors.h"
@@ -162,7 +163,9 @@ bool FrameData::bounds(Vector3f& lo, Vector3f& hi) const {
 
 FrameData snapshot(const engine::Model& model, const engine::State& state, const std::vector<engine::Renderable>& renderables,
                    const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options) {
+    static std::atomic<uint64_t> snapshots{0};
     FrameData f;
+    f.serial = ++snapshots;
     f.ground = model.ground;
     f.ground_plane = Eigen::Vector4f(model.ground_plane[0], model.ground_plane[1], model.ground_plane[2], model.ground_plane[3]);
     std::vector<MeshData> shapes;

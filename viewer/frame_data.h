@@ -49,6 +49,11 @@ struct FrameData {
     std::vector<LineData> lines;
     bool ground = true;
     Eigen::Vector4f ground_plane{0.0f, 1.0f, 0.0f, 0.0f};  // n.x + d = 0
+    // Which snapshot this is (a process-wide count from 1); 0 for a frame built by hand. The
+    // renderer keeps a snapshot's shadow map while the same one is drawn again (a window redraws
+    // the same frame many times); a frame with serial 0 always gets a new one. Code that edits a
+    // snapshot's contents sets serial to 0.
+    uint64_t serial = 0;
 
     // The box around every particle (with its radius) and every mesh vertex; false when empty.
     bool bounds(Eigen::Vector3f& lo, Eigen::Vector3f& hi) const;

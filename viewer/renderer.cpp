@@ -250,6 +250,9 @@ struct Renderer::Impl {
     GLuint vao = 0, position_buffer = 0, normal_buffer = 0, index_buffer = 0;
     GLuint particle_vao = 0, corner_buffer = 0, center_buffer = 0, radius_buffer = 0, color_buffer = 0;
     GLuint shadow_fbo = 0, shadow_texture = 0;
+    // What the shadow map holds: the snapshot and the light (see FrameData::serial).
+    uint64_t shadow_serial = 0;
+    Vector3f shadow_light = Vector3f::Zero();
 
     // Uploaded meshes of the frame being drawn (one buffer set, drawn range by range).
     struct Range {
@@ -422,7 +425,10 @@ void Renderer::render(const FrameData& frame, const OrbitCamera& camera, int wid
     glDepthMask(GL_TRUE);
     glDisable(GL_CULL_FACE);
     glDisable(GL_BLEND);
-    if (o.shadows) {
+    const bool shadow_current = frame.serial != 0 && frame.serial == g.shadow_serial && light == g.shadow_light;
+    if (o.shadows && !shadow_current) {
+        g.shadow_serial = frame.serial;
+        g.shadow_light = light;
         glBindFramebuffer(GL_FRAMEBUFFER, g.shadow_fbo);
         glViewport(0, 0, kShadowSize, kShadowSize);
         glClear(GL_DEPTH_BUFFER_BIT);

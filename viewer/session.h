@@ -84,8 +84,7 @@ public:
     const engine::State& state() const;
     const runtime::Device& device() const { return model_->device; }
     const engine::Integrator& integrator() const { return *integrator_; }
-    int frame() const { return frame_; }                         // frames since the start (or reset)
-    double time() const { return frame_ / double(scene_.fps); }  // simulated seconds
+    int frame() const { return frame_; }  // frames since the start (or reset)
     int substeps() const { return substeps_; }
 
 private:

@@ -62,6 +62,7 @@ TEST(ViewCommand, WindowPlaysAndCloses) {
     fs::path dir = fresh_dir("window");
     auto r = run_weft("view " + kScenes + "bounce.toml --frames 3 --size 640x400 --png " + dir.string());
     ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("bounce: 3 frames on cpu; the window drew "), std::string::npos) << r.out;
     // The window after frames 1 to 3, panels included: its size, and frames that differ.
     for (int f = 1; f <= 3; ++f) ASSERT_TRUE(fs::exists(weft::viewer::frame_png_path(dir.string(), f))) << f;
     auto w = weft::viewer::read_png(weft::viewer::frame_png_path(dir.string(), 3));

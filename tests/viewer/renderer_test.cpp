@@ -142,6 +142,7 @@ TEST_P(RendererTest, MovingTheParticleMovesItsPixels) {
         FrameData f = s.frame;
         f.meshes.clear();
         f.particles[0].positions[0] += Vector3f(dx, 0, 0);
+        f.serial = 0;  // changed by hand: not the snapshot it was
         Image img = renderer.render_image(f, cam, kWidth, kHeight);
         Vector2f now, before;
         ASSERT_TRUE(cam.project(f.particles[0].positions[0], kWidth, kHeight, now));
@@ -179,6 +180,35 @@ TEST_P(RendererTest, GroundReceivesTheParticleShadow) {
     const uint8_t* v = img.pixel(int(beside.x()), int(beside.y()));
     EXPECT_TRUE(lit_as(u, o.ground_color, 0.3f, 0.5f)) << "in shadow";
     EXPECT_TRUE(lit_as(v, o.ground_color, 0.7f, 1.02f)) << "lit";
+}
+
+TEST_P(RendererTest, SurfacesAreLitOnBothSidesInTheirOwnColours) {
+    // A 1 m square surface at y = 0.5 wound counter-clockwise seen from above (+y): from above its
+    // pixels are the front colour, from below the back colour, both lit (the back uses the
+    // flipped normal, so the light from above does not leave it black: ambient at least).
+    WEFT_REQUIRE_CONTEXT(GetParam(), ctx);
+    FrameData f;
+    f.ground = false;
+    MeshData m;
+    m.positions = {{-0.5f, 0.5f, -0.5f}, {0.5f, 0.5f, -0.5f}, {-0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}};
+    m.normals.assign(4, Vector3f(0, 1, 0));
+    m.indices = {0, 2, 1, 1, 2, 3};
+    m.color = Vector3f(0.30f, 0.55f, 0.85f);
+    m.back_color = Vector3f(0.85f, 0.45f, 0.30f);
+    f.meshes.push_back(m);
+    Renderer renderer;
+    for (float pitch : {0.8f, -0.8f}) {
+        OrbitCamera cam;
+        cam.target = Vector3f(0, 0.5f, 0);
+        cam.distance = 2.0f;
+        cam.pitch = pitch;
+        Image img = renderer.render_image(f, cam, kWidth, kHeight);
+        Vector2f c;
+        ASSERT_TRUE(cam.project(cam.target, kWidth, kHeight, c));
+        const uint8_t* p = img.pixel(int(c.x()), int(c.y()));
+        EXPECT_TRUE(lit_as(p, pitch > 0 ? m.color : m.back_color)) << "pitch " << pitch;
+        EXPECT_TRUE(is_background(img.pixel(2, 2), RenderOptions().background));
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Contexts, RendererTest, ::testing::Values(ContextKind::Egl, ContextKind::GlfwHidden), test::kind_name);
