@@ -47,6 +47,7 @@ int cmd_builtins(const std::vector<std::string>& args);
 int cmd_audit(const std::vector<std::string>&);
 int cmd_run(const std::vector<std::string>& args);
 int cmd_gradcheck(const std::vector<std::string>& args);
+int cmd_view(const std::vector<std::string>& args);  // apps/cmd_view.cpp; builds without the viewer say so
 
 // "64", "8,8" -> {64}, {8, 8}; UsageError on anything else.
 std::vector<int64_t> parse_dims(const std::string& s);

@@ -2,6 +2,7 @@
 // device, and write per-frame particle positions (.npz for numpy, .ply for point-cloud tools).
 //
 //   weft run scenes/bounce.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]
+//                               [--render DIR]
 //
 // stderr shows a progress bar; stdout gets a one-line summary (frames, simulated seconds, wall
 // time, steps per second). Frame files are written to a temporary name and renamed, so a viewer
@@ -22,6 +23,9 @@
 #include "engine/particle_grid.h"
 #include "engine/scene.h"
 #include "engine/stepper.h"
+#ifdef WEFT_HAVE_VIEWER
+#include "viewer/frame_writer.h"
+#endif
 
 namespace weft::apps {
 
@@ -73,10 +77,11 @@ int cmd_run(const std::vector<std::string>& argv) {
             printf(
                 "usage: weft run SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]\n"
                 "Simulates a scene file (docs/scene-format.md); writes frame_NNNNN.npz/.ply to --out or [output] dir.\n"
-                "On a cuda device each frame's substeps run as one CUDA graph; --no-graph launches them one by one.\n");
+                "On a cuda device each frame's substeps run as one CUDA graph; --no-graph launches them one by one.\n"
+                "--render DIR writes DIR/frame_NNNNN.png for frame 0 and every frame, as `weft view --headless` does.\n");
             return 0;
         }
-    Args args(argv, {"device", "frames", "out"}, {"quiet", "no-graph"});
+    Args args(argv, {"device", "frames", "out", "render"}, {"quiet", "no-graph"});
     if (args.positional().size() != 1)
         throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
     engine::Scene scene;
@@ -124,9 +129,26 @@ int cmd_run(const std::vector<std::string>& argv) {
     engine::FrameStepper stepper(model, a, b, scene.substeps, step, graphs);
     if (!scene.output.dir.empty()) std::filesystem::create_directories(scene.output.dir);
     std::vector<float> q(size_t(model.particle_count) * 3), qd(q.size());
+#ifdef WEFT_HAVE_VIEWER
+    std::unique_ptr<viewer::FrameWriter> render;  // --render DIR: PNG frames (viewer/frame_writer.h)
+    auto render_frame = [&](int frame, const engine::State& s) {
+        render->write(viewer::snapshot(model, s, integrator->renderables(model), scene.builder.shape_geo_src),
+                      viewer::frame_png_path(*args.get("render"), frame));
+    };
+    if (args.get("render")) {
+        std::filesystem::create_directories(*args.get("render"));
+        render = std::make_unique<viewer::FrameWriter>(1280, 720);
+        render_frame(0, a);
+    }
+#else
+    if (args.get("render")) throw UsageError("--render needs the viewer, which this build does not have");
+#endif
     for (int frame = 1; frame <= scene.frames; ++frame) {
         stepper.advance();
         const engine::State& now = stepper.current();
+#ifdef WEFT_HAVE_VIEWER
+        if (render) render_frame(frame, now);
+#endif
         now.particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
         if (!scene.output.dir.empty() && frame % scene.output.every == 0) {
             now.particle_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));

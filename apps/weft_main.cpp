@@ -4,8 +4,9 @@
 //   weft launch  MODULE.py --kernel NAME --dim N[,M..] [--device cpu|cuda:0|sim:h200] [--print N]
 //   weft sim     MODULE.py --kernel NAME --dim N[,M..] [--arch h200|FILE.json] [--report text|json]
 //   weft builtins [--markdown]
-//   weft run     SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR]
+//   weft run     SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--render DIR]
 //   weft gradcheck SCENE.toml --loss EXPR --wrt PARAM[,PARAM..] [--golden FILE.npz [--update]] [--report text|json]
+//   weft view    SCENE.toml [--device cpu|cuda|sim:ARCH] [--headless --frames N --png DIR]
 //
 // Exit codes: 0 success, 1 the input has errors (compile errors, launch errors), 2 usage.
 #include <cstdio>
@@ -25,6 +26,7 @@ void usage(FILE* out) {
             "commands:\n"
             "  run SCENE.toml      simulate a scene file and write per-frame particle positions\n"
             "  gradcheck SCENE.toml  check a loss's gradients through a rollout (finite differences, goldens)\n"
+            "  view SCENE.toml     watch a scene in a window (or write PNG frames with --headless)\n"
             "  compile MODULE.py   check a kernel module and print its AST, IR, C++ or PTX\n"
             "  launch MODULE.py    run one kernel on generated inputs and print its outputs\n"
             "  sim MODULE.py       run one kernel on the GPU simulator and print counts per source line\n"
@@ -52,8 +54,8 @@ int main(int argc, char** argv) {
         if (cmd == "audit") return cmd_audit(rest);
         if (cmd == "run") return cmd_run(rest);
         if (cmd == "gradcheck") return cmd_gradcheck(rest);
-        std::string near =
-            weft::support::closest_name(cmd, {"compile", "launch", "sim", "builtins", "audit", "run", "gradcheck"});
+        if (cmd == "view") return cmd_view(rest);
+        std::string near = weft::support::closest_name(cmd, {"compile", "launch", "sim", "builtins", "audit", "run", "gradcheck", "view"});
         fprintf(stderr, "weft: unknown command '%s'%s\n", cmd.c_str(),
                 near.empty() ? "" : (" (did you mean '" + near + "'?)").c_str());
         usage(stderr);

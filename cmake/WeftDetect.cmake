@@ -35,8 +35,12 @@ option(WEFT_WITH_PYTHON "pybind11 module and the weft Python package" ${_weft_py
 # --- Viewer ---------------------------------------------------------------------------------
 set(_weft_viewer_default OFF)
 find_package(glfw3 QUIET)
-find_package(OpenGL QUIET)
-if(glfw3_FOUND AND OpenGL_FOUND AND EXISTS /usr/include/imgui/imgui.h)
+find_package(OpenGL QUIET COMPONENTS OpenGL EGL)
+find_package(ZLIB QUIET)
+# viewer/ compiles Dear ImGui's GLFW and OpenGL 3 backends from Debian's examples folder, renders
+# headless through EGL and writes PNG files with zlib.
+if(glfw3_FOUND AND OpenGL_FOUND AND OpenGL_EGL_FOUND AND ZLIB_FOUND AND EXISTS /usr/include/imgui/imgui.h
+   AND EXISTS /usr/share/doc/libimgui-dev/examples/backends/imgui_impl_opengl3.cpp)
   set(_weft_viewer_default ON)
 endif()
 option(WEFT_WITH_VIEWER "Interactive viewer (GLFW + OpenGL + Dear ImGui)" ${_weft_viewer_default})

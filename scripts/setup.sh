@@ -16,6 +16,7 @@ PACKAGES=(
   pybind11-dev python3-dev python3-numpy python3-pytest   # Python package
   libtomlplusplus-dev                          # scene files
   libglfw3-dev libimgui-dev libgl-dev xvfb     # viewer
+  libegl-dev zlib1g-dev xauth                  # viewer: headless EGL rendering, PNG frames, xvfb-run
   clang-format-14                              # scripts/format, and the format check among the tests
 )
 

@@ -284,3 +284,6 @@ def collide(model, state, **_ignored):
     if not model.particle_contact:
         return 0
     return _weft.build_particle_grid(model._cpp, state._cpp)
+
+# wp.sim.render.SimRendererOpenGL / SimRenderer (python/weft/sim_render.py)
+from . import sim_render as render  # noqa: E402

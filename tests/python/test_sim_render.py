@@ -1,0 +1,100 @@
+"""wp.sim.render (python/weft/sim_render.py): Warp's begin_frame/render/end_frame loop writing PNG
+frames headless (SimRenderer) and drawing in a window (SimRendererOpenGL, under a display or
+xvfb-run), and the errors: unknown keywords, no display."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import weft as wp
+import weft.sim
+from weft import _weft
+
+pytestmark = pytest.mark.skipif(not hasattr(_weft, "ScriptRenderer"), reason="this build has no viewer")
+
+
+def _ball_model():
+    b = wp.sim.ModelBuilder()
+    b.add_particle(pos=(0.0, 1.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0, radius=0.2)
+    return b.finalize(device="cpu")
+
+
+def test_sim_renderer_writes_a_png_per_frame(tmp_path):
+    model = _ball_model()
+    states = [model.state(), model.state()]
+    integrator = wp.sim.SemiImplicitIntegrator()
+    r = wp.sim.render.SimRenderer(model, tmp_path / "frames", screen_width=160, screen_height=120)
+    dt = 1.0 / 60.0
+    for frame in range(3):
+        r.begin_frame(frame * dt)
+        r.render(states[0])
+        r.end_frame()
+        for _ in range(10):
+            integrator.simulate(model, states[0], states[1], dt / 10)
+            states[0], states[1] = states[1], states[0]
+    files = r.save()
+    assert [os.path.basename(f) for f in files] == ["frame_00000.png", "frame_00001.png", "frame_00002.png"]
+    w, h, first = _weft.read_png(files[0])
+    _, _, last = _weft.read_png(files[2])
+    assert (w, h) == (160, 120)
+    changed = sum(first[i:i + 3] != last[i:i + 3] for i in range(0, len(first), 4))
+    assert changed > 10, "the ball fell between frames 0 and 2"
+    assert abs(r.time - 2 * dt) < 1e-12
+
+
+def test_frame_order_is_checked(tmp_path):
+    r = wp.sim.render.SimRenderer(_ball_model(), tmp_path)
+    with pytest.raises(RuntimeError, match=r"render: call begin_frame\(time\) first"):
+        r.render(r.model.state())
+    r.begin_frame(0.0)
+    with pytest.raises(RuntimeError, match="the previous frame has not ended"):
+        r.begin_frame(0.1)
+
+
+def test_unknown_keywords_raise_type_error_naming_them(tmp_path):
+    with pytest.raises(TypeError, match=r"SimRenderer\(\) got unexpected keyword argument\(s\) 'show_joints', 'vsync'"):
+        wp.sim.render.SimRenderer(_ball_model(), tmp_path, show_joints=True, vsync=False)
+    with pytest.raises(ValueError, match="up_axis='Z'"):
+        wp.sim.render.SimRenderer(_ball_model(), tmp_path, up_axis="Z")
+
+
+_WINDOW_SCRIPT = """
+import weft as wp, weft.sim
+b = wp.sim.ModelBuilder()
+b.add_particle(pos=(0.0, 1.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0, radius=0.2)
+model = b.finalize(device="cpu")
+state = model.state()
+r = wp.sim.render.SimRendererOpenGL(model, "test window", screen_width=320, screen_height=240)
+r.show_particles = True
+for i in range(3):
+    r.begin_frame(i / 60.0)
+    r.render(state)
+    r.end_frame()
+print("running", r.is_running())
+r.close()
+print("closed", r.is_running())
+"""
+
+
+def test_sim_renderer_opengl_draws_in_a_window():
+    env = dict(os.environ)
+    cmd = [sys.executable, "-c", _WINDOW_SCRIPT]
+    if not env.get("DISPLAY"):
+        if not shutil.which("xvfb-run"):
+            pytest.skip("no display and no xvfb-run (scripts/setup.sh installs xvfb)")
+        cmd = ["xvfb-run", "-a"] + cmd
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["running True", "closed False"]
+
+
+def test_no_display_suggests_the_headless_renderer():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    script = ("import weft as wp, weft.sim\nb = wp.sim.ModelBuilder()\nb.add_particle(pos=(0.0, 1.0, 0.0), "
+              "vel=(0.0, 0.0, 0.0), mass=1.0)\ntry:\n    wp.sim.render.SimRendererOpenGL(b.finalize(device='cpu'))\n"
+              "except RuntimeError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert out.stdout == ("SimRendererOpenGL: no display (DISPLAY is not set): use wp.sim.render.SimRenderer(model, DIR) "
+                          "to write PNG frames headless, or run under a virtual display: xvfb-run -a python3 ...\n"), out.stderr

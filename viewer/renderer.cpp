@@ -1,0 +1,548 @@
+// viewer/renderer.cpp: shaders, buffers and the two passes described in renderer.h.
+#define GL_GLEXT_PROTOTYPES 1
+#include "viewer/renderer.h"
+
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/errors.h"
+
+namespace weft::viewer {
+
+namespace {
+
+using Eigen::Matrix4f;
+using Eigen::Vector3f;
+constexpr int kShadowSize = 2048;
+
+// ---------------------------------------------------------------------------------------------
+// Shaders. `LIGHTING` is prepended to every fragment shader that shades.
+const char* kLighting = R"(
+uniform vec3 u_light;        // unit, towards the light
+uniform float u_ambient;
+uniform int u_use_shadow;
+uniform mat4 u_light_vp;     // world -> light clip space
+uniform sampler2DShadow u_shadow;
+
+float lit_fraction(vec3 world, vec3 n) {
+    if (u_use_shadow == 0) return 1.0;
+    float slope = 1.0 - abs(dot(n, u_light));
+    vec4 p = u_light_vp * vec4(world + n * (0.004 + 0.01 * slope), 1.0);
+    vec3 s = p.xyz / p.w * 0.5 + 0.5;
+    if (any(lessThan(s, vec3(0.0))) || any(greaterThan(s, vec3(1.0)))) return 1.0;
+    float texel = 1.0 / float(textureSize(u_shadow, 0).x);
+    float sum = 0.0;
+    for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy) sum += texture(u_shadow, vec3(s.xy + vec2(dx, dy) * texel, s.z - 0.0015));
+    return sum / 9.0;
+}
+
+vec3 shade(vec3 albedo, vec3 n, vec3 world) {
+    float d = max(dot(n, u_light), 0.0) * lit_fraction(world, n);
+    return albedo * (u_ambient + (1.0 - u_ambient) * d);
+}
+)";
+
+const char* kMeshVertex = R"(
+layout(location = 0) in vec3 a_pos;
+layout(location = 1) in vec3 a_normal;
+uniform mat4 u_vp;
+out vec3 v_world;
+out vec3 v_normal;
+void main() {
+    v_world = a_pos;
+    v_normal = a_normal;
+    gl_Position = u_vp * vec4(a_pos, 1.0);
+}
+)";
+
+const char* kMeshFragment = R"(
+in vec3 v_world;
+in vec3 v_normal;
+uniform vec3 u_color;
+uniform vec3 u_back_color;
+out vec4 o_color;
+void main() {
+    vec3 n = normalize(v_normal);
+    vec3 albedo = u_color;
+    if (!gl_FrontFacing) { n = -n; albedo = u_back_color; }
+    o_color = vec4(shade(albedo, n, v_world), 1.0);
+}
+)";
+
+const char* kDepthFragment = R"(
+void main() {}
+)";
+
+// Sphere impostors: one quad per instance in the plane through the centre facing the eye, wide
+// enough to hold the sphere's silhouette; the fragment intersects its eye ray with the sphere.
+const char* kParticleVertex = R"(
+layout(location = 0) in vec2 a_corner;
+layout(location = 1) in vec3 a_center;
+layout(location = 2) in float a_radius;
+layout(location = 3) in vec3 a_color;
+uniform mat4 u_view;
+uniform mat4 u_proj;
+uniform int u_ortho;
+out vec3 v_eye;
+flat out vec3 v_center;
+flat out float v_radius;
+flat out vec3 v_color;
+void main() {
+    vec3 c = (u_view * vec4(a_center, 1.0)).xyz;
+    // The silhouette of a sphere seen from distance D spans r D / sqrt(D^2 - r^2) in that plane.
+    float D = length(c);
+    float grow = u_ortho == 1 ? 1.05 : min(1.5 * D / sqrt(max(D * D - a_radius * a_radius, 1e-12)), 8.0);
+    v_eye = c + vec3(a_corner * a_radius * grow, 0.0);
+    v_center = c;
+    v_radius = a_radius;
+    v_color = a_color;
+    gl_Position = u_proj * vec4(v_eye, 1.0);
+}
+)";
+
+const char* kParticleFragment = R"(
+in vec3 v_eye;
+flat in vec3 v_center;
+flat in float v_radius;
+flat in vec3 v_color;
+uniform mat4 u_proj;
+uniform mat4 u_view_inverse;
+uniform int u_ortho;
+uniform int u_depth_only;
+out vec4 o_color;
+void main() {
+    vec3 o = u_ortho == 1 ? v_eye : vec3(0.0);
+    vec3 d = u_ortho == 1 ? vec3(0.0, 0.0, -1.0) : normalize(v_eye);
+    vec3 oc = o - v_center;
+    float b = dot(oc, d);
+    float disc = b * b - (dot(oc, oc) - v_radius * v_radius);
+    if (disc < 0.0) discard;
+    vec3 p = o + (-b - sqrt(disc)) * d;  // the nearer hit
+    vec4 clip = u_proj * vec4(p, 1.0);
+    gl_FragDepth = clip.z / clip.w * 0.5 + 0.5;
+    if (u_depth_only == 1) { o_color = vec4(0.0); return; }
+    vec3 n = mat3(u_view_inverse) * ((p - v_center) / v_radius);
+    vec3 world = (u_view_inverse * vec4(p, 1.0)).xyz;
+    o_color = vec4(shade(v_color, n, world), 1.0);
+}
+)";
+
+const char* kLineVertex = R"(
+layout(location = 0) in vec3 a_pos;
+uniform mat4 u_vp;
+void main() { gl_Position = u_vp * vec4(a_pos, 1.0); }
+)";
+
+const char* kLineFragment = R"(
+uniform vec3 u_color;
+out vec4 o_color;
+void main() { o_color = vec4(u_color, 1.0); }
+)";
+
+// The ground: a large quad on the plane with anti-aliased lines every metre (darker) and every
+// 10 m (darker still), fading into the background with distance.
+const char* kGroundFragment = R"(
+in vec3 v_world;
+in vec3 v_normal;
+uniform vec3 u_color;
+uniform vec3 u_tangent_u;
+uniform vec3 u_tangent_v;
+uniform vec3 u_eye;
+uniform vec3 u_background;
+uniform float u_fade;
+out vec4 o_color;
+float grid(vec2 uv, float cell) {
+    vec2 g = abs(fract(uv / cell - 0.5) - 0.5) / fwidth(uv / cell);
+    return 1.0 - clamp(min(g.x, g.y), 0.0, 1.0);
+}
+void main() {
+    vec2 uv = vec2(dot(v_world, u_tangent_u), dot(v_world, u_tangent_v));
+    vec3 albedo = u_color * (1.0 - 0.25 * grid(uv, 1.0)) * (1.0 - 0.25 * grid(uv, 10.0));
+    vec3 n = normalize(v_normal);
+    if (!gl_FrontFacing) n = -n;
+    vec3 c = shade(albedo, n, v_world);
+    float f = clamp(length(v_world - u_eye) / u_fade, 0.0, 1.0);
+    o_color = vec4(mix(c, u_background, f * f), 1.0);
+}
+)";
+
+GLuint compile(GLenum kind, const std::string& source, const char* name) {
+    GLuint s = glCreateShader(kind);
+    const char* text = source.c_str();
+    glShaderSource(s, 1, &text, nullptr);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = {};
+        glGetShaderInfoLog(s, sizeof log, nullptr, log);
+        throw runtime::RuntimeError(std::string("viewer: the ") + name + " shader does not compile:\n" + log);
+    }
+    return s;
+}
+
+GLuint program(const char* vertex, const char* fragment, bool lighting, const char* name) {
+    std::string header = "#version 330 core\n";
+    GLuint p = glCreateProgram();
+    GLuint vs = compile(GL_VERTEX_SHADER, header + vertex, name);
+    GLuint fs = compile(GL_FRAGMENT_SHADER, header + (lighting ? kLighting : "") + fragment, name);
+    glAttachShader(p, vs);
+    glAttachShader(p, fs);
+    glLinkProgram(p);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = {};
+        glGetProgramInfoLog(p, sizeof log, nullptr, log);
+        throw runtime::RuntimeError(std::string("viewer: the ") + name + " shaders do not link:\n" + log);
+    }
+    return p;
+}
+
+void set(GLuint p, const char* name, const Matrix4f& m) {
+    glUniformMatrix4fv(glGetUniformLocation(p, name), 1, GL_FALSE, m.data());
+}
+void set(GLuint p, const char* name, const Vector3f& v) { glUniform3fv(glGetUniformLocation(p, name), 1, v.data()); }
+void set(GLuint p, const char* name, float v) { glUniform1f(glGetUniformLocation(p, name), v); }
+void set(GLuint p, const char* name, int v) { glUniform1i(glGetUniformLocation(p, name), v); }
+
+template <class T>
+void upload(GLuint buffer, GLenum target, const std::vector<T>& data) {
+    glBindBuffer(target, buffer);
+    glBufferData(target, GLsizeiptr(data.size() * sizeof(T)), data.data(), GL_STREAM_DRAW);
+}
+
+Matrix4f look_at(const Vector3f& eye, const Vector3f& at, const Vector3f& up_hint) {
+    Vector3f f = (at - eye).normalized();
+    Vector3f up = std::abs(f.dot(up_hint)) > 0.99f ? Vector3f(1, 0, 0) : up_hint;
+    Vector3f s = f.cross(up).normalized(), u = s.cross(f);
+    Matrix4f m = Matrix4f::Identity();
+    m.block<1, 3>(0, 0) = s.transpose();
+    m.block<1, 3>(1, 0) = u.transpose();
+    m.block<1, 3>(2, 0) = -f.transpose();
+    m(0, 3) = -s.dot(eye);
+    m(1, 3) = -u.dot(eye);
+    m(2, 3) = f.dot(eye);
+    return m;
+}
+
+Matrix4f ortho(float half, float near_plane, float far_plane) {
+    Matrix4f m = Matrix4f::Identity();
+    m(0, 0) = m(1, 1) = 1.0f / half;
+    m(2, 2) = -2.0f / (far_plane - near_plane);
+    m(2, 3) = -(far_plane + near_plane) / (far_plane - near_plane);
+    return m;
+}
+
+}  // namespace
+
+struct Renderer::Impl {
+    GLuint mesh = 0, depth = 0, particles = 0, lines = 0, ground = 0;
+    GLuint vao = 0, position_buffer = 0, normal_buffer = 0, index_buffer = 0;
+    GLuint particle_vao = 0, corner_buffer = 0, center_buffer = 0, radius_buffer = 0, color_buffer = 0;
+    GLuint shadow_fbo = 0, shadow_texture = 0;
+    // What the shadow map holds: the snapshot and the light (see FrameData::serial).
+    uint64_t shadow_serial = 0;
+    Vector3f shadow_light = Vector3f::Zero();
+
+    // Uploaded meshes of the frame being drawn (one buffer set, drawn range by range).
+    struct Range {
+        const MeshData* mesh;
+        GLint first_vertex;
+        size_t first_index, count;
+    };
+
+    void bind_lighting(GLuint p, const Vector3f& light, const Matrix4f& light_vp, const RenderOptions& o) {
+        set(p, "u_light", light);
+        set(p, "u_ambient", o.ambient);
+        set(p, "u_use_shadow", o.shadows ? 1 : 0);
+        set(p, "u_light_vp", light_vp);
+        set(p, "u_shadow", 0);
+    }
+
+    void draw_meshes(const std::vector<Range>& ranges, GLuint p, bool colors) {
+        glBindVertexArray(vao);
+        for (const Range& r : ranges) {
+            if (colors) {
+                set(p, "u_color", r.mesh->color);
+                set(p, "u_back_color", r.mesh->back_color);
+            }
+            glDrawElementsBaseVertex(GL_TRIANGLES, GLsizei(r.count), GL_UNSIGNED_INT,
+                                     reinterpret_cast<void*>(r.first_index * sizeof(uint32_t)), r.first_vertex);
+        }
+    }
+
+    void draw_particles(const FrameData& frame, GLuint p) {
+        glBindVertexArray(particle_vao);
+        for (const ParticleData& d : frame.particles) {
+            if (d.positions.empty()) continue;
+            upload(center_buffer, GL_ARRAY_BUFFER, d.positions);
+            upload(radius_buffer, GL_ARRAY_BUFFER, d.radius);
+            upload(color_buffer, GL_ARRAY_BUFFER, d.colors);
+            glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(d.positions.size()));
+        }
+    }
+};
+
+Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
+    GLint major = 0, minor = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    if (major * 10 + minor < 33)
+        throw runtime::RuntimeError("viewer: needs OpenGL 3.3 core, the context is " + std::to_string(major) + "." +
+                                    std::to_string(minor));
+    Impl& g = *impl_;
+    g.mesh = program(kMeshVertex, kMeshFragment, true, "mesh");
+    g.depth = program(kMeshVertex, kDepthFragment, false, "shadow");
+    g.particles = program(kParticleVertex, kParticleFragment, true, "particle");
+    g.lines = program(kLineVertex, kLineFragment, false, "line");
+    g.ground = program(kMeshVertex, kGroundFragment, true, "ground");
+
+    glGenVertexArrays(1, &g.vao);
+    glBindVertexArray(g.vao);
+    glGenBuffers(1, &g.position_buffer);
+    glGenBuffers(1, &g.normal_buffer);
+    glGenBuffers(1, &g.index_buffer);
+    glBindBuffer(GL_ARRAY_BUFFER, g.position_buffer);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, g.normal_buffer);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(1);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.index_buffer);
+
+    glGenVertexArrays(1, &g.particle_vao);
+    glBindVertexArray(g.particle_vao);
+    const float corners[] = {-1, -1, 1, -1, -1, 1, 1, 1};
+    glGenBuffers(1, &g.corner_buffer);
+    glBindBuffer(GL_ARRAY_BUFFER, g.corner_buffer);
+    glBufferData(GL_ARRAY_BUFFER, sizeof corners, corners, GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(0);
+    GLuint* instanced[] = {&g.center_buffer, &g.radius_buffer, &g.color_buffer};
+    const int widths[] = {3, 1, 3};
+    for (int k = 0; k < 3; ++k) {
+        glGenBuffers(1, instanced[k]);
+        glBindBuffer(GL_ARRAY_BUFFER, *instanced[k]);
+        glVertexAttribPointer(GLuint(k + 1), widths[k], GL_FLOAT, GL_FALSE, 0, nullptr);
+        glEnableVertexAttribArray(GLuint(k + 1));
+        glVertexAttribDivisor(GLuint(k + 1), 1);
+    }
+    glBindVertexArray(0);
+
+    glGenTextures(1, &g.shadow_texture);
+    glBindTexture(GL_TEXTURE_2D, g.shadow_texture);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, kShadowSize, kShadowSize, 0, GL_DEPTH_COMPONENT, GL_FLOAT, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+    glGenFramebuffers(1, &g.shadow_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, g.shadow_fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, g.shadow_texture, 0);
+    glDrawBuffer(GL_NONE);
+    glReadBuffer(GL_NONE);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+Renderer::~Renderer() {
+    Impl& g = *impl_;
+    for (GLuint p : {g.mesh, g.depth, g.particles, g.lines, g.ground}) glDeleteProgram(p);
+    GLuint buffers[] = {g.position_buffer, g.normal_buffer, g.index_buffer, g.corner_buffer,
+                        g.center_buffer,   g.radius_buffer, g.color_buffer};
+    glDeleteBuffers(7, buffers);
+    glDeleteVertexArrays(1, &g.vao);
+    glDeleteVertexArrays(1, &g.particle_vao);
+    glDeleteFramebuffers(1, &g.shadow_fbo);
+    glDeleteTextures(1, &g.shadow_texture);
+}
+
+void Renderer::render(const FrameData& frame, const OrbitCamera& camera, int width, int height, const RenderOptions& o) {
+    Impl& g = *impl_;
+    GLint target = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
+
+    // Scene bounds: the shadow box and the ground's size.
+    Vector3f lo, hi;
+    if (!frame.bounds(lo, hi)) lo = hi = camera.target;
+    Vector3f center = 0.5f * (lo + hi);
+    float radius = std::max(0.5f * (hi - lo).norm(), 0.5f);
+
+    // All meshes in one buffer set; the ground is the last range.
+    std::vector<Vector3f> positions, normals;
+    std::vector<uint32_t> indices;
+    std::vector<Impl::Range> ranges;
+    auto add = [&](const MeshData& m) {
+        ranges.push_back({&m, GLint(positions.size()), indices.size(), m.indices.size()});
+        positions.insert(positions.end(), m.positions.begin(), m.positions.end());
+        normals.insert(normals.end(), m.normals.begin(), m.normals.end());
+        indices.insert(indices.end(), m.indices.begin(), m.indices.end());
+    };
+    for (const MeshData& m : frame.meshes) add(m);
+    MeshData ground;
+    Vector3f tangent_u, tangent_v;
+    const bool draw_ground = o.grid && frame.ground && frame.ground_plane.head<3>().norm() > 0;
+    if (draw_ground) {
+        Vector3f n = frame.ground_plane.head<3>().normalized();
+        Vector3f origin = -n * frame.ground_plane[3] / frame.ground_plane.head<3>().norm();
+        tangent_u = (std::abs(n.x()) < 0.9f ? Vector3f(1, 0, 0) : Vector3f(0, 0, 1)).cross(n).normalized();
+        tangent_v = n.cross(tangent_u);
+        Vector3f c = origin + tangent_u * tangent_u.dot(center - origin) + tangent_v * tangent_v.dot(center - origin);
+        float half = std::max(50.0f, 20.0f * radius);
+        for (int k = 0; k < 4; ++k) {
+            float su = (k & 1) ? 1.0f : -1.0f, sv = (k & 2) ? 1.0f : -1.0f;
+            ground.positions.push_back(c + half * (su * tangent_u + sv * tangent_v));
+            ground.normals.push_back(n);
+        }
+        ground.indices = {0, 1, 2, 1, 3, 2};  // counter-clockwise seen from the normal side
+    }
+    const size_t scene_ranges = ranges.size();
+    if (draw_ground) add(ground);
+    glBindVertexArray(g.vao);
+    upload(g.position_buffer, GL_ARRAY_BUFFER, positions);
+    upload(g.normal_buffer, GL_ARRAY_BUFFER, normals);
+    upload(g.index_buffer, GL_ELEMENT_ARRAY_BUFFER, indices);
+    std::vector<Impl::Range> scene(ranges.begin(), ranges.begin() + long(scene_ranges));
+
+    // Pass 1: the shadow map, an orthographic view along the light around the scene's sphere.
+    Vector3f light = o.light_direction.normalized();
+    Matrix4f light_view = look_at(center + 3.0f * radius * light, center, Vector3f(0, 1, 0));
+    Matrix4f light_proj = ortho(1.05f * radius, 0.5f * radius, 5.5f * radius);
+    Matrix4f light_vp = light_proj * light_view;
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    const bool shadow_current = frame.serial != 0 && frame.serial == g.shadow_serial && light == g.shadow_light;
+    if (o.shadows && !shadow_current) {
+        g.shadow_serial = frame.serial;
+        g.shadow_light = light;
+        glBindFramebuffer(GL_FRAMEBUFFER, g.shadow_fbo);
+        glViewport(0, 0, kShadowSize, kShadowSize);
+        glClear(GL_DEPTH_BUFFER_BIT);
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(2.0f, 4.0f);
+        glUseProgram(g.depth);
+        set(g.depth, "u_vp", light_vp);
+        g.draw_meshes(scene, g.depth, false);
+        glUseProgram(g.particles);
+        set(g.particles, "u_view", light_view);
+        set(g.particles, "u_proj", light_proj);
+        set(g.particles, "u_view_inverse", Matrix4f(light_view.inverse()));
+        set(g.particles, "u_ortho", 1);
+        set(g.particles, "u_depth_only", 1);
+        g.draw_particles(frame, g.particles);
+        glDisable(GL_POLYGON_OFFSET_FILL);
+        glBindFramebuffer(GL_FRAMEBUFFER, GLuint(target));
+    }
+
+    // Pass 2: colour.
+    glViewport(0, 0, width, height);
+    glClearColor(o.background.x(), o.background.y(), o.background.z(), 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, g.shadow_texture);
+    Matrix4f view = camera.view(), proj = camera.projection(float(width) / float(std::max(height, 1)));
+    Matrix4f vp = proj * view;
+
+    glUseProgram(g.mesh);
+    set(g.mesh, "u_vp", vp);
+    g.bind_lighting(g.mesh, light, light_vp, o);
+    g.draw_meshes(scene, g.mesh, true);
+
+    if (draw_ground) {
+        glUseProgram(g.ground);
+        set(g.ground, "u_vp", vp);
+        g.bind_lighting(g.ground, light, light_vp, o);
+        set(g.ground, "u_color", o.ground_color);
+        set(g.ground, "u_tangent_u", tangent_u);
+        set(g.ground, "u_tangent_v", tangent_v);
+        set(g.ground, "u_eye", Vector3f(camera.eye()));
+        set(g.ground, "u_background", o.background);
+        set(g.ground, "u_fade", std::max(40.0f, 15.0f * radius));
+        g.draw_meshes({ranges.back()}, g.ground, false);
+    }
+
+    glUseProgram(g.particles);
+    set(g.particles, "u_view", view);
+    set(g.particles, "u_proj", proj);
+    set(g.particles, "u_view_inverse", Matrix4f(view.inverse()));
+    set(g.particles, "u_ortho", 0);
+    set(g.particles, "u_depth_only", 0);
+    g.bind_lighting(g.particles, light, light_vp, o);
+    g.draw_particles(frame, g.particles);
+
+    glUseProgram(g.lines);
+    set(g.lines, "u_vp", vp);
+    glBindVertexArray(g.vao);
+    for (const LineData& l : frame.lines) {
+        if (l.indices.empty()) continue;
+        upload(g.position_buffer, GL_ARRAY_BUFFER, l.positions);
+        upload(g.index_buffer, GL_ELEMENT_ARRAY_BUFFER, l.indices);
+        set(g.lines, "u_color", l.color);
+        glDrawElements(GL_LINES, GLsizei(l.indices.size()), GL_UNSIGNED_INT, nullptr);
+    }
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+Image Renderer::render_image(const FrameData& frame, const OrbitCamera& camera, int width, int height, const RenderOptions& o) {
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384)
+        throw runtime::RuntimeError("viewer: cannot render a " + std::to_string(width) + " x " + std::to_string(height) +
+                                    " image (1 to 16384 pixels a side)");
+    GLint previous = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
+    int samples = std::max(o.samples, 1);
+    // A multisampled framebuffer drawn into, resolved into a plain one that is read back.
+    GLuint fbo[2], color[2], depth = 0;
+    glGenFramebuffers(2, fbo);
+    glGenRenderbuffers(2, color);
+    glGenRenderbuffers(1, &depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, color[0]);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
+    glBindRenderbuffer(GL_RENDERBUFFER, depth);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, width, height);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo[0]);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color[0]);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, color[1]);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo[1]);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color[1]);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo[0]);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        throw runtime::RuntimeError("viewer: the offscreen framebuffer is incomplete");
+    render(frame, camera, width, height, o);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo[0]);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo[1]);
+    glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo[1]);
+    Image image;
+    image.width = width;
+    image.height = height;
+    image.rgba.resize(size_t(width) * size_t(height) * 4);
+    std::vector<uint8_t> flipped(image.rgba.size());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, flipped.data());
+    size_t row = size_t(width) * 4;
+    for (int y = 0; y < height; ++y) std::memcpy(&image.rgba[row * size_t(y)], &flipped[row * size_t(height - 1 - y)], row);
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
+    glDeleteFramebuffers(2, fbo);
+    glDeleteRenderbuffers(2, color);
+    glDeleteRenderbuffers(1, &depth);
+    return image;
+}
+
+}  // namespace weft::viewer
