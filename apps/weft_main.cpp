@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
         if (cmd == "run") return cmd_run(rest);
         if (cmd == "gradcheck") return cmd_gradcheck(rest);
         if (cmd == "view") return cmd_view(rest);
-        std::string near = weft::support::closest_name(cmd, {"compile", "launch", "sim", "builtins", "audit", "run", "gradcheck", "view"});
+        std::string near =
+            weft::support::closest_name(cmd, {"compile", "launch", "sim", "builtins", "audit", "run", "gradcheck", "view"});
         fprintf(stderr, "weft: unknown command '%s'%s\n", cmd.c_str(),
                 near.empty() ? "" : (" (did you mean '" + near + "'?)").c_str());
         usage(stderr);
