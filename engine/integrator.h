@@ -57,6 +57,9 @@ enum IntegratorCaps : uint32_t {
     // Under a Tape, a step is recorded and Tape::backward runs its adjoint (gradients of
     // state_in, the model's differentiable arrays and the control from those of state_out).
     IntegratorCaps_Differentiable = 1u << 1,
+    // Forces are integrated explicitly: a stiffness or damping past the explicit stability limit
+    // diverges, so the scene loader estimates it and warns (engine/scene.h, StabilityEstimate).
+    IntegratorCaps_ExplicitForces = 1u << 2,
 };
 
 struct IntegratorInfo {

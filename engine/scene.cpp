@@ -6,6 +6,7 @@
 #include "engine/integrator_registry.h"
 #include "engine/obj_reader.h"
 
+#include <cfloat>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -53,6 +54,13 @@ public:
         fail(n ? n->source() : t_.source(), msg);
     }
 
+    // "FILE:LINE:COLUMN" of `key`'s value, else of the table.
+    std::string where(const std::string& key) const {
+        const toml::node* n = t_.get(key);
+        const auto& b = (n ? n->source() : t_.source()).begin;
+        return file_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column);
+    }
+
     const toml::node* get(const std::string& key) {
         asked_.insert(key);
         return t_.get(key);
@@ -68,9 +76,22 @@ public:
     }
 
     double number_of(const std::string& key, const toml::node& n) const {
-        if (auto v = n.value_exact<double>()) return *v;
-        if (auto v = n.value_exact<int64_t>()) return double(*v);
+        if (auto v = n.value_exact<double>()) return check_float(key, n, *v);
+        if (auto v = n.value_exact<int64_t>()) return check_float(key, n, double(*v));
         fail(n.source(), "'" + key + "' must be a number, got " + type_word(n));
+    }
+    // The engine computes in float32: a number it cannot hold (nan, inf, past FLT_MAX, or so small
+    // that it would silently become 0, turning a mass into a fixed particle) is an error here.
+    double check_float(const std::string& key, const toml::node& n, double v) const {
+        if (std::isnan(v)) fail(n.source(), "'" + key + "' must be a number, got nan");
+        if (std::isinf(v)) fail(n.source(), "'" + key + "' must be finite, got " + num(v));
+        if (std::abs(v) > double(FLT_MAX))
+            fail(n.source(), "'" + key + "' = " + num(v) + " is outside the float32 range the engine computes in (|x| <= " +
+                                 num(double(FLT_MAX)) + ")");
+        if (v != 0 && std::abs(v) < double(FLT_MIN))
+            fail(n.source(), "'" + key + "' = " + num(v) + " is too small for float32 (nonzero values need |x| >= " +
+                                 num(double(FLT_MIN)) + "); it would become 0 (write 0 if that is meant)");
+        return v;
     }
     double number(const std::string& key, double dflt, double lo = -INFINITY, double hi = INFINITY, bool open_lo = false) {
         const toml::node* n = get(key);
@@ -210,7 +231,7 @@ Mesh read_mesh(TableReader& r) {
             auto d = x.value_exact<double>();
             auto n = x.value_exact<int64_t>();
             if (!d && !n) r.fail(x.source(), name + " must hold numbers, got " + std::string(type_word(x)));
-            c[i] = float(d ? *d : double(*n));
+            c[i] = float(r.check_float("vertices[" + std::to_string(k) + "]", x, d ? *d : double(*n)));
         }
         mesh.vertices.emplace_back(c[0], c[1], c[2]);
     }
@@ -269,6 +290,44 @@ void reject_other_solvers_options(TableReader& r, const Scene& s) {
     }
 }
 
+// Records the explicit-stability estimates of a stiffness `ke` and damping `kd` (and friction
+// `kf`) acting on particles of mass `m` (docs/scene-format.md, "Stability"); m <= 0: the lightest
+// moving particle of the scene, filled in once every particle is known.
+void note_stiffness(Scene& s, const TableReader& r, const std::string& table, const std::string& module,
+                    std::initializer_list<std::pair<const char*, double>> params, double m) {
+    for (auto [key, value] : params) {
+        if (!(value > 0)) continue;
+        StabilityEstimate e;
+        e.where = r.where(key);
+        e.key = table + " '" + key + "'";
+        e.module = module;
+        e.stiffness = std::string(key).find("ke") != std::string::npos;
+        e.coefficient = value;
+        e.mass = m;
+        s.stability.push_back(e);
+    }
+}
+
+// The estimates once dt and the masses are known: sqrt(k/m) dt for stiffnesses, c dt / m for
+// damping and friction coefficients.
+void finish_stability(Scene& s) {
+    double lightest = 0;
+    for (size_t i = 0; i < s.builder.particle_mass.size(); ++i) {
+        double m = s.builder.particle_mass[i];
+        if (m > 0 && (s.builder.particle_flags[i] & ParticleFlags_Active) && (lightest == 0 || m < lightest)) lightest = m;
+    }
+    const double dt = 1.0 / (double(s.fps) * s.substeps);
+    std::vector<StabilityEstimate> kept;
+    for (StabilityEstimate e : s.stability) {
+        if (e.mass <= 0) e.mass = lightest;
+        if (e.mass <= 0) continue;  // nothing moves
+        e.value = e.stiffness ? std::sqrt(e.coefficient / e.mass) * dt : e.coefficient * dt / e.mass;
+        kept.push_back(e);
+    }
+    std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.value > b.value; });
+    s.stability = kept;
+}
+
 void read_scene(TableReader& root, Scene& s) {
     if (const toml::node* n = root.get("scene")) {
         if (!n->is_table()) root.fail(n->source(), "'scene' must be a table, got " + std::string(type_word(*n)));
@@ -313,6 +372,8 @@ void read_scene(TableReader& root, Scene& s) {
         b.soft_contact_kd = float(r.number("kd", b.soft_contact_kd, 0.0));
         b.soft_contact_kf = float(r.number("kf", b.soft_contact_kf, 0.0));
         b.soft_contact_mu = float(r.number("mu", b.soft_contact_mu, 0.0));
+        note_stiffness(s, r, "[contact]", "contact",
+                       {{"ke", b.soft_contact_ke}, {"kd", b.soft_contact_kd}, {"kf", b.soft_contact_kf}}, 0);
         r.finish();
     }
     if (const toml::node* n = root.get("particle_contact")) {
@@ -323,6 +384,9 @@ void read_scene(TableReader& root, Scene& s) {
         b.particle_kd = float(r.number("kd", b.particle_kd, 0.0));
         b.particle_kf = float(r.number("kf", b.particle_kf, 0.0));
         b.particle_mu = float(r.number("mu", b.particle_mu, 0.0));
+        if (b.particle_contact)
+            note_stiffness(s, r, "[particle_contact]", "contact",
+                           {{"ke", b.particle_ke}, {"kd", b.particle_kd}, {"kf", b.particle_kf}}, 0);
         r.finish();
     }
     for_each_entry(root, "particle", [&](TableReader& r) {
@@ -373,6 +437,9 @@ void read_scene(TableReader& root, Scene& s) {
         float kd = float(r.number("kd", 0.0, 0.0));
         float rest = float(r.number("rest_length", -1.0, -1.0));
         b.add_spring(i, j, ke, kd, rest);
+        double mi = b.particle_mass[size_t(i)], mj = b.particle_mass[size_t(j)];
+        double m = mi > 0 && mj > 0 ? std::min(mi, mj) : std::max(mi, mj);
+        if (m > 0) note_stiffness(s, r, "[[spring]]", "springs", {{"ke", ke}, {"kd", kd}}, m);
     });
     for_each_entry(root, "spring_grid", [&](TableReader& r) {
         SpringGridDef d;
@@ -390,6 +457,7 @@ void read_scene(TableReader& root, Scene& s) {
         d.fix_corners = r.boolean("fix_corners", d.fix_corners);
         d.particle_radius = float(r.number("radius", -1.0, -1.0));
         b.add_spring_grid(d);
+        if (d.mass > 0) note_stiffness(s, r, "[[spring_grid]]", "springs", {{"ke", d.ke}, {"kd", d.kd}}, d.mass);
     });
     for_each_entry(root, "cloth", [&](TableReader& r) {
         ClothGridDef d;
@@ -422,6 +490,8 @@ void read_scene(TableReader& root, Scene& s) {
         d.spring_kd = float(r.number("spring_kd", d.spring_kd, 0.0));
         d.particle_radius = float(r.number("radius", -1.0, -1.0));
         b.add_cloth_grid(d);
+        if (d.add_springs && d.mass > 0)
+            note_stiffness(s, r, "[[cloth]]", "springs", {{"spring_ke", d.spring_ke}, {"spring_kd", d.spring_kd}}, d.mass);
     });
     for_each_entry(root, "soft_body", [&](TableReader& r) {
         SoftGridDef d;
@@ -504,6 +574,28 @@ void read_scene(TableReader& root, Scene& s) {
 
 }  // namespace
 
+std::vector<std::string> Scene::warnings() const {
+    std::vector<std::string> out;
+    size_t over = 0;
+    for (const StabilityEstimate& e : stability) {
+        if (e.value < kStabilityLimit) continue;
+        if (++over > 5) continue;
+        std::ostringstream os;
+        double m = e.mass;
+        os << e.where << ": warning: " << e.key << " = " << e.coefficient << " exceeds the explicit scheme's stability limit: "
+           << (e.stiffness ? "sqrt(k/m) dt" : "k dt / m") << " = " << e.value << " with m = " << m << " kg and dt = " << dt()
+           << " s (must stay well below 2); ";
+        double need = std::ceil(double(substeps) * e.value / 1.0);
+        if (need <= 100000)
+            os << "raise substeps to " << int64_t(need) << " or lower it";
+        else
+            os << "lower it (or raise the mass)";
+        out.push_back(os.str());
+    }
+    if (over > 5) out.push_back(path + ": warning: " + std::to_string(over - 5) + " more parameters exceed the stability limit");
+    return out;
+}
+
 Scene parse_scene(const std::string& text, const std::string& path) {
     Scene s;
     s.path = path;
@@ -522,6 +614,10 @@ Scene parse_scene(const std::string& text, const std::string& path) {
     } catch (const BuildError& e) { throw SceneError(path + ": " + e.what()); }
     r.finish();
     if (s.builder.particle_count() == 0) throw SceneError(path + ": the scene has no particles");
+    if (integrator_info(s.solver).can(IntegratorCaps_ExplicitForces))
+        finish_stability(s);
+    else
+        s.stability.clear();  // an implicit (constraint) solver has no explicit limit
     return s;
 }
 

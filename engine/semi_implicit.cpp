@@ -27,7 +27,7 @@ IntegratorInfo make_info() {
                  {"springs", "accumulate_forces_with_springs"},
                  {"particles", "accumulate_forces"},
                  {"particles", "integrate_particles"}};
-    i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable;
+    i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable | IntegratorCaps_ExplicitForces;
     i.state_reads = {"particle_q", "particle_qd"};
     i.state_writes = {"particle_q", "particle_qd", "particle_f", "grid_bucket_count", "grid_bucket_particles"};
     return i;
