@@ -102,7 +102,7 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
 
 void exit_cleanly_on_signals(const char* what) {
     notice_ = what;
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;

@@ -65,8 +65,7 @@ int64_t parse_integer(const std::string& what, const std::string& text, int64_t 
         throw UsageError(what + " expects " + range + ", got '" + text + "'");
     errno = 0;
     long long v = std::strtoll(text.c_str(), nullptr, 10);
-    if (errno == ERANGE || v < lo || v > hi)
-        throw UsageError(what + " expects " + range + ", got '" + text + "' (out of range)");
+    if (errno == ERANGE || v < lo || v > hi) throw UsageError(what + " expects " + range + ", got '" + text + "' (out of range)");
     return v;
 }
 
@@ -74,8 +73,7 @@ double parse_number(const std::string& what, const std::string& text) {
     char* end = nullptr;
     errno = 0;
     double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ? 0.0 : std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size())
-        throw UsageError(what + " expects a number, got '" + text + "'");
+    if (text.empty() || end != text.c_str() + text.size()) throw UsageError(what + " expects a number, got '" + text + "'");
     if (!std::isfinite(v) || errno == ERANGE)
         throw UsageError(what + " expects a finite number, got '" + text + "'" + (std::isfinite(v) ? " (out of range)" : ""));
     return v;

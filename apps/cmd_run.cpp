@@ -162,7 +162,8 @@ int cmd_run(const std::vector<std::string>& argv) {
             fprintf(stderr, "%s\n", explain_nonfinite(scene, model, *integrator, frame, q_prev, qd_prev, q, qd).c_str());
             return 1;
         }
-        if (!scene.output.dir.empty() && frame % scene.output.every == 0) write_frame(scene.output.dir, frame, scene.output, q, qd);
+        if (!scene.output.dir.empty() && frame % scene.output.every == 0)
+            write_frame(scene.output.dir, frame, scene.output, q, qd);
         if (!quiet && (tty || frame == scene.frames || frame % std::max(1, scene.frames / 10) == 0))
             progress(frame, scene.frames, tty);
     }

@@ -44,9 +44,9 @@ std::string feeding_parameter(const engine::Scene& scene, const engine::Integrat
     return os.str();
 }
 
-std::string explain_nonfinite(const engine::Scene& scene, const engine::Model& model, engine::Integrator& integrator,
-                              int frame, const std::vector<float>& q_prev, const std::vector<float>& qd_prev,
-                              const std::vector<float>& q, const std::vector<float>& qd) {
+std::string explain_nonfinite(const engine::Scene& scene, const engine::Model& model, engine::Integrator& integrator, int frame,
+                              const std::vector<float>& q_prev, const std::vector<float>& qd_prev, const std::vector<float>& q,
+                              const std::vector<float>& qd) {
     std::ostringstream os;
     int64_t at = first_nonfinite(q);
     const char* array = "particle_q";

@@ -26,9 +26,9 @@ std::string feeding_parameter(const engine::Scene& scene, const engine::Integrat
 
 // The error report of a frame whose state holds a non-finite value: `q`/`qd` are its host copies,
 // `q_prev`/`qd_prev` those of the frame before (the initial state for frame 1).
-std::string explain_nonfinite(const engine::Scene& scene, const engine::Model& model, engine::Integrator& integrator,
-                              int frame, const std::vector<float>& q_prev, const std::vector<float>& qd_prev,
-                              const std::vector<float>& q, const std::vector<float>& qd);
+std::string explain_nonfinite(const engine::Scene& scene, const engine::Model& model, engine::Integrator& integrator, int frame,
+                              const std::vector<float>& q_prev, const std::vector<float>& qd_prev, const std::vector<float>& q,
+                              const std::vector<float>& qd);
 
 // The kernel named by a runtime error's "launch of kernel 'NAME'" prefix, or "".
 std::string kernel_of_error(const std::string& message);

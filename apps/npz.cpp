@@ -159,7 +159,8 @@ std::map<std::string, NpyArray> read_npz_bytes(const std::string& z, const std::
                 size_t e = at + 30 + name_len;
                 while (data_at - e >= 4) {
                     uint16_t id = u16(z, e), len = u16(z, e + 2);
-                    if (data_at - e - 4 < len) throw std::runtime_error("member '" + shown(name) + "' has a truncated extra field");
+                    if (data_at - e - 4 < len)
+                        throw std::runtime_error("member '" + shown(name) + "' has a truncated extra field");
                     if (id == 1 && len >= 16) csize = u32(z, e + 12) | static_cast<uint64_t>(u32(z, e + 16)) << 32;
                     e += 4 + size_t(len);
                 }

@@ -86,8 +86,8 @@ public:
         if (std::isnan(v)) fail(n.source(), "'" + key + "' must be a number, got nan");
         if (std::isinf(v)) fail(n.source(), "'" + key + "' must be finite, got " + num(v));
         if (std::abs(v) > double(FLT_MAX))
-            fail(n.source(), "'" + key + "' = " + num(v) + " is outside the float32 range the engine computes in (|x| <= " +
-                                 num(double(FLT_MAX)) + ")");
+            fail(n.source(), "'" + key + "' = " + num(v) +
+                                 " is outside the float32 range the engine computes in (|x| <= " + num(double(FLT_MAX)) + ")");
         if (v != 0 && std::abs(v) < double(FLT_MIN))
             fail(n.source(), "'" + key + "' = " + num(v) + " is too small for float32 (nonzero values need |x| >= " +
                                  num(double(FLT_MIN)) + "); it would become 0 (write 0 if that is meant)");
@@ -582,9 +582,9 @@ std::vector<std::string> Scene::warnings() const {
         if (++over > 5) continue;
         std::ostringstream os;
         double m = e.mass;
-        os << e.where << ": warning: " << e.key << " = " << e.coefficient << " exceeds the explicit scheme's stability limit: "
-           << (e.stiffness ? "sqrt(k/m) dt" : "k dt / m") << " = " << e.value << " with m = " << m << " kg and dt = " << dt()
-           << " s (must stay well below 2); ";
+        os << e.where << ": warning: " << e.key << " = " << e.coefficient
+           << " exceeds the explicit scheme's stability limit: " << (e.stiffness ? "sqrt(k/m) dt" : "k dt / m") << " = "
+           << e.value << " with m = " << m << " kg and dt = " << dt() << " s (must stay well below 2); ";
         double need = std::ceil(double(substeps) * e.value / 1.0);
         if (need <= 100000)
             os << "raise substeps to " << int64_t(need) << " or lower it";
