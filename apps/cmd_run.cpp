@@ -116,7 +116,16 @@ int cmd_run(const std::vector<std::string>& argv) {
     bool tty = isatty(2);
 
     auto t0 = Clock::now();
-    engine::Model model = scene.builder.finalize(scene.device);
+    engine::Model model;
+    try {
+        model = scene.builder.finalize(scene.device);
+    } catch (const std::bad_alloc&) {
+        throw std::runtime_error(scene.path + ": out of memory while building the model on " + scene.device + " (" +
+                                 std::to_string(scene.builder.particle_count()) + " particles, " +
+                                 std::to_string(scene.builder.spring_rest_length.size()) + " springs, " +
+                                 std::to_string(scene.builder.tri_indices.size()) + " triangles, " +
+                                 std::to_string(scene.builder.tet_indices.size()) + " tetrahedra)");
+    }
     engine::State a = model.state(), b = model.state();
     std::unique_ptr<engine::Integrator> integrator = engine::create_integrator(scene.solver, scene.solver_options);
     const float dt = scene.dt();

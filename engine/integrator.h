@@ -93,9 +93,10 @@ public:
     const std::string& name() const { return info().name; }
 };
 
-// Throws runtime::RuntimeError unless the two states have `model`'s particle count and dt > 0
-// (the checks every particle integrator starts with).
-void check_step(const Model& model, const State& state_in, const State& state_out, float dt);
+// Throws runtime::RuntimeError unless the two states have `model`'s particle count, dt > 0, and
+// every State (and Control) array a step uses has the shape, element type and device the model
+// gives it, naming the array and both shapes (the checks every particle integrator starts with).
+void check_step(const Model& model, const State& state_in, const State& state_out, float dt, const Control* control = nullptr);
 
 // Cold start: compiles every kernel `info` lists and makes it ready on `device` (through the disk
 // cache), so that no step compiles, whatever parts a model has (a viewer switching models, a

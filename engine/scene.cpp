@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <unistd.h>
 #include <sstream>
 
 #if __has_include(<toml++/toml.h>)
@@ -252,6 +253,46 @@ Mesh read_mesh(TableReader& r) {
     return mesh;
 }
 
+// Bytes a particle and each element take on the host (builder) and on the device (model, two
+// states, force slots), rounded up: enough to refuse a scene too large for memory from its counts,
+// before anything is allocated, instead of ending in std::bad_alloc.
+struct Footprint {
+    double particles = 0, springs = 0, tris = 0, edges = 0, tets = 0;
+    double bytes() const { return particles * 256 + springs * 96 + tris * 192 + edges * 128 + tets * 256; }
+};
+
+double physical_memory() {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? double(pages) * double(size) : INFINITY;
+}
+
+std::string gib(double bytes) {
+    std::ostringstream os;
+    os.precision(3);
+    os << bytes / double(1ull << 30) << " GiB";
+    return os.str();
+}
+
+// Fails at `key` if what the scene holds so far plus `add` needs more than the machine's memory.
+void check_memory(const TableReader& r, const std::string& key, const ModelBuilder& b, Footprint add) {
+    Footprint total = add;
+    total.particles += b.particle_count();
+    total.springs += double(b.spring_rest_length.size());
+    total.tris += double(b.tri_indices.size());
+    total.edges += double(b.edge_indices.size());
+    total.tets += double(b.tet_indices.size());
+    double need = total.bytes(), have = physical_memory();
+    if (need <= have) return;
+    std::ostringstream counts;
+    counts.precision(4);
+    counts << total.particles << " particles";
+    if (total.springs > 0) counts << ", " << total.springs << " springs";
+    if (total.tris > 0) counts << ", " << total.tris << " triangles";
+    if (total.tets > 0) counts << ", " << total.tets << " tetrahedra";
+    r.fail_at(key, "'" + key + "' makes the scene too large for memory: about " + gib(need) + " for " + counts.str() +
+                       ", and this machine has " + gib(have));
+}
+
 // Each [[name]] entry as a TableReader.
 template <class F>
 void for_each_entry(TableReader& root, const std::string& name, F&& f) {
@@ -262,7 +303,9 @@ void for_each_entry(TableReader& root, const std::string& name, F&& f) {
         root.fail(n->source(), "'" + name + "' must be an array of tables ([[" + name + "]]), got " + type_word(*n));
     for (const auto& e : *arr) {
         TableReader r(root.file(), *e.as_table(), "[[" + name + "]]");
-        f(r);
+        try {
+            f(r);
+        } catch (const BuildError& b) { r.fail(e.source(), "[[" + name + "]]: " + b.what()); }
         r.finish();
     }
 }
@@ -290,15 +333,17 @@ void reject_other_solvers_options(TableReader& r, const Scene& s) {
     }
 }
 
-// Records the explicit-stability estimates of a stiffness `ke` and damping `kd` (and friction
-// `kf`) acting on particles of mass `m` (docs/scene-format.md, "Stability"); m <= 0: the lightest
-// moving particle of the scene, filled in once every particle is known.
+// Records the explicit-stability estimates of a stiffness `ke` and a damping `kd` acting on
+// particles of mass `m` (docs/scene-format.md, "Stability"); m <= 0: the lightest moving particle
+// of the scene, filled in once every particle is known. Friction (kf) is left out: its force is
+// capped by the Coulomb limit, so a large kf cannot make the step diverge.
 void note_stiffness(Scene& s, const TableReader& r, const std::string& table, const std::string& module,
                     std::initializer_list<std::pair<const char*, double>> params, double m) {
     for (auto [key, value] : params) {
         if (!(value > 0)) continue;
         StabilityEstimate e;
         e.where = r.where(key);
+        e.is_default = !r.table().contains(key);
         e.key = table + " '" + key + "'";
         e.module = module;
         e.stiffness = std::string(key).find("ke") != std::string::npos;
@@ -372,8 +417,7 @@ void read_scene(TableReader& root, Scene& s) {
         b.soft_contact_kd = float(r.number("kd", b.soft_contact_kd, 0.0));
         b.soft_contact_kf = float(r.number("kf", b.soft_contact_kf, 0.0));
         b.soft_contact_mu = float(r.number("mu", b.soft_contact_mu, 0.0));
-        note_stiffness(s, r, "[contact]", "contact",
-                       {{"ke", b.soft_contact_ke}, {"kd", b.soft_contact_kd}, {"kf", b.soft_contact_kf}}, 0);
+        note_stiffness(s, r, "[contact]", "contact", {{"ke", b.soft_contact_ke}, {"kd", b.soft_contact_kd}}, 0);
         r.finish();
     }
     if (const toml::node* n = root.get("particle_contact")) {
@@ -385,8 +429,7 @@ void read_scene(TableReader& root, Scene& s) {
         b.particle_kf = float(r.number("kf", b.particle_kf, 0.0));
         b.particle_mu = float(r.number("mu", b.particle_mu, 0.0));
         if (b.particle_contact)
-            note_stiffness(s, r, "[particle_contact]", "contact",
-                           {{"ke", b.particle_ke}, {"kd", b.particle_kd}, {"kf", b.particle_kf}}, 0);
+            note_stiffness(s, r, "[particle_contact]", "contact", {{"ke", b.particle_ke}, {"kd", b.particle_kd}}, 0);
         r.finish();
     }
     for_each_entry(root, "particle", [&](TableReader& r) {
@@ -412,6 +455,7 @@ void read_scene(TableReader& root, Scene& s) {
                 r.fail_at("dim", "'dim' must hold integers from 1 to 1000, got " + num(dim[size_t(k)]));
             d[k] = int(dim[size_t(k)]);
         }
+        check_memory(r, "dim", b, {double(d[0]) * d[1] * d[2]});
         uint64_t state = uint64_t(seed) * 6364136223846793005ull + 1442695040888963407ull;
         auto rnd = [&] {  // deterministic jitter in [-0.5, 0.5)
             state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -450,6 +494,7 @@ void read_scene(TableReader& root, Scene& s) {
                 r.fail_at("dim", "'dim' must hold integers from 2 to 4096, got " + num(v));
         d.dim_x = int(dim[0]);
         d.dim_z = int(dim[1]);
+        check_memory(r, "dim", b, {double(d.dim_x) * d.dim_z, 6.0 * d.dim_x * d.dim_z});
         d.spacing = float(r.number("spacing", d.spacing, 0.0, INFINITY, true));
         d.mass = float(r.number("mass", d.mass, 0.0));
         d.ke = float(r.number("ke", d.ke, 0.0));
@@ -470,6 +515,10 @@ void read_scene(TableReader& root, Scene& s) {
                 r.fail_at("dim", "'dim' must hold integers from 1 to 4096, got " + num(v));
         d.dim_x = int(dim[0]);
         d.dim_y = int(dim[1]);
+        {
+            double cells = double(d.dim_x) * d.dim_y;
+            check_memory(r, "dim", b, {double(d.dim_x + 1) * (d.dim_y + 1), 6.0 * cells, 2.0 * cells, 3.0 * cells});
+        }
         auto cell = r.numbers("cell", 2, {0.1, 0.1});
         if (!(cell[0] > 0 && cell[1] > 0)) r.fail_at("cell", "'cell' sizes must be > 0");
         d.cell_x = float(cell[0]);
@@ -505,6 +554,8 @@ void read_scene(TableReader& root, Scene& s) {
         d.dim_x = int(dim[0]);
         d.dim_y = int(dim[1]);
         d.dim_z = int(dim[2]);
+        check_memory(r, "dim", b,
+                     {double(d.dim_x + 1) * (d.dim_y + 1) * (d.dim_z + 1), 0, 0, 0, 5.0 * d.dim_x * d.dim_y * d.dim_z});
         auto cell = r.numbers("cell", 3, {0.1, 0.1, 0.1});
         if (!(cell[0] > 0 && cell[1] > 0 && cell[2] > 0)) r.fail_at("cell", "'cell' sizes must be > 0");
         d.cell_x = float(cell[0]);
@@ -519,7 +570,9 @@ void read_scene(TableReader& root, Scene& s) {
         d.fix_top = r.boolean("fix_top", false);
         d.fix_bottom = r.boolean("fix_bottom", false);
         d.particle_radius = float(r.number("radius", -1.0, -1.0));
-        b.add_soft_grid(d);
+        try {
+            b.add_soft_grid(d);
+        } catch (const BuildError& e) { r.fail_at("cell", e.what()); }
     });
     for_each_entry(root, "shape", [&](TableReader& r) {
         std::string type = r.string("type", "", {"sphere", "box", "capsule", "plane", "mesh"});
@@ -622,6 +675,10 @@ Scene parse_scene(const std::string& text, const std::string& path) {
 }
 
 Scene load_scene(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw SceneError(path + ": is a directory; give a scene file (.toml), e.g. " + path +
+                         (path.empty() || path.back() == '/' ? "" : "/") + "scene.toml");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw SceneError(path + ": cannot open the scene file");
     std::stringstream ss;

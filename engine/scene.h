@@ -40,7 +40,8 @@ struct SceneOutput {
 // friction coefficient, m the lightest moving particle it acts on. Beyond kStabilityLimit the
 // semi-implicit step diverges.
 struct StabilityEstimate {
-    std::string where;         // "scenes/x.toml:12:6", the coefficient's value in the file
+    std::string where;         // "scenes/x.toml:12:6", the coefficient's value in the file (else its table)
+    bool is_default = false;   // not written in the file: the default applies
     std::string key;           // "[[spring]] 'ke'"
     std::string module;        // the kernel module it feeds (kernels/springs.py -> "springs")
     bool stiffness = true;     // a stiffness (sqrt rule) or a damping / friction coefficient
