@@ -635,7 +635,7 @@ std::vector<std::string> Scene::warnings() const {
         if (++over > 5) continue;
         std::ostringstream os;
         double m = e.mass;
-        os << e.where << ": warning: " << e.key << " = " << e.coefficient
+        os << e.where << ": warning: " << e.key << " = " << e.coefficient << (e.is_default ? " (the default)" : "")
            << " exceeds the explicit scheme's stability limit: " << (e.stiffness ? "sqrt(k/m) dt" : "k dt / m") << " = "
            << e.value << " with m = " << m << " kg and dt = " << dt() << " s (must stay well below 2); ";
         double need = std::ceil(double(substeps) * e.value / 1.0);
@@ -662,11 +662,26 @@ Scene parse_scene(const std::string& text, const std::string& path) {
                          std::string(e.description()));
     }
     TableReader r(path, root, "the scene");
+    const TableReader& root_reader = r;
     try {
         read_scene(r, s);
     } catch (const BuildError& e) { throw SceneError(path + ": " + e.what()); }
     r.finish();
     if (s.builder.particle_count() == 0) throw SceneError(path + ": the scene has no particles");
+    if (!root_reader.table().contains("contact") && (s.builder.ground || !s.builder.shape_geo_type.empty())) {
+        // The ground and shapes use [contact]'s defaults when the file has no [contact] table.
+        for (auto [key, value] :
+             {std::pair<const char*, double>{"ke", s.builder.soft_contact_ke}, {"kd", s.builder.soft_contact_kd}}) {
+            StabilityEstimate e;
+            e.where = path;
+            e.key = std::string("[contact] '") + key + "'";
+            e.is_default = true;
+            e.module = "contact";
+            e.stiffness = std::string(key) == "ke";
+            e.coefficient = value;
+            s.stability.push_back(e);
+        }
+    }
     if (integrator_info(s.solver).can(IntegratorCaps_ExplicitForces))
         finish_stability(s);
     else
