@@ -180,7 +180,7 @@ void Tape::push(Record r) {
             expected_[allocation] = runtime::write_version(allocation).version;
             continue;
         }
-        if (v.version != it->second && !t.first) foreign_.push_back({allocation, records_.size(), v.last, t.second->array});
+        if (v.version != it->second && !t.first) foreign_.push_back({allocation, records_.size(), v.last, t.second->array, 0});
         it->second = v.version;
     }
     records_.push_back(std::move(r));
@@ -191,11 +191,15 @@ std::vector<Tape::OutsideWrite> Tape::outside_writes() const {
     for (const auto& [allocation, version] : expected_) {
         runtime::WriteVersion v = runtime::write_version(allocation);
         if (v.version == version) continue;
-        Array array;  // the first access of it, for the message
-        for (const Record& r : records_)
-            for (const Access& a : r.accesses)
-                if (!array.valid() && a.array.valid() && runtime::allocation_of(a.array) == allocation) array = a.array;
-        out.push_back({allocation, records_.size(), v.last, array});
+        Array array;      // the first access of it, for the message
+        size_t last = 0;  // the last record that touched it: the write came after
+        for (size_t j = 0; j < records_.size(); ++j)
+            for (const Access& a : records_[j].accesses)
+                if (a.array.valid() && runtime::allocation_of(a.array) == allocation) {
+                    if (!array.valid()) array = a.array;
+                    last = j;
+                }
+        out.push_back({allocation, records_.size(), v.last, array, last});
     }
     return out;
 }
@@ -205,9 +209,10 @@ std::string Tape::check_outside_writes() const {
         for (size_t j = 0; j < w.before_record && j < records_.size(); ++j)
             for (const Access& a : records_[j].accesses) {
                 if (!a.read || !a.array.valid() || runtime::allocation_of(a.array) != w.allocation) continue;
-                std::string when = w.before_record < records_.size() ? "before record " + std::to_string(w.before_record) + " (" +
-                                                                           records_[w.before_record].describe() + ")"
-                                                                     : "after the last record";
+                std::string when =
+                    w.before_record < records_.size()
+                        ? "before record " + std::to_string(w.before_record) + " (" + records_[w.before_record].describe() + ")"
+                        : "after record " + std::to_string(w.last_use) + ", its last use on the tape";
                 return "the tape cannot be differentiated: " + a.array.describe() + " was read by " + records_[j].describe() +
                        " (" + a.label + ", record " + std::to_string(j) + ") and then overwritten outside the tape by " +
                        (w.what.empty() ? std::string("a write") : w.what) + ", " + when +

@@ -128,6 +128,7 @@ private:
         size_t before_record;
         std::string what;
         runtime::Array array;
+        size_t last_use;  // writes found at the check: the last record that touched the allocation
     };
     void push(Record r);                               // watches its arrays, notes outside writes
     std::vector<OutsideWrite> outside_writes() const;  // foreign_ and those since the last record
