@@ -10,6 +10,7 @@
 #include <optional>
 #include <chrono>
 #include <cmath>
+#include <iomanip>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -60,6 +61,7 @@ void check_scalar_range(const std::string& what, const std::string& text, double
                              std::string(compiler::scalar_name(s)));
         if (v < lo || v > hi) {
             std::ostringstream os;
+            if (integral) os << std::fixed << std::setprecision(0);
             os << what << ": " << text << " is out of the range of " << compiler::scalar_name(s) << " (" << lo << " to " << hi
                << ")";
             throw UsageError(os.str());
