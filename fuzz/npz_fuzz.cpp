@@ -16,11 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         size_t total = 0;
         for (const auto& [name, a] : arrays) total += a.data.size();
         if (total > size) __builtin_trap();  // every byte read must come from the input
-    } catch (const std::runtime_error&) {
-    }
+    } catch (const std::runtime_error&) {}
     try {
         (void)weft::apps::parse_npy(bytes, "fuzz.npy");  // a bare .npy as well
-    } catch (const std::runtime_error&) {
-    }
+    } catch (const std::runtime_error&) {}
     return 0;
 }

@@ -39,18 +39,26 @@ void unwatch_writes(const void* allocation) {
     watched.store(int(entries.size()));
 }
 
-void note_write(const Array& a, const char* what) {
-    if (watched.load(std::memory_order_relaxed) == 0 || !a.valid()) return;
-    note_write(a, std::string(what));
-}
+namespace {
 
-void note_write(const Array& a, const std::string& what) {
+template <class Describe>
+void bump(const Array& a, Describe&& describe) {
     if (watched.load(std::memory_order_relaxed) == 0 || !a.valid()) return;
     std::lock_guard<std::mutex> lock(mu);
     auto it = entries.find(allocation_of(a));
     if (it == entries.end()) return;
     ++it->second.v.version;
-    it->second.v.last = what;
+    it->second.v.last = describe();
+}
+
+}  // namespace
+
+void note_write(const Array& a, const char* what) {
+    bump(a, [&] { return std::string(what); });
+}
+
+void note_launch_write(const Array& a, const std::string& kernel) {
+    bump(a, [&] { return "launch of kernel '" + kernel + "'"; });
 }
 
 WriteVersion write_version(const void* allocation) {

@@ -32,8 +32,10 @@ void unwatch_writes(const void* allocation);
 
 // A write to `a`'s allocation made by `what` ("zero", "launch of kernel 'k'"): bumps its version
 // when watched.
-void note_write(const Array& a, const std::string& what);
 void note_write(const Array& a, const char* what);
+// The same for a forward launch of `kernel` that stores to `a` ("launch of kernel 'k'"); the text
+// is only built for a watched allocation, so an unwatched launch costs one atomic load per array.
+void note_launch_write(const Array& a, const std::string& kernel);
 
 struct WriteVersion {
     uint64_t version = 0;  // 0 until the first write while watched
