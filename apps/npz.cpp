@@ -191,6 +191,8 @@ std::map<std::string, NpyArray> read_npz_bytes(const std::string& z, const std::
 std::map<std::string, NpyArray> read_npz(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw std::runtime_error("cannot read '" + path + "': it is a directory");
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        throw std::runtime_error("cannot read '" + path + "': it is not a regular file (a device, FIFO or socket)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read '" + path + "'");
     std::stringstream ss;

@@ -694,6 +694,8 @@ Scene load_scene(const std::string& path) {
     if (std::filesystem::is_directory(path, ec))
         throw SceneError(path + ": is a directory; give a scene file (.toml), e.g. " + path +
                          (path.empty() || path.back() == '/' ? "" : "/") + "scene.toml");
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        throw SceneError(path + ": is not a regular file (a device, FIFO or socket); give a scene file (.toml)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw SceneError(path + ": cannot open the scene file");
     std::stringstream ss;

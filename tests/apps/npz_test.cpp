@@ -150,6 +150,16 @@ TEST(Npz, BadHeadersAreNamed) {
     body = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,", "");
     EXPECT_EQ(error_of(member("x.npy", body, uint32_t(body.size()))),
               "cannot read 'in.npz:x.npy': its header's 'shape' has no closing ')'");
+    for (const char* path : {"/dev/zero", "/tmp"}) {  // /dev/zero once read forever
+        try {
+            weft::apps::read_npz(path);
+            ADD_FAILURE() << "no error";
+        } catch (const std::runtime_error& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      std::string("cannot read '") + path + "': it is " +
+                          (path[1] == 'd' ? "not a regular file (a device, FIFO or socket)" : "a directory"));
+        }
+    }
     EXPECT_EQ(error_of("PK\x03\x04"), "cannot read 'in.npz': a member header at byte 0 is truncated");
     EXPECT_EQ(error_of(""), "cannot read 'in.npz': it holds no arrays (is it an .npz file?)");
 }

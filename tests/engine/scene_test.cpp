@@ -170,6 +170,14 @@ TEST(Scene, HostileFilesGetLocatedMessages) {
     } catch (const SceneError& e) {
         EXPECT_EQ(std::string(e.what()), dir + ": is a directory; give a scene file (.toml), e.g. " + dir + "/scene.toml");
     }
+    // a device that never ends (reading it once hung)
+    try {
+        load_scene("/dev/zero");
+        ADD_FAILURE() << "no error";
+    } catch (const SceneError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "/dev/zero: is not a regular file (a device, FIFO or socket); give a scene file (.toml)");
+    }
     // a scene too large for memory, refused from its counts before anything is allocated
     std::string big = error_of("[simulation]\n[[soft_body]]\ndim = [1024, 1024, 1024]\n");
     EXPECT_EQ(big.rfind("scenes/x.toml:3:7: 'dim' makes the scene too large for memory: about 1.54e+03 GiB for 1.077e+09 "
