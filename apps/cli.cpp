@@ -1,6 +1,11 @@
 // Argument parsing for the `weft` command line. See cli.h.
 #include "apps/cli.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
 #include "support/closest_name.h"
 
 namespace weft::apps {
@@ -53,6 +58,27 @@ std::string Args::get_or(const std::string& name, const std::string& dflt) const
 
 bool Args::flag(const std::string& name) const { return flags_.count(name) > 0; }
 
+int64_t parse_integer(const std::string& what, const std::string& text, int64_t lo, int64_t hi) {
+    const std::string range = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+    size_t digits = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+    if (text.size() <= digits || text.find_first_not_of("0123456789", digits) != std::string::npos)
+        throw UsageError(what + " expects " + range + ", got '" + text + "'");
+    errno = 0;
+    long long v = std::strtoll(text.c_str(), nullptr, 10);
+    if (errno == ERANGE || v < lo || v > hi) throw UsageError(what + " expects " + range + ", got '" + text + "' (out of range)");
+    return v;
+}
+
+double parse_number(const std::string& what, const std::string& text) {
+    char* end = nullptr;
+    errno = 0;
+    double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ? 0.0 : std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) throw UsageError(what + " expects a number, got '" + text + "'");
+    if (!std::isfinite(v) || errno == ERANGE)
+        throw UsageError(what + " expects a finite number, got '" + text + "'" + (std::isfinite(v) ? " (out of range)" : ""));
+    return v;
+}
+
 std::vector<int64_t> parse_dims(const std::string& s) {
     std::vector<int64_t> dims;
     size_t pos = 0;
@@ -61,7 +87,7 @@ std::vector<int64_t> parse_dims(const std::string& s) {
         std::string part = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
         if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 12)
             throw UsageError("invalid --dim '" + s + "': expected N or N,M (up to 4 positive integers)");
-        dims.push_back(std::stoll(part));
+        dims.push_back(parse_integer("--dim", part, 0, 999999999999));
         if (comma == std::string::npos) break;
         pos = comma + 1;
     }

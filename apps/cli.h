@@ -49,6 +49,12 @@ int cmd_run(const std::vector<std::string>& args);
 int cmd_gradcheck(const std::vector<std::string>& args);
 int cmd_view(const std::vector<std::string>& args);  // apps/cmd_view.cpp; builds without the viewer say so
 
+// The integer in `text`, from lo to hi, for the option named by `what` ("--print"); a UsageError
+// naming the option and the value for anything else (letters, a fraction, out of range).
+int64_t parse_integer(const std::string& what, const std::string& text, int64_t lo, int64_t hi);
+// The finite number in `text` (as strtod reads it) for option `what`; UsageError naming both.
+double parse_number(const std::string& what, const std::string& text);
+
 // "64", "8,8" -> {64}, {8, 8}; UsageError on anything else.
 std::vector<int64_t> parse_dims(const std::string& s);
 

@@ -9,6 +9,8 @@
 #include <map>
 #include <optional>
 #include <chrono>
+#include <cmath>
+#include <iomanip>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -47,6 +49,37 @@ void put_scalar(std::byte* dst, ScalarKind s, double v) {
         case ScalarKind::Float16: put(wp::float16(static_cast<float>(v)).bits); break;
         case ScalarKind::Float32: put(static_cast<float>(v)); break;
         case ScalarKind::Float64: put(v); break;
+    }
+}
+
+// A value for a scalar parameter must be representable by its type: integers whole and in range,
+// floats within the type's finite range (what put_scalar would otherwise wrap or turn into inf).
+void check_scalar_range(const std::string& what, const std::string& text, double v, ScalarKind s) {
+    auto limits = [&](double lo, double hi, bool integral) {
+        if (integral && v != std::floor(v))
+            throw UsageError(what + ": '" + text + "' is not an integer, and the parameter is " +
+                             std::string(compiler::scalar_name(s)));
+        if (v < lo || v > hi) {
+            std::ostringstream os;
+            if (integral) os << std::fixed << std::setprecision(0);
+            os << what << ": " << text << " is out of the range of " << compiler::scalar_name(s) << " (" << lo << " to " << hi
+               << ")";
+            throw UsageError(os.str());
+        }
+    };
+    switch (s) {
+        case ScalarKind::Bool: return limits(0, 1, true);
+        case ScalarKind::Int8: return limits(-128, 127, true);
+        case ScalarKind::UInt8: return limits(0, 255, true);
+        case ScalarKind::Int16: return limits(-32768, 32767, true);
+        case ScalarKind::UInt16: return limits(0, 65535, true);
+        case ScalarKind::Int32: return limits(-2147483648.0, 2147483647.0, true);
+        case ScalarKind::UInt32: return limits(0, 4294967295.0, true);
+        case ScalarKind::Int64: return limits(-9223372036854775808.0, 9223372036854774784.0, true);
+        case ScalarKind::UInt64: return limits(0, 18446744073709549568.0, true);
+        case ScalarKind::Float16: return limits(-65504.0, 65504.0, false);
+        case ScalarKind::Float32: return limits(-3.4028234663852886e38, 3.4028234663852886e38, false);
+        case ScalarKind::Float64: return;
     }
 }
 
@@ -198,7 +231,7 @@ int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
     std::string report = args.get_or("report", "text");
     if (report != "text" && report != "json") throw UsageError("--report takes text or json; got '" + report + "'");
     runtime::Device device = runtime::parse_device(sim ? configure_sim(args) : args.get_or("device", "cpu"));
-    int print_n = std::stoi(args.get_or("print", "8"));
+    int64_t print_n = parse_integer("--print", args.get_or("print", "8"), 0, INT64_MAX);
     std::string path = args.positional()[0];
 
     auto module = runtime::Module::compile(module_sources(path));
@@ -230,20 +263,21 @@ int run_kernel_command(const std::vector<std::string>& argv, bool sim) {
         auto eq = a->find('=');
         if (eq == std::string::npos) throw UsageError("--arg takes NAME=VALUE; got '" + *a + "'");
         std::string name = a->substr(0, eq);
-        double v = std::stod(a->substr(eq + 1));
+        double v = parse_number("--arg " + name, a->substr(eq + 1));
         bool found = false;
         for (size_t p = 0; p < k.info().params.size(); ++p) {
             if (k.info().params[p].name != name) continue;
             if (!compiler::is_scalar(k.info().params[p].type))
                 throw UsageError("--arg " + name + ": only scalar parameters can be set");
             found = true;
+            check_scalar_range("--arg " + name, a->substr(eq + 1), v, k.info().params[p].type->scalar);
             put_scalar(launch_args[p].bytes.data(), k.info().params[p].type->scalar, v);
         }
         if (!found) throw UsageError("--arg " + name + ": kernel '" + *kname + "' has no scalar parameter '" + name + "'");
     }
     runtime::LaunchOptions lo;
     lo.device = device;
-    lo.block_dim = args.get("block-dim") ? std::stoi(*args.get("block-dim")) : 0;
+    lo.block_dim = args.get("block-dim") ? int(parse_integer("--block-dim", *args.get("block-dim"), 1, 1024)) : 0;
     lo.debug = args.flag("debug") ? 1 : -1;
     auto t0 = std::chrono::steady_clock::now();
 #if WEFT_HAVE_SIM

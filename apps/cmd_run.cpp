@@ -2,11 +2,15 @@
 // device, and write per-frame particle positions (.npz for numpy, .ply for point-cloud tools).
 //
 //   weft run scenes/bounce.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]
-//                               [--render DIR]
+//                               [--render DIR] [--allow-nonfinite]
 //
-// stderr shows a progress bar; stdout gets a one-line summary (frames, simulated seconds, wall
-// time, steps per second). Frame files are written to a temporary name and renamed, so a viewer
-// polling DIR never reads half a frame. Exit codes: 0 success, 1 scene or run error, 2 usage.
+// stderr shows the scene's stability warnings and a progress bar; stdout gets a one-line summary
+// (frames, simulated seconds, wall time, steps per second). Frame files are written to a unique
+// temporary and renamed (apps/atomic_write.h), so a viewer polling DIR never reads half a frame
+// and no temporary outlives the run, even on Ctrl-C. The run stops at the first frame whose state
+// is not finite and says which launch and scene key caused it (apps/nonfinite_report.h);
+// --allow-nonfinite runs on. Exit codes: 0 success, 1 scene or run error, 2 usage, 130 / 143
+// interrupted by SIGINT / SIGTERM.
 #include <unistd.h>
 
 #include <chrono>
@@ -18,6 +22,7 @@
 #include <sstream>
 
 #include "apps/cli.h"
+#include "apps/nonfinite_report.h"
 #include "apps/npz.h"
 #include "engine/integrator_registry.h"
 #include "engine/particle_grid.h"
@@ -26,6 +31,7 @@
 #ifdef WEFT_HAVE_VIEWER
 #include "viewer/frame_writer.h"
 #endif
+#include "runtime/errors.h"
 
 namespace weft::apps {
 
@@ -76,12 +82,16 @@ int cmd_run(const std::vector<std::string>& argv) {
         if (a == "--help" || a == "-h") {
             printf(
                 "usage: weft run SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]\n"
+                "                [--allow-nonfinite]\n"
                 "Simulates a scene file (docs/scene-format.md); writes frame_NNNNN.npz/.ply to --out or [output] dir.\n"
                 "On a cuda device each frame's substeps run as one CUDA graph; --no-graph launches them one by one.\n"
-                "--render DIR writes DIR/frame_NNNNN.png for frame 0 and every frame, as `weft view --headless` does.\n");
+                "--render DIR writes DIR/frame_NNNNN.png for frame 0 and every frame, as `weft view --headless` does.\n"
+                "Stops at the first frame that is not finite, naming the launch and the scene key behind it;\n"
+                "--allow-nonfinite writes every frame anyway (and still exits 1).\n");
             return 0;
         }
-    Args args(argv, {"device", "frames", "out", "render"}, {"quiet", "no-graph"});
+    Args args(argv, {"device", "frames", "out", "render"}, {"quiet", "no-graph", "allow-nonfinite"});
+    exit_cleanly_on_signals("weft run");
     if (args.positional().size() != 1)
         throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
     engine::Scene scene;
@@ -91,6 +101,7 @@ int cmd_run(const std::vector<std::string>& argv) {
         fprintf(stderr, "%s\n", e.what());
         return 1;
     }
+    for (const std::string& w : scene.warnings()) fprintf(stderr, "%s\n", w.c_str());
     if (auto d = args.get("device")) scene.device = *d;
     if (auto f = args.get("frames")) {
         try {
@@ -109,7 +120,16 @@ int cmd_run(const std::vector<std::string>& argv) {
     bool tty = isatty(2);
 
     auto t0 = Clock::now();
-    engine::Model model = scene.builder.finalize(scene.device);
+    engine::Model model;
+    try {
+        model = scene.builder.finalize(scene.device);
+    } catch (const std::bad_alloc&) {
+        throw std::runtime_error(scene.path + ": out of memory while building the model on " + scene.device + " (" +
+                                 std::to_string(scene.builder.particle_count()) + " particles, " +
+                                 std::to_string(scene.builder.spring_rest_length.size()) + " springs, " +
+                                 std::to_string(scene.builder.tri_indices.size()) + " triangles, " +
+                                 std::to_string(scene.builder.tet_indices.size()) + " tetrahedra)");
+    }
     engine::State a = model.state(), b = model.state();
     std::unique_ptr<engine::Integrator> integrator = engine::create_integrator(scene.solver, scene.solver_options);
     const float dt = scene.dt();
@@ -143,17 +163,37 @@ int cmd_run(const std::vector<std::string>& argv) {
 #else
     if (args.get("render")) throw UsageError("--render needs the viewer, which this build does not have");
 #endif
+    a.particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
+    a.particle_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
+    std::vector<float> q_prev, qd_prev;  // the last finite frame, to explain a divergence
+    const bool stop_nonfinite = !args.flag("allow-nonfinite");
     for (int frame = 1; frame <= scene.frames; ++frame) {
-        stepper.advance();
+        if (stop_nonfinite) {
+            q_prev.swap(q);
+            qd_prev.swap(qd);
+            q.resize(q_prev.size());
+            qd.resize(qd_prev.size());
+        }
+        try {
+            stepper.advance();
+        } catch (const runtime::RuntimeError& e) {  // WEFT_VERIFY_FINITE=1 names the launch; add the scene key
+            std::string param = feeding_parameter(scene, integrator->info(), kernel_of_error(e.what()));
+            if (param.empty() || std::string(e.what()).find("non-finite") == std::string::npos) throw;
+            throw runtime::RuntimeError("frame " + std::to_string(frame) + ": " + e.what() + "\n  fed by " + param);
+        }
         const engine::State& now = stepper.current();
 #ifdef WEFT_HAVE_VIEWER
         if (render) render_frame(frame, now);
 #endif
         now.particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
-        if (!scene.output.dir.empty() && frame % scene.output.every == 0) {
-            now.particle_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
-            write_frame(scene.output.dir, frame, scene.output, q, qd);
+        now.particle_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
+        if (stop_nonfinite && (first_nonfinite(q) >= 0 || first_nonfinite(qd) >= 0)) {
+            if (!quiet && tty) fprintf(stderr, "\n");
+            fprintf(stderr, "%s\n", explain_nonfinite(scene, model, *integrator, frame, q_prev, qd_prev, q, qd).c_str());
+            return 1;
         }
+        if (!scene.output.dir.empty() && frame % scene.output.every == 0)
+            write_frame(scene.output.dir, frame, scene.output, q, qd);
         if (!quiet && (tty || frame == scene.frames || frame % std::max(1, scene.frames / 10) == 0))
             progress(frame, scene.frames, tty);
     }

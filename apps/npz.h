@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "apps/atomic_write.h"
+
 namespace weft::apps {
 
 struct NpyArray {
@@ -20,13 +22,15 @@ struct NpyArray {
 };
 
 // Member name (without ".npy") -> array. Throws std::runtime_error naming the file and the problem.
+// Every offset, size and shape is bounded by the bytes present: a damaged archive is an error,
+// never a hang or an over-long read.
 std::map<std::string, NpyArray> read_npz(const std::string& path);
+// The same on an archive already in memory; `path` names it in messages (the fuzz target's entry).
+std::map<std::string, NpyArray> read_npz_bytes(const std::string& bytes, const std::string& path);
 NpyArray parse_npy(const std::string& bytes, const std::string& what);
 
-// Writes an .npz (numpy.savez layout: stored .npy members) to path.tmp, then renames it to path
-// (apps/npz_write.cpp). Throws std::runtime_error naming the file.
+// Writes an .npz (numpy.savez layout: stored .npy members) with write_file_atomically
+// (apps/atomic_write.h: a unique temporary, then a rename). Throws std::runtime_error naming the file.
 void write_npz(const std::string& path, const std::map<std::string, NpyArray>& arrays);
-// Writes bytes to path.tmp and renames it to path, so readers see the old file or the whole new one.
-void write_file_atomically(const std::string& path, const std::string& bytes);
 
 }  // namespace weft::apps

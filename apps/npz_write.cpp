@@ -1,10 +1,8 @@
 // apps/npz_write.cpp: writing numpy .npz archives (what numpy.savez makes: a zip of stored .npy
-// members), for `weft run`'s per-frame outputs. The file is written to PATH.tmp and renamed, so
-// a reader never sees a half-written frame.
+// members), for `weft run`'s per-frame outputs. The file is written to a unique temporary and
+// renamed (apps/atomic_write.h), so a reader never sees a half-written frame.
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include "apps/npz.h"
@@ -110,19 +108,6 @@ void write_npz(const std::string& path, const std::map<std::string, NpyArray>& a
     put32(zip, cd_offset);
     put16(zip, 0);
     write_file_atomically(path, zip);
-}
-
-void write_file_atomically(const std::string& path, const std::string& bytes) {
-    std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error("cannot write " + tmp);
-        out.write(bytes.data(), std::streamsize(bytes.size()));
-        if (!out) throw std::runtime_error("cannot write " + tmp);
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + ec.message());
 }
 
 }  // namespace weft::apps

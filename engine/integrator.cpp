@@ -7,12 +7,47 @@
 
 namespace weft::engine {
 
-void check_step(const Model& m, const State& in, const State& out, float dt) {
+namespace {
+
+// An array a step reads or writes must have the shape, element type and device the model gives
+// it: a kernel indexes it by particle (or bucket) without bounds checks in release builds.
+void check_array(const Array& a, const std::string& name, const compiler::Type& dtype, int64_t size, const Model& m,
+                 bool optional) {
+    if (!a.valid()) {
+        if (optional) return;
+        throw runtime::RuntimeError("simulate: " + name + " is empty; the model needs array(" + compiler::type_name(dtype) +
+                                    ", shape=(" + std::to_string(size) + ",), device=" + m.device.str() + ")");
+    }
+    if (a.shape() != std::vector<int64_t>{size} || compiler::type_name(a.dtype()) != compiler::type_name(dtype) ||
+        !(a.device() == m.device))
+        throw runtime::RuntimeError("simulate: " + name + " is " + a.describe() + "; the model needs array(" +
+                                    compiler::type_name(dtype) + ", shape=(" + std::to_string(size) +
+                                    ",), device=" + m.device.str() + ")");
+}
+
+void check_state(const Model& m, const State& s, const std::string& which) {
+    const int64_t n = m.particle_count;
+    check_array(s.particle_q, which + ".particle_q", vec3_type(), n, m, false);
+    check_array(s.particle_qd, which + ".particle_qd", vec3_type(), n, m, false);
+    check_array(s.particle_f, which + ".particle_f", vec3_type(), n, m, true);
+    if (m.particle_contact && m.particle_grid_buckets > 0) {
+        check_array(s.grid_bucket_count, which + ".grid_bucket_count", compiler::int32_type(), m.particle_grid_buckets, m, false);
+        check_array(s.grid_bucket_particles, which + ".grid_bucket_particles", compiler::int32_type(),
+                    int64_t(m.particle_grid_buckets) * m.particle_grid_capacity, m, false);
+    }
+}
+
+}  // namespace
+
+void check_step(const Model& m, const State& in, const State& out, float dt, const Control* control) {
     if (in.particle_count != m.particle_count || out.particle_count != m.particle_count)
         throw runtime::RuntimeError("simulate: the states do not belong to this model (" + std::to_string(in.particle_count) +
                                     " and " + std::to_string(out.particle_count) + " particles, the model has " +
                                     std::to_string(m.particle_count) + ")");
     if (!(dt > 0.0f)) throw runtime::RuntimeError("simulate: dt must be > 0, got " + std::to_string(dt));
+    check_state(m, in, "state_in");
+    check_state(m, out, "state_out");
+    if (control) check_array(control->particle_f, "control.particle_f", vec3_type(), m.particle_count, m, true);
 }
 
 void load_kernels(const IntegratorInfo& info, const runtime::Device& device) {

@@ -57,7 +57,8 @@ enum IntegratorCaps : uint32_t {
     // Under a Tape, a step is recorded and Tape::backward runs its adjoint (gradients of
     // state_in, the model's differentiable arrays and the control from those of state_out).
     IntegratorCaps_Differentiable = 1u << 1,
-    // Forces are integrated explicitly: the step has the stability limit of engine/stability.h.
+    // Forces are integrated explicitly: a stiffness or damping past the explicit stability limit
+    // (engine/stability.h) diverges; the scene loader warns and `weft gradcheck` names it.
     IntegratorCaps_Explicit = 1u << 2,
 };
 
@@ -92,9 +93,10 @@ public:
     const std::string& name() const { return info().name; }
 };
 
-// Throws runtime::RuntimeError unless the two states have `model`'s particle count and dt > 0
-// (the checks every particle integrator starts with).
-void check_step(const Model& model, const State& state_in, const State& state_out, float dt);
+// Throws runtime::RuntimeError unless the two states have `model`'s particle count, dt > 0, and
+// every State (and Control) array a step uses has the shape, element type and device the model
+// gives it, naming the array and both shapes (the checks every particle integrator starts with).
+void check_step(const Model& model, const State& state_in, const State& state_out, float dt, const Control* control = nullptr);
 
 // Cold start: compiles every kernel `info` lists and makes it ready on `device` (through the disk
 // cache), so that no step compiles, whatever parts a model has (a viewer switching models, a

@@ -28,6 +28,21 @@ double dihedral_angle(const Vec3d& x1, const Vec3d& x2, const Vec3d& x3, const V
     return std::atan2(n2.cross(n1).dot(e), n1.dot(n2));
 }
 
+// Parameters are float32 on the device: NaN and infinities are refused here, where the call that
+// passed them can be named, rather than found as NaN frames later.
+void require_finite(const char* call, const char* name, float v) {
+    if (!std::isfinite(v)) throw BuildError(std::string(call) + ": " + name + " must be a finite number, got " + num(v));
+}
+void require_finite(const char* call, const char* name, const Vec3& v) {
+    if (!v.allFinite())
+        throw BuildError(std::string(call) + ": " + name + " must be finite, got (" + num(v.x()) + ", " + num(v.y()) + ", " +
+                         num(v.z()) + ")");
+}
+void require_nonnegative(const char* call, const char* name, float v) {
+    require_finite(call, name, v);
+    if (v < 0) throw BuildError(std::string(call) + ": " + name + " must be >= 0, got " + num(v));
+}
+
 }  // namespace
 
 ModelBuilder::ModelBuilder(float g, Vec3 up_vector) : gravity(up_vector.normalized() * g) {}
@@ -39,7 +54,11 @@ void ModelBuilder::check_particle(const char* what, int i) const {
 }
 
 int ModelBuilder::add_particle(const Vec3& pos, const Vec3& vel, float mass, float radius, uint32_t flags) {
+    require_finite("add_particle", "pos", pos);
+    require_finite("add_particle", "vel", vel);
+    require_finite("add_particle", "mass", mass);
     if (!(mass >= 0.0f)) throw BuildError("add_particle: mass must be >= 0, got " + num(mass));
+    require_finite("add_particle", "radius", radius);
     if (radius < 0.0f) radius = default_particle_radius;
     particle_q.push_back(pos);
     particle_qd.push_back(vel);
@@ -53,6 +72,9 @@ int ModelBuilder::add_spring(int i, int j, float ke, float kd, float rest_length
     check_particle("add_spring", i);
     check_particle("add_spring", j);
     if (i == j) throw BuildError("add_spring: both ends are particle " + std::to_string(i));
+    require_nonnegative("add_spring", "ke", ke);
+    require_nonnegative("add_spring", "kd", kd);
+    require_finite("add_spring", "rest_length", rest_length);
     spring_indices.push_back(i);
     spring_indices.push_back(j);
     spring_rest_length.push_back(rest_length >= 0.0f ? rest_length : (particle_q[i] - particle_q[j]).norm());
@@ -63,6 +85,9 @@ int ModelBuilder::add_spring(int i, int j, float ke, float kd, float rest_length
 
 float ModelBuilder::add_triangle(int i, int j, int k, float ke, float ka, float kd, float drag, float lift) {
     for (int p : {i, j, k}) check_particle("add_triangle", p);
+    for (auto [name, v] :
+         {std::pair<const char*, float>{"tri_ke", ke}, {"tri_ka", ka}, {"tri_kd", kd}, {"tri_drag", drag}, {"tri_lift", lift}})
+        require_finite("add_triangle", name, v);
     Vec3d p = particle_q[i].cast<double>(), q = particle_q[j].cast<double>(), r = particle_q[k].cast<double>();
     Vec3d qp = q - p, rp = r - p;
     Vec3d n = qp.cross(rp);
@@ -84,6 +109,9 @@ float ModelBuilder::add_triangle(int i, int j, int k, float ke, float ka, float 
 
 int ModelBuilder::add_edge(int i, int j, int k, int l, float rest, float ke, float kd) {
     for (int p : {i, j, k, l}) check_particle("add_edge", p);
+    require_finite("add_edge", "edge_ke", ke);
+    require_finite("add_edge", "edge_kd", kd);
+    if (std::isinf(rest)) throw BuildError("add_edge: rest must be a finite angle (or NaN: the current one), got " + num(rest));
     if (std::isnan(rest))
         rest = float(dihedral_angle(particle_q[i].cast<double>(), particle_q[j].cast<double>(), particle_q[k].cast<double>(),
                                     particle_q[l].cast<double>()));
@@ -95,6 +123,9 @@ int ModelBuilder::add_edge(int i, int j, int k, int l, float rest, float ke, flo
 
 float ModelBuilder::add_tetrahedron(int i, int j, int k, int l, float k_mu, float k_lambda, float k_damp) {
     for (int p : {i, j, k, l}) check_particle("add_tetrahedron", p);
+    require_finite("add_tetrahedron", "k_mu", k_mu);
+    require_finite("add_tetrahedron", "k_lambda", k_lambda);
+    require_finite("add_tetrahedron", "k_damp", k_damp);
     if (!(k_lambda > 0.0f)) throw BuildError("add_tetrahedron: k_lambda must be > 0, got " + num(k_lambda));
     auto shape = [&](int a, int b, int c, int d) {
         Eigen::Matrix3d Dm;
@@ -106,7 +137,7 @@ float ModelBuilder::add_tetrahedron(int i, int j, int k, int l, float k_mu, floa
     };
     Eigen::Matrix3d Dm = shape(i, j, k, l);
     double volume = Dm.determinant() / 6.0;
-    if (std::abs(volume) < 1e-15)
+    if (std::abs(volume) < kMinTetVolume)
         throw BuildError("add_tetrahedron: tetrahedron (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
                          std::to_string(k) + ", " + std::to_string(l) + ") is degenerate (zero volume)");
     if (volume < 0) {  // inverted: swap two vertices so that the rest volume is positive
@@ -186,6 +217,13 @@ void ModelBuilder::add_cloth_grid(const ClothGridDef& d) {
 
 void ModelBuilder::add_soft_grid(const SoftGridDef& d) {
     if (d.dim_x < 1 || d.dim_y < 1 || d.dim_z < 1) throw BuildError("add_soft_grid: dim_x, dim_y and dim_z must be >= 1");
+    // The smallest of a cell's five tetrahedra is a corner one, a sixth of the cell: checked here,
+    // before any particle is added, so the error names the cell size rather than particle indices.
+    const double corner = double(d.cell_x) * d.cell_y * d.cell_z / 6.0;
+    if (!(std::abs(corner) >= kMinTetVolume))
+        throw BuildError("add_soft_grid: cells of " + num(d.cell_x) + " x " + num(d.cell_y) + " x " + num(d.cell_z) +
+                         " m are too small: their tetrahedra have a volume of " + num(corner) + " m^3, below the " +
+                         num(kMinTetVolume) + " m^3 taken as degenerate");
     int start = particle_count();
     float mass = d.cell_x * d.cell_y * d.cell_z * d.density;
     for (int z = 0; z <= d.dim_z; ++z)

@@ -8,8 +8,8 @@
 // double precision and stored as float. Keyword arguments of Warp's grid builders become fields
 // of ClothGridDef / SoftGridDef with the same names and defaults.
 //
-// Mistakes (a degenerate triangle, an index out of range, a negative mass) throw BuildError
-// naming the call and the value.
+// Mistakes (a degenerate triangle, an index out of range, a negative mass, a NaN or infinite
+// parameter) throw BuildError naming the call, the argument and the value.
 #pragma once
 
 #include <cmath>
@@ -30,6 +30,9 @@ using Quat = Eigen::Quaternionf;
 struct BuildError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// A tetrahedron whose rest volume is below this (m^3) is degenerate: its inverse rest shape is not usable.
+inline constexpr double kMinTetVolume = 1e-15;
 
 struct ClothGridDef {
     Vec3 pos = Vec3::Zero();             // m, position of the grid's first corner

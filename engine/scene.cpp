@@ -6,10 +6,12 @@
 #include "engine/integrator_registry.h"
 #include "engine/obj_reader.h"
 
+#include <cfloat>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <unistd.h>
 #include <sstream>
 
 #if __has_include(<toml++/toml.h>)
@@ -53,6 +55,13 @@ public:
         fail(n ? n->source() : t_.source(), msg);
     }
 
+    // "FILE:LINE:COLUMN" of `key`'s value, else of the table.
+    std::string where(const std::string& key) const {
+        const toml::node* n = t_.get(key);
+        const auto& b = (n ? n->source() : t_.source()).begin;
+        return file_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column);
+    }
+
     const toml::node* get(const std::string& key) {
         asked_.insert(key);
         return t_.get(key);
@@ -68,9 +77,22 @@ public:
     }
 
     double number_of(const std::string& key, const toml::node& n) const {
-        if (auto v = n.value_exact<double>()) return *v;
-        if (auto v = n.value_exact<int64_t>()) return double(*v);
+        if (auto v = n.value_exact<double>()) return check_float(key, n, *v);
+        if (auto v = n.value_exact<int64_t>()) return check_float(key, n, double(*v));
         fail(n.source(), "'" + key + "' must be a number, got " + type_word(n));
+    }
+    // The engine computes in float32: a number it cannot hold (nan, inf, past FLT_MAX, or so small
+    // that it would silently become 0, turning a mass into a fixed particle) is an error here.
+    double check_float(const std::string& key, const toml::node& n, double v) const {
+        if (std::isnan(v)) fail(n.source(), "'" + key + "' must be a number, got nan");
+        if (std::isinf(v)) fail(n.source(), "'" + key + "' must be finite, got " + num(v));
+        if (std::abs(v) > double(FLT_MAX))
+            fail(n.source(), "'" + key + "' = " + num(v) +
+                                 " is outside the float32 range the engine computes in (|x| <= " + num(double(FLT_MAX)) + ")");
+        if (v != 0 && std::abs(v) < double(FLT_MIN))
+            fail(n.source(), "'" + key + "' = " + num(v) + " is too small for float32 (nonzero values need |x| >= " +
+                                 num(double(FLT_MIN)) + "); it would become 0 (write 0 if that is meant)");
+        return v;
     }
     double number(const std::string& key, double dflt, double lo = -INFINITY, double hi = INFINITY, bool open_lo = false) {
         const toml::node* n = get(key);
@@ -210,7 +232,7 @@ Mesh read_mesh(TableReader& r) {
             auto d = x.value_exact<double>();
             auto n = x.value_exact<int64_t>();
             if (!d && !n) r.fail(x.source(), name + " must hold numbers, got " + std::string(type_word(x)));
-            c[i] = float(d ? *d : double(*n));
+            c[i] = float(r.check_float("vertices[" + std::to_string(k) + "]", x, d ? *d : double(*n)));
         }
         mesh.vertices.emplace_back(c[0], c[1], c[2]);
     }
@@ -231,6 +253,46 @@ Mesh read_mesh(TableReader& r) {
     return mesh;
 }
 
+// Bytes a particle and each element take on the host (builder) and on the device (model, two
+// states, force slots), rounded up: enough to refuse a scene too large for memory from its counts,
+// before anything is allocated, instead of ending in std::bad_alloc.
+struct Footprint {
+    double particles = 0, springs = 0, tris = 0, edges = 0, tets = 0;
+    double bytes() const { return particles * 256 + springs * 96 + tris * 192 + edges * 128 + tets * 256; }
+};
+
+double physical_memory() {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? double(pages) * double(size) : INFINITY;
+}
+
+std::string gib(double bytes) {
+    std::ostringstream os;
+    os.precision(3);
+    os << bytes / double(1ull << 30) << " GiB";
+    return os.str();
+}
+
+// Fails at `key` if what the scene holds so far plus `add` needs more than the machine's memory.
+void check_memory(const TableReader& r, const std::string& key, const ModelBuilder& b, Footprint add) {
+    Footprint total = add;
+    total.particles += b.particle_count();
+    total.springs += double(b.spring_rest_length.size());
+    total.tris += double(b.tri_indices.size());
+    total.edges += double(b.edge_indices.size());
+    total.tets += double(b.tet_indices.size());
+    double need = total.bytes(), have = physical_memory();
+    if (need <= have) return;
+    std::ostringstream counts;
+    counts.precision(4);
+    counts << total.particles << " particles";
+    if (total.springs > 0) counts << ", " << total.springs << " springs";
+    if (total.tris > 0) counts << ", " << total.tris << " triangles";
+    if (total.tets > 0) counts << ", " << total.tets << " tetrahedra";
+    r.fail_at(key, "'" + key + "' makes the scene too large for memory: about " + gib(need) + " for " + counts.str() +
+                       ", and this machine has " + gib(have));
+}
+
 // Each [[name]] entry as a TableReader.
 template <class F>
 void for_each_entry(TableReader& root, const std::string& name, F&& f) {
@@ -241,7 +303,9 @@ void for_each_entry(TableReader& root, const std::string& name, F&& f) {
         root.fail(n->source(), "'" + name + "' must be an array of tables ([[" + name + "]]), got " + type_word(*n));
     for (const auto& e : *arr) {
         TableReader r(root.file(), *e.as_table(), "[[" + name + "]]");
-        f(r);
+        try {
+            f(r);
+        } catch (const BuildError& b) { r.fail(e.source(), "[[" + name + "]]: " + b.what()); }
         r.finish();
     }
 }
@@ -267,6 +331,46 @@ void reject_other_solvers_options(TableReader& r, const Scene& s) {
                     r.fail(k.source().begin.line ? k.source() : node.source(),
                            "'" + key + "' is an option of solver '" + other + "', not of '" + s.solver + "'");
     }
+}
+
+// Records the explicit-stability estimates of a stiffness `ke` and a damping `kd` acting on
+// particles of mass `m` (docs/scene-format.md, "Stability"); m <= 0: the lightest moving particle
+// of the scene, filled in once every particle is known. Friction (kf) is left out: its force is
+// capped by the Coulomb limit, so a large kf cannot make the step diverge.
+void note_stiffness(Scene& s, const TableReader& r, const std::string& table, const std::string& module,
+                    std::initializer_list<std::pair<const char*, double>> params, double m) {
+    for (auto [key, value] : params) {
+        if (!(value > 0)) continue;
+        StabilityEstimate e;
+        e.where = r.where(key);
+        e.is_default = !r.table().contains(key);
+        e.key = table + " '" + key + "'";
+        e.module = module;
+        e.stiffness = std::string(key).find("ke") != std::string::npos;
+        e.coefficient = value;
+        e.mass = m;
+        s.stability.push_back(e);
+    }
+}
+
+// The estimates once dt and the masses are known: sqrt(k/m) dt for stiffnesses, c dt / m for
+// damping and friction coefficients.
+void finish_stability(Scene& s) {
+    double lightest = 0;
+    for (size_t i = 0; i < s.builder.particle_mass.size(); ++i) {
+        double m = s.builder.particle_mass[i];
+        if (m > 0 && (s.builder.particle_flags[i] & ParticleFlags_Active) && (lightest == 0 || m < lightest)) lightest = m;
+    }
+    const double dt = 1.0 / (double(s.fps) * s.substeps);
+    std::vector<StabilityEstimate> kept;
+    for (StabilityEstimate e : s.stability) {
+        if (e.mass <= 0) e.mass = lightest;
+        if (e.mass <= 0) continue;  // nothing moves
+        e.value = explicit_term(e.stiffness, e.coefficient, e.mass, dt);
+        kept.push_back(e);
+    }
+    std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.value > b.value; });
+    s.stability = kept;
 }
 
 void read_scene(TableReader& root, Scene& s) {
@@ -313,6 +417,7 @@ void read_scene(TableReader& root, Scene& s) {
         b.soft_contact_kd = float(r.number("kd", b.soft_contact_kd, 0.0));
         b.soft_contact_kf = float(r.number("kf", b.soft_contact_kf, 0.0));
         b.soft_contact_mu = float(r.number("mu", b.soft_contact_mu, 0.0));
+        note_stiffness(s, r, "[contact]", "contact", {{"ke", b.soft_contact_ke}, {"kd", b.soft_contact_kd}}, 0);
         r.finish();
     }
     if (const toml::node* n = root.get("particle_contact")) {
@@ -323,6 +428,8 @@ void read_scene(TableReader& root, Scene& s) {
         b.particle_kd = float(r.number("kd", b.particle_kd, 0.0));
         b.particle_kf = float(r.number("kf", b.particle_kf, 0.0));
         b.particle_mu = float(r.number("mu", b.particle_mu, 0.0));
+        if (b.particle_contact)
+            note_stiffness(s, r, "[particle_contact]", "contact", {{"ke", b.particle_ke}, {"kd", b.particle_kd}}, 0);
         r.finish();
     }
     for_each_entry(root, "particle", [&](TableReader& r) {
@@ -348,6 +455,7 @@ void read_scene(TableReader& root, Scene& s) {
                 r.fail_at("dim", "'dim' must hold integers from 1 to 1000, got " + num(dim[size_t(k)]));
             d[k] = int(dim[size_t(k)]);
         }
+        check_memory(r, "dim", b, {double(d[0]) * d[1] * d[2]});
         uint64_t state = uint64_t(seed) * 6364136223846793005ull + 1442695040888963407ull;
         auto rnd = [&] {  // deterministic jitter in [-0.5, 0.5)
             state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -373,6 +481,9 @@ void read_scene(TableReader& root, Scene& s) {
         float kd = float(r.number("kd", 0.0, 0.0));
         float rest = float(r.number("rest_length", -1.0, -1.0));
         b.add_spring(i, j, ke, kd, rest);
+        double mi = b.particle_mass[size_t(i)], mj = b.particle_mass[size_t(j)];
+        double m = mi > 0 && mj > 0 ? std::min(mi, mj) : std::max(mi, mj);
+        if (m > 0) note_stiffness(s, r, "[[spring]]", "springs", {{"ke", ke}, {"kd", kd}}, m);
     });
     for_each_entry(root, "spring_grid", [&](TableReader& r) {
         SpringGridDef d;
@@ -383,6 +494,7 @@ void read_scene(TableReader& root, Scene& s) {
                 r.fail_at("dim", "'dim' must hold integers from 2 to 4096, got " + num(v));
         d.dim_x = int(dim[0]);
         d.dim_z = int(dim[1]);
+        check_memory(r, "dim", b, {double(d.dim_x) * d.dim_z, 6.0 * d.dim_x * d.dim_z});
         d.spacing = float(r.number("spacing", d.spacing, 0.0, INFINITY, true));
         d.mass = float(r.number("mass", d.mass, 0.0));
         d.ke = float(r.number("ke", d.ke, 0.0));
@@ -390,6 +502,7 @@ void read_scene(TableReader& root, Scene& s) {
         d.fix_corners = r.boolean("fix_corners", d.fix_corners);
         d.particle_radius = float(r.number("radius", -1.0, -1.0));
         b.add_spring_grid(d);
+        if (d.mass > 0) note_stiffness(s, r, "[[spring_grid]]", "springs", {{"ke", d.ke}, {"kd", d.kd}}, d.mass);
     });
     for_each_entry(root, "cloth", [&](TableReader& r) {
         ClothGridDef d;
@@ -402,6 +515,10 @@ void read_scene(TableReader& root, Scene& s) {
                 r.fail_at("dim", "'dim' must hold integers from 1 to 4096, got " + num(v));
         d.dim_x = int(dim[0]);
         d.dim_y = int(dim[1]);
+        {
+            double cells = double(d.dim_x) * d.dim_y;
+            check_memory(r, "dim", b, {double(d.dim_x + 1) * (d.dim_y + 1), 6.0 * cells, 2.0 * cells, 3.0 * cells});
+        }
         auto cell = r.numbers("cell", 2, {0.1, 0.1});
         if (!(cell[0] > 0 && cell[1] > 0)) r.fail_at("cell", "'cell' sizes must be > 0");
         d.cell_x = float(cell[0]);
@@ -422,6 +539,8 @@ void read_scene(TableReader& root, Scene& s) {
         d.spring_kd = float(r.number("spring_kd", d.spring_kd, 0.0));
         d.particle_radius = float(r.number("radius", -1.0, -1.0));
         b.add_cloth_grid(d);
+        if (d.add_springs && d.mass > 0)
+            note_stiffness(s, r, "[[cloth]]", "springs", {{"spring_ke", d.spring_ke}, {"spring_kd", d.spring_kd}}, d.mass);
     });
     for_each_entry(root, "soft_body", [&](TableReader& r) {
         SoftGridDef d;
@@ -435,6 +554,8 @@ void read_scene(TableReader& root, Scene& s) {
         d.dim_x = int(dim[0]);
         d.dim_y = int(dim[1]);
         d.dim_z = int(dim[2]);
+        check_memory(r, "dim", b,
+                     {double(d.dim_x + 1) * (d.dim_y + 1) * (d.dim_z + 1), 0, 0, 0, 5.0 * d.dim_x * d.dim_y * d.dim_z});
         auto cell = r.numbers("cell", 3, {0.1, 0.1, 0.1});
         if (!(cell[0] > 0 && cell[1] > 0 && cell[2] > 0)) r.fail_at("cell", "'cell' sizes must be > 0");
         d.cell_x = float(cell[0]);
@@ -449,7 +570,9 @@ void read_scene(TableReader& root, Scene& s) {
         d.fix_top = r.boolean("fix_top", false);
         d.fix_bottom = r.boolean("fix_bottom", false);
         d.particle_radius = float(r.number("radius", -1.0, -1.0));
-        b.add_soft_grid(d);
+        try {
+            b.add_soft_grid(d);
+        } catch (const BuildError& e) { r.fail_at("cell", e.what()); }
     });
     for_each_entry(root, "shape", [&](TableReader& r) {
         std::string type = r.string("type", "", {"sphere", "box", "capsule", "plane", "mesh"});
@@ -504,6 +627,28 @@ void read_scene(TableReader& root, Scene& s) {
 
 }  // namespace
 
+std::vector<std::string> Scene::warnings() const {
+    std::vector<std::string> out;
+    size_t over = 0;
+    for (const StabilityEstimate& e : stability) {
+        if (e.value < kStabilityLimit) continue;
+        if (++over > 5) continue;
+        std::ostringstream os;
+        double m = e.mass;
+        os << e.where << ": warning: " << e.key << " = " << e.coefficient << (e.is_default ? " (the default)" : "")
+           << " exceeds the explicit scheme's stability limit: " << (e.stiffness ? "sqrt(k/m) dt" : "k dt / m") << " = "
+           << e.value << " with m = " << m << " kg and dt = " << dt() << " s (must stay well below 2); ";
+        double need = std::ceil(double(substeps) * e.value / 1.0);
+        if (need <= 100000)
+            os << "raise substeps to " << int64_t(need) << " or lower it";
+        else
+            os << "lower it (or raise the mass)";
+        out.push_back(os.str());
+    }
+    if (over > 5) out.push_back(path + ": warning: " + std::to_string(over - 5) + " more parameters exceed the stability limit");
+    return out;
+}
+
 Scene parse_scene(const std::string& text, const std::string& path) {
     Scene s;
     s.path = path;
@@ -517,15 +662,40 @@ Scene parse_scene(const std::string& text, const std::string& path) {
                          std::string(e.description()));
     }
     TableReader r(path, root, "the scene");
+    const TableReader& root_reader = r;
     try {
         read_scene(r, s);
     } catch (const BuildError& e) { throw SceneError(path + ": " + e.what()); }
     r.finish();
     if (s.builder.particle_count() == 0) throw SceneError(path + ": the scene has no particles");
+    if (!root_reader.table().contains("contact") && (s.builder.ground || !s.builder.shape_geo_type.empty())) {
+        // The ground and shapes use [contact]'s defaults when the file has no [contact] table.
+        for (auto [key, value] :
+             {std::pair<const char*, double>{"ke", s.builder.soft_contact_ke}, {"kd", s.builder.soft_contact_kd}}) {
+            StabilityEstimate e;
+            e.where = path;
+            e.key = std::string("[contact] '") + key + "'";
+            e.is_default = true;
+            e.module = "contact";
+            e.stiffness = std::string(key) == "ke";
+            e.coefficient = value;
+            s.stability.push_back(e);
+        }
+    }
+    if (integrator_info(s.solver).can(IntegratorCaps_Explicit))
+        finish_stability(s);
+    else
+        s.stability.clear();  // an implicit (constraint) solver has no explicit limit
     return s;
 }
 
 Scene load_scene(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw SceneError(path + ": is a directory; give a scene file (.toml), e.g. " + path +
+                         (path.empty() || path.back() == '/' ? "" : "/") + "scene.toml");
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        throw SceneError(path + ": is not a regular file (a device, FIFO or socket); give a scene file (.toml)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw SceneError(path + ": cannot open the scene file");
     std::stringstream ss;

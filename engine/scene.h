@@ -14,9 +14,11 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engine/integrator_options.h"
 #include "engine/model_builder.h"
+#include "engine/stability.h"
 
 namespace weft::engine {
 
@@ -34,6 +36,22 @@ struct SceneOutput {
     bool ply = false;  // frame_NNNNN.ply: ASCII point cloud of the positions
 };
 
+// The explicit scheme's stability estimate of one stiffness or damping coefficient of the scene
+// (docs/scene-format.md, "Stability"): sqrt(k/m) dt for a stiffness, k dt / m for a damping or
+// friction coefficient, m the lightest moving particle it acts on. Beyond kStabilityLimit the
+// semi-implicit step diverges.
+struct StabilityEstimate {
+    std::string where;         // "scenes/x.toml:12:6", the coefficient's value in the file (else its table)
+    bool is_default = false;   // not written in the file: the default applies
+    std::string key;           // "[[spring]] 'ke'"
+    std::string module;        // the kernel module it feeds (kernels/springs.py -> "springs")
+    bool stiffness = true;     // a stiffness (sqrt rule) or a damping / friction coefficient
+    double coefficient = 0.0;  // N/m or N s/m
+    double mass = 0.0;         // kg
+    double value = 0.0;        // the estimate
+};
+inline constexpr double kStabilityLimit = kExplicitLimit;  // engine/stability.h: one rule
+
 struct Scene {
     std::string path;
     std::string name;  // [scene] name, else the file's stem
@@ -45,7 +63,12 @@ struct Scene {
     int frames = 60;
     std::string device = "cpu";
     SceneOutput output;
+    // Every estimate of a solver with an explicit limit (IntegratorCaps_Explicit), the
+    // largest first; empty for the others.
+    std::vector<StabilityEstimate> stability;
 
+    // "FILE:LINE:COL: warning: ..." for each estimate at or past kStabilityLimit (at most 5, then a count).
+    std::vector<std::string> warnings() const;
     float dt() const { return 1.0f / (fps * float(substeps)); }
 };
 

@@ -47,7 +47,7 @@ const IntegratorInfo& SemiImplicitIntegrator::info() const {
 void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& out, float dt, const Control* control) {
     using namespace args;
     using runtime::NamedArgs;
-    check_step(m, in, out, dt);
+    check_step(m, in, out, dt, control);
     if (m.particle_count == 0) return;
     runtime::LaunchOptions o;
     o.device = m.device;

@@ -34,9 +34,9 @@ void check(std::vector<StabilityViolation>& out, const std::string& force, doubl
             out.push_back(
                 {force, term, v, std::string(k) + " " + num(kv) + " " + unit + ", m " + num(m) + " kg, dt " + num(dt) + " s"});
     };
-    add("sqrt(ke/m) dt", std::sqrt(ke / m) * dt, "ke", ke, "N/m");
-    add("kd dt/m", kd * dt / m, "kd", kd, "N s/m");
-    add("kf dt/m", kf * dt / m, "kf", kf, "N s/m");
+    add("sqrt(ke/m) dt", explicit_term(true, ke, m, dt), "ke", ke, "N/m");
+    add("kd dt/m", explicit_term(false, kd, m, dt), "kd", kd, "N s/m");
+    add("kf dt/m", explicit_term(false, kf, m, dt), "kf", kf, "N s/m");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 // Only integrators with IntegratorCaps_Explicit are subject to it (XPBD projects constraints).
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ struct StabilityViolation {
 };
 
 inline constexpr double kExplicitLimit = 2.0;
+
+// The rule's term for one coefficient acting on mass m (kg) at step dt (s): sqrt(k/m) dt for a
+// stiffness, c dt/m for a damping or friction coefficient. The one formula the gradient check
+// (below, on a Model) and the scene loader's warnings (engine/scene.h, on a scene's keys) use.
+inline double explicit_term(bool stiffness, double coefficient, double m, double dt) {
+    return stiffness ? std::sqrt(coefficient / m) * dt : coefficient * dt / m;
+}
 
 // Every force whose term reaches kExplicitLimit at step `dt` (seconds); worst spring only, once
 // per term. Empty when the step is within the limit.

@@ -49,7 +49,7 @@ XPBDIntegrator::XPBDIntegrator(const IntegratorOptions& o)
 
 void XPBDIntegrator::simulate(const Model& m, const State& in, State& out, float dt, const Control* control) {
     using namespace args;
-    check_step(m, in, out, dt);
+    check_step(m, in, out, dt, control);
     if (m.particle_count == 0) return;
     runtime::LaunchOptions o;
     o.device = m.device;

@@ -49,8 +49,13 @@ def integrate_particles(
     inv_mass = w[i]
     # gravity acts on particles with mass only (inv_mass > 0); kinematic particles keep their velocity
     v1 = v0 + (f[i] * inv_mass + gravity * wp.step(-inv_mass)) * dt
+    # The speed clamp scales by the largest component first: |v|^2 of a finite velocity past
+    # ~1.8e19 m/s overflows float32 to inf, and v * (v_max / inf) would silently stop the particle.
+    # A non-finite velocity stays non-finite (inf / inf = nan), so that the run reports it.
     speed = wp.length(v1)
     if speed > v_max:
-        v1 = v1 * (v_max / speed)
+        big = wp.max(wp.max(wp.abs(v1[0]), wp.abs(v1[1])), wp.abs(v1[2]))
+        u = v1 / big
+        v1 = u * (v_max / wp.length(u))
     x_new[i] = x0 + v1 * dt
     v_new[i] = v1

@@ -6,6 +6,7 @@
 #include "runtime/errors.h"
 #include "runtime/memory_stats.h"
 #include "runtime/recorder.h"
+#include "runtime/write_versions.h"
 
 namespace weft::runtime {
 
@@ -109,6 +110,7 @@ void Array::zero_grad() {
 }
 
 void Array::zero() {
+    note_write(*this, "zero");
     if (Recorder* r = active_recorder()) r->on_overwrite(*this, "zero");
     zero_unrecorded();
 }
@@ -123,6 +125,7 @@ void Array::zero_unrecorded() {
 }
 
 void Array::fill(const void* value) {
+    note_write(*this, "fill");
     if (Recorder* r = active_recorder()) r->on_overwrite(*this, "fill");
     fill_unrecorded(value);
 }
@@ -135,6 +138,7 @@ void Array::fill_unrecorded(const void* value) {
 }
 
 void Array::copy_from_host(const void* src, size_t bytes) {
+    note_write(*this, "copy from host");
     if (Recorder* r = active_recorder()) r->on_overwrite(*this, "copy from host");
     write_from_host(src, bytes);
 }
@@ -192,6 +196,7 @@ Array Array::to(const Device& d) const {
 void Array::assign(const Array& src) {
     if (src.dtype_ != dtype_ || src.shape() != shape())
         throw RuntimeError("cannot copy " + src.describe() + " into " + describe() + ": dtype and shape must match");
+    note_write(*this, "copy (assign)");
     if (Recorder* r = active_recorder()) r->on_copy(*this, src);
     assign_unrecorded(src);
 }

@@ -9,6 +9,7 @@
 #include "runtime/config.h"
 #include "runtime/errors.h"
 #include "runtime/recorder.h"
+#include "runtime/write_versions.h"
 #include "support/closest_name.h"
 
 namespace weft::runtime {
@@ -317,6 +318,8 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
         const compiler::CompiledModule& cm = k.module()->compiled(debug);
         req.kernel = cm.find_kernel(info.name);
         k.module()->loaded(options.device, debug).launch(req);
+        for (size_t i = 0; i < args.size() && i < info.params.size(); ++i)  // for the Tape (runtime/write_versions.h)
+            if (args[i].kind == LaunchArg::ArrayArg && info.params[i].written) note_launch_write(args[i].array, info.name);
     }
     if (req.size > 0 && config().verify_finite) {
         for (size_t i = 0; i < args.size(); ++i) {

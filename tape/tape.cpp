@@ -10,6 +10,7 @@
 
 #include "compiler/diagnostics.h"
 #include "runtime/errors.h"
+#include "runtime/write_versions.h"
 
 namespace weft::tape {
 
@@ -126,7 +127,7 @@ void Tape::on_launch(const runtime::Kernel& k, const std::vector<int64_t>& dim, 
     r.args = args;
     r.options = options;
     r.accesses = launch_accesses(k, args);
-    records_.push_back(std::move(r));
+    push(std::move(r));
 }
 
 void Tape::on_copy(const Array& dst, const Array& src) {
@@ -136,7 +137,7 @@ void Tape::on_copy(const Array& dst, const Array& src) {
     r.src = src;
     r.accesses.push_back({src, "source", true, false});
     r.accesses.push_back({dst, "destination", false, true});
-    records_.push_back(std::move(r));
+    push(std::move(r));
 }
 
 void Tape::on_overwrite(const Array& dst, const char* operation) {
@@ -145,7 +146,7 @@ void Tape::on_overwrite(const Array& dst, const char* operation) {
     r.dst = dst;
     r.operation = operation;
     r.accesses.push_back({dst, "array", false, true});
-    records_.push_back(std::move(r));
+    push(std::move(r));
 }
 
 void Tape::record_func(const std::string& name, std::function<void()> backward, std::vector<Access> accesses) {
@@ -154,7 +155,75 @@ void Tape::record_func(const std::string& name, std::function<void()> backward, 
     r.name = name;
     r.backward = std::move(backward);
     r.accesses = std::move(accesses);
+    push(std::move(r));
+}
+
+Tape::~Tape() {
+    for (const auto& [allocation, v] : expected_) runtime::unwatch_writes(allocation);
+}
+
+void Tape::push(Record r) {
+    // Per allocation: did this record write it (then a version change since the last record is
+    // this record's own doing, or merged into it), or only read it (then it is an outside write)?
+    std::unordered_map<const void*, std::pair<bool, const Access*>> touched;
+    for (const Access& a : r.accesses) {
+        if (!a.array.valid()) continue;
+        auto& t = touched[runtime::allocation_of(a.array)];
+        t.first |= a.written;
+        if (!t.second) t.second = &a;
+    }
+    for (const auto& [allocation, t] : touched) {
+        auto it = expected_.find(allocation);
+        runtime::WriteVersion v = runtime::write_version(allocation);
+        if (it == expected_.end()) {
+            runtime::watch_writes(allocation);
+            expected_[allocation] = runtime::write_version(allocation).version;
+            continue;
+        }
+        if (v.version != it->second && !t.first) foreign_.push_back({allocation, records_.size(), v.last, t.second->array, 0});
+        it->second = v.version;
+    }
     records_.push_back(std::move(r));
+}
+
+std::vector<Tape::OutsideWrite> Tape::outside_writes() const {
+    std::vector<OutsideWrite> out = foreign_;
+    for (const auto& [allocation, version] : expected_) {
+        runtime::WriteVersion v = runtime::write_version(allocation);
+        if (v.version == version) continue;
+        Array array;      // the first access of it, for the message
+        size_t last = 0;  // the last record that touched it: the write came after
+        for (size_t j = 0; j < records_.size(); ++j)
+            for (const Access& a : records_[j].accesses)
+                if (a.array.valid() && runtime::allocation_of(a.array) == allocation) {
+                    if (!array.valid()) array = a.array;
+                    last = j;
+                }
+        out.push_back({allocation, records_.size(), v.last, array, last});
+    }
+    return out;
+}
+
+std::string Tape::check_outside_writes() const {
+    for (const OutsideWrite& w : outside_writes())
+        for (size_t j = 0; j < w.before_record && j < records_.size(); ++j)
+            for (const Access& a : records_[j].accesses) {
+                if (!a.read || !a.array.valid() || runtime::allocation_of(a.array) != w.allocation) continue;
+                std::string when =
+                    w.before_record < records_.size()
+                        ? "before record " + std::to_string(w.before_record) + " (" + records_[w.before_record].describe() + ")"
+                        : "after record " + std::to_string(w.last_use) + ", its last use on the tape";
+                return "the tape cannot be differentiated: " + a.array.describe() + " was read by " + records_[j].describe() +
+                       " (" + a.label + ", record " + std::to_string(j) + ") and then overwritten outside the tape by " +
+                       (w.what.empty() ? std::string("a write") : w.what) + ", " + when +
+                       "; the backward pass of the first would see the new values. Record that write on the tape, or "
+                       "write to a new array instead";
+            }
+    return "";
+}
+
+void Tape::refresh_versions() {
+    for (auto& [allocation, version] : expected_) version = runtime::write_version(allocation).version;
 }
 
 std::vector<Tape::Conflict> Tape::conflicts(bool first_only) const {
@@ -189,7 +258,7 @@ std::vector<Tape::Conflict> Tape::conflicts(bool first_only) const {
 
 std::string Tape::check_overwrites() const {
     std::vector<Conflict> c = conflicts(true);
-    if (c.empty()) return "";
+    if (c.empty()) return check_outside_writes();
     const Record& rd = records_[c[0].reader];
     const Record& w = records_[c[0].writer];
     return "the tape cannot be differentiated: " + c[0].write->array.describe() + " was read by " + rd.describe() + " (" +
@@ -206,6 +275,15 @@ void Tape::backward(const Array& loss) {
                            " (seed other outputs with backward(grads={array: gradient}))");
     if (!loss.grad())
         throw RuntimeError("tape.backward: the loss " + loss.describe() + " has no gradient; create it with requires_grad=True");
+    bool recorded = false;
+    Span ls = span_of(loss);
+    for (const Record& r : records_)
+        for (const Access& a : r.accesses) recorded |= a.written && a.array.valid() && overlap(span_of(a.array), ls);
+    if (!recorded)
+        throw RuntimeError("tape.backward: the loss " + loss.describe() + " was not written by any record of this tape (" +
+                           std::to_string(records_.size()) +
+                           " records): its gradient would reach nothing and every gradient would stay zero. Compute the "
+                           "loss while the tape records (inside `with wp.Tape()`)");
     std::string problem = check_overwrites();
     if (!problem.empty()) throw RuntimeError(problem);
     std::byte one[8];
@@ -374,6 +452,7 @@ void Tape::run_backward() {
         }
     }
     pool.check();
+    refresh_versions();  // what the pass itself wrote (checkpoints recompute their segments) is not an outside write
 }
 
 std::vector<std::pair<Array, Array>> Tape::gradients() const {
@@ -399,6 +478,9 @@ void Tape::zero() {
 void Tape::reset() {
     zero();
     records_.clear();
+    for (const auto& [allocation, v] : expected_) runtime::unwatch_writes(allocation);
+    expected_.clear();
+    foreign_.clear();
 }
 
 std::string Tape::dot() const {

@@ -25,11 +25,20 @@
 // stores to it or updates it atomically, a copy into it, a zero or fill), raises an error naming
 // the array and both records instead of returning wrong gradients. Which parameters a kernel reads
 // and writes is known statically (compiler/passes/param_access.h).
+//
+// Writes the tape did not record are found too: the tape watches the allocations its records
+// touch (runtime/write_versions.h), and a write to one of them between two records or after the
+// last (an assign or zero outside the `with` block, a launch while the tape was inactive) that
+// follows a record reading it is refused the same way, naming the array, the reading record and
+// what wrote it. Stores through numpy views of host memory are not seen (docs/autodiff.md).
+// backward(loss) also refuses a loss that no record wrote: its gradient would reach nothing and
+// every gradient would silently stay zero.
 #pragma once
 
 #include <functional>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/module.h"
@@ -66,7 +75,7 @@ struct Record {
 class Tape : public runtime::Recorder {
 public:
     Tape() = default;
-    ~Tape() override = default;
+    ~Tape() override;
     Tape(const Tape&) = delete;
     Tape& operator=(const Tape&) = delete;
 
@@ -112,7 +121,22 @@ private:
     };
     std::vector<Conflict> conflicts(bool first_only) const;  // in recording order
     void run_backward();
+    // Writes made outside the recording: found at the next record that touches the allocation
+    // (before_record = its index) or, for the writes after the last record, at the check.
+    struct OutsideWrite {
+        const void* allocation;
+        size_t before_record;
+        std::string what;
+        runtime::Array array;
+        size_t last_use;  // writes found at the check: the last record that touched the allocation
+    };
+    void push(Record r);                               // watches its arrays, notes outside writes
+    std::vector<OutsideWrite> outside_writes() const;  // foreign_ and those since the last record
+    std::string check_outside_writes() const;          // "" or the error
+    void refresh_versions();                           // expected_ = the current versions
     std::vector<Record> records_;
+    std::unordered_map<const void*, uint64_t> expected_;  // watched allocation -> version after the last record
+    std::vector<OutsideWrite> foreign_;
 };
 
 // The arrays a launch of `k` with `args` reads and writes (its array arguments, as the kernel's

@@ -33,6 +33,43 @@ __all__ = ["ModelBuilder", "Model", "State", "Control", "Mesh", "Integrator", "i
            "SemiImplicitIntegrator", "XPBDIntegrator", "collide", "BuildError"]
 
 _IDENTITY = (0.0, 0.0, 0.0, 1.0)
+_F32_MAX = 3.4028234663852886e38
+_F32_MIN = 1.1754943508222875e-38  # the smallest normal float32
+
+
+def _f32(call, name, value):
+    """`value` as a float32 parameter of `call`: BuildError (a ValueError) naming the call and the
+    argument for NaN, an infinity, a magnitude past float32's range, or a nonzero value so small
+    that float32 would make it 0 (a mass of 1e-50 would silently fix the particle)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise BuildError(f"{call}: {name} must be a number, got {value!r}") from None
+    if v != v or v in (float("inf"), float("-inf")):
+        raise BuildError(f"{call}: {name} must be a finite number, got {v}")
+    if abs(v) > _F32_MAX:
+        raise BuildError(f"{call}: {name} = {v:g} is outside the float32 range the engine computes in (|x| <= 3.40282e+38)")
+    if v != 0.0 and abs(v) < _F32_MIN:
+        hint = "; pass mass=0 for a fixed particle" if name == "mass" else ""
+        raise BuildError(f"{call}: {name} = {v:g} is too small for float32 (nonzero values need |x| >= 1.17549e-38): "
+                         f"it would become 0{hint}")
+    return v
+
+
+def _f32s(call, name, values, n):
+    """A tuple of n float32 parameters (a vector or quaternion), each checked by _f32."""
+    try:
+        values = tuple(values)
+    except TypeError:
+        raise BuildError(f"{call}: {name} must be a sequence of {n} numbers, got {values!r}") from None
+    if len(values) != n:
+        raise BuildError(f"{call}: {name} must have {n} components, got {len(values)}")
+    return tuple(_f32(call, f"{name}[{k}]", v) for k, v in enumerate(values))
+
+
+def _opt(call, name, value, sentinel):
+    """An optional float32 parameter: `sentinel` (the C++ default marker) when None."""
+    return sentinel if value is None else _f32(call, name, value)
 
 
 class _Wrapped:
@@ -57,6 +94,7 @@ class _Wrapped:
 
     def __setattr__(self, name, value):
         if isinstance(value, _arrays.array):
+            self._check_replacement(name, value._handle())
             setattr(self._cpp, name, value._handle())
             self._arrays[name] = value
         elif hasattr(self._cpp, name):
@@ -66,6 +104,20 @@ class _Wrapped:
 
     def __dir__(self):
         return sorted(set(dir(self._cpp)) | set(object.__dir__(self)))
+
+    def _check_replacement(self, name, new):
+        """An array attribute may only be replaced by one of the same shape, dtype and device: the
+        kernels index it by particle (or element) without bounds checks in release builds, so a
+        wrong-sized array would be read past its end. (simulate() checks the State arrays again.)"""
+        current = getattr(self._cpp, name, None)
+        if not isinstance(current, _weft.Array) or current.describe() == new.describe():
+            return
+        if current.size == 0 and current.ptr == 0:  # an empty slot (Control.particle_f): shape checked by simulate()
+            return
+        count = getattr(self._cpp, "particle_count", None)
+        model = f" (the model has {count} particles)" if count is not None else ""
+        raise ValueError(f"{type(self).__name__}.{name}: cannot assign {new.describe()}: it must be {current.describe()}{model}; "
+                         f"copy values into the existing array with {name}.assign(...) to keep it")
 
 
 class Model(_Wrapped):
@@ -131,31 +183,52 @@ class ModelBuilder:
     def __setattr__(self, name, value):
         setattr(self._cpp, name, value)
 
+    # Every number is checked by _f32 (finite, within float32, not silently 0) and the C++
+    # builder checks the rest (masses >= 0, indices, degenerate elements): a BuildError, which is a
+    # ValueError, names the call and the argument.
     def add_particle(self, pos, vel, mass, radius=None, flags=1):
-        return self._cpp.add_particle(tuple(pos), tuple(vel), float(mass), -1.0 if radius is None else float(radius), int(flags))
+        c = "add_particle"
+        return self._cpp.add_particle(_f32s(c, "pos", pos, 3), _f32s(c, "vel", vel, 3), _f32(c, "mass", mass),
+                                      _opt(c, "radius", radius, -1.0), int(flags))
 
     def add_spring(self, i, j, ke, kd, control=0.0, rest_length=None):
-        return self._cpp.add_spring(int(i), int(j), float(ke), float(kd), -1.0 if rest_length is None else float(rest_length))
+        c = "add_spring"
+        return self._cpp.add_spring(int(i), int(j), _f32(c, "ke", ke), _f32(c, "kd", kd),
+                                    _opt(c, "rest_length", rest_length, -1.0))
 
     def add_triangle(self, i, j, k, tri_ke=None, tri_ka=None, tri_kd=None, tri_drag=None, tri_lift=None):
-        d = lambda v: -1.0 if v is None else float(v)  # noqa: E731
-        return self._cpp.add_triangle(int(i), int(j), int(k), d(tri_ke), d(tri_ka), d(tri_kd), float(tri_drag or 0.0),
-                                      float(tri_lift or 0.0))
+        c = "add_triangle"
+        return self._cpp.add_triangle(int(i), int(j), int(k), _opt(c, "tri_ke", tri_ke, -1.0), _opt(c, "tri_ka", tri_ka, -1.0),
+                                      _opt(c, "tri_kd", tri_kd, -1.0), _opt(c, "tri_drag", tri_drag, 0.0),
+                                      _opt(c, "tri_lift", tri_lift, 0.0))
 
     def add_edge(self, i, j, k, l, rest=None, edge_ke=None, edge_kd=None):  # noqa: E741
-        return self._cpp.add_edge(int(i), int(j), int(k), int(l), float("nan") if rest is None else float(rest),
-                                  -1.0 if edge_ke is None else float(edge_ke), -1.0 if edge_kd is None else float(edge_kd))
+        c = "add_edge"
+        return self._cpp.add_edge(int(i), int(j), int(k), int(l), _opt(c, "rest", rest, float("nan")),
+                                  _opt(c, "edge_ke", edge_ke, -1.0), _opt(c, "edge_kd", edge_kd, -1.0))
 
     def add_tetrahedron(self, i, j, k, l, k_mu=1.0e3, k_lambda=1.0e3, k_damp=0.0):  # noqa: E741
-        return self._cpp.add_tetrahedron(int(i), int(j), int(k), int(l), float(k_mu), float(k_lambda), float(k_damp))
+        c = "add_tetrahedron"
+        return self._cpp.add_tetrahedron(int(i), int(j), int(k), int(l), _f32(c, "k_mu", k_mu), _f32(c, "k_lambda", k_lambda),
+                                         _f32(c, "k_damp", k_damp))
 
     def add_cloth_grid(self, pos, rot, vel, dim_x, dim_y, cell_x, cell_y, mass, reverse_winding=False, fix_left=False,
                        fix_right=False, fix_top=False, fix_bottom=False, tri_ke=None, tri_ka=None, tri_kd=None,
                        tri_drag=None, tri_lift=None, edge_ke=None, edge_kd=None, add_springs=False, spring_ke=None,
                        spring_kd=None, particle_radius=None):
         c = self._cpp
+        f = lambda name, v: _f32("add_cloth_grid", name, v)  # noqa: E731
+        checked = {k: f(k, v) for k, v in dict(tri_ke=tri_ke, tri_ka=tri_ka, tri_kd=tri_kd, tri_drag=tri_drag, tri_lift=tri_lift,
+                                               edge_ke=edge_ke, edge_kd=edge_kd, spring_ke=spring_ke, spring_kd=spring_kd,
+                                               particle_radius=particle_radius).items() if v is not None}
+        tri_ke, tri_ka, tri_kd = checked.get("tri_ke"), checked.get("tri_ka"), checked.get("tri_kd")
+        tri_drag, tri_lift = checked.get("tri_drag"), checked.get("tri_lift")
+        edge_ke, edge_kd = checked.get("edge_ke"), checked.get("edge_kd")
+        spring_ke, spring_kd, particle_radius = checked.get("spring_ke"), checked.get("spring_kd"), checked.get("particle_radius")
         pick = lambda v, default: float(default if v is None else v)  # noqa: E731
-        c.add_cloth_grid(tuple(pos), tuple(rot), tuple(vel), int(dim_x), int(dim_y), float(cell_x), float(cell_y), float(mass),
+        pos, rot, vel = _f32s("add_cloth_grid", "pos", pos, 3), _f32s("add_cloth_grid", "rot", rot, 4), \
+            _f32s("add_cloth_grid", "vel", vel, 3)
+        c.add_cloth_grid(pos, rot, vel, int(dim_x), int(dim_y), f("cell_x", cell_x), f("cell_y", cell_y), f("mass", mass),
                          bool(reverse_winding), bool(fix_left), bool(fix_right), bool(fix_top), bool(fix_bottom),
                          pick(tri_ke, c.default_tri_ke), pick(tri_ka, c.default_tri_ka), pick(tri_kd, c.default_tri_kd),
                          pick(tri_drag, 0.0), pick(tri_lift, 0.0), pick(edge_ke, c.default_edge_ke),
@@ -164,10 +237,13 @@ class ModelBuilder:
 
     def add_soft_grid(self, pos, rot, vel, dim_x, dim_y, dim_z, cell_x, cell_y, cell_z, density, k_mu, k_lambda, k_damp,
                       fix_left=False, fix_right=False, fix_top=False, fix_bottom=False, particle_radius=None, **_ignored):
-        self._cpp.add_soft_grid(tuple(pos), tuple(rot), tuple(vel), int(dim_x), int(dim_y), int(dim_z), float(cell_x),
-                                float(cell_y), float(cell_z), float(density), float(k_mu), float(k_lambda), float(k_damp),
+        c = "add_soft_grid"
+        f = lambda name, v: _f32(c, name, v)  # noqa: E731
+        self._cpp.add_soft_grid(_f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4), _f32s(c, "vel", vel, 3), int(dim_x),
+                                int(dim_y), int(dim_z), f("cell_x", cell_x), f("cell_y", cell_y), f("cell_z", cell_z),
+                                f("density", density), f("k_mu", k_mu), f("k_lambda", k_lambda), f("k_damp", k_damp),
                                 bool(fix_left), bool(fix_right), bool(fix_top), bool(fix_bottom),
-                                -1.0 if particle_radius is None else float(particle_radius))
+                                _opt(c, "particle_radius", particle_radius, -1.0))
 
     # Static shapes: `body` must be -1 (shapes do not move in this engine).
     @staticmethod
@@ -177,20 +253,26 @@ class ModelBuilder:
 
     def add_shape_sphere(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, thickness=0.0, **_ignored):
         self._static(body, "add_shape_sphere")
-        return self._cpp.add_shape_sphere(tuple(pos), tuple(rot), float(radius), float(thickness))
+        c = "add_shape_sphere"
+        return self._cpp.add_shape_sphere(_f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4), _f32(c, "radius", radius),
+                                          _f32(c, "thickness", thickness))
 
     def add_shape_box(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, hx=0.5, hy=0.5, hz=0.5, thickness=0.0, **_ignored):
         self._static(body, "add_shape_box")
-        return self._cpp.add_shape_box(tuple(pos), tuple(rot), float(hx), float(hy), float(hz), float(thickness))
+        c = "add_shape_box"
+        return self._cpp.add_shape_box(_f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4), _f32(c, "hx", hx), _f32(c, "hy", hy),
+                                       _f32(c, "hz", hz), _f32(c, "thickness", thickness))
 
     def add_shape_capsule(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, half_height=0.5, thickness=0.0,
                           **_ignored):
         self._static(body, "add_shape_capsule")
-        return self._cpp.add_shape_capsule(tuple(pos), tuple(rot), float(radius), float(half_height), float(thickness))
+        c = "add_shape_capsule"
+        return self._cpp.add_shape_capsule(_f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4), _f32(c, "radius", radius),
+                                           _f32(c, "half_height", half_height), _f32(c, "thickness", thickness))
 
     def add_shape_plane(self, plane=(0.0, 1.0, 0.0, 0.0), body=-1, thickness=0.0, **_ignored):
         self._static(body, "add_shape_plane")
-        return self._cpp.add_shape_plane(tuple(plane), float(thickness))
+        return self._cpp.add_shape_plane(_f32s("add_shape_plane", "plane", plane, 4), _f32("add_shape_plane", "thickness", thickness))
 
     def add_shape_mesh(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, mesh=None, scale=(1.0, 1.0, 1.0), thickness=0.0,
                        sdf_resolution=64, sdf_margin=None, **_ignored):

@@ -10,7 +10,11 @@ The recording happens in the C++ runtime (weft/tape/tape.h): every launch and wp
 this thread while the tape is active, and every zero_/fill_/assign of an array. backward() refuses
 (RuntimeError naming the array and both launches) when an array that one recorded launch read was
 later overwritten by another, because the first launch's adjoint would then see the wrong values;
-NVIDIA Warp returns wrong gradients in that case. See docs/autodiff.md.
+NVIDIA Warp returns wrong gradients in that case. The same holds for writes the tape did not
+record (an assign, zero_ or launch outside the `with` block, after the array was read by a
+recorded launch; found through per-array write versions), and backward(loss) refuses a loss no
+recorded launch wrote. Stores through numpy views of host memory cannot be seen. See
+docs/autodiff.md.
 """
 
 import copy as _copy

@@ -1,6 +1,8 @@
 // `weft run` end to end: the bounce scene for 20 frames, its summary line, and the frames it
 // writes (.npz read back and compared with the discrete free-fall answer, .ply vertex count);
-// a bad scene exits 1 with the loader's located message.
+// a bad scene exits 1 with the loader's located message. Hostile conditions, each run as a
+// subprocess: SIGINT / SIGTERM mid-run, a symlink planted in the output folder, two runs writing
+// one folder, a file-size limit and a full file system, a diverging scene.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -8,6 +10,17 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <thread>
 
 #include "apps/npz.h"
 #include "runtime/device.h"
@@ -71,6 +84,245 @@ TEST(RunCommand, BadSceneAndBadOptions) {
             << out;
     }
     std::filesystem::remove(bad);
+}
+
+namespace fs = std::filesystem;
+
+const std::string kBin = WEFT_BIN;
+const std::string kScenes = std::string(WEFT_SOURCE_DIR) + "/scenes/";
+
+fs::path fresh_dir(const std::string& tag) {
+    fs::path d = fs::temp_directory_path() / ("weft_run_" + tag + "_" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+// Names in `dir` that are weft temporaries (frame_N.npz.tmp.XXXXXX).
+std::vector<std::string> temporaries(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().filename().string().find(".tmp.") != std::string::npos) out.push_back(e.path().string());
+    return out;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Starts `weft ARGS...` with stdout and stderr in `log`; returns its pid.
+pid_t spawn_weft(const std::vector<std::string>& args, const fs::path& log) {
+    std::vector<std::string> all = {kBin};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid = -1;
+    EXPECT_EQ(posix_spawn(&pid, kBin.c_str(), &fa, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    return pid;
+}
+
+int exit_code(pid_t pid) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
+}
+
+// Ctrl-C and SIGTERM end the run with 130 / 143 and leave only whole frames: a signal that lands
+// while a frame is written waits until its temporary is renamed (it once left frame_N.npz.tmp).
+TEST(RunCommand, SignalsLeaveNoTemporaries) {
+    if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT";
+    int round = 0;
+    for (int sig : {SIGINT, SIGTERM, SIGINT, SIGTERM, SIGINT}) {
+        fs::path dir = fresh_dir("signal"), log = dir.string() + ".log";
+        pid_t pid =
+            spawn_weft({"run", kScenes + "cloth_benchmark.toml", "--frames", "100000", "--quiet", "--out", dir.string()}, log);
+        auto start = std::chrono::steady_clock::now();
+        while (!fs::exists(dir / "frame_00002.npz") && std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        std::this_thread::sleep_for(std::chrono::microseconds(3000 * round++));  // land at different points of a frame
+        kill(pid, sig);
+        int rc = exit_code(pid);
+        EXPECT_EQ(rc, 128 + sig) << slurp(log);
+        EXPECT_NE(
+            slurp(log).find(sig == SIGINT ? "weft run: interrupted (SIGINT); finished files are complete, no temporary is left"
+                                          : "weft run: terminated (SIGTERM)"),
+            std::string::npos)
+            << slurp(log);
+        EXPECT_EQ(temporaries(dir), std::vector<std::string>{});
+        for (const auto& e : fs::directory_iterator(dir)) {  // every frame left is whole
+            auto npz = weft::apps::read_npz(e.path().string());
+            EXPECT_EQ(npz["particle_q"].shape, (std::vector<int64_t>{4096, 3})) << e.path();
+        }
+        fs::remove_all(dir);
+        fs::remove(log);
+    }
+}
+
+// A symlink planted under a temporary's or a frame's name in the output folder: the file it
+// points to stays untouched (a planted frame_00001.npz.tmp once made weft overwrite its target).
+TEST(RunCommand, PlantedSymlinksAreNotFollowed) {
+    if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT";
+    fs::path dir = fresh_dir("symlink"), victim = dir.string() + ".victim";
+    std::ofstream(victim) << "precious";
+    fs::create_symlink(victim, dir / "frame_00001.npz.tmp");
+    fs::create_symlink(victim, dir / "frame_00002.npz");
+    fs::create_symlink(victim, dir / "frame_00003.ply.tmp");
+    int rc = 0;
+    std::string out = run(kBin + " run " + kScenes + "bounce.toml --frames 3 --quiet --out " + dir.string(), &rc);
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_EQ(slurp(victim), "precious");
+    EXPECT_FALSE(fs::is_symlink(dir / "frame_00002.npz"));  // replaced by the frame, not written through
+    for (int f = 1; f <= 3; ++f) {
+        char name[32];
+        snprintf(name, sizeof name, "frame_%05d.npz", f);
+        EXPECT_EQ(weft::apps::read_npz((dir / name).string())["particle_q"].shape, (std::vector<int64_t>{1, 3}));
+    }
+    EXPECT_TRUE(fs::is_symlink(dir / "frame_00001.npz.tmp"));  // not ours: left as it was
+    EXPECT_EQ(temporaries(dir), std::vector<std::string>{});
+    fs::remove_all(dir);
+    fs::remove(victim);
+}
+
+// Two runs writing one folder never share a temporary (they once failed with "cannot rename ...tmp").
+TEST(RunCommand, ConcurrentRunsIntoOneFolder) {
+    if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT";
+    fs::path dir = fresh_dir("concurrent");
+    std::vector<pid_t> pids;
+    for (int k = 0; k < 3; ++k)
+        pids.push_back(spawn_weft({"run", kScenes + "cloth_benchmark.toml", "--frames", "30", "--quiet", "--out", dir.string()},
+                                  dir.string() + "." + std::to_string(k) + ".log"));
+    for (size_t k = 0; k < pids.size(); ++k)
+        EXPECT_EQ(exit_code(pids[k]), 0) << slurp(dir.string() + "." + std::to_string(k) + ".log");
+    EXPECT_EQ(temporaries(dir), std::vector<std::string>{});
+    auto npz = weft::apps::read_npz((dir / "frame_00030.npz").string());
+    EXPECT_EQ(npz["particle_qd"].shape, (std::vector<int64_t>{4096, 3}));
+    for (int k = 0; k < 3; ++k) fs::remove(dir.string() + "." + std::to_string(k) + ".log");
+    fs::remove_all(dir);
+}
+
+// A frame that does not fit (RLIMIT_FSIZE: EFBIG; a full file system: ENOSPC) is an error naming
+// the file and the reason, exit 1, and its partial temporary is removed.
+TEST(RunCommand, FullDiskAndFileSizeLimitRemoveThePartialFrame) {
+    if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT";
+    fs::path dir = fresh_dir("fsize");
+    int rc = 0;
+    // 16 KiB or less (dash counts 512-byte blocks): a 4096-particle frame is 98 KiB
+    std::string out = run("sh -c 'ulimit -f 32; exec " + kBin + " run " + kScenes +
+                              "cloth_benchmark.toml --frames 2 --quiet --out " + dir.string() + "'",
+                          &rc);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(
+        out.find("cannot write " + (dir / "frame_00001.npz").string() + ": write: File too large (the partial file was removed)"),
+        std::string::npos)
+        << out;
+    EXPECT_EQ(temporaries(dir), std::vector<std::string>{});
+    fs::remove_all(dir);
+}
+
+TEST(RunCommand, FullFileSystem) {
+    if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT";
+    fs::path dir = fresh_dir("enospc");
+    // A 64 KiB tmpfs in a private mount namespace (needs user namespaces or root).
+    int rc = 0;
+    run("unshare -rm sh -c 'mount -t tmpfs -o size=64k tmpfs " + dir.string() + "'", &rc);
+    if (rc != 0) GTEST_SKIP() << "cannot mount a small tmpfs here (no user namespaces)";
+    std::string out =
+        run("unshare -rm sh -c 'mount -t tmpfs -o size=64k tmpfs " + dir.string() + " && " + kBin + " run " + kScenes +
+                "cloth_benchmark.toml --frames 2 --quiet --out " + dir.string() + "; echo rc=$?; ls -a " + dir.string() + "'",
+            &rc);
+    EXPECT_NE(out.find("cannot write " + (dir / "frame_00001.npz").string() +
+                       ": write: No space left on device (the partial file was removed)"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("rc=1\n.\n..\n"), std::string::npos) << out;  // nothing left in the full folder
+    fs::remove_all(dir);
+}
+
+// Physics that diverges: the run stops at the first non-finite frame and names the launch and the
+// scene key behind it (it once wrote NaN frames to the end and said one line); a stiffness that
+// only overflows |v|^2 no longer freezes the particle.
+TEST(RunCommand, DivergenceStopsAtTheFirstNonFiniteFrame) {
+    if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT";
+    fs::path dir = fresh_dir("diverge"), scene = dir.string() + ".toml";
+    auto write_scene = [&](const std::string& ke) {
+        std::ofstream(scene) << "[simulation]\nfps = 10\nsubsteps = 1\nframes = 5\n[[particle]]\npos = [0.0, 1.0, 0.0]\n"
+                                "mass = 1.0\n[[particle]]\npos = [0.5, 1.0, 0.0]\nmass = 1.0\n[[spring]]\ni = 0\nj = 1\nke = "
+                             << ke << "\nrest_length = 0.2\n";
+    };
+    write_scene("1e38");
+    int rc = 0;
+    std::string out = run(kBin + " run " + scene.string() + " --quiet --out " + dir.string(), &rc);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find(scene.string() + ":14:6: warning: [[spring]] 'ke' = 1e+38 exceeds the explicit scheme's stability limit"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("error: frame 2: particle_q of particle 0 is not finite (-inf): the simulation diverged\n"
+                       "  substep 1 of frame 2: launch of kernel 'accumulate_forces_with_springs' left a non-finite value (-inf) "
+                       "in argument 'particle_f' at scalar 0\n"
+                       "  fed by " +
+                       scene.string() +
+                       ":14:6: [[spring]] 'ke' = 1e+38 (sqrt(k/m) dt = 1e+18 with m = 1 kg; the "
+                       "explicit scheme needs it well below 2)\n"),
+              std::string::npos)
+        << out;
+    EXPECT_TRUE(fs::exists(dir / "frame_00001.npz"));
+    EXPECT_FALSE(fs::exists(dir / "frame_00002.npz"));
+    // WEFT_VERIFY_FINITE=1 stops at the launch itself, and names the scene key too
+    out = run("WEFT_VERIFY_FINITE=1 " + kBin + " run " + scene.string() + " --quiet", &rc);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find("frame 2: launch of kernel 'accumulate_forces_with_springs' left a non-finite value (-inf) in argument "
+                       "'particle_f' at scalar 0\n  fed by " +
+                       scene.string() + ":14:6: [[spring]] 'ke' = 1e+38"),
+              std::string::npos)
+        << out;
+    // --allow-nonfinite writes every frame and still fails at the end
+    fs::remove_all(dir);
+    out = run(kBin + " run " + scene.string() + " --quiet --allow-nonfinite --out " + dir.string(), &rc);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_TRUE(fs::exists(dir / "frame_00005.npz"));
+    EXPECT_NE(out.find("error: the simulation diverged (non-finite positions)"), std::string::npos) << out;
+    // 1e30 at dt 0.1: |v|^2 overflows float32; the clamp keeps |v| = max_velocity (it once froze the particle)
+    fs::remove_all(dir);
+    write_scene("1e30");
+    out = run(kBin + " run " + scene.string() + " --quiet --out " + dir.string(), &rc);
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find(":14:6: warning: [[spring]] 'ke' = 1e+30 exceeds"), std::string::npos) << out;
+    auto qd = weft::apps::read_npz((dir / "frame_00001.npz").string())["particle_qd"];
+    float v[6];
+    std::memcpy(v, qd.data.data(), sizeof v);
+    EXPECT_NEAR(std::hypot(v[0], v[1], v[2]), 1e5, 1.0);
+    // a float the engine cannot hold is a located error before anything runs
+    write_scene("1e40");
+    out = run(kBin + " run " + scene.string() + " --quiet", &rc);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find(scene.string() + ":14:6: 'ke' = 1e+40 is outside the float32 range the engine computes in"),
+              std::string::npos)
+        << out;
+    fs::remove_all(dir);
+    fs::remove(scene);
+}
+
+TEST(RunCommand, DirectoryAsSceneAndSceneTooLargeForMemory) {
+    int rc = 0;
+    std::string out = run(kBin + " run " + kScenes, &rc);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find(": is a directory; give a scene file (.toml)"), std::string::npos) << out;
+    fs::path scene = fs::temp_directory_path() / ("weft_big_" + std::to_string(getpid()) + ".toml");
+    std::ofstream(scene) << "[simulation]\n[[particle_block]]\npos = [0, 0, 0]\ndim = [1000, 1000, 1000]\nspacing = 0.01\n"
+                            "mass = 1\n[[soft_body]]\ndim = [1000, 1000, 1000]\n";
+    out = run(kBin + " run " + scene.string(), &rc);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find("'dim' makes the scene too large for memory: about "), std::string::npos) << out;
+    fs::remove(scene);
 }
 
 }  // namespace

@@ -143,6 +143,49 @@ TEST(Integrator, StepChecksNameTheProblem) {
     }
 }
 
+// A State array replaced by one of another size, type or device is named with both shapes before
+// any kernel indexes it (a wrong-sized particle_q was read past its end).
+TEST(Integrator, StateArraysAreCheckedAgainstTheModel) {
+    REQUIRE_CPU();
+    Model m = everything();
+    const std::string n = std::to_string(m.particle_count);
+    for (const std::string& name : integrator_names()) {
+        auto it = create_integrator(name);
+        State a = m.state(), b = m.state();
+        a.particle_q = Array::zeros(vec3_type(), {3}, m.device);
+        try {
+            it->simulate(m, a, b, 1e-3f);
+            ADD_FAILURE() << "no error";
+        } catch (const runtime::RuntimeError& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      "simulate: state_in.particle_q is array(vec3f, shape=(3,), device=cpu); the model "
+                      "needs array(vec3f, shape=(" +
+                          n + ",), device=cpu)");
+        }
+        a = m.state();
+        b.particle_qd = Array::zeros(compiler::float32_type(), {m.particle_count}, m.device);
+        try {
+            it->simulate(m, a, b, 1e-3f);
+            ADD_FAILURE() << "no error";
+        } catch (const runtime::RuntimeError& e) {
+            EXPECT_EQ(std::string(e.what()), "simulate: state_out.particle_qd is array(float32, shape=(" + n +
+                                                 ",), device=cpu); the model needs array(vec3f, shape=(" + n + ",), device=cpu)");
+        }
+        b = m.state();
+        Control c;
+        c.particle_f = Array::zeros(vec3_type(), {m.particle_count + 1}, m.device);
+        try {
+            it->simulate(m, a, b, 1e-3f, &c);
+            ADD_FAILURE() << "no error";
+        } catch (const runtime::RuntimeError& e) {
+            EXPECT_NE(std::string(e.what()).find("simulate: control.particle_f is array(vec3f, shape=(" +
+                                                 std::to_string(m.particle_count + 1) + ",)"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+}
+
 TEST(Determinism, SameBitsWithOneAndFourThreads) {
     REQUIRE_CPU();
     // Cloth (triangles, bending, springs) falling on a pile of contacting particles and a sphere.

@@ -116,6 +116,45 @@ TEST(ModelBuilder, MistakesAreNamed) {
     EXPECT_EQ(error_of([&] { b.finalize("gpu"); }), "invalid device 'gpu': expected 'cpu', 'cuda[:N]' or 'sim[:ARCH]'");
 }
 
+// NaN and infinite parameters are refused where they are passed (they once became NaN frames).
+TEST(ModelBuilder, NonFiniteParametersAreNamed) {
+    ModelBuilder b;
+    b.add_particle(Vec3(0, 0, 0), Vec3::Zero(), 1.0f);
+    b.add_particle(Vec3(1, 0, 0), Vec3::Zero(), 1.0f);
+    b.add_particle(Vec3(0, 1, 0), Vec3::Zero(), 1.0f);
+    b.add_particle(Vec3(0, 0, 1), Vec3::Zero(), 1.0f);
+    EXPECT_EQ(error_of([&] { b.add_particle(Vec3(NAN, 0, 0), Vec3::Zero(), 1.0f); }),
+              "add_particle: pos must be finite, got (nan, 0, 0)");
+    EXPECT_EQ(error_of([&] { b.add_particle(Vec3::Zero(), Vec3(0, INFINITY, 0), 1.0f); }),
+              "add_particle: vel must be finite, got (0, inf, 0)");
+    EXPECT_EQ(error_of([&] { b.add_particle(Vec3::Zero(), Vec3::Zero(), INFINITY); }),
+              "add_particle: mass must be a finite number, got inf");
+    EXPECT_EQ(error_of([&] { b.add_spring(0, 1, NAN, 0); }), "add_spring: ke must be a finite number, got nan");
+    EXPECT_EQ(error_of([&] { b.add_spring(0, 1, 1, -INFINITY); }), "add_spring: kd must be a finite number, got -inf");
+    EXPECT_EQ(error_of([&] { b.add_spring(0, 1, -5, 0); }), "add_spring: ke must be >= 0, got -5");
+    EXPECT_EQ(error_of([&] { b.add_triangle(0, 1, 2, NAN); }), "add_triangle: tri_ke must be a finite number, got nan");
+    EXPECT_EQ(error_of([&] { b.add_tetrahedron(0, 1, 2, 3, 1e3f, INFINITY); }),
+              "add_tetrahedron: k_lambda must be a finite number, got inf");
+    EXPECT_EQ(b.spring_rest_length.size(), 0u);
+    EXPECT_EQ(b.particle_count(), 4);
+}
+
+// Cells too small for a usable tetrahedron are named by their size before any particle is added
+// (the error once named internal particle indices).
+TEST(ModelBuilder, SoftGridOfDegenerateCellsIsNamedByCellSize) {
+    ModelBuilder b;
+    SoftGridDef d;
+    d.dim_x = d.dim_y = d.dim_z = 2;
+    d.cell_x = d.cell_y = d.cell_z = 1e-6f;
+    EXPECT_EQ(error_of([&] { b.add_soft_grid(d); }),
+              "add_soft_grid: cells of 1e-06 x 1e-06 x 1e-06 m are too small: their tetrahedra have a volume of 1.66667e-19 "
+              "m^3, below the 1e-15 m^3 taken as degenerate");
+    EXPECT_EQ(b.particle_count(), 0);
+    d.cell_x = d.cell_y = d.cell_z = 1e-4f;  // 1.7e-13 m^3: fine
+    b.add_soft_grid(d);
+    EXPECT_EQ(b.tet_count_or_zero(), 40);
+}
+
 TEST(ModelBuilder, AddShapeMeshNamesMistakes) {
     auto error_of = [](const std::function<void(ModelBuilder&)>& f) -> std::string {
         ModelBuilder b;

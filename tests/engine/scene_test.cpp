@@ -102,6 +102,98 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
               "scenes/x.toml:15:12: 'rot_axis' must not be zero");
 }
 
+// The engine computes in float32: a number it cannot hold is an error at its file:line (1e40 once
+// became inf and NaN frames; a mass of 1e-50 became 0, a fixed particle).
+TEST(Scene, NumbersOutsideFloat32AreErrors) {
+    const std::string head = "[simulation]\n[[particle]]\npos = [0, 1, 0]\n";
+    EXPECT_EQ(error_of(head + "mass = 1e40\n"),
+              "scenes/x.toml:4:8: 'mass' = 1e+40 is outside the float32 range the engine computes in (|x| <= 3.40282e+38)");
+    EXPECT_EQ(error_of(head + "mass = 1e-50\n"),
+              "scenes/x.toml:4:8: 'mass' = 1e-50 is too small for float32 (nonzero values need |x| >= 1.17549e-38); it would "
+              "become 0 (write 0 if that is meant)");
+    EXPECT_EQ(error_of(head + "mass = nan\n"), "scenes/x.toml:4:8: 'mass' must be a number, got nan");
+    EXPECT_EQ(error_of(head + "mass = 1\nvel = [0, inf, 0]\n"), "scenes/x.toml:5:11: 'vel' must be finite, got inf");
+    EXPECT_EQ(error_of(std::string(kMinimal) + "[[particle]]\npos = [1, 1, 0]\nmass = 1\n[[spring]]\ni = 0\nj = 1\n"
+                                               "ke = 1e40\n"),
+              "scenes/x.toml:13:6: 'ke' = 1e+40 is outside the float32 range the engine computes in (|x| <= 3.40282e+38)");
+    EXPECT_EQ(error_of(std::string(kMinimal) + "[[shape]]\ntype = \"mesh\"\nvertices = [[0, 0, 0], [1e39, 0, 0], [0, 0, 1]]\n"
+                                               "indices = [0, 1, 2]\n"),
+              "scenes/x.toml:9:25: 'vertices[1]' = 1e+39 is outside the float32 range the engine computes in (|x| <= "
+              "3.40282e+38)");
+}
+
+// Explicit stability (docs/scene-format.md, "Stability"): sqrt(k/m) dt and k dt / m for each
+// stiffness and damping, m the lightest moving particle it acts on; a warning at file:line from 2 on.
+TEST(Scene, StabilityEstimatesAndWarnings) {
+    const std::string scene =
+        "[simulation]\nfps = 10\nsubsteps = 1\n[[particle]]\npos = [0, 1, 0]\nmass = 2\n[[particle]]\npos = [1, 1, 0]\n"
+        "mass = 0.5\n[[spring]]\ni = 0\nj = 1\nke = 1e30\nkd = 1\n";
+    Scene s = parse_scene(scene, "scenes/x.toml");
+    ASSERT_EQ(s.stability.size(), 4u);  // [[spring]] ke, kd and the ground's [contact] ke, kd (defaults)
+    const StabilityEstimate& top = s.stability.front();
+    EXPECT_EQ(top.key, "[[spring]] 'ke'");
+    EXPECT_EQ(top.where, "scenes/x.toml:13:6");
+    EXPECT_EQ(top.module, "springs");
+    EXPECT_DOUBLE_EQ(top.mass, 0.5);
+    EXPECT_NEAR(top.value / (std::sqrt(1e30 / 0.5) * 0.1), 1.0, 1e-6);
+    for (const StabilityEstimate& e : s.stability)
+        if (e.key == "[[spring]] 'kd'") EXPECT_NEAR(e.value, 1.0 * 0.1 / 0.5, 1e-12);
+    std::vector<std::string> w = s.warnings();
+    ASSERT_EQ(w.size(), 3u);  // and the ground contact's default ke (4.47) and kd (10 0.1 / 0.5 = 2)
+    EXPECT_EQ(w[1],
+              "scenes/x.toml: warning: [contact] 'ke' = 1000 (the default) exceeds the explicit scheme's stability limit: "
+              "sqrt(k/m) dt = 4.47214 with m = 0.5 kg and dt = 0.1 s (must stay well below 2); raise substeps to 5 or lower it");
+    EXPECT_EQ(w[0],
+              "scenes/x.toml:13:6: warning: [[spring]] 'ke' = 1e+30 exceeds the explicit scheme's stability limit: sqrt(k/m) "
+              "dt = 1.41421e+14 with m = 0.5 kg and dt = 0.1 s (must stay well below 2); lower it (or raise the mass)");
+    // the [contact] default ke = 1e3 on 0.5 kg at dt 0.1: sqrt(2000) 0.1 = 4.47, from the table's defaults
+    Scene c =
+        parse_scene("[simulation]\nfps = 10\nsubsteps = 1\n[contact]\nmu = 0.1\n[[particle]]\npos = [0, 1, 0]\nmass = 0.5\n",
+                    "scenes/x.toml");
+    ASSERT_EQ(c.warnings().size(), 2u);  // ke, and kd = 10 0.1 / 0.5 = 2
+    EXPECT_EQ(c.warnings()[0],
+              "scenes/x.toml:4:1: warning: [contact] 'ke' = 1000 (the default) exceeds the explicit scheme's stability limit: "
+              "sqrt(k/m) dt = 4.47214 with m = 0.5 kg and dt = 0.1 s (must stay well below 2); raise substeps to 5 or lower it");
+    // XPBD's constraints are implicit: no estimate
+    EXPECT_TRUE(parse_scene("[simulation]\nsolver = \"xpbd\"\n" + scene.substr(13), "scenes/x.toml").stability.empty());
+    // every shipped scene is within the limit
+    for (const auto& e : std::filesystem::directory_iterator(std::string(WEFT_SOURCE_DIR) + "/scenes"))
+        if (e.path().extension() == ".toml") EXPECT_TRUE(load_scene(e.path().string()).warnings().empty()) << e.path();
+}
+
+TEST(Scene, HostileFilesGetLocatedMessages) {
+    // a directory given as the scene
+    std::string dir = std::string(WEFT_SOURCE_DIR) + "/scenes";
+    try {
+        load_scene(dir);
+        ADD_FAILURE() << "no error";
+    } catch (const SceneError& e) {
+        EXPECT_EQ(std::string(e.what()), dir + ": is a directory; give a scene file (.toml), e.g. " + dir + "/scene.toml");
+    }
+    // a device that never ends (reading it once hung)
+    try {
+        load_scene("/dev/zero");
+        ADD_FAILURE() << "no error";
+    } catch (const SceneError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "/dev/zero: is not a regular file (a device, FIFO or socket); give a scene file (.toml)");
+    }
+    // a scene too large for memory, refused from its counts before anything is allocated
+    std::string big = error_of("[simulation]\n[[soft_body]]\ndim = [1024, 1024, 1024]\n");
+    EXPECT_EQ(big.rfind("scenes/x.toml:3:7: 'dim' makes the scene too large for memory: about 1.54e+03 GiB for 1.077e+09 "
+                        "particles, 5.369e+09 tetrahedra, and this machine has ",
+                        0),
+              0u)
+        << big;
+    // degenerate tetrahedra: the [[soft_body]]'s 'cell', not internal particle indices
+    EXPECT_EQ(error_of("[simulation]\n[[soft_body]]\ndim = [2, 2, 2]\ncell = [1e-6, 1e-6, 1e-6]\n"),
+              "scenes/x.toml:4:8: add_soft_grid: cells of 1e-06 x 1e-06 x 1e-06 m are too small: their tetrahedra have a "
+              "volume of 1.66667e-19 m^3, below the 1e-15 m^3 taken as degenerate");
+    // other builder errors name their [[table]]
+    EXPECT_EQ(error_of("[simulation]\n[[cloth]]\ndim = [1, 1]\ncell = [1e-30, 1e-30]\n"),
+              "scenes/x.toml:2:1: [[cloth]]: add_triangle: triangle (0, 1, 2) is degenerate (zero area)");
+}
+
 TEST(Scene, MeshShapes) {
     std::string base = kMinimal;  // 6 lines; the shape starts on line 7
     Scene s = parse_scene(base +

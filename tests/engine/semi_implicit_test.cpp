@@ -247,3 +247,35 @@ TEST(SemiImplicit, SpringStepOnTheSimulatorMatchesTheCpu) {
 }
 
 }  // namespace
+
+namespace {
+
+// The speed clamp (kernels/particles.py): a finite velocity whose |v|^2 overflows float32 is
+// scaled to max_velocity along its direction (it once became 0, freezing the particle), and a
+// non-finite one stays non-finite so that a run reports it.
+TEST(SemiImplicit, SpeedClampKeepsDirectionAndNeverTurnsInfIntoZero) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    b.ground = false;
+    b.gravity = Vec3::Zero();
+    b.particle_max_velocity = 10.0f;
+    b.add_particle(Vec3(0, 0, 0), Vec3(3e30f, -4e30f, 0), 1.0f);  // |v|^2 = 2.5e61: inf in float32
+    b.add_particle(Vec3(0, 0, 0), Vec3(6, 8, 0), 1.0f);           // 10 m/s: at the limit, untouched
+    b.add_particle(Vec3(0, 0, 0), Vec3::Zero(), 1.0f);
+    Model m = b.finalize("cpu");
+    State a = m.state(), s = m.state();
+    // add_particle refuses an infinite velocity; give it to the state as a diverged step would
+    std::vector<std::array<float, 3>> v0 = {{3e30f, -4e30f, 0}, {6, 8, 0}, {INFINITY, 0, 0}};
+    a.particle_qd.copy_from_host(v0.data(), v0.size() * sizeof(v0[0]));
+    SemiImplicitIntegrator integ;
+    integ.simulate(m, a, s, 0.01f);
+    auto v = host_vec3(s.particle_qd);
+    EXPECT_NEAR(v[0][0], 6.0, 1e-5);  // 10 m/s along (3, -4, 0) / 5
+    EXPECT_NEAR(v[0][1], -8.0, 1e-5);
+    EXPECT_EQ(v[0][2], 0.0f);
+    EXPECT_NEAR(v[1][0], 6.0, 1e-6);
+    EXPECT_NEAR(v[1][1], 8.0, 1e-6);
+    EXPECT_FALSE(std::isfinite(v[2][0])) << v[2][0];
+}
+
+}  // namespace

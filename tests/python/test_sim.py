@@ -162,3 +162,51 @@ def test_soft_body_recovers_its_lame_parameter():
     mu, history, _, _ = sim_soft_body.recover(iterations=12, device="cpu")
     assert abs(mu - sim_soft_body.TRUE_MU) < 0.05 * sim_soft_body.TRUE_MU, history
     assert history[-1][1] < 1e-3 * history[0][1]
+
+
+def test_builder_refuses_numbers_float32_cannot_hold():
+    """NaN stiffness, NaN positions and masses past float32 (1e300 became inf, 1e-50 became 0:
+    a fixed particle) were accepted; each is a ValueError naming the call and the argument."""
+    b = wp.sim.ModelBuilder()
+    b.add_particle(pos=(0.0, 1.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0)
+    b.add_particle(pos=(1.0, 1.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0)
+    cases = [
+        (lambda: b.add_spring(0, 1, ke=float("nan"), kd=0.0), r"^add_spring: ke must be a finite number, got nan$"),
+        (lambda: b.add_particle(pos=(float("nan"), 0.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0),
+         r"^add_particle: pos\[0\] must be a finite number, got nan$"),
+        (lambda: b.add_particle(pos=(0.0, 0.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1e300),
+         r"^add_particle: mass = 1e\+300 is outside the float32 range the engine computes in \(\|x\| <= 3.40282e\+38\)$"),
+        (lambda: b.add_particle(pos=(0.0, 0.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1e-50),
+         r"^add_particle: mass = 1e-50 is too small for float32 \(nonzero values need \|x\| >= 1.17549e-38\): it would "
+         r"become 0; pass mass=0 for a fixed particle$"),
+        (lambda: b.add_particle(pos=(0.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0), r"^add_particle: pos must have 3 components, got 2$"),
+        (lambda: b.add_spring(0, 1, ke=-1.0, kd=0.0), r"^add_spring: ke must be >= 0, got -1$"),
+        (lambda: b.add_shape_sphere(pos=(0.0, float("inf"), 0.0), radius=1.0),
+         r"^add_shape_sphere: pos\[1\] must be a finite number, got inf$"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message):
+            call()
+    assert b.particle_count == 2
+
+
+def test_state_arrays_must_match_the_model():
+    """A wrong-sized particle_q was accepted and simulate() read past its end (SIGSEGV)."""
+    b = wp.sim.ModelBuilder()
+    b.add_particle(pos=(0.0, 1.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0)
+    b.add_particle(pos=(1.0, 1.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0)
+    model = b.finalize("cpu")
+    s0, s1 = model.state(), model.state()
+    with pytest.raises(ValueError, match=r"^State.particle_q: cannot assign array\(vec3f, shape=\(1000,\), device=cpu\): it "
+                                         r"must be array\(vec3f, shape=\(2,\), device=cpu\) \(the model has 2 particles\)"):
+        s0.particle_q = wp.zeros(1000, dtype=wp.vec3)
+    with pytest.raises(ValueError, match=r"cannot assign array\(float32, shape=\(2,\), device=cpu\)"):
+        s0.particle_qd = wp.zeros(2, dtype=float)
+    s0.particle_q = wp.array([[0.0, 2.0, 0.0], [1.0, 2.0, 0.0]], dtype=wp.vec3)  # the same shape: fine
+    integrator = wp.sim.SemiImplicitIntegrator()
+    integrator.simulate(model, s0, s1, 0.01)
+    assert s1.particle_q.numpy()[0][1] < 2.0
+    s0._cpp.particle_q = wp.zeros(1, dtype=wp.vec3)._handle()  # behind the wrapper's back: simulate checks again
+    with pytest.raises(RuntimeError, match=r"^simulate: state_in.particle_q is array\(vec3f, shape=\(1,\), device=cpu\); the "
+                                           r"model needs array\(vec3f, shape=\(2,\), device=cpu\)$"):
+        integrator.simulate(model, s0, s1, 0.01)

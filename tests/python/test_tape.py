@@ -92,6 +92,45 @@ def test_overwrite_after_read_is_an_error_naming_both_launches(device):
     assert "color=red" in tape.visualize()
 
 
+def test_writes_outside_the_tape_are_refused(device):
+    """assign() after the recording, or a launch outside the `with` block, once gave wrong gradients
+    silently; the tape's version check names the array, the reading launch and the writer."""
+    x = f64([0.5, 0.25], device=device)
+    y = wp.zeros(2, dtype=wp.float64, device=device, requires_grad=True)
+    loss = wp.zeros(1, dtype=wp.float64, device=device, requires_grad=True)
+    with wp.Tape() as tape:
+        wp.launch(square, dim=2, inputs=[x], outputs=[y], device=device)
+        wp.launch(sine_sum, dim=2, inputs=[y], outputs=[loss], device=device)
+    x.assign(np.array([3.0, 4.0]))
+    with pytest.raises(RuntimeError, match=r"was read by launch of kernel 'square' \(.*\) \(argument 'x', record 0\) and "
+                                           r"then overwritten outside the tape by copy from host, after record 0"):
+        tape.backward(loss)
+    assert x.grad.numpy().tolist() == [0.0, 0.0]
+
+    x2 = f64([0.5, 0.25], device=device)
+    y2 = wp.zeros(2, dtype=wp.float64, device=device, requires_grad=True)
+    loss2 = wp.zeros(1, dtype=wp.float64, device=device, requires_grad=True)
+    with wp.Tape() as tape2:
+        wp.launch(square, dim=2, inputs=[x2], outputs=[y2], device=device)
+    wp.launch(scale, dim=2, inputs=[y2, 2.0], outputs=[x2], device=device)  # not recorded
+    with tape2:
+        wp.launch(sine_sum, dim=2, inputs=[x2], outputs=[loss2], device=device)
+    with pytest.raises(RuntimeError, match=r"overwritten outside the tape by launch of kernel 'scale', before record 1"):
+        tape2.backward(loss2)
+
+
+def test_loss_not_on_the_tape_is_refused(device):
+    x = f64([0.5, 0.25], device=device)
+    y = wp.zeros(2, dtype=wp.float64, device=device, requires_grad=True)
+    loss = wp.zeros(1, dtype=wp.float64, device=device, requires_grad=True)
+    with wp.Tape() as tape:
+        wp.launch(square, dim=2, inputs=[x], outputs=[y], device=device)
+    wp.launch(sine_sum, dim=2, inputs=[y], outputs=[loss], device=device)
+    with pytest.raises(RuntimeError, match=r"the loss array\(float64, shape=\(1,\), device=.*\) was not written by any "
+                                           r"record of this tape \(1 records\): its gradient would reach nothing"):
+        tape.backward(loss)
+
+
 def test_adjoint_launch_with_explicit_gradient_arrays(device):
     x = f64([1.0, -2.0], grad=False, device=device)
     y = wp.zeros(2, dtype=wp.float64, device=device)

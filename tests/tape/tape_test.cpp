@@ -194,6 +194,95 @@ TEST_P(TapeTest, ReadThenOverwrittenArrayIsAnErrorNamingBothLaunches) {
     }
 }
 
+// Writes the tape did not record (runtime/write_versions.h): an assign between two recorded
+// launches, a launch while the tape is inactive, a zero after the recording. Each gave wrong
+// gradients silently; each is now refused, naming the array, the reading record and the writer.
+TEST_P(TapeTest, WritesOutsideTheTapeAreFoundAtBackward) {
+    auto message = [&](tape::Tape& t, const Array& loss) {
+        try {
+            t.backward(loss);
+        } catch (const runtime::RuntimeError& e) { return std::string(e.what()); }
+        return std::string("no error");
+    };
+    const std::string arr = "array(float64, shape=(2,), device=" + device_.str() + ")";
+    {  // assign while the tape is suspended, between two records
+        Array x = vec({0.5, 0.25}), y = zeros(2), loss = zeros(1), other = vec({9.0, 9.0}, false);
+        tape::Tape tape;
+        runtime::Recorder* previous = runtime::exchange_recorder(&tape);
+        launch("square", 2, {arg(x), arg(y)});
+        runtime::exchange_recorder(nullptr);
+        x.assign(other);  // not recorded: square's adjoint would read 9 instead of 0.5
+        runtime::exchange_recorder(&tape);
+        launch("total", 2, {arg(y), arg(loss)});
+        runtime::exchange_recorder(previous);
+        EXPECT_EQ(message(tape, loss), "the tape cannot be differentiated: " + arr +
+                                           " was read by launch of kernel 'square' (chain.py:4) (argument 'x', record 0) and "
+                                           "then overwritten outside the tape by copy (assign), after record 0, its last use on "
+                                           "the tape; the "
+                                           "backward pass of the first would see the new values. Record that write on the "
+                                           "tape, or write to a new array instead");
+        EXPECT_EQ(values_of<double>(*x.grad())[0], 0.0);  // refused before any gradient was touched
+    }
+    {  // a launch outside the tape that writes an array a recorded launch read, then another record reading it
+        Array x = vec({0.5, 0.25}), y = zeros(2), z = zeros(2), loss = zeros(1);
+        tape::Tape tape;
+        {
+            runtime::ScopedRecorder rec(&tape);
+            launch("square", 2, {arg(x), arg(y)});
+        }
+        launch("scale", 2, {arg(y), num(2.0), arg(x)});  // writes x, unrecorded
+        {
+            runtime::ScopedRecorder rec(&tape);
+            launch("scale", 2, {arg(x), num(1.0), arg(z)});  // reads the new x
+            launch("total", 2, {arg(z), arg(loss)});
+        }
+        EXPECT_EQ(message(tape, loss), "the tape cannot be differentiated: " + arr +
+                                           " was read by launch of kernel 'square' (chain.py:4) (argument 'x', record 0) and "
+                                           "then overwritten outside the tape by launch of kernel 'scale', before record 1 "
+                                           "(launch of kernel 'scale' (chain.py:19)); the backward pass of the first would see "
+                                           "the new values. Record that write on the tape, or write to a new array instead");
+    }
+    {  // a write before anything read the array, and a write to an array only written, are fine
+        Array x = vec({0.5, 0.25}), y = zeros(2), loss = zeros(1);
+        tape::Tape tape;
+        {
+            runtime::ScopedRecorder rec(&tape);
+            launch("square", 2, {arg(x), arg(y)});
+            launch("total", 2, {arg(y), arg(loss)});
+        }
+        tape.backward(loss);
+        auto g = values_of<double>(*x.grad());
+        EXPECT_DOUBLE_EQ(g[0], 1.0);
+        EXPECT_DOUBLE_EQ(g[1], 0.5);
+        tape.zero();
+        tape.backward(loss);  // a second pass: what the first wrote is not an outside write
+        EXPECT_DOUBLE_EQ(values_of<double>(*x.grad())[0], 1.0);
+        tape.reset();  // forgets the versions too
+        x.zero();
+        EXPECT_EQ(tape.check_overwrites(), "");
+    }
+}
+
+// A loss the tape never wrote (computed before or outside the recording) would give zeros everywhere.
+TEST_P(TapeTest, BackwardFromALossNotOnTheTapeIsRefused) {
+    Array x = vec({0.5, 0.25}), y = zeros(2), loss = zeros(1);
+    tape::Tape tape;
+    {
+        runtime::ScopedRecorder rec(&tape);
+        launch("square", 2, {arg(x), arg(y)});
+    }
+    launch("total", 2, {arg(y), arg(loss)});  // outside the tape
+    try {
+        tape.backward(loss);
+        FAIL() << "no error";
+    } catch (const runtime::RuntimeError& e) {
+        EXPECT_EQ(std::string(e.what()), "tape.backward: the loss array(float64, shape=(1,), device=" + device_.str() +
+                                             ") was not written by any record of this tape (1 records): its gradient would "
+                                             "reach nothing and every gradient would stay zero. Compute the loss while the "
+                                             "tape records (inside `with wp.Tape()`)");
+    }
+}
+
 TEST_P(TapeTest, OneStatePerStepIsNotAnOverwrite) {
     // Accumulating into a fresh array, then reading it, then moving on to new arrays: the pattern
     // of a differentiable rollout. Kernels that read and write the same array are not flagged.
