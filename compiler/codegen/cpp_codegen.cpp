@@ -253,6 +253,10 @@ private:
         std::string x = expr(a), y = expr(b);
         Type t = e->type;
         bool scalar = is_scalar(a->type) && is_scalar(b->type);
+        // Debug mode reports an integer division by zero (kernel, line) instead of giving 0 silently.
+        if (opts_.debug && scalar && is_int(t) &&
+            (op == ir::BinaryOp::Div || op == ir::BinaryOp::FloorDiv || op == ir::BinaryOp::Mod))
+            y = "wp::checked_divisor(" + y + ", ctx.oob, " + std::to_string(e->loc.display_line()) + ")";
         std::string r;
         switch (op) {
             case ir::BinaryOp::Add: r = "(" + x + " + " + y + ")"; break;

@@ -1,10 +1,16 @@
 // The CPU device. See cpu_backend.h.
 #include "runtime/cpu/cpu_backend.h"
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <csetjmp>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "compiler/native/launch.h"
 #include "compiler/native_headers.h"
@@ -64,6 +70,41 @@ bool all_arrays_dense(const compiler::KernelInfo& k, const std::vector<std::byte
     }
     return true;
 }
+
+// Reports a compilation that takes long on stderr: once after kFirst seconds (what, how big, at
+// which level), then every kEvery seconds, from a thread of its own that the destructor ends.
+class CompileProgress {
+public:
+    static constexpr int kFirst = 5, kEvery = 30;
+    CompileProgress(std::string module, int64_t lines, int level)
+        : watcher_([this, module = std::move(module), lines, level] {
+              auto start = std::chrono::steady_clock::now();
+              std::unique_lock<std::mutex> lock(mu_);
+              int next = kFirst;
+              while (!cv_.wait_until(lock, start + std::chrono::seconds(next), [this] { return done_; })) {
+                  std::fprintf(stderr,
+                               next == kFirst ? "weft: compiling module '%s' for the cpu device (%lld lines of C++, -O%d): "
+                                                "%d s so far\n"
+                                              : "weft: still compiling module '%s' (%lld lines of C++, -O%d): %d s so far\n",
+                               module.c_str(), static_cast<long long>(lines), level, next);
+                  next += next == kFirst ? kEvery - kFirst : kEvery;
+              }
+          }) {}
+    ~CompileProgress() {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            done_ = true;
+        }
+        cv_.notify_all();
+        watcher_.join();
+    }
+
+private:
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread watcher_;  // last: starts once the members it uses exist
+};
 
 class CpuModule : public LoadedModule {
 public:
@@ -195,7 +236,10 @@ public:
         } else {
             SourceFile main{"weft_generated.cpp", m.gen.cpp};
             CppCompileOptions o;
+            const int64_t lines = std::count(m.gen.cpp.begin(), m.gen.cpp.end(), '\n');
+            o.opt_level = cpu_opt_level(lines);
             try {
+                CompileProgress progress(m.ir ? m.ir->name : "?", lines, o.opt_level);
                 object = compile_cpp_to_object(main, native_sources(), o);
             } catch (const CppCompileError& e) {
                 throw RuntimeError(std::string("the C++ compiler rejected the code generated for this module (a Weft bug):\n") +
@@ -211,6 +255,12 @@ public:
 };
 
 }  // namespace
+
+int cpu_opt_level(int64_t generated_lines) {
+    if (generated_lines <= kCpuO3MaxLines) return 3;
+    if (generated_lines <= kCpuO1MaxLines) return 1;
+    return 0;
+}
 
 std::string cpu_cache_key(const compiler::CompiledModule& m) {
     support::Hasher h;

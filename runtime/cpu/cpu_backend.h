@@ -7,6 +7,7 @@
 // per block.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "runtime/device.h"
@@ -14,6 +15,15 @@
 namespace weft::runtime {
 
 std::unique_ptr<DeviceBackend> make_cpu_backend();
+
+// The optimisation level of a module's CPU code, by the size of its generated C++ (lines): LLVM's
+// -O3 pipeline (InstCombine above all) takes time superlinear in a function's size, so a large
+// module is compiled at -O1, a huge one at -O0, rather than for minutes. The thresholds are
+// measured (bench/results/cpu_compile_size.md; docs/runtime.md, "Limits"). Modules past
+// CompileProgress's first report (5 s) say on stderr that they are compiling.
+inline constexpr int64_t kCpuO3MaxLines = 6000;
+inline constexpr int64_t kCpuO1MaxLines = 40000;
+int cpu_opt_level(int64_t generated_lines);
 
 // The cache key of the CPU object for a module (exposed for tests and `weft compile`).
 std::string cpu_cache_key(const compiler::CompiledModule& m);

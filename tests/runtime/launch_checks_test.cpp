@@ -100,4 +100,27 @@ TEST(LaunchChecks, DeepestAcceptedExpressionCompilesAndRuns) {
     EXPECT_EQ(values_of<float>(a), (std::vector<float>{254.0f, 254.5f}));
 }
 
+// The docs said debug mode finds an integer division by zero; it gave 0 silently. Now it is a
+// located error in debug mode (and still 0 in release launches).
+TEST(LaunchChecks, DebugModeReportsIntegerDivisionByZero) {
+    REQUIRE_CPU();
+    auto m = module_of(R"(
+@wp.kernel
+def divide(a: wp.array(dtype=int), out: wp.array(dtype=int)):
+    i = wp.tid()
+    q = 7 / a[i]
+    out[i] = q + 7 % a[i] + 7 // a[i]
+)",
+                       "div.py");
+    auto a = array_of(compiler::int32_type(), std::vector<int32_t>{1, 0, 2});
+    auto out = runtime::Array::zeros(compiler::int32_type(), {3}, {});
+    run(m, "divide", {3}, {arg(a), arg(out)}, {}, /*debug=*/0);
+    EXPECT_EQ(values_of<int32_t>(out), (std::vector<int32_t>{14, 0, 7}));
+    EXPECT_EQ(error_of([&] {
+                  run(m, "divide", {3}, {arg(a), arg(out)}, {}, /*debug=*/1);
+              }),
+              "kernel 'divide' (div.py:6): integer division by zero (`/`, `//` or `%` with a zero divisor; it gives 0 "
+              "without --debug)");
+}
+
 }  // namespace
