@@ -21,7 +21,7 @@ std::unique_ptr<DeviceBackend> make_cpu_backend();
 // module is compiled at -O1, a huge one at -O0, rather than for minutes. The thresholds are
 // measured (bench/results/cpu_compile_size.md; docs/runtime.md, "Limits"). Modules past
 // CompileProgress's first report (5 s) say on stderr that they are compiling.
-inline constexpr int64_t kCpuO3MaxLines = 12000;
+inline constexpr int64_t kCpuO3MaxLines = 6000;
 inline constexpr int64_t kCpuO1MaxLines = 24000;
 int cpu_opt_level(int64_t generated_lines);
 
