@@ -3,9 +3,10 @@
 Generates kernels of N straight-line statements (each combines two earlier values with `*`, `+`,
 `wp.sin` or `wp.sqrt`, so the kernel is one large data-flow graph, the shape that made LLVM's
 InstCombine take minutes) and times `weft launch --dim 1` with an empty disk cache, so the time
-is front end + Clang + LLVM at the level runtime/cpu/cpu_backend.h chooses for that size.
+is front end + Clang + LLVM at the level runtime/cpu/cpu_backend.h chooses for that size
+(by the statements of the largest function: here about N).
 
-    /usr/bin/python3 bench/cpu/compile_size.py build/apps/weft 500 1000 2000 5000
+    /usr/bin/python3 bench/cpu/compile_size.py build/apps/weft 250 500 1000 2000
 
 Prints one row per size: statements, generated C++ lines, -O level, seconds. Results go to
 bench/results/cpu_compile_size.md with the machine and the command.

@@ -71,6 +71,13 @@ bool all_arrays_dense(const compiler::KernelInfo& k, const std::vector<std::byte
     return true;
 }
 
+// Statements of a body, nested ones included (cpu_opt_level's measure of a function's size).
+int64_t statement_count(const compiler::ir::Block& b) {
+    int64_t n = 0;
+    for (const auto& s : b) n += 1 + statement_count(s->body) + statement_count(s->orelse);
+    return n;
+}
+
 // Reports a compilation that takes long on stderr: once after kFirst seconds (what, how big, at
 // which level), then every kEvery seconds, from a thread of its own that the destructor ends.
 class CompileProgress {
@@ -237,7 +244,9 @@ public:
             SourceFile main{"weft_generated.cpp", m.gen.cpp};
             CppCompileOptions o;
             const int64_t lines = std::count(m.gen.cpp.begin(), m.gen.cpp.end(), '\n');
-            o.opt_level = cpu_opt_level(lines);
+            int64_t largest = 0;
+            for (const auto& f : m.ir->functions) largest = std::max(largest, statement_count(f->body));
+            o.opt_level = cpu_opt_level(largest);
             try {
                 CompileProgress progress(m.ir ? m.ir->name : "?", lines, o.opt_level);
                 object = compile_cpp_to_object(main, native_sources(), o);
@@ -256,9 +265,9 @@ public:
 
 }  // namespace
 
-int cpu_opt_level(int64_t generated_lines) {
-    if (generated_lines <= kCpuO3MaxLines) return 3;
-    if (generated_lines <= kCpuO1MaxLines) return 1;
+int cpu_opt_level(int64_t largest_function_statements) {
+    if (largest_function_statements <= kCpuO3MaxStatements) return 3;
+    if (largest_function_statements <= kCpuO1MaxStatements) return 1;
     return 0;
 }
 

@@ -16,14 +16,15 @@ namespace weft::runtime {
 
 std::unique_ptr<DeviceBackend> make_cpu_backend();
 
-// The optimisation level of a module's CPU code, by the size of its generated C++ (lines): LLVM's
-// -O3 pipeline (InstCombine above all) takes time superlinear in a function's size, so a large
-// module is compiled at -O1, a huge one at -O0, rather than for minutes. The thresholds are
-// measured (bench/results/cpu_compile_size.md; docs/runtime.md, "Limits"). Modules past
-// CompileProgress's first report (5 s) say on stderr that they are compiling.
-inline constexpr int64_t kCpuO3MaxLines = 6000;
-inline constexpr int64_t kCpuO1MaxLines = 24000;
-int cpu_opt_level(int64_t generated_lines);
+// The optimisation level of a module's CPU code, by the size of its largest function (IR
+// statements, nested ones included): LLVM's -O3 pipeline (InstCombine, the SLP vectorizer) takes
+// time superlinear in a function's size, so a module with a huge kernel is compiled at -O1, one
+// with a larger still at -O0, rather than for minutes. The thresholds are measured
+// (bench/results/cpu_compile_size.md; docs/cpu-device.md, "Limits"); the engine's largest kernel
+// has under 100 statements. A compile that takes more than 5 s says so on stderr.
+inline constexpr int64_t kCpuO3MaxStatements = 300;
+inline constexpr int64_t kCpuO1MaxStatements = 1200;
+int cpu_opt_level(int64_t largest_function_statements);
 
 // The cache key of the CPU object for a module (exposed for tests and `weft compile`).
 std::string cpu_cache_key(const compiler::CompiledModule& m);
