@@ -8,13 +8,15 @@
 //   weft gradcheck SCENE.toml --loss EXPR --wrt PARAM[,PARAM..] [--golden FILE.npz [--update]] [--report text|json]
 //   weft view    SCENE.toml [--device cpu|cuda|sim:ARCH] [--headless --frames N --png DIR]
 //
-// Exit codes: 0 success, 1 the input has errors (compile errors, launch errors), 2 usage.
+// Exit codes: 0 success, 1 the input has errors (compile errors, launch errors), 2 usage,
+// 130 a launch interrupted by Ctrl-C (runtime/cancel.h), as a shell reports SIGINT.
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "apps/cli.h"
+#include "runtime/cancel.h"
 #include "support/closest_name.h"
 
 namespace {
@@ -61,6 +63,9 @@ int main(int argc, char** argv) {
                 near.empty() ? "" : (" (did you mean '" + near + "'?)").c_str());
         usage(stderr);
         return 2;
+    } catch (const weft::runtime::LaunchInterrupted& e) {
+        fprintf(stderr, "weft %s: %s\n", cmd.c_str(), e.what());
+        return 130;
     } catch (const UsageError& e) {
         fprintf(stderr, "weft %s: %s\n", cmd.c_str(), e.what());
         return 2;

@@ -1,13 +1,16 @@
 // Modules, argument checking and launches. See module.h.
 #include "runtime/module.h"
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "runtime/cancel.h"
 #include "runtime/config.h"
 #include "runtime/errors.h"
+#include "runtime/launch_checks.h"
 #include "runtime/recorder.h"
 #include "runtime/write_versions.h"
 #include "support/closest_name.h"
@@ -217,6 +220,23 @@ std::vector<std::byte> pack_arguments(const Kernel& k, const std::vector<LaunchA
 
 namespace {
 
+// Runs a launch request; on the cpu and sim devices Ctrl-C interrupts it (runtime/cancel.h):
+// LaunchInterrupted. (A CUDA launch is asynchronous and cannot be interrupted.)
+void run_interruptible(const Kernel& k, const Device& device, LaunchRequest& req) {
+    if (device.kind == DeviceKind::Cuda) {
+        k.module()->loaded(device, req.debug).launch(req);
+        return;
+    }
+    try {
+        InterruptScope scope;
+        k.module()->loaded(device, req.debug).launch(req);
+    } catch (const RuntimeError&) {
+        throw_if_cancelled(k.name());  // the simulator reports a cancelled launch as its error
+        throw;
+    }
+    throw_if_cancelled(k.name());
+}
+
 // The backward launch: K_args_adj = { K_args, gradient arrays, status }. See compiler/codegen/adjoint_codegen.h.
 void launch_adjoint(const Kernel& k, const std::vector<LaunchArg>& args, const LaunchOptions& options, LaunchRequest& req) {
     const compiler::KernelInfo& info = k.info();
@@ -262,7 +282,7 @@ void launch_adjoint(const Kernel& k, const std::vector<LaunchArg>& args, const L
     if (req.size == 0) return;
     const compiler::CompiledModule& cm = k.module()->compiled(req.debug);
     req.kernel = cm.find_kernel(info.name);
-    k.module()->loaded(options.device, req.debug).launch(req);
+    run_interruptible(k, options.device, req);
     if (deferred) return;
     int32_t st[4] = {0, 0, 0, 0};
     status.copy_to_host(st, sizeof st);
@@ -293,6 +313,9 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
     req.size = 1;
     for (size_t i = 0; i < dim.size(); ++i) {
         if (dim[i] < 0) throw RuntimeError("launch of kernel '" + info.name + "': negative dimension " + std::to_string(dim[i]));
+        if (dim[i] > INT32_MAX)  // launch_bounds_t holds 32-bit extents
+            throw RuntimeError("launch of kernel '" + info.name + "': dimension " + std::to_string(dim[i]) +
+                               " exceeds the largest extent of a launch (2147483647)");
         req.shape[i] = dim[i];
         req.size *= dim[i];
     }
@@ -310,6 +333,10 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
     bool debug = options.debug < 0 ? config().debug : options.debug != 0;
     req.debug = debug;
     req.args = pack_arguments(k, args, options.device);
+    std::vector<Array> arrays(args.size());
+    for (size_t i = 0; i < args.size(); ++i)
+        if (args[i].kind == LaunchArg::ArrayArg) arrays[i] = args[i].array;
+    check_launch_shape(info, dim, arrays);
     if (options.adjoint) {
         launch_adjoint(k, args, options, req);
         return;
@@ -317,7 +344,7 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
     if (req.size > 0) {
         const compiler::CompiledModule& cm = k.module()->compiled(debug);
         req.kernel = cm.find_kernel(info.name);
-        k.module()->loaded(options.device, debug).launch(req);
+        run_interruptible(k, options.device, req);
         for (size_t i = 0; i < args.size() && i < info.params.size(); ++i)  // for the Tape (runtime/write_versions.h)
             if (args[i].kind == LaunchArg::ArrayArg && info.params[i].written) note_launch_write(args[i].array, info.name);
     }

@@ -14,7 +14,13 @@
 
 namespace weft::runtime {
 
-std::string cache_dir();  // created on first use
+// The folder, created on first use (mode 0700): $WEFT_CACHE_DIR, else $XDG_CACHE_HOME/weft, else
+// ~/.cache/weft, else (no HOME) /tmp/weft-cache-<uid>. "" when the cache is off because the folder
+// is not the user's own: it belongs to another user, others can write to it (group or world
+// writable), or (the /tmp default) it is a symbolic link. Entries are machine code this process
+// runs, and their hash only detects damage; so such a folder is refused, with one warning on
+// stderr per process, and modules are compiled instead.
+std::string cache_dir();
 
 struct CacheStats {
     long hits = 0;

@@ -5,6 +5,9 @@ namespace weft::runtime {
 
 std::string format_oob(const compiler::KernelInfo& k, const wp::oob_record& r) {
     std::string file = k.loc.file ? k.loc.file->path : "?";
+    if (r.dim < 0)  // checked_divisor (compiler/native/array.h)
+        return "kernel '" + k.name + "' (" + file + ":" + std::to_string(r.line) +
+               "): integer division by zero (`/`, `//` or `%` with a zero divisor; it gives 0 without --debug)";
     std::string idx = "(", shape = "(";
     for (int d = 0; d < r.ndim; ++d) {
         idx += std::to_string(r.index[d]) + (r.ndim == 1 || d + 1 < r.ndim ? "," : "");

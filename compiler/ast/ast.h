@@ -70,6 +70,8 @@ struct Expr {
     std::vector<ExprPtr> args;      // Call: args; Subscript: indices; BinOp/BoolOp: [left, right];
                                     // Compare: [left, comparators...]; IfExp: [body, orelse]; Tuple/List: items
     std::vector<Keyword> keywords;  // Call only
+    int height = 0;                 // levels of the tree below and including this node (a leaf is 1;
+                                    // 0: not measured yet). The parser bounds it (kMaxExprHeight).
 
     Expr(ExprKind k, SourceLoc l) : kind(k), loc(l) {}
 };

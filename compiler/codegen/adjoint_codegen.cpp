@@ -160,6 +160,7 @@ protected:
         if (restored(s.var)) os_ << P << "    tape_.push(" << cpp_var_name(s.var) << ");\n";
         os_ << P << "    " << cpp_var_name(s.var) << " = " << it << ";\n";
         os_ << P << "    ++" << n << ";\n";
+        os_ << P << "    wp::loop_poll(ctx);\n";
         block(s.body, ind + 1);
         os_ << P << "}\n" << P << "tape_.push(" << n << ");\n" << P << "}\n";
     }
@@ -167,7 +168,7 @@ protected:
         std::string P = pad(ind);
         std::string n = counter();
         os_ << P << "{\n" << P << "wp::int32 " << n << " = 0;\n";
-        os_ << P << "while (" << p_.expr(s.value) << ") {\n" << P << "    ++" << n << ";\n";
+        os_ << P << "while (" << p_.expr(s.value) << ") {\n" << P << "    ++" << n << ";\n" << P << "    wp::loop_poll(ctx);\n";
         block(s.body, ind + 1);
         os_ << P << "}\n" << P << "tape_.push(" << n << ");\n" << P << "}\n";
     }

@@ -13,6 +13,7 @@
 #include "compiler/codegen/adjoint_codegen.h"
 #include "compiler/ir/ir_visitor.h"
 #include "compiler/passes/check_differentiable.h"
+#include "compiler/passes/launch_shape.h"
 #include "compiler/passes/param_access.h"
 
 #include <algorithm>
@@ -252,6 +253,10 @@ private:
         std::string x = expr(a), y = expr(b);
         Type t = e->type;
         bool scalar = is_scalar(a->type) && is_scalar(b->type);
+        // Debug mode reports an integer division by zero (kernel, line) instead of giving 0 silently.
+        if (opts_.debug && scalar && is_int(t) &&
+            (op == ir::BinaryOp::Div || op == ir::BinaryOp::FloorDiv || op == ir::BinaryOp::Mod))
+            y = "wp::checked_divisor(" + y + ", ctx.oob, " + std::to_string(e->loc.display_line()) + ")";
         std::string r;
         switch (op) {
             case ir::BinaryOp::Add: r = "(" + x + " + " + y + ")"; break;
@@ -482,6 +487,7 @@ private:
             cond = "(" + step + " > 0 ? " + it + " < " + stop + " : " + it + " > " + stop + ")";
         os_ << P << "    for (" << tn << " " << it << " = " << expr(s.start) << "; " << cond << "; " << it << " = static_cast<"
             << tn << ">(" << it << " + " << step << ")) {\n";
+        os_ << P << "        wp::loop_poll(ctx);\n";
         os_ << P << "        " << var_name(s.var) << " = " << it << ";\n";
         block(s.body, ind + 2);
         os_ << P << "    }\n";
@@ -489,6 +495,7 @@ private:
     }
     void visit_While(const ir::Stmt& s, int ind) override {
         os_ << pad(ind) << "while (" << expr(s.value) << ") {\n";
+        os_ << pad(ind + 1) << "wp::loop_poll(ctx);\n";
         block(s.body, ind + 1);
         os_ << pad(ind) << "}\n";
     }
@@ -612,6 +619,9 @@ private:
             if (is_struct(p->type) && holds_array(p->type)) info.arrays_in_structs = true;
         }
         layout_params(info);
+        passes::LaunchShape shape = passes::launch_shape(f);  // launch metadata, checked by the runtime
+        info.tid_ndim = shape.tid_ndim;
+        info.tid_indexed = std::move(shape.tid_indexed);
         std::string k = sanitize(f.name);
         info.cpu_range_symbol = k + "_cpu_range";
         info.cpu_range_contig_symbol = k + "_cpu_range_contig";

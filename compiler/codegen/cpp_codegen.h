@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "compiler/ir/ir.h"
+#include "compiler/passes/launch_shape.h"
 #include "compiler/passes/lower_jumps.h"
 #include "compiler/passes/param_access.h"
 
@@ -52,6 +53,9 @@ struct KernelInfo {
     std::string cpu_thread_symbol;
     std::string cuda_symbol;
     SourceLoc loc;
+    // What its wp.tid() requires of a launch (passes/launch_shape.h; runtime/launch_checks.h):
+    int tid_ndim = 0;                                   // 0: any launch shape; else its dimensions
+    std::vector<passes::TidIndexedAccess> tid_indexed;  // arrays indexed by tid in every thread
     // Backward (adjoint) entries, when the kernel has an adjoint (adjoint_codegen.h). Their argument
     // block is K_args_adj: the forward block at offset 0, then `adj_params` (one gradient array per
     // array parameter and per float parameter: a 1-element array the threads' adjoints add into),

@@ -496,6 +496,33 @@ private:
     };
     static constexpr int kMaxDepth = 100;
 
+    // A chain of binary operators (`x + 1.0 + 1.0 ...`), comparisons, calls or subscripts is
+    // parsed by a loop, not by recursion, so the DepthGuard above does not bound it; but the tree
+    // it builds is as deep as the chain is long, and sema, the passes, the audit and the code
+    // generator all recurse on it, and the C++ compilers bound the brackets of what codegen emits
+    // (Clang: -fbracket-depth). Every tree is therefore measured as it grows and capped at
+    // kMaxExprHeight levels, with a located error, before anything recurses on it.
+    static constexpr int kMaxExprHeight = 256;
+
+    // The height of `e`, from its children's (memoised). Trees are measured as they grow (every
+    // step of a chain, every expr()), so this descends only through the few levels built since.
+    static int height_of(Expr& e) {
+        if (e.height) return e.height;
+        int h = 0;
+        if (e.value) h = std::max(h, height_of(*e.value));
+        for (auto& a : e.args) h = std::max(h, height_of(*a));
+        for (auto& k : e.keywords)
+            if (k.value) h = std::max(h, height_of(*k.value));
+        return e.height = h + 1;
+    }
+    ExprPtr measured(ExprPtr e, SourceLoc where) {
+        if (height_of(*e) > kMaxExprHeight) {
+            diags_.report(DiagId::err_expr_too_deep, where, {std::to_string(kMaxExprHeight)});
+            throw ParseAbort{};
+        }
+        return e;
+    }
+
     ExprPtr expr() {
         DepthGuard guard(*this);
         if (at_name("lambda")) unsupported("lambda expressions", cur().loc);
@@ -510,9 +537,9 @@ private:
             e->args.push_back(std::move(body));
             e->args.push_back(expr());
             (void)loc;
-            return e;
+            return measured(std::move(e), loc);
         }
-        return body;
+        return measured(std::move(body), cur().loc);
     }
 
     ExprPtr or_expr() {
@@ -523,7 +550,8 @@ private:
             e->boolop = BoolOpKind::Or;
             e->args.push_back(std::move(left));
             e->args.push_back(and_expr());
-            left = std::move(e);
+            SourceLoc where = e->args.back()->loc;
+            left = measured(std::move(e), where);
         }
         return left;
     }
@@ -536,7 +564,8 @@ private:
             e->boolop = BoolOpKind::And;
             e->args.push_back(std::move(left));
             e->args.push_back(not_expr());
-            left = std::move(e);
+            SourceLoc where = e->args.back()->loc;
+            left = measured(std::move(e), where);
         }
         return left;
     }
@@ -584,15 +613,22 @@ private:
             cmp->cmpops.push_back(op);
             cmp->args.push_back(bitor_expr());
         }
-        return cmp ? std::move(cmp) : std::move(left);
+        if (!cmp) return left;
+        // sema lowers `a < b < c ...` to a chain of `and`s, one level per comparison
+        int h = 0;
+        for (auto& a : cmp->args) h = std::max(h, height_of(*a));
+        cmp->height = h + static_cast<int>(cmp->cmpops.size());
+        SourceLoc where = cmp->args.back()->loc;
+        return measured(std::move(cmp), where);
     }
 
     ExprPtr binary(ExprPtr left, BinOp op, ExprPtr right) {
         auto e = std::make_unique<Expr>(ExprKind::BinOp, left->loc);
         e->binop = op;
+        SourceLoc where = right->loc;
         e->args.push_back(std::move(left));
         e->args.push_back(std::move(right));
-        return e;
+        return measured(std::move(e), where);
     }
 
     ExprPtr bitor_expr() {
@@ -700,7 +736,7 @@ private:
                     if (!accept_op(",")) break;
                 }
                 expect_op(")");
-                e = std::move(call);
+                e = measured(std::move(call), loc);
             } else if (at_op("[")) {
                 SourceLoc loc = e->loc;
                 ++pos_;
@@ -719,7 +755,7 @@ private:
                     auto items = std::move(sub->args[0]->args);
                     sub->args = std::move(items);
                 }
-                e = std::move(sub);
+                e = measured(std::move(sub), loc);
             } else if (at_op(".")) {
                 ++pos_;
                 Token a = expect_name("an attribute name");
@@ -727,7 +763,7 @@ private:
                 at->loc.len = a.loc.line == e->loc.line ? a.loc.col + a.loc.len - e->loc.col : e->loc.len;
                 at->value = std::move(e);
                 at->id = a.text;
-                e = std::move(at);
+                e = measured(std::move(at), a.loc);
             } else {
                 return e;
             }

@@ -54,6 +54,14 @@ WP_FUNC void report_oob(int32 line, int32 dim, int32 ndim, const int64* idx, con
     }
 }
 
+// Debug mode: the divisor of an integer `/`, `//` or `%`, recorded (as dim -1) when it is zero.
+// The division itself still gives 0 (operators.h); the launch then reports kernel and line.
+template <typename T>
+WP_FUNC T checked_divisor(T b, oob_record* rec, int32 line) {
+    if (b == T(0)) report_oob(line, -1, 0, nullptr, nullptr, rec);
+    return b;
+}
+
 template <typename T>
 WP_FUNC T* address(const array_t<T>& a, int64 i) {
     return reinterpret_cast<T*>(reinterpret_cast<char*>(a.data) + i * a.strides[0]);

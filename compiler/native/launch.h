@@ -26,6 +26,7 @@ struct thread_ctx {
     unsigned char* smem;     // base of this block's shared memory
     oob_record* oob;         // debug mode: where the first out-of-range access is recorded
     void* block;             // CPU: the block's barrier scheduler; unused on CUDA
+    const volatile int* cancel;  // CPU: the launch's cancel flag (loop_poll); unused on CUDA
 };
 
 #if !WP_CUDA
@@ -39,6 +40,26 @@ WP_FUNC void sync_threads(const thread_ctx& ctx) {
     __syncthreads();
 #elif !WP_CUDA
     weft_cpu_sync_threads(ctx.block);
+#else
+    (void)ctx;
+#endif
+}
+
+#if !WP_CUDA
+// Provided by the CPU runtime: leaves the launch (the calling thread's range, or its block fiber)
+// once the launch has been cancelled. Does not return.
+extern "C" void weft_cpu_cancel(void* block);
+#endif
+
+// Every loop of a kernel or func calls this once per iteration. On the CPU it reads the
+// launch's cancel flag, which Ctrl-C sets (runtime/cancel.h), and leaves the launch when it is
+// set; the read is volatile, an observable side effect, so C++'s forward-progress rule cannot
+// let the compiler assume that a loop terminates and delete it (`while True:` storing into an
+// array once "finished" at once). Device code polls nothing: the sim device checks its flag
+// between the turns of warps, and a CUDA kernel cannot be interrupted.
+WP_FUNC void loop_poll(const thread_ctx& ctx) {
+#if !WP_CUDA
+    if (*ctx.cancel) weft_cpu_cancel(ctx.block);
 #else
     (void)ctx;
 #endif

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "compiler/sema/sema_context.h"
+#include "gpusim/arch/arch.h"
 
 namespace weft::compiler::sema_detail {
 
@@ -350,6 +351,24 @@ void Sema::lower_for(const ast::Stmt& s, ir::Block& out) {
     out.push_back(st);
 }
 
+// The most static shared memory (`__shared__` arrays, which is what wp.shared_array becomes) one
+// block may have: the smallest default per-block limit of gpusim's architecture files (48 KiB on
+// all of them; more needs dynamic shared memory and an opt-in, which Weft does not use), with
+// the architectures it comes from.
+static std::pair<size_t, std::string> static_shared_limit() {
+    static const std::pair<size_t, std::string> limit = [] {
+        size_t bytes = SIZE_MAX;
+        for (const std::string& name : gpusim::builtin_arch_names())
+            bytes = std::min(bytes, static_cast<size_t>(gpusim::builtin_arch(name).shared_per_block_default));
+        std::string archs;
+        for (const std::string& name : gpusim::builtin_arch_names())
+            if (static_cast<size_t>(gpusim::builtin_arch(name).shared_per_block_default) == bytes)
+                archs += (archs.empty() ? "" : ", ") + name;
+        return std::pair<size_t, std::string>{bytes, "gpusim/arch: " + archs};
+    }();
+    return limit;
+}
+
 void Sema::lower_stmt(const ast::Stmt& s, ir::Block& out) {
     switch (s.kind) {
         case ast::StmtKind::Assign: {
@@ -433,12 +452,22 @@ void Sema::lower_stmt(const ast::Stmt& s, ir::Block& out) {
                 ir::Var* v = fn->new_var(s.target->id, array_type(elem, static_cast<int>(dims.size())), ir::VarKind::Shared,
                                          s.target->loc);
                 v->shared_shape = dims;
+                const auto [limit, limit_source] = static_shared_limit();
                 size_t count = 1;
-                for (int d : dims) count *= static_cast<size_t>(d);
+                for (int d : dims) count = std::min<size_t>(count * static_cast<size_t>(d), limit + 1);  // no overflow
                 size_t align = std::max<size_t>(16, type_align(elem));
                 fn->shared_bytes = (fn->shared_bytes + align - 1) / align * align;
                 v->shared_offset = fn->shared_bytes;
                 fn->shared_bytes += count * type_size(elem);
+                if (fn->shared_bytes > limit) {
+                    // A user error, found here rather than by NVRTC (or never, on the cpu device).
+                    error(DiagId::err_shared_too_large, s.target->loc,
+                          {fn->name,
+                           fn->shared_bytes > limit * 2 ? "more than " + std::to_string(limit * 2)
+                                                        : std::to_string(fn->shared_bytes),
+                           s.target->id, std::to_string(limit), limit_source});
+                    fn->shared_bytes = 0;
+                }
                 scope_->locals[s.target->id] = v;
                 scope_->first_assign[v] = s.target->loc;
                 return;

@@ -290,6 +290,8 @@ void run_warp(BlockContext& ctx, Warp& w, uint32_t quantum) {
                   "); is the kernel in an endless loop?");
     }
     *ctx.budget -= issued;
+    if (ctx.options->cancel && ctx.options->cancel->load(std::memory_order_relaxed))
+        fault(ctx, w, -1, w.stack.empty() ? ctx.kernel->begin : w.stack.back().pc, "the launch was cancelled");
 }
 
 }  // namespace weft::gpusim

@@ -31,6 +31,7 @@
 // an unspecified order across blocks.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -65,6 +66,7 @@ struct LaunchOptions {
     uint32_t sm_count = 132;                             // %nsmid; %smid is the block index modulo this
     bool count = true;                                   // keep per-instruction counts (per-launch totals always)
     const GlobalMemoryMap* global_memory = nullptr;      // nullable: the buffers global accesses must hit
+    const std::atomic<int>* cancel = nullptr;            // nullable: when non-zero, the launch stops (a SimError)
 };
 
 // ---------------------------------------------------------------------------------------------

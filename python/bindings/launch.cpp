@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "python/bindings/bindings.h"
+#include "runtime/cancel.h"
 #include "runtime/module.h"
 
 namespace py = pybind11;
@@ -32,6 +33,13 @@ void bind_launch(py::module_& m) {
         .def_static("number", &LaunchArg::number_of, "a Python float: converted to the parameter's scalar type")
         .def_static("integer", &LaunchArg::integer_of, "a Python int: converted when it fits the parameter's type")
         .def("describe", &LaunchArg::describe);
+
+    // A launch interrupted by Ctrl-C (runtime/cancel.h) is Python's KeyboardInterrupt.
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const runtime::LaunchInterrupted& e) { PyErr_SetString(PyExc_KeyboardInterrupt, e.what()); }
+    });
 
     m.def(
         "launch",

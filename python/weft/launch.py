@@ -38,6 +38,30 @@ def _launch_arg(kernel_name, param, value):
     raise RuntimeError(f"kernel '{kernel_name}': cannot pass a {type(value).__name__} to a kernel")
 
 
+_MAX_EXTENT = 2**31 - 1  # launch extents are 32-bit (runtime/module.cpp)
+
+
+def _launch_dims(kernel_name, dim):
+    """dim as a list of 1 to 4 extents; TypeError for what is not an int, ValueError for a bad value."""
+    where = f"wp.launch of kernel '{kernel_name}'"
+    items = [dim] if isinstance(dim, (int, np.integer)) else dim
+    if isinstance(dim, (str, bytes)) or not hasattr(items, "__iter__"):
+        raise TypeError(f"{where}: dim must be an int or a tuple of 1 to 4 ints, got {type(dim).__name__} {dim!r}")
+    items = list(items)
+    if not 1 <= len(items) <= 4:
+        raise ValueError(f"{where}: dim has {len(items)} entries; expected 1 to 4")
+    dims = []
+    for d in items:
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"{where}: dim entries must be ints, got {type(d).__name__} {d!r} in dim={dim!r}")
+        if d < 0:
+            raise ValueError(f"{where}: dim entries must not be negative, got {int(d)} in dim={dim!r}")
+        if d > _MAX_EXTENT:
+            raise ValueError(f"{where}: dim entry {int(d)} exceeds the largest launch extent ({_MAX_EXTENT})")
+        dims.append(int(d))
+    return dims
+
+
 def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), device=None, stream=None,
            adjoint=False, record_tape=True, record_cmd=False, max_blocks=0, block_dim=None):
     """Runs `kernel` over a grid of `dim` threads (an int, or a tuple of up to 4 extents).
@@ -55,10 +79,7 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), de
     params = compiled.params
     values = list(inputs) + list(outputs)
     args = [_launch_arg(kernel.key, params[i] if i < len(params) else None, v) for i, v in enumerate(values)]
-    if isinstance(dim, (int, np.integer)):
-        dims = [int(dim)]
-    else:
-        dims = [int(d) for d in dim]
+    dims = _launch_dims(kernel.key, dim)
     dev = _context.get_device(device)
     adj = []
     if adjoint:

@@ -3,6 +3,7 @@
 
 #include <ucontext.h>
 
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 
@@ -79,6 +80,14 @@ void BlockFibers::barrier() {
     auto& f = s.fibers[static_cast<size_t>(s.current)];
     f.waiting = true;
     swapcontext(&f.ctx, &s.scheduler);
+}
+
+void BlockFibers::abandon() {
+    Impl& s = *impl_;
+    if (s.current < 0) throw std::logic_error("BlockFibers::abandon() called outside a block fiber");
+    s.fibers[static_cast<size_t>(s.current)].done = true;
+    setcontext(&s.scheduler);
+    std::abort();  // setcontext returns only on failure
 }
 
 }  // namespace weft::runtime

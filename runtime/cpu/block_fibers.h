@@ -24,6 +24,9 @@ public:
     void run(int nthreads, const std::function<void(int)>& body);
     // Called from inside a fiber (weft_cpu_sync_threads).
     void barrier();
+    // Called from inside a fiber: ends it now, as if its body had returned (a cancelled launch,
+    // weft_cpu_cancel). Its stack is reset by the next run(). Does not return.
+    [[noreturn]] void abandon();
 
     struct Impl;
 

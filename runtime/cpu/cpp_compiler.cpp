@@ -16,6 +16,7 @@
 //                                     the JIT fills; local definitions are called directly
 //   -fno-use-cxa-atexit               static destructors register with atexit, not through
 //                                     __dso_handle, which a JIT-loaded object does not have
+//   -fbracket-depth 2048              see cc1_arguments
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,6 +68,11 @@ std::vector<std::string> cc1_arguments(const SourceFile& main, const CppCompileO
         kVirtualRoot,  // so that #include <name> finds the listed headers as well
         "-ferror-limit",
         "20",
+        // The generated code brackets every operation, so its nesting is a few times the depth of
+        // the kernel's expressions (at most 256 levels, compiler/frontend/parser.cpp) plus that of
+        // its blocks (at most 100); Clang's default limit of 256 would reject valid kernels.
+        "-fbracket-depth",
+        "2048",
     };
     if (options.opt_level < 0 || options.opt_level > 3) {
         throw CppCompileError("opt_level must be between 0 and 3, got " + std::to_string(options.opt_level) + ".");

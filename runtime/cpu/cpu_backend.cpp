@@ -1,19 +1,45 @@
 // The CPU device. See cpu_backend.h.
 #include "runtime/cpu/cpu_backend.h"
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <csetjmp>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "compiler/native/launch.h"
 #include "compiler/native_headers.h"
 #include "runtime/cpu/block_fibers.h"
 #include "runtime/cpu/clang_jit.h"
+#include "runtime/cpu/crash_report.h"
+#include "runtime/cancel.h"
 #include "runtime/cpu/thread_pool.h"
 #include "runtime/errors.h"
 #include "runtime/module_cache.h"
 #include "runtime/oob_report.h"
 #include "support/hash.h"
+
+namespace weft::runtime {
+
+namespace {
+
+// Where weft_cpu_cancel() leaves a range of threads: set by the worker around each call into
+// the kernel's range entry (a jump up the same stack; block fibers end through abandon()).
+thread_local std::jmp_buf* t_cancel_point = nullptr;
+
+}  // namespace
+}  // namespace weft::runtime
+
+extern "C" void weft_cpu_cancel(void* block) {
+    if (block) static_cast<weft::runtime::BlockFibers*>(block)->abandon();
+    if (weft::runtime::t_cancel_point) std::longjmp(*weft::runtime::t_cancel_point, 1);
+    std::abort();  // generated code is only ever called from the workers below
+}
 
 namespace weft::runtime {
 
@@ -44,6 +70,48 @@ bool all_arrays_dense(const compiler::KernelInfo& k, const std::vector<std::byte
     }
     return true;
 }
+
+// Statements of a body, nested ones included (cpu_opt_level's measure of a function's size).
+int64_t statement_count(const compiler::ir::Block& b) {
+    int64_t n = 0;
+    for (const auto& s : b) n += 1 + statement_count(s->body) + statement_count(s->orelse);
+    return n;
+}
+
+// Reports a compilation that takes long on stderr: once after kFirst seconds (what, how big, at
+// which level), then every kEvery seconds, from a thread of its own that the destructor ends.
+class CompileProgress {
+public:
+    static constexpr int kFirst = 5, kEvery = 30;
+    CompileProgress(std::string module, int64_t lines, int level)
+        : watcher_([this, module = std::move(module), lines, level] {
+              auto start = std::chrono::steady_clock::now();
+              std::unique_lock<std::mutex> lock(mu_);
+              int next = kFirst;
+              while (!cv_.wait_until(lock, start + std::chrono::seconds(next), [this] { return done_; })) {
+                  std::fprintf(stderr,
+                               next == kFirst ? "weft: compiling module '%s' for the cpu device (%lld lines of C++, -O%d): "
+                                                "%d s so far\n"
+                                              : "weft: still compiling module '%s' (%lld lines of C++, -O%d): %d s so far\n",
+                               module.c_str(), static_cast<long long>(lines), level, next);
+                  next += next == kFirst ? kEvery - kFirst : kEvery;
+              }
+          }) {}
+    ~CompileProgress() {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            done_ = true;
+        }
+        cv_.notify_all();
+        watcher_.join();
+    }
+
+private:
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread watcher_;  // last: starts once the members it uses exist
+};
 
 class CpuModule : public LoadedModule {
 public:
@@ -81,7 +149,7 @@ public:
         int64_t blocks_per_chunk = (nblocks + target_chunks - 1) / target_chunks;
         int64_t nchunks = (nblocks + blocks_per_chunk - 1) / blocks_per_chunk;
         std::vector<WorkerState> states(static_cast<size_t>(pool.size()));
-        pool.parallel_for(nchunks, [&](int64_t chunk, int worker) {
+        auto run_chunk = [&](int64_t chunk, int worker) {
             WorkerState& ws = states[static_cast<size_t>(worker)];
             if (ws.smem.size() < std::max<size_t>(k.shared_bytes, 16))
                 ws.smem.assign(std::max<size_t>(k.shared_bytes, 16), std::byte{0});
@@ -90,12 +158,13 @@ public:
             ctx.grid_dim = static_cast<wp::int32>(nblocks);
             ctx.smem = reinterpret_cast<unsigned char*>(ws.smem.data());
             ctx.oob = req.debug ? &oob : nullptr;
+            ctx.cancel = reinterpret_cast<const volatile int*>(&cancel_flag());
             int64_t b0 = chunk * blocks_per_chunk, b1 = std::min(nblocks, b0 + blocks_per_chunk);
             if (!per_block) {
                 range(&bounds, req.args.data(), &ctx, b0 * bd, std::min<int64_t>(req.size, b1 * bd));
                 return;
             }
-            for (int64_t b = b0; b < b1; ++b) {
+            for (int64_t b = b0; b < b1 && !cancel_flag().load(std::memory_order_relaxed); ++b) {
                 if (k.shared_bytes) std::memset(ws.smem.data(), 0, k.shared_bytes);
                 if (!k.uses_sync) {
                     range(&bounds, req.args.data(), &ctx, b * bd, std::min<int64_t>(req.size, (b + 1) * bd));
@@ -113,7 +182,24 @@ public:
                     thread(&bounds, req.args.data(), &c);
                 });
             }
+        };
+        std::atomic<int>& cancel = cancel_flag();
+        install_crash_report();
+        pool.parallel_for(nchunks, [&](int64_t chunk, int worker) {
+            if (cancel.load(std::memory_order_relaxed)) return;
+            std::jmp_buf point;
+            if (setjmp(point)) {  // a loop of the kernel saw the flag (weft_cpu_cancel)
+                set_running_kernel(nullptr, req.debug);
+                t_cancel_point = nullptr;
+                return;
+            }
+            t_cancel_point = &point;
+            set_running_kernel(k.name.c_str(), req.debug);
+            run_chunk(chunk, worker);
+            set_running_kernel(nullptr, req.debug);
+            t_cancel_point = nullptr;
         });
+        throw_if_cancelled(k.name);
         if (req.debug && oob.hit) throw RuntimeError(format_oob(k, oob));
     }
 
@@ -157,7 +243,12 @@ public:
         } else {
             SourceFile main{"weft_generated.cpp", m.gen.cpp};
             CppCompileOptions o;
+            const int64_t lines = std::count(m.gen.cpp.begin(), m.gen.cpp.end(), '\n');
+            int64_t largest = 0;
+            for (const auto& f : m.ir->functions) largest = std::max(largest, statement_count(f->body));
+            o.opt_level = cpu_opt_level(largest);
             try {
+                CompileProgress progress(m.ir ? m.ir->name : "?", lines, o.opt_level);
                 object = compile_cpp_to_object(main, native_sources(), o);
             } catch (const CppCompileError& e) {
                 throw RuntimeError(std::string("the C++ compiler rejected the code generated for this module (a Weft bug):\n") +
@@ -166,12 +257,19 @@ public:
             cache_store(key, "o", object);
         }
         std::vector<std::pair<std::string, void*>> symbols = {
-            {"weft_cpu_sync_threads", reinterpret_cast<void*>(&weft_cpu_sync_threads)}};
+            {"weft_cpu_sync_threads", reinterpret_cast<void*>(&weft_cpu_sync_threads)},
+            {"weft_cpu_cancel", reinterpret_cast<void*>(&weft_cpu_cancel)}};
         return std::make_unique<CpuModule>(JitLibrary::load(object, symbols), m);
     }
 };
 
 }  // namespace
+
+int cpu_opt_level(int64_t largest_function_statements) {
+    if (largest_function_statements <= kCpuO3MaxStatements) return 3;
+    if (largest_function_statements <= kCpuO1MaxStatements) return 1;
+    return 0;
+}
 
 std::string cpu_cache_key(const compiler::CompiledModule& m) {
     support::Hasher h;

@@ -13,6 +13,7 @@
 #include "gpusim/arch/occupancy.h"
 #include "runtime/cpu/thread_pool.h"
 #include "runtime/cuda/grid_policy.h"
+#include "runtime/cancel.h"
 #include "runtime/errors.h"
 #include "runtime/module_cache.h"
 #include "runtime/oob_report.h"
@@ -82,6 +83,7 @@ void SimModule::launch(const LaunchRequest& req) {
                 o.load_hoist = st->load_hoist;
             }
             o.launch.global_memory = &buffers;
+            o.launch.cancel = &cancel_flag();
             std::ostringstream trace;
             if (settings.trace) {
                 o.instruction_trace = &trace;
@@ -101,6 +103,7 @@ void SimModule::launch(const LaunchRequest& req) {
             o.threads = cpu_threads();
             o.sm_count = static_cast<uint32_t>(sim_arch(arch_name_).sm_count);
             o.global_memory = &buffers;
+            o.cancel = &cancel_flag();
             report->result.arch = arch_name_;
             report->result.counts = gpusim::launch(module_, symbol, grid, block, pk.bytes(), o);
         }

@@ -211,3 +211,88 @@ def test_argument_mismatch_names_the_parameter(device):
         wp.launch(int_kernel, dim=4, inputs=[None, 1], device=device)
     with pytest.raises(RuntimeError, match=r"argument 'k' expects int32, got vec3f"):
         wp.launch(int_kernel, dim=4, inputs=[ints, wp.vec3(1.0, 2.0, 3.0)], device=device)
+
+
+@wp.kernel
+def add_one(a: wp.array(dtype=float)):
+    i = wp.tid()
+    a[i] = a[i] + 1.0
+
+
+def test_bad_dims_raise_plain_type_and_value_errors(device):
+    a = wp.zeros(8, dtype=float, device=device)
+    cases = [
+        (1.5, TypeError, "wp.launch of kernel '.*add_one': dim must be an int or a tuple of 1 to 4 ints, got float 1.5"),
+        ("8", TypeError, "dim must be an int or a tuple of 1 to 4 ints, got str '8'"),
+        (None, TypeError, "dim must be an int or a tuple of 1 to 4 ints, got NoneType None"),
+        ((8, 2.0), TypeError, "dim entries must be ints, got float 2.0 in dim=\\(8, 2.0\\)"),
+        (True, TypeError, "dim entries must be ints, got bool True"),
+        (-3, ValueError, "dim entries must not be negative, got -3"),
+        (2**70, ValueError, "dim entry 1180591620717411303424 exceeds the largest launch extent \\(2147483647\\)"),
+        ((), ValueError, "dim has 0 entries; expected 1 to 4"),
+        ((1, 1, 1, 1, 1), ValueError, "dim has 5 entries; expected 1 to 4"),
+    ]
+    for dim, kind, message in cases:
+        with pytest.raises(kind, match=message):
+            wp.launch(add_one, dim=dim, inputs=[a], device=device)
+    np.testing.assert_array_equal(a.numpy(), np.zeros(8, dtype=np.float32))
+
+
+def test_launch_shape_must_fit_the_kernels_tid(device):
+    a = wp.zeros(8, dtype=float, device=device)
+    with pytest.raises(RuntimeError, match=r"launch of kernel '.*add_one' with dim=\(8, 8\) \(2-D\): the kernel reads a "
+                                           r"1-D thread index \(`i = wp.tid\(\)`\)"):
+        wp.launch(add_one, dim=(8, 8), inputs=[a], device=device)
+    with pytest.raises(RuntimeError, match=r"array 'a' has shape \(8,\), but every thread indexes its axis 0 with the "
+                                           r"thread index i \(0 to 999999999\), unguarded"):
+        wp.launch(add_one, dim=10**9, inputs=[a], device=device)
+    with pytest.raises(ValueError, match=r"dim entry 1000000000000 exceeds the largest launch extent"):
+        wp.launch(add_one, dim=10**12, inputs=[a], device=device)
+    wp.launch(add_one, dim=8, inputs=[a], device=device)
+    np.testing.assert_array_equal(a.numpy(), np.ones(8, dtype=np.float32))
+
+
+_FOREVER = '''
+import sys, weft as wp
+
+@wp.kernel
+def forever(a: wp.array(dtype=float)):
+    i = wp.tid()
+    while True:
+        a[i] = a[i] + 1.0
+
+@wp.kernel
+def twice(a: wp.array(dtype=float)):
+    i = wp.tid()
+    a[i] = 2.0 * float(i)
+
+a = wp.zeros(4, dtype=float)
+wp.launch(twice, dim=4, inputs=[a])  # compiled before the signal comes
+print("looping", flush=True)
+try:
+    wp.launch(forever, dim=4, inputs=[a])
+except KeyboardInterrupt as e:
+    print("KeyboardInterrupt:", e, flush=True)
+b = wp.zeros(4, dtype=float)
+wp.launch(twice, dim=4, inputs=[b])
+print(list(b.numpy()), flush=True)
+'''
+
+
+def test_ctrl_c_interrupts_a_launch_and_the_runtime_goes_on(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "forever.py"
+    script.write_text(_FOREVER)
+    p = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ))
+    assert p.stdout.readline() == "looping\n"
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert out == ("KeyboardInterrupt: launch of kernel 'forever' was interrupted (Ctrl-C); its output arrays are "
+                   "incomplete\n[0.0, 2.0, 4.0, 6.0]\n"), (out, err)

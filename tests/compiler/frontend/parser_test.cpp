@@ -161,3 +161,51 @@ def k(a: wp.array(dtype=float), s: wp.array(dtype=S), n: int):
 }
 
 }  // namespace
+
+namespace {
+
+// A kernel whose one expression is `head` followed by `n` copies of `step`.
+std::string chain_module(const std::string& head, const std::string& step, int n) {
+    std::string e = head;
+    for (int k = 0; k < n; ++k) e += step;
+    return "import weft as wp\n@wp.kernel\ndef k(a: wp.array(dtype=float), b: wp.array(dtype=int)):\n    i = wp.tid()\n    x = "
+           "a[i]\n"
+           "    y = b[i]\n    t = " +
+           e + "\n";
+}
+
+std::string errors_of(const std::string& src) {
+    DiagnosticEngine diags;
+    auto m = analyze_module({{"chain.py", src, 0}}, {}, diags);
+    if (!diags.has_errors()) generate_code(*m, {});
+    return diags.format_all();
+}
+
+}  // namespace
+
+// Chains of binary operators, comparisons, `and`/`or`, subscripts and attributes are parsed by
+// loops, but sema, the passes and codegen recurse on the trees they make: 70,000 terms once
+// overflowed the stack in sema. Every such tree is capped at 256 levels with a located error.
+TEST(Parser, DeepChainsAreCappedWithALocatedError) {
+    const char* kMsg =
+        "error: expression is too deep (more than 256 operators, calls or subscripts nested); split it into "
+        "several statements";
+    struct Case {
+        const char* head;
+        const char* step;
+    };
+    for (Case c : {Case{"x", " + 1.0"}, Case{"x", " * x"}, Case{"y", " | y"}, Case{"y", " << 1"}, Case{"y < 1", " and y < 1"},
+                   Case{"y < 1", " or y < 1"}, Case{"y", " < y"}, Case{"a[i]", " - a[i]"}}) {
+        std::string err = errors_of(chain_module(c.head, c.step, 70000));
+        EXPECT_NE(err.find(kMsg), std::string::npos) << c.step << ": " << err.substr(0, 300);
+        EXPECT_EQ(err.rfind("chain.py:7:", 0), 0u) << c.step << ": " << err.substr(0, 300);
+        EXPECT_EQ(errors_of(chain_module(c.head, c.step, 200)), "") << c.step;
+    }
+    // the location is the operand that crosses the limit: column of the 256th `1.0`
+    std::string err = errors_of(chain_module("x", " + 1.0", 300));
+    EXPECT_EQ(err.rfind("chain.py:7:" + std::to_string(7 + 256 * 6) + ": error: expression is too deep", 0), 0u) << err;
+    // nested parentheses around chains count too
+    std::string nested = "x";
+    for (int k = 0; k < 30; ++k) nested = "(" + nested + " + 1.0 + 1.0 + 1.0 + 1.0 + 1.0 + 1.0 + 1.0 + 1.0 + 1.0 + 1.0)";
+    EXPECT_NE(errors_of(chain_module(nested, "", 0)).find(kMsg), std::string::npos);
+}
