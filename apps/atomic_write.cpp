@@ -26,7 +26,7 @@ std::atomic<int> writing_{0};
 std::atomic<int> pending_{0};
 const char* notice_ = "weft";
 
-void exit_on(int sig) {
+[[noreturn]] void exit_on(int sig) {
     // async-signal-safe only: write(2) and _exit(2)
     const char* tail = sig == SIGINT ? ": interrupted (SIGINT); finished files are complete, no temporary is left\n"
                                      : ": terminated (SIGTERM); finished files are complete, no temporary is left\n";
@@ -64,6 +64,8 @@ struct WritingScope {
 };
 
 }  // namespace
+
+void exit_for_signal(int sig) { exit_on(sig); }
 
 void write_file_atomically(const std::string& path, const std::string& bytes) {
     mode_t mode = default_mode();

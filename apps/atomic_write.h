@@ -25,5 +25,9 @@ void write_file_atomically(const std::string& path, const std::string& bytes);
 // Installs the handlers described above (idempotent). `what` starts the one-line notice printed
 // on a signal ("weft run").
 void exit_cleanly_on_signals(const char* what);
+// Ends the process as the handler would for `sig` (after the file being written, if any): for a
+// signal the runtime caught first, such as a Ctrl-C that interrupted a launch
+// (runtime::LaunchInterrupted, runtime/cancel.h).
+[[noreturn]] void exit_for_signal(int sig);
 
 }  // namespace weft::apps

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstring>
 #include <cstdio>
@@ -31,6 +32,7 @@
 #ifdef WEFT_HAVE_VIEWER
 #include "viewer/frame_writer.h"
 #endif
+#include "runtime/cancel.h"
 #include "runtime/errors.h"
 
 namespace weft::apps {
@@ -176,6 +178,8 @@ int cmd_run(const std::vector<std::string>& argv) {
         }
         try {
             stepper.advance();
+        } catch (const runtime::LaunchInterrupted&) {  // Ctrl-C during a launch: the same exit as between launches
+            exit_for_signal(SIGINT);
         } catch (const runtime::RuntimeError& e) {  // WEFT_VERIFY_FINITE=1 names the launch; add the scene key
             std::string param = feeding_parameter(scene, integrator->info(), kernel_of_error(e.what()));
             if (param.empty() || std::string(e.what()).find("non-finite") == std::string::npos) throw;

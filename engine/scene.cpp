@@ -627,28 +627,6 @@ void read_scene(TableReader& root, Scene& s) {
 
 }  // namespace
 
-std::vector<std::string> Scene::warnings() const {
-    std::vector<std::string> out;
-    size_t over = 0;
-    for (const StabilityEstimate& e : stability) {
-        if (e.value < kStabilityLimit) continue;
-        if (++over > 5) continue;
-        std::ostringstream os;
-        double m = e.mass;
-        os << e.where << ": warning: " << e.key << " = " << e.coefficient << (e.is_default ? " (the default)" : "")
-           << " exceeds the explicit scheme's stability limit: " << (e.stiffness ? "sqrt(k/m) dt" : "k dt / m") << " = "
-           << e.value << " with m = " << m << " kg and dt = " << dt() << " s (must stay well below 2); ";
-        double need = std::ceil(double(substeps) * e.value / 1.0);
-        if (need <= 100000)
-            os << "raise substeps to " << int64_t(need) << " or lower it";
-        else
-            os << "lower it (or raise the mass)";
-        out.push_back(os.str());
-    }
-    if (over > 5) out.push_back(path + ": warning: " + std::to_string(over - 5) + " more parameters exceed the stability limit");
-    return out;
-}
-
 Scene parse_scene(const std::string& text, const std::string& path) {
     Scene s;
     s.path = path;
@@ -719,3 +697,30 @@ Scene load_scene(const std::string& path) { return parse_scene("", path); }
 
 }  // namespace weft::engine
 #endif
+
+namespace weft::engine {
+
+// The stability warnings need no toml++: builds without it (the H200 image) link them too.
+std::vector<std::string> Scene::warnings() const {
+    std::vector<std::string> out;
+    size_t over = 0;
+    for (const StabilityEstimate& e : stability) {
+        if (e.value < kStabilityLimit) continue;
+        if (++over > 5) continue;
+        std::ostringstream os;
+        double m = e.mass;
+        os << e.where << ": warning: " << e.key << " = " << e.coefficient << (e.is_default ? " (the default)" : "")
+           << " exceeds the explicit scheme's stability limit: " << (e.stiffness ? "sqrt(k/m) dt" : "k dt / m") << " = "
+           << e.value << " with m = " << m << " kg and dt = " << dt() << " s (must stay well below 2); ";
+        double need = std::ceil(double(substeps) * e.value / 1.0);
+        if (need <= 100000)
+            os << "raise substeps to " << int64_t(need) << " or lower it";
+        else
+            os << "lower it (or raise the mass)";
+        out.push_back(os.str());
+    }
+    if (over > 5) out.push_back(path + ": warning: " + std::to_string(over - 5) + " more parameters exceed the stability limit");
+    return out;
+}
+
+}  // namespace weft::engine
