@@ -105,17 +105,7 @@ int cmd_run(const std::vector<std::string>& argv) {
     }
     for (const std::string& w : scene.warnings()) fprintf(stderr, "%s\n", w.c_str());
     if (auto d = args.get("device")) scene.device = *d;
-    if (auto f = args.get("frames")) {
-        try {
-            size_t used = 0;
-            long long v = std::stoll(*f, &used);
-            if (used != f->size() || v < 0 || v > engine::kMaxFrames) throw std::invalid_argument("");
-            scene.frames = int(v);
-        } catch (const std::exception&) {
-            throw UsageError("--frames expects an integer from 0 to " + std::to_string(engine::kMaxFrames) + ", got '" + *f +
-                             "'");
-        }
-    }
+    if (auto f = args.get("frames")) scene.frames = int(parse_integer("--frames", *f, 0, engine::kMaxFrames));
     if (auto o = args.get("out")) scene.output.dir = *o;
     runtime::parse_device(scene.device);  // a bad device string is reported before anything is built
     bool quiet = args.flag("quiet");

@@ -23,14 +23,9 @@ namespace weft::apps {
 
 namespace {
 
+// --OPTION's integer, through the command line's one parser (apps/cli.h).
 int parse_int(const std::string& option, const std::string& v, int lo, int hi) {
-    try {
-        size_t used = 0;
-        long long x = std::stoll(v, &used);
-        if (used == v.size() && x >= lo && x <= hi) return int(x);
-    } catch (const std::exception&) {}
-    throw UsageError("--" + option + " expects an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" +
-                     v + "'");
+    return int(parse_integer("--" + option, v, lo, hi));
 }
 
 }  // namespace
