@@ -123,6 +123,8 @@ public:
     void set_ground_plane(const Vec3& normal, float offset);  // the ground n.x = offset
 
     int particle_count() const { return int(particle_q.size()); }
+    // Nothing to simulate: each solver family's elements count here (a scene refuses an empty builder).
+    bool empty() const { return particle_count() == 0; }
     int tet_count_or_zero() const { return int(tet_indices.size()); }
 
     // Uploads everything to `device` ("cpu", "cuda:0", "sim:h200").

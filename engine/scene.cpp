@@ -1,257 +1,23 @@
-// engine/scene.cpp: the TOML scene loader. A TableReader wraps each TOML table: every key the
-// loader accepts is asked for by name with its type, default and range, and finish() reports
-// any key nobody asked for, so the list of valid keys lives in one place, the code that reads them.
+// engine/scene.cpp: the TOML scene loader: the tables every scene may have ([simulation],
+// [model], [contact], [output]) and the particle engine's blocks; each solver family's own blocks
+// come from engine/scene_blocks.def. Tables are read through engine/scene_reader.h.
 #include "engine/scene.h"
 
 #include "engine/integrator_registry.h"
-#include "engine/obj_reader.h"
+#include "engine/scene_reader.h"
 
 #include <cfloat>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <set>
-#include <unistd.h>
 #include <sstream>
+#include <unistd.h>
 
-#if __has_include(<toml++/toml.h>)
-#define TOML_EXCEPTIONS 1
-#include <toml++/toml.h>
-
-#include "support/closest_name.h"
+#if WEFT_SCENE_FILES
 
 namespace weft::engine {
 
 namespace {
-
-std::string num(double v) {
-    std::ostringstream os;
-    os << v;
-    return os.str();
-}
-
-const char* type_word(const toml::node& n) {
-    switch (n.type()) {
-        case toml::node_type::string: return "a string";
-        case toml::node_type::integer: return "an integer";
-        case toml::node_type::floating_point: return "a number";
-        case toml::node_type::boolean: return "a boolean";
-        case toml::node_type::array: return "an array";
-        case toml::node_type::table: return "a table";
-        default: return "a date or time";
-    }
-}
-
-class TableReader {
-public:
-    TableReader(const std::string& file, const toml::table& t, std::string where)
-        : file_(file), t_(t), where_(std::move(where)) {}
-
-    [[noreturn]] void fail(const toml::source_region& r, const std::string& msg) const {
-        throw SceneError(file_ + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + ": " + msg);
-    }
-    [[noreturn]] void fail_at(const std::string& key, const std::string& msg) const {
-        const toml::node* n = t_.get(key);
-        fail(n ? n->source() : t_.source(), msg);
-    }
-
-    // "FILE:LINE:COLUMN" of `key`'s value, else of the table.
-    std::string where(const std::string& key) const {
-        const toml::node* n = t_.get(key);
-        const auto& b = (n ? n->source() : t_.source()).begin;
-        return file_ + ":" + std::to_string(b.line) + ":" + std::to_string(b.column);
-    }
-
-    const toml::node* get(const std::string& key) {
-        asked_.insert(key);
-        return t_.get(key);
-    }
-    bool has(const std::string& key) {
-        asked_.insert(key);
-        return t_.contains(key);
-    }
-    const toml::node& require(const std::string& key) {
-        const toml::node* n = get(key);
-        if (!n) fail(t_.source(), "missing key '" + key + "' in " + where_);
-        return *n;
-    }
-
-    double number_of(const std::string& key, const toml::node& n) const {
-        if (auto v = n.value_exact<double>()) return check_float(key, n, *v);
-        if (auto v = n.value_exact<int64_t>()) return check_float(key, n, double(*v));
-        fail(n.source(), "'" + key + "' must be a number, got " + type_word(n));
-    }
-    // The engine computes in float32: a number it cannot hold (nan, inf, past FLT_MAX, or so small
-    // that it would silently become 0, turning a mass into a fixed particle) is an error here.
-    double check_float(const std::string& key, const toml::node& n, double v) const {
-        if (std::isnan(v)) fail(n.source(), "'" + key + "' must be a number, got nan");
-        if (std::isinf(v)) fail(n.source(), "'" + key + "' must be finite, got " + num(v));
-        if (std::abs(v) > double(FLT_MAX))
-            fail(n.source(), "'" + key + "' = " + num(v) +
-                                 " is outside the float32 range the engine computes in (|x| <= " + num(double(FLT_MAX)) + ")");
-        if (v != 0 && std::abs(v) < double(FLT_MIN))
-            fail(n.source(), "'" + key + "' = " + num(v) + " is too small for float32 (nonzero values need |x| >= " +
-                                 num(double(FLT_MIN)) + "); it would become 0 (write 0 if that is meant)");
-        return v;
-    }
-    double number(const std::string& key, double dflt, double lo = -INFINITY, double hi = INFINITY, bool open_lo = false) {
-        const toml::node* n = get(key);
-        double v = n ? number_of(key, *n) : dflt;
-        if (n) check_range(key, *n, v, lo, hi, open_lo);
-        return v;
-    }
-    double required_number(const std::string& key, double lo = -INFINITY, double hi = INFINITY, bool open_lo = false) {
-        const toml::node& n = require(key);
-        double v = number_of(key, n);
-        check_range(key, n, v, lo, hi, open_lo);
-        return v;
-    }
-    void check_range(const std::string& key, const toml::node& n, double v, double lo, double hi, bool open_lo) const {
-        if (open_lo ? !(v > lo) : !(v >= lo))
-            fail(n.source(), "'" + key + "' must be " + (open_lo ? "> " : ">= ") + num(lo) + ", got " + num(v));
-        if (!(v <= hi)) fail(n.source(), "'" + key + "' must be <= " + num(hi) + ", got " + num(v));
-    }
-    int integer(const std::string& key, int dflt, int lo, int hi) {
-        const toml::node* n = get(key);
-        if (!n) return dflt;
-        return integer_of(key, *n, lo, hi);
-    }
-    int required_integer(const std::string& key, int lo, int hi) { return integer_of(key, require(key), lo, hi); }
-    int integer_of(const std::string& key, const toml::node& n, int lo, int hi) const {
-        auto v = n.value_exact<int64_t>();
-        if (!v) fail(n.source(), "'" + key + "' must be an integer, got " + type_word(n));
-        if (*v < lo) fail(n.source(), "'" + key + "' must be >= " + std::to_string(lo) + ", got " + std::to_string(*v));
-        if (*v > hi) fail(n.source(), "'" + key + "' must be <= " + std::to_string(hi) + ", got " + std::to_string(*v));
-        return int(*v);
-    }
-    bool boolean(const std::string& key, bool dflt) {
-        const toml::node* n = get(key);
-        if (!n) return dflt;
-        auto v = n->value_exact<bool>();
-        if (!v) fail(n->source(), "'" + key + "' must be true or false, got " + type_word(*n));
-        return *v;
-    }
-    std::string string(const std::string& key, const std::string& dflt, const std::vector<std::string>& allowed = {}) {
-        const toml::node* n = get(key);
-        if (!n) return dflt;
-        auto v = n->value_exact<std::string>();
-        if (!v) fail(n->source(), "'" + key + "' must be a string, got " + type_word(*n));
-        if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
-            std::string list;
-            for (const auto& a : allowed) list += (list.empty() ? "'" : ", '") + a + "'";
-            std::string near = support::closest_name(*v, allowed);
-            fail(n->source(), "'" + key + "' must be one of " + list + ", got '" + *v + "'" +
-                                  (near.empty() ? "" : " (did you mean '" + near + "'?)"));
-        }
-        return *v;
-    }
-    // A fixed-length array of numbers.
-    std::vector<double> numbers(const std::string& key, size_t count, const std::vector<double>& dflt, bool required = false) {
-        const toml::node* n = required ? &require(key) : get(key);
-        if (!n) return dflt;
-        const toml::array* a = n->as_array();
-        if (!a)
-            fail(n->source(), "'" + key + "' must be an array of " + std::to_string(count) + " numbers, got " + type_word(*n));
-        if (a->size() != count)
-            fail(n->source(), "'" + key + "' must have " + std::to_string(count) + " elements, got " + std::to_string(a->size()));
-        std::vector<double> out;
-        for (const auto& e : *a) out.push_back(number_of(key, e));
-        return out;
-    }
-    Vec3 vec3(const std::string& key, Vec3 dflt = Vec3::Zero(), bool required = false) {
-        auto v = numbers(key, 3, {dflt.x(), dflt.y(), dflt.z()}, required);
-        return Vec3(float(v[0]), float(v[1]), float(v[2]));
-    }
-    // rot_axis (3 numbers) and rot_angle (degrees)
-    Quat rotation() {
-        Vec3 axis = vec3("rot_axis", Vec3(1, 0, 0));
-        double angle = number("rot_angle", 0.0);
-        if (axis.norm() < 1e-9f) fail_at("rot_axis", "'rot_axis' must not be zero");
-        return Quat(Eigen::AngleAxisf(float(angle * M_PI / 180.0), axis.normalized()));
-    }
-
-    void finish() const {
-        std::vector<std::string> known(asked_.begin(), asked_.end());
-        for (const auto& [k, node] : t_) {
-            std::string key(k.str());
-            if (asked_.count(key)) continue;
-            std::string near = support::closest_name(key, known);
-            fail(k.source().begin.line ? k.source() : node.source(),
-                 "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
-        }
-    }
-    const toml::table& table() const { return t_; }
-    const std::string& file() const { return file_; }
-    bool asked(const std::string& key) const { return asked_.count(key) != 0; }
-
-private:
-    std::string file_;
-    const toml::table& t_;
-    std::string where_;
-    std::set<std::string> asked_;
-};
-
-// A [[shape]] of type "mesh": `obj` (a Wavefront OBJ file, relative to the scene's folder) or
-// inline `vertices` ([[x, y, z], ...]) and `indices` (3 per triangle, from 0).
-Mesh read_mesh(TableReader& r) {
-    const toml::node* obj = r.get("obj");
-    const toml::node* verts = r.get("vertices");
-    if (obj && verts) r.fail(obj->source(), "give either 'obj' or 'vertices' and 'indices', not both");
-    if (!obj && !verts) {
-        if (const toml::node* idx = r.get("indices")) r.fail(idx->source(), "'indices' needs 'vertices'");
-        r.fail(r.table().source(), "a mesh shape needs 'obj' or 'vertices' and 'indices' in [[shape]]");
-    }
-    if (obj) {
-        if (const toml::node* idx = r.get("indices")) r.fail(idx->source(), "'indices' belongs with 'vertices', not with 'obj'");
-        auto file = obj->value_exact<std::string>();
-        if (!file) r.fail(obj->source(), "'obj' must be a string, got " + std::string(type_word(*obj)));
-        std::filesystem::path path(*file);
-        if (path.is_relative()) path = std::filesystem::path(r.file()).parent_path() / path;
-        std::error_code ec;
-        if (file->empty() || !std::filesystem::is_regular_file(path, ec))
-            r.fail(obj->source(), "cannot open the OBJ file '" + *file + "' (looked for " + path.string() + ")");
-        try {
-            return read_obj(path.string());
-        } catch (const ObjError& e) {
-            const auto& b = obj->source().begin;
-            throw SceneError(std::string(e.what()) + " (the 'obj' of the [[shape]] at " + r.file() + ":" +
-                             std::to_string(b.line) + ":" + std::to_string(b.column) + ")");
-        }
-    }
-    Mesh mesh;
-    const toml::array* va = verts->as_array();
-    if (!va) r.fail(verts->source(), "'vertices' must be an array of [x, y, z] arrays, got " + std::string(type_word(*verts)));
-    for (size_t k = 0; k < va->size(); ++k) {
-        const toml::node& e = *va->get(k);
-        std::string name = "'vertices'[" + std::to_string(k) + "]";
-        const toml::array* v = e.as_array();
-        if (!v || v->size() != 3) r.fail(e.source(), name + " must be an array of 3 numbers");
-        float c[3];
-        for (size_t i = 0; i < 3; ++i) {
-            const toml::node& x = *v->get(i);
-            auto d = x.value_exact<double>();
-            auto n = x.value_exact<int64_t>();
-            if (!d && !n) r.fail(x.source(), name + " must hold numbers, got " + std::string(type_word(x)));
-            c[i] = float(r.check_float("vertices[" + std::to_string(k) + "]", x, d ? *d : double(*n)));
-        }
-        mesh.vertices.emplace_back(c[0], c[1], c[2]);
-    }
-    const toml::node& idx = r.require("indices");
-    const toml::array* ia = idx.as_array();
-    if (!ia) r.fail(idx.source(), "'indices' must be an array of integers, got " + std::string(type_word(idx)));
-    if (ia->empty() || ia->size() % 3 != 0)
-        r.fail(idx.source(), "'indices' must hold 3 per triangle, got " + std::to_string(ia->size()));
-    for (size_t k = 0; k < ia->size(); ++k) {
-        const toml::node& e = *ia->get(k);
-        auto v = e.value_exact<int64_t>();
-        if (!v) r.fail(e.source(), "'indices'[" + std::to_string(k) + "] must be an integer, got " + type_word(e));
-        if (*v < 0 || *v >= int64_t(mesh.vertices.size()))
-            r.fail(e.source(), "'indices'[" + std::to_string(k) + "] = " + std::to_string(*v) +
-                                   " is out of range (the mesh has " + std::to_string(mesh.vertices.size()) + " vertices)");
-        mesh.indices.push_back(int(*v));
-    }
-    return mesh;
-}
 
 // Bytes a particle and each element take on the host (builder) and on the device (model, two
 // states, force slots), rounded up: enough to refuse a scene too large for memory from its counts,
@@ -291,23 +57,6 @@ void check_memory(const TableReader& r, const std::string& key, const ModelBuild
     if (total.tets > 0) counts << ", " << total.tets << " tetrahedra";
     r.fail_at(key, "'" + key + "' makes the scene too large for memory: about " + gib(need) + " for " + counts.str() +
                        ", and this machine has " + gib(have));
-}
-
-// Each [[name]] entry as a TableReader.
-template <class F>
-void for_each_entry(TableReader& root, const std::string& name, F&& f) {
-    const toml::node* n = root.get(name);
-    if (!n) return;
-    const toml::array* arr = n->as_array();
-    if (!arr || !arr->is_array_of_tables())
-        root.fail(n->source(), "'" + name + "' must be an array of tables ([[" + name + "]]), got " + type_word(*n));
-    for (const auto& e : *arr) {
-        TableReader r(root.file(), *e.as_table(), "[[" + name + "]]");
-        try {
-            f(r);
-        } catch (const BuildError& b) { r.fail(e.source(), "[[" + name + "]]: " + b.what()); }
-        r.finish();
-    }
 }
 
 // The options the solver declares, read from [simulation] with their types and ranges.
@@ -375,14 +124,14 @@ void finish_stability(Scene& s) {
 
 void read_scene(TableReader& root, Scene& s) {
     if (const toml::node* n = root.get("scene")) {
-        if (!n->is_table()) root.fail(n->source(), "'scene' must be a table, got " + std::string(type_word(*n)));
+        if (!n->is_table()) root.fail(n->source(), "'scene' must be a table, got " + std::string(toml_type_word(*n)));
         TableReader r(root.file(), *n->as_table(), "[scene]");
         s.name = r.string("name", s.name);
         r.finish();
     }
     const toml::node* sim = root.get("simulation");
     if (!sim) root.fail(root.table().source(), "missing table [simulation]");
-    if (!sim->is_table()) root.fail(sim->source(), "'simulation' must be a table, got " + std::string(type_word(*sim)));
+    if (!sim->is_table()) root.fail(sim->source(), "'simulation' must be a table, got " + std::string(toml_type_word(*sim)));
     {
         TableReader r(root.file(), *sim->as_table(), "[simulation]");
         s.solver = r.string("solver", s.solver, integrator_names());
@@ -396,7 +145,7 @@ void read_scene(TableReader& root, Scene& s) {
     }
     ModelBuilder& b = s.builder;
     if (const toml::node* n = root.get("model")) {
-        if (!n->is_table()) root.fail(n->source(), "'model' must be a table, got " + std::string(type_word(*n)));
+        if (!n->is_table()) root.fail(n->source(), "'model' must be a table, got " + std::string(toml_type_word(*n)));
         TableReader r(root.file(), *n->as_table(), "[model]");
         float g = float(r.number("gravity", -9.80665));
         Vec3 up = r.vec3("up_vector", Vec3(0, 1, 0));
@@ -411,7 +160,7 @@ void read_scene(TableReader& root, Scene& s) {
         r.finish();
     }
     if (const toml::node* n = root.get("contact")) {
-        if (!n->is_table()) root.fail(n->source(), "'contact' must be a table, got " + std::string(type_word(*n)));
+        if (!n->is_table()) root.fail(n->source(), "'contact' must be a table, got " + std::string(toml_type_word(*n)));
         TableReader r(root.file(), *n->as_table(), "[contact]");
         b.soft_contact_ke = float(r.number("ke", b.soft_contact_ke, 0.0));
         b.soft_contact_kd = float(r.number("kd", b.soft_contact_kd, 0.0));
@@ -421,7 +170,7 @@ void read_scene(TableReader& root, Scene& s) {
         r.finish();
     }
     if (const toml::node* n = root.get("particle_contact")) {
-        if (!n->is_table()) root.fail(n->source(), "'particle_contact' must be a table, got " + std::string(type_word(*n)));
+        if (!n->is_table()) root.fail(n->source(), "'particle_contact' must be a table, got " + std::string(toml_type_word(*n)));
         TableReader r(root.file(), *n->as_table(), "[particle_contact]");
         b.particle_contact = r.boolean("enabled", true);
         b.particle_ke = float(r.number("ke", b.particle_ke, 0.0));
@@ -452,7 +201,7 @@ void read_scene(TableReader& root, Scene& s) {
         int d[3];
         for (int k = 0; k < 3; ++k) {
             if (dim[size_t(k)] < 1 || dim[size_t(k)] > 1000 || dim[size_t(k)] != std::floor(dim[size_t(k)]))
-                r.fail_at("dim", "'dim' must hold integers from 1 to 1000, got " + num(dim[size_t(k)]));
+                r.fail_at("dim", "'dim' must hold integers from 1 to 1000, got " + format_number(dim[size_t(k)]));
             d[k] = int(dim[size_t(k)]);
         }
         check_memory(r, "dim", b, {double(d[0]) * d[1] * d[2]});
@@ -491,7 +240,7 @@ void read_scene(TableReader& root, Scene& s) {
         auto dim = r.numbers("dim", 2, {}, true);
         for (double v : dim)
             if (v < 2 || v > 4096 || v != std::floor(v))
-                r.fail_at("dim", "'dim' must hold integers from 2 to 4096, got " + num(v));
+                r.fail_at("dim", "'dim' must hold integers from 2 to 4096, got " + format_number(v));
         d.dim_x = int(dim[0]);
         d.dim_z = int(dim[1]);
         check_memory(r, "dim", b, {double(d.dim_x) * d.dim_z, 6.0 * d.dim_x * d.dim_z});
@@ -512,7 +261,7 @@ void read_scene(TableReader& root, Scene& s) {
         auto dim = r.numbers("dim", 2, {}, true);
         for (double v : dim)
             if (v < 1 || v > 4096 || v != std::floor(v))
-                r.fail_at("dim", "'dim' must hold integers from 1 to 4096, got " + num(v));
+                r.fail_at("dim", "'dim' must hold integers from 1 to 4096, got " + format_number(v));
         d.dim_x = int(dim[0]);
         d.dim_y = int(dim[1]);
         {
@@ -550,7 +299,7 @@ void read_scene(TableReader& root, Scene& s) {
         auto dim = r.numbers("dim", 3, {}, true);
         for (double v : dim)
             if (v < 1 || v > 1024 || v != std::floor(v))
-                r.fail_at("dim", "'dim' must hold integers from 1 to 1024, got " + num(v));
+                r.fail_at("dim", "'dim' must hold integers from 1 to 1024, got " + format_number(v));
         d.dim_x = int(dim[0]);
         d.dim_y = int(dim[1]);
         d.dim_z = int(dim[2]);
@@ -606,14 +355,17 @@ void read_scene(TableReader& root, Scene& s) {
             b.add_shape_capsule(pos, float(r.required_number("radius", 0.0, INFINITY, true)),
                                 float(r.required_number("half_height", 0.0)), rot, thickness);
     });
+#define WEFT_SCENE_BLOCKS(reader) reader(root, s);
+#include "engine/scene_blocks.def"
+#undef WEFT_SCENE_BLOCKS
     if (const toml::node* n = root.get("output")) {
-        if (!n->is_table()) root.fail(n->source(), "'output' must be a table, got " + std::string(type_word(*n)));
+        if (!n->is_table()) root.fail(n->source(), "'output' must be a table, got " + std::string(toml_type_word(*n)));
         TableReader r(root.file(), *n->as_table(), "[output]");
         s.output.dir = r.string("dir", "");
         s.output.every = r.integer("every", 1, 1, 1 << 30);
         if (const toml::node* f = r.get("formats")) {
             const toml::array* a = f->as_array();
-            if (!a) r.fail(f->source(), "'formats' must be an array of strings, got " + std::string(type_word(*f)));
+            if (!a) r.fail(f->source(), "'formats' must be an array of strings, got " + std::string(toml_type_word(*f)));
             s.output.npz = s.output.ply = false;
             for (const auto& e : *a) {
                 auto v = e.value_exact<std::string>();
@@ -645,7 +397,7 @@ Scene parse_scene(const std::string& text, const std::string& path) {
         read_scene(r, s);
     } catch (const BuildError& e) { throw SceneError(path + ": " + e.what()); }
     r.finish();
-    if (s.builder.particle_count() == 0) throw SceneError(path + ": the scene has no particles");
+    if (s.builder.empty()) throw SceneError(path + ": the scene has no particles");
     if (!root_reader.table().contains("contact") && (s.builder.ground || !s.builder.shape_geo_type.empty())) {
         // The ground and shapes use [contact]'s defaults when the file has no [contact] table.
         for (auto [key, value] :
