@@ -70,7 +70,11 @@ void BM_SaxpyHand(benchmark::State& state) {
     float* xp = x.data();
     float* yp = y.data();
     for (auto _ : state) {
-        pool.parallel_for(chunks, [&](int64_t c, int) {
+        // The pointers are captured by value: through the closure's references the store to
+        // y[i] could alias them for the optimiser, which would then reload them every
+        // iteration and not vectorise (the mistake Weft's own range functions made until
+        // 2026-12-03, bench/results/cpu-2026-12-03.md).
+        pool.parallel_for(chunks, [xp, yp, per](int64_t c, int) {
             int64_t b = c * per, e = std::min(kSaxpyN, b + per);
             for (int64_t i = b; i < e; ++i) yp[i] = 2.0f * xp[i] + yp[i];
         });

@@ -446,12 +446,15 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     os << "}\n#else\n";
     os << "extern \"C\" void " << info.cpu_range_backward_symbol << "(const wp::launch_bounds_t* bounds, const void* args, "
        << "wp::thread_ctx* ctx, wp::int64 begin, wp::int64 end) {\n";
-    os << "    const " << K << "_args_adj& a = *static_cast<const " << K << "_args_adj*>(args);\n";
-    os << "    const wp::int64 bd = ctx->block_dim;\n";
+    // Local copies, as the forward range function makes (compiler/codegen/cpp_codegen.cpp): the
+    // adjoint's atomic adds into float gradients would otherwise force a reload of the block.
+    os << "    const " << K << "_args_adj a = *static_cast<const " << K << "_args_adj*>(args);\n";
+    os << "    const wp::launch_bounds_t b = *bounds;\n";
+    os << "    wp::thread_ctx c = *ctx;\n";
+    os << "    const wp::int64 bd = c.block_dim;\n";
     os << "    for (wp::int64 t = begin; t < end; ++t) {\n";
-    os << "        ctx->tid = t; ctx->block_idx = static_cast<wp::int32>(t / bd); ctx->thread_idx = static_cast<wp::int32>(t % "
-          "bd);\n";
-    os << "        " << K << "_body_backward<false>(*ctx, *bounds, a);\n";
+    os << "        c.tid = t; c.block_idx = static_cast<wp::int32>(t / bd); c.thread_idx = static_cast<wp::int32>(t % bd);\n";
+    os << "        " << K << "_body_backward<false>(c, b, a);\n";
     os << "    }\n}\n";
     os << "extern \"C\" void " << info.cpu_thread_backward_symbol
        << "(const wp::launch_bounds_t* bounds, const void* args, const wp::thread_ctx* ctx) {\n";

@@ -686,7 +686,13 @@ private:
             os_ << "extern \"C\" void " << (contig ? info.cpu_range_contig_symbol : info.cpu_range_symbol)
                 << "(const wp::launch_bounds_t* bounds, const void* args, wp::thread_ctx* ctx, wp::int64 begin, wp::int64 end) "
                    "{\n";
-            os_ << "    const " << k << "_args& a = *static_cast<const " << k << "_args*>(args);\n";
+            // Local copies of the argument block and the bounds: the body's stores (a float array
+            // element) may alias the caller's block as far as the optimiser knows, so through a
+            // reference it reloads every array pointer and scalar each iteration and cannot
+            // vectorise; a copy whose address does not escape holds them in registers (saxpy:
+            // scalar loop -> AVX2 vectors).
+            os_ << "    const " << k << "_args a = *static_cast<const " << k << "_args*>(args);\n";
+            os_ << "    const wp::launch_bounds_t b = *bounds;\n";
             os_ << "    wp::thread_ctx c = *ctx;\n";
             if (block_indices) {
                 // Block and thread indices advance with the loop (no division per thread).
@@ -702,7 +708,7 @@ private:
                 os_ << "        for (" << counter << " t = static_cast<" << counter << ">(begin); t < static_cast<" << counter
                     << ">(end); ++t) {\n";
                 os_ << "            c.tid = t;\n";
-                os_ << "            " << k << "_body<" << (contig ? "true" : "false") << ">(c, *bounds, a);\n";
+                os_ << "            " << k << "_body<" << (contig ? "true" : "false") << ">(c, b, a);\n";
                 if (block_indices) os_ << "            if (++c.thread_idx == bd) { c.thread_idx = 0; ++c.block_idx; }\n";
                 os_ << "        }\n";
             }
