@@ -134,6 +134,37 @@ void BM_NBodyHand(benchmark::State& state) {
         benchmark::Counter(double(kBodies) * kBodies, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Launch overhead: saxpy over 1024 floats (about 1 us of work), Weft's launch against the same
+// loop dispatched on the same pool by hand (issue 20: small cloths are launch-bound on the CPU).
+constexpr int64_t kSmallN = 1024;
+
+void BM_SmallLaunchWeft(benchmark::State& state) {
+    runtime::set_cpu_threads(static_cast<int>(state.range(0)));
+    auto x = runtime::Array::zeros(compiler::float32_type(), {kSmallN}, {});
+    auto y = runtime::Array::zeros(compiler::float32_type(), {kSmallN}, {});
+    auto k = module()->kernel("saxpy");
+    std::vector<runtime::LaunchArg> args = {runtime::LaunchArg::of(x), runtime::LaunchArg::of(y),
+                                            runtime::LaunchArg::number_of(2.0)};
+    runtime::launch(k, {kSmallN}, args, {});
+    for (auto _ : state) runtime::launch(k, {kSmallN}, args, {});
+}
+
+void BM_SmallLaunchHand(benchmark::State& state) {
+    runtime::set_cpu_threads(static_cast<int>(state.range(0)));
+    std::vector<float> x(kSmallN, 1.0f), y(kSmallN, 0.0f);
+    runtime::ThreadPool& pool = runtime::cpu_thread_pool();
+    const int64_t chunks = pool.size(), per = (kSmallN + chunks - 1) / chunks;
+    float* xp = x.data();
+    float* yp = y.data();
+    for (auto _ : state) {
+        pool.parallel_for(chunks, [xp, yp, per](int64_t c, int) {
+            int64_t b = c * per, e = std::min(kSmallN, b + per);
+            for (int64_t i = b; i < e; ++i) yp[i] = 2.0f * xp[i] + yp[i];
+        });
+        benchmark::ClobberMemory();
+    }
+}
+
 // A module of 10 kernels, made unique per iteration (a comment with a counter) for the cold case.
 std::string ten_kernels(int salt) {
     std::string s = "import weft as wp\n# " + std::to_string(salt) + "\n";
@@ -177,6 +208,8 @@ BENCHMARK(BM_SaxpyWeft)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillise
 BENCHMARK(BM_SaxpyHand)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NBodyWeft)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NBodyHand)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SmallLaunchWeft)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SmallLaunchHand)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CompileTenKernelsCold)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_CompileTenKernelsWarm)->Unit(benchmark::kMillisecond);
 
