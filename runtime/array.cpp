@@ -132,6 +132,10 @@ void Array::fill(const void* value) {
 
 void Array::fill_unrecorded(const void* value) {
     size_t es = element_size();
+    if (is_contiguous()) {  // in place on the device (a graph can capture it)
+        if (size() > 0) backend(device_).fill(data_, value, es, static_cast<size_t>(size()));
+        return;
+    }
     std::vector<std::byte> host(nbytes());
     for (int64_t i = 0; i < size(); ++i) std::memcpy(host.data() + static_cast<size_t>(i) * es, value, es);
     write_from_host(host.data(), host.size());

@@ -1,7 +1,10 @@
 // Device names and the backend registry. See device.h.
 #include "runtime/device.h"
 
+#include <cstddef>
+#include <cstring>
 #include <map>
+#include <vector>
 #include <mutex>
 
 #include "runtime/errors.h"
@@ -72,6 +75,12 @@ Registry& registry() {
 }
 
 }  // namespace
+
+void DeviceBackend::fill(void* dst, const void* value, size_t element_size, size_t count) {
+    std::vector<std::byte> host(element_size * count);
+    for (size_t i = 0; i < count; ++i) std::memcpy(host.data() + i * element_size, value, element_size);
+    copy_from_host(dst, host.data(), host.size());
+}
 
 bool device_available(const Device& d) {
     switch (d.kind) {

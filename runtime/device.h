@@ -70,7 +70,14 @@ public:
     virtual void copy_to_host(void* dst, const void* src, size_t bytes) = 0;
     virtual void copy_from_host(void* dst, const void* src, size_t bytes) = 0;
     virtual void copy_within(void* dst, const void* src, size_t bytes) = 0;
+    // Sets `count` elements of `element_size` bytes at dst to the bytes at `value`. The default
+    // stages the pattern on the host and copies it; a device with pattern fills does it in place
+    // (on cuda: memset nodes, so a fill can be captured into a graph, as Tape::backward's seed is).
+    virtual void fill(void* dst, const void* value, size_t element_size, size_t count);
     virtual void synchronize() = 0;
+    // True while the calling thread's current stream on this device is recording a graph: work
+    // queued now is replayed later, and nothing may wait for it or read it back.
+    virtual bool capturing() { return false; }
     // Compiles (or fetches from the disk cache) and loads a module for this device.
     virtual std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) = 0;
 };

@@ -338,6 +338,13 @@ public:
         used_[c] += 4;
         return runtime::Array::wrap(words, compiler::int32_type(), {4}, {4}, d, chunk.owner());
     }
+    // True when a chunk's device is recording a graph: its words are written when the graph is
+    // replayed, so there is nothing to read yet (and a read would end the capture).
+    bool capturing() const {
+        for (const runtime::Array& c : chunks_)
+            if (runtime::backend(c.device()).capturing()) return true;
+        return false;
+    }
     // Throws the error of the first launch (in the order they were handed out) that overflowed.
     void check() const {
         std::vector<std::vector<int32_t>> host(chunks_.size());
@@ -451,7 +458,10 @@ void Tape::run_backward() {
                 break;
         }
     }
-    pool.check();
+    // A backward pass captured into a graph cannot read its status words back: its per-thread
+    // tape overflow goes unreported (docs/autodiff.md, "Capturing a backward pass"; run the pass
+    // once uncaptured first, as a warm-up, to check it). The words live and die inside the graph.
+    if (!pool.capturing()) pool.check();
     refresh_versions();  // what the pass itself wrote (checkpoints recompute their segments) is not an outside write
 }
 

@@ -207,6 +207,45 @@ public:
                    "cuMemsetD8Async");
     }
 
+    // Pattern fills on the stream (capturable, unlike a copy from pageable host memory): the
+    // element is cut into words of the widest size (4, 2 or 1 bytes) that divides it and the
+    // address; a word repeated across the element is one memset of the whole range, otherwise
+    // each word position is a 2-D memset of one word per row, rows element_size bytes apart.
+    void fill(void* dst, const void* value, size_t element_size, size_t count) override {
+        if (!count || !element_size) return;
+        prepare();
+        const CudaDriver& cu = cuda_driver();
+        CUstream s = ctx_.current_stream();
+        const auto addr = reinterpret_cast<uintptr_t>(dst);
+        const size_t unit = element_size % 4 == 0 && addr % 4 == 0 ? 4 : element_size % 2 == 0 && addr % 2 == 0 ? 2 : 1;
+        const size_t words = element_size / unit;
+        auto word = [&](size_t k) {
+            uint32_t w = 0;
+            std::memcpy(&w, static_cast<const std::byte*>(value) + k * unit, unit);
+            return w;
+        };
+        bool uniform = true;
+        for (size_t k = 1; k < words; ++k) uniform &= word(k) == word(0);
+        if (uniform) {
+            const size_t n = words * count;
+            if (unit == 4) ctx_.check(cu.cuMemsetD32Async(ptr(dst), word(0), n, s), "cuMemsetD32Async");
+            if (unit == 2)
+                ctx_.check(cu.cuMemsetD16Async(ptr(dst), static_cast<unsigned short>(word(0)), n, s), "cuMemsetD16Async");
+            if (unit == 1) ctx_.check(cu.cuMemsetD8Async(ptr(dst), static_cast<unsigned char>(word(0)), n, s), "cuMemsetD8Async");
+            return;
+        }
+        for (size_t k = 0; k < words; ++k) {
+            CUdeviceptr d = ptr(dst) + k * unit;
+            if (unit == 4) ctx_.check(cu.cuMemsetD2D32Async(d, element_size, word(k), 1, count, s), "cuMemsetD2D32Async");
+            if (unit == 2)
+                ctx_.check(cu.cuMemsetD2D16Async(d, element_size, static_cast<unsigned short>(word(k)), 1, count, s),
+                           "cuMemsetD2D16Async");
+            if (unit == 1)
+                ctx_.check(cu.cuMemsetD2D8Async(d, element_size, static_cast<unsigned char>(word(k)), 1, count, s),
+                           "cuMemsetD2D8Async");
+        }
+    }
+
     // Pageable host memory: the call returns once the source has been staged, so `src` may be
     // reused at once; the copy itself is ordered on the current stream.
     void copy_from_host(void* dst, const void* src, size_t bytes) override {
@@ -231,6 +270,8 @@ public:
     }
 
     void synchronize() override { ctx_.synchronize(); }
+
+    bool capturing() override { return ctx_.capturing(ctx_.current_stream()); }
 
     std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) override {
         (void)debug;  // the generated source already differs in debug mode

@@ -48,6 +48,8 @@ namespace weft::runtime {
     X(cuMemAlloc) X(cuMemFree) X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuMemcpyHtoD)              \
     X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)                   \
     X(cuMemcpyDtoDAsync) X(cuMemsetD8) X(cuMemsetD8Async) X(cuMemHostAlloc) X(cuMemFreeHost)    \
+    X(cuMemsetD16Async) X(cuMemsetD32Async) X(cuMemsetD2D8Async) X(cuMemsetD2D16Async)          \
+    X(cuMemsetD2D32Async)                                                                       \
     X(cuDeviceGetDefaultMemPool) X(cuMemPoolSetAttribute)                                       \
     /* streams, events, graphs */                                                               \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWaitEvent)             \
