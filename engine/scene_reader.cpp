@@ -36,7 +36,8 @@ Mesh read_mesh(TableReader& r) {
     }
     Mesh mesh;
     const toml::array* va = verts->as_array();
-    if (!va) r.fail(verts->source(), "'vertices' must be an array of [x, y, z] arrays, got " + std::string(toml_type_word(*verts)));
+    if (!va)
+        r.fail(verts->source(), "'vertices' must be an array of [x, y, z] arrays, got " + std::string(toml_type_word(*verts)));
     for (size_t k = 0; k < va->size(); ++k) {
         const toml::node& e = *va->get(k);
         std::string name = "'vertices'[" + std::to_string(k) + "]";

@@ -97,8 +97,9 @@ public:
         if (std::isnan(v)) fail(n.source(), "'" + key + "' must be a number, got nan");
         if (std::isinf(v)) fail(n.source(), "'" + key + "' must be finite, got " + format_number(v));
         if (std::abs(v) > double(FLT_MAX))
-            fail(n.source(), "'" + key + "' = " + format_number(v) +
-                                 " is outside the float32 range the engine computes in (|x| <= " + format_number(double(FLT_MAX)) + ")");
+            fail(n.source(),
+                 "'" + key + "' = " + format_number(v) +
+                     " is outside the float32 range the engine computes in (|x| <= " + format_number(double(FLT_MAX)) + ")");
         if (v != 0 && std::abs(v) < double(FLT_MIN))
             fail(n.source(), "'" + key + "' = " + format_number(v) + " is too small for float32 (nonzero values need |x| >= " +
                                  format_number(double(FLT_MIN)) + "); it would become 0 (write 0 if that is meant)");
@@ -118,7 +119,8 @@ public:
     }
     void check_range(const std::string& key, const toml::node& n, double v, double lo, double hi, bool open_lo) const {
         if (open_lo ? !(v > lo) : !(v >= lo))
-            fail(n.source(), "'" + key + "' must be " + (open_lo ? "> " : ">= ") + format_number(lo) + ", got " + format_number(v));
+            fail(n.source(),
+                 "'" + key + "' must be " + (open_lo ? "> " : ">= ") + format_number(lo) + ", got " + format_number(v));
         if (!(v <= hi)) fail(n.source(), "'" + key + "' must be <= " + format_number(hi) + ", got " + format_number(v));
     }
     int integer(const std::string& key, int dflt, int lo, int hi) {
@@ -161,7 +163,8 @@ public:
         if (!n) return dflt;
         const toml::array* a = n->as_array();
         if (!a)
-            fail(n->source(), "'" + key + "' must be an array of " + std::to_string(count) + " numbers, got " + toml_type_word(*n));
+            fail(n->source(),
+                 "'" + key + "' must be an array of " + std::to_string(count) + " numbers, got " + toml_type_word(*n));
         if (a->size() != count)
             fail(n->source(), "'" + key + "' must have " + std::to_string(count) + " elements, got " + std::to_string(a->size()));
         std::vector<double> out;
@@ -217,7 +220,6 @@ void for_each_entry(TableReader& root, const std::string& name, F&& f) {
         r.finish();
     }
 }
-
 
 // A [[shape]] of type "mesh": `obj` (a Wavefront OBJ file, relative to the scene's folder) or
 // inline `vertices` ([[x, y, z], ...]) and `indices` (3 per triangle, from 0).

@@ -97,8 +97,7 @@ TEST(TapeCapture, FillsAreDeviceMemsetsOfAnyElementPattern) {
     s.synchronize();
     EXPECT_EQ(to_host<float>(a), std::vector<float>(1000, 1.0f));
     std::vector<float> vs = to_host<float>(v);
-    for (size_t i = 0; i < 777; ++i)
-        ASSERT_TRUE(vs[3 * i] == 1.5f && vs[3 * i + 1] == -2.0f && vs[3 * i + 2] == 3.25f) << i;
+    for (size_t i = 0; i < 777; ++i) ASSERT_TRUE(vs[3 * i] == 1.5f && vs[3 * i + 1] == -2.0f && vs[3 * i + 2] == 3.25f) << i;
     EXPECT_EQ(to_host<uint16_t>(h), std::vector<uint16_t>(33, half));
 }
 
