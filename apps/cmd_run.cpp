@@ -51,21 +51,28 @@ void progress(int frame, int frames, bool tty) {
 }
 
 void write_frame(const std::string& dir, int frame, const engine::SceneOutput& out, const std::vector<float>& q,
-                 const std::vector<float>& qd) {
+                 const std::vector<float>& qd, const std::vector<float>& body_q, const std::vector<float>& body_qd) {
     char name[32];
     snprintf(name, sizeof name, "frame_%05d", frame);
     std::string base = (std::filesystem::path(dir) / name).string();
     int64_t n = int64_t(q.size() / 3);
     if (out.npz) {
-        auto arr = [&](const std::vector<float>& v) {
+        auto arr = [&](const std::vector<float>& v, int64_t cols) {
             NpyArray a;
             a.descr = "<f4";
-            a.shape = {n, 3};
+            a.shape = {int64_t(v.size()) / cols, cols};
             a.data.resize(v.size() * sizeof(float));
             std::memcpy(a.data.data(), v.data(), a.data.size());
             return a;
         };
-        write_npz(base + ".npz", {{"particle_q", arr(q)}, {"particle_qd", arr(qd)}});
+        // Bodies (when the scene has them): body_q as (x, y, z, qx, qy, qz, qw), body_qd as (w, v).
+        if (body_q.empty())
+            write_npz(base + ".npz", {{"particle_q", arr(q, 3)}, {"particle_qd", arr(qd, 3)}});
+        else
+            write_npz(base + ".npz", {{"particle_q", arr(q, 3)},
+                                      {"particle_qd", arr(qd, 3)},
+                                      {"body_q", arr(body_q, 7)},
+                                      {"body_qd", arr(body_qd, 6)}});
     }
     if (out.ply) {
         std::ostringstream os;
@@ -141,6 +148,7 @@ int cmd_run(const std::vector<std::string>& argv) {
     engine::FrameStepper stepper(model, a, b, scene.substeps, step, graphs);
     if (!scene.output.dir.empty()) std::filesystem::create_directories(scene.output.dir);
     std::vector<float> q(size_t(model.particle_count) * 3), qd(q.size());
+    std::vector<float> body_q(size_t(model.body_count) * 7), body_qd(size_t(model.body_count) * 6);
 #ifdef WEFT_HAVE_VIEWER
     std::unique_ptr<viewer::FrameWriter> render;  // --render DIR: PNG frames (viewer/frame_writer.h)
     auto render_frame = [&](int frame, const engine::State& s) {
@@ -181,13 +189,25 @@ int cmd_run(const std::vector<std::string>& argv) {
 #endif
         now.particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
         now.particle_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
+        if (model.body_count > 0) {
+            now.body_q.copy_to_host(body_q.data(), body_q.size() * sizeof(float));
+            now.body_qd.copy_to_host(body_qd.data(), body_qd.size() * sizeof(float));
+            if (stop_nonfinite && (first_nonfinite(body_q) >= 0 || first_nonfinite(body_qd) >= 0)) {
+                if (!quiet && tty) fprintf(stderr, "\n");
+                fprintf(stderr,
+                        "error: frame %d: a rigid body's pose or velocity is not finite (body %lld); reduce dt (raise "
+                        "substeps) or the shapes' contact stiffness ke\n",
+                        frame, (long long)(std::max(first_nonfinite(body_q) / 7, first_nonfinite(body_qd) / 6)));
+                return 1;
+            }
+        }
         if (stop_nonfinite && (first_nonfinite(q) >= 0 || first_nonfinite(qd) >= 0)) {
             if (!quiet && tty) fprintf(stderr, "\n");
             fprintf(stderr, "%s\n", explain_nonfinite(scene, model, *integrator, frame, q_prev, qd_prev, q, qd).c_str());
             return 1;
         }
         if (!scene.output.dir.empty() && frame % scene.output.every == 0)
-            write_frame(scene.output.dir, frame, scene.output, q, qd);
+            write_frame(scene.output.dir, frame, scene.output, q, qd, body_q, body_qd);
         if (!quiet && (tty || frame == scene.frames || frame % std::max(1, scene.frames / 10) == 0))
             progress(frame, scene.frames, tty);
     }
@@ -196,9 +216,10 @@ int cmd_run(const std::vector<std::string>& argv) {
     long steps = long(scene.frames) * scene.substeps;
     double sim_s = double(scene.frames) / scene.fps;
     printf(
-        "%s: %d frames, %.3f s simulated, %ld steps of %.3g s, %d particles on %s%s; wall %.3f s (+ %.3f s setup and "
+        "%s: %d frames, %.3f s simulated, %ld steps of %.3g s, %d particles%s on %s%s; wall %.3f s (+ %.3f s setup and "
         "first step), %.0f steps/s\n",
-        scene.name.c_str(), scene.frames, sim_s, steps, double(scene.dt()), model.particle_count, model.device.str().c_str(),
+        scene.name.c_str(), scene.frames, sim_s, steps, double(scene.dt()), model.particle_count,
+        model.body_count ? (", " + std::to_string(model.body_count) + " bodies").c_str() : "", model.device.str().c_str(),
         stepper.uses_graph() ? " (a CUDA graph per frame)" : "", wall, setup_s,
         steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
     if (int64_t dropped = engine::particle_grid_dropped(model, stepper.current().grid_bucket_count))

@@ -65,6 +65,50 @@ void upload_mesh_sdfs(const ModelBuilder& b, Model& m, const Uploader& up) {
     m.shape_sdf_cell = up(compiler::float32_type(), {m.shape_count}, cell, false);
 }
 
+// The rigid bodies: poses, velocities, mass properties (inverses in double precision) and each
+// body's shape list.
+void upload_bodies(const ModelBuilder& b, Model& m, const Uploader& up) {
+    const int nb = b.body_count();
+    m.body_count = nb;
+    std::vector<float> com, mass, inv_mass, inertia, inv_inertia;
+    for (int k = 0; k < nb; ++k) {
+        const MassProperties& p = b.body_mass[size_t(k)];
+        Eigen::Matrix3d I = p.inertia + Eigen::Matrix3d::Identity() * b.body_armature[size_t(k)];
+        Eigen::Matrix3d inv = Eigen::Matrix3d::Zero();
+        if (p.mass > 0.0 && I.determinant() > 0.0) inv = I.inverse();
+        if (p.mass > 0.0 && !(I.determinant() > 0.0))
+            throw BuildError("finalize: " + b.body_name[size_t(k)] + " has mass " + std::to_string(p.mass) +
+                             " kg but a singular inertia; give it a shape with a density, I_m or an armature");
+        com.insert(com.end(), {float(p.com.x()), float(p.com.y()), float(p.com.z())});
+        mass.push_back(float(p.mass));
+        inv_mass.push_back(p.mass > 0.0 ? float(1.0 / p.mass) : 0.0f);
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) {
+                inertia.push_back(float(I(r, c)));
+                inv_inertia.push_back(float(inv(r, c)));
+            }
+    }
+    auto f32 = compiler::float32_type();
+    auto m33 = compiler::matrix_type(3, 3, ScalarKind::Float32);
+    m.body_q = up(transform_type(), {nb}, flatten(b.body_q), true);
+    m.body_qd = up(spatial_vector_type(), {nb}, flatten(b.body_qd), true);
+    m.body_com = up(vec3_type(), {nb}, com, true);
+    m.body_mass = up(f32, {nb}, mass, true);
+    m.body_inv_mass = up(f32, {nb}, inv_mass, true);
+    m.body_inertia = up(m33, {nb}, inertia, true);
+    m.body_inv_inertia = up(m33, {nb}, inv_inertia, true);
+    std::vector<int> start(size_t(nb) + 1, 0), list;
+    for (int k = 0; k < nb; ++k) {
+        start[size_t(k)] = int(list.size());
+        for (size_t s = 0; s < b.shape_body.size(); ++s)
+            if (b.shape_body[s] == k) list.push_back(int(s));
+    }
+    start[size_t(nb)] = int(list.size());
+    if (list.empty()) list = {0};
+    m.body_shape_start = up(compiler::int32_type(), {int64_t(nb) + 1}, start, false);
+    m.body_shape_list = up(compiler::int32_type(), {int64_t(list.size())}, list, false);
+}
+
 }  // namespace
 
 Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad) const {
@@ -145,7 +189,15 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     m.shape_geo_type = up(i32, {m.shape_count}, shape_geo_type, false);
     m.shape_geo_scale = up(v3, {m.shape_count}, scale, false);
     m.shape_geo_thickness = up(f32, {m.shape_count}, shape_geo_thickness, false);
+    m.shape_body = up(i32, {m.shape_count}, shape_body, false);
+    m.shape_materials = up(f32, {m.shape_count, 6}, flatten(shape_material), false);
     upload_mesh_sdfs(*this, m, up);
+    upload_bodies(*this, m, up);
+    m.ground_ke = ground_ke;
+    m.ground_kd = ground_kd;
+    m.ground_kf = ground_kf;
+    m.ground_mu = ground_mu;
+    m.ground_restitution = ground_restitution;
 
     m.ground = ground;
     m.ground_plane = ground_plane;

@@ -30,6 +30,11 @@ void check_state(const Model& m, const State& s, const std::string& which) {
     check_array(s.particle_q, which + ".particle_q", vec3_type(), n, m, false);
     check_array(s.particle_qd, which + ".particle_qd", vec3_type(), n, m, false);
     check_array(s.particle_f, which + ".particle_f", vec3_type(), n, m, true);
+    if (m.body_count > 0) {
+        check_array(s.body_q, which + ".body_q", transform_type(), m.body_count, m, false);
+        check_array(s.body_qd, which + ".body_qd", spatial_vector_type(), m.body_count, m, false);
+        check_array(s.body_f, which + ".body_f", spatial_vector_type(), m.body_count, m, true);
+    }
     if (m.particle_contact && m.particle_grid_buckets > 0) {
         check_array(s.grid_bucket_count, which + ".grid_bucket_count", compiler::int32_type(), m.particle_grid_buckets, m, false);
         check_array(s.grid_bucket_particles, which + ".grid_bucket_particles", compiler::int32_type(),
@@ -47,7 +52,10 @@ void check_step(const Model& m, const State& in, const State& out, float dt, con
     if (!(dt > 0.0f)) throw runtime::RuntimeError("simulate: dt must be > 0, got " + std::to_string(dt));
     check_state(m, in, "state_in");
     check_state(m, out, "state_out");
-    if (control) check_array(control->particle_f, "control.particle_f", vec3_type(), m.particle_count, m, true);
+    if (control) {
+        check_array(control->particle_f, "control.particle_f", vec3_type(), m.particle_count, m, true);
+        check_array(control->body_f, "control.body_f", spatial_vector_type(), m.body_count, m, true);
+    }
 }
 
 void load_kernels(const IntegratorInfo& info, const runtime::Device& device) {

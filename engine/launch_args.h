@@ -17,9 +17,10 @@ inline runtime::LaunchArg v3(const std::array<float, 3>& v) { return runtime::La
 inline runtime::LaunchArg v4(const std::array<float, 4>& v) { return runtime::LaunchArg::value(vec4_type(), v.data()); }
 
 // The model's static shapes, as the contact kernels take them (kernels/geometry.py's
-// shape_contact): shape_transform .. shape_sdf_cell, appended in the kernels' parameter order.
+// shape_contact): shape_body .. shape_sdf_cell, appended in the kernels' parameter order.
 inline void add_shape_args(runtime::NamedArgs& args, const Model& m) {
-    args.add("shape_transform", a(m.shape_transform))
+    args.add("shape_body", a(m.shape_body))
+        .add("shape_transform", a(m.shape_transform))
         .add("shape_geo_type", a(m.shape_geo_type))
         .add("shape_geo_scale", a(m.shape_geo_scale))
         .add("shape_geo_thickness", a(m.shape_geo_thickness))

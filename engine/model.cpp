@@ -7,6 +7,8 @@ namespace weft::engine {
 
 compiler::Type vec3_type() { return compiler::vector_type(3, compiler::ScalarKind::Float32); }
 compiler::Type vec4_type() { return compiler::vector_type(4, compiler::ScalarKind::Float32); }
+compiler::Type transform_type() { return compiler::transform_type(compiler::ScalarKind::Float32); }
+compiler::Type spatial_vector_type() { return compiler::vector_type(6, compiler::ScalarKind::Float32); }
 
 namespace {
 
@@ -27,6 +29,12 @@ State Model::state(int requires_grad_opt) const {
     s.particle_qd = copy_of(particle_qd, grad);
     // No gradient: the force is an output for the user (the integrators recompute it in backward).
     s.particle_f = Array::zeros(vec3_type(), {n}, device, false);
+    s.body_count = body_count;
+    if (body_q.valid()) {
+        s.body_q = copy_of(body_q, grad);
+        s.body_qd = copy_of(body_qd, grad);
+        s.body_f = Array::zeros(spatial_vector_type(), {int64_t(body_count)}, device, false);
+    }
     if (particle_contact && particle_grid_buckets > 0) {
         s.grid_bucket_count = Array::zeros(compiler::int32_type(), {particle_grid_buckets}, device);
         s.grid_bucket_particles =
@@ -38,17 +46,20 @@ State Model::state(int requires_grad_opt) const {
 Control Model::control() const {
     Control c;
     c.particle_f = Array::zeros(vec3_type(), {int64_t(particle_count)}, device, requires_grad);
+    if (body_count > 0) c.body_f = Array::zeros(spatial_vector_type(), {int64_t(body_count)}, device, requires_grad);
     return c;
 }
 
 void State::clear_forces() {
-    if (!particle_f.valid()) return;
     // Under a recorder (a Tape), this state's particle_f may be the force that a recorded step
     // wrote and its backward pass reads: give the state a new zero array instead of overwriting it.
-    if (runtime::active_recorder())
-        particle_f = Array::zeros(particle_f.dtype(), particle_f.shape(), particle_f.device());
-    else
-        particle_f.zero();
+    for (Array* f : {&particle_f, &body_f}) {
+        if (!f->valid()) continue;
+        if (runtime::active_recorder())
+            *f = Array::zeros(f->dtype(), f->shape(), f->device());
+        else
+            f->zero();
+    }
 }
 
 }  // namespace weft::engine

@@ -1,4 +1,5 @@
-// engine/model.h: Model, State and Control of the particle engine, under Warp 1.9 warp.sim names.
+// engine/model.h: Model, State and Control of the engine (particles and rigid bodies), under Warp
+// 1.9 warp.sim names.
 //
 // [SECTION] Model    what does not change during a rollout: topology, masses, materials, shapes
 // [SECTION] State    what does: positions, velocities, forces (plus per-state scratch, see below)
@@ -59,6 +60,7 @@ struct Model {
     int edge_count = 0;
     int tet_count = 0;
     int shape_count = 0;
+    int body_count = 0;
 
     // particles
     Array particle_q;                    // initial positions, vec3 (particle_count)
@@ -105,11 +107,14 @@ struct Model {
     Array tet_activations;  // float (tet_count)
     Array tet_materials;    // float (tet_count x 3): k_mu, k_lambda (Pa), k_damp
 
-    // static collision shapes (shape_body is always -1: the shapes do not move)
-    Array shape_transform;      // transform (shape_count): shape frame in the world
+    // collision shapes: static (shape_body -1) or on a rigid body
+    Array shape_body;           // int32 (shape_count): the body a shape is attached to, -1 = static
+    Array shape_transform;      // transform (shape_count): shape frame in the world (static shapes) or in its body's frame
     Array shape_geo_type;       // GeoType, int32 (shape_count)
     Array shape_geo_scale;      // vec3 (shape_count): sphere r; box half extents; capsule r, half height; mesh scale
     Array shape_geo_thickness;  // m, float (shape_count): added to the shape's surface
+    Array shape_materials;      // float (shape_count x 6): ke (N/m), kd (N s/m), kf (N s/m), ka (m), mu, restitution
+                                //   (rigid contact; a pair uses the mean of its two shapes', as Warp)
 
     // signed distance grids of the mesh shapes (engine/mesh_sdf.h), packed one after another
     int shape_sdf_size = 0;  // nodes of every grid together
@@ -129,6 +134,20 @@ struct Model {
     float soft_contact_mu = 0.5f;                               // Coulomb friction coefficient
 
     std::array<float, 3> gravity{0.0f, -9.80665f, 0.0f};  // m/s^2
+
+    // rigid bodies (kernels/rigid.py): a body's frame is body_q; its centre of mass body_com (in
+    // that frame); body_qd = (w, v), angular velocity and centre-of-mass velocity in the world
+    Array body_q;            // initial poses, transform (body_count)
+    Array body_qd;           // initial velocities, spatial_vector (body_count)
+    Array body_com;          // m, vec3 (body_count): centre of mass in the body frame
+    Array body_mass;         // kg, float (body_count); 0 = kinematic (moves at its velocity)
+    Array body_inv_mass;     // 1/kg, float (body_count)
+    Array body_inertia;      // kg m^2, mat33 (body_count): about the centre of mass, body frame
+    Array body_inv_inertia;  // mat33 (body_count); zero for kinematic bodies
+    Array body_shape_start;  // int32 (body_count + 1): body b's shapes are body_shape_list[start[b] .. start[b+1]-1]
+    Array body_shape_list;   // int32 (max(shapes on bodies, 1))
+    // the ground's contact material with body shapes (Warp's ground shape parameters)
+    float ground_ke = 1.0e5f, ground_kd = 1.0e3f, ground_kf = 1.0e3f, ground_mu = 0.5f, ground_restitution = 0.0f;
 
     // the element table: for particle i, its slots term_index[term_start[i] .. term_start[i+1]-1]
     ForceTermLayout term_layout;
@@ -155,10 +174,16 @@ struct Model {
 // [SECTION] State
 struct State {
     int particle_count = 0;
+    int body_count = 0;
     Array particle_q;   // positions, vec3 (particle_count)
     Array particle_qd;  // velocities, vec3 (particle_count)
     Array particle_f;   // total force of the (semi-implicit) step that wrote this state, vec3
                         // (particle_count); an output, without a gradient even under requires_grad
+
+    Array body_q;   // body poses, transform (body_count)
+    Array body_qd;  // body velocities (w, v), spatial_vector (body_count)
+    Array body_f;   // total wrench (torque about the centre of mass, force; world frame) of the step
+                    // that wrote this state, spatial_vector (body_count); an output, as particle_f
 
     // Scratch written by the step that wrote this state (kept per state so a recorded rollout
     // can be replayed backwards; a step never writes its state_in): the particle hash grid,
@@ -166,7 +191,7 @@ struct State {
     Array grid_bucket_count;      // int32 (particle_grid_buckets); empty without particle contact
     Array grid_bucket_particles;  // int32 (buckets x capacity)
 
-    // Zeroes particle_f (Warp's idiom before a step; Weft's integrators do not read it). While a
+    // Zeroes particle_f and body_f (Warp's idiom before a step; Weft's integrators do not read it). While a
     // Tape records, the state gets a new zero array instead: the old one may be the force a
     // recorded step wrote and its backward reads.
     void clear_forces();
@@ -175,10 +200,14 @@ struct State {
 // [SECTION] Control
 struct Control {
     Array particle_f;  // external forces, vec3 (particle_count); empty = none
+    Array body_f;      // external wrenches (torque about the centre of mass, force; world frame),
+                       // spatial_vector (body_count); empty = none
 };
 
 // Element types of the model's arrays.
 compiler::Type vec3_type();
 compiler::Type vec4_type();
+compiler::Type transform_type();
+compiler::Type spatial_vector_type();
 
 }  // namespace weft::engine

@@ -285,6 +285,9 @@ int ModelBuilder::add_shape(int type, const Vec3& pos, const Quat& rot, const Ve
     Quat q = rot.normalized();
     shape_transform.push_back({pos.x(), pos.y(), pos.z(), q.x(), q.y(), q.z(), q.w()});
     shape_geo_type.push_back(type);
+    shape_body.push_back(-1);
+    shape_material.push_back(
+        {default_shape_ke, default_shape_kd, default_shape_kf, default_shape_ka, default_shape_mu, default_shape_restitution});
     shape_geo_scale.push_back(scale);
     shape_geo_thickness.push_back(thickness);
     shape_geo_src.emplace_back();
@@ -345,6 +348,95 @@ int ModelBuilder::add_shape_mesh(const Vec3& pos, const Mesh& mesh, const Quat& 
     shape_sdf_resolution.back() = sdf_resolution;
     shape_sdf_margin.back() = sdf_margin;
     return s;
+}
+
+int ModelBuilder::add_body(const Vec3& pos, const Quat& rot, const Vec3& com, const Eigen::Matrix3f& I_m, float m, float armature,
+                           const std::string& name) {
+    const char* c = "add_body";
+    require_finite(c, "pos", pos);
+    require_finite(c, "com", com);
+    if (!rot.coeffs().allFinite() || rot.norm() < 1e-6f) throw BuildError("add_body: rot must be a finite, nonzero quaternion");
+    if (!I_m.allFinite()) throw BuildError("add_body: I_m must be finite");
+    if (!I_m.isApprox(I_m.transpose(), 1e-5f)) throw BuildError("add_body: I_m must be symmetric");
+    require_nonnegative(c, "m", m);
+    require_nonnegative(c, "armature", armature);
+    Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(I_m.cast<double>());
+    if (eig.eigenvalues().minCoeff() < -1e-9 * std::max(1.0, eig.eigenvalues().cwiseAbs().maxCoeff()))
+        throw BuildError("add_body: I_m must be positive semi-definite, its smallest eigenvalue is " +
+                         num(eig.eigenvalues().minCoeff()));
+    Quat q = rot.normalized();
+    body_q.push_back({pos.x(), pos.y(), pos.z(), q.x(), q.y(), q.z(), q.w()});
+    body_qd.push_back({0, 0, 0, 0, 0, 0});
+    MassProperties mp;
+    mp.mass = m;
+    mp.com = com.cast<double>();
+    mp.inertia = I_m.cast<double>();
+    body_mass.push_back(mp);
+    body_armature.push_back(armature);
+    body_name.push_back(name.empty() ? "body " + std::to_string(body_q.size() - 1) : name);
+    return int(body_q.size()) - 1;
+}
+
+void ModelBuilder::set_body_velocity(int body, const Vec3& angular, const Vec3& linear) {
+    if (body < 0 || body >= body_count())
+        throw BuildError("set_body_velocity: body index " + std::to_string(body) + " is out of range (the model has " +
+                         std::to_string(body_count()) + " bodies)");
+    require_finite("set_body_velocity", "angular", angular);
+    require_finite("set_body_velocity", "linear", linear);
+    body_qd[size_t(body)] = {angular.x(), angular.y(), angular.z(), linear.x(), linear.y(), linear.z()};
+}
+
+int ModelBuilder::add_body_shape(const char* call, int body, int type, const Vec3& pos, const Quat& rot, const Vec3& scale,
+                                 const ShapeParams& p) {
+    if (body < -1 || body >= body_count())
+        throw BuildError(std::string(call) + ": body " + std::to_string(body) + " is out of range (the model has " +
+                         std::to_string(body_count()) + " bodies; -1 is static)");
+    require_finite(call, "pos", pos);
+    if (!rot.coeffs().allFinite() || rot.norm() < 1e-6f)
+        throw BuildError(std::string(call) + ": rot must be a finite, nonzero quaternion");
+    auto pick = [&](const char* name, float v, float dflt) {
+        float x = std::isnan(v) ? dflt : v;
+        require_nonnegative(call, name, x);
+        return x;
+    };
+    const float density = pick("density", p.density, default_shape_density);
+    const std::array<float, 6> mat = {
+        pick("ke", p.ke, default_shape_ke), pick("kd", p.kd, default_shape_kd),
+        pick("kf", p.kf, default_shape_kf), pick("ka", p.ka, default_shape_ka),
+        pick("mu", p.mu, default_shape_mu), pick("restitution", p.restitution, default_shape_restitution)};
+    const float thickness = pick("thickness", p.thickness, default_shape_thickness);
+    int s = add_shape(type, pos, rot, scale, thickness);
+    shape_body.back() = body;
+    shape_material.back() = mat;
+    if (body >= 0 && density > 0.0f) {
+        MassProperties& b = body_mass[size_t(body)];
+        b = combine(b, shape_mass_properties(type, scale.cast<double>(), density), pos.cast<double>(),
+                    rot.cast<double>().normalized());
+    }
+    return s;
+}
+
+int ModelBuilder::add_shape_sphere(int body, const Vec3& pos, const Quat& rot, float radius, const ShapeParams& p) {
+    require_finite("add_shape_sphere", "radius", radius);
+    if (!(radius > 0)) throw BuildError("add_shape_sphere: radius must be > 0, got " + num(radius));
+    return add_body_shape("add_shape_sphere", body, GEO_SPHERE, pos, rot, Vec3(radius, 0, 0), p);
+}
+
+int ModelBuilder::add_shape_box(int body, const Vec3& pos, const Quat& rot, float hx, float hy, float hz, const ShapeParams& p) {
+    for (float h : {hx, hy, hz}) require_finite("add_shape_box", "half extent", h);
+    if (!(hx > 0 && hy > 0 && hz > 0))
+        throw BuildError("add_shape_box: half extents must be > 0, got (" + num(hx) + ", " + num(hy) + ", " + num(hz) + ")");
+    return add_body_shape("add_shape_box", body, GEO_BOX, pos, rot, Vec3(hx, hy, hz), p);
+}
+
+int ModelBuilder::add_shape_capsule(int body, const Vec3& pos, const Quat& rot, float radius, float half_height,
+                                    const ShapeParams& p) {
+    require_finite("add_shape_capsule", "radius", radius);
+    require_finite("add_shape_capsule", "half_height", half_height);
+    if (!(radius > 0 && half_height >= 0))
+        throw BuildError("add_shape_capsule: radius must be > 0 and half_height >= 0, got " + num(radius) + " and " +
+                         num(half_height));
+    return add_body_shape("add_shape_capsule", body, GEO_CAPSULE, pos, rot, Vec3(radius, half_height, 0), p);
 }
 
 void ModelBuilder::set_ground_plane(const Vec3& normal, float offset) {

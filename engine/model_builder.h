@@ -2,7 +2,9 @@
 //
 // Warp 1.9 warp.sim names and defaults: add_particle, add_spring, add_triangle, add_edge,
 // add_tetrahedron, add_cloth_grid, add_soft_grid, add_shape_sphere/box/capsule/plane/mesh (static
-// shapes), set_ground_plane, finalize(device, requires_grad). A mesh shape keeps its Mesh here;
+// shapes), add_body and add_shape_sphere/box/capsule(body, ...) (rigid bodies and their shapes,
+// whose density gives the body its mass and inertia, engine/body_inertia.h), set_ground_plane,
+// finalize(device, requires_grad). A mesh shape keeps its Mesh here;
 // finalize() samples its signed distance field on a grid (engine/mesh_sdf.h). Rest shapes, inverse rest matrices
 // (tri_poses, tet_poses), rest lengths, dihedral rest angles and masses are computed here in
 // double precision and stored as float. Keyword arguments of Warp's grid builders become fields
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/body_inertia.h"
 #include "engine/mesh_sdf.h"
 #include "engine/model.h"
 
@@ -62,6 +65,19 @@ struct SoftGridDef {
     float particle_radius = -1.0f;
 };
 
+// Optional parameters of a shape on a body (Warp's add_shape_* keywords); NaN = the builder's
+// default_shape_* value.
+struct ShapeParams {
+    float density = NAN;      // kg/m^3; 0 adds no mass
+    float ke = NAN;           // N/m, contact stiffness
+    float kd = NAN;           // N s/m, contact damping (while approaching)
+    float kf = NAN;           // N s/m, friction stiffness (viscous below the Coulomb limit)
+    float ka = NAN;           // m, adhesion distance: attraction ke c for gaps 0 <= c < ka
+    float mu = NAN;           // Coulomb friction coefficient
+    float restitution = NAN;  // kept in the model for solvers that use it (the semi-implicit one does not, as in Warp)
+    float thickness = NAN;    // m, added to the shape's surface for contact (not for mass)
+};
+
 // A particle grid in the x-z plane held by springs: the cloth benchmark of issue 8. Structural
 // springs to the +1 neighbours along x and z, bending springs to the +2 neighbours, shear springs
 // along both diagonals; `fix_corners` gives the two corners of the first row mass 0.
@@ -93,6 +109,13 @@ public:
     float particle_drag = 0.0f;
     float particle_max_velocity = 1.0e5f;
     bool ground = true;
+    // the ground's material against body shapes (Warp's set_ground_plane(ke=..., ...))
+    float ground_ke = 1.0e5f, ground_kd = 1.0e3f, ground_kf = 1.0e3f, ground_mu = 0.5f, ground_restitution = 0.0f;
+
+    // [SECTION] Shape defaults for shapes on bodies (Warp's default_shape_*)
+    float default_shape_ke = 1.0e5f, default_shape_kd = 1000.0f, default_shape_kf = 1000.0f, default_shape_ka = 0.0f;
+    float default_shape_mu = 0.5f, default_shape_restitution = 0.0f, default_shape_density = 1000.0f;
+    float default_shape_thickness = 1e-5f;
 
     // [SECTION] Particles and elements; each returns the new element's index (or its rest measure)
     int add_particle(const Vec3& pos, const Vec3& vel, float mass, float radius = -1.0f, uint32_t flags = ParticleFlags_Active);
@@ -122,9 +145,26 @@ public:
                        float thickness = 0.0f, int sdf_resolution = 64, float sdf_margin = -1.0f);
     void set_ground_plane(const Vec3& normal, float offset);  // the ground n.x = offset
 
+    // [SECTION] Rigid bodies
+    // Warp's add_body(origin, armature, com, I_m, m, name): a body with frame (pos, rot), centre of
+    // mass `com` (body frame), inertia I_m about it (kg m^2, body frame; `armature` is added to its
+    // diagonal) and mass m (kg; 0 = kinematic until shapes with a density add mass). Its shapes
+    // add their mass, centre of mass and inertia. Returns the body's index.
+    int add_body(const Vec3& pos = Vec3::Zero(), const Quat& rot = Quat::Identity(), const Vec3& com = Vec3::Zero(),
+                 const Eigen::Matrix3f& I_m = Eigen::Matrix3f::Zero(), float m = 0.0f, float armature = 0.0f,
+                 const std::string& name = "");
+    void set_body_velocity(int body, const Vec3& angular, const Vec3& linear);  // body_qd: w, centre-of-mass v (world)
+    // Shapes on body `body` (>= 0; -1 makes a static shape, as the overloads above, with these
+    // materials), at (pos, rot) in the body frame, in Warp's argument order. A capsule's axis is
+    // its local y. Return the shape's index.
+    int add_shape_sphere(int body, const Vec3& pos, const Quat& rot, float radius, const ShapeParams& p = {});
+    int add_shape_box(int body, const Vec3& pos, const Quat& rot, float hx, float hy, float hz, const ShapeParams& p = {});
+    int add_shape_capsule(int body, const Vec3& pos, const Quat& rot, float radius, float half_height, const ShapeParams& p = {});
+    int body_count() const { return int(body_q.size()); }
+
     int particle_count() const { return int(particle_q.size()); }
     // Nothing to simulate: each solver family's elements count here (a scene refuses an empty builder).
-    bool empty() const { return particle_count() == 0; }
+    bool empty() const { return particle_count() == 0 && body_count() == 0; }
     int tet_count_or_zero() const { return int(tet_indices.size()); }
 
     // Uploads everything to `device` ("cpu", "cuda:0", "sim:h200").
@@ -148,17 +188,26 @@ public:
     std::vector<std::array<float, 3>> tet_materials;
     std::vector<std::array<float, 7>> shape_transform;  // p (3), q (x, y, z, w)
     std::vector<int> shape_geo_type;
+    std::vector<int> shape_body;                       // -1 = static
+    std::vector<std::array<float, 6>> shape_material;  // ke, kd, kf, ka, mu, restitution
     std::vector<Vec3> shape_geo_scale;
     std::vector<float> shape_geo_thickness;
-    std::vector<Mesh> shape_geo_src;        // the mesh of each GEO_MESH shape (empty for the others)
-    std::vector<int> shape_sdf_resolution;  // mesh shapes: cells along the longest side
-    std::vector<float> shape_sdf_margin;    // mesh shapes: m, < 0 = automatic
+    std::vector<Mesh> shape_geo_src;            // the mesh of each GEO_MESH shape (empty for the others)
+    std::vector<int> shape_sdf_resolution;      // mesh shapes: cells along the longest side
+    std::vector<float> shape_sdf_margin;        // mesh shapes: m, < 0 = automatic
+    std::vector<std::array<float, 7>> body_q;   // p (3), q (x, y, z, w)
+    std::vector<std::array<float, 6>> body_qd;  // w (3), v (3)
+    std::vector<MassProperties> body_mass;      // mass, com, inertia about com (body frame), double
+    std::vector<double> body_armature;          // kg m^2, added to the inertia's diagonal
+    std::vector<std::string> body_name;
     Vec3 gravity;
     std::array<float, 4> ground_plane{0, 1, 0, 0};
 
 private:
     void check_particle(const char* what, int i) const;
     int add_shape(int type, const Vec3& pos, const Quat& rot, const Vec3& scale, float thickness);
+    int add_body_shape(const char* call, int body, int type, const Vec3& pos, const Quat& rot, const Vec3& scale,
+                       const ShapeParams& p);
 };
 
 }  // namespace weft::engine

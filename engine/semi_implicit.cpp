@@ -26,17 +26,26 @@ IntegratorInfo make_info() {
                  {"tetrahedra", "eval_tetrahedra"},
                  {"springs", "accumulate_forces_with_springs"},
                  {"particles", "accumulate_forces"},
-                 {"particles", "integrate_particles"}};
+                 {"particles", "integrate_particles"},
+                 {"rigid", "eval_body_forces"},
+                 {"rigid", "integrate_bodies"}};
     i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable | IntegratorCaps_Explicit;
-    i.state_reads = {"particle_q", "particle_qd"};
-    i.state_writes = {"particle_q", "particle_qd", "particle_f", "grid_bucket_count", "grid_bucket_particles"};
+    i.state_reads = {"particle_q", "particle_qd", "body_q", "body_qd"};
+    i.state_writes = {"particle_q", "particle_qd", "particle_f",        "body_q",
+                      "body_qd",    "body_f",      "grid_bucket_count", "grid_bucket_particles"};
+    i.options = {{"angular_damping", OptionSpec::Type::Number, 0.05, 0.0, 1e3, false,
+                  "1/s, rigid bodies' angular velocity is scaled by (1 - angular_damping dt) each step (Warp's default)"}};
     return i;
 }
 
 }  // namespace
 
 IntegratorEntry semi_implicit_entry() {
-    return {make_info(), [](const IntegratorOptions&) { return std::make_unique<SemiImplicitIntegrator>(); }};
+    return {make_info(), [](const IntegratorOptions& o) {
+                auto it = std::make_unique<SemiImplicitIntegrator>();
+                it->angular_damping = float(o.number("angular_damping"));
+                return it;
+            }};
 }
 
 const IntegratorInfo& SemiImplicitIntegrator::info() const {
@@ -48,7 +57,7 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
     using namespace args;
     using runtime::NamedArgs;
     check_step(m, in, out, dt, control);
-    if (m.particle_count == 0) return;
+    if (m.particle_count == 0 && m.body_count == 0) return;
     runtime::LaunchOptions o;
     o.device = m.device;
     const int64_t n = m.particle_count;
@@ -74,108 +83,147 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
         if (tape) launches.push_back({k, std::move(dim), std::move(args)});
     };
 
-    // The hash grid of this step's contacts lives in state_out (built from state_in's positions).
-    if (m.particle_contact) build_particle_grid(m, in.particle_q, out.grid_bucket_count, out.grid_bucket_particles);
-    bool ext = control && control->particle_f.valid();
-    const Array& grid_count = m.particle_contact ? out.grid_bucket_count : m.particle_term_start;
-    const Array& grid_particles = m.particle_contact ? out.grid_bucket_particles : m.particle_term_start;
-    static const runtime::Kernel particle_terms = solver_kernel("contact", "eval_particle_terms");
-    runtime::NamedArgs particle_terms_args{{"x", a(in.particle_q)},
-                                           {"v", a(in.particle_qd)},
-                                           {"particle_radius", a(m.particle_radius)},
-                                           {"particle_flags", a(m.particle_flags)},
-                                           {"external_f", a(ext ? control->particle_f : m.particle_q)},
-                                           {"has_external_f", i(ext ? 1 : 0)},
-                                           {"drag", f(m.particle_drag)},
-                                           {"ground", i(m.ground ? 1 : 0)},
-                                           {"ground_plane", v4(m.ground_plane)},
-                                           {"soft_ke", f(m.soft_contact_ke)},
-                                           {"soft_kd", f(m.soft_contact_kd)},
-                                           {"soft_kf", f(m.soft_contact_kf)},
-                                           {"soft_mu", f(m.soft_contact_mu)}};
-    add_shape_args(particle_terms_args, m);
-    add_grid_args(particle_terms_args, m, grid_count, grid_particles);
-    particle_terms_args.add("particle_ke", f(m.particle_ke));
-    particle_terms_args.add("particle_kd", f(m.particle_kd));
-    particle_terms_args.add("particle_kf", f(m.particle_kf));
-    particle_terms_args.add("particle_mu", f(m.particle_mu));
-    particle_terms_args.add("force_terms", a(force_terms_));
-    launch(particle_terms, {n}, std::move(particle_terms_args));
-    const auto& L = m.term_layout;
-    // Springs are summed per particle by the accumulation below (kernels/springs.py).
-    if (m.tri_count > 0) {
-        static const runtime::Kernel k = solver_kernel("triangles", "eval_triangles");
-        launch(k, {m.tri_count},
+    if (m.particle_count > 0) {
+        // The hash grid of this step's contacts lives in state_out (built from state_in's positions).
+        if (m.particle_contact) build_particle_grid(m, in.particle_q, out.grid_bucket_count, out.grid_bucket_particles);
+        bool ext = control && control->particle_f.valid();
+        const Array& grid_count = m.particle_contact ? out.grid_bucket_count : m.particle_term_start;
+        const Array& grid_particles = m.particle_contact ? out.grid_bucket_particles : m.particle_term_start;
+        static const runtime::Kernel particle_terms = solver_kernel("contact", "eval_particle_terms");
+        runtime::NamedArgs particle_terms_args{{"x", a(in.particle_q)},
+                                               {"v", a(in.particle_qd)},
+                                               {"particle_radius", a(m.particle_radius)},
+                                               {"particle_flags", a(m.particle_flags)},
+                                               {"external_f", a(ext ? control->particle_f : m.particle_q)},
+                                               {"has_external_f", i(ext ? 1 : 0)},
+                                               {"drag", f(m.particle_drag)},
+                                               {"ground", i(m.ground ? 1 : 0)},
+                                               {"ground_plane", v4(m.ground_plane)},
+                                               {"soft_ke", f(m.soft_contact_ke)},
+                                               {"soft_kd", f(m.soft_contact_kd)},
+                                               {"soft_kf", f(m.soft_contact_kf)},
+                                               {"soft_mu", f(m.soft_contact_mu)}};
+        add_shape_args(particle_terms_args, m);
+        add_grid_args(particle_terms_args, m, grid_count, grid_particles);
+        particle_terms_args.add("particle_ke", f(m.particle_ke));
+        particle_terms_args.add("particle_kd", f(m.particle_kd));
+        particle_terms_args.add("particle_kf", f(m.particle_kf));
+        particle_terms_args.add("particle_mu", f(m.particle_mu));
+        particle_terms_args.add("force_terms", a(force_terms_));
+        launch(particle_terms, {n}, std::move(particle_terms_args));
+        const auto& L = m.term_layout;
+        // Springs are summed per particle by the accumulation below (kernels/springs.py).
+        if (m.tri_count > 0) {
+            static const runtime::Kernel k = solver_kernel("triangles", "eval_triangles");
+            launch(k, {m.tri_count},
+                   {{"x", a(in.particle_q)},
+                    {"v", a(in.particle_qd)},
+                    {"tri_indices", a(m.tri_indices)},
+                    {"tri_poses", a(m.tri_poses)},
+                    {"tri_activations", a(m.tri_activations)},
+                    {"tri_materials", a(m.tri_materials)},
+                    {"offset", i(L.tri)},
+                    {"force_terms", a(force_terms_)}});
+        }
+        if (m.edge_count > 0) {
+            static const runtime::Kernel k = solver_kernel("bending", "eval_bending");
+            launch(k, {m.edge_count},
+                   {{"x", a(in.particle_q)},
+                    {"v", a(in.particle_qd)},
+                    {"edge_indices", a(m.edge_indices)},
+                    {"edge_rest_angle", a(m.edge_rest_angle)},
+                    {"edge_bending_properties", a(m.edge_bending_properties)},
+                    {"offset", i(L.edge)},
+                    {"force_terms", a(force_terms_)}});
+        }
+        if (m.tet_count > 0) {
+            static const runtime::Kernel k = solver_kernel("tetrahedra", "eval_tetrahedra");
+            launch(k, {m.tet_count},
+                   {{"x", a(in.particle_q)},
+                    {"v", a(in.particle_qd)},
+                    {"tet_indices", a(m.tet_indices)},
+                    {"tet_poses", a(m.tet_poses)},
+                    {"tet_activations", a(m.tet_activations)},
+                    {"tet_materials", a(m.tet_materials)},
+                    {"offset", i(L.tet)},
+                    {"force_terms", a(force_terms_)}});
+        }
+        if (m.spring_count > 0) {
+            // The column-by-column (ELL) lists where the model has them, else the CSR lists.
+            const bool ell = m.particle_spring_width > 0;
+            static const runtime::Kernel k = solver_kernel("springs", "accumulate_forces_with_springs");
+            launch(k, {n},
+                   {{"force_terms", a(force_terms_)},
+                    {"term_start", a(m.particle_term_start)},
+                    {"term_index", a(m.particle_term_index)},
+                    {"x", a(in.particle_q)},
+                    {"v", a(in.particle_qd)},
+                    {"spring_start", a(m.particle_spring_start)},
+                    {"column_major", i(ell ? 1 : 0)},
+                    {"spring_list", a(ell ? m.particle_spring_ell_list : m.particle_spring_list)},
+                    {"spring_other", a(ell ? m.particle_spring_ell_other : m.particle_spring_other)},
+                    {"spring_rest_length", a(m.spring_rest_length)},
+                    {"spring_stiffness", a(m.spring_stiffness)},
+                    {"spring_damping", a(m.spring_damping)},
+                    {"particle_f", a(out.particle_f)}});
+        } else {
+            static const runtime::Kernel k = solver_kernel("particles", "accumulate_forces");
+            launch(k, {n},
+                   {{"force_terms", a(force_terms_)},
+                    {"term_start", a(m.particle_term_start)},
+                    {"term_index", a(m.particle_term_index)},
+                    {"particle_f", a(out.particle_f)}});
+        }
+        static const runtime::Kernel integrate = solver_kernel("particles", "integrate_particles");
+        launch(integrate, {n},
                {{"x", a(in.particle_q)},
                 {"v", a(in.particle_qd)},
-                {"tri_indices", a(m.tri_indices)},
-                {"tri_poses", a(m.tri_poses)},
-                {"tri_activations", a(m.tri_activations)},
-                {"tri_materials", a(m.tri_materials)},
-                {"offset", i(L.tri)},
-                {"force_terms", a(force_terms_)}});
+                {"f", a(out.particle_f)},
+                {"w", a(m.particle_inv_mass)},
+                {"particle_flags", a(m.particle_flags)},
+                {"gravity", v3(m.gravity)},
+                {"dt", f(dt)},
+                {"v_max", f(m.particle_max_velocity)},
+                {"x_new", a(out.particle_q)},
+                {"v_new", a(out.particle_qd)}});
     }
-    if (m.edge_count > 0) {
-        static const runtime::Kernel k = solver_kernel("bending", "eval_bending");
-        launch(k, {m.edge_count},
-               {{"x", a(in.particle_q)},
-                {"v", a(in.particle_qd)},
-                {"edge_indices", a(m.edge_indices)},
-                {"edge_rest_angle", a(m.edge_rest_angle)},
-                {"edge_bending_properties", a(m.edge_bending_properties)},
-                {"offset", i(L.edge)},
-                {"force_terms", a(force_terms_)}});
+    if (m.body_count > 0) {
+        // Rigid bodies (kernels/rigid.py): every contact wrench on a body summed by its own thread,
+        // then Warp's semi-implicit Euler step of the bodies.
+        const bool body_ext = control && control->body_f.valid();
+        static const runtime::Kernel forces = solver_kernel("rigid", "eval_body_forces");
+        runtime::NamedArgs body_args{{"body_q", a(in.body_q)},
+                                     {"body_qd", a(in.body_qd)},
+                                     {"body_com", a(m.body_com)},
+                                     {"body_shape_start", a(m.body_shape_start)},
+                                     {"body_shape_list", a(m.body_shape_list)}};
+        add_shape_args(body_args, m);
+        body_args.add("shape_materials", a(m.shape_materials))
+            .add("ground", i(m.ground ? 1 : 0))
+            .add("ground_plane", v4(m.ground_plane))
+            .add("ground_ke", f(m.ground_ke))
+            .add("ground_kd", f(m.ground_kd))
+            .add("ground_kf", f(m.ground_kf))
+            .add("ground_mu", f(m.ground_mu))
+            .add("external_f", a(body_ext ? control->body_f : in.body_qd))
+            .add("has_external_f", i(body_ext ? 1 : 0))
+            .add("body_f", a(out.body_f));
+        launch(forces, {m.body_count}, std::move(body_args));
+        static const runtime::Kernel integrate_b = solver_kernel("rigid", "integrate_bodies");
+        launch(integrate_b, {m.body_count},
+               {{"body_q", a(in.body_q)},
+                {"body_qd", a(in.body_qd)},
+                {"body_f", a(out.body_f)},
+                {"body_com", a(m.body_com)},
+                {"body_inertia", a(m.body_inertia)},
+                {"body_inv_mass", a(m.body_inv_mass)},
+                {"body_inv_inertia", a(m.body_inv_inertia)},
+                {"gravity", v3(m.gravity)},
+                {"angular_damping", f(angular_damping)},
+                {"dt", f(dt)},
+                {"body_q_new", a(out.body_q)},
+                {"body_qd_new", a(out.body_qd)}});
     }
-    if (m.tet_count > 0) {
-        static const runtime::Kernel k = solver_kernel("tetrahedra", "eval_tetrahedra");
-        launch(k, {m.tet_count},
-               {{"x", a(in.particle_q)},
-                {"v", a(in.particle_qd)},
-                {"tet_indices", a(m.tet_indices)},
-                {"tet_poses", a(m.tet_poses)},
-                {"tet_activations", a(m.tet_activations)},
-                {"tet_materials", a(m.tet_materials)},
-                {"offset", i(L.tet)},
-                {"force_terms", a(force_terms_)}});
-    }
-    if (m.spring_count > 0) {
-        // The column-by-column (ELL) lists where the model has them, else the CSR lists.
-        const bool ell = m.particle_spring_width > 0;
-        static const runtime::Kernel k = solver_kernel("springs", "accumulate_forces_with_springs");
-        launch(k, {n},
-               {{"force_terms", a(force_terms_)},
-                {"term_start", a(m.particle_term_start)},
-                {"term_index", a(m.particle_term_index)},
-                {"x", a(in.particle_q)},
-                {"v", a(in.particle_qd)},
-                {"spring_start", a(m.particle_spring_start)},
-                {"column_major", i(ell ? 1 : 0)},
-                {"spring_list", a(ell ? m.particle_spring_ell_list : m.particle_spring_list)},
-                {"spring_other", a(ell ? m.particle_spring_ell_other : m.particle_spring_other)},
-                {"spring_rest_length", a(m.spring_rest_length)},
-                {"spring_stiffness", a(m.spring_stiffness)},
-                {"spring_damping", a(m.spring_damping)},
-                {"particle_f", a(out.particle_f)}});
-    } else {
-        static const runtime::Kernel k = solver_kernel("particles", "accumulate_forces");
-        launch(k, {n},
-               {{"force_terms", a(force_terms_)},
-                {"term_start", a(m.particle_term_start)},
-                {"term_index", a(m.particle_term_index)},
-                {"particle_f", a(out.particle_f)}});
-    }
-    static const runtime::Kernel integrate = solver_kernel("particles", "integrate_particles");
-    launch(integrate, {n},
-           {{"x", a(in.particle_q)},
-            {"v", a(in.particle_qd)},
-            {"f", a(out.particle_f)},
-            {"w", a(m.particle_inv_mass)},
-            {"particle_flags", a(m.particle_flags)},
-            {"gravity", v3(m.gravity)},
-            {"dt", f(dt)},
-            {"v_max", f(m.particle_max_velocity)},
-            {"x_new", a(out.particle_q)},
-            {"v_new", a(out.particle_qd)}});
     if (!tape) return;
 
     // The record: what the launches read and write, less the slots (the integrator's own).
@@ -189,13 +237,18 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
     }
     if (!force_terms_grad_.valid()) force_terms_grad_ = Array::zeros(vec3_type(), {slots}, m.device);
     if (!force_grad_.valid() || force_grad_.size() != n) force_grad_ = Array::zeros(vec3_type(), {n}, m.device);
+    if (m.body_count > 0 &&
+        (!body_force_grad_.valid() || body_force_grad_.size() != m.body_count || body_force_grad_.device() != m.device))
+        body_force_grad_ = Array::zeros(spatial_vector_type(), {m.body_count}, m.device);
     // The backward pass: the adjoints newest first; gradients of the slots and of particle_f go
     // to the scratch gradients (zeroed first), every other gradient to its array's grad().
     tape->record_func(
         "semi-implicit step",
-        [launches, o, terms = force_terms_, terms_grad = force_terms_grad_, f = out.particle_f, f_grad = force_grad_]() mutable {
+        [launches, o, terms = force_terms_, terms_grad = force_terms_grad_, f = out.particle_f, f_grad = force_grad_,
+         bf = out.body_f, bf_grad = body_force_grad_]() mutable {
             terms_grad.zero_unrecorded();
             f_grad.zero_unrecorded();
+            if (bf_grad.valid()) bf_grad.zero_unrecorded();
             for (auto l = launches.rbegin(); l != launches.rend(); ++l) {
                 runtime::LaunchOptions b = o;
                 b.adjoint = true;
@@ -207,6 +260,8 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
                         b.adj_args[i] = terms_grad;
                     else if (l->args[i].array.data() == f.data())
                         b.adj_args[i] = f_grad;
+                    else if (bf.valid() && l->args[i].array.data() == bf.data())
+                        b.adj_args[i] = bf_grad;
                 }
                 b.adjoint_status = tape::deferred_adjoint_status(l->kernel, b.device);
                 runtime::launch(l->kernel, l->dim, l->args, b);

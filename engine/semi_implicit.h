@@ -1,5 +1,5 @@
 // engine/semi_implicit.h: the semi-implicit (symplectic) Euler integrator of Warp's warp.sim,
-// registered as "semi_implicit" (no options).
+// registered as "semi_implicit" (option: angular_damping of rigid bodies, 0.05 1/s as Warp's).
 //
 // One simulate() call is a fixed sequence of launches, reading state_in and writing state_out:
 //
@@ -14,6 +14,14 @@
 //                      and gathers were most of a 512² cloth substep on the H200)
 //   integration        integrate_particles  -> state_out.particle_q, particle_qd
 //                      v' = v + (f / m + g) dt,  x' = x + v' dt
+//
+// Rigid bodies (when the model has them), after the particles:
+//
+//   body contacts      eval_body_forces     -> state_out.body_f       one thread per body sums its
+//                                                                     contact wrenches (rigid.py)
+//   integration        integrate_bodies     -> state_out.body_q, body_qd  (Warp's integrate_rigid_body)
+//
+// Particles do not touch shapes on bodies yet (only static shapes): docs/rigid-bodies.md.
 //
 // state_out.particle_f is the total force of the step that produced state_out. The force slots
 // (`force_terms`, one per element vertex) are the integrator's scratch, shared by every step.
@@ -40,10 +48,13 @@ public:
                   const Control* control = nullptr) override;
     std::vector<Renderable> renderables(const Model& model) const override { return particle_renderables(model); }
 
+    float angular_damping = 0.05f;  // option "angular_damping" (1/s)
+
 private:
     Array force_terms_;       // vec3 (term_layout.count): the force slots, shared by every step
     Array force_terms_grad_;  // their gradient, and particle_f's, during a recorded step's backward
     Array force_grad_;
+    Array body_force_grad_;  // body_f's gradient during a recorded step's backward
 };
 
 }  // namespace weft::engine

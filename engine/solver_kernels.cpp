@@ -21,6 +21,7 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"hash_grid", {"hash_grid.py"}},
         {"contact", {"geometry.py", "hash_grid.py", "contact.py"}},
         {"xpbd", {"geometry.py", "hash_grid.py", "bending.py", "xpbd.py"}},
+        {"rigid", {"geometry.py", "rigid.py"}},
     };
     return groups;
 }

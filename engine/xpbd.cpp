@@ -50,6 +50,9 @@ XPBDIntegrator::XPBDIntegrator(const IntegratorOptions& o)
 void XPBDIntegrator::simulate(const Model& m, const State& in, State& out, float dt, const Control* control) {
     using namespace args;
     check_step(m, in, out, dt, control);
+    if (m.body_count > 0)
+        throw runtime::RuntimeError("simulate: the xpbd integrator does not simulate rigid bodies yet (the model has " +
+                                    std::to_string(m.body_count) + "); use semi_implicit");
     if (m.particle_count == 0) return;
     runtime::LaunchOptions o;
     o.device = m.device;

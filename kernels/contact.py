@@ -36,6 +36,7 @@ def shape_contacts(
     x: wp.vec3,
     v: wp.vec3,
     radius: float,
+    shape_body: wp.array(dtype=int),
     shape_transform: wp.array(dtype=wp.transform),
     shape_geo_type: wp.array(dtype=int),
     shape_geo_scale: wp.array(dtype=wp.vec3),
@@ -52,7 +53,7 @@ def shape_contacts(
 ) -> wp.vec3:
     f = wp.vec3(0.0)
     for s in range(shape_count):
-        n, d = geo.shape_contact(s, x, radius, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
+        n, d = geo.shape_contact(s, x, radius, shape_body, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
                                  shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
         if d < 0.0:
             f = f + contact_force(n, v, d, ke, kd, kf, mu)
@@ -114,6 +115,7 @@ def eval_particle_terms(
     soft_kd: float,
     soft_kf: float,
     soft_mu: float,
+    shape_body: wp.array(dtype=int),
     shape_transform: wp.array(dtype=wp.transform),
     shape_geo_type: wp.array(dtype=int),
     shape_geo_scale: wp.array(dtype=wp.vec3),
@@ -149,7 +151,7 @@ def eval_particle_terms(
             if c < 0.0:
                 f = f + contact_force(n, vi, c, soft_ke, soft_kd, soft_kf, soft_mu)
         if shape_count > 0:
-            f = f + shape_contacts(xi, vi, ri, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
+            f = f + shape_contacts(xi, vi, ri, shape_body, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
                                    shape_count, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell, soft_ke,
                                    soft_kd, soft_kf, soft_mu)
         if particle_grid != 0:

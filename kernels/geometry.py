@@ -122,10 +122,45 @@ def mesh_sdf(
 
 
 @wp.func
+def shape_contact_at(
+    X: wp.transform,
+    s: int,
+    x: wp.vec3,
+    radius: float,
+    margin: float,
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_sdf_values: wp.array(dtype=wp.vec4),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
+):
+    """A sphere (x, radius, world frame) against shape s placed at X (world): the world contact
+    normal and the gap c = distance - radius - thickness (c < 0: in contact). The normal is
+    computed only where c < margin (zero otherwise). Static shapes are placed at their
+    shape_transform, shapes on bodies at body_q * shape_transform (rigid.py)."""
+    p = wp.transform_point(wp.transform_inverse(X), x)
+    n = wp.vec3(0.0)
+    c = float(0.0)
+    if shape_geo_type[s] == GEO_MESH:
+        r = mesh_sdf(s, p, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+        c = r[3] - radius - shape_geo_thickness[s]
+        if c < margin:
+            n = wp.transform_vector(X, wp.normalize(wp.vec3(r[0], r[1], r[2])))
+    else:
+        c = shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - radius - shape_geo_thickness[s]
+        if c < margin:
+            n = wp.transform_vector(X, shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
+    return n, c
+
+
+@wp.func
 def shape_contact(
     s: int,
     x: wp.vec3,
     radius: float,
+    shape_body: wp.array(dtype=int),
     shape_transform: wp.array(dtype=wp.transform),
     shape_geo_type: wp.array(dtype=int),
     shape_geo_scale: wp.array(dtype=wp.vec3),
@@ -135,22 +170,14 @@ def shape_contact(
     shape_sdf_origin: wp.array(dtype=wp.vec3),
     shape_sdf_cell: wp.array(dtype=float),
 ):
-    """A sphere (x, radius, world frame) against static shape s: the world contact normal and the
-    gap c = distance - radius - thickness (c < 0: in contact). The normal is computed only in
-    contact (zero otherwise). The one shape test of both solvers (contact.py, xpbd.py)."""
-    X = shape_transform[s]
-    p = wp.transform_point(wp.transform_inverse(X), x)
+    """A sphere (x, radius, world frame) against static shape s (shape_contact_at at its
+    shape_transform). The one shape test of both particle solvers (contact.py, xpbd.py). Shapes
+    on rigid bodies (shape_body[s] >= 0) do not touch particles: the gap is 1 and the normal 0."""
     n = wp.vec3(0.0)
-    c = float(0.0)
-    if shape_geo_type[s] == GEO_MESH:
-        r = mesh_sdf(s, p, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
-        c = r[3] - radius - shape_geo_thickness[s]
-        if c < 0.0:
-            n = wp.transform_vector(X, wp.normalize(wp.vec3(r[0], r[1], r[2])))
-    else:
-        c = shape_sdf(shape_geo_type[s], shape_geo_scale[s], p) - radius - shape_geo_thickness[s]
-        if c < 0.0:
-            n = wp.transform_vector(X, shape_sdf_grad(shape_geo_type[s], shape_geo_scale[s], p))
+    c = float(1.0)
+    if shape_body[s] < 0:
+        n, c = shape_contact_at(shape_transform[s], s, x, radius, 0.0, shape_geo_type, shape_geo_scale,
+                                shape_geo_thickness, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
     return n, c
 
 

@@ -268,6 +268,7 @@ def solve_particle_contacts_xpbd(
     ground: int,
     ground_plane: wp.vec4,
     soft_mu: float,
+    shape_body: wp.array(dtype=int),
     shape_transform: wp.array(dtype=wp.transform),
     shape_geo_type: wp.array(dtype=int),
     shape_geo_scale: wp.array(dtype=wp.vec3),
@@ -298,7 +299,7 @@ def solve_particle_contacts_xpbd(
             if c < 0.0:
                 d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
         for s in range(shape_count):
-            n, c = geo.shape_contact(s, xi, ri, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
+            n, c = geo.shape_contact(s, xi, ri, shape_body, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
                                      shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
             if c < 0.0:
                 d = d - n * c + friction_delta(dxi, n, -c, soft_mu)

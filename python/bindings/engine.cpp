@@ -42,6 +42,11 @@ void bind_engine(py::module_& m) {
         .def_readonly("edge_count", &Model::edge_count)
         .def_readonly("tet_count", &Model::tet_count)
         .def_readonly("shape_count", &Model::shape_count)
+        .def_readonly("body_count", &Model::body_count)
+        .def_readwrite("ground_ke", &Model::ground_ke)
+        .def_readwrite("ground_kd", &Model::ground_kd)
+        .def_readwrite("ground_kf", &Model::ground_kf)
+        .def_readwrite("ground_mu", &Model::ground_mu)
         .def_readonly("shape_sdf_size", &Model::shape_sdf_size)
         .def_readwrite("particle_max_radius", &Model::particle_max_radius)
         .def_readwrite("particle_max_velocity", &Model::particle_max_velocity)
@@ -84,6 +89,17 @@ void bind_engine(py::module_& m) {
              {"tet_poses", &Model::tet_poses},
              {"tet_activations", &Model::tet_activations},
              {"tet_materials", &Model::tet_materials},
+             {"shape_body", &Model::shape_body},
+             {"shape_materials", &Model::shape_materials},
+             {"body_q", &Model::body_q},
+             {"body_qd", &Model::body_qd},
+             {"body_com", &Model::body_com},
+             {"body_mass", &Model::body_mass},
+             {"body_inv_mass", &Model::body_inv_mass},
+             {"body_inertia", &Model::body_inertia},
+             {"body_inv_inertia", &Model::body_inv_inertia},
+             {"body_shape_start", &Model::body_shape_start},
+             {"body_shape_list", &Model::body_shape_list},
              {"shape_transform", &Model::shape_transform},
              {"shape_geo_type", &Model::shape_geo_type},
              {"shape_geo_scale", &Model::shape_geo_scale},
@@ -95,17 +111,23 @@ void bind_engine(py::module_& m) {
         array_property(model, name, member);
 
     py::class_<State> state(m, "State", "What a step changes: positions, velocities, forces");
-    state.def_readonly("particle_count", &State::particle_count).def("clear_forces", &State::clear_forces);
+    state.def_readonly("particle_count", &State::particle_count)
+        .def_readonly("body_count", &State::body_count)
+        .def("clear_forces", &State::clear_forces);
     for (auto [name, member] :
          std::initializer_list<std::pair<const char*, Array State::*>>{{"particle_q", &State::particle_q},
                                                                        {"particle_qd", &State::particle_qd},
                                                                        {"particle_f", &State::particle_f},
+                                                                       {"body_q", &State::body_q},
+                                                                       {"body_qd", &State::body_qd},
+                                                                       {"body_f", &State::body_f},
                                                                        {"grid_bucket_count", &State::grid_bucket_count},
                                                                        {"grid_bucket_particles", &State::grid_bucket_particles}})
         array_property(state, name, member);
 
     py::class_<Control> control(m, "Control", "Inputs of a step: external forces");
     array_property(control, "particle_f", &Control::particle_f);
+    array_property(control, "body_f", &Control::body_f);
 
     py::class_<ModelBuilder> b(m, "ModelBuilder", "Builds a Model on the host, then uploads it with finalize()");
     b.def(py::init([](float gravity, const V3& up) { return ModelBuilder(gravity, v3(up)); }), py::arg("gravity") = -9.80665f,
@@ -130,7 +152,71 @@ void bind_engine(py::module_& m) {
         .def_readwrite("particle_drag", &ModelBuilder::particle_drag)
         .def_readwrite("particle_max_velocity", &ModelBuilder::particle_max_velocity)
         .def_readwrite("ground", &ModelBuilder::ground)
+        .def_readwrite("ground_ke", &ModelBuilder::ground_ke)
+        .def_readwrite("ground_kd", &ModelBuilder::ground_kd)
+        .def_readwrite("ground_kf", &ModelBuilder::ground_kf)
+        .def_readwrite("ground_mu", &ModelBuilder::ground_mu)
+        .def_readwrite("ground_restitution", &ModelBuilder::ground_restitution)
+        .def_readwrite("default_shape_ke", &ModelBuilder::default_shape_ke)
+        .def_readwrite("default_shape_kd", &ModelBuilder::default_shape_kd)
+        .def_readwrite("default_shape_kf", &ModelBuilder::default_shape_kf)
+        .def_readwrite("default_shape_ka", &ModelBuilder::default_shape_ka)
+        .def_readwrite("default_shape_mu", &ModelBuilder::default_shape_mu)
+        .def_readwrite("default_shape_restitution", &ModelBuilder::default_shape_restitution)
+        .def_readwrite("default_shape_density", &ModelBuilder::default_shape_density)
+        .def_readwrite("default_shape_thickness", &ModelBuilder::default_shape_thickness)
         .def_property_readonly("particle_count", &ModelBuilder::particle_count)
+        .def_property_readonly("body_count", &ModelBuilder::body_count)
+        .def_property_readonly("body_mass",
+                               [](const ModelBuilder& s) {
+                                   std::vector<double> out;
+                                   for (const auto& p : s.body_mass) out.push_back(p.mass);
+                                   return out;
+                               })
+        .def_property_readonly("body_com",
+                               [](const ModelBuilder& s) {
+                                   std::vector<std::array<double, 3>> out;
+                                   for (const auto& p : s.body_mass) out.push_back({p.com.x(), p.com.y(), p.com.z()});
+                                   return out;
+                               })
+        .def_property_readonly("body_inertia",
+                               [](const ModelBuilder& s) {
+                                   std::vector<std::array<double, 9>> out;
+                                   for (const auto& p : s.body_mass) {
+                                       std::array<double, 9> I;
+                                       for (int r = 0; r < 3; ++r)
+                                           for (int c = 0; c < 3; ++c) I[size_t(3 * r + c)] = p.inertia(r, c);
+                                       out.push_back(I);
+                                   }
+                                   return out;
+                               })
+        .def(
+            "add_body",
+            [](ModelBuilder& s, const V3& pos, const Q4& rot, const V3& com, const std::array<float, 9>& I_m, float m,
+               float armature, const std::string& name) {
+                Eigen::Matrix3f I;
+                for (int r = 0; r < 3; ++r)
+                    for (int c = 0; c < 3; ++c) I(r, c) = I_m[size_t(3 * r + c)];
+                return s.add_body(v3(pos), q4(rot), v3(com), I, m, armature, name);
+            },
+            py::arg("pos"), py::arg("rot"), py::arg("com"), py::arg("I_m"), py::arg("m"), py::arg("armature"), py::arg("name"))
+        .def(
+            "set_body_velocity",
+            [](ModelBuilder& s, int body, const V3& w, const V3& v) { s.set_body_velocity(body, v3(w), v3(v)); }, py::arg("body"),
+            py::arg("angular"), py::arg("linear"))
+        .def(
+            "add_body_shape",
+            [](ModelBuilder& s, const std::string& type, int body, const V3& pos, const Q4& rot, const V3& size,
+               const std::array<float, 8>& params) {
+                ShapeParams p{params[0], params[1], params[2], params[3], params[4], params[5], params[6], params[7]};
+                if (type == "sphere") return s.add_shape_sphere(body, v3(pos), q4(rot), size[0], p);
+                if (type == "box") return s.add_shape_box(body, v3(pos), q4(rot), size[0], size[1], size[2], p);
+                if (type == "capsule") return s.add_shape_capsule(body, v3(pos), q4(rot), size[0], size[1], p);
+                throw BuildError("add_body_shape: no shape type '" + type + "' on bodies (sphere, box, capsule)");
+            },
+            py::arg("type"), py::arg("body"), py::arg("pos"), py::arg("rot"), py::arg("size"), py::arg("params"),
+            "A shape on a body (or static with body -1): size is (radius,), (hx, hy, hz) or (radius, half_height); params "
+            "are density, ke, kd, kf, ka, mu, restitution, thickness, NaN for the builder's defaults")
         .def(
             "add_particle",
             [](ModelBuilder& s, const V3& pos, const V3& vel, float mass, float radius, uint32_t flags) {

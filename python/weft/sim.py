@@ -1,4 +1,4 @@
-"""wp.sim: the particle engine from Python, under NVIDIA Warp 1.9's warp.sim names.
+"""wp.sim: the engine (particles and rigid bodies) from Python, under NVIDIA Warp 1.9's warp.sim names.
 
     import weft as wp
     import weft.sim
@@ -132,18 +132,20 @@ class Model(_Wrapped):
 
     def __repr__(self):
         return (f"<weft.sim.Model on {self._cpp.device}: {self._cpp.particle_count} particles, {self._cpp.spring_count} springs, "
-                f"{self._cpp.tri_count} triangles, {self._cpp.tet_count} tetrahedra, {self._cpp.shape_count} shapes>")
+                f"{self._cpp.tri_count} triangles, {self._cpp.tet_count} tetrahedra, {self._cpp.shape_count} shapes, "
+                f"{self._cpp.body_count} bodies>")
 
 
 class State(_Wrapped):
-    """Positions, velocities and forces of the particles at one instant."""
+    """Positions, velocities and forces of the particles and bodies at one instant."""
 
     def clear_forces(self):
         self._cpp.clear_forces()
 
 
 class Control(_Wrapped):
-    """Inputs of a step: external forces (particle_f)."""
+    """Inputs of a step: external forces (particle_f) and body wrenches (body_f: torque about the
+    centre of mass, then force, world frame)."""
 
 
 class Mesh:
@@ -167,6 +169,25 @@ class Mesh:
 
     def __repr__(self):
         return f"<weft.sim.Mesh: {len(self.vertices)} vertices, {len(self.indices) // 3} triangles>"
+
+
+def _transform_parts(call, t):
+    """(pos, rot) of a wp.transform, a (pos, rot) pair or None (the identity)."""
+    if t is None:
+        return (0.0, 0.0, 0.0), _IDENTITY
+    if hasattr(t, "p") and hasattr(t, "q"):
+        return tuple(t.p), tuple(t.q)
+    try:
+        flat = [float(v) for v in t]
+    except (TypeError, ValueError):
+        flat = None
+    if flat is not None and len(flat) == 7:
+        return tuple(flat[:3]), tuple(flat[3:])
+    try:
+        pos, rot = t
+        return tuple(pos), tuple(rot)
+    except (TypeError, ValueError):
+        raise BuildError(f"{call}: origin must be a wp.transform, 7 numbers or a (pos, rot) pair, got {t!r}") from None
 
 
 class ModelBuilder:
@@ -247,28 +268,96 @@ class ModelBuilder:
 
     # Static shapes: `body` must be -1 (shapes do not move in this engine).
     @staticmethod
+    @staticmethod
     def _static(body, what):
         if body != -1:
-            raise BuildError(f"{what}: body={body}: only static shapes (body=-1) are supported")
+            raise BuildError(f"{what}: body={body}: only static shapes (body=-1) are supported for this shape type")
 
-    def add_shape_sphere(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, thickness=0.0, **_ignored):
-        self._static(body, "add_shape_sphere")
-        c = "add_shape_sphere"
-        return self._cpp.add_shape_sphere(_f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4), _f32(c, "radius", radius),
-                                          _f32(c, "thickness", thickness))
+    _NAN = float("nan")
 
-    def add_shape_box(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, hx=0.5, hy=0.5, hz=0.5, thickness=0.0, **_ignored):
-        self._static(body, "add_shape_box")
-        c = "add_shape_box"
-        return self._cpp.add_shape_box(_f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4), _f32(c, "hx", hx), _f32(c, "hy", hy),
-                                       _f32(c, "hz", hz), _f32(c, "thickness", thickness))
+    def _shape(self, c, kind, body, pos, rot, size, density, ke, kd, kf, ka, mu, restitution, is_solid, thickness,
+               has_ground_collision, has_shape_collision, collision_group, collision_filter_parent, is_visible):
+        """A sphere, box or capsule, static (body=-1) or on a body, with Warp's keywords. Every
+        keyword is simulated or refused: hollow shapes, collision groups and per-shape collision
+        switches are not supported yet (BuildError naming them)."""
+        if not is_solid:
+            raise BuildError(f"{c}: is_solid=False (hollow shapes) is not supported; the shape's mass is that of a solid")
+        for name, value, default in (("has_ground_collision", has_ground_collision, True),
+                                     ("has_shape_collision", has_shape_collision, True),
+                                     ("collision_group", collision_group, -1),
+                                     ("collision_filter_parent", collision_filter_parent, True)):
+            if value != default:
+                raise BuildError(f"{c}: {name}={value!r} is not supported yet (every body shape collides with the ground and "
+                                 "with the shapes of other bodies)")
+        try:
+            body = int(body)
+        except (TypeError, ValueError):
+            raise BuildError(f"{c}: body must be an int, got {body!r}") from None
+        if body == -1 and thickness is None:
+            thickness = 0.0  # static shapes: no thickness unless asked (the particle solvers' contact distance)
+        n = self._NAN
+        params = tuple(n if v is None else _f32(c, name, v) for name, v in (
+            ("density", density), ("ke", ke), ("kd", kd), ("kf", kf), ("ka", ka), ("mu", mu), ("restitution", restitution),
+            ("thickness", thickness)))
+        pos = (0.0, 0.0, 0.0) if pos is None else pos  # Warp's defaults may be None
+        rot = _IDENTITY if rot is None else rot
+        return self._cpp.add_body_shape(kind, body, _f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4),
+                                        tuple(_f32(c, k, v) for k, v in size) + (0.0,) * (3 - len(size)), params)
 
-    def add_shape_capsule(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, half_height=0.5, thickness=0.0,
-                          **_ignored):
-        self._static(body, "add_shape_capsule")
-        c = "add_shape_capsule"
-        return self._cpp.add_shape_capsule(_f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4), _f32(c, "radius", radius),
-                                           _f32(c, "half_height", half_height), _f32(c, "thickness", thickness))
+    def add_shape_sphere(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, density=None, ke=None, kd=None,
+                         kf=None, ka=None, mu=None, restitution=None, is_solid=True, thickness=None, has_ground_collision=True,
+                         has_shape_collision=True, collision_group=-1, collision_filter_parent=True, is_visible=True):
+        """A sphere, static (body=-1) or on a body whose mass, centre of mass and inertia its
+        density adds to (Warp's add_shape_sphere). Material keywords default to the builder's
+        default_shape_*; a static shape's thickness defaults to 0."""
+        return self._shape("add_shape_sphere", "sphere", body, pos, rot, (("radius", radius),), density, ke, kd, kf, ka, mu,
+                           restitution, is_solid, thickness, has_ground_collision, has_shape_collision, collision_group,
+                           collision_filter_parent, is_visible)
+
+    def add_shape_box(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, hx=0.5, hy=0.5, hz=0.5, density=None, ke=None,
+                      kd=None, kf=None, ka=None, mu=None, restitution=None, is_solid=True, thickness=None,
+                      has_ground_collision=True, has_shape_collision=True, collision_group=-1, collision_filter_parent=True,
+                      is_visible=True):
+        """A box of half extents (hx, hy, hz), static or on a body (Warp's add_shape_box)."""
+        return self._shape("add_shape_box", "box", body, pos, rot, (("hx", hx), ("hy", hy), ("hz", hz)), density, ke, kd, kf,
+                           ka, mu, restitution, is_solid, thickness, has_ground_collision, has_shape_collision,
+                           collision_group, collision_filter_parent, is_visible)
+
+    def add_shape_capsule(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, half_height=0.5, up_axis=1,
+                          density=None, ke=None, kd=None, kf=None, ka=None, mu=None, restitution=None, is_solid=True,
+                          thickness=None, has_ground_collision=True, has_shape_collision=True, collision_group=-1,
+                          collision_filter_parent=True, is_visible=True):
+        """A capsule of `radius` and `half_height` along its local y axis (Warp's up_axis=1; other
+        axes are refused), static or on a body (Warp's add_shape_capsule)."""
+        if up_axis != 1:
+            raise BuildError(f"add_shape_capsule: up_axis={up_axis!r} is not supported (capsules lie along their local y "
+                             "axis, up_axis=1; rotate the shape with rot)")
+        return self._shape("add_shape_capsule", "capsule", body, pos, rot, (("radius", radius), ("half_height", half_height)),
+                           density, ke, kd, kf, ka, mu, restitution, is_solid, thickness, has_ground_collision,
+                           has_shape_collision, collision_group, collision_filter_parent, is_visible)
+
+    def add_body(self, origin=None, armature=0.0, com=None, I_m=None, m=0.0, name=None):
+        """A rigid body (Warp's add_body): `origin` a wp.transform or ((x, y, z), (qx, qy, qz, qw)),
+        `com` its centre of mass in the body frame, `I_m` its 3x3 inertia about it, `m` its mass;
+        shapes added with body=<this index> add theirs. Returns the body's index."""
+        c = "add_body"
+        pos, rot = _transform_parts(c, origin)
+        com = (0.0, 0.0, 0.0) if com is None else com
+        if I_m is None:
+            inertia = (0.0,) * 9
+        else:
+            rows = [tuple(r) for r in I_m] if hasattr(I_m, "__len__") and len(I_m) == 3 else None
+            flat = [v for r in rows for v in r] if rows and all(len(r) == 3 for r in rows) else list(I_m)
+            if len(flat) != 9:
+                raise BuildError(f"{c}: I_m must be a 3x3 matrix, got {I_m!r}")
+            inertia = tuple(_f32(c, f"I_m[{k // 3}][{k % 3}]", v) for k, v in enumerate(flat))
+        return self._cpp.add_body(_f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4), _f32s(c, "com", com, 3), inertia,
+                                  _f32(c, "m", m), _f32(c, "armature", armature), "" if name is None else str(name))
+
+    def set_body_velocity(self, body, angular=(0.0, 0.0, 0.0), linear=(0.0, 0.0, 0.0)):
+        """The initial body_qd of `body`: angular velocity and centre-of-mass velocity (world)."""
+        c = "set_body_velocity"
+        self._cpp.set_body_velocity(int(body), _f32s(c, "angular", angular, 3), _f32s(c, "linear", linear, 3))
 
     def add_shape_plane(self, plane=(0.0, 1.0, 0.0, 0.0), body=-1, thickness=0.0, **_ignored):
         self._static(body, "add_shape_plane")
@@ -288,8 +377,17 @@ class ModelBuilder:
         return self._cpp.add_shape_mesh(tuple(pos), tuple(rot), mesh.vertices, mesh.indices, tuple(float(c) for c in scale),
                                         float(thickness), int(sdf_resolution), -1.0 if sdf_margin is None else float(sdf_margin))
 
-    def set_ground_plane(self, normal=(0.0, 1.0, 0.0), offset=0.0, **_ignored):
-        self._cpp.set_ground_plane(tuple(normal), float(offset))
+    def set_ground_plane(self, normal=(0.0, 1.0, 0.0), offset=0.0, ke=None, kd=None, kf=None, mu=None, restitution=None):
+        """The ground n.x = offset, and its material against body shapes (Warp's keywords; None
+        keeps the current value)."""
+        c = "set_ground_plane"
+        self._cpp.set_ground_plane(_f32s(c, "normal", normal, 3), _f32(c, "offset", offset))
+        for name, value in (("ke", ke), ("kd", kd), ("kf", kf), ("mu", mu), ("restitution", restitution)):
+            if value is not None:
+                v = _f32(c, name, value)
+                if v < 0:
+                    raise BuildError(f"{c}: {name} must be >= 0, got {v:g}")
+                setattr(self._cpp, "ground_" + name, v)
 
     def finalize(self, device=None, requires_grad=False):
         from . import context as _context
@@ -333,19 +431,22 @@ def create_integrator(name, **options):
 
 def _no_other_keywords(cls, kwargs):
     """An integrator keyword Weft does not simulate raises TypeError naming it: Warp's
-    rigid-body keywords (angular_damping, friction_smoothing, joint_*/rigid_* relaxations,
-    enable_restitution) included, since Weft has no rigid bodies yet (docs/python.md)."""
+    friction_smoothing (Weft's rigid friction is viscous below the Coulomb limit, not Huber-
+    smoothed), the XPBD rigid-body keywords (joint_*/rigid_* relaxations, enable_restitution)
+    (docs/python.md, docs/rigid-bodies.md)."""
     if kwargs:
         raise TypeError(f"{cls.__name__}() got unexpected keyword argument(s) {', '.join(repr(k) for k in sorted(kwargs))}"
-                        " (Weft's particle integrators do not simulate them)")
+                        " (Weft's integrators do not simulate them)")
 
 
 class SemiImplicitIntegrator(Integrator):
-    """Semi-implicit Euler: springs, triangle FEM, bending, neo-Hookean tetrahedra, contacts."""
+    """Semi-implicit Euler: springs, triangle FEM, bending, neo-Hookean tetrahedra, contacts, and
+    rigid bodies (angular_damping: 1/s, Warp's default 0.05)."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, angular_damping=0.05, **kwargs):
         _no_other_keywords(SemiImplicitIntegrator, kwargs)
-        super().__init__("semi_implicit")
+        super().__init__("semi_implicit", angular_damping=float(angular_damping))
+        self.angular_damping = float(angular_damping)
 
 
 class XPBDIntegrator(Integrator):

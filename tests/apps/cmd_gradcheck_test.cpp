@@ -72,10 +72,25 @@ INSTANTIATE_TEST_SUITE_P(Gradcheck, ShippedScene, ::testing::ValuesIn([] {
                          }()),
                          [](const auto& info) { return info.param; });
 
+// Scenes weft gradcheck cannot check yet, each with the reason (and where its gradients are tested).
+const std::map<std::string, std::string> kScenesWithoutCase = {
+    {"box_stack",
+     "rigid bodies: loss expressions and --wrt parameters over body_q / body_qd are not in weft gradcheck yet; "
+     "tests/engine/rigid_body_test.cpp checks rigid-body gradients against central differences"},
+};
+
 TEST(Gradcheck, EveryShippedSceneHasACase) {
     for (const auto& f : fs::directory_iterator(std::string(WEFT_SOURCE_DIR) + "/scenes"))
         if (f.path().extension() == ".toml")
-            EXPECT_TRUE(kSceneCases.count(f.path().stem().string())) << f.path() << " has no case in kSceneCases";
+            EXPECT_TRUE(kSceneCases.count(f.path().stem().string()) || kScenesWithoutCase.count(f.path().stem().string()))
+                << f.path() << " has no case in kSceneCases";
+}
+
+TEST(Gradcheck, ABodySceneSaysWhatItCannotCheck) {
+    REQUIRE_CPU();
+    CliRun r = weft(scene("box_stack") + " --loss 'mean(body_q.y)' --wrt particle_qd --steps 4");
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_NE(r.out.find("unknown State array 'body_q' (particle_q, particle_qd)"), std::string::npos) << r.out;
 }
 
 // [SECTION] goldens

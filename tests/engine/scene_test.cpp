@@ -30,7 +30,8 @@ TEST(Scene, ShippedScenesLoad) {
                                             {"cloth_benchmark", 64 * 64},
                                             {"soft_body_drop", 7 * 4 * 4},
                                             {"granular_pile", 4096},
-                                            {"cloth_on_mesh", 41 * 41}};
+                                            {"cloth_on_mesh", 41 * 41},
+                                            {"box_stack", 0}};
     for (const auto& [name, count] : particles) {
         Scene s = load_scene(std::string(WEFT_SOURCE_DIR) + "/scenes/" + name + ".toml");
         EXPECT_EQ(s.builder.particle_count(), count) << name;
@@ -41,6 +42,29 @@ TEST(Scene, ShippedScenesLoad) {
     EXPECT_FLOAT_EQ(c.dt(), 1.0f / 960.0f);
     // 64 x 64: structural 2*63*64, bending 2*62*64, shear 2*63*63
     EXPECT_EQ(c.builder.spring_rest_length.size(), size_t(2 * 63 * 64 + 2 * 62 * 64 + 2 * 63 * 63));
+}
+
+TEST(Scene, RigidBodyBlocks) {
+    Scene s = load_scene(std::string(WEFT_SOURCE_DIR) + "/scenes/box_stack.toml");
+    ASSERT_EQ(s.builder.body_count(), 7);
+    EXPECT_EQ(s.builder.body_name[5], "ball");
+    EXPECT_NEAR(s.builder.body_mass[0].mass, 8.0, 1e-5);  // 0.2 m cube at 1000 kg/m^3
+    EXPECT_FLOAT_EQ(s.builder.body_qd[5][3], 2.5f);
+    EXPECT_FLOAT_EQ(s.builder.ground_mu, 0.6f);
+    const char* body = "[simulation]\n[[body]]\npos = [0, 1, 0]\n";
+    EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"box\"\nhalf_extent = [1, 1, 1]\n"),
+              "scenes/x.toml:4:1: missing key 'half_extents' in [[shape]]");
+    EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"box\"\nhalf_extents = [1, 1, 1]\ndensty = 5\n"),
+              "scenes/x.toml:7:1: unknown key 'densty' (did you mean 'density'?)");
+    EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"cone\"\nradius = 1\n"),
+              "scenes/x.toml:5:8: 'type' must be one of 'sphere', 'box', 'capsule', got 'cone'");
+    EXPECT_EQ(error_of(std::string(body) + "mass = 0\n"), "scenes/x.toml:2:1: a [[body]] needs a [[body.shape]] or a mass");
+    EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"sphere\"\nradius = 0.1\ndensity = -1\n"),
+              "scenes/x.toml:7:11: 'density' must be >= 0, got -1");
+    EXPECT_EQ(
+        error_of(
+            "[simulation]\n[ground_material]\nmu = 0.5\nke = -1\n[[body]]\npos = [0, 1, 0]\nmass = 1\ninertia = [1, 1, 1]\n"),
+        "scenes/x.toml:4:6: 'ke' must be >= 0, got -1");
 }
 
 TEST(Scene, MinimalSceneAndDefaults) {
@@ -58,7 +82,11 @@ TEST(Scene, SolverOptionsAreTheSolversOwn) {
     EXPECT_EQ(x.solver, "xpbd");
     EXPECT_EQ(x.solver_options.integer("iterations"), 4);
     EXPECT_FLOAT_EQ(float(x.solver_options.number("relaxation")), 0.9f);  // the declared default
-    EXPECT_TRUE(parse_scene(kMinimal, "scenes/x.toml").solver_options.values().empty());
+    // semi_implicit's one option, angular_damping, at its declared default (Warp's 0.05)
+    EXPECT_FLOAT_EQ(float(parse_scene(kMinimal, "scenes/x.toml").solver_options.number("angular_damping")), 0.05f);
+    EXPECT_FLOAT_EQ(float(parse_scene("[simulation]\nangular_damping = 0.5\n" + tail, "scenes/x.toml")
+                              .solver_options.number("angular_damping")),
+                    0.5f);
     EXPECT_EQ(error_of("[simulation]\nsolver = \"xpbd\"\niteratons = 4\n" + tail),
               "scenes/x.toml:3:1: unknown key 'iteratons' (did you mean 'iterations'?)");
     EXPECT_EQ(error_of("[simulation]\nsolver = \"xpbd\"\niterations = 0\n" + tail),
@@ -96,7 +124,7 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(error_of(base + "[output]\nformats = [\"vtk\"]\n"),
               "scenes/x.toml:8:12: 'formats' entries must be \"npz\" or \"ply\"");
     EXPECT_EQ(error_of(base + "[model]\nground = 1\n"), "scenes/x.toml:8:10: 'ground' must be true or false, got an integer");
-    EXPECT_EQ(error_of("[simulation]\n"), "scenes/x.toml: the scene has no particles");
+    EXPECT_EQ(error_of("[simulation]\n"), "scenes/x.toml: the scene has no particles or bodies");
     EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n"
                        "[[spring]]\ni = 0\nj = 1\nke = 1\n[[cloth]]\ndim = [1, 1]\ncell = [0.1, 0.1]\nrot_axis = [0, 0, 0]\n"),
               "scenes/x.toml:15:12: 'rot_axis' must not be zero");

@@ -51,8 +51,9 @@ def test_integrators_by_name():
     with pytest.raises(RuntimeError, match=r"option 'iterations' must be in \[1, 1000\], got 0"):
         wp.sim.XPBDIntegrator(iterations=0)
     # a keyword Weft does not simulate raises, naming it (it used to be swallowed)
-    with pytest.raises(TypeError, match=r"SemiImplicitIntegrator\(\) got unexpected keyword argument\(s\) 'angular_damping'"):
-        wp.sim.SemiImplicitIntegrator(angular_damping=0.05)
+    with pytest.raises(TypeError, match=r"SemiImplicitIntegrator\(\) got unexpected keyword argument\(s\) 'friction_smoothing'"):
+        wp.sim.SemiImplicitIntegrator(friction_smoothing=1.0)
+    assert wp.sim.SemiImplicitIntegrator(angular_damping=0.5).angular_damping == 0.5
     with pytest.raises(TypeError, match=r"XPBDIntegrator\(\) got unexpected keyword argument\(s\) 'iteratons', 'soft_body_relaxation'"):
         wp.sim.XPBDIntegrator(iteratons=3, soft_body_relaxation=0.9)
 
@@ -76,8 +77,10 @@ def test_simulate_leaves_state_in_as_it_was():
 def test_builder_errors_and_static_shapes():
     b = wp.sim.ModelBuilder()
     b.add_particle(pos=(0.0, 0.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0)
-    with pytest.raises(wp.sim.BuildError, match="only static shapes"):
+    with pytest.raises(wp.sim.BuildError, match=r"add_shape_box: body 0 is out of range \(the model has 0 bodies; -1 is static\)"):
         b.add_shape_box(body=0, pos=(0.0, 0.0, 0.0), hx=1.0, hy=1.0, hz=1.0)
+    with pytest.raises(wp.sim.BuildError, match="only static shapes"):
+        b.add_shape_plane(body=0)
     with pytest.raises(wp.sim.BuildError, match="add_spring"):
         b.add_spring(0, 7, 100.0, 1.0)
     b.add_cloth_grid(pos=(0.0, 1.0, 0.0), rot=(0.0, 0.0, 0.0, 1.0), vel=(0.0, 0.0, 0.0), dim_x=2, dim_y=2, cell_x=0.1,
