@@ -30,7 +30,7 @@ State Model::state(int requires_grad_opt) const {
     // No gradient: the force is an output for the user (the integrators recompute it in backward).
     s.particle_f = Array::zeros(vec3_type(), {n}, device, false);
     s.body_count = body_count;
-    if (body_q.valid()) {
+    if (body_count > 0) {
         s.body_q = copy_of(body_q, grad);
         s.body_qd = copy_of(body_qd, grad);
         s.body_f = Array::zeros(spatial_vector_type(), {int64_t(body_count)}, device, false);

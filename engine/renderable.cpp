@@ -49,8 +49,8 @@ std::vector<Renderable> particle_renderables(const Model& m) {
 }
 
 const std::vector<std::string>& state_array_names() {
-    static const std::vector<std::string> names = {"particle_q", "particle_qd", "particle_f", "grid_bucket_count",
-                                                   "grid_bucket_particles"};
+    static const std::vector<std::string> names = {"particle_q", "particle_qd", "particle_f",        "body_q",
+                                                   "body_qd",    "body_f",      "grid_bucket_count", "grid_bucket_particles"};
     return names;
 }
 
@@ -58,6 +58,9 @@ const Array& state_array(const State& s, const std::string& name) {
     if (name == "particle_q") return s.particle_q;
     if (name == "particle_qd") return s.particle_qd;
     if (name == "particle_f") return s.particle_f;
+    if (name == "body_q") return s.body_q;
+    if (name == "body_qd") return s.body_qd;
+    if (name == "body_f") return s.body_f;
     if (name == "grid_bucket_count") return s.grid_bucket_count;
     if (name == "grid_bucket_particles") return s.grid_bucket_particles;
     std::string near = support::closest_name(name, state_array_names());
