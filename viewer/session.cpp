@@ -112,11 +112,23 @@ void Session::make_stepper() {
         [this, dt](engine::State& in, engine::State& out) { integrator_->simulate(*model_, in, out, dt, &control_); }, graphs);
 }
 
+namespace {
+
+// The rigid bodies' poses and velocities of `from` into `to` (states of the same scene).
+void copy_bodies(engine::State& to, const engine::State& from) {
+    if (from.body_count == 0) return;
+    to.body_q.assign(from.body_q);
+    to.body_qd.assign(from.body_qd);
+}
+
+}  // namespace
+
 void Session::step_frame(const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
     // The frame's start, to put back if the frame does not finish.
     engine::State saved = model_->state();
     saved.particle_q.assign(current_->particle_q);
     saved.particle_qd.assign(current_->particle_qd);
+    copy_bodies(saved, *current_);
     try {
         if (progress || cancel) {
             // Eagerly, step by step, so that progress is reported and cancel is honoured per step.
@@ -138,6 +150,7 @@ void Session::step_frame(const std::function<void(int, int)>& progress, const st
     } catch (...) {
         current_->particle_q.assign(saved.particle_q);
         current_->particle_qd.assign(saved.particle_qd);
+        copy_bodies(*current_, saved);
         make_stepper();
         throw;
     }
@@ -148,6 +161,10 @@ void Session::reset() {
     current_ = a_.get();
     a_->particle_q.assign(model_->particle_q);
     a_->particle_qd.assign(model_->particle_qd);
+    if (model_->body_count > 0) {
+        a_->body_q.assign(model_->body_q);
+        a_->body_qd.assign(model_->body_qd);
+    }
     a_->particle_f.zero();
     frame_ = 0;
     make_stepper();
@@ -163,6 +180,7 @@ void Session::switch_device(const std::string& device) {
     moved.current_->particle_q.assign(current_->particle_q);
     moved.current_->particle_qd.assign(current_->particle_qd);
     moved.current_->particle_f.assign(current_->particle_f);
+    copy_bodies(*moved.current_, *current_);
     if (control_.particle_f.valid()) moved.control_.particle_f.assign(control_.particle_f);
     moved.stepper_.reset();  // it refers to the temporary session
     // Take its parts (the stepper refers to the model and states by address, which moving the
