@@ -31,6 +31,10 @@ enum ParticleFlags : uint32_t {
     ParticleFlags_Active = 1u << 0,  // integrated and in contact; inactive particles keep their state
 };
 
+// Joint types and drive modes (kernels/rigid.py; Warp's numbers).
+enum JointType : int { JOINT_PRISMATIC = 0, JOINT_REVOLUTE = 1, JOINT_BALL = 2, JOINT_FIXED = 3, JOINT_FREE = 4 };
+enum JointMode : int { JOINT_MODE_FORCE = 0, JOINT_MODE_TARGET_POSITION = 1, JOINT_MODE_TARGET_VELOCITY = 2 };
+
 // Shape geometry types (kernels/geometry.py; GEO_MESH has Warp's number).
 enum GeoType : int { GEO_SPHERE = 0, GEO_BOX = 1, GEO_CAPSULE = 2, GEO_PLANE = 3, GEO_MESH = 5 };
 
@@ -61,6 +65,7 @@ struct Model {
     int tet_count = 0;
     int shape_count = 0;
     int body_count = 0;
+    int joint_count = 0;
 
     // particles
     Array particle_q;                    // initial positions, vec3 (particle_count)
@@ -146,6 +151,29 @@ struct Model {
     Array body_inv_inertia;  // mat33 (body_count); zero for kinematic bodies
     Array body_shape_start;  // int32 (body_count + 1): body b's shapes are body_shape_list[start[b] .. start[b+1]-1]
     Array body_shape_list;   // int32 (max(shapes on bodies, 1))
+    // joints between bodies (maximal coordinates, Warp's semi-implicit joint model): joint j pulls
+    // its parent's frame body_q[parent] * joint_X_p towards its child's body_q[child] * joint_X_c
+    // with the attachment stiffness, leaving free what its type allows
+    Array joint_type;              // JointType, int32 (joint_count)
+    Array joint_parent;            // int32 (joint_count): -1 = the world
+    Array joint_child;             // int32 (joint_count)
+    Array joint_X_p;               // transform (joint_count): the joint frame in the parent's frame (world for -1)
+    Array joint_X_c;               // transform (joint_count): the joint frame in the child's frame
+    Array joint_axis;              // vec3 (joint_count): revolute / prismatic axis in the joint frame
+    Array joint_mode;              // JointMode, int32 (joint_count): what joint_act means
+    Array joint_act;               // float (joint_count): initial drive input (Control::joint_act overrides)
+    Array joint_target_ke;         // float (joint_count): drive stiffness (N m/rad or N/m)
+    Array joint_target_kd;         // float (joint_count): drive damping
+    Array joint_limit_lower;       // float (joint_count): rad or m
+    Array joint_limit_upper;       // float (joint_count)
+    Array joint_limit_ke;          // float (joint_count)
+    Array joint_limit_kd;          // float (joint_count)
+    Array joint_collision_filter;  // int32 (joint_count): 1 = the parent's and child's shapes do not collide
+    Array body_joint_start;        // int32 (body_count + 1): body b's joints are body_joint_list[start[b] ..]
+    Array body_joint_list;         // int32 (max(2 joint_count, 1))
+    float joint_attach_ke = 1.0e3f;  // N/m (and N m/rad): the attachment's stiffness (Warp's default)
+    float joint_attach_kd = 1.0e2f;  // N s/m: its damping (angular: 1% of it, as Warp)
+
     // the ground's contact material with body shapes (Warp's ground shape parameters)
     float ground_ke = 1.0e5f, ground_kd = 1.0e3f, ground_kf = 1.0e3f, ground_mu = 0.5f, ground_restitution = 0.0f;
 
@@ -202,6 +230,7 @@ struct Control {
     Array particle_f;  // external forces, vec3 (particle_count); empty = none
     Array body_f;      // external wrenches (torque about the centre of mass, force; world frame),
                        // spatial_vector (body_count); empty = none
+    Array joint_act;   // drive inputs, float (joint_count); empty = the model's joint_act
 };
 
 // Element types of the model's arrays.

@@ -78,6 +78,16 @@ struct ShapeParams {
     float thickness = NAN;    // m, added to the shape's surface for contact (not for mass)
 };
 
+// A joint's one degree of freedom (revolute, prismatic): Warp's add_joint_* keywords and defaults.
+struct JointAxisDef {
+    Vec3 axis = Vec3(1, 0, 0);        // in the joint frame (normalised)
+    float target = 0.0f;              // initial joint_act: a target position or velocity, or a force (by mode)
+    float target_ke = 0.0f, target_kd = 0.0f;
+    int mode = JOINT_MODE_FORCE;      // JointMode
+    float limit_lower = -6.283185307f, limit_upper = 6.283185307f;  // rad or m
+    float limit_ke = NAN, limit_kd = NAN;  // NaN: default_joint_limit_ke / kd
+};
+
 // A particle grid in the x-z plane held by springs: the cloth benchmark of issue 8. Structural
 // springs to the +1 neighbours along x and z, bending springs to the +2 neighbours, shear springs
 // along both diagonals; `fix_corners` gives the two corners of the first row mass 0.
@@ -162,6 +172,29 @@ public:
     int add_shape_capsule(int body, const Vec3& pos, const Quat& rot, float radius, float half_height, const ShapeParams& p = {});
     int body_count() const { return int(body_q.size()); }
 
+    // [SECTION] Joints (maximal coordinates; Warp's add_joint_*). `parent` is a body or -1 (the
+    // world); the joint frame is parent_xform in the parent's frame and child_xform in the
+    // child's. `collision_filter_parent`: the two bodies' shapes do not collide. `armature` is kept
+    // for reduced-coordinate solvers (the semi-implicit one does not use it, as Warp's). Return the
+    // joint's index.
+    struct Xform {
+        Vec3 p = Vec3::Zero();
+        Quat q = Quat::Identity();
+    };
+    float default_joint_limit_ke = 100.0f, default_joint_limit_kd = 1.0f;
+    int add_joint_revolute(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
+                           const JointAxisDef& axis = {}, bool collision_filter_parent = true, float armature = 0.01f,
+                           const std::string& name = "");
+    int add_joint_prismatic(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
+                            const JointAxisDef& axis = {}, bool collision_filter_parent = true, float armature = 0.01f,
+                            const std::string& name = "");
+    int add_joint_ball(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
+                       bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
+    int add_joint_fixed(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
+                        bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
+    int add_joint_free(int child, const Xform& parent_xform = {}, int parent = -1, const std::string& name = "");
+    int joint_count() const { return int(joint_type.size()); }
+
     int particle_count() const { return int(particle_q.size()); }
     // Nothing to simulate: each solver family's elements count here (a scene refuses an empty builder).
     bool empty() const { return particle_count() == 0 && body_count() == 0; }
@@ -200,12 +233,21 @@ public:
     std::vector<MassProperties> body_mass;      // mass, com, inertia about com (body frame), double
     std::vector<double> body_armature;          // kg m^2, added to the inertia's diagonal
     std::vector<std::string> body_name;
+    std::vector<int> joint_type, joint_parent, joint_child, joint_mode, joint_collision_filter;
+    std::vector<std::array<float, 7>> joint_X_p, joint_X_c;
+    std::vector<Vec3> joint_axis;
+    std::vector<float> joint_act, joint_target_ke, joint_target_kd, joint_limit_lower, joint_limit_upper, joint_limit_ke,
+        joint_limit_kd, joint_armature;
+    std::vector<std::string> joint_name;
+    float joint_attach_ke = 1.0e3f, joint_attach_kd = 1.0e2f;  // copied into the Model (Warp's defaults)
     Vec3 gravity;
     std::array<float, 4> ground_plane{0, 1, 0, 0};
 
 private:
     void check_particle(const char* what, int i) const;
     int add_shape(int type, const Vec3& pos, const Quat& rot, const Vec3& scale, float thickness);
+    int add_joint(const char* call, int type, int parent, int child, const Xform& parent_xform, const Xform& child_xform,
+                  const JointAxisDef& axis, bool filter, float armature, const std::string& name);
     int add_body_shape(const char* call, int body, int type, const Vec3& pos, const Quat& rot, const Vec3& scale,
                        const ShapeParams& p);
 };
