@@ -96,7 +96,7 @@ def initial_forces():
     return [3.0 * math.sin(omega * (k + 0.5) * SECONDS / KNOTS) for k in range(KNOTS)]
 
 
-def optimise(iterations=40, rate=400.0, device=None, verbose=False):
+def optimise(iterations=25, rate=2500.0, device=None, verbose=False):
     sim = CartPole(device)
     u = np.array(initial_forces())
     losses = []

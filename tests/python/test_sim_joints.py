@@ -86,3 +86,58 @@ def test_joint_keywords_are_simulated_or_refused():
         b.add_joint_revolute(a, c, target=float("nan"))
     assert b.add_joint_free(c) == 0
     assert b.joint_count == 1
+
+
+def test_builder_joint_q_writes_through_and_eval_fk_ik_round_trip():
+    b = wp.sim.ModelBuilder()
+    b.add_articulation()
+    parent = -1
+    for k in range(2):
+        body = b.add_body(origin=((0.3 * k, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
+        b.add_shape_box(body=body, hx=0.15, hy=0.03, hz=0.03)
+        b.add_joint_revolute(parent, body, parent_xform=((0.15 if parent >= 0 else 0.0, 1.0 if parent < 0 else 0.0, 0.0),
+                                                         (0.0, 0.0, 0.0, 1.0)),
+                             child_xform=((-0.15, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)), axis=(0.0, 0.0, 1.0))
+        parent = body
+    b.joint_q[0] = 0.4          # item assignment reaches the builder (a copy would drop it)
+    b.joint_q[1:2] = [-0.9]
+    assert list(b.joint_q) == pytest.approx([0.4, -0.9])
+    with pytest.raises(ValueError, match="1 values for 2 entries"):
+        b.joint_q[0:2] = [1.0]
+    model = b.finalize(device="cpu")
+    assert (model.joint_coord_count, model.joint_dof_count, model.articulation_count) == (2, 2, 1)
+    state = model.state()
+    wp.sim.eval_fk(model, model.joint_q, model.joint_qd, None, state)
+    q = state.body_q.numpy()
+    # The first link turned by 0.4 about the pivot at (0, 1, 0): its centre at 0.15 (cos, sin).
+    assert q[0][:2] == pytest.approx([0.15 * math.cos(0.4), 1.0 + 0.15 * math.sin(0.4)], abs=1e-6)
+    joint_q = wp.zeros(2, dtype=float)
+    joint_qd = wp.zeros(2, dtype=float)
+    wp.sim.eval_ik(model, state, joint_q, joint_qd)
+    assert joint_q.numpy() == pytest.approx([0.4, -0.9], abs=1e-6)
+
+
+def test_cartpole_gradient_matches_finite_differences_and_swings_up():
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples"))
+    import sim_cartpole
+
+    sim = sim_cartpole.CartPole("cpu")
+    u = np.array(sim_cartpole.initial_forces())
+    loss, grad = sim.loss_and_gradient(u)
+    for k in (3, 12):
+        eps = 0.05
+        hi, lo = u.copy(), u.copy()
+        hi[k] += eps
+        lo[k] -= eps
+        sim.set_forces(hi)
+        f_hi = sim.forward()
+        sim.set_forces(lo)
+        f_lo = sim.forward()
+        assert grad[k] == pytest.approx((f_hi - f_lo) / (2 * eps), rel=0.05)
+    u, losses, sim = sim_cartpole.optimise(device="cpu")
+    assert losses[-1] < 0.05 * losses[0]
+    sim.set_forces(u)
+    sim.forward()
+    assert sim.tip_height() > 0.15  # from hanging (-0.5 m) to above the cart
