@@ -3,6 +3,7 @@
 // upload of every array.
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "engine/model_builder.h"
 
@@ -64,6 +65,31 @@ void upload_mesh_sdfs(const ModelBuilder& b, Model& m, const Uploader& up) {
     m.shape_sdf_dims = up(compiler::int32_type(), {m.shape_count, 4}, dims, false);
     m.shape_sdf_origin = up(vec3_type(), {m.shape_count}, origin, false);
     m.shape_sdf_cell = up(compiler::float32_type(), {m.shape_count}, cell, false);
+}
+
+// Worlds (add_builder): body shapes of two worlds never touch (kernels/rigid.py). What is not
+// separated by world yet is refused rather than simulated wrongly: particle-particle contact, and
+// particles of one world meeting the static shapes of another.
+void check_worlds(const ModelBuilder& b) {
+    if (b.num_worlds < 2) return;
+    std::set<int> particle_worlds;
+    for (int i = 0; i < b.particle_count(); ++i)
+        particle_worlds.insert(size_t(i) < b.particle_world.size() ? b.particle_world[size_t(i)] : -1);
+    particle_worlds.erase(-1);
+    if (b.particle_contact && particle_worlds.size() > 1)
+        throw BuildError("finalize: particles of " + std::to_string(particle_worlds.size()) +
+                         " worlds with particle-particle contact on: that contact does not separate worlds yet (turn "
+                         "particle_contact off, or add the copies with separate_world false)");
+    for (size_t s = 0; s < b.shape_geo_type.size(); ++s) {
+        const int w = s < b.shape_world.size() ? b.shape_world[s] : -1;
+        if (b.shape_body[s] >= 0 || w < 0) continue;
+        for (int pw : particle_worlds)
+            if (pw != w)
+                throw BuildError("finalize: static shape " + std::to_string(s) + " belongs to world " + std::to_string(w) +
+                                 " but particles of world " + std::to_string(pw) +
+                                 " would collide with it (particle-shape contact does not separate worlds yet; add "
+                                 "shared static shapes to the builder itself, world -1)");
+    }
 }
 
 // The rigid bodies: poses, velocities, mass properties (inverses in double precision) and each
@@ -276,6 +302,11 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     m.shape_geo_thickness = up(f32, {m.shape_count}, shape_geo_thickness, false);
     m.shape_body = up(i32, {m.shape_count}, shape_body, false);
     m.shape_materials = up(f32, {m.shape_count, 6}, flatten(shape_material), false);
+    check_worlds(*this);
+    std::vector<int> shape_worlds = shape_world;
+    shape_worlds.resize(size_t(m.shape_count), -1);
+    m.num_worlds = num_worlds;
+    m.shape_world = up(i32, {std::max(m.shape_count, 1)}, shape_worlds.empty() ? std::vector<int>{-1} : shape_worlds, false);
     upload_mesh_sdfs(*this, m, up);
     upload_bodies(*this, m, up);
     upload_joints(*this, m, up);

@@ -160,6 +160,8 @@ struct Model {
     Array body_inv_mass;     // 1/kg, float (body_count)
     Array body_inertia;      // kg m^2, mat33 (body_count): about the centre of mass, body frame
     Array body_inv_inertia;  // mat33 (body_count); zero for kinematic bodies
+    int num_worlds = 0;      // worlds made by ModelBuilder::add_builder
+    Array shape_world;       // int32 (max(shape_count, 1)): the shape's world, -1 = touches every world
     Array body_shape_start;  // int32 (body_count + 1): body b's shapes are body_shape_list[start[b] .. start[b+1]-1]
     Array body_shape_list;   // int32 (max(shapes on bodies, 1))
     // joints between bodies (maximal coordinates, Warp's semi-implicit joint model): joint j pulls

@@ -215,6 +215,19 @@ public:
     int joint_q_start(int j) const;
     int joint_qd_start(int j) const;
 
+    // [SECTION] Copies of a model (Warp's add_builder; engine/add_builder.cpp)
+    // Appends everything `other` holds, moved by the rigid transform `xform` (particles, static
+    // shapes, bodies and joint frames on the world), with its indices offset; this builder's
+    // model-wide settings (gravity, ground, contact parameters) stay. With `separate_world`, the
+    // copy becomes a world of its own (world ids 0, 1, ...): body shapes of two worlds never touch
+    // (elements added directly, world -1, touch every world). Returns the copy's world id, or -1.
+    // Throws BuildError where a separation is not simulated yet (finalize: particle contact or
+    // static shapes shared by particles of several worlds).
+    int add_builder(const ModelBuilder& other, const Xform& xform = {}, bool separate_world = true);
+    int num_worlds = 0;                                        // worlds made by add_builder(separate_world)
+    int num_envs = 0;                                          // Warp's count of add_builder copies (update_num_env_count)
+    std::vector<int> particle_world, shape_world, body_world;  // -1: every world
+
     int particle_count() const { return int(particle_q.size()); }
     // Nothing to simulate: each solver family's elements count here (a scene refuses an empty builder).
     bool empty() const { return particle_count() == 0 && body_count() == 0; }

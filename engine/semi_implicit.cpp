@@ -207,6 +207,7 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
             .add("ground_mu", f(m.ground_mu))
             .add("external_f", a(body_ext ? control->body_f : in.body_qd))
             .add("has_external_f", i(body_ext ? 1 : 0))
+            .add("shape_world", a(m.shape_world))
             .add("body_joint_start", a(m.body_joint_start))
             .add("body_joint_list", a(m.body_joint_list))
             .add("joint_type", a(m.joint_type))

@@ -294,6 +294,15 @@ def joint_wrench(
 
 
 @wp.func
+def same_world(shape_world: wp.array(dtype=int), a: int, b: int) -> bool:
+    # Whether shapes a and b may touch: the same world (ModelBuilder::add_builder), or either in
+    # world -1, which touches every world.
+    wa = shape_world[a]
+    wb = shape_world[b]
+    return wa < 0 or wb < 0 or wa == wb
+
+
+@wp.func
 def joined(b: int, other: int, body_joint_start: wp.array(dtype=int), body_joint_list: wp.array(dtype=int),
            joint_parent: wp.array(dtype=int), joint_child: wp.array(dtype=int),
            joint_collision_filter: wp.array(dtype=int)) -> bool:
@@ -352,6 +361,7 @@ def eval_body_forces(
     joint_collision_filter: wp.array(dtype=int),
     joint_attach_ke: float,
     joint_attach_kd: float,
+    shape_world: wp.array(dtype=int),
     body_f: wp.array(dtype=wp.spatial_vector),
 ):
     b = wp.tid()
@@ -386,8 +396,9 @@ def eval_body_forces(
                     t = t + wp.cross(xc - com, fc)
             for sb in range(shape_count):
                 ob = shape_body[sb]
-                if ob != b and (ob < 0 or (points_into(ta, shape_geo_type[sb], sa, sb) and not joined(
-                        b, ob, body_joint_start, body_joint_list, joint_parent, joint_child, joint_collision_filter))):
+                if ob != b and same_world(shape_world, sa, sb) and (ob < 0 or (points_into(
+                        ta, shape_geo_type[sb], sa, sb) and not joined(b, ob, body_joint_start, body_joint_list,
+                                                                        joint_parent, joint_child, joint_collision_filter))):
                     Xh = shape_transform[sb]
                     qh = still
                     ch = wp.vec3(0.0)
@@ -417,7 +428,7 @@ def eval_body_forces(
                 r = pl[3] + shape_geo_thickness[sp]
                 for si in range(body_shape_start[b], body_shape_start[b + 1]):
                     sh = body_shape_list[si]
-                    if points_into(tp, shape_geo_type[sh], sp, sh):
+                    if points_into(tp, shape_geo_type[sh], sp, sh) and same_world(shape_world, sp, sh):
                         fc, xc = pair_force(x, r, qo, com_o, sp, sh, Xb * shape_transform[sh], qd, com, shape_geo_type,
                                             shape_geo_scale, shape_geo_thickness, shape_materials, shape_sdf_values,
                                             shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)

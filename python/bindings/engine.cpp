@@ -45,6 +45,7 @@ void bind_engine(py::module_& m) {
         .def_readonly("shape_count", &Model::shape_count)
         .def_readonly("body_count", &Model::body_count)
         .def_readonly("joint_count", &Model::joint_count)
+        .def_readonly("num_worlds", &Model::num_worlds)
         .def_readonly("joint_coord_count", &Model::joint_coord_count)
         .def_readonly("joint_dof_count", &Model::joint_dof_count)
         .def_readonly("articulation_count", &Model::articulation_count)
@@ -107,6 +108,7 @@ void bind_engine(py::module_& m) {
              {"body_inv_inertia", &Model::body_inv_inertia},
              {"body_shape_start", &Model::body_shape_start},
              {"body_shape_list", &Model::body_shape_list},
+             {"shape_world", &Model::shape_world},
              {"joint_type", &Model::joint_type},
              {"joint_parent", &Model::joint_parent},
              {"joint_child", &Model::joint_child},
@@ -234,6 +236,17 @@ void bind_engine(py::module_& m) {
         .def_property_readonly("joint_count", &ModelBuilder::joint_count)
         .def_readwrite("joint_attach_ke", &ModelBuilder::joint_attach_ke)
         .def_readwrite("joint_attach_kd", &ModelBuilder::joint_attach_kd)
+        .def(
+            "add_builder",
+            [](ModelBuilder& s, const ModelBuilder& other, const V3& pos, const Q4& rot, bool separate) {
+                return s.add_builder(other, {v3(pos), q4(rot)}, separate);
+            },
+            py::arg("other"), py::arg("pos"), py::arg("rot"), py::arg("separate_world"))
+        .def_readwrite("num_worlds", &ModelBuilder::num_worlds)
+        .def_readwrite("num_envs", &ModelBuilder::num_envs)
+        .def_readwrite("particle_world", &ModelBuilder::particle_world)
+        .def_readwrite("shape_world", &ModelBuilder::shape_world)
+        .def_readwrite("body_world", &ModelBuilder::body_world)
         .def_readwrite("joint_q", &ModelBuilder::joint_q)
         .def_readwrite("joint_qd", &ModelBuilder::joint_qd)
         .def("add_articulation", &ModelBuilder::add_articulation)

@@ -409,6 +409,22 @@ class ModelBuilder:
         c = "set_body_velocity"
         self._cpp.set_body_velocity(int(body), _f32s(c, "angular", angular, 3), _f32s(c, "linear", linear, 3))
 
+    def add_builder(self, builder, xform=None, update_num_env_count=True, separate_collision_group=True):
+        """Appends a copy of `builder` moved by `xform` (Warp's add_builder): its particles,
+        elements, shapes, bodies and joints with their indices offset. `separate_collision_group`
+        makes the copy a world of its own whose body shapes never touch another world's
+        (finalize refuses what is not separated yet: particle-particle contact between worlds,
+        particles meeting another world's static shapes); `update_num_env_count` counts it in
+        num_envs. Returns nothing, as Warp's."""
+        c = "add_builder"
+        if not isinstance(builder, ModelBuilder):
+            raise TypeError(f"{c}: builder must be a wp.sim.ModelBuilder, got {type(builder).__name__}")
+        pos, rot = _transform_parts(c, xform)
+        self._cpp.add_builder(builder._cpp, _f32s(c, "xform.p", pos, 3), _f32s(c, "xform.q", rot, 4),
+                              bool(separate_collision_group))
+        if update_num_env_count:
+            self._cpp.num_envs += 1
+
     def _joint(self, c, kind, parent, child, parent_xform, child_xform, axis=(1.0, 0.0, 0.0), target=None, target_ke=0.0,
                target_kd=0.0, mode=JOINT_MODE_FORCE, limit_lower=None, limit_upper=None, limit_ke=None, limit_kd=None,
                linear_compliance=0.0, angular_compliance=0.0, armature=0.01, name=None, collision_filter_parent=True,

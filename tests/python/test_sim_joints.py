@@ -141,3 +141,25 @@ def test_cartpole_gradient_matches_finite_differences_and_swings_up():
     sim.set_forces(u)
     sim.forward()
     assert sim.tip_height() > 0.15  # from hanging (-0.5 m) to above the cart
+
+
+def test_add_builder_makes_separate_worlds_with_warps_keywords():
+    one = wp.sim.ModelBuilder()
+    body = one.add_body(origin=((0.3, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
+    one.add_shape_box(body=body, hx=0.1, hy=0.1, hz=0.1)
+    one.add_joint_revolute(-1, body, parent_xform=((0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0)),
+                           child_xform=((-0.3, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)), axis=(0.0, 0.0, 1.0))
+    batch = wp.sim.ModelBuilder()
+    for k in range(3):
+        batch.add_builder(one, xform=((2.0 * k, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
+    batch.add_builder(one, xform=((0.0, 0.0, 5.0), (0.0, 0.0, 0.0, 1.0)), update_num_env_count=False,
+                      separate_collision_group=False)
+    assert (batch.body_count, batch.joint_count, batch.num_envs, batch.num_worlds) == (4, 4, 3, 3)
+    assert list(batch.body_world) == [0, 1, 2, -1]
+    model = batch.finalize(device="cpu")
+    assert model.shape_world.numpy().tolist() == [0, 1, 2, -1]
+    assert model.body_q.numpy()[1][:3] == pytest.approx([2.3, 1.0, 0.0])
+    with pytest.raises(TypeError, match="add_builder: builder must be a wp.sim.ModelBuilder, got int"):
+        batch.add_builder(3)
+    with pytest.raises(TypeError, match="separate_group"):
+        batch.add_builder(one, separate_group=True)
