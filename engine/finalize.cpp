@@ -124,11 +124,15 @@ void upload_bodies(const ModelBuilder& b, Model& m, const Uploader& up) {
     m.body_inv_mass = up(f32, {nb}, inv_mass, true);
     m.body_inertia = up(m33, {nb}, inertia, true);
     m.body_inv_inertia = up(m33, {nb}, inv_inertia, true);
+    // Each body's shapes in index order: one pass over the shapes (a model of N copies has N times
+    // the bodies and the shapes, so a loop over both would be quadratic in N).
+    std::vector<std::vector<int>> of_body(static_cast<size_t>(nb));
+    for (size_t s = 0; s < b.shape_body.size(); ++s)
+        if (b.shape_body[s] >= 0) of_body[size_t(b.shape_body[s])].push_back(int(s));
     std::vector<int> start(size_t(nb) + 1, 0), list;
     for (int k = 0; k < nb; ++k) {
         start[size_t(k)] = int(list.size());
-        for (size_t s = 0; s < b.shape_body.size(); ++s)
-            if (b.shape_body[s] == k) list.push_back(int(s));
+        list.insert(list.end(), of_body[size_t(k)].begin(), of_body[size_t(k)].end());
     }
     start[size_t(nb)] = int(list.size());
     if (list.empty()) list = {0};
@@ -169,12 +173,16 @@ void upload_joints(const ModelBuilder& b, Model& m, const Uploader& up) {
     m.joint_limit_ke = up(f32, {n}, pad(b.joint_limit_ke), true);
     m.joint_limit_kd = up(f32, {n}, pad(b.joint_limit_kd), true);
     m.joint_collision_filter = up(i32, {n}, pad(b.joint_collision_filter), false);
+    std::vector<std::vector<int>> of_body(static_cast<size_t>(nb));  // in joint order, as a loop over joints
+    for (int j = 0; j < nj; ++j) {
+        if (b.joint_type[size_t(j)] == JOINT_FREE) continue;
+        if (b.joint_parent[size_t(j)] >= 0) of_body[size_t(b.joint_parent[size_t(j)])].push_back(j);
+        of_body[size_t(b.joint_child[size_t(j)])].push_back(j);
+    }
     std::vector<int> start(size_t(nb) + 1, 0), list;
     for (int k = 0; k < nb; ++k) {
         start[size_t(k)] = int(list.size());
-        for (int j = 0; j < nj; ++j)
-            if ((b.joint_parent[size_t(j)] == k || b.joint_child[size_t(j)] == k) && b.joint_type[size_t(j)] != JOINT_FREE)
-                list.push_back(j);
+        list.insert(list.end(), of_body[size_t(k)].begin(), of_body[size_t(k)].end());
     }
     start[size_t(nb)] = int(list.size());
     m.body_joint_start = up(i32, {int64_t(nb) + 1}, start, false);
@@ -307,6 +315,24 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     shape_worlds.resize(size_t(m.shape_count), -1);
     m.num_worlds = num_worlds;
     m.shape_world = up(i32, {std::max(m.shape_count, 1)}, shape_worlds.empty() ? std::vector<int>{-1} : shape_worlds, false);
+    std::vector<int> body_worlds = body_world;
+    body_worlds.resize(size_t(body_count()), -1);
+    m.body_world = up(i32, {std::max(body_count(), 1)}, body_worlds.empty() ? std::vector<int>{-1} : body_worlds, false);
+    // Shapes grouped by world, the shared ones (world -1) last, each group in index order.
+    std::vector<std::vector<int>> of_world(size_t(num_worlds) + 1);
+    for (int s = 0; s < m.shape_count; ++s) {
+        const int w = shape_worlds[size_t(s)];
+        of_world[w >= 0 && w < num_worlds ? size_t(w) : size_t(num_worlds)].push_back(s);
+    }
+    std::vector<int> wstart(size_t(num_worlds) + 2, 0), wlist;
+    for (int w = 0; w <= num_worlds; ++w) {
+        wstart[size_t(w)] = int(wlist.size());
+        wlist.insert(wlist.end(), of_world[size_t(w)].begin(), of_world[size_t(w)].end());
+    }
+    wstart[size_t(num_worlds) + 1] = int(wlist.size());
+    m.world_shape_start = up(i32, {int64_t(num_worlds) + 2}, wstart, false);
+    m.world_shape_list =
+        up(i32, {std::max<int64_t>(int64_t(wlist.size()), 1)}, wlist.empty() ? std::vector<int>{0} : wlist, false);
     upload_mesh_sdfs(*this, m, up);
     upload_bodies(*this, m, up);
     upload_joints(*this, m, up);

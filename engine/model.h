@@ -153,17 +153,21 @@ struct Model {
 
     // rigid bodies (kernels/rigid.py): a body's frame is body_q; its centre of mass body_com (in
     // that frame); body_qd = (w, v), angular velocity and centre-of-mass velocity in the world
-    Array body_q;            // initial poses, transform (body_count)
-    Array body_qd;           // initial velocities, spatial_vector (body_count)
-    Array body_com;          // m, vec3 (body_count): centre of mass in the body frame
-    Array body_mass;         // kg, float (body_count); 0 = kinematic (moves at its velocity)
-    Array body_inv_mass;     // 1/kg, float (body_count)
-    Array body_inertia;      // kg m^2, mat33 (body_count): about the centre of mass, body frame
-    Array body_inv_inertia;  // mat33 (body_count); zero for kinematic bodies
-    int num_worlds = 0;      // worlds made by ModelBuilder::add_builder
-    Array shape_world;       // int32 (max(shape_count, 1)): the shape's world, -1 = touches every world
-    Array body_shape_start;  // int32 (body_count + 1): body b's shapes are body_shape_list[start[b] .. start[b+1]-1]
-    Array body_shape_list;   // int32 (max(shapes on bodies, 1))
+    Array body_q;             // initial poses, transform (body_count)
+    Array body_qd;            // initial velocities, spatial_vector (body_count)
+    Array body_com;           // m, vec3 (body_count): centre of mass in the body frame
+    Array body_mass;          // kg, float (body_count); 0 = kinematic (moves at its velocity)
+    Array body_inv_mass;      // 1/kg, float (body_count)
+    Array body_inertia;       // kg m^2, mat33 (body_count): about the centre of mass, body frame
+    Array body_inv_inertia;   // mat33 (body_count); zero for kinematic bodies
+    int num_worlds = 0;       // worlds made by ModelBuilder::add_builder
+    Array shape_world;        // int32 (max(shape_count, 1)): the shape's world, -1 = touches every world
+    Array body_world;         // int32 (max(body_count, 1)): the body's world, -1 = every world
+    Array world_shape_start;  // int32 (num_worlds + 2): world w's shapes are world_shape_list[start[w] ..
+                              // start[w+1]-1]; entry num_worlds holds the shared shapes (world -1)
+    Array world_shape_list;   // int32 (max(shape_count, 1))
+    Array body_shape_start;   // int32 (body_count + 1): body b's shapes are body_shape_list[start[b] .. start[b+1]-1]
+    Array body_shape_list;    // int32 (max(shapes on bodies, 1))
     // joints between bodies (maximal coordinates, Warp's semi-implicit joint model): joint j pulls
     // its parent's frame body_q[parent] * joint_X_p towards its child's body_q[child] * joint_X_c
     // with the attachment stiffness, leaving free what its type allows. Per-joint arrays have

@@ -294,6 +294,29 @@ def joint_wrench(
 
 
 @wp.func
+def candidate_count(wb: int, shape_count: int, world_shape_start: wp.array(dtype=int), num_worlds: int) -> int:
+    # How many shapes a body of world wb is tested against: every shape for world -1, else its
+    # world's shapes and the shared ones (world -1), so that N worlds cost N bodies x their own
+    # shapes, not N^2.
+    if wb < 0:
+        return shape_count
+    return (world_shape_start[wb + 1] - world_shape_start[wb]) + (world_shape_start[num_worlds + 1] -
+                                                                  world_shape_start[num_worlds])
+
+
+@wp.func
+def candidate_shape(k: int, wb: int, world_shape_start: wp.array(dtype=int), world_shape_list: wp.array(dtype=int),
+                    num_worlds: int) -> int:
+    # The k-th of those shapes: for world -1 shape k itself (index order, as without worlds).
+    if wb < 0:
+        return k
+    n = world_shape_start[wb + 1] - world_shape_start[wb]
+    if k < n:
+        return world_shape_list[world_shape_start[wb] + k]
+    return world_shape_list[world_shape_start[num_worlds] + k - n]
+
+
+@wp.func
 def same_world(shape_world: wp.array(dtype=int), a: int, b: int) -> bool:
     # Whether shapes a and b may touch: the same world (ModelBuilder::add_builder), or either in
     # world -1, which touches every world.
@@ -362,9 +385,14 @@ def eval_body_forces(
     joint_attach_ke: float,
     joint_attach_kd: float,
     shape_world: wp.array(dtype=int),
+    body_world: wp.array(dtype=int),
+    world_shape_start: wp.array(dtype=int),
+    world_shape_list: wp.array(dtype=int),
+    num_worlds: int,
     body_f: wp.array(dtype=wp.spatial_vector),
 ):
     b = wp.tid()
+    wb = body_world[b]
     Xb = body_q[b]
     qd = body_qd[b]
     com = wp.transform_point(Xb, body_com[b])
@@ -394,7 +422,8 @@ def eval_body_forces(
                                              0.5 * (shape_materials[sa, 4] + ground_mu))
                     f = f + fc
                     t = t + wp.cross(xc - com, fc)
-            for sb in range(shape_count):
+            for kb in range(candidate_count(wb, shape_count, world_shape_start, num_worlds)):
+                sb = candidate_shape(kb, wb, world_shape_start, world_shape_list, num_worlds)
                 ob = shape_body[sb]
                 if ob != b and same_world(shape_world, sa, sb) and (ob < 0 or (points_into(
                         ta, shape_geo_type[sb], sa, sb) and not joined(b, ob, body_joint_start, body_joint_list,
@@ -413,7 +442,8 @@ def eval_body_forces(
                     f = f + fc
                     t = t + wp.cross(xc - com, fc)
     # The reactions: other bodies' points in this body's shapes.
-    for sp in range(shape_count):
+    for kp in range(candidate_count(wb, shape_count, world_shape_start, num_worlds)):
+        sp = candidate_shape(kp, wb, world_shape_start, world_shape_list, num_worlds)
         ob = shape_body[sp]
         if ob >= 0 and ob != b and not joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
                                                joint_collision_filter):

@@ -1,0 +1,125 @@
+// bench/engine/worlds_bench.cpp: batched worlds (ModelBuilder::add_builder): a jointed quadruped
+// written for this benchmark (a torso and four two-link legs, 9 boxes, 8 hinges with position
+// drives, standing on the ground) copied into N separate worlds of one model and stepped by the
+// semi-implicit integrator, one launch per kernel for all worlds.
+//
+//   worlds_bench [--device cpu|cuda:0|sim:h200] [--worlds 1,64,4096] [--steps 100]
+//
+// One warm-up step, then `steps` timed steps (synchronised by a host copy before and after).
+// Prints a markdown table: worlds, ms per step, world-steps per second, and the cost of one world
+// relative to the single-world model (efficiency: 1 world's ms x N / N worlds' ms).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/integrator_registry.h"
+#include "engine/model_builder.h"
+
+using namespace weft;
+using engine::Quat;
+using engine::Vec3;
+
+namespace {
+
+engine::ModelBuilder quadruped() {
+    engine::ModelBuilder b;
+    b.joint_attach_ke = 1.0e4f;
+    const float hip_y = 0.62f;
+    int torso = b.add_body(Vec3(0, hip_y, 0), Quat::Identity(), Vec3::Zero(), Eigen::Matrix3f::Zero(), 0, 0, "torso");
+    b.add_shape_box(torso, Vec3::Zero(), Quat::Identity(), 0.3f, 0.06f, 0.15f);
+    const float leg_x[4] = {0.25f, 0.25f, -0.25f, -0.25f}, leg_z[4] = {0.2f, -0.2f, 0.2f, -0.2f};
+    for (int l = 0; l < 4; ++l) {
+        int thigh = b.add_body(Vec3(leg_x[l], hip_y - 0.15f, leg_z[l]));
+        b.add_shape_box(thigh, Vec3::Zero(), Quat::Identity(), 0.04f, 0.15f, 0.04f);
+        int shin = b.add_body(Vec3(leg_x[l], hip_y - 0.45f, leg_z[l]));
+        b.add_shape_box(shin, Vec3::Zero(), Quat::Identity(), 0.035f, 0.15f, 0.035f);
+        engine::JointAxisDef hinge;
+        hinge.axis = Vec3::UnitZ();
+        hinge.mode = engine::JOINT_MODE_TARGET_POSITION;
+        hinge.target = 0.0f;
+        hinge.target_ke = 1500.0f;
+        hinge.target_kd = 20.0f;
+        hinge.limit_lower = -1.2f;
+        hinge.limit_upper = 1.2f;
+        b.add_joint_revolute(torso, thigh, {Vec3(leg_x[l], 0, leg_z[l]), Quat::Identity()}, {Vec3(0, 0.15f, 0), Quat::Identity()},
+                             hinge);
+        b.add_joint_revolute(thigh, shin, {Vec3(0, -0.15f, 0), Quat::Identity()}, {Vec3(0, 0.15f, 0), Quat::Identity()}, hinge);
+    }
+    return b;
+}
+
+// Milliseconds per step; `torso_y` receives world 0's torso height after the steps (standing: ~0.62 m).
+double ms_per_step(const engine::Model& m, float dt, int steps, double& torso_y) {
+    engine::State s0 = m.state(), s1 = m.state();
+    auto integ = engine::create_integrator("semi_implicit");
+    integ->simulate(m, s0, s1, dt);
+    std::swap(s0, s1);
+    std::vector<float> sync(size_t(m.body_count) * 7);
+    s0.body_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
+    auto t = std::chrono::steady_clock::now();
+    for (int k = 0; k < steps; ++k) {
+        integ->simulate(m, s0, s1, dt);
+        std::swap(s0, s1);
+    }
+    s0.body_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
+    for (float x : sync)
+        if (!std::isfinite(x)) {
+            fprintf(stderr, "worlds_bench: the quadrupeds diverged (non-finite pose)\n");
+            std::exit(1);
+        }
+    torso_y = sync[1];
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count() * 1000.0 / steps;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string device = "cpu";
+    std::vector<int> worlds = {1, 64, 4096};
+    int steps = 100;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string a = argv[i], v = argv[i + 1];
+        if (a == "--device")
+            device = v;
+        else if (a == "--steps")
+            steps = std::atoi(v.c_str());
+        else if (a == "--worlds") {
+            worlds.clear();
+            std::stringstream ss(v);
+            std::string tok;
+            while (std::getline(ss, tok, ',')) worlds.push_back(std::atoi(tok.c_str()));
+        } else {
+            fprintf(stderr, "usage: worlds_bench [--device D] [--worlds N,M] [--steps S]\n");
+            return 2;
+        }
+    }
+    if (argc % 2 == 0) {
+        fprintf(stderr, "usage: worlds_bench [--device D] [--worlds N,M] [--steps S]\n");
+        return 2;
+    }
+    const float dt = 2.0e-4f;
+    engine::ModelBuilder one = quadruped();
+    printf("quadruped: %d bodies, %d joints per world; dt %.1e s; device %s; %d steps\n\n", one.body_count(), one.joint_count(),
+           dt, device.c_str(), steps);
+    printf("| worlds | ms / step | world-steps / s | efficiency vs 1 world | torso height after (m) |\n|---|---|---|---|---|\n");
+    double one_ms = 0;
+    for (int n : worlds) {
+        engine::ModelBuilder b;
+        b.joint_attach_ke = one.joint_attach_ke;  // model-wide: add_builder copies elements, not settings
+        const int side = int(std::ceil(std::sqrt(double(n))));
+        for (int w = 0; w < n; ++w)
+            b.add_builder(one, {Vec3(2.0f * float(w % side), 0, 2.0f * float(w / side)), Quat::Identity()});
+        engine::Model m = b.finalize(device);
+        double torso_y = 0;
+        const double ms = ms_per_step(m, dt, steps, torso_y);
+        if (n == 1) one_ms = ms;
+        printf("| %d | %.4f | %.0f | %s | %.3f |\n", n, ms, 1000.0 * n / ms,
+               one_ms > 0 ? (std::to_string(int(std::lround(100.0 * one_ms * n / ms))) + "%").c_str() : "-", torso_y);
+        fflush(stdout);
+    }
+    return 0;
+}
