@@ -3,9 +3,10 @@
 // drives, standing on the ground) copied into N separate worlds of one model and stepped by the
 // semi-implicit integrator, one launch per kernel for all worlds.
 //
-//   worlds_bench [--device cpu|cuda:0|sim:h200] [--worlds 1,64,4096] [--steps 100]
+//   worlds_bench [--device cpu|cuda:0|sim:h200] [--worlds 1,64,4096] [--steps 500]
 //
-// One warm-up step, then `steps` timed steps (synchronised by a host copy before and after).
+// Frames of 50 substeps (one CUDA graph each on cuda devices), two warm-up frames, then `steps` timed
+// steps (synchronised by a host copy before and after).
 // Prints a markdown table: worlds, ms per step, world-steps per second, and the cost of one world
 // relative to the single-world model (efficiency: 1 world's ms x N / N worlds' ms).
 #include <chrono>
@@ -18,6 +19,7 @@
 
 #include "engine/integrator_registry.h"
 #include "engine/model_builder.h"
+#include "engine/stepper.h"
 
 using namespace weft;
 using engine::Quat;
@@ -52,27 +54,32 @@ engine::ModelBuilder quadruped() {
     return b;
 }
 
-// Milliseconds per step; `torso_y` receives world 0's torso height after the steps (standing: ~0.62 m).
-double ms_per_step(const engine::Model& m, float dt, int steps, double& torso_y) {
+// Milliseconds per step over `steps` steps run as frames of 50 substeps through engine::FrameStepper
+// (on CUDA each frame after the first is one graph, as Warp's examples capture theirs); one frame
+// of warm-up. `torso_y` receives world 0's torso height after the steps (standing: ~0.61 m).
+double ms_per_step(const engine::Model& m, float dt, int steps, double& torso_y, bool& graphs) {
     engine::State s0 = m.state(), s1 = m.state();
     auto integ = engine::create_integrator("semi_implicit");
-    integ->simulate(m, s0, s1, dt);
-    std::swap(s0, s1);
+    const int substeps = 50;
+    engine::FrameStepper frames(m, s0, s1, substeps,
+                                [&](engine::State& in, engine::State& out) { integ->simulate(m, in, out, dt); });
+    frames.advance();
+    frames.advance();  // the first replayed frame records its graph
+    graphs = frames.uses_graph();
     std::vector<float> sync(size_t(m.body_count) * 7);
-    s0.body_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
+    frames.current().body_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
+    const int n = std::max(1, steps / substeps);
     auto t = std::chrono::steady_clock::now();
-    for (int k = 0; k < steps; ++k) {
-        integ->simulate(m, s0, s1, dt);
-        std::swap(s0, s1);
-    }
-    s0.body_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
+    for (int k = 0; k < n; ++k) frames.advance();
+    frames.current().body_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
+    const double ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count() * 1000.0 / (n * substeps);
     for (float x : sync)
         if (!std::isfinite(x)) {
             fprintf(stderr, "worlds_bench: the quadrupeds diverged (non-finite pose)\n");
             std::exit(1);
         }
     torso_y = sync[1];
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count() * 1000.0 / steps;
+    return ms;
 }
 
 }  // namespace
@@ -80,7 +87,7 @@ double ms_per_step(const engine::Model& m, float dt, int steps, double& torso_y)
 int main(int argc, char** argv) {
     std::string device = "cpu";
     std::vector<int> worlds = {1, 64, 4096};
-    int steps = 100;
+    int steps = 500;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string a = argv[i], v = argv[i + 1];
         if (a == "--device")
@@ -107,6 +114,7 @@ int main(int argc, char** argv) {
            dt, device.c_str(), steps);
     printf("| worlds | ms / step | world-steps / s | efficiency vs 1 world | torso height after (m) |\n|---|---|---|---|---|\n");
     double one_ms = 0;
+    bool any_graphs = false;
     for (int n : worlds) {
         engine::ModelBuilder b;
         b.joint_attach_ke = one.joint_attach_ke;  // model-wide: add_builder copies elements, not settings
@@ -115,11 +123,14 @@ int main(int argc, char** argv) {
             b.add_builder(one, {Vec3(2.0f * float(w % side), 0, 2.0f * float(w / side)), Quat::Identity()});
         engine::Model m = b.finalize(device);
         double torso_y = 0;
-        const double ms = ms_per_step(m, dt, steps, torso_y);
+        bool graphs = false;
+        const double ms = ms_per_step(m, dt, steps, torso_y, graphs);
+        any_graphs = any_graphs || graphs;
         if (n == 1) one_ms = ms;
         printf("| %d | %.4f | %.0f | %s | %.3f |\n", n, ms, 1000.0 * n / ms,
                one_ms > 0 ? (std::to_string(int(std::lround(100.0 * one_ms * n / ms))) + "%").c_str() : "-", torso_y);
         fflush(stdout);
     }
+    printf("\nframes of 50 substeps, %s\n", any_graphs ? "each one CUDA graph" : "launched eagerly");
     return 0;
 }
