@@ -294,6 +294,35 @@ def joint_wrench(
 
 
 @wp.func
+def shape_bound(geo_type: int, scale: wp.vec3, thickness: float) -> float:
+    # The radius of a sphere about the shape's origin that holds it, its contact points with their
+    # radii, and its thickness; -1 for shapes without one (planes, meshes: always tested).
+    if geo_type == geo.GEO_SPHERE:
+        return scale[0] + thickness
+    if geo_type == geo.GEO_BOX:
+        return wp.length(scale) + thickness
+    if geo_type == geo.GEO_CAPSULE:
+        return scale[0] + scale[1] + thickness
+    return -1.0
+
+
+@wp.func
+def may_touch(Xa: wp.transform, sa: int, Xb: wp.transform, sb: int, shape_geo_type: wp.array(dtype=int),
+              shape_geo_scale: wp.array(dtype=wp.vec3), shape_geo_thickness: wp.array(dtype=float),
+              shape_materials: wp.array2d(dtype=float)) -> bool:
+    # The broad phase: false only where the two shapes' bounding spheres are further apart than the
+    # pair's adhesion distance, so that every pair it skips would have given exactly zero force
+    # (the step's bits do not change; it only saves the narrow phase of distant pairs).
+    ra = shape_bound(shape_geo_type[sa], shape_geo_scale[sa], shape_geo_thickness[sa])
+    rb = shape_bound(shape_geo_type[sb], shape_geo_scale[sb], shape_geo_thickness[sb])
+    if ra < 0.0 or rb < 0.0:
+        return True
+    ka = wp.abs(0.5 * (shape_materials[sa, 3] + shape_materials[sb, 3]))
+    d = wp.transform_get_translation(Xa) - wp.transform_get_translation(Xb)
+    return wp.length(d) <= ra + rb + ka
+
+
+@wp.func
 def candidate_count(wb: int, shape_count: int, world_shape_start: wp.array(dtype=int), num_worlds: int) -> int:
     # How many shapes a body of world wb is tested against: every shape for world -1, else its
     # world's shapes and the shared ones (world -1), so that N worlds cost N bodies x their own
@@ -436,11 +465,12 @@ def eval_body_forces(
                         Xh = Xo * shape_transform[sb]
                         qh = body_qd[ob]
                         ch = wp.transform_point(Xo, body_com[ob])
-                    fc, xc = pair_force(x, r, qd, com, sa, sb, Xh, qh, ch, shape_geo_type, shape_geo_scale,
-                                        shape_geo_thickness, shape_materials, shape_sdf_values, shape_sdf_dims,
-                                        shape_sdf_origin, shape_sdf_cell)
-                    f = f + fc
-                    t = t + wp.cross(xc - com, fc)
+                    if may_touch(Xa, sa, Xh, sb, shape_geo_type, shape_geo_scale, shape_geo_thickness, shape_materials):
+                        fc, xc = pair_force(x, r, qd, com, sa, sb, Xh, qh, ch, shape_geo_type, shape_geo_scale,
+                                            shape_geo_thickness, shape_materials, shape_sdf_values, shape_sdf_dims,
+                                            shape_sdf_origin, shape_sdf_cell)
+                        f = f + fc
+                        t = t + wp.cross(xc - com, fc)
     # The reactions: other bodies' points in this body's shapes.
     for kp in range(candidate_count(wb, shape_count, world_shape_start, num_worlds)):
         sp = candidate_shape(kp, wb, world_shape_start, world_shape_list, num_worlds)
@@ -458,8 +488,10 @@ def eval_body_forces(
                 r = pl[3] + shape_geo_thickness[sp]
                 for si in range(body_shape_start[b], body_shape_start[b + 1]):
                     sh = body_shape_list[si]
-                    if points_into(tp, shape_geo_type[sh], sp, sh) and same_world(shape_world, sp, sh):
-                        fc, xc = pair_force(x, r, qo, com_o, sp, sh, Xb * shape_transform[sh], qd, com, shape_geo_type,
+                    Xs = Xb * shape_transform[sh]
+                    if points_into(tp, shape_geo_type[sh], sp, sh) and same_world(shape_world, sp, sh) and may_touch(
+                            Xp, sp, Xs, sh, shape_geo_type, shape_geo_scale, shape_geo_thickness, shape_materials):
+                        fc, xc = pair_force(x, r, qo, com_o, sp, sh, Xs, qd, com, shape_geo_type,
                                             shape_geo_scale, shape_geo_thickness, shape_materials, shape_sdf_values,
                                             shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
                         f = f - fc
