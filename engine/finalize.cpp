@@ -191,6 +191,7 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     m.shape_geo_thickness = up(f32, {m.shape_count}, shape_geo_thickness, false);
     m.shape_body = up(i32, {m.shape_count}, shape_body, false);
     m.shape_materials = up(f32, {m.shape_count, 6}, flatten(shape_material), false);
+    m.shape_material_share = up(f32, {m.shape_count}, shape_material_share, false);
     upload_mesh_sdfs(*this, m, up);
     upload_bodies(*this, m, up);
     m.ground_ke = ground_ke;

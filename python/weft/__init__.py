@@ -37,6 +37,10 @@ from . import autograd
 from . import testing
 from . import sim
 from .audit import audit
+from .utils import ScopedTimer
+from . import utils
+# Builtins callable from Python scope, as in Warp (wp.length, wp.quat_identity ...): python/weft/pyscope.py
+from .pyscope import *  # noqa: F401,F403
 
 CompileError = _weft.CompileError
 
@@ -63,3 +67,7 @@ __version__ = "0.1.0"
 def cache_stats():
     """Disk-cache counters of this process: {'hits', 'misses', 'damaged'}."""
     return _weft.cache_stats()
+
+
+# wp.optim (SGD, Adam): its kernels name `wp`, so it is imported once everything above exists.
+from . import optim  # noqa: E402
