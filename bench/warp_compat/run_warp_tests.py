@@ -41,10 +41,13 @@ except BaseException as e:  # noqa: BLE001 - any import failure is the file's on
     sys.exit(0)
 suite = unittest.defaultTestLoader.loadTestsFromModule(mod)
 result = unittest.TextTestRunner(stream=io.StringIO() if "-q" in sys.argv else sys.stderr, verbosity=2).run(suite)
-out["failed"] = len(result.failures)
-out["errors"] = len(result.errors)
+# counted per test (a test can report several errors, e.g. from subtests or class setup)
+failed_ids = {t.id() for t, _ in result.failures}
+error_ids = {t.id() for t, _ in result.errors} - failed_ids
+out["failed"] = len(failed_ids)
+out["errors"] = len(error_ids)
 out["skipped"] = len(result.skipped)
-out["passed"] = result.testsRun - out["failed"] - out["errors"] - out["skipped"]
+out["passed"] = max(0, result.testsRun - out["failed"] - out["errors"] - out["skipped"])
 for t, tb in result.failures + result.errors:
     last = [l for l in tb.strip().splitlines() if l.strip()][-1][:200]
     out["fail_names"].append(f"{t.id().split('.')[-1]}: {last}")

@@ -222,3 +222,19 @@ def test_whole_file_compiles_take_literal_module_constants(tmp_path):
     assert np.allclose(a.numpy(), [2.0, 6.0])
     with pytest.raises(wp.CompileError, match=r"GONE"):
         wp._weft.Module.compile([(path, WHOLE_FILE, 0)], "t")
+
+
+def _undecorated_doubler(a: wp.array(dtype=float)):
+    i = wp.tid()
+    a[i] = 2.0 * a[i]
+
+
+def test_kernel_objects_made_at_run_time_and_generic_type_constructors():
+    k = wp.Kernel(_undecorated_doubler, key="doubler")  # Warp's wp.Kernel(func, key=...), no decorator
+    assert k.key == "doubler" and k.module.load("cpu")
+    a = wp.array([1.0, 2.0], dtype=float)
+    wp.launch(k, dim=2, inputs=[a])
+    assert np.allclose(a.numpy(), [2.0, 4.0])
+    with pytest.raises(TypeError, match=r"wp.Kernel\(\): option 'fast_math' is not supported"):
+        wp.Kernel(_undecorated_doubler, options={"fast_math": True})
+    assert wp.vec(length=3, dtype=wp.float64) is wp.vec3d and wp.mat(shape=(2, 2), dtype=float) is wp.mat22
