@@ -82,6 +82,7 @@ int ModelBuilder::add_builder(const ModelBuilder& o, const Xform& xform, bool se
     }
     shape_geo_type.insert(shape_geo_type.end(), o.shape_geo_type.begin(), o.shape_geo_type.end());
     shape_material.insert(shape_material.end(), o.shape_material.begin(), o.shape_material.end());
+    shape_material_share.insert(shape_material_share.end(), o.shape_material_share.begin(), o.shape_material_share.end());
     shape_geo_scale.insert(shape_geo_scale.end(), o.shape_geo_scale.begin(), o.shape_geo_scale.end());
     shape_geo_thickness.insert(shape_geo_thickness.end(), o.shape_geo_thickness.begin(), o.shape_geo_thickness.end());
     shape_geo_src.insert(shape_geo_src.end(), o.shape_geo_src.begin(), o.shape_geo_src.end());

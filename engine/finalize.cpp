@@ -333,6 +333,7 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     m.world_shape_start = up(i32, {int64_t(num_worlds) + 2}, wstart, false);
     m.world_shape_list =
         up(i32, {std::max<int64_t>(int64_t(wlist.size()), 1)}, wlist.empty() ? std::vector<int>{0} : wlist, false);
+    m.shape_material_share = up(f32, {m.shape_count}, shape_material_share, false);
     upload_mesh_sdfs(*this, m, up);
     upload_bodies(*this, m, up);
     upload_joints(*this, m, up);

@@ -35,7 +35,7 @@ State Model::state(int requires_grad_opt) const {
         s.body_qd = copy_of(body_qd, grad);
         s.body_f = Array::zeros(spatial_vector_type(), {int64_t(body_count)}, device, false);
     }
-    if (particle_contact && particle_grid_buckets > 0) {
+    if (particle_grid_buckets > 0) {  // (also while particle_contact is off: Python's particle_grid.build() turns it on)
         s.grid_bucket_count = Array::zeros(compiler::int32_type(), {particle_grid_buckets}, device);
         s.grid_bucket_particles =
             Array::zeros(compiler::int32_type(), {int64_t(particle_grid_buckets) * particle_grid_capacity}, device);

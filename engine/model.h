@@ -132,6 +132,10 @@ struct Model {
     Array shape_materials;      // float (shape_count x 6): ke (N/m), kd (N s/m), kf (N s/m), ka (m), mu, restitution
                                 //   (rigid contact; a pair uses the mean of its two shapes', as Warp)
 
+    // float (shape_count): weight of a shape's ke/kd/kf/mu in particle contact against soft_contact_*:
+    // 0.5 = Warp's average (shapes given a material), 0 = soft_contact_* alone (scene files' static shapes)
+    Array shape_material_share;
+
     // signed distance grids of the mesh shapes (engine/mesh_sdf.h), packed one after another
     int shape_sdf_size = 0;  // nodes of every grid together
     Array shape_sdf_values;  // vec4 (max(shape_sdf_size, 1)): node gradient (x, y, z) and signed

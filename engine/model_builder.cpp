@@ -288,6 +288,7 @@ int ModelBuilder::add_shape(int type, const Vec3& pos, const Quat& rot, const Ve
     shape_body.push_back(-1);
     shape_material.push_back(
         {default_shape_ke, default_shape_kd, default_shape_kf, default_shape_ka, default_shape_mu, default_shape_restitution});
+    shape_material_share.push_back(0.0f);  // static shapes of scenes: particles touch them with soft_contact_*
     shape_geo_scale.push_back(scale);
     shape_geo_thickness.push_back(thickness);
     shape_geo_src.emplace_back();
@@ -408,6 +409,7 @@ int ModelBuilder::add_body_shape(const char* call, int body, int type, const Vec
     int s = add_shape(type, pos, rot, scale, thickness);
     shape_body.back() = body;
     shape_material.back() = mat;
+    shape_material_share.back() = 0.5f;  // Warp: particle contact averages the shape's material with soft_contact_*
     if (body >= 0 && density > 0.0f) {
         MassProperties& b = body_mass[size_t(body)];
         b = combine(b, shape_mass_properties(type, scale.cast<double>(), density), pos.cast<double>(),

@@ -256,6 +256,7 @@ public:
     std::vector<int> shape_geo_type;
     std::vector<int> shape_body;                       // -1 = static
     std::vector<std::array<float, 6>> shape_material;  // ke, kd, kf, ka, mu, restitution
+    std::vector<float> shape_material_share;           // Model::shape_material_share: 0.5 from add_body_shape, else 0
     std::vector<Vec3> shape_geo_scale;
     std::vector<float> shape_geo_thickness;
     std::vector<Mesh> shape_geo_src;            // the mesh of each GEO_MESH shape (empty for the others)

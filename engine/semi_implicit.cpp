@@ -104,6 +104,8 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
                                                {"soft_kf", f(m.soft_contact_kf)},
                                                {"soft_mu", f(m.soft_contact_mu)}};
         add_shape_args(particle_terms_args, m);
+        particle_terms_args.add("shape_materials", a(m.shape_materials));
+        particle_terms_args.add("shape_material_share", a(m.shape_material_share));
         add_grid_args(particle_terms_args, m, grid_count, grid_particles);
         particle_terms_args.add("particle_ke", f(m.particle_ke));
         particle_terms_args.add("particle_kd", f(m.particle_kd));

@@ -26,7 +26,9 @@ class Bounce:
     def __init__(self, device=None):
         b = wp.sim.ModelBuilder()
         b.add_particle(pos=(-0.5, 1.0, 0.0), vel=(5.0, -5.0, 0.0), mass=1.0, radius=0.1)
-        b.add_shape_box(body=-1, pos=(2.0, 1.0, 0.0), hx=0.25, hy=1.0, hz=1.0)
+        # the wall's material is the particle contact's, as in Warp's example_bounce (particle-shape
+        # contact averages the two)
+        b.add_shape_box(body=-1, pos=(2.0, 1.0, 0.0), hx=0.25, hy=1.0, hz=1.0, ke=1.0e4, kd=10.0, kf=0.0, mu=0.2)
         self.model = b.finalize(device=device, requires_grad=True)
         self.model.soft_contact_ke = 1.0e4
         self.model.soft_contact_kd = 10.0

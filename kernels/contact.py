@@ -46,17 +46,24 @@ def shape_contacts(
     shape_sdf_dims: wp.array2d(dtype=int),
     shape_sdf_origin: wp.array(dtype=wp.vec3),
     shape_sdf_cell: wp.array(dtype=float),
+    shape_materials: wp.array2d(dtype=float),
+    shape_material_share: wp.array(dtype=float),
     ke: float,
     kd: float,
     kf: float,
     mu: float,
 ) -> wp.vec3:
+    # The contact material of particle and shape s: soft_contact_* moved towards the shape's own
+    # ke, kd, kf, mu by shape_material_share[s] (0.5 is Warp's average of the two; 0, for the
+    # static shapes of scene files, is soft_contact_* alone).
     f = wp.vec3(0.0)
     for s in range(shape_count):
         n, d = geo.shape_contact(s, x, radius, shape_body, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
                                  shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
         if d < 0.0:
-            f = f + contact_force(n, v, d, ke, kd, kf, mu)
+            w = shape_material_share[s]
+            f = f + contact_force(n, v, d, ke + w * (shape_materials[s, 0] - ke), kd + w * (shape_materials[s, 1] - kd),
+                                  kf + w * (shape_materials[s, 2] - kf), mu + w * (shape_materials[s, 4] - mu))
     return f
 
 
@@ -125,6 +132,8 @@ def eval_particle_terms(
     shape_sdf_dims: wp.array2d(dtype=int),
     shape_sdf_origin: wp.array(dtype=wp.vec3),
     shape_sdf_cell: wp.array(dtype=float),
+    shape_materials: wp.array2d(dtype=float),
+    shape_material_share: wp.array(dtype=float),
     particle_grid: int,
     inv_cell_size: float,
     nbucket: int,
@@ -152,7 +161,8 @@ def eval_particle_terms(
                 f = f + contact_force(n, vi, c, soft_ke, soft_kd, soft_kf, soft_mu)
         if shape_count > 0:
             f = f + shape_contacts(xi, vi, ri, shape_body, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
-                                   shape_count, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell, soft_ke,
+                                   shape_count, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell,
+                                   shape_materials, shape_material_share, soft_ke,
                                    soft_kd, soft_kf, soft_mu)
         if particle_grid != 0:
             f = f + particle_contacts(i, xi, vi, ri, x, v, particle_radius, particle_flags, inv_cell_size, nbucket,

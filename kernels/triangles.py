@@ -1,10 +1,12 @@
-"""Triangle FEM membranes for cloth (Warp's eval_triangles, without lift and drag).
+"""Triangle FEM membranes for cloth (Warp's eval_triangles, with its lift and drag).
 
 Per triangle: a deviatoric term k_mu |F|^2 and an area term k_lambda (A / A0 - alpha)^2 with
 alpha = 1 + k_mu / k_lambda, so the rest shape is force free; damping k_damp on dF/dt and on the
 area rate. F = [x1 - x0, x2 - x0] Dm, with Dm = tri_poses (the inverse of the rest shape in the
 triangle's own 2-D frame). Stiffnesses are scaled by the rest area. tri_materials rows are
-(k_mu, k_lambda, k_damp, drag, lift); drag and lift are not modelled.
+(k_mu, k_lambda, k_damp, drag, lift). Drag and lift are Warp's aerodynamic terms of the mean
+vertex velocity vm (still air): drag vm k_drag A |n.vm| and lift n k_lift A (pi/2 - acos(n.vm/|vm|)) |vm|^2,
+A the current area, both subtracted from each of the three vertices' forces.
 Triangle t writes its vertices' forces to force_terms[offset + 3 t + 0..2].
 """
 import weft as wp
@@ -63,6 +65,17 @@ def eval_triangles(
     f_damp = k_damp * dcdt
     f1 = f1 + dcdq * (f_area + f_damp)
     f2 = f2 + dcdr * (f_area + f_damp)
-    force_terms[offset + t * 3 + 0] = f1 + f2
+    f0 = f1 + f2
+    k_drag = tri_materials[t, 3]
+    k_lift = tri_materials[t, 4]
+    if k_drag != 0.0 or k_lift != 0.0:
+        vmid = (v0 + v[j] + v[k]) * 0.3333
+        vdir = wp.normalize(vmid)
+        f_aero = vmid * (k_drag * area * wp.abs(wp.dot(n, vmid)))
+        f_aero = f_aero + n * (k_lift * area * (wp.half_pi - wp.acos(wp.dot(n, vdir)))) * wp.dot(vmid, vmid)
+        f0 = f0 - f_aero
+        f1 = f1 + f_aero
+        f2 = f2 + f_aero
+    force_terms[offset + t * 3 + 0] = f0
     force_terms[offset + t * 3 + 1] = -f1
     force_terms[offset + t * 3 + 2] = -f2

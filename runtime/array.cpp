@@ -105,6 +105,13 @@ void Array::set_requires_grad(bool on) {
     if (!grad_) grad_ = std::make_shared<Array>(Array::zeros(dtype_, shape(), device_));
 }
 
+void Array::set_grad(const Array& g) {
+    if (g.dtype() != dtype_ || g.shape() != shape() || g.device() != device_)
+        throw RuntimeError("cannot use " + g.describe() + " as the gradient of " + describe() +
+                           ": it must have the same shape, dtype and device");
+    grad_ = std::make_shared<Array>(g);
+}
+
 void Array::zero_grad() {
     if (grad_) grad_->zero_unrecorded();  // gradients are not values a Tape differentiates
 }

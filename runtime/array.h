@@ -54,6 +54,9 @@ public:
     bool requires_grad() const { return grad_ != nullptr; }
     const std::shared_ptr<Array>& grad() const { return grad_; }
     void set_requires_grad(bool on);
+    // Uses `g` as the gradient (Warp's `a.grad = g`); RuntimeError unless it has this array's
+    // shape, dtype and device.
+    void set_grad(const Array& g);
     void zero_grad();
 
     // Copies (contiguous arrays; strided ones go element by element on host memory). Writes are

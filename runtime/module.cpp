@@ -251,6 +251,20 @@ void launch_adjoint(const Kernel& k, const std::vector<LaunchArg>& args, const L
         const compiler::KernelParamInfo& ap = info.adj_params[j];
         size_t i = static_cast<size_t>(info.adj_param_of[j]);
         const compiler::KernelParamInfo& p = info.params[i];
+        if (compiler::is_struct(ap.type)) {
+            // A struct holding arrays: the struct with each array's gradient at that array's
+            // offset (null descriptors where an array has none), as the adjoint body reads it.
+            for (const auto& [offset, held] : args[i].held) {
+                if (!held.grad()) continue;
+                const Array& hg = *held.grad();
+                if (hg.device() != options.device)
+                    throw RuntimeError(where + ": the gradient of an array in '" + p.name + "' is on " + hg.device().str() +
+                                       " but the launch is on " + options.device.str());
+                auto d = hg.descriptor();
+                std::memcpy(block.data() + ap.offset + offset, d.data(), d.size());
+            }
+            continue;
+        }
         Array g;
         if (!options.adj_args.empty() && options.adj_args[i].valid())
             g = options.adj_args[i];

@@ -32,6 +32,10 @@ struct LaunchArg {
     double number = 0.0;
     long long integer = 0;
     bool is_integer = false;
+    // The arrays a struct value holds in its fields, by byte offset in `bytes` (their descriptors
+    // are there): the backward launch puts their gradients at the same offsets, and a Tape
+    // records them as read.
+    std::vector<std::pair<size_t, Array>> held;
 
     static LaunchArg of(const Array& a);
     static LaunchArg value(compiler::Type t, const void* data);

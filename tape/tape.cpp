@@ -392,6 +392,11 @@ std::vector<Access> launch_accesses(const runtime::Kernel& k, const std::vector<
     std::vector<Access> out;
     const auto& params = k.info().params;
     for (size_t i = 0; i < args.size() && i < params.size(); ++i) {
+        // Arrays held in a struct argument's fields: read (what the kernel does with them is not
+        // tracked per field; counting them as written would refuse every rollout that passes
+        // the same struct twice).
+        for (const auto& [offset, held] : args[i].held)
+            out.push_back({held, "an array field of argument '" + params[i].name + "'", true, false});
         if (args[i].kind != runtime::LaunchArg::ArrayArg) continue;
         if (!params[i].read && !params[i].written) continue;
         out.push_back({args[i].array, "argument '" + params[i].name + "'", params[i].read, params[i].written});

@@ -32,6 +32,10 @@ void register_specials(BuiltinTable& t) {
     // Output and introspection.
     t.add_special("print", "print(value) -> None", "utility", "Prints a value (CPU device only).");
     t.add_special("printf", "printf(fmt: str, *args) -> None", "utility", "Prints with a C format string.");
+    t.add_special("expect_eq", "expect_eq(a, b) -> None", "utility", "Prints an error with both values when a != b.");
+    t.add_special("expect_neq", "expect_neq(a, b) -> None", "utility", "Prints an error with both values when a == b.");
+    t.add_special("expect_near", "expect_near(a, b, tolerance=1e-6) -> None", "utility",
+                  "Prints an error when a float scalar or vector differs from b by more than tolerance (per component).");
     t.add_special("len", "len(a: array | vector | matrix) -> int32", "utility",
                   "The length of an array's first dimension, or a vector's or matrix's row count.");
     // Array atomics: compiled to wp::atomic_*(wp::address(arr, i…), value).

@@ -14,6 +14,7 @@
 // back after the reverse sweep recomputes the statement.
 #include "compiler/codegen/adjoint_codegen.h"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -47,7 +48,9 @@ protected:
     void visit_Call(const ir::Expr& e) override {
         if (e.builtin)
             for (size_t i = 0; i < e.args.size() && i < e.builtin->params.size(); ++i)
-                if (e.builtin->params[i].inout && e.args[i]->kind == ExprKind::VarRef) vars.push_back(e.args[i]->var);
+                if (e.builtin->params[i].inout && e.args[i]->kind == ExprKind::VarRef &&
+                    std::find(vars.begin(), vars.end(), e.args[i]->var) == vars.end())
+                    vars.push_back(e.args[i]->var);  // once: randn(state) + randn(state) saves state once
         IRVisitor::visit_Call(e);
     }
 };
@@ -236,7 +239,7 @@ protected:
         os_ << restore_inout(inout_vars(s), put_back, P);
         std::string ga = AdjointExpr::adjoint_array(s.array);
         Type t = type_at(s.array->type->elem, s.path);
-        if (!ga.empty() && is_differentiable(t) && !is_struct(s.array->type->elem)) {
+        if (!ga.empty() && is_differentiable(t)) {
             AdjointExpr a(p_, temps_);
             auto root = a.linearize(s.value);
             os_ << a.forward();
@@ -345,6 +348,12 @@ void emit_adjoint_struct(std::ostream& os, Type s) {
     os << "namespace wp {\nstatic WP_FUNC void adj_accum(" << n << "& a, const " << n << "& b) {\n";
     for (const auto& f : s->fields)
         os << "    wp::adj_accum(a." << cpp_sanitize(f.name) << ", b." << cpp_sanitize(f.name) << ");\n";
+    os << "}\n";
+    // d(a[i]) for an array of structs: each differentiable field atomically
+    os << "static WP_FUNC void adj_atomic_accum(" << n << "* a, const " << n << "& b) {\n    (void)a; (void)b;\n";
+    for (const auto& f : s->fields)
+        if (is_differentiable(f.type))
+            os << "    wp::adj_atomic_accum(&a->" << cpp_sanitize(f.name) << ", b." << cpp_sanitize(f.name) << ");\n";
     os << "}\n}  // namespace wp\n\n";
 }
 
@@ -381,6 +390,8 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
         Type at = nullptr;
         if (is_array(t))
             at = t;
+        else if (holds_arrays(t))
+            at = t;  // the struct with its array fields' gradient arrays (runtime: launch_adjoint)
         else if (is_differentiable(t) && !is_struct(t) && !is_tuple(t))
             at = array_type(t, 1);
         if (!at) continue;
@@ -408,7 +419,7 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     for (const ir::Var* v : k.params) {
         std::string tn = cpp_type_name(v->type);
         os << "    " << tn << " " << cpp_var_name(v) << " = args.primal." << cpp_sanitize(v->name) << ";\n";
-        if (is_array(v->type))
+        if (is_array(v->type) || holds_arrays(v->type))
             os << "    " << tn << " " << adj_var_name(v) << " = args.adj_" << cpp_sanitize(v->name) << ";\n";
         else
             os << "    " << tn << " " << adj_var_name(v) << "{};\n";
@@ -421,7 +432,7 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     os << "    }\n";
     for (size_t j = 0; j < info.adj_params.size(); ++j) {
         const ir::Var* v = k.params[static_cast<size_t>(info.adj_param_of[j])];
-        if (is_array(v->type)) continue;
+        if (is_array(v->type) || holds_arrays(v->type)) continue;
         std::string a = "args.adj_" + cpp_sanitize(v->name);
         os << "    if (" << a << ".data) wp::adj_atomic_accum(" << a << ".data, " << adj_var_name(v) << ");\n";
     }

@@ -29,8 +29,26 @@ const ir::Var* TempPool::make(Type t) {
     return vars.back().get();
 }
 
+bool holds_arrays(Type t) {
+    if (!t || !is_struct(t)) return false;
+    for (const auto& f : t->fields)
+        if (is_array(f.type) || holds_arrays(f.type)) return true;
+    return false;
+}
+
+// The gradient array of an array-valued expression: a variable's adjoint, or for an array field
+// of a struct variable (`p.x`, `p.inner.x`) the same field of the struct's adjoint, whose array
+// fields hold the gradient arrays (a kernel's struct parameter gets them from the runtime).
 std::string AdjointExpr::adjoint_array(const ExprPtr& e) {
     if (e->kind == ExprKind::VarRef && e->var->kind != ir::VarKind::Shared) return adj_var_name(e->var);
+    if (e->kind == ExprKind::Field && is_struct(e->args[0]->type)) {
+        std::string base = e->args[0]->kind == ExprKind::Field ? adjoint_array(e->args[0])
+                           : e->args[0]->kind == ExprKind::VarRef && e->args[0]->var->kind != ir::VarKind::Shared
+                               ? adj_var_name(e->args[0]->var)
+                               : "";
+        if (base.empty()) return "";
+        return base + "." + cpp_sanitize(e->args[0]->type->fields[static_cast<size_t>(e->int_value)].name);
+    }
     return "";
 }
 
@@ -58,8 +76,8 @@ AdjointExpr::Value AdjointExpr::leaf(const ExprPtr& e) {
         v.var = e->var;
         if (is_array(e->type))
             v.adjarr = adjoint_array(e);
-        else if (is_differentiable(e->type))
-            v.adj = adj_var_name(e->var);
+        else if (is_differentiable(e->type) || holds_arrays(e->type))
+            v.adj = adj_var_name(e->var);  // (a struct's adjoint carries its arrays' gradients to funcs)
         return v;
     }
     if (e->type == void_type()) return v;  // print(): not repeated in the reverse sweep
@@ -221,8 +239,8 @@ protected:
     }
     std::string visit_Load(const ExprPtr& e, const In& in, const Value& out) override {
         // d(a[i]) -> grad_a[i] += A (atomically: other threads may read a[i])
-        Type elem = e->args[0]->type->elem;
-        if (in[0].adjarr.empty() || is_struct(elem)) return "";
+        // (a struct element: each differentiable field, by the struct's adj_atomic_accum)
+        if (in[0].adjarr.empty() || out.adj.empty()) return "";
         std::vector<std::string> idx;
         for (size_t i = 1; i < in.size(); ++i) idx.push_back(in[i].val);
         return "if ((" + in[0].adjarr + ").data) wp::adj_atomic_accum(" + x_.p_.address(in[0].adjarr, idx, e->loc) + ", " +

@@ -19,6 +19,8 @@ namespace weft::compiler {
 
 // Names of a variable's adjoint and of an array expression's gradient array.
 std::string adj_var_name(const ir::Var* v);
+// A struct type with an array field (directly or in a nested struct).
+bool holds_arrays(Type t);
 
 // Synthetic variables standing for temporaries, owned for the length of one function.
 struct TempPool {

@@ -333,10 +333,12 @@ private:
 
     std::string print(const ExprPtr& e) {
         std::string fmt, args;
-        bool user_fmt = e->int_value != 0;
-        if (user_fmt) fmt = e->text;  // printf: the user's format, passed through
+        bool user_fmt = e->int_value == 1;
+        const bool guarded = e->int_value == 2;  // wp.expect_*: args[0] is the condition to print under
+        if (user_fmt) fmt = e->text;             // printf: the user's format, passed through
         bool first = true;
-        for (const auto& a : e->args) {
+        for (size_t ai = guarded ? 1 : 0; ai < e->args.size(); ++ai) {
+            const auto& a = e->args[ai];
             if (!user_fmt && !first) fmt += " ";
             first = false;
             if (a->kind == ExprKind::Const && a->type == void_type()) {
@@ -396,7 +398,9 @@ private:
             }
         }
         if (!user_fmt) fmt += "\\n";
-        return "printf(\"" + (user_fmt ? escape_printf_format(fmt) : fmt) + "\"" + args + ")";
+        std::string call = "printf(\"" + (user_fmt ? escape_printf_format(fmt) : fmt) + "\"" + args + ")";
+        if (guarded) return "((" + expr(e->args[0]) + ") ? " + call + " : 0)";
+        return call;
     }
 
     static std::string escape_printf_format(const std::string& s) {

@@ -1,6 +1,7 @@
 // Recursive-descent parser for kernel modules. See parser.h.
 #include "compiler/frontend/parser.h"
 
+#include <algorithm>
 #include <set>
 
 #include "compiler/frontend/lexer.h"
@@ -119,7 +120,42 @@ private:
         if (at(Tok::Name) && peek().kind == Tok::Op && peek().text == "=" && is_constant_call(pos_ + 2)) {
             return constant_def();
         }
+        if (at(Tok::Name) && peek().kind == Tok::Op && peek().text == "=" && is_literal_number(pos_ + 2)) {
+            return literal_constant_def();
+        }
+        if (at(Tok::Name) && peek().kind == Tok::Op && peek().text.size() >= 1 && peek().text.back() == '=' &&
+            peek().text != "==" && peek().text != "<=" && peek().text != ">=" && peek().text != "!=") {
+            forget_literal_constant(cur().text);  // NAME = <anything else>, NAME += ...: its value is not known here
+        }
         skip_statement();
+    }
+
+    // `-`? number, or True/False, then the end of the line.
+    bool is_literal_number(size_t p) const {
+        auto tok = [&](size_t i) -> const Token& { return toks_[std::min(i, toks_.size() - 1)]; };
+        if (tok(p).kind == Tok::Op && tok(p).text == "-") ++p;
+        bool lit = tok(p).kind == Tok::Int || tok(p).kind == Tok::Float ||
+                   (tok(p).kind == Tok::Name && (tok(p).text == "True" || tok(p).text == "False") && tok(p - 1).text != "-");
+        return lit && (tok(p + 1).kind == Tok::Newline || tok(p + 1).kind == Tok::End);
+    }
+
+    // A module-level `COEF = 3.0`: kernels use its value, as Warp captures module globals by value
+    // (the Python package does the same for the kernels it compiles). The last literal assignment
+    // of a name wins; any other assignment of it removes it.
+    void literal_constant_def() {
+        Token name = toks_[pos_];
+        pos_ += 2;  // NAME =
+        ExprPtr v = expr();
+        expect_newline();
+        forget_literal_constant(name.text);
+        literal_constants_.insert(name.text);
+        mod_.constants.push_back({name.text, name.loc, std::move(v)});
+    }
+
+    void forget_literal_constant(const std::string& name) {
+        if (!literal_constants_.erase(name)) return;
+        auto& cs = mod_.constants;
+        cs.erase(std::remove_if(cs.begin(), cs.end(), [&](const ast::ConstantDef& c) { return c.name == name; }), cs.end());
     }
 
     bool is_weft_alias(const std::string& s) const { return weft_aliases_.count(s) > 0; }
@@ -852,6 +888,7 @@ private:
     std::vector<Token> toks_;
     size_t pos_ = 0;
     std::set<std::string> weft_aliases_;
+    std::set<std::string> literal_constants_;  // module-level NAME = <number> definitions (literal_constant_def)
     int depth_ = 0;
     bool lex_unclosed_ = false;
 };

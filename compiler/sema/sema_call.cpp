@@ -252,6 +252,68 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
         e->text = fmt;
         return e;
     }
+    // Warp's test builtins: wp.expect_eq(a, b), wp.expect_neq(a, b), wp.expect_near(a, b, tolerance=1e-6)
+    // print "Error, expect_eq() failed:" and both values when the check fails, and go on. They
+    // lower to a Print intrinsic guarded by the failure condition (int_value 2: args[0] is the guard).
+    if (name == "expect_eq" || name == "expect_neq" || name == "expect_near") {
+        std::vector<ExprPtr> args = lower_args(call);
+        if (args.size() != call.args.size()) return nullptr;
+        const bool near = name == "expect_near";
+        for (const auto& k : call.keywords) {
+            if (!near || k.name != "tolerance" || args.size() != 2) {
+                error(DiagId::err_arg_count, k.loc,
+                      {name, near ? "2 or 3" : "2", std::to_string(args.size() + call.keywords.size())});
+                return nullptr;
+            }
+            ExprPtr v = lower_expr(*k.value);
+            if (!v) return nullptr;
+            args.push_back(v);
+        }
+        if (args.size() != 2 && !(near && args.size() == 3)) {
+            error(DiagId::err_arg_count, loc, {name, near ? "2 or 3" : "2", std::to_string(args.size())});
+            return nullptr;
+        }
+        ExprPtr a = args[0], b = args[1], fail;
+        if (!near) {
+            fail = lower_compare(name == "expect_eq" ? ast::CmpOp::Ne : ast::CmpOp::Eq, a, b, loc);
+        } else {
+            // |a - b| > tolerance, per component of a vector
+            ExprPtr tol = args.size() == 3 ? args[2] : ir::make_float(1e-6, float32_type(), loc);
+            if (a->type != b->type || !(is_scalar(a->type) || is_vector(a->type)) || !is_float_kind(a->type->scalar)) {
+                error(DiagId::err_type_mismatch, loc,
+                      {"two float scalars or vectors of one type", type_name(a->type) + " and " + type_name(b->type)});
+                return nullptr;
+            }
+            Type st = scalar_type(a->type->scalar);
+            if (ExprPtr c = implicit_convert(tol, st)) tol = c;
+            if (tol->type != st) {
+                error(DiagId::err_type_mismatch, tol->loc, {type_name(st), type_name(tol->type)});
+                return nullptr;
+            }
+            const int n = is_vector(a->type) ? component_count(a->type) : 1;
+            for (int k = 0; k < n; ++k) {
+                auto part = [&](const ExprPtr& v) {
+                    return n == 1 ? v : ir::make_extract(v, {ir::make_int(k, int32_type(), loc)}, st, loc);
+                };
+                ExprPtr d = ir::make_binary(ir::BinaryOp::Sub, part(a), part(b), st, loc);
+                ExprPtr far = ir::make_logical(
+                    ir::LogicalOp::Or, ir::make_compare(ir::CompareOp::Gt, d, tol, loc),
+                    ir::make_compare(ir::CompareOp::Lt, d, ir::make_unary(ir::UnaryOp::Neg, tol, st, loc), loc), loc);
+                fail = fail ? ir::make_logical(ir::LogicalOp::Or, fail, far, loc) : far;
+            }
+        }
+        if (!fail) return nullptr;
+        auto text = [&](const std::string& t) {
+            auto c = std::make_shared<ir::Expr>(ir::ExprKind::Const, void_type(), loc);
+            c->text = t;
+            return c;
+        };
+        auto e = std::make_shared<ir::Expr>(ir::ExprKind::Intrinsic, void_type(), loc);
+        e->op = static_cast<int>(ir::IntrinsicOp::Print);
+        e->int_value = 2;
+        e->args = {fail, text("Error, " + name + "() failed:\n\t"), a, text(near ? "!~" : name == "expect_eq" ? "!=" : "=="), b};
+        return e;
+    }
     static const std::pair<const char*, ir::AtomicOp> atomics[] = {
         {"atomic_add", ir::AtomicOp::Add}, {"atomic_sub", ir::AtomicOp::Sub},   {"atomic_min", ir::AtomicOp::Min},
         {"atomic_max", ir::AtomicOp::Max}, {"atomic_exch", ir::AtomicOp::Exch}, {"atomic_cas", ir::AtomicOp::Cas}};

@@ -86,6 +86,7 @@ void bind_arrays(py::module_& m) {
                                    if (!a.grad()) return py::none();
                                    return py::cast(*a.grad());
                                })
+        .def("set_grad", &Array::set_grad, "Uses the given array (same shape, dtype, device) as the gradient")
         .def("zero_grad", &Array::zero_grad)
         .def(
             "copy_from_host",

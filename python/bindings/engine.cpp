@@ -99,6 +99,7 @@ void bind_engine(py::module_& m) {
              {"tet_materials", &Model::tet_materials},
              {"shape_body", &Model::shape_body},
              {"shape_materials", &Model::shape_materials},
+             {"shape_material_share", &Model::shape_material_share},
              {"body_q", &Model::body_q},
              {"body_qd", &Model::body_qd},
              {"body_com", &Model::body_com},
@@ -144,7 +145,9 @@ void bind_engine(py::module_& m) {
     py::class_<State> state(m, "State", "What a step changes: positions, velocities, forces");
     state.def_readonly("particle_count", &State::particle_count)
         .def_readonly("body_count", &State::body_count)
-        .def("clear_forces", &State::clear_forces);
+        .def("clear_forces", &State::clear_forces)
+        .def(
+            "__copy__", [](const State& s) { return s; }, "A State sharing this one's arrays (replace them to diverge)");
     for (auto [name, member] :
          std::initializer_list<std::pair<const char*, Array State::*>>{{"particle_q", &State::particle_q},
                                                                        {"particle_qd", &State::particle_qd},
@@ -199,6 +202,17 @@ void bind_engine(py::module_& m) {
         .def_readwrite("default_shape_thickness", &ModelBuilder::default_shape_thickness)
         .def_property_readonly("particle_count", &ModelBuilder::particle_count)
         .def_property_readonly("body_count", &ModelBuilder::body_count)
+        .def_property_readonly("tet_indices", [](const ModelBuilder& s) { return s.tet_indices; })
+        .def(
+            "set_shape_material",
+            [](ModelBuilder& s, int shape, const std::array<float, 6>& material) {
+                if (shape < 0 || size_t(shape) >= s.shape_material.size())
+                    throw BuildError("set_shape_material: shape " + std::to_string(shape) + " is out of range");
+                s.shape_material[size_t(shape)] = material;
+                s.shape_material_share[size_t(shape)] = 0.5f;
+            },
+            "Gives a shape its own material (ke, kd, kf, ka, mu, restitution); particle contact then averages it with "
+            "soft_contact_* (Warp's rule)")
         .def_property_readonly("body_mass",
                                [](const ModelBuilder& s) {
                                    std::vector<double> out;

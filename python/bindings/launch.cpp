@@ -30,6 +30,14 @@ void bind_launch(py::module_& m) {
                 return LaunchArg::value(t, s.data());
             },
             "a value of type t from its bytes (must match the parameter's type exactly)")
+        .def(
+            "hold",
+            [](LaunchArg& a, size_t offset, const runtime::Array& array) {
+                if (offset + 64 > a.bytes.size()) throw py::value_error("hold: offset past the value's bytes");
+                a.held.emplace_back(offset, array);
+            },
+            "records that the value's bytes hold `array`'s descriptor at `offset` (struct array fields: their "
+            "gradients reach a backward launch, and a Tape sees them)")
         .def_static("number", &LaunchArg::number_of, "a Python float: converted to the parameter's scalar type")
         .def_static("integer", &LaunchArg::integer_of, "a Python int: converted when it fits the parameter's type")
         .def("describe", &LaunchArg::describe);

@@ -19,6 +19,7 @@ import math as _math
 from . import _weft
 from .types import (bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, float32, float64,
                     half, scalar_types, float_types, int_types, vector, matrix, quaternion, transformation)
+from .types import vector as vec, matrix as mat  # Warp's wp.vec(length, dtype), wp.mat(shape, dtype)
 from .types import value_classes as _value_classes
 from .context import (Device, ScopedDevice, config, get_cuda_device_count, get_cuda_devices, get_device,
                       get_devices, init, is_cpu_available, is_cuda_available, set_device, synchronize,
@@ -37,6 +38,10 @@ from . import autograd
 from . import testing
 from . import sim
 from .audit import audit
+from .utils import ScopedTimer
+from . import utils
+# Builtins callable from Python scope, as in Warp (wp.length, wp.quat_identity ...): python/weft/pyscope.py
+from .pyscope import *  # noqa: F401,F403
 
 CompileError = _weft.CompileError
 
@@ -63,3 +68,7 @@ __version__ = "0.1.0"
 def cache_stats():
     """Disk-cache counters of this process: {'hits', 'misses', 'damaged'}."""
     return _weft.cache_stats()
+
+
+# wp.optim (SGD, Adam): its kernels name `wp`, so it is imported once everything above exists.
+from . import optim  # noqa: E402

@@ -79,11 +79,26 @@ def _host_data(data, t, shape=None):
 class array:
     """A typed n-dimensional array on a device (Warp's wp.array)."""
 
-    def __init__(self, data=None, dtype=None, shape=None, strides=None, device=None, requires_grad=False,
-                 ndim=None, copy=True, pinned=False, **_ignored):
+    def __init__(self, data=None, dtype=None, shape=None, strides=None, ptr=None, capacity=None, device=None,
+                 pinned=False, copy=True, deleter=None, ndim=None, grad=None, requires_grad=False):
         self._arr = None
         self._grad = None
+        for name, value in (("ptr", ptr), ("capacity", capacity), ("deleter", deleter)):
+            if value is not None:
+                raise TypeError(f"wp.array: {name}= (wrapping memory by its address) is not supported by Weft; "
+                                "share external memory with wp.from_dlpack(obj)")
+        if not copy and data is not None:
+            raise TypeError("wp.array: copy=False (aliasing the data) is not supported by Weft: data is always copied; "
+                            "share memory with wp.from_dlpack(obj)")
         shape = _shape_tuple(shape)
+        self._init_args(data, dtype, shape, device, requires_grad, ndim, pinned)
+        if strides is not None and self._arr is not None and tuple(strides) != self.strides:
+            raise TypeError(f"wp.array: strides={tuple(strides)} differ from the array's contiguous strides "
+                            f"{self.strides}; Weft makes only contiguous arrays from data")
+        if grad is not None:
+            self.grad = grad
+
+    def _init_args(self, data, dtype, shape, device, requires_grad, ndim, pinned):
         if data is None and shape is None:
             # A type annotation: wp.array(dtype=float, ndim=2)
             self.dtype = dtype if dtype is not None else _types.float32
@@ -180,6 +195,17 @@ class array:
         if self._grad is None or self._grad._arr.ptr != g.ptr:
             self._grad = array._wrap(g, self.dtype)
         return self._grad
+
+    @grad.setter
+    def grad(self, g):
+        """Uses `g` (same shape, dtype, device) as the gradient; None drops it."""
+        if g is None:
+            self._handle().requires_grad = False
+        else:
+            if not isinstance(g, array):
+                raise TypeError(f"array.grad must be a wp.array or None, got {type(g).__name__}")
+            self._handle().set_grad(g._handle())
+        self._grad = None
 
     def __len__(self):
         return self.shape[0]
@@ -319,51 +345,72 @@ def _new(kind, shape, dtype, device, requires_grad, value=None, pinned=False):
     return array._wrap(h, dtype)
 
 
-def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **_ignored):
+def _shape_from_kwargs(where, shape, kwargs):
+    """Warp's old spelling `n=length` for shape; any other keyword is a TypeError naming it."""
+    if "n" in kwargs:
+        if shape is not None:
+            raise TypeError(f"{where}: give shape= or n=, not both")
+        shape = (kwargs.pop("n"),)
+    if kwargs:
+        raise TypeError(f"{where}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    return shape
+
+
+def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
+    shape = _shape_from_kwargs("wp.zeros", shape, kwargs)
     return _new("zeros", shape, dtype, device, requires_grad, pinned=pinned)
 
 
-def empty(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **_ignored):
+def empty(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
+    shape = _shape_from_kwargs("wp.empty", shape, kwargs)
     return _new("empty", shape, dtype, device, requires_grad, pinned=pinned)
 
 
-def ones(shape=None, dtype=float, device=None, requires_grad=False, **_ignored):
-    return _new("full", shape, dtype, device, requires_grad, 1)
+def ones(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
+    shape = _shape_from_kwargs("wp.ones", shape, kwargs)
+    return _new("full", shape, dtype, device, requires_grad, 1, pinned=pinned)
 
 
-def full(shape=None, value=0, dtype=None, device=None, requires_grad=False, **_ignored):
+def full(shape=None, value=0, dtype=None, device=None, requires_grad=False, pinned=False, **kwargs):
+    shape = _shape_from_kwargs("wp.full", shape, kwargs)
     if dtype is None:
         dtype = type(value) if isinstance(value, (_types._Value, _types._ScalarValue)) else \
             (float if isinstance(value, float) else int if isinstance(value, int) else float)
-    return _new("full", shape, dtype, device, requires_grad, value)
+    return _new("full", shape, dtype, device, requires_grad, value, pinned=pinned)
 
 
-def zeros_like(src, device=None, requires_grad=None):
-    return zeros(src.shape, src.dtype, device if device is not None else src.device,
-                 src.requires_grad if requires_grad is None else requires_grad)
+def _like(src, device, requires_grad, pinned):
+    return (device if device is not None else src.device,
+            src.requires_grad if requires_grad is None else requires_grad,
+            src.pinned if pinned is None else pinned)
 
 
-def empty_like(src, device=None, requires_grad=None):
-    return empty(src.shape, src.dtype, device if device is not None else src.device,
-                 src.requires_grad if requires_grad is None else requires_grad)
+def zeros_like(src, device=None, requires_grad=None, pinned=None):
+    d, rg, pin = _like(src, device, requires_grad, pinned)
+    return zeros(src.shape, src.dtype, d, rg, pin)
 
 
-def ones_like(src, device=None, requires_grad=None):
-    return ones(src.shape, src.dtype, device if device is not None else src.device,
-                src.requires_grad if requires_grad is None else requires_grad)
+def empty_like(src, device=None, requires_grad=None, pinned=None):
+    d, rg, pin = _like(src, device, requires_grad, pinned)
+    return empty(src.shape, src.dtype, d, rg, pin)
 
 
-def full_like(src, value, device=None, requires_grad=None):
-    return full(src.shape, value, src.dtype, device if device is not None else src.device,
-                src.requires_grad if requires_grad is None else requires_grad)
+def ones_like(src, device=None, requires_grad=None, pinned=None):
+    d, rg, pin = _like(src, device, requires_grad, pinned)
+    return ones(src.shape, src.dtype, d, rg, pin)
 
 
-def clone(src, device=None, requires_grad=None):
-    """A new array with the contents of `src` (on `device`, default src's device)."""
-    d = _context.get_device(device if device is not None else src.device)
-    out = array._wrap(src._handle().to(d.alias), src.dtype)
-    if requires_grad if requires_grad is not None else src.requires_grad:
-        out.requires_grad = True
+def full_like(src, value, device=None, requires_grad=None, pinned=None):
+    d, rg, pin = _like(src, device, requires_grad, pinned)
+    return full(src.shape, value, src.dtype, d, rg, pin)
+
+
+def clone(src, device=None, requires_grad=None, pinned=None):
+    """A new array with the contents of `src` (on `device`, default src's device). The copy is a
+    wp.copy, so a Tape records it and backward() passes the clone's gradient to src's."""
+    d, rg, pin = _like(src, device, requires_grad, pinned)
+    out = empty(src.shape, src.dtype, d, rg, pin)
+    copy(out, src)
     return out
 
 

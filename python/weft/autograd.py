@@ -37,16 +37,33 @@ def _blocks(blocks, n_inputs):
     return {(i, o - n_inputs): m for i, o, _in, _out, m in blocks}
 
 
-def jacobian(kernel, dim, inputs, outputs, device=None, max_outputs_per_var=-1, block_dim=None, **_ignored):
+def _refuse(where, **given):
+    """Warp keywords Weft accepts only at their defaults: given as name=(value, default)."""
+    for name, (value, default) in given.items():
+        if value is not default and value != default:
+            raise TypeError(f"{where}(): {name}={value!r} is not supported by Weft")
+
+
+def jacobian(kernel, dim, inputs, outputs, input_output_mask=None, device=None, max_blocks=0, block_dim=None,
+             max_outputs_per_var=-1, plot_jacobians=False, metadata=None):
     """{(input index, output index): matrix} with one row per output scalar and one column per
-    input scalar, from backward launches (indices count within `inputs` and within `outputs`)."""
+    input scalar, from backward launches (indices count within `inputs` and within `outputs`).
+    Warp's input_output_mask, max_blocks, plot_jacobians and metadata raise TypeError unless left
+    at their defaults."""
+    _refuse("jacobian", input_output_mask=(input_output_mask, None), max_blocks=(max_blocks, 0),
+            plot_jacobians=(plot_jacobians, False), metadata=(metadata, None))
     compiled, ins, outs = _args(kernel, inputs, outputs)
     dev = _context.get_device(device).alias
     return _blocks(_weft.jacobian(compiled, _dims(dim), ins, outs, dev, int(block_dim or 0), int(max_outputs_per_var)), len(inputs))
 
 
-def jacobian_fd(kernel, dim, inputs, outputs, device=None, max_outputs_per_var=-1, eps=1e-4, block_dim=None, **_ignored):
-    """The same Jacobians by central finite differences with step `eps`."""
+def jacobian_fd(kernel, dim, inputs, outputs, input_output_mask=None, device=None, max_blocks=0, block_dim=None,
+                max_inputs_per_var=-1, eps=1e-4, plot_jacobians=False, metadata=None, max_outputs_per_var=-1):
+    """The same Jacobians by central finite differences with step `eps` (Warp's other keywords
+    as for jacobian; max_inputs_per_var too)."""
+    _refuse("jacobian_fd", input_output_mask=(input_output_mask, None), max_blocks=(max_blocks, 0),
+            max_inputs_per_var=(max_inputs_per_var, -1), plot_jacobians=(plot_jacobians, False),
+            metadata=(metadata, None))
     compiled, ins, outs = _args(kernel, inputs, outputs)
     dev = _context.get_device(device).alias
     return _blocks(_weft.jacobian_fd(compiled, _dims(dim), ins, outs, dev, int(block_dim or 0), int(max_outputs_per_var),
@@ -100,8 +117,10 @@ def check_function(function, inputs, names=None, eps=1e-3, atol=0.0, rtol=1e-2, 
     return FunctionCheck(passed, value, table, entries, gradients)
 
 
-def gradcheck(function, dim=None, inputs=None, outputs=None, eps=1e-4, atol=1e-3, rtol=1e-2, raise_exception=True,
-              device=None, max_outputs_per_var=-1, block_dim=None, show_summary=True, max_entries=8, **_ignored):
+def gradcheck(function, dim=None, inputs=None, outputs=None, *, eps=1e-4, atol=1e-3, rtol=1e-2, raise_exception=True,
+              input_output_mask=None, device=None, max_blocks=0, block_dim=None, max_inputs_per_var=-1,
+              max_outputs_per_var=-1, plot_relative_error=False, plot_absolute_error=False, show_summary=True,
+              max_entries=8):
     """Compares the kernel's adjoint Jacobians with central finite differences. An entry passes
     when |adjoint - fd| <= atol + rtol * |fd|. Prints a table of (input, output) pairs and the
     entries that disagree (show_summary); raises ValueError with that text when the check fails
@@ -111,6 +130,9 @@ def gradcheck(function, dim=None, inputs=None, outputs=None, eps=1e-4, atol=1e-3
     (dim and outputs are not used); see check_function. eps is then relative: eps max(1, |x|)."""
     from .kernels import Kernel
 
+    _refuse("gradcheck", input_output_mask=(input_output_mask, None), max_blocks=(max_blocks, 0),
+            max_inputs_per_var=(max_inputs_per_var, -1), plot_relative_error=(plot_relative_error, False),
+            plot_absolute_error=(plot_absolute_error, False))
     if not isinstance(function, Kernel):
         if not callable(function):
             raise TypeError(f"gradcheck: expected a kernel or a Python function, got {type(function).__name__}")

@@ -53,9 +53,24 @@ class Kernel:
 
     _is_kernel = True
 
-    def __init__(self, func, block_dim=None, enable_backward=None):
+    def __init__(self, func, key=None, module=None, options=None, code_transformers=None, block_dim=None,
+                 enable_backward=None):
+        """Warp's wp.Kernel(func, key=None, module=None, options=None, code_transformers=None):
+        `key` names the kernel (default func.__name__); `module` (Warp's grouping of kernels into
+        modules) does not change what runs; options other than block_dim/enable_backward and
+        code_transformers raise TypeError."""
+        if code_transformers:
+            raise TypeError("wp.Kernel(): code_transformers are not supported by Weft")
+        for name, value in (options or {}).items():
+            if name == "block_dim":
+                block_dim = value
+            elif name == "enable_backward":
+                enable_backward = value
+            else:
+                raise TypeError(f"wp.Kernel(): option '{name}' is not supported by Weft")
         self.func = func
-        self.key = func.__name__
+        self.key = key if key is not None else func.__name__
+        self._name = func.__name__  # the def's name: what the compiled module calls it
         self.block_dim = block_dim
         self.enable_backward = enable_backward
         self._module = None
@@ -75,9 +90,21 @@ class Kernel:
         """The compiled `_weft.Kernel`; raises wp.CompileError on a bad kernel or one of its funcs."""
         if self._kernel is None:
             module = _weft.Module.compile(self.sources(), MODULE_KEY)
-            self._kernel = module.kernel(self.key)
+            self._kernel = module.kernel(self._name)
             self._module = module
         return self._kernel
+
+    @property
+    def module(self):
+        """Warp's kernel.module: here only load(device), which compiles the kernel."""
+        kernel = self
+
+        class _Module:
+            def load(self, device=None):
+                kernel.compile()
+                return True
+
+        return _Module()
 
     @property
     def params(self):
@@ -101,7 +128,8 @@ def kernel(f=None, *, enable_backward=None, module=None, block_dim=None, launch_
     The decorator's arguments are read by the compiler from the source; they are kept here too.
     """
     def wrap(func):
-        return Kernel(func, block_dim=block_dim, enable_backward=enable_backward)
+        # module= (Warp's grouping) and launch_bounds (a CUDA occupancy hint) do not change results
+        return Kernel(func, module=module, block_dim=block_dim, enable_backward=enable_backward)
 
     return wrap(f) if f is not None else wrap
 

@@ -28,7 +28,10 @@ def _launch_arg(kernel_name, param, value):
         return _weft.LaunchArg.number(float(value))
     t = getattr(value, "_weft_type", None)
     if isinstance(t, _weft.Type):
-        return _weft.LaunchArg.value(t, value.to_bytes())
+        arg = _weft.LaunchArg.value(t, value.to_bytes())
+        for offset, a in getattr(value, "held_arrays", lambda: ())():
+            arg.hold(offset, a._handle())  # struct array fields: their gradients reach the backward launch
+        return arg
     if param is not None:
         name, ptype, _ = param
         if ptype.kind in _VALUE_KINDS and isinstance(value, (list, tuple, np.ndarray)):
@@ -90,6 +93,7 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), de
         adj = [g._handle() if isinstance(g, _arrays.array) else None for g in given]
     elif record_tape:
         _recording.note_arrays(v for v in values if isinstance(v, _arrays.array))
+        _recording.note_arrays(a for v in values if hasattr(v, "held_arrays") for _, a in v.held_arrays())
     if not adjoint and _context.config.mode == "debug":
         import importlib  # (weft.audit the name is the function; the module is in sys.modules)
         importlib.import_module("weft.audit").audit_on_launch(kernel, dims, values, block_dim)

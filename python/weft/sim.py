@@ -24,8 +24,13 @@ differentiated by the Tape (a rollout that swaps two states cannot: backward() s
 was overwritten). Vectors are tuples (x, y, z); quaternions (x, y, z, w), as in Warp.
 """
 
+import copy as _copy
+
+import numpy as np
+
 from . import _weft
 from . import arrays as _arrays
+from . import recording as _recording
 
 BuildError = _weft.BuildError
 
@@ -111,6 +116,16 @@ class _Wrapped:
     def __dir__(self):
         return sorted(set(dir(self._cpp)) | set(object.__dir__(self)))
 
+    def _array_attributes(self):
+        """The wrappers of every non-empty array attribute (one object per attribute, as getattr gives)."""
+        out = []
+        for name in dir(self._cpp):
+            if not name.startswith("_") and isinstance(getattr(self._cpp, name, None), _weft.Array):
+                a = getattr(self._cpp, name)
+                if a.size:
+                    out.append(getattr(self, name))
+        return out
+
     def _check_replacement(self, name, new):
         """An array attribute may only be replaced by one of the same shape, dtype and device: the
         kernels index it by particle (or element) without bounds checks in release builds, so a
@@ -126,8 +141,50 @@ class _Wrapped:
                          f"copy values into the existing array with {name}.assign(...) to keep it")
 
 
+class _GravityView(np.ndarray):
+    """model.gravity as Warp has it (a numpy array of 3), whose item assignments
+    (`model.gravity[1] = 0.0`) write through to the engine's model."""
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        cpp = getattr(self, "_model_cpp", None)
+        if cpp is not None:
+            cpp.gravity = [float(v) for v in np.asarray(self).reshape(-1)]
+
+
+class ParticleGrid:
+    """model.particle_grid, Warp's wp.HashGrid of the particles. In Warp, particle-particle contact
+    happens once the grid is built (`model.particle_grid.build(state.particle_q, radius)`); here
+    build() switches the model's particle contact on, and every step then rebuilds the grid from
+    its input positions itself (engine/particle_grid.h). `radius` only sizes Warp's cells."""
+
+    def __init__(self, model):
+        self._model = model
+
+    def build(self, points, radius):
+        _f32("particle_grid.build", "radius", radius)
+        self._model._cpp.particle_contact = True
+
+    def reserve(self, num_points):
+        pass  # the engine sizes its grid at finalize
+
+
 class Model(_Wrapped):
     """What does not change during a rollout: topology, masses, materials, shapes (engine/model.h)."""
+
+    @property
+    def gravity(self):
+        g = np.asarray(self._cpp.gravity, dtype=np.float32).view(_GravityView)
+        g._model_cpp = self._cpp
+        return g
+
+    @property
+    def particle_grid(self):
+        grid = self.__dict__.get("_particle_grid")
+        if grid is None:
+            grid = ParticleGrid(self)
+            object.__setattr__(self, "_particle_grid", grid)
+        return grid
 
     def state(self, requires_grad=None):
         """A new State holding the model's initial positions and velocities (copies)."""
@@ -307,14 +364,35 @@ class ModelBuilder:
                          pick(spring_kd, c.default_spring_kd), pick(particle_radius, -1.0))
 
     def add_soft_grid(self, pos, rot, vel, dim_x, dim_y, dim_z, cell_x, cell_y, cell_z, density, k_mu, k_lambda, k_damp,
-                      fix_left=False, fix_right=False, fix_top=False, fix_bottom=False, particle_radius=None, **_ignored):
+                      fix_left=False, fix_right=False, fix_top=False, fix_bottom=False, tri_ke=None, tri_ka=None,
+                      tri_kd=None, tri_drag=None, tri_lift=None, particle_radius=None):
+        """Warp's add_soft_grid: 5 tetrahedra per cell and, as Warp does, the grid's surface as
+        triangles (tri_* default to the builder's default_tri_*; faces that two tetrahedra share
+        are inside and left out). particle_radius is Weft's own (default: the builder's)."""
         c = "add_soft_grid"
         f = lambda name, v: _f32(c, name, v)  # noqa: E731
+        first_tet = len(self._cpp.tet_indices)
         self._cpp.add_soft_grid(_f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4), _f32s(c, "vel", vel, 3), int(dim_x),
                                 int(dim_y), int(dim_z), f("cell_x", cell_x), f("cell_y", cell_y), f("cell_z", cell_z),
                                 f("density", density), f("k_mu", k_mu), f("k_lambda", k_lambda), f("k_damp", k_damp),
                                 bool(fix_left), bool(fix_right), bool(fix_top), bool(fix_bottom),
                                 _opt(c, "particle_radius", particle_radius, -1.0))
+        faces = {}  # sorted vertices -> oriented face; a face seen twice is interior
+
+        def add_face(i, j, k):
+            key = tuple(sorted((i, j, k)))
+            if key in faces:
+                del faces[key]
+            else:
+                faces[key] = (i, j, k)
+
+        for i, j, k, l in self._cpp.tet_indices[first_tet:]:  # noqa: E741
+            add_face(i, k, j)
+            add_face(j, k, l)
+            add_face(i, j, l)
+            add_face(i, l, k)
+        for i, j, k in faces.values():
+            self.add_triangle(i, j, k, tri_ke, tri_ka, tri_kd, tri_drag, tri_lift)
 
     # Static shapes: `body` must be -1 (shapes do not move in this engine).
     @staticmethod
@@ -490,23 +568,69 @@ class ModelBuilder:
         return self._joint("add_joint_free", "free", parent, child, parent_xform, child_xform, armature=armature, name=name,
                            collision_filter_parent=collision_filter_parent, enabled=enabled)
 
-    def add_shape_plane(self, plane=(0.0, 1.0, 0.0, 0.0), body=-1, thickness=0.0, **_ignored):
-        self._static(body, "add_shape_plane")
-        return self._cpp.add_shape_plane(_f32s("add_shape_plane", "plane", plane, 4), _f32("add_shape_plane", "thickness", thickness))
+    def _static_material(self, c, shape, ke, kd, kf, ka, mu, restitution, switches):
+        """Gives static shape `shape` its material (None: the builder's default_shape_*), which
+        particle contact averages with soft_contact_* as Warp does; refuses the collision
+        switches that differ from their defaults (name, value, default)."""
+        for name, value, default in switches:
+            if value != default:
+                raise BuildError(f"{c}: {name}={value!r} is not supported yet (static shapes collide with every particle "
+                                 "and body)")
+        b = self._cpp
+        mat = []
+        for name, value, default in (("ke", ke, b.default_shape_ke), ("kd", kd, b.default_shape_kd),
+                                     ("kf", kf, b.default_shape_kf), ("ka", ka, b.default_shape_ka),
+                                     ("mu", mu, b.default_shape_mu), ("restitution", restitution, b.default_shape_restitution)):
+            v = float(default) if value is None else _f32(c, name, value)
+            if v < 0:
+                raise BuildError(f"{c}: {name} must be >= 0, got {v:g}")
+            mat.append(v)
+        b.set_shape_material(int(shape), tuple(mat))
+        return shape
 
-    def add_shape_mesh(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, mesh=None, scale=(1.0, 1.0, 1.0), thickness=0.0,
-                       sdf_resolution=64, sdf_margin=None, **_ignored):
+    def add_shape_plane(self, plane=(0.0, 1.0, 0.0, 0.0), pos=None, rot=None, width=None, length=None, body=-1, ke=None,
+                        kd=None, kf=None, ka=None, mu=None, restitution=None, thickness=None, has_ground_collision=False,
+                        has_shape_collision=True, is_visible=True, collision_group=-1):
+        """An infinite static plane a x + b y + c z + d = 0 (Warp's add_shape_plane). Planes here are
+        infinite: Warp's finite width/length, and pos/rot instead of `plane`, raise BuildError."""
+        c = "add_shape_plane"
+        self._static(body, c)
+        if pos is not None or rot is not None:
+            raise BuildError(f"{c}: pos/rot are not supported; give the plane as plane=(a, b, c, d)")
+        for name, value in (("width", width), ("length", length)):
+            if value is not None and value != 0.0:
+                raise BuildError(f"{c}: {name}={value!r}: finite planes are not supported (Weft's planes are infinite; "
+                                 f"pass {name}=0.0 or leave it out)")
+        thickness = self._cpp.default_shape_thickness if thickness is None else thickness
+        s = self._cpp.add_shape_plane(_f32s(c, "plane", plane, 4), _f32(c, "thickness", thickness))
+        return self._static_material(c, s, ke, kd, kf, ka, mu, restitution,
+                                     (("has_ground_collision", has_ground_collision, False),
+                                      ("has_shape_collision", has_shape_collision, True),
+                                      ("collision_group", collision_group, -1)))
+
+    def add_shape_mesh(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, mesh=None, scale=(1.0, 1.0, 1.0), density=None,
+                       ke=None, kd=None, kf=None, ka=None, mu=None, restitution=None, is_solid=True, thickness=0.0,
+                       has_ground_collision=True, has_shape_collision=True, collision_group=-1, is_visible=True,
+                       sdf_resolution=64, sdf_margin=None):
         """A static triangle-mesh shape (Warp's add_shape_mesh). finalize() samples its signed
         distance on a grid of `sdf_resolution` cells along its longest side, `sdf_margin` m
-        (default: 10% of that side) beyond its bounds; contacts interpolate that grid."""
-        self._static(body, "add_shape_mesh")
+        (default: 10% of that side) beyond its bounds; contacts interpolate that grid (both
+        Weft's own keywords). Static: density and is_solid do not matter."""
+        c = "add_shape_mesh"
+        self._static(body, c)
+        if density is not None:
+            _f32(c, "density", density)
         if not isinstance(mesh, Mesh):
             raise BuildError(f"add_shape_mesh: mesh must be a wp.sim.Mesh, got {type(mesh).__name__}")
         pos = (0.0, 0.0, 0.0) if pos is None else pos  # Warp's defaults are None
         rot = _IDENTITY if rot is None else rot
         scale = (1.0, 1.0, 1.0) if scale is None else scale
-        return self._cpp.add_shape_mesh(tuple(pos), tuple(rot), mesh.vertices, mesh.indices, tuple(float(c) for c in scale),
-                                        float(thickness), int(sdf_resolution), -1.0 if sdf_margin is None else float(sdf_margin))
+        s = self._cpp.add_shape_mesh(tuple(pos), tuple(rot), mesh.vertices, mesh.indices, tuple(float(v) for v in scale),
+                                     float(thickness), int(sdf_resolution), -1.0 if sdf_margin is None else float(sdf_margin))
+        return self._static_material(c, s, ke, kd, kf, ka, mu, restitution,
+                                     (("has_ground_collision", has_ground_collision, True),
+                                      ("has_shape_collision", has_shape_collision, True),
+                                      ("collision_group", collision_group, -1)))
 
     def set_ground_plane(self, normal=(0.0, 1.0, 0.0), offset=0.0, ke=None, kd=None, kf=None, mu=None, restitution=None):
         """The ground n.x = offset, and its material against body shapes (Warp's keywords; None
@@ -521,8 +645,23 @@ class ModelBuilder:
                 setattr(self._cpp, "ground_" + name, v)
 
     def finalize(self, device=None, requires_grad=False):
+        """The Model on `device`. As in Warp, particle-particle contact starts once
+        model.particle_grid.build(...) is called (unless builder.particle_contact asks for it
+        from the start); the model is made ready for it when it has 2 or more particles with a
+        radius."""
         from . import context as _context
-        return Model(self._cpp.finalize(_context.get_device(device).alias, bool(requires_grad)))
+        dev, rg = _context.get_device(device).alias, bool(requires_grad)
+        if self._cpp.particle_contact or self._cpp.particle_count < 2:
+            return Model(self._cpp.finalize(dev, rg))
+        self._cpp.particle_contact = True  # sizes the grid (and each State's buckets) for a later build()
+        try:
+            cpp = self._cpp.finalize(dev, rg)
+        except BuildError:  # no particle has a radius: no particle contact to prepare
+            self._cpp.particle_contact = False
+            return Model(self._cpp.finalize(dev, rg))
+        self._cpp.particle_contact = False
+        cpp.particle_contact = False
+        return Model(cpp)
 
 
 def integrator_names():
@@ -544,6 +683,11 @@ class Integrator:
         self._cpp = _weft.create_integrator(str(name), {str(k): float(v) for k, v in options.items()})
 
     def simulate(self, model, state_in, state_out, dt, control=None):
+        if _recording.open_tapes:
+            # tape.gradients[a] finds the Model, State and Control arrays the step used, as for
+            # the arrays of a wp.launch (the C++ step records itself on the Tape).
+            _recording.note_arrays(a for obj in (model, state_in, state_out, control) if obj is not None
+                                   for a in obj._array_attributes())
         self._cpp.simulate(model._cpp, state_in._cpp, state_out._cpp, float(dt), None if control is None else control._cpp)
         return state_out
 
@@ -605,11 +749,17 @@ def eval_ik(model, state, joint_q, joint_qd):
     _weft.eval_ik(model._cpp, state._cpp, joint_q._handle(), joint_qd._handle())
 
 
-def collide(model, state, **_ignored):
+def collide(model, state, edge_sdf_iter=10, iterate_mesh_vertices=True, requires_grad=None, skip_init_contact_reset=False):
     """Prepares contacts for the next step from `state`: with particle-particle contact enabled,
     builds the state's hash grid (each step builds its own in state_out, from state_in's
     positions, so calling this is optional). Ground and shape contacts are evaluated inside the
-    integrators' force kernels. Returns how many particles did not fit in the grid (0 normally)."""
+    integrators' force kernels. Returns how many particles did not fit in the grid (0 normally).
+    Warp's keywords are accepted at their defaults; others change what Warp computes and raise
+    TypeError (Weft evaluates contacts inside the integrators)."""
+    for name, value, default in (("edge_sdf_iter", edge_sdf_iter, 10), ("iterate_mesh_vertices", iterate_mesh_vertices, True),
+                                 ("skip_init_contact_reset", skip_init_contact_reset, False)):
+        if value != default:
+            raise TypeError(f"collide(): {name}={value!r} is not supported (Weft evaluates contacts inside the integrators)")
     if not model.particle_contact:
         return 0
     return _weft.build_particle_grid(model._cpp, state._cpp)

@@ -166,6 +166,11 @@ class SourceCollector:
                 if self._is_definition(value) or _is_constant_value(value):
                     self.module_imports[base] = module.__name__
                     self._use(attr, value)
+        if getattr(definition, "_is_kernel", False) and not text.lstrip().startswith("@"):
+            # wp.Kernel(func) without the decorator: the compiler learns it is a kernel from a
+            # synthetic decorator line just above the def (lines keep their numbers)
+            text = f"@{self.weft_aliases[0] if self.weft_aliases else 'wp'}.kernel\n" + text
+            line_offset -= 1
         self.chunks.append((path, text, line_offset))
         for grad in getattr(definition, "grads", ()):
             self.add(grad)

@@ -141,6 +141,17 @@ class StructInstance:
             buf[offset: offset + len(raw)] = raw
         return bytes(buf)
 
+    def held_arrays(self, base=0):
+        """[(byte offset, wp.array)] of the arrays in this instance's fields, nested structs included."""
+        out = []
+        for name, ft, offset in self._weft_type.fields:
+            v = self._values[name]
+            if ft.kind == "array" and v is not None:
+                out.append((base + offset, v))
+            elif ft.kind == "struct" and v is not None:
+                out.extend(v.held_arrays(base + offset))
+        return out
+
     def numpy_value(self):
         """This instance as a numpy structured scalar (array fields as raw descriptor bytes)."""
         return np.frombuffer(self.to_bytes(), dtype=self._struct.numpy_dtype())[0]

@@ -96,9 +96,20 @@ class Tape:
         """'' when backward() can run, else the reason it would refuse."""
         return self._tape.check_overwrites()
 
-    def visualize(self, filename=None, **_ignored):
+    def visualize(self, filename=None, simplify_graph=True, hide_readonly_arrays=False, array_labels=None,
+                  choose_longest_node_name=True, ignore_graph_scopes=False, track_inputs=None, track_outputs=None,
+                  track_input_names=None, track_output_names=None, graph_direction="LR"):
         """The recording as a Graphviz graph (launches as boxes, arrays as ellipses, conflicting
-        overwrites in red); written to `filename` when given. Returns the DOT text."""
+        overwrites in red); written to `filename` when given. Returns the DOT text. Warp's layout
+        keywords are accepted at their defaults; others raise TypeError naming them."""
+        given = dict(simplify_graph=(simplify_graph, True), hide_readonly_arrays=(hide_readonly_arrays, False),
+                     array_labels=(array_labels, None), choose_longest_node_name=(choose_longest_node_name, True),
+                     ignore_graph_scopes=(ignore_graph_scopes, False), track_inputs=(track_inputs, None),
+                     track_outputs=(track_outputs, None), track_input_names=(track_input_names, None),
+                     track_output_names=(track_output_names, None), graph_direction=(graph_direction, "LR"))
+        for name, (value, default) in given.items():
+            if value is not default and value != default:
+                raise TypeError(f"Tape.visualize(): {name}={value!r} is not supported (Weft draws every record and array)")
         if filename is not None:
             self._tape.visualize(str(filename))
         return self._tape.dot()
@@ -117,6 +128,27 @@ def _state_arrays(state, what):
             return kind(_arrays.array._wrap(h, d) for h, d in zip(handles, dtypes))
 
         return [a._handle() for a in state], rebuild
+    cpp = getattr(state, "_cpp", None)
+    if isinstance(cpp, _weft.State):
+        # A wp.sim.State: what a step carries over (positions and velocities of particles and
+        # bodies); rebuild() gives each State its own zeroed outputs and grid scratch (particle_f,
+        # body_f, grid buckets), which a step writes, so that no two steps share them.
+        names = [n for n in ("particle_q", "particle_qd", "body_q", "body_qd") if getattr(cpp, n).size > 0]
+        if not names:
+            raise RuntimeError(f"checkpoint: {what} is a wp.sim.State without particles or bodies")
+        scratch = [n for n in ("particle_f", "body_f", "grid_bucket_count", "grid_bucket_particles") if getattr(cpp, n).size > 0]
+        kind = type(state)
+
+        def rebuild_state(handles):
+            c = _copy.copy(cpp)
+            for n, h in zip(names, handles):
+                setattr(c, n, h)
+            for n in scratch:
+                a = getattr(cpp, n)
+                setattr(c, n, _weft.Array.zeros(a.dtype, list(a.shape), a.device, False))
+            return kind(c)
+
+        return [getattr(cpp, n) for n in names], rebuild_state
     names = sorted(k for k, v in vars(state).items() if isinstance(v, _arrays.array))
     if not names:
         raise RuntimeError(f"checkpoint: {what} holds no wp.array (give a list of arrays or an object with array attributes)")

@@ -27,10 +27,11 @@ def rest_height(use_mesh):
     b.ground = False
     b.soft_contact_ke = 1.0e4
     b.soft_contact_kd = 20.0
+    # the shapes' material is the contact's (particle contact averages the two, as in Warp)
     if use_mesh:
-        b.add_shape_mesh(body=-1, pos=(0.0, 0.0, 0.0), mesh=box_mesh(0.5, 0.5, 0.5), scale=(0.6, 0.4, 0.6))
+        b.add_shape_mesh(body=-1, pos=(0.0, 0.0, 0.0), mesh=box_mesh(0.5, 0.5, 0.5), scale=(0.6, 0.4, 0.6), ke=1.0e4, kd=20.0)
     else:
-        b.add_shape_box(body=-1, pos=(0.0, 0.0, 0.0), hx=0.3, hy=0.2, hz=0.3)
+        b.add_shape_box(body=-1, pos=(0.0, 0.0, 0.0), hx=0.3, hy=0.2, hz=0.3, ke=1.0e4, kd=20.0)
     b.add_particle(pos=(0.05, 0.3, 0.0), vel=(0.0, 0.0, 0.0), mass=0.1, radius=0.05)
     model = b.finalize(device="cpu")
     s0, s1 = model.state(), model.state()
@@ -59,7 +60,7 @@ class MeshBounce(sim_bounce.Bounce):
     def __init__(self):
         b = wp.sim.ModelBuilder()
         b.add_particle(pos=(-0.5, 1.0, 0.0), vel=(5.0, -5.0, 0.0), mass=1.0, radius=0.1)
-        b.add_shape_mesh(body=-1, pos=(2.0, 1.0, 0.0), mesh=box_mesh(0.25, 1.0, 1.0))
+        b.add_shape_mesh(body=-1, pos=(2.0, 1.0, 0.0), mesh=box_mesh(0.25, 1.0, 1.0), ke=1.0e4, kd=10.0, kf=0.0, mu=0.2)
         model = b.finalize(device="cpu", requires_grad=True)
         super().__init__("cpu")
         model.soft_contact_ke, model.soft_contact_kd = 1.0e4, 10.0
