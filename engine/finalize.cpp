@@ -2,6 +2,7 @@
 // sums, see kernels/particles.py), the hash-grid sizes, the mesh shapes' distance grids, and the
 // upload of every array.
 #include <algorithm>
+#include <cmath>
 
 #include "engine/model_builder.h"
 
@@ -109,6 +110,90 @@ void upload_bodies(const ModelBuilder& b, Model& m, const Uploader& up) {
     m.body_shape_list = up(compiler::int32_type(), {int64_t(list.size())}, list, false);
 }
 
+// The joints: their frames, axes, drives and limits, and each body's list of the joints it is the
+// parent or the child of (kernels/rigid.py sums those wrenches in the body's own thread).
+void upload_joints(const ModelBuilder& b, Model& m, const Uploader& up) {
+    const int nj = b.joint_count(), nb = b.body_count();
+    m.joint_count = nj;
+    auto f32 = compiler::float32_type();
+    auto i32 = compiler::int32_type();
+    const int64_t n = std::max(nj, 1);  // a kernel parameter needs an array, even of no joints
+    // An empty list becomes one element of `width` zeros (a transform's quaternion w = 1).
+    auto pad = [&](auto v, size_t width = 1) {
+        if (v.empty()) {
+            v.resize(width);
+            if (width == 7) v[6] = 1;
+        }
+        return v;
+    };
+    std::vector<float> axis;
+    for (const Vec3& a : b.joint_axis) axis.insert(axis.end(), {a.x(), a.y(), a.z()});
+    m.joint_type = up(i32, {n}, pad(b.joint_type), false);
+    m.joint_parent = up(i32, {n}, pad(b.joint_parent), false);
+    m.joint_child = up(i32, {n}, pad(b.joint_child), false);
+    m.joint_X_p = up(transform_type(), {n}, pad(flatten(b.joint_X_p), 7), false);
+    m.joint_X_c = up(transform_type(), {n}, pad(flatten(b.joint_X_c), 7), false);
+    m.joint_axis = up(vec3_type(), {n}, axis.empty() ? std::vector<float>(3, 0.0f) : axis, false);
+    m.joint_mode = up(i32, {n}, pad(b.joint_mode), false);
+    m.joint_act = up(f32, {n}, pad(b.joint_act), true);
+    m.joint_target_ke = up(f32, {n}, pad(b.joint_target_ke), true);
+    m.joint_target_kd = up(f32, {n}, pad(b.joint_target_kd), true);
+    m.joint_limit_lower = up(f32, {n}, pad(b.joint_limit_lower), true);
+    m.joint_limit_upper = up(f32, {n}, pad(b.joint_limit_upper), true);
+    m.joint_limit_ke = up(f32, {n}, pad(b.joint_limit_ke), true);
+    m.joint_limit_kd = up(f32, {n}, pad(b.joint_limit_kd), true);
+    m.joint_collision_filter = up(i32, {n}, pad(b.joint_collision_filter), false);
+    std::vector<int> start(size_t(nb) + 1, 0), list;
+    for (int k = 0; k < nb; ++k) {
+        start[size_t(k)] = int(list.size());
+        for (int j = 0; j < nj; ++j)
+            if ((b.joint_parent[size_t(j)] == k || b.joint_child[size_t(j)] == k) && b.joint_type[size_t(j)] != JOINT_FREE)
+                list.push_back(j);
+    }
+    start[size_t(nb)] = int(list.size());
+    m.body_joint_start = up(i32, {int64_t(nb) + 1}, start, false);
+    m.body_joint_list = up(i32, {int64_t(std::max<size_t>(list.size(), 1))}, pad(list), false);
+    m.joint_attach_ke = b.joint_attach_ke;
+    m.joint_attach_kd = b.joint_attach_kd;
+
+    // Reduced coordinates: eval_fk walks each articulation's joints in order, so a joint's parent
+    // body must have been placed by an earlier joint of the same articulation (or be a root).
+    std::vector<int> arts = articulation_starts(b);
+    std::vector<int> parent_joint(size_t(nb), -1);
+    for (int j = 0; j < nj; ++j) parent_joint[size_t(b.joint_child[size_t(j)])] = j;
+    for (size_t a = 0; a + 1 < arts.size(); ++a)
+        for (int j = arts[a]; j < arts[a + 1]; ++j) {
+            const int p = b.joint_parent[size_t(j)];
+            const int pj = p >= 0 ? parent_joint[size_t(p)] : -1;
+            if (pj >= 0 && (pj > j || pj < arts[a]))
+                throw BuildError("finalize: joint '" + b.joint_name[size_t(j)] + "' has parent " + b.body_name[size_t(p)] +
+                                 ", whose own joint '" + b.joint_name[size_t(pj)] +
+                                 (pj > j ? "' comes later" : "' is in another articulation") +
+                                 "; add a tree's joints parent first, in one articulation");
+        }
+    std::vector<int> qs(size_t(nj) + 1, 0), qds(size_t(nj) + 1, 0);
+    for (int j = 0; j < nj; ++j) {
+        qs[size_t(j) + 1] = qs[size_t(j)] + joint_coordinate_counts(b.joint_type[size_t(j)]).first;
+        qds[size_t(j) + 1] = qds[size_t(j)] + joint_coordinate_counts(b.joint_type[size_t(j)]).second;
+    }
+    if (b.joint_q.size() != size_t(qs.back()) || b.joint_qd.size() != size_t(qds.back()))
+        throw BuildError("finalize: joint_q has " + std::to_string(b.joint_q.size()) + " entries and joint_qd " +
+                         std::to_string(b.joint_qd.size()) + "; the joints have " + std::to_string(qs.back()) + " and " +
+                         std::to_string(qds.back()));
+    for (size_t k = 0; k < b.joint_q.size(); ++k)
+        if (!std::isfinite(b.joint_q[k])) throw BuildError("finalize: joint_q[" + std::to_string(k) + "] is not finite");
+    for (size_t k = 0; k < b.joint_qd.size(); ++k)
+        if (!std::isfinite(b.joint_qd[k])) throw BuildError("finalize: joint_qd[" + std::to_string(k) + "] is not finite");
+    m.joint_coord_count = qs.back();
+    m.joint_dof_count = qds.back();
+    m.articulation_count = int(arts.size()) - 1;
+    m.joint_q = up(f32, {std::max(qs.back(), 1)}, pad(b.joint_q), true);
+    m.joint_qd = up(f32, {std::max(qds.back(), 1)}, pad(b.joint_qd), true);
+    m.joint_q_start = up(i32, {int64_t(nj) + 1}, qs, false);
+    m.joint_qd_start = up(i32, {int64_t(nj) + 1}, qds, false);
+    m.articulation_start = up(i32, {int64_t(arts.size())}, arts, false);
+}
+
 }  // namespace
 
 Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad) const {
@@ -193,6 +278,7 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     m.shape_materials = up(f32, {m.shape_count, 6}, flatten(shape_material), false);
     upload_mesh_sdfs(*this, m, up);
     upload_bodies(*this, m, up);
+    upload_joints(*this, m, up);
     m.ground_ke = ground_ke;
     m.ground_kd = ground_kd;
     m.ground_kf = ground_kf;

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "runtime/array.h"
 
@@ -34,6 +35,16 @@ enum ParticleFlags : uint32_t {
 // Joint types and drive modes (kernels/rigid.py; Warp's numbers).
 enum JointType : int { JOINT_PRISMATIC = 0, JOINT_REVOLUTE = 1, JOINT_BALL = 2, JOINT_FIXED = 3, JOINT_FREE = 4 };
 enum JointMode : int { JOINT_MODE_FORCE = 0, JOINT_MODE_TARGET_POSITION = 1, JOINT_MODE_TARGET_VELOCITY = 2 };
+// How many coordinates (joint_q) and velocities (joint_qd) a joint of `type` has (Warp's layout).
+inline std::pair<int, int> joint_coordinate_counts(int type) {
+    switch (type) {
+        case JOINT_PRISMATIC:
+        case JOINT_REVOLUTE: return {1, 1};
+        case JOINT_BALL: return {4, 3};
+        case JOINT_FREE: return {7, 6};
+        default: return {0, 0};
+    }
+}
 
 // Shape geometry types (kernels/geometry.py; GEO_MESH has Warp's number).
 enum GeoType : int { GEO_SPHERE = 0, GEO_BOX = 1, GEO_CAPSULE = 2, GEO_PLANE = 3, GEO_MESH = 5 };
@@ -153,7 +164,8 @@ struct Model {
     Array body_shape_list;   // int32 (max(shapes on bodies, 1))
     // joints between bodies (maximal coordinates, Warp's semi-implicit joint model): joint j pulls
     // its parent's frame body_q[parent] * joint_X_p towards its child's body_q[child] * joint_X_c
-    // with the attachment stiffness, leaving free what its type allows
+    // with the attachment stiffness, leaving free what its type allows. Per-joint arrays have
+    // max(joint_count, 1) entries (a kernel needs an array even of no joints).
     Array joint_type;              // JointType, int32 (joint_count)
     Array joint_parent;            // int32 (joint_count): -1 = the world
     Array joint_child;             // int32 (joint_count)
@@ -171,6 +183,15 @@ struct Model {
     Array joint_collision_filter;  // int32 (joint_count): 1 = the parent's and child's shapes do not collide
     Array body_joint_start;        // int32 (body_count + 1): body b's joints are body_joint_list[start[b] ..]
     Array body_joint_list;         // int32 (max(2 joint_count, 1))
+    // reduced coordinates (engine/kinematics.h eval_fk / eval_ik; layout in model_builder.h)
+    int joint_coord_count = 0;  // entries of joint_q
+    int joint_dof_count = 0;    // entries of joint_qd
+    int articulation_count = 0;
+    Array joint_q;                   // float (max(joint_coord_count, 1)): initial coordinates
+    Array joint_qd;                  // float (max(joint_dof_count, 1)): initial velocities
+    Array joint_q_start;             // int32 (joint_count + 1)
+    Array joint_qd_start;            // int32 (joint_count + 1)
+    Array articulation_start;        // int32 (articulation_count + 1): joints of articulation a
     float joint_attach_ke = 1.0e3f;  // N/m (and N m/rad): the attachment's stiffness (Warp's default)
     float joint_attach_kd = 1.0e2f;  // N s/m: its damping (angular: 1% of it, as Warp)
 

@@ -79,13 +79,24 @@ struct ShapeParams {
 };
 
 // A joint's one degree of freedom (revolute, prismatic): Warp's add_joint_* keywords and defaults.
+// A joint frame: a position and a rotation in a body's frame (or the world's).
+struct JointFrame {
+    Vec3 p = Vec3::Zero();
+    Quat q = Quat::Identity();
+};
+
+class ModelBuilder;
+// The first joint of each articulation of `b`, then joint_count() (articulation a's joints are
+// [s[a], s[a+1])): the joints before the first add_articulation() form one; empty ones are dropped.
+std::vector<int> articulation_starts(const ModelBuilder& b);
+
 struct JointAxisDef {
-    Vec3 axis = Vec3(1, 0, 0);        // in the joint frame (normalised)
-    float target = 0.0f;              // initial joint_act: a target position or velocity, or a force (by mode)
+    Vec3 axis = Vec3(1, 0, 0);  // in the joint frame (normalised)
+    float target = 0.0f;        // initial joint_act: a target position or velocity, or a force (by mode)
     float target_ke = 0.0f, target_kd = 0.0f;
-    int mode = JOINT_MODE_FORCE;      // JointMode
-    float limit_lower = -6.283185307f, limit_upper = 6.283185307f;  // rad or m
-    float limit_ke = NAN, limit_kd = NAN;  // NaN: default_joint_limit_ke / kd
+    int mode = JOINT_MODE_FORCE;                 // JointMode
+    float limit_lower = NAN, limit_upper = NAN;  // rad or m; NaN: Warp's defaults, +-2 pi rad (revolute), +-1e4 m (prismatic)
+    float limit_ke = NAN, limit_kd = NAN;        // NaN: default_joint_limit_ke / kd
 };
 
 // A particle grid in the x-z plane held by springs: the cloth benchmark of issue 8. Structural
@@ -177,10 +188,7 @@ public:
     // child's. `collision_filter_parent`: the two bodies' shapes do not collide. `armature` is kept
     // for reduced-coordinate solvers (the semi-implicit one does not use it, as Warp's). Return the
     // joint's index.
-    struct Xform {
-        Vec3 p = Vec3::Zero();
-        Quat q = Quat::Identity();
-    };
+    using Xform = JointFrame;
     float default_joint_limit_ke = 100.0f, default_joint_limit_kd = 1.0f;
     int add_joint_revolute(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
                            const JointAxisDef& axis = {}, bool collision_filter_parent = true, float armature = 0.01f,
@@ -192,8 +200,20 @@ public:
                        bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
     int add_joint_fixed(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
                         bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
-    int add_joint_free(int child, const Xform& parent_xform = {}, int parent = -1, const std::string& name = "");
+    int add_joint_free(int child, const Xform& parent_xform = {}, int parent = -1, const std::string& name = "",
+                       const Xform& child_xform = {}, float armature = 0.0f);
     int joint_count() const { return int(joint_type.size()); }
+    // Starts an articulation: the joints added from now on, up to the next call, form one tree that
+    // eval_fk / eval_ik walk in the order they were added (Warp's add_articulation). Joints added
+    // before the first call form an articulation of their own.
+    void add_articulation();
+    int articulation_count() const;
+    // Reduced coordinates, Warp's layout: joint j's coordinates are joint_q[joint_q_start(j) ..] and
+    // its velocities joint_qd[joint_qd_start(j) ..]: prismatic and revolute 1 and 1, ball 4 (a
+    // quaternion x, y, z, w) and 3, fixed 0 and 0, free 7 (position, quaternion) and 6 (angular,
+    // linear). They start at zero (identity quaternions); edit them and call eval_fk.
+    int joint_q_start(int j) const;
+    int joint_qd_start(int j) const;
 
     int particle_count() const { return int(particle_q.size()); }
     // Nothing to simulate: each solver family's elements count here (a scene refuses an empty builder).
@@ -239,6 +259,8 @@ public:
     std::vector<float> joint_act, joint_target_ke, joint_target_kd, joint_limit_lower, joint_limit_upper, joint_limit_ke,
         joint_limit_kd, joint_armature;
     std::vector<std::string> joint_name;
+    std::vector<float> joint_q, joint_qd;                      // reduced coordinates (above)
+    std::vector<int> articulation_start;                       // first joint of each articulation
     float joint_attach_ke = 1.0e3f, joint_attach_kd = 1.0e2f;  // copied into the Model (Warp's defaults)
     Vec3 gravity;
     std::array<float, 4> ground_plane{0, 1, 0, 0};

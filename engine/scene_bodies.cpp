@@ -7,6 +7,14 @@
 //     [[body.shape]]         type = "sphere" | "box" | "capsule"; pos, rot_axis/rot_angle in the
 //                            body frame; radius / half_extents / radius + half_height; density,
 //                            ke, kd, kf, ka, mu, restitution, thickness (the builder's defaults)
+//   [joint_attachment]       ke, kd: the joints' attachment stiffness and damping (Warp's 1e3, 1e2)
+//   [[joint]]                type = "revolute" | "prismatic" | "ball" | "fixed" | "free"; parent
+//                            ("world" or a body's name), child (a body's name); parent_pos,
+//                            parent_rot_axis/parent_rot_angle, child_pos, child_rot_axis/
+//                            child_rot_angle (the joint frame in each body's frame); axis; mode =
+//                            "force" | "target_position" | "target_velocity", target, target_ke,
+//                            target_kd; limit_lower, limit_upper, limit_ke, limit_kd;
+//                            collision_filter_parent, armature, name
 #include "engine/scene_reader.h"
 
 #if WEFT_SCENE_FILES
@@ -26,6 +34,50 @@ ShapeParams read_shape_params(TableReader& r, const ModelBuilder& b) {
     p.restitution = float(r.number("restitution", b.default_shape_restitution, 0.0, 1.0));
     p.thickness = float(r.number("thickness", b.default_shape_thickness, 0.0));
     return p;
+}
+
+// A body named in a [[joint]]: "world" is -1.
+int body_by_name(TableReader& r, const ModelBuilder& b, const std::string& key, bool world_allowed) {
+    std::string name = r.string(key, "");
+    if (name.empty()) r.fail(r.table().source(), "missing key '" + key + "' in [[joint]] (a body's name)");
+    if (world_allowed && name == "world") return -1;
+    for (int k = 0; k < b.body_count(); ++k)
+        if (b.body_name[size_t(k)] == name) return k;
+    std::vector<std::string> names(b.body_name.begin(), b.body_name.end());
+    if (world_allowed) names.push_back("world");
+    std::string near = support::closest_name(name, names);
+    r.fail_at(key, "no body named '" + name + "' (bodies are named by their [[body]] 'name'" +
+                       (world_allowed ? ", or \"world\")" : ")") + (near.empty() ? "" : "; did you mean '" + near + "'?"));
+}
+
+void read_joint(TableReader& r, ModelBuilder& b) {
+    std::string type = r.string("type", "", {"revolute", "prismatic", "ball", "fixed", "free"});
+    if (type.empty()) r.fail(r.table().source(), "missing key 'type' in [[joint]]");
+    const int parent = body_by_name(r, b, "parent", true);
+    const int child = body_by_name(r, b, "child", false);
+    ModelBuilder::Xform xp{r.vec3("parent_pos"), r.rotation("parent_")};
+    ModelBuilder::Xform xc{r.vec3("child_pos"), r.rotation("child_")};
+    const bool filter = r.boolean("collision_filter_parent", true);
+    const float armature = float(r.number("armature", type == "free" ? 0.0 : 0.01, 0.0));
+    const std::string name = r.string("name", "");
+    if (type == "ball") return void(b.add_joint_ball(parent, child, xp, xc, filter, armature, name));
+    if (type == "fixed") return void(b.add_joint_fixed(parent, child, xp, xc, filter, armature, name));
+    if (type == "free") return void(b.add_joint_free(child, xp, parent, name, xc, armature));
+    JointAxisDef a;
+    a.axis = r.vec3("axis", Vec3(1, 0, 0));
+    const std::string mode = r.string("mode", "force", {"force", "target_position", "target_velocity"});
+    a.mode = mode == "force"             ? JOINT_MODE_FORCE
+             : mode == "target_position" ? JOINT_MODE_TARGET_POSITION
+                                         : JOINT_MODE_TARGET_VELOCITY;
+    a.target = float(r.number("target", 0.0));
+    a.target_ke = float(r.number("target_ke", 0.0, 0.0));
+    a.target_kd = float(r.number("target_kd", 0.0, 0.0));
+    a.limit_lower = float(r.number("limit_lower", NAN));
+    a.limit_upper = float(r.number("limit_upper", NAN));
+    a.limit_ke = float(r.number("limit_ke", b.default_joint_limit_ke, 0.0));
+    a.limit_kd = float(r.number("limit_kd", b.default_joint_limit_kd, 0.0));
+    if (type == "revolute") b.add_joint_revolute(parent, child, xp, xc, a, filter, armature, name);
+    if (type == "prismatic") b.add_joint_prismatic(parent, child, xp, xc, a, filter, armature, name);
 }
 
 }  // namespace
@@ -75,6 +127,14 @@ void read_body_blocks(TableReader& root, Scene& s) {
         });
         if (!any && !(mass > 0)) r.fail(r.table().source(), "a [[body]] needs a [[body.shape]] or a mass");
     });
+    if (const toml::node* n = root.get("joint_attachment")) {
+        if (!n->is_table()) root.fail(n->source(), "'joint_attachment' must be a table, got " + std::string(toml_type_word(*n)));
+        TableReader r(root.file(), *n->as_table(), "[joint_attachment]");
+        b.joint_attach_ke = float(r.number("ke", b.joint_attach_ke, 0.0));
+        b.joint_attach_kd = float(r.number("kd", b.joint_attach_kd, 0.0));
+        r.finish();
+    }
+    for_each_entry(root, "joint", [&](TableReader& r) { read_joint(r, b); });
 }
 
 }  // namespace weft::engine

@@ -175,11 +175,11 @@ public:
         auto v = numbers(key, 3, {dflt.x(), dflt.y(), dflt.z()}, required);
         return Vec3(float(v[0]), float(v[1]), float(v[2]));
     }
-    // rot_axis (3 numbers) and rot_angle (degrees)
-    Quat rotation() {
-        Vec3 axis = vec3("rot_axis", Vec3(1, 0, 0));
-        double angle = number("rot_angle", 0.0);
-        if (axis.norm() < 1e-9f) fail_at("rot_axis", "'rot_axis' must not be zero");
+    // rot_axis (3 numbers) and rot_angle (degrees), each name after `prefix` ("parent_rot_axis")
+    Quat rotation(const std::string& prefix = "") {
+        Vec3 axis = vec3(prefix + "rot_axis", Vec3(1, 0, 0));
+        double angle = number(prefix + "rot_angle", 0.0);
+        if (axis.norm() < 1e-9f) fail_at(prefix + "rot_axis", "'" + prefix + "rot_axis' must not be zero");
         return Quat(Eigen::AngleAxisf(float(angle * M_PI / 180.0), axis.normalized()));
     }
 

@@ -22,6 +22,7 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"contact", {"geometry.py", "hash_grid.py", "contact.py"}},
         {"xpbd", {"geometry.py", "hash_grid.py", "bending.py", "xpbd.py"}},
         {"rigid", {"geometry.py", "rigid.py"}},
+        {"articulation", {"geometry.py", "rigid.py", "articulation.py"}},
     };
     return groups;
 }
@@ -58,6 +59,11 @@ std::shared_ptr<runtime::Module> solver_module(const std::string& group) {
     for (const auto& file : g->second) sources.push_back({"kernels/" + file, kernel_text(file)});
     compiler::CompileOptions options;
     options.module_key = "kernels/" + group;
+    // A body's thread loops over every shape of the model (contacts) and its joints, so the values
+    // those loops overwrite, which its backward thread keeps on its per-thread tape, grow with the
+    // model: 4 KiB (the default) overflowed at three jointed boxes. 32 KiB holds about twenty boxes'
+    // contacts per body; on a GPU it is local memory of the backward launch only.
+    if (group == "rigid") options.adjoint_tape_bytes = 32 * 1024;
     auto m = runtime::Module::compile(sources, options);
     modules.emplace(group, m);
     return m;

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "engine/integrator_registry.h"
+#include "engine/kinematics.h"
 #include "engine/model_builder.h"
 #include "engine/particle_grid.h"
 #include "python/bindings/bindings.h"
@@ -43,6 +44,12 @@ void bind_engine(py::module_& m) {
         .def_readonly("tet_count", &Model::tet_count)
         .def_readonly("shape_count", &Model::shape_count)
         .def_readonly("body_count", &Model::body_count)
+        .def_readonly("joint_count", &Model::joint_count)
+        .def_readonly("joint_coord_count", &Model::joint_coord_count)
+        .def_readonly("joint_dof_count", &Model::joint_dof_count)
+        .def_readonly("articulation_count", &Model::articulation_count)
+        .def_readwrite("joint_attach_ke", &Model::joint_attach_ke)
+        .def_readwrite("joint_attach_kd", &Model::joint_attach_kd)
         .def_readwrite("ground_ke", &Model::ground_ke)
         .def_readwrite("ground_kd", &Model::ground_kd)
         .def_readwrite("ground_kf", &Model::ground_kf)
@@ -100,6 +107,25 @@ void bind_engine(py::module_& m) {
              {"body_inv_inertia", &Model::body_inv_inertia},
              {"body_shape_start", &Model::body_shape_start},
              {"body_shape_list", &Model::body_shape_list},
+             {"joint_type", &Model::joint_type},
+             {"joint_parent", &Model::joint_parent},
+             {"joint_child", &Model::joint_child},
+             {"joint_X_p", &Model::joint_X_p},
+             {"joint_X_c", &Model::joint_X_c},
+             {"joint_axis", &Model::joint_axis},
+             {"joint_mode", &Model::joint_mode},
+             {"joint_act", &Model::joint_act},
+             {"joint_target_ke", &Model::joint_target_ke},
+             {"joint_target_kd", &Model::joint_target_kd},
+             {"joint_limit_lower", &Model::joint_limit_lower},
+             {"joint_limit_upper", &Model::joint_limit_upper},
+             {"joint_limit_ke", &Model::joint_limit_ke},
+             {"joint_limit_kd", &Model::joint_limit_kd},
+             {"joint_q", &Model::joint_q},
+             {"joint_qd", &Model::joint_qd},
+             {"joint_q_start", &Model::joint_q_start},
+             {"joint_qd_start", &Model::joint_qd_start},
+             {"articulation_start", &Model::articulation_start},
              {"shape_transform", &Model::shape_transform},
              {"shape_geo_type", &Model::shape_geo_type},
              {"shape_geo_scale", &Model::shape_geo_scale},
@@ -128,6 +154,7 @@ void bind_engine(py::module_& m) {
     py::class_<Control> control(m, "Control", "Inputs of a step: external forces");
     array_property(control, "particle_f", &Control::particle_f);
     array_property(control, "body_f", &Control::body_f);
+    array_property(control, "joint_act", &Control::joint_act);
 
     py::class_<ModelBuilder> b(m, "ModelBuilder", "Builds a Model on the host, then uploads it with finalize()");
     b.def(py::init([](float gravity, const V3& up) { return ModelBuilder(gravity, v3(up)); }), py::arg("gravity") = -9.80665f,
@@ -204,6 +231,49 @@ void bind_engine(py::module_& m) {
             "set_body_velocity",
             [](ModelBuilder& s, int body, const V3& w, const V3& v) { s.set_body_velocity(body, v3(w), v3(v)); }, py::arg("body"),
             py::arg("angular"), py::arg("linear"))
+        .def_property_readonly("joint_count", &ModelBuilder::joint_count)
+        .def_readwrite("joint_attach_ke", &ModelBuilder::joint_attach_ke)
+        .def_readwrite("joint_attach_kd", &ModelBuilder::joint_attach_kd)
+        .def_readwrite("joint_q", &ModelBuilder::joint_q)
+        .def_readwrite("joint_qd", &ModelBuilder::joint_qd)
+        .def("add_articulation", &ModelBuilder::add_articulation)
+        .def_property_readonly("articulation_count", &ModelBuilder::articulation_count)
+        .def("joint_q_start", &ModelBuilder::joint_q_start, py::arg("joint"))
+        .def("joint_qd_start", &ModelBuilder::joint_qd_start, py::arg("joint"))
+        .def_readwrite("default_joint_limit_ke", &ModelBuilder::default_joint_limit_ke)
+        .def_readwrite("default_joint_limit_kd", &ModelBuilder::default_joint_limit_kd)
+        .def(
+            "add_joint",
+            [](ModelBuilder& s, const std::string& type, int parent, int child, const V3& xp, const Q4& qp, const V3& xc,
+               const Q4& qc, const V3& axis, float target, float target_ke, float target_kd, int mode, float limit_lower,
+               float limit_upper, float limit_ke, float limit_kd, bool collision_filter_parent, float armature,
+               const std::string& name) {
+                ModelBuilder::Xform Xp{v3(xp), q4(qp)}, Xc{v3(xc), q4(qc)};
+                JointAxisDef a;
+                a.axis = v3(axis);
+                a.target = target;
+                a.target_ke = target_ke;
+                a.target_kd = target_kd;
+                a.mode = mode;
+                a.limit_lower = limit_lower;
+                a.limit_upper = limit_upper;
+                a.limit_ke = limit_ke;
+                a.limit_kd = limit_kd;
+                if (type == "revolute")
+                    return s.add_joint_revolute(parent, child, Xp, Xc, a, collision_filter_parent, armature, name);
+                if (type == "prismatic")
+                    return s.add_joint_prismatic(parent, child, Xp, Xc, a, collision_filter_parent, armature, name);
+                if (type == "ball") return s.add_joint_ball(parent, child, Xp, Xc, collision_filter_parent, armature, name);
+                if (type == "fixed") return s.add_joint_fixed(parent, child, Xp, Xc, collision_filter_parent, armature, name);
+                if (type == "free") return s.add_joint_free(child, Xp, parent, name, Xc, armature);
+                throw BuildError("add_joint: no joint type '" + type + "' (revolute, prismatic, ball, fixed, free)");
+            },
+            py::arg("type"), py::arg("parent"), py::arg("child"), py::arg("parent_pos"), py::arg("parent_rot"),
+            py::arg("child_pos"), py::arg("child_rot"), py::arg("axis"), py::arg("target"), py::arg("target_ke"),
+            py::arg("target_kd"), py::arg("mode"), py::arg("limit_lower"), py::arg("limit_upper"), py::arg("limit_ke"),
+            py::arg("limit_kd"), py::arg("collision_filter_parent"), py::arg("armature"), py::arg("name"),
+            "A joint between parent (-1: the world) and child: its frame at (parent_pos, parent_rot) in the parent's "
+            "frame and (child_pos, child_rot) in the child's; limit_ke/limit_kd NaN for the builder's defaults")
         .def(
             "add_body_shape",
             [](ModelBuilder& s, const std::string& type, int body, const V3& pos, const Q4& rot, const V3& size,
@@ -341,6 +411,17 @@ void bind_engine(py::module_& m) {
                 it.simulate(model, a, b, dt, c);
             },
             py::arg("model"), py::arg("state_in"), py::arg("state_out"), py::arg("dt"), py::arg("control") = nullptr);
+    m.def(
+        "eval_fk",
+        [](const Model& model, const Array& q, const Array& qd, State& state, const Array* mask) {
+            eval_fk(model, q, qd, state, mask);
+        },
+        py::arg("model"), py::arg("joint_q"), py::arg("joint_qd"), py::arg("state"), py::arg("mask") = nullptr,
+        "Bodies' poses and velocities of `state` from reduced coordinates (engine/kinematics.h)");
+    m.def(
+        "eval_ik", [](const Model& model, const State& state, Array& q, Array& qd) { eval_ik(model, state, q, qd); },
+        py::arg("model"), py::arg("state"), py::arg("joint_q"), py::arg("joint_qd"),
+        "Reduced coordinates from the bodies of `state` (engine/kinematics.h)");
     m.def("integrator_names", &integrator_names, "Every registered integrator name, sorted");
     m.def(
         "integrator_options",

@@ -30,7 +30,13 @@ from . import arrays as _arrays
 BuildError = _weft.BuildError
 
 __all__ = ["ModelBuilder", "Model", "State", "Control", "Mesh", "Integrator", "integrator_names", "create_integrator",
-           "SemiImplicitIntegrator", "XPBDIntegrator", "collide", "BuildError"]
+           "SemiImplicitIntegrator", "XPBDIntegrator", "collide", "BuildError", "eval_fk", "eval_ik", "JOINT_PRISMATIC", "JOINT_REVOLUTE",
+           "JOINT_BALL", "JOINT_FIXED", "JOINT_FREE", "JOINT_MODE_FORCE", "JOINT_MODE_TARGET_POSITION",
+           "JOINT_MODE_TARGET_VELOCITY"]
+
+# Joint types and drive modes, Warp's numbers (engine/model.h).
+JOINT_PRISMATIC, JOINT_REVOLUTE, JOINT_BALL, JOINT_FIXED, JOINT_FREE = 0, 1, 2, 3, 4
+JOINT_MODE_FORCE, JOINT_MODE_TARGET_POSITION, JOINT_MODE_TARGET_VELOCITY = 0, 1, 2
 
 _IDENTITY = (0.0, 0.0, 0.0, 1.0)
 _F32_MAX = 3.4028234663852886e38
@@ -190,6 +196,46 @@ def _transform_parts(call, t):
         raise BuildError(f"{call}: origin must be a wp.transform, 7 numbers or a (pos, rot) pair, got {t!r}") from None
 
 
+class _CoordinateList:
+    """The builder's joint_q / joint_qd as a list that writes through: `builder.joint_q[3] = 0.5`
+    and slice assignments of the same length change the builder (Warp's builders hold Python
+    lists; a copy here would drop such edits silently)."""
+
+    def __init__(self, cpp, name):
+        object.__setattr__(self, "_cpp", cpp)
+        object.__setattr__(self, "_name", name)
+
+    def _values(self):
+        return getattr(self._cpp, self._name)
+
+    def __len__(self):
+        return len(self._values())
+
+    def __iter__(self):
+        return iter(self._values())
+
+    def __getitem__(self, k):
+        return self._values()[k]
+
+    def __setitem__(self, k, value):
+        values = self._values()
+        if isinstance(k, slice):
+            new = [_f32(self._name, f"{self._name}[{k.start}:{k.stop}]", v) for v in value]
+            if len(range(*k.indices(len(values)))) != len(new):
+                raise ValueError(f"{self._name}[{k.start}:{k.stop}] = ...: {len(new)} values for "
+                                 f"{len(range(*k.indices(len(values))))} entries (the joints fix its length)")
+            values[k] = new
+        else:
+            values[k] = _f32(self._name, f"{self._name}[{k}]", value)
+        setattr(self._cpp, self._name, values)
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def __repr__(self):
+        return repr(self._values())
+
+
 class ModelBuilder:
     """Builds a Model on the host, then uploads it with finalize(device, requires_grad)."""
 
@@ -203,6 +249,10 @@ class ModelBuilder:
 
     def __setattr__(self, name, value):
         setattr(self._cpp, name, value)
+
+    joint_q = property(lambda self: _CoordinateList(self._cpp, "joint_q"),
+                       doc="Reduced coordinates (Warp's layout), written through by item and slice assignment")
+    joint_qd = property(lambda self: _CoordinateList(self._cpp, "joint_qd"), doc="Reduced velocities (as joint_q)")
 
     # Every number is checked by _f32 (finite, within float32, not silently 0) and the C++
     # builder checks the rest (masses >= 0, indices, degenerate elements): a BuildError, which is a
@@ -359,6 +409,71 @@ class ModelBuilder:
         c = "set_body_velocity"
         self._cpp.set_body_velocity(int(body), _f32s(c, "angular", angular, 3), _f32s(c, "linear", linear, 3))
 
+    def _joint(self, c, kind, parent, child, parent_xform, child_xform, axis=(1.0, 0.0, 0.0), target=None, target_ke=0.0,
+               target_kd=0.0, mode=JOINT_MODE_FORCE, limit_lower=None, limit_upper=None, limit_ke=None, limit_kd=None,
+               linear_compliance=0.0, angular_compliance=0.0, armature=0.01, name=None, collision_filter_parent=True,
+               enabled=True):
+        # Compliances belong to Warp's XPBD joints, which this engine's XPBD integrator does not have
+        # (it refuses bodies): a nonzero one would be ignored, so it is refused instead.
+        for key, value in (("linear_compliance", linear_compliance), ("angular_compliance", angular_compliance)):
+            if _f32(c, key, value) != 0.0:
+                raise BuildError(f"{c}: {key}={value!r} is not supported (compliance is an XPBD joint parameter; the "
+                                 "semi-implicit joints use joint_attach_ke/kd)")
+        if enabled is not True:
+            raise BuildError(f"{c}: enabled={enabled!r} is not supported (every joint is enabled)")
+        ppos, prot = _transform_parts(c, parent_xform)
+        cpos, crot = _transform_parts(c, child_xform)
+        nan = float("nan")
+        return self._cpp.add_joint(
+            kind, int(parent), int(child), _f32s(c, "parent_xform.p", ppos, 3), _f32s(c, "parent_xform.q", prot, 4),
+            _f32s(c, "child_xform.p", cpos, 3), _f32s(c, "child_xform.q", crot, 4), _f32s(c, "axis", axis, 3),
+            0.0 if target is None else _f32(c, "target", target), _f32(c, "target_ke", target_ke),
+            _f32(c, "target_kd", target_kd), int(mode), nan if limit_lower is None else _f32(c, "limit_lower", limit_lower),
+            nan if limit_upper is None else _f32(c, "limit_upper", limit_upper),
+            nan if limit_ke is None else _f32(c, "limit_ke", limit_ke), nan if limit_kd is None else _f32(c, "limit_kd", limit_kd),
+            bool(collision_filter_parent), _f32(c, "armature", armature), "" if name is None else str(name))
+
+    def add_joint_revolute(self, parent, child, parent_xform=None, child_xform=None, axis=(1.0, 0.0, 0.0), target=None,
+                           target_ke=0.0, target_kd=0.0, mode=JOINT_MODE_FORCE, limit_lower=None, limit_upper=None,
+                           limit_ke=None, limit_kd=None, linear_compliance=0.0, angular_compliance=0.0, armature=0.01,
+                           name=None, collision_filter_parent=True, enabled=True):
+        """A hinge about `axis` (in the joint frame) between body `parent` (-1: the world) and
+        `child`, with Warp's keywords: the joint frame is parent_xform in the parent's frame and
+        child_xform in the child's; target/target_ke/target_kd/mode drive it (joint_act), limits
+        default to +-2 pi rad. Returns the joint's index."""
+        return self._joint("add_joint_revolute", "revolute", parent, child, parent_xform, child_xform, axis, target,
+                           target_ke, target_kd, mode, limit_lower, limit_upper, limit_ke, limit_kd, linear_compliance,
+                           angular_compliance, armature, name, collision_filter_parent, enabled)
+
+    def add_joint_prismatic(self, parent, child, parent_xform=None, child_xform=None, axis=(1.0, 0.0, 0.0), target=None,
+                            target_ke=0.0, target_kd=0.0, mode=JOINT_MODE_FORCE, limit_lower=None, limit_upper=None,
+                            limit_ke=None, limit_kd=None, linear_compliance=0.0, angular_compliance=0.0, armature=0.01,
+                            name=None, collision_filter_parent=True, enabled=True):
+        """A slider along `axis` (Warp's add_joint_prismatic); limits default to +-1e4 m."""
+        return self._joint("add_joint_prismatic", "prismatic", parent, child, parent_xform, child_xform, axis, target,
+                           target_ke, target_kd, mode, limit_lower, limit_upper, limit_ke, limit_kd, linear_compliance,
+                           angular_compliance, armature, name, collision_filter_parent, enabled)
+
+    def add_joint_ball(self, parent, child, parent_xform=None, child_xform=None, linear_compliance=0.0,
+                       angular_compliance=0.0, armature=0.01, name=None, collision_filter_parent=True, enabled=True):
+        """A ball joint: the two joint frames' origins held together (Warp's add_joint_ball)."""
+        return self._joint("add_joint_ball", "ball", parent, child, parent_xform, child_xform,
+                           linear_compliance=linear_compliance, angular_compliance=angular_compliance, armature=armature,
+                           name=name, collision_filter_parent=collision_filter_parent, enabled=enabled)
+
+    def add_joint_fixed(self, parent, child, parent_xform=None, child_xform=None, linear_compliance=0.0,
+                        angular_compliance=0.0, armature=0.01, name=None, collision_filter_parent=True, enabled=True):
+        """A weld: the two joint frames held together in position and orientation (Warp's add_joint_fixed)."""
+        return self._joint("add_joint_fixed", "fixed", parent, child, parent_xform, child_xform,
+                           linear_compliance=linear_compliance, angular_compliance=angular_compliance, armature=armature,
+                           name=name, collision_filter_parent=collision_filter_parent, enabled=enabled)
+
+    def add_joint_free(self, child, parent_xform=None, child_xform=None, armature=0.0, parent=-1, name=None,
+                       collision_filter_parent=True, enabled=True):
+        """A free joint (six degrees of freedom: no force), Warp's add_joint_free."""
+        return self._joint("add_joint_free", "free", parent, child, parent_xform, child_xform, armature=armature, name=name,
+                           collision_filter_parent=collision_filter_parent, enabled=enabled)
+
     def add_shape_plane(self, plane=(0.0, 1.0, 0.0, 0.0), body=-1, thickness=0.0, **_ignored):
         self._static(body, "add_shape_plane")
         return self._cpp.add_shape_plane(_f32s("add_shape_plane", "plane", plane, 4), _f32("add_shape_plane", "thickness", thickness))
@@ -457,6 +572,21 @@ class XPBDIntegrator(Integrator):
         super().__init__("xpbd", iterations=int(iterations), relaxation=float(relaxation))
         self.iterations = int(iterations)
         self.relaxation = float(relaxation)
+
+
+def eval_fk(model, joint_q, joint_qd, mask, state):
+    """Warp's eval_fk: state.body_q / body_qd from reduced coordinates joint_q, joint_qd (float32
+    wp.arrays laid out as the builder's; each joint's coordinates in its parent's joint frame).
+    `mask` (an int32 wp.array, one entry per articulation, or None) skips articulations whose
+    entry is 0. Not differentiable yet: it refuses to run while a Tape records."""
+    _weft.eval_fk(model._cpp, joint_q._handle(), joint_qd._handle(), state._cpp,
+                  None if mask is None else mask._handle())
+
+
+def eval_ik(model, state, joint_q, joint_qd):
+    """Warp's eval_ik: joint_q / joint_qd (float32 wp.arrays, written) from the bodies of `state`;
+    recorded by a Tape like any launch."""
+    _weft.eval_ik(model._cpp, state._cpp, joint_q._handle(), joint_qd._handle())
 
 
 def collide(model, state, **_ignored):

@@ -31,7 +31,8 @@ TEST(Scene, ShippedScenesLoad) {
                                             {"soft_body_drop", 7 * 4 * 4},
                                             {"granular_pile", 4096},
                                             {"cloth_on_mesh", 41 * 41},
-                                            {"box_stack", 0}};
+                                            {"box_stack", 0},
+                                            {"joint_chain", 0}};
     for (const auto& [name, count] : particles) {
         Scene s = load_scene(std::string(WEFT_SOURCE_DIR) + "/scenes/" + name + ".toml");
         EXPECT_EQ(s.builder.particle_count(), count) << name;
@@ -42,6 +43,35 @@ TEST(Scene, ShippedScenesLoad) {
     EXPECT_FLOAT_EQ(c.dt(), 1.0f / 960.0f);
     // 64 x 64: structural 2*63*64, bending 2*62*64, shear 2*63*63
     EXPECT_EQ(c.builder.spring_rest_length.size(), size_t(2 * 63 * 64 + 2 * 62 * 64 + 2 * 63 * 63));
+}
+
+TEST(Scene, JointBlocks) {
+    Scene s = load_scene(std::string(WEFT_SOURCE_DIR) + "/scenes/joint_chain.toml");
+    ASSERT_EQ(s.builder.joint_count(), 5);
+    EXPECT_EQ(s.builder.joint_name[0], "shoulder");
+    EXPECT_EQ(s.builder.joint_parent[0], -1);
+    EXPECT_EQ(s.builder.joint_child[1], 1);
+    EXPECT_EQ(s.builder.joint_child[4], 5);
+    EXPECT_EQ(s.builder.joint_type[3], JOINT_BALL);
+    EXPECT_EQ(s.builder.joint_mode[4], JOINT_MODE_TARGET_VELOCITY);
+    EXPECT_FLOAT_EQ(s.builder.joint_act[4], 4.0f);
+    EXPECT_FLOAT_EQ(s.builder.joint_limit_upper[1], 1.5f);
+    EXPECT_FLOAT_EQ(s.builder.joint_X_p[1][0], 0.15f);
+    EXPECT_FLOAT_EQ(s.builder.joint_attach_ke, 2.0e4f);
+    const char* bodies = "[simulation]\n[[body]]\nname = \"arm\"\npos = [0, 0, 0]\nmass = 1.0\ninertia = [1, 1, 1]\n";
+    EXPECT_EQ(error_of(std::string(bodies) + "[[joint]]\ntype = \"revolut\"\nparent = \"world\"\nchild = \"arm\"\n"),
+              "scenes/x.toml:8:8: 'type' must be one of 'revolute', 'prismatic', 'ball', 'fixed', 'free', got 'revolut' (did "
+              "you mean 'revolute'?)");
+    EXPECT_EQ(error_of(std::string(bodies) + "[[joint]]\ntype = \"ball\"\nparent = \"world\"\nchild = \"armm\"\n"),
+              "scenes/x.toml:10:9: no body named 'armm' (bodies are named by their [[body]] 'name'); did you mean 'arm'?");
+    EXPECT_EQ(error_of(std::string(bodies) + "[[joint]]\ntype = \"ball\"\nchild = \"arm\"\n"),
+              "scenes/x.toml:7:1: missing key 'parent' in [[joint]] (a body's name)");
+    EXPECT_EQ(
+        error_of(std::string(bodies) + "[[joint]]\ntype = \"revolute\"\nparent = \"world\"\nchild = \"arm\"\naxis = [0, 0, 0]\n"),
+        "scenes/x.toml:7:1: [[joint]]: add_joint_revolute: axis must be a nonzero vector");
+    EXPECT_EQ(
+        error_of(std::string(bodies) + "[[joint]]\ntype = \"revolute\"\nparent = \"world\"\nchild = \"arm\"\nlimit_lowr = 1\n"),
+        "scenes/x.toml:11:1: unknown key 'limit_lowr' (did you mean 'limit_lower'?)");
 }
 
 TEST(Scene, RigidBodyBlocks) {
