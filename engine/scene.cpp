@@ -472,6 +472,7 @@ std::vector<std::string> Scene::warnings() const {
         out.push_back(os.str());
     }
     if (over > 5) out.push_back(path + ": warning: " + std::to_string(over - 5) + " more parameters exceed the stability limit");
+    out.insert(out.end(), import_warnings.begin(), import_warnings.end());
     return out;
 }
 

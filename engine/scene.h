@@ -66,8 +66,11 @@ struct Scene {
     // Every estimate of a solver with an explicit limit (IntegratorCaps_Explicit), the
     // largest first; empty for the others.
     std::vector<StabilityEstimate> stability;
+    // "FILE:LINE: warning: ..." of the [[urdf]] / [[mjcf]] imports (engine/scene_import.cpp).
+    std::vector<std::string> import_warnings;
 
-    // "FILE:LINE:COL: warning: ..." for each estimate at or past kStabilityLimit (at most 5, then a count).
+    // "FILE:LINE:COL: warning: ..." for each estimate at or past kStabilityLimit (at most 5, then a
+    // count), then the import warnings.
     std::vector<std::string> warnings() const;
     float dt() const { return 1.0f / (fps * float(substeps)); }
 };

@@ -15,6 +15,8 @@ PACKAGES=(
   libeigen3-dev                                # host-side linear algebra, test references
   pybind11-dev python3-dev python3-numpy python3-pytest   # Python package
   libtomlplusplus-dev                          # scene files
+  libtinyxml2-dev                              # URDF / MJCF import (engine/urdf_import.h, mjcf_import.h)
+  libmujoco-dev                                # tests only: MuJoCo 2.2.2 as the import's reference
   libglfw3-dev libimgui-dev libgl-dev xvfb     # viewer
   libegl-dev zlib1g-dev xauth                  # viewer: headless EGL rendering, PNG frames, xvfb-run
   clang-format-14                              # scripts/format, and the format check among the tests

@@ -764,5 +764,8 @@ def collide(model, state, edge_sdf_iter=10, iterate_mesh_vertices=True, requires
         return 0
     return _weft.build_particle_grid(model._cpp, state._cpp)
 
+# wp.sim.parse_urdf / parse_mjcf (python/weft/sim_import.py)
+from .sim_import import ModelImportError, parse_mjcf, parse_urdf  # noqa: E402,F401
+
 # wp.sim.render.SimRendererOpenGL / SimRenderer (python/weft/sim_render.py)
 from . import sim_render as render  # noqa: E402

@@ -1,0 +1,176 @@
+// engine/import_shapes.cpp: see import_shapes.h.
+#include "engine/import_shapes.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include "engine/body_inertia.h"
+#include "engine/obj_reader.h"
+
+namespace weft::engine {
+
+namespace {
+std::string fmt(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+}  // namespace
+
+ShapeParams ShapeImport::params(double density) const {
+    ShapeParams p;
+    p.density = float(density);
+    p.ke = o_.contact_ke;
+    p.kd = o_.contact_kd;
+    p.kf = o_.contact_kf;
+    p.ka = o_.contact_ka;
+    p.mu = o_.contact_mu;
+    p.restitution = o_.contact_restitution;
+    p.thickness = o_.contact_thickness;
+    return p;
+}
+
+template <class F>
+void ShapeImport::located(ElementReader& r, F&& add) {
+    try {
+        add();
+    } catch (const BuildError& e) { r.fail(e.what()); }
+}
+
+double ShapeImport::volume(int geo_type, const Eigen::Vector3d& scale) {
+    return shape_mass_properties(geo_type, scale, 1.0).mass;
+}
+
+void ShapeImport::sphere(ElementReader& r, int body, const Frame& t, double radius, double density) {
+    if (!(radius > 0)) r.fail("the sphere's radius must be > 0, got " + fmt(radius));
+    located(r, [&] { b_.add_shape_sphere(body, t.p.cast<float>(), t.q.cast<float>(), float(radius), params(density)); });
+}
+
+void ShapeImport::box(ElementReader& r, int body, const Frame& t, const Eigen::Vector3d& half, double density) {
+    if (!(half.minCoeff() > 0))
+        r.fail("the box's sizes must be > 0, got (" + fmt(half.x()) + ", " + fmt(half.y()) + ", " + fmt(half.z()) +
+               ") half extents");
+    located(r, [&] {
+        b_.add_shape_box(body, t.p.cast<float>(), t.q.cast<float>(), float(half.x()), float(half.y()), float(half.z()),
+                         params(density));
+    });
+}
+
+void ShapeImport::capsule(ElementReader& r, int body, const Frame& t, double radius, double half_height, double density) {
+    if (!(radius > 0 && half_height >= 0))
+        r.fail("the capsule's radius must be > 0 and its half length >= 0, got " + fmt(radius) + " and " + fmt(half_height));
+    located(r, [&] {
+        b_.add_shape_capsule(body, t.p.cast<float>(), t.q.cast<float>(), float(radius), float(half_height), params(density));
+    });
+}
+
+void ShapeImport::cylinder(ElementReader& r, int body, const Frame& t, double radius, double half_height, double density) {
+    if (!(radius > 0 && half_height > 0))
+        r.fail("the cylinder's radius and half length must be > 0, got " + fmt(radius) + " and " + fmt(half_height));
+    const double h = std::max(half_height - radius, 0.0);
+    r.warn("cylinder: the builder has no cylinder shape yet; it collides as a capsule of radius " + fmt(radius) +
+           " and half height " + fmt(h) +
+           " (within the cylinder's length) and gives its body the cylinder's own mass and inertia");
+    located(r, [&] { b_.add_shape_capsule(body, t.p.cast<float>(), t.q.cast<float>(), float(radius), float(h), params(0.0)); });
+    if (body >= 0 && density > 0) {
+        // A solid cylinder along y: m = pi r^2 2h rho, Iyy = m r^2 / 2, Ixx = Izz = m (3 r^2 + 4 h^2) / 12.
+        MassProperties c;
+        c.mass = M_PI * radius * radius * 2.0 * half_height * density;
+        const double side = c.mass * (3 * radius * radius + 4 * half_height * half_height) / 12.0;
+        c.inertia = Eigen::Vector3d(side, 0.5 * c.mass * radius * radius, side).asDiagonal();
+        MassProperties& bm = b_.body_mass[size_t(body)];
+        bm = combine(bm, c, t.p, t.q);
+    }
+}
+
+void ShapeImport::mesh(ElementReader& r, int body, const Frame& t, const std::string& file, const Eigen::Vector3d& scale) {
+    if (file.empty()) return;
+    if (body >= 0) {
+        r.warn("mesh '" + file + "' on a body is skipped: the builder's mesh shapes are static (its mass is not added)");
+        return;
+    }
+    if (!std::filesystem::exists(file)) {
+        r.warn("mesh file '" + file + "' does not exist; the mesh is skipped");
+        return;
+    }
+    std::string ext = std::filesystem::path(file).extension().string();
+    for (auto& c : ext) c = char(std::tolower(c));
+    if (ext != ".obj") {
+        r.warn("mesh '" + file + "': only OBJ meshes are read (not '" + ext + "'); the mesh is skipped");
+        return;
+    }
+    Mesh m;
+    try {
+        m = read_obj(file);
+    } catch (const ObjError& e) { r.fail(std::string("mesh: ") + e.what()); }
+    located(r, [&] { b_.add_shape_mesh(t.p.cast<float>(), m, t.q.cast<float>(), scale.cast<float>(), o_.contact_thickness); });
+}
+
+void ShapeImport::plane(ElementReader& r, int body, const Frame& t) {
+    if (body >= 0) {
+        r.warn("plane on a body is skipped: planes are static shapes");
+        return;
+    }
+    Eigen::Vector3d n = t.q * Eigen::Vector3d::UnitZ();
+    const double d = -n.dot(t.p);  // the builder's plane: n.x + d = 0, solid below
+    located(r, [&] {
+        b_.add_shape_plane(Eigen::Vector4f(float(n.x()), float(n.y()), float(n.z()), float(d)), o_.contact_thickness);
+    });
+}
+
+int add_axis_base_joint(ModelBuilder& b, const ImportOptions& o, int root, const std::string& name) {
+    const std::string& s = o.base_joint;
+    const bool linear = s[0] == 'p' || s[0] == 'l';
+    JointAxisDef ax;
+    ax.axis = s[1] == 'x' ? Vec3(1, 0, 0) : s[1] == 'y' ? Vec3(0, 1, 0) : Vec3(0, 0, 1);
+    ax.limit_lower = o.joint_limit_lower;
+    ax.limit_upper = o.joint_limit_upper;
+    ax.limit_ke = o.limit_ke;
+    ax.limit_kd = o.limit_kd;
+    // The position comes first and the rotation after the joint, so that the axis is the world's.
+    ModelBuilder::Xform X_p{o.xform.p, Quat::Identity()}, X_c{Vec3::Zero(), o.xform.q.normalized().conjugate()};
+    return linear ? b.add_joint_prismatic(-1, root, X_p, X_c, ax, true, 0.0f, name)
+                  : b.add_joint_revolute(-1, root, X_p, X_c, ax, true, 0.0f, name);
+}
+
+void check_import_options(const ImportOptions& o, const std::string& call) {
+    auto fail = [&](const std::string& m) { throw ImportError(call + ": " + m); };
+    auto nonneg = [&](const char* name, float v) {
+        if (!(v >= 0) || !std::isfinite(v)) fail(std::string(name) + " must be a finite number >= 0, got " + fmt(v));
+    };
+    if (!(o.scale > 0) || !std::isfinite(o.scale)) fail("scale must be > 0, got " + fmt(o.scale));
+    nonneg("density", o.density);
+    nonneg("stiffness", o.stiffness);
+    nonneg("damping", o.damping);
+    nonneg("armature", o.armature);
+    nonneg("armature_scale", o.armature_scale);
+    nonneg("contact_ke", o.contact_ke);
+    nonneg("contact_kd", o.contact_kd);
+    nonneg("contact_kf", o.contact_kf);
+    nonneg("contact_ka", o.contact_ka);
+    nonneg("contact_mu", o.contact_mu);
+    nonneg("contact_restitution", o.contact_restitution);
+    nonneg("contact_thickness", o.contact_thickness);
+    nonneg("limit_ke", o.limit_ke);
+    nonneg("limit_kd", o.limit_kd);
+    nonneg("static_link_mass", o.static_link_mass);
+    if (!(o.joint_limit_lower <= o.joint_limit_upper))
+        fail("joint_limit_lower (" + fmt(o.joint_limit_lower) + ") must be <= joint_limit_upper (" + fmt(o.joint_limit_upper) +
+             ")");
+    if (o.up_axis != "X" && o.up_axis != "Y" && o.up_axis != "Z" && o.up_axis != "x" && o.up_axis != "y" && o.up_axis != "z")
+        fail("up_axis must be 'X', 'Y' or 'Z', got '" + o.up_axis + "'");
+    if (!o.base_joint.empty()) {
+        const std::string& s = o.base_joint;
+        bool ok = s.size() == 2 && (s[0] == 'p' || s[0] == 'l' || s[0] == 'r' || s[0] == 'a') &&
+                  (s[1] == 'x' || s[1] == 'y' || s[1] == 'z');
+        if (!ok)
+            fail("base_joint '" + s +
+                 "' is not supported: Weft takes one axis, 'px', 'py', 'pz' (prismatic) or 'rx', 'ry', 'rz' "
+                 "(revolute); several axes need a D6 joint, which the builder does not have yet");
+        if (o.floating) fail("base_joint and floating=true exclude each other");
+    }
+    if (!o.xform.p.allFinite() || !o.xform.q.coeffs().allFinite() || o.xform.q.norm() < 1e-6f)
+        fail("xform must be finite with a nonzero quaternion");
+}
+
+}  // namespace weft::engine
