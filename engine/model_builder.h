@@ -24,6 +24,7 @@
 #include "engine/body_inertia.h"
 #include "engine/mesh_sdf.h"
 #include "engine/model.h"
+#include "engine/smoke_grid.h"
 
 namespace weft::engine {
 
@@ -79,6 +80,12 @@ struct ShapeParams {
 };
 
 // A joint's one degree of freedom (revolute, prismatic): Warp's add_joint_* keywords and defaults.
+// A joint frame: a position and a rotation in a body's frame (or the world's).
+struct JointFrame {
+    Vec3 p = Vec3::Zero();
+    Quat q = Quat::Identity();
+};
+
 struct JointAxisDef {
     Vec3 axis = Vec3(1, 0, 0);        // in the joint frame (normalised)
     float target = 0.0f;              // initial joint_act: a target position or velocity, or a force (by mode)
@@ -121,6 +128,7 @@ public:
     bool ground = true;
     // the ground's material against body shapes (Warp's set_ground_plane(ke=..., ...))
     float ground_ke = 1.0e5f, ground_kd = 1.0e3f, ground_kf = 1.0e3f, ground_mu = 0.5f, ground_restitution = 0.0f;
+    SmokeDef smoke;  // the Eulerian smoke grid (engine/smoke_grid.h); resolution 0 = none
 
     // [SECTION] Shape defaults for shapes on bodies (Warp's default_shape_*)
     float default_shape_ke = 1.0e5f, default_shape_kd = 1000.0f, default_shape_kf = 1000.0f, default_shape_ka = 0.0f;
@@ -177,10 +185,7 @@ public:
     // child's. `collision_filter_parent`: the two bodies' shapes do not collide. `armature` is kept
     // for reduced-coordinate solvers (the semi-implicit one does not use it, as Warp's). Return the
     // joint's index.
-    struct Xform {
-        Vec3 p = Vec3::Zero();
-        Quat q = Quat::Identity();
-    };
+    using Xform = JointFrame;
     float default_joint_limit_ke = 100.0f, default_joint_limit_kd = 1.0f;
     int add_joint_revolute(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
                            const JointAxisDef& axis = {}, bool collision_filter_parent = true, float armature = 0.01f,
