@@ -21,7 +21,8 @@ namespace {
 SmokeRegion read_region(TableReader& r, bool source) {
     SmokeRegion g;
     std::string shape = r.string("shape", "", {"sphere", "box"});
-    if (shape.empty()) r.fail(r.table().source(), std::string("missing key 'shape' in [[smoke.") + (source ? "source" : "obstacle") + "]]");
+    if (shape.empty())
+        r.fail(r.table().source(), std::string("missing key 'shape' in [[smoke.") + (source ? "source" : "obstacle") + "]]");
     Vec3 c = r.vec3("center", Vec3::Zero(), true);
     g.center = {c.x(), c.y(), c.z()};
     if (shape == "sphere") {
@@ -65,7 +66,8 @@ void read_smoke_blocks(TableReader& root, Scene& s) {
     Vec3 o = r.vec3("origin", Vec3::Zero());
     d.origin = {o.x(), o.y(), o.z()};
     std::string solver = r.string("solver", smoke_solver_names()[size_t(d.solver)], smoke_solver_names());
-    d.solver = SmokeSolver(std::find(smoke_solver_names().begin(), smoke_solver_names().end(), solver) - smoke_solver_names().begin());
+    d.solver =
+        SmokeSolver(std::find(smoke_solver_names().begin(), smoke_solver_names().end(), solver) - smoke_solver_names().begin());
     d.iterations = r.integer("iterations", d.iterations, 1, 1000000);
     d.tolerance = float(r.number("tolerance", d.tolerance, 0.0, 1.0, true));
     d.buoyancy = float(r.number("buoyancy", d.buoyancy));

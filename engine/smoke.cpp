@@ -7,6 +7,8 @@
 #include "engine/launch_args.h"
 #include "engine/solver_kernels.h"
 #include "runtime/errors.h"
+#include "runtime/recorder.h"
+#include "tape/tape.h"
 
 namespace weft::engine {
 
@@ -21,10 +23,29 @@ IntegratorInfo make_info() {
     IntegratorInfo i;
     i.name = "smoke";
     i.summary = "Eulerian smoke on a MAC grid: advection, buoyancy, vorticity confinement, viscosity, MGPCG projection";
-    for (const char* k : {"apply_density_sources", "apply_velocity_sources", "advect", "maccormack_correct", "advect_conservative",
-                          "vorticity", "confinement_force", "add_forces", "diffuse", "divergence_rhs", "jacobi", "gauss_seidel",
-                          "residual", "laplacian", "restrict_sum", "prolong_add", "subtract_gradient", "dot_partial",
-                          "sum_partials", "remove_mean", "cg_update", "cg_direction", "advect_particles"})
+    for (const char* k : {"apply_density_sources",
+                          "apply_velocity_sources",
+                          "advect",
+                          "maccormack_correct",
+                          "advect_conservative",
+                          "vorticity",
+                          "confinement_force",
+                          "add_forces",
+                          "diffuse",
+                          "divergence_rhs",
+                          "jacobi",
+                          "gauss_seidel",
+                          "residual",
+                          "laplacian",
+                          "restrict_sum",
+                          "prolong_add",
+                          "subtract_gradient",
+                          "dot_partial",
+                          "sum_partials",
+                          "remove_mean",
+                          "cg_update",
+                          "cg_direction",
+                          "advect_particles"})
         i.kernels.push_back({"smoke", k});
     i.caps = IntegratorCaps_Differentiable;
     i.state_reads = {"smoke_density", "smoke_u", "smoke_v", "smoke_w", "particle_q"};
@@ -95,7 +116,10 @@ void SmokeIntegrator::simulate(const Model& m, const State& in, State& out, floa
 
     runtime::LaunchOptions o;
     o.device = m.device;
-    const bool grad = m.requires_grad;
+    // New arrays per stage only while a Tape records (it replays them backwards); otherwise, and in
+    // a checkpointed rollout's unrecorded forward pass (whose access collector would keep every
+    // new array alive), the integrator's scratch.
+    const bool grad = m.requires_grad && dynamic_cast<tape::Tape*>(runtime::active_recorder()) != nullptr;
     auto run = [&](const char* k, int64_t n, runtime::NamedArgs a) { runtime::launch(K(k), {n}, std::move(a), o); };
     const std::vector<int64_t> cells3 = {g.nx, g.ny, g.nz};
     const int64_t sizes[4] = {g.u_size(), g.v_size(), g.w_size(), g.cells()};
@@ -109,16 +133,30 @@ void SmokeIntegrator::simulate(const Model& m, const State& in, State& out, floa
     if (g.source_count > 0) {
         Array d = field("src_d", g.cells(), grad, m.device);
         run("apply_density_sources", g.cells(),
-            {{"d", a(cur[3])}, {"nx", i(g.nx)}, {"ny", i(g.ny)}, {"origin", v3a(g.origin)}, {"h", f(g.h)}, {"sources", a(g.sources)},
-             {"nsource", i(g.source_count)}, {"dt", f(dt)}, {"d_out", a(d)}});
+            {{"d", a(cur[3])},
+             {"nx", i(g.nx)},
+             {"ny", i(g.ny)},
+             {"origin", v3a(g.origin)},
+             {"h", f(g.h)},
+             {"sources", a(g.sources)},
+             {"nsource", i(g.source_count)},
+             {"dt", f(dt)},
+             {"d_out", a(d)}});
         cur[3] = d;
         if (g.source_velocity)
             for (int axis = 0; axis < 3; ++axis) {
                 Layout l = layout(g, axis);
                 Array q = field("src_" + std::to_string(axis), sizes[axis], grad, m.device);
                 run("apply_velocity_sources", sizes[axis],
-                    {{"q", a(cur[axis])}, {"sx", i(l.sx)}, {"sy", i(l.sy)}, {"offset", v3a(l.offset)}, {"axis", i(axis)},
-                     {"origin", v3a(g.origin)}, {"h", f(g.h)}, {"sources", a(g.sources)}, {"nsource", i(g.source_count)},
+                    {{"q", a(cur[axis])},
+                     {"sx", i(l.sx)},
+                     {"sy", i(l.sy)},
+                     {"offset", v3a(l.offset)},
+                     {"axis", i(axis)},
+                     {"origin", v3a(g.origin)},
+                     {"h", f(g.h)},
+                     {"sources", a(g.sources)},
+                     {"nsource", i(g.source_count)},
                      {"q_out", a(q)}});
                 cur[axis] = q;
             }
@@ -129,8 +167,18 @@ void SmokeIntegrator::simulate(const Model& m, const State& in, State& out, floa
     auto advect = [&](int axis, const Array& q, float step, const Array& q_out) {
         Layout l = layout(g, axis);
         run("advect", sizes[axis],
-            {{"q", a(q)}, {"sx", i(l.sx)}, {"sy", i(l.sy)}, {"sz", i(l.sz)}, {"offset", v3a(l.offset)}, {"u", a(vel[0])},
-             {"v", a(vel[1])}, {"w", a(vel[2])}, {"nx", i(g.nx)}, {"ny", i(g.ny)}, {"nz", i(g.nz)}, {"dt_h", f(step)},
+            {{"q", a(q)},
+             {"sx", i(l.sx)},
+             {"sy", i(l.sy)},
+             {"sz", i(l.sz)},
+             {"offset", v3a(l.offset)},
+             {"u", a(vel[0])},
+             {"v", a(vel[1])},
+             {"w", a(vel[2])},
+             {"nx", i(g.nx)},
+             {"ny", i(g.ny)},
+             {"nz", i(g.nz)},
+             {"dt_h", f(step)},
              {"q_out", a(q_out)}});
     };
     Array adv[4];
@@ -140,8 +188,16 @@ void SmokeIntegrator::simulate(const Model& m, const State& in, State& out, floa
         Array q_out = last ? out.smoke_density : field("adv_" + std::to_string(axis), sizes[axis], grad, m.device);
         if (last && g.advection == SmokeAdvection_Conservative) {
             runtime::launch(K("advect_conservative"), cells3,
-                            {{"d", a(cur[3])}, {"u", a(vel[0])}, {"v", a(vel[1])}, {"w", a(vel[2])}, {"solid", a(g.solid)},
-                             {"nx", i(g.nx)}, {"ny", i(g.ny)}, {"nz", i(g.nz)}, {"dt_h", f(dt_h)}, {"d_out", a(q_out)}},
+                            {{"d", a(cur[3])},
+                             {"u", a(vel[0])},
+                             {"v", a(vel[1])},
+                             {"w", a(vel[2])},
+                             {"solid", a(g.solid)},
+                             {"nx", i(g.nx)},
+                             {"ny", i(g.ny)},
+                             {"nz", i(g.nz)},
+                             {"dt_h", f(dt_h)},
+                             {"d_out", a(q_out)}},
                             o);
         } else if (g.advection == SmokeAdvection_MacCormack) {
             Array hat = field("hat_" + std::to_string(axis), sizes[axis], grad, m.device);
@@ -150,9 +206,21 @@ void SmokeIntegrator::simulate(const Model& m, const State& in, State& out, floa
             advect(axis, hat, -dt_h, back);
             Layout l = layout(g, axis);
             run("maccormack_correct", sizes[axis],
-                {{"q", a(cur[axis])}, {"q_hat", a(hat)}, {"q_back", a(back)}, {"sx", i(l.sx)}, {"sy", i(l.sy)}, {"sz", i(l.sz)},
-                 {"offset", v3a(l.offset)}, {"u", a(vel[0])}, {"v", a(vel[1])}, {"w", a(vel[2])}, {"nx", i(g.nx)},
-                 {"ny", i(g.ny)}, {"nz", i(g.nz)}, {"dt_h", f(dt_h)}, {"q_out", a(q_out)}});
+                {{"q", a(cur[axis])},
+                 {"q_hat", a(hat)},
+                 {"q_back", a(back)},
+                 {"sx", i(l.sx)},
+                 {"sy", i(l.sy)},
+                 {"sz", i(l.sz)},
+                 {"offset", v3a(l.offset)},
+                 {"u", a(vel[0])},
+                 {"v", a(vel[1])},
+                 {"w", a(vel[2])},
+                 {"nx", i(g.nx)},
+                 {"ny", i(g.ny)},
+                 {"nz", i(g.nz)},
+                 {"dt_h", f(dt_h)},
+                 {"q_out", a(q_out)}});
         } else {
             advect(axis, cur[axis], dt_h, q_out);
         }
@@ -163,20 +231,32 @@ void SmokeIntegrator::simulate(const Model& m, const State& in, State& out, floa
     Array u[3] = {adv[0], adv[1], adv[2]};
     const auto& gr = m.gravity;
     double gl = std::sqrt(double(gr[0]) * gr[0] + double(gr[1]) * gr[1] + double(gr[2]) * gr[2]);
-    std::array<float, 3> up = gl > 0 ? std::array<float, 3>{float(-gr[0] / gl), float(-gr[1] / gl), float(-gr[2] / gl)}
-                                     : std::array<float, 3>{0, 1, 0};
+    std::array<float, 3> up =
+        gl > 0 ? std::array<float, 3>{float(-gr[0] / gl), float(-gr[1] / gl), float(-gr[2] / gl)} : std::array<float, 3>{0, 1, 0};
     std::array<float, 3> buoy = {up[0] * g.buoyancy, up[1] * g.buoyancy, up[2] * g.buoyancy};
     if (g.buoyancy != 0.0f || g.vorticity > 0.0f) {
         Array conf = field("conf", g.cells(), grad, m.device, true);
         if (g.vorticity > 0.0f) {
             Array omega = field("omega", g.cells(), grad, m.device, true);
             runtime::launch(K("vorticity"), cells3,
-                            {{"u", a(u[0])}, {"v", a(u[1])}, {"w", a(u[2])}, {"nx", i(g.nx)}, {"ny", i(g.ny)}, {"nz", i(g.nz)},
-                             {"h", f(g.h)}, {"omega", a(omega)}},
+                            {{"u", a(u[0])},
+                             {"v", a(u[1])},
+                             {"w", a(u[2])},
+                             {"nx", i(g.nx)},
+                             {"ny", i(g.ny)},
+                             {"nz", i(g.nz)},
+                             {"h", f(g.h)},
+                             {"omega", a(omega)}},
                             o);
             runtime::launch(K("confinement_force"), cells3,
-                            {{"omega", a(omega)}, {"solid", a(g.solid)}, {"nx", i(g.nx)}, {"ny", i(g.ny)}, {"nz", i(g.nz)},
-                             {"h", f(g.h)}, {"epsilon", f(g.vorticity)}, {"force", a(conf)}},
+                            {{"omega", a(omega)},
+                             {"solid", a(g.solid)},
+                             {"nx", i(g.nx)},
+                             {"ny", i(g.ny)},
+                             {"nz", i(g.nz)},
+                             {"h", f(g.h)},
+                             {"epsilon", f(g.vorticity)},
+                             {"force", a(conf)}},
                             o);
         } else if (!grad) {
             conf.zero_unrecorded();
@@ -185,9 +265,18 @@ void SmokeIntegrator::simulate(const Model& m, const State& in, State& out, floa
             Layout l = layout(g, axis);
             Array q = field("force_" + std::to_string(axis), sizes[axis], grad, m.device);
             run("add_forces", sizes[axis],
-                {{"q", a(u[axis])}, {"sx", i(l.sx)}, {"sy", i(l.sy)}, {"axis", i(axis)}, {"density", a(adv[3])},
-                 {"confinement", a(conf)}, {"nx", i(g.nx)}, {"ny", i(g.ny)}, {"nz", i(g.nz)}, {"buoyancy", v3a(buoy)},
-                 {"dt", f(dt)}, {"q_out", a(q)}});
+                {{"q", a(u[axis])},
+                 {"sx", i(l.sx)},
+                 {"sy", i(l.sy)},
+                 {"axis", i(axis)},
+                 {"density", a(adv[3])},
+                 {"confinement", a(conf)},
+                 {"nx", i(g.nx)},
+                 {"ny", i(g.ny)},
+                 {"nz", i(g.nz)},
+                 {"buoyancy", v3a(buoy)},
+                 {"dt", f(dt)},
+                 {"q_out", a(q)}});
             u[axis] = q;
         }
     }
@@ -203,7 +292,12 @@ void SmokeIntegrator::simulate(const Model& m, const State& in, State& out, floa
                 Layout l = layout(g, axis);
                 Array q = field("visc_" + std::to_string(axis) + "_" + std::to_string(s % 2), sizes[axis], grad, m.device);
                 run("diffuse", sizes[axis],
-                    {{"q", a(u[axis])}, {"sx", i(l.sx)}, {"sy", i(l.sy)}, {"sz", i(l.sz)}, {"alpha", f(total / n)}, {"q_out", a(q)}});
+                    {{"q", a(u[axis])},
+                     {"sx", i(l.sx)},
+                     {"sy", i(l.sy)},
+                     {"sz", i(l.sz)},
+                     {"alpha", f(total / n)},
+                     {"q_out", a(q)}});
                 u[axis] = q;
             }
     }
@@ -214,9 +308,18 @@ void SmokeIntegrator::simulate(const Model& m, const State& in, State& out, floa
     // 6. tracers
     if (m.particle_count > 0)
         run("advect_particles", m.particle_count,
-            {{"x", a(in.particle_q)}, {"u", a(out.smoke_u)}, {"v", a(out.smoke_v)}, {"w", a(out.smoke_w)}, {"nx", i(g.nx)},
-             {"ny", i(g.ny)}, {"nz", i(g.nz)}, {"origin", v3a(g.origin)}, {"h", f(g.h)}, {"dt", f(dt)},
-             {"x_new", a(out.particle_q)}, {"v_new", a(out.particle_qd)}});
+            {{"x", a(in.particle_q)},
+             {"u", a(out.smoke_u)},
+             {"v", a(out.smoke_v)},
+             {"w", a(out.smoke_w)},
+             {"nx", i(g.nx)},
+             {"ny", i(g.ny)},
+             {"nz", i(g.nz)},
+             {"origin", v3a(g.origin)},
+             {"h", f(g.h)},
+             {"dt", f(dt)},
+             {"x_new", a(out.particle_q)},
+             {"v_new", a(out.particle_qd)}});
 }
 
 }  // namespace weft::engine

@@ -14,9 +14,10 @@
 //   tracers        the model's particles, massless, moved through the projected velocity (midpoint
 //                  rule): they show the flow (particle_q, particle_qd)     advect_particles
 //
-// With model.requires_grad every stage writes new arrays (with gradients), so a Tape records the
-// step and runs it backwards; the projection is one Tape entry whose adjoint is the projection
-// itself. Otherwise the stages reuse the integrator's scratch arrays.
+// With model.requires_grad, while a Tape records, every stage writes new arrays (with gradients),
+// so the Tape replays the step backwards; the projection is one Tape entry whose adjoint is the
+// projection itself. Otherwise (no Tape, or a checkpointed rollout's unrecorded forward pass) the
+// stages reuse the integrator's scratch arrays.
 #pragma once
 
 #include <map>

@@ -44,7 +44,7 @@ enum SmokeAdvection : int {
 enum SmokeShape : int { SmokeShape_Sphere = 0, SmokeShape_Box = 1 };
 
 // The names scene files use ("mgpcg", "maccormack"), in enum order.
-const std::vector<std::string>& smoke_solver_names();   
+const std::vector<std::string>& smoke_solver_names();
 const std::vector<std::string>& smoke_advection_names();
 
 // [SECTION] SmokeDef
@@ -53,7 +53,7 @@ const std::vector<std::string>& smoke_advection_names();
 struct SmokeRegion {
     SmokeShape shape = SmokeShape_Sphere;
     std::array<float, 3> center{0, 0, 0};    // m
-    std::array<float, 3> size{0, 0, 0};     // sphere: radius in size[0]; box: half extents (m)
+    std::array<float, 3> size{0, 0, 0};      // sphere: radius in size[0]; box: half extents (m)
     std::array<float, 3> velocity{0, 0, 0};  // m/s: sources only, set on the faces inside when has_velocity
     float rate = 0.0f;                       // density per second added to the cells inside (sources only)
     bool has_velocity = false;
@@ -64,11 +64,11 @@ struct SmokeDef {
     float cell_size = 0.1f;                  // m, h
     std::array<float, 3> origin{0, 0, 0};    // m, the corner of cell (0, 0, 0)
     SmokeSolver solver = SmokeSolver_MGPCG;
-    int iterations = 100;       // CG iterations at most (MGPCG) or sweeps (Jacobi, Gauss-Seidel)
-    float tolerance = 1e-6f;    // MGPCG stops when |r| <= tolerance |b| (2-norms of the pressure system)
-    float buoyancy = 1.0f;      // m/s^2 per unit density, against gravity
-    float vorticity = 0.0f;     // vorticity confinement epsilon (0 = off)
-    float viscosity = 0.0f;     // m^2/s, kinematic; explicit, substepped below its stability limit
+    int iterations = 100;     // CG iterations at most (MGPCG) or sweeps (Jacobi, Gauss-Seidel)
+    float tolerance = 1e-6f;  // MGPCG stops when |r| <= tolerance |b| (2-norms of the pressure system)
+    float buoyancy = 1.0f;    // m/s^2 per unit density, against gravity
+    float vorticity = 0.0f;   // vorticity confinement epsilon (0 = off)
+    float viscosity = 0.0f;   // m^2/s, kinematic; explicit, substepped below its stability limit
     SmokeAdvection advection = SmokeAdvection_SemiLagrangian;
     std::vector<SmokeRegion> sources;
     std::vector<SmokeRegion> obstacles;
@@ -79,8 +79,8 @@ struct SmokeDef {
 // [SECTION] SmokeGrid
 struct SmokeLevel {
     int nx = 0, ny = 0, nz = 0;
-    Array solid;     // int32 (nx ny nz): 1 = solid
-    int fluid = 0;   // fluid cells
+    Array solid;    // int32 (nx ny nz): 1 = solid
+    int fluid = 0;  // fluid cells
 };
 
 struct SmokeGrid {
@@ -95,11 +95,11 @@ struct SmokeGrid {
     float viscosity = 0.0f;
     SmokeAdvection advection = SmokeAdvection_SemiLagrangian;
     int source_count = 0;
-    bool source_velocity = false;  // some source sets velocities
-    Array sources;                 // float (12 max(source_count, 1)): shape, centre, size, velocity, rate, has_velocity
-    Array solid;                   // int32 (cells): 1 = solid (an obstacle holds its centre)
+    bool source_velocity = false;    // some source sets velocities
+    Array sources;                   // float (12 max(source_count, 1)): shape, centre, size, velocity, rate, has_velocity
+    Array solid;                     // int32 (cells): 1 = solid (an obstacle holds its centre)
     std::vector<SmokeLevel> levels;  // multigrid: levels[0] is this grid; each next one halves every axis longer than 1
-    Array density, u, v, w;        // initial fields (float; differentiable under requires_grad)
+    Array density, u, v, w;          // initial fields (float; differentiable under requires_grad)
 
     bool valid() const { return nx > 0; }
     int64_t cells() const { return int64_t(nx) * ny * nz; }

