@@ -51,7 +51,8 @@ void progress(int frame, int frames, bool tty) {
 }
 
 void write_frame(const std::string& dir, int frame, const engine::SceneOutput& out, const std::vector<float>& q,
-                 const std::vector<float>& qd, const std::vector<float>& body_q, const std::vector<float>& body_qd) {
+                 const std::vector<float>& qd, const std::vector<float>& body_q, const std::vector<float>& body_qd,
+                 const std::map<std::string, NpyArray>& grids) {
     char name[32];
     snprintf(name, sizeof name, "frame_%05d", frame);
     std::string base = (std::filesystem::path(dir) / name).string();
@@ -66,13 +67,15 @@ void write_frame(const std::string& dir, int frame, const engine::SceneOutput& o
             return a;
         };
         // Bodies (when the scene has them): body_q as (x, y, z, qx, qy, qz, qw), body_qd as (w, v).
-        if (body_q.empty())
-            write_npz(base + ".npz", {{"particle_q", arr(q, 3)}, {"particle_qd", arr(qd, 3)}});
-        else
-            write_npz(base + ".npz", {{"particle_q", arr(q, 3)},
-                                      {"particle_qd", arr(qd, 3)},
-                                      {"body_q", arr(body_q, 7)},
-                                      {"body_qd", arr(body_qd, 6)}});
+        // Smoke grids (when the scene has one): smoke_density (nz, ny, nx), smoke_u/v/w on the faces.
+        std::map<std::string, NpyArray> members = grids;
+        members["particle_q"] = arr(q, 3);
+        members["particle_qd"] = arr(qd, 3);
+        if (!body_q.empty()) {
+            members["body_q"] = arr(body_q, 7);
+            members["body_qd"] = arr(body_qd, 6);
+        }
+        write_npz(base + ".npz", members);
     }
     if (out.ply) {
         std::ostringstream os;
@@ -82,6 +85,26 @@ void write_frame(const std::string& dir, int frame, const engine::SceneOutput& o
             os << q[size_t(3 * i)] << " " << q[size_t(3 * i + 1)] << " " << q[size_t(3 * i + 2)] << "\n";
         write_file_atomically(base + ".ply", os.str());
     }
+}
+
+// The smoke grid's fields of a state, x fastest: (nz, ny, nx) cells and the three face arrays.
+std::map<std::string, NpyArray> smoke_grids(const engine::Model& m, const engine::State& s) {
+    std::map<std::string, NpyArray> out;
+    const engine::SmokeGrid& g = m.smoke;
+    if (!g.valid()) return out;
+    auto grid = [](const runtime::Array& a, std::vector<int64_t> shape) {
+        NpyArray n;
+        n.descr = "<f4";
+        n.shape = std::move(shape);
+        n.data.resize(size_t(a.size()) * sizeof(float));
+        a.copy_to_host(n.data.data(), n.data.size());
+        return n;
+    };
+    out["smoke_density"] = grid(s.smoke_density, {g.nz, g.ny, g.nx});
+    out["smoke_u"] = grid(s.smoke_u, {g.nz, g.ny, g.nx + 1});
+    out["smoke_v"] = grid(s.smoke_v, {g.nz, g.ny + 1, g.nx});
+    out["smoke_w"] = grid(s.smoke_w, {g.nz + 1, g.ny, g.nx});
+    return out;
 }
 
 }  // namespace
@@ -207,7 +230,7 @@ int cmd_run(const std::vector<std::string>& argv) {
             return 1;
         }
         if (!scene.output.dir.empty() && frame % scene.output.every == 0)
-            write_frame(scene.output.dir, frame, scene.output, q, qd, body_q, body_qd);
+            write_frame(scene.output.dir, frame, scene.output, q, qd, body_q, body_qd, smoke_grids(model, now));
         if (!quiet && (tty || frame == scene.frames || frame % std::max(1, scene.frames / 10) == 0))
             progress(frame, scene.frames, tty);
     }

@@ -40,6 +40,7 @@ State Model::state(int requires_grad_opt) const {
         s.grid_bucket_particles =
             Array::zeros(compiler::int32_type(), {int64_t(particle_grid_buckets) * particle_grid_capacity}, device);
     }
+    init_smoke_state(*this, s, grad);
     return s;
 }
 

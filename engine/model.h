@@ -22,6 +22,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/smoke_grid.h"
 #include "runtime/array.h"
 
 namespace weft::engine {
@@ -208,6 +209,9 @@ struct Model {
     // the ground's contact material with body shapes (Warp's ground shape parameters)
     float ground_ke = 1.0e5f, ground_kd = 1.0e3f, ground_kf = 1.0e3f, ground_mu = 0.5f, ground_restitution = 0.0f;
 
+    // the Eulerian smoke grid (engine/smoke_grid.h, docs/smoke.md); smoke.nx == 0: none
+    SmokeGrid smoke;
+
     // the element table: for particle i, its slots term_index[term_start[i] .. term_start[i+1]-1]
     ForceTermLayout term_layout;
     Array particle_term_start;  // int32 (particle_count + 1)
@@ -249,6 +253,12 @@ struct State {
     // built from the step's starting (semi-implicit) or predicted (XPBD) positions.
     Array grid_bucket_count;      // int32 (particle_grid_buckets); empty without particle contact
     Array grid_bucket_particles;  // int32 (buckets x capacity)
+
+    // The smoke grid's fields (engine/smoke_grid.h); empty without one.
+    Array smoke_density;  // float (nx ny nz), at cell centres
+    Array smoke_u;        // m/s, float ((nx + 1) ny nz), x velocity on the x faces
+    Array smoke_v;        // m/s, float (nx (ny + 1) nz)
+    Array smoke_w;        // m/s, float (nx ny (nz + 1))
 
     // Zeroes particle_f and body_f (Warp's idiom before a step; Weft's integrators do not read it). While a
     // Tape records, the state gets a new zero array instead: the old one may be the force a

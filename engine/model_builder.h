@@ -24,6 +24,7 @@
 #include "engine/body_inertia.h"
 #include "engine/mesh_sdf.h"
 #include "engine/model.h"
+#include "engine/smoke_grid.h"
 
 namespace weft::engine {
 
@@ -132,6 +133,7 @@ public:
     bool ground = true;
     // the ground's material against body shapes (Warp's set_ground_plane(ke=..., ...))
     float ground_ke = 1.0e5f, ground_kd = 1.0e3f, ground_kf = 1.0e3f, ground_mu = 0.5f, ground_restitution = 0.0f;
+    SmokeDef smoke;  // the Eulerian smoke grid (engine/smoke_grid.h); resolution 0 = none
 
     // [SECTION] Shape defaults for shapes on bodies (Warp's default_shape_*)
     float default_shape_ke = 1.0e5f, default_shape_kd = 1000.0f, default_shape_kf = 1000.0f, default_shape_ka = 0.0f;

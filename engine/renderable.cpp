@@ -50,7 +50,8 @@ std::vector<Renderable> particle_renderables(const Model& m) {
 
 const std::vector<std::string>& state_array_names() {
     static const std::vector<std::string> names = {"particle_q", "particle_qd", "particle_f",        "body_q",
-                                                   "body_qd",    "body_f",      "grid_bucket_count", "grid_bucket_particles"};
+                                                   "body_qd",    "body_f",      "grid_bucket_count", "grid_bucket_particles",
+                                                   "smoke_density", "smoke_u", "smoke_v", "smoke_w"};
     return names;
 }
 
@@ -63,6 +64,10 @@ const Array& state_array(const State& s, const std::string& name) {
     if (name == "body_f") return s.body_f;
     if (name == "grid_bucket_count") return s.grid_bucket_count;
     if (name == "grid_bucket_particles") return s.grid_bucket_particles;
+    if (name == "smoke_density") return s.smoke_density;
+    if (name == "smoke_u") return s.smoke_u;
+    if (name == "smoke_v") return s.smoke_v;
+    if (name == "smoke_w") return s.smoke_w;
     std::string near = support::closest_name(name, state_array_names());
     throw runtime::RuntimeError("State has no array '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
 }

@@ -397,7 +397,8 @@ Scene parse_scene(const std::string& text, const std::string& path) {
         read_scene(r, s);
     } catch (const BuildError& e) { throw SceneError(path + ": " + e.what()); }
     r.finish();
-    if (s.builder.empty()) throw SceneError(path + ": the scene has no particles or bodies");
+    const bool smoke = s.builder.smoke.resolution != std::array<int, 3>{0, 0, 0};  // a [smoke] grid (engine/scene_smoke.cpp)
+    if (s.builder.empty() && !smoke) throw SceneError(path + ": the scene has no particles or bodies");
     if (!root_reader.table().contains("contact") && (s.builder.ground || !s.builder.shape_geo_type.empty())) {
         // The ground and shapes use [contact]'s defaults when the file has no [contact] table.
         for (auto [key, value] :

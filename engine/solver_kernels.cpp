@@ -23,6 +23,7 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"xpbd", {"geometry.py", "hash_grid.py", "bending.py", "xpbd.py"}},
         {"rigid", {"geometry.py", "rigid.py"}},
         {"articulation", {"geometry.py", "rigid.py", "articulation.py"}},
+        {"smoke", {"smoke.py"}},
     };
     return groups;
 }

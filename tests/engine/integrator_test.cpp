@@ -1,5 +1,5 @@
 // engine/integrator.h: the step contract, checked for every registered integrator on a model that
-// has every part (particle contact, springs, cloth with bending, a soft body, static shapes):
+// has every part (particle contact, springs, cloth with bending, a soft body, static shapes, a smoke grid):
 // simulate() leaves state_in bit for bit as it was, writes in state_out only the arrays its info
 // lists, launches only kernels its info lists, and describes what it draws; and every integrator
 // gives the same bits with 1 and 4 CPU threads.
@@ -40,6 +40,12 @@ Model everything() {
     b.add_soft_grid(s);
     b.add_shape_sphere(Vec3(0.6f, 0.0f, 0.1f), 0.15f);
     b.add_shape_box(Vec3(-0.45f, 0.0f, 0.05f), 0.1f, 0.05f, 0.1f);
+    // a smoke grid around it all, whose buoyant source stirs the air (the smoke integrator moves
+    // the particles as tracers)
+    b.smoke.resolution = {6, 4, 3};
+    b.smoke.cell_size = 0.25f;
+    b.smoke.origin = {-0.75f, -0.25f, -0.375f};
+    b.smoke.sources.push_back({SmokeShape_Sphere, {0.0f, 0.1f, 0.0f}, {0.3f, 0, 0}, {0, 0, 0}, 10.0f, false});
     return b.finalize("cpu");
 }
 
