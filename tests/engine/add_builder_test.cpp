@@ -76,6 +76,11 @@ TEST(AddBuilder, CopiesAreOffsetAndMoved) {
     EXPECT_EQ(b.body_world, (std::vector<int>{0, 1, -1}));
     EXPECT_EQ(b.shape_world, (std::vector<int>{0, 0, 1, 1, -1, -1}));
     EXPECT_EQ(message([&] { b.add_builder(b); }), "add_builder: a builder cannot be added to itself; add a copy");
+    ModelBuilder smoky;
+    smoky.smoke.resolution = {4, 4, 1};
+    EXPECT_EQ(message([&] { b.add_builder(smoky); }),
+              "add_builder: the added builder has a smoke grid, which is one per model and is not copied; set the receiving "
+              "builder's smoke instead");
 }
 
 // Two balls dropped onto the same place: in separate worlds they fall through each other exactly as
