@@ -133,6 +133,22 @@ int add_axis_base_joint(ModelBuilder& b, const ImportOptions& o, int root, const
                   : b.add_joint_revolute(-1, root, X_p, X_c, ax, true, 0.0f, name);
 }
 
+void set_free_coordinates(ModelBuilder& b, int joint) {
+    const size_t j = size_t(joint);
+    const auto& c = b.body_q[size_t(b.joint_child[j])];
+    Frame child{Eigen::Vector3d(c[0], c[1], c[2]), Eigen::Quaterniond(c[6], c[3], c[4], c[5])};
+    if (b.joint_parent[j] >= 0) {
+        const auto& p = b.body_q[size_t(b.joint_parent[j])];
+        child = Frame{Eigen::Vector3d(p[0], p[1], p[2]), Eigen::Quaterniond(p[6], p[3], p[4], p[5])}.inverse() * child;
+    }
+    const auto& xp = b.joint_X_p[j];
+    child = Frame{Eigen::Vector3d(xp[0], xp[1], xp[2]), Eigen::Quaterniond(xp[6], xp[3], xp[4], xp[5])}.inverse() * child;
+    const int s = b.joint_q_start(joint);
+    const float v[7] = {float(child.p.x()), float(child.p.y()), float(child.p.z()), float(child.q.x()),
+                        float(child.q.y()), float(child.q.z()), float(child.q.w())};
+    for (int k = 0; k < 7; ++k) b.joint_q[size_t(s + k)] = v[k];
+}
+
 void check_import_options(const ImportOptions& o, const std::string& call) {
     auto fail = [&](const std::string& m) { throw ImportError(call + ": " + m); };
     auto nonneg = [&](const char* name, float v) {

@@ -52,6 +52,10 @@ private:
 // the root's pose. Returns the joint's index.
 int add_axis_base_joint(ModelBuilder& b, const ImportOptions& o, int root, const std::string& name);
 
+// A free joint's coordinates (joint_q: position, quaternion x, y, z, w) set to its child's pose in
+// the parent's frame, so that eval_fk puts the body where the file does (Warp sets them the same).
+void set_free_coordinates(ModelBuilder& b, int joint);
+
 // ImportError "parse_urdf: scale must be > 0, got 0" for options out of range (`call` names the caller).
 void check_import_options(const ImportOptions& o, const std::string& call);
 

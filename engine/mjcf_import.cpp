@@ -47,6 +47,7 @@ public:
         res_.body_start = b_.body_count();
         res_.joint_start = b_.joint_count();
         res_.shape_start = int(b_.shape_geo_type.size());
+        b_.add_articulation();  // one articulation per import, as Warp's
         auto worlds = m.children("worldbody");
         if (worlds.empty()) f_.fail(root, "<mujoco> has no <worldbody>");
         for (const XMLElement* w : worlds) read_worldbody(w);
@@ -304,7 +305,8 @@ private:
             if (!is_free_tag) r.accept({"pos", "axis", "range", "limited", "stiffness", "damping", "armature"});
             r.finish();
             if (o_.floating) {
-                add_joint_located(e, name, [&] { return b_.add_joint_free(link, ModelBuilder::Xform{}, -1, name); });
+                int j = add_joint_located(e, name, [&] { return b_.add_joint_free(link, ModelBuilder::Xform{}, -1, name); });
+                set_free_coordinates(b_, j);
             } else if (!o_.base_joint.empty()) {
                 add_joint_located(e, name, [&] { return add_axis_base_joint(b_, o_, link, "base_joint"); });
             } else {

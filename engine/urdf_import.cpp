@@ -62,6 +62,7 @@ public:
         res.body_start = b_.body_count();
         res.joint_start = b_.joint_count();
         res.shape_start = int(b_.shape_geo_type.size());
+        b_.add_articulation();  // one articulation per import, as Warp's
         place_links();
         for (size_t i = 0; i < links_.size(); ++i) add_link(i, res);
         add_base_joint(res);
@@ -324,6 +325,7 @@ private:
             j = add_axis_base_joint(b_, o_, root, "base_joint");
         } else if (o_.floating) {
             j = b_.add_joint_free(root, ModelBuilder::Xform{}, -1, "floating_base");
+            set_free_coordinates(b_, j);
         } else {
             j = b_.add_joint_fixed(-1, root, world, ModelBuilder::Xform{}, true, 0.0f, "fixed_base");
         }
@@ -355,8 +357,10 @@ private:
                 k = b_.add_joint_prismatic(parent, child, X_p, X_c, ax, true, o_.armature, j.name);
             else if (j.type == "fixed")
                 k = b_.add_joint_fixed(parent, child, X_p, X_c, true, o_.armature, j.name);
-            else
+            else {
                 k = b_.add_joint_free(child, X_p, parent, j.name);
+                set_free_coordinates(b_, k);
+            }
         } catch (const BuildError& e) { f_.fail(j.e, "joint '" + j.name + "': " + e.what()); }
         res.joint_index[j.name] = k;
         res.joint_effort_limit.push_back(float(j.effort));
