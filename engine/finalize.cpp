@@ -193,6 +193,7 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     m.shape_materials = up(f32, {m.shape_count, 6}, flatten(shape_material), false);
     upload_mesh_sdfs(*this, m, up);
     upload_bodies(*this, m, up);
+    finalize_mpm(m);
     m.ground_ke = ground_ke;
     m.ground_kd = ground_kd;
     m.ground_kf = ground_kf;

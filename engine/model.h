@@ -154,28 +154,41 @@ struct Model {
     // joints between bodies (maximal coordinates, Warp's semi-implicit joint model): joint j pulls
     // its parent's frame body_q[parent] * joint_X_p towards its child's body_q[child] * joint_X_c
     // with the attachment stiffness, leaving free what its type allows
-    Array joint_type;              // JointType, int32 (joint_count)
-    Array joint_parent;            // int32 (joint_count): -1 = the world
-    Array joint_child;             // int32 (joint_count)
-    Array joint_X_p;               // transform (joint_count): the joint frame in the parent's frame (world for -1)
-    Array joint_X_c;               // transform (joint_count): the joint frame in the child's frame
-    Array joint_axis;              // vec3 (joint_count): revolute / prismatic axis in the joint frame
-    Array joint_mode;              // JointMode, int32 (joint_count): what joint_act means
-    Array joint_act;               // float (joint_count): initial drive input (Control::joint_act overrides)
-    Array joint_target_ke;         // float (joint_count): drive stiffness (N m/rad or N/m)
-    Array joint_target_kd;         // float (joint_count): drive damping
-    Array joint_limit_lower;       // float (joint_count): rad or m
-    Array joint_limit_upper;       // float (joint_count)
-    Array joint_limit_ke;          // float (joint_count)
-    Array joint_limit_kd;          // float (joint_count)
-    Array joint_collision_filter;  // int32 (joint_count): 1 = the parent's and child's shapes do not collide
-    Array body_joint_start;        // int32 (body_count + 1): body b's joints are body_joint_list[start[b] ..]
-    Array body_joint_list;         // int32 (max(2 joint_count, 1))
+    Array joint_type;                // JointType, int32 (joint_count)
+    Array joint_parent;              // int32 (joint_count): -1 = the world
+    Array joint_child;               // int32 (joint_count)
+    Array joint_X_p;                 // transform (joint_count): the joint frame in the parent's frame (world for -1)
+    Array joint_X_c;                 // transform (joint_count): the joint frame in the child's frame
+    Array joint_axis;                // vec3 (joint_count): revolute / prismatic axis in the joint frame
+    Array joint_mode;                // JointMode, int32 (joint_count): what joint_act means
+    Array joint_act;                 // float (joint_count): initial drive input (Control::joint_act overrides)
+    Array joint_target_ke;           // float (joint_count): drive stiffness (N m/rad or N/m)
+    Array joint_target_kd;           // float (joint_count): drive damping
+    Array joint_limit_lower;         // float (joint_count): rad or m
+    Array joint_limit_upper;         // float (joint_count)
+    Array joint_limit_ke;            // float (joint_count)
+    Array joint_limit_kd;            // float (joint_count)
+    Array joint_collision_filter;    // int32 (joint_count): 1 = the parent's and child's shapes do not collide
+    Array body_joint_start;          // int32 (body_count + 1): body b's joints are body_joint_list[start[b] ..]
+    Array body_joint_list;           // int32 (max(2 joint_count, 1))
     float joint_attach_ke = 1.0e3f;  // N/m (and N m/rad): the attachment's stiffness (Warp's default)
     float joint_attach_kd = 1.0e2f;  // N s/m: its damping (angular: 1% of it, as Warp)
 
     // the ground's contact material with body shapes (Warp's ground shape parameters)
     float ground_ke = 1.0e5f, ground_kd = 1.0e3f, ground_kf = 1.0e3f, ground_mu = 0.5f, ground_restitution = 0.0f;
+
+    // MLS-MPM (engine/mpm.h): particles made by MPM volumes (engine/mpm_defs.h) on a dense grid of
+    // (mpm_cells + 1) nodes along each axis, node (i, j, k) at mpm_lo + (i, j, k) mpm_dx
+    int mpm_particle_count = 0;                     // particles with an MPM material; 0 = no MPM arrays
+    std::array<int, 3> mpm_cells{0, 0, 0};          // grid cells along x, y, z
+    std::array<float, 3> mpm_lo{0.0f, 0.0f, 0.0f};  // m, the domain's lower corner
+    float mpm_dx = 0.0f;                            // m, cell side
+    int mpm_boundary = 0;                           // MpmBoundary: walls of the domain box
+    int mpm_boundary_cells = 3;                     // nodes within this many cells of a wall obey it
+    Array mpm_material;                             // MpmMaterial, int32 (particle_count); -1 = not an MPM particle
+    Array mpm_params;                               // float (particle_count x 5): mu, lambda (Pa), then sand: alpha;
+                                                    //   snow: theta_c, theta_s, xi; fluid: -, K (Pa)
+    Array mpm_volume;                               // m^3, float (particle_count): rest volume
 
     // the element table: for particle i, its slots term_index[term_start[i] .. term_start[i+1]-1]
     ForceTermLayout term_layout;
@@ -213,6 +226,11 @@ struct State {
     Array body_f;   // total wrench (torque about the centre of mass, force; world frame) of the step
                     // that wrote this state, spatial_vector (body_count); an output, as particle_f
 
+    // MLS-MPM particles (models with mpm_particle_count > 0; empty otherwise)
+    Array mpm_F;   // deformation gradient (elastic part), mat33 (particle_count); identity at rest
+    Array mpm_C;   // APIC affine velocity field, mat33 (particle_count)
+    Array mpm_Jp;  // plastic volume ratio (sand, snow; 1 for the others), float (particle_count)
+
     // Scratch written by the step that wrote this state (kept per state so a recorded rollout
     // can be replayed backwards; a step never writes its state_in): the particle hash grid,
     // built from the step's starting (semi-implicit) or predicted (XPBD) positions.
@@ -238,5 +256,6 @@ compiler::Type vec3_type();
 compiler::Type vec4_type();
 compiler::Type transform_type();
 compiler::Type spatial_vector_type();
+compiler::Type mat33_type();
 
 }  // namespace weft::engine

@@ -23,6 +23,7 @@
 
 #include "engine/body_inertia.h"
 #include "engine/mesh_sdf.h"
+#include "engine/mpm_defs.h"
 #include "engine/model.h"
 
 namespace weft::engine {
@@ -80,12 +81,12 @@ struct ShapeParams {
 
 // A joint's one degree of freedom (revolute, prismatic): Warp's add_joint_* keywords and defaults.
 struct JointAxisDef {
-    Vec3 axis = Vec3(1, 0, 0);        // in the joint frame (normalised)
-    float target = 0.0f;              // initial joint_act: a target position or velocity, or a force (by mode)
+    Vec3 axis = Vec3(1, 0, 0);  // in the joint frame (normalised)
+    float target = 0.0f;        // initial joint_act: a target position or velocity, or a force (by mode)
     float target_ke = 0.0f, target_kd = 0.0f;
-    int mode = JOINT_MODE_FORCE;      // JointMode
+    int mode = JOINT_MODE_FORCE;                                    // JointMode
     float limit_lower = -6.283185307f, limit_upper = 6.283185307f;  // rad or m
-    float limit_ke = NAN, limit_kd = NAN;  // NaN: default_joint_limit_ke / kd
+    float limit_ke = NAN, limit_kd = NAN;                           // NaN: default_joint_limit_ke / kd
 };
 
 // A particle grid in the x-z plane held by springs: the cloth benchmark of issue 8. Structural
@@ -194,6 +195,16 @@ public:
                         bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
     int add_joint_free(int child, const Xform& parent_xform = {}, int parent = -1, const std::string& name = "");
     int joint_count() const { return int(joint_type.size()); }
+    // [SECTION] MLS-MPM (engine/mpm_defs.h, engine/mpm_builder.cpp)
+    MpmGridDef mpm_grid;  // set before adding volumes (their particle spacing is mpm_grid.dx / particles_per_cell)
+    // Fills the box or sphere with particles of one material on a regular lattice (the cell
+    // centres of a lattice of spacing dx / particles_per_cell inside the shape). Returns the
+    // number of particles added; throws BuildError for an empty or out-of-domain volume or a bad parameter.
+    int add_mpm_volume(const MpmVolumeDef& def);
+    std::vector<int> mpm_material;                 // per particle; -1 for particles not added by a volume
+    std::vector<std::array<float, 5>> mpm_params;  // per particle (Model::mpm_params)
+    std::vector<float> mpm_volume;                 // m^3 per particle
+    void finalize_mpm(Model& m) const;             // called by finalize(): the MPM arrays of the model
 
     int particle_count() const { return int(particle_q.size()); }
     // Nothing to simulate: each solver family's elements count here (a scene refuses an empty builder).

@@ -22,6 +22,7 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"contact", {"geometry.py", "hash_grid.py", "contact.py"}},
         {"xpbd", {"geometry.py", "hash_grid.py", "bending.py", "xpbd.py"}},
         {"rigid", {"geometry.py", "rigid.py"}},
+        {"mpm", {"mpm.py"}},
     };
     return groups;
 }
