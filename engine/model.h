@@ -154,23 +154,23 @@ struct Model {
     // joints between bodies (maximal coordinates, Warp's semi-implicit joint model): joint j pulls
     // its parent's frame body_q[parent] * joint_X_p towards its child's body_q[child] * joint_X_c
     // with the attachment stiffness, leaving free what its type allows
-    Array joint_type;                // JointType, int32 (joint_count)
-    Array joint_parent;              // int32 (joint_count): -1 = the world
-    Array joint_child;               // int32 (joint_count)
-    Array joint_X_p;                 // transform (joint_count): the joint frame in the parent's frame (world for -1)
-    Array joint_X_c;                 // transform (joint_count): the joint frame in the child's frame
-    Array joint_axis;                // vec3 (joint_count): revolute / prismatic axis in the joint frame
-    Array joint_mode;                // JointMode, int32 (joint_count): what joint_act means
-    Array joint_act;                 // float (joint_count): initial drive input (Control::joint_act overrides)
-    Array joint_target_ke;           // float (joint_count): drive stiffness (N m/rad or N/m)
-    Array joint_target_kd;           // float (joint_count): drive damping
-    Array joint_limit_lower;         // float (joint_count): rad or m
-    Array joint_limit_upper;         // float (joint_count)
-    Array joint_limit_ke;            // float (joint_count)
-    Array joint_limit_kd;            // float (joint_count)
-    Array joint_collision_filter;    // int32 (joint_count): 1 = the parent's and child's shapes do not collide
-    Array body_joint_start;          // int32 (body_count + 1): body b's joints are body_joint_list[start[b] ..]
-    Array body_joint_list;           // int32 (max(2 joint_count, 1))
+    Array joint_type;              // JointType, int32 (joint_count)
+    Array joint_parent;            // int32 (joint_count): -1 = the world
+    Array joint_child;             // int32 (joint_count)
+    Array joint_X_p;               // transform (joint_count): the joint frame in the parent's frame (world for -1)
+    Array joint_X_c;               // transform (joint_count): the joint frame in the child's frame
+    Array joint_axis;              // vec3 (joint_count): revolute / prismatic axis in the joint frame
+    Array joint_mode;              // JointMode, int32 (joint_count): what joint_act means
+    Array joint_act;               // float (joint_count): initial drive input (Control::joint_act overrides)
+    Array joint_target_ke;         // float (joint_count): drive stiffness (N m/rad or N/m)
+    Array joint_target_kd;         // float (joint_count): drive damping
+    Array joint_limit_lower;       // float (joint_count): rad or m
+    Array joint_limit_upper;       // float (joint_count)
+    Array joint_limit_ke;          // float (joint_count)
+    Array joint_limit_kd;          // float (joint_count)
+    Array joint_collision_filter;  // int32 (joint_count): 1 = the parent's and child's shapes do not collide
+    Array body_joint_start;        // int32 (body_count + 1): body b's joints are body_joint_list[start[b] ..]
+    Array body_joint_list;         // int32 (max(2 joint_count, 1))
     float joint_attach_ke = 1.0e3f;  // N/m (and N m/rad): the attachment's stiffness (Warp's default)
     float joint_attach_kd = 1.0e2f;  // N s/m: its damping (angular: 1% of it, as Warp)
 

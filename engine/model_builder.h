@@ -81,12 +81,12 @@ struct ShapeParams {
 
 // A joint's one degree of freedom (revolute, prismatic): Warp's add_joint_* keywords and defaults.
 struct JointAxisDef {
-    Vec3 axis = Vec3(1, 0, 0);  // in the joint frame (normalised)
-    float target = 0.0f;        // initial joint_act: a target position or velocity, or a force (by mode)
+    Vec3 axis = Vec3(1, 0, 0);        // in the joint frame (normalised)
+    float target = 0.0f;              // initial joint_act: a target position or velocity, or a force (by mode)
     float target_ke = 0.0f, target_kd = 0.0f;
-    int mode = JOINT_MODE_FORCE;                                    // JointMode
+    int mode = JOINT_MODE_FORCE;      // JointMode
     float limit_lower = -6.283185307f, limit_upper = 6.283185307f;  // rad or m
-    float limit_ke = NAN, limit_kd = NAN;                           // NaN: default_joint_limit_ke / kd
+    float limit_ke = NAN, limit_kd = NAN;  // NaN: default_joint_limit_ke / kd
 };
 
 // A particle grid in the x-z plane held by springs: the cloth benchmark of issue 8. Structural
