@@ -193,7 +193,7 @@ public:
                        bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
     int add_joint_fixed(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
                         bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
-    int add_joint_free(int child, const Xform& parent_xform = {}, int parent = -1, const std::string& name = "");
+    int add_joint_free(int child, const Xform& parent_xform = Xform{Vec3::Zero(), Quat::Identity()}, int parent = -1, const std::string& name = "");
     int joint_count() const { return int(joint_type.size()); }
     // [SECTION] MLS-MPM (engine/mpm_defs.h, engine/mpm_builder.cpp)
     MpmGridDef mpm_grid;  // set before adding volumes (their particle spacing is mpm_grid.dx / particles_per_cell)

@@ -43,8 +43,8 @@ ModelBuilder block(float gravity, MpmBoundary boundary, int cells, float dx, Vec
 }
 
 std::vector<float> host_floats(const runtime::Array& a) {
-    std::vector<float> out(size_t(a.size()));
-    a.copy_to_host(out.data(), out.size() * sizeof(float));
+    std::vector<float> out(a.nbytes() / sizeof(float));
+    a.copy_to_host(out.data(), a.nbytes());
     return out;
 }
 
@@ -447,7 +447,7 @@ TEST(MpmScene, ErrorsNameFileLineAndKey) {
               "scenes/x.toml:7:12: 'material' must be one of 'fixed_corotated', 'neo_hookean', 'fluid', 'sand', 'snow', got "
               "'sandy' (did you mean 'sand'?)");
     EXPECT_EQ(scene_error(kHead + "[[mpm.volume]]\nlo = [0.2, 0.2, 0.2]\nhi = [0.4, 0.3, 0.4]\n"),
-              "scenes/x.toml:6:1: missing key 'material' in [[volume]]");
+              "scenes/x.toml:6:1: missing key 'material' in [[mpm.volume]]");
     EXPECT_EQ(scene_error(kHead + "boundary = \"sticki\"\n" + vol),
               "scenes/x.toml:6:12: 'boundary' must be one of 'none', 'sticky', 'slip', 'separate', got 'sticki' (did you mean "
               "'sticky'?)");
