@@ -184,6 +184,7 @@ struct Model {
     std::array<float, 3> mpm_lo{0.0f, 0.0f, 0.0f};  // m, the domain's lower corner
     float mpm_dx = 0.0f;                            // m, cell side
     int mpm_boundary = 0;                           // MpmBoundary: walls of the domain box
+    int mpm_floor_boundary = -1;                    // MpmBoundary of the -y wall; -1 = mpm_boundary
     int mpm_boundary_cells = 3;                     // nodes within this many cells of a wall obey it
     Array mpm_material;                             // MpmMaterial, int32 (particle_count); -1 = not an MPM particle
     Array mpm_params;                               // float (particle_count x 5): mu, lambda (Pa), then sand: alpha;

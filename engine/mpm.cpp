@@ -116,6 +116,7 @@ void MpmIntegrator::simulate(const Model& m, const State& in, State& out, float 
                      {"ny", i(ny)},
                      {"nz", i(nz)},
                      {"boundary", i(m.mpm_boundary)},
+                     {"floor_boundary", i(m.mpm_floor_boundary < 0 ? m.mpm_boundary : m.mpm_floor_boundary)},
                      {"boundary_cells", i(m.mpm_boundary_cells)},
                      {"grid_v", a(gv)}},
                     o);

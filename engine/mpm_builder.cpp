@@ -150,6 +150,7 @@ void ModelBuilder::finalize_mpm(Model& m) const {
     m.mpm_lo = {g.lo.x(), g.lo.y(), g.lo.z()};
     m.mpm_dx = g.dx;
     m.mpm_boundary = int(g.boundary);
+    m.mpm_floor_boundary = g.floor;
     m.mpm_boundary_cells = g.boundary_cells;
     const int64_t n = int64_t(np);
     m.mpm_material = Array::empty(compiler::int32_type(), {n}, m.device);

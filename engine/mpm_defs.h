@@ -37,6 +37,7 @@ struct MpmGridDef {
     float dx = 0.0f;                               // m, cell side; 0 = no MPM grid
     std::array<int, 3> cells{0, 0, 0};             // cells along x, y, z (nodes: cells + 1); each >= 4
     MpmBoundary boundary = MpmBoundary::Separate;  // walls of the domain box
+    int floor = -1;                                // MpmBoundary of the floor (the -y wall); -1 = `boundary`
     int boundary_cells = 3;                        // nodes within this many cells of a wall are wall nodes
 };
 

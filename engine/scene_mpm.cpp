@@ -2,7 +2,8 @@
 // read through engine/scene_reader.h and listed in engine/scene_blocks.def:
 //
 //   [mpm]                  cells = [nx, ny, nz] (required), dx (m, required), lo ([0, 0, 0]),
-//                          boundary ("separate" | "sticky" | "slip" | "none"), boundary_cells (3)
+//                          boundary ("separate" | "sticky" | "slip" | "none"), floor (the -y
+//                          wall's, default: boundary's), boundary_cells (3)
 //     [[mpm.volume]]       shape = "box" (lo, hi) | "sphere" (center, radius); material
 //                          (required); density, vel, particles_per_cell; per material only its own
 //                          parameters: E, nu (elastic, sand, snow), bulk_modulus (fluid),
@@ -86,6 +87,9 @@ void read_mpm_blocks(TableReader& root, Scene& s) {
     const auto& boundaries = mpm_boundary_names();
     const std::string boundary = r.string("boundary", "separate", boundaries);
     b.mpm_grid.boundary = MpmBoundary(int(std::find(boundaries.begin(), boundaries.end(), boundary) - boundaries.begin()));
+    if (r.has("floor"))
+        b.mpm_grid.floor =
+            int(std::find(boundaries.begin(), boundaries.end(), r.string("floor", "", boundaries)) - boundaries.begin());
     b.mpm_grid.boundary_cells = r.integer("boundary_cells", 3, 1, 16);
     for (int k = 0; k < 3; ++k)
         if (2 * b.mpm_grid.boundary_cells + 2 > b.mpm_grid.cells[size_t(k)])

@@ -6,7 +6,8 @@ One step is three launches (engine/mpm.cpp):
                its Kirchhoff stress tau, then scatter of mass and momentum
                m_i += w m_p,  (mv)_i += w (m_p v_p + (m_p C_p - dt V_p 4/dx^2 tau_p) (x_i - x_p))
                into the 27 nodes of the particle's 3x3x3 stencil (atomic adds)
-  grid_update  per node: v_i = (mv)_i / m_i + dt g, then the walls of the domain box
+  grid_update  per node: v_i = (mv)_i / m_i + dt g, then the walls of the domain box (the
+               floor, the -y wall, may have a boundary kind of its own)
   g2p          per particle: v_p = sum w v_i, C_p = 4/dx^2 sum w v_i (x_i - x_p)^T, x_p += dt v_p
 
 Grid: (nx+1) (ny+1) (nz+1) nodes, node (i, j, k) at lo + (i, j, k) dx, flat index (i (ny+1) + j) (nz+1) + k.
@@ -232,6 +233,7 @@ def grid_update(
     ny: int,
     nz: int,
     boundary: int,
+    floor_boundary: int,
     boundary_cells: int,
     grid_v: wp.array(dtype=wp.vec3),
 ):
@@ -243,19 +245,21 @@ def grid_update(
     vi = wp.vec3()
     if m > 0.0:
         vi = grid_mv[n] / m + gravity * dt
-        if boundary != BOUNDARY_NONE:
-            nodes = wp.vec3i(i, j, k)
-            last = wp.vec3i(nx, ny, nz)
-            for d in range(3):
-                low = nodes[d] < boundary_cells
-                high = nodes[d] > last[d] - boundary_cells
-                if low or high:
-                    if boundary == BOUNDARY_STICKY:
-                        vi = wp.vec3()
-                    elif boundary == BOUNDARY_SLIP:
-                        vi[d] = 0.0
-                    elif (low and vi[d] < 0.0) or (high and vi[d] > 0.0):
-                        vi[d] = 0.0
+        nodes = wp.vec3i(i, j, k)
+        last = wp.vec3i(nx, ny, nz)
+        for d in range(3):
+            low = nodes[d] < boundary_cells
+            high = nodes[d] > last[d] - boundary_cells
+            kind = boundary
+            if d == 1 and low:
+                kind = floor_boundary  # the bottom wall (-y) may differ
+            if (low or high) and kind != BOUNDARY_NONE:
+                if kind == BOUNDARY_STICKY:
+                    vi = wp.vec3()
+                elif kind == BOUNDARY_SLIP:
+                    vi[d] = 0.0
+                elif (low and vi[d] < 0.0) or (high and vi[d] > 0.0):
+                    vi[d] = 0.0
     grid_v[n] = vi
 
 

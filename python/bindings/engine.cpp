@@ -229,8 +229,15 @@ void bind_engine(py::module_& m) {
         .def(
             "set_mpm_grid",
             [](ModelBuilder& s, const V3& lo, float dx, const std::array<int, 3>& cells, const std::string& boundary,
-               int boundary_cells) {
+               int boundary_cells, const std::string& floor) {
                 const auto& names = mpm_boundary_names();
+                int floor_kind = -1;
+                if (!floor.empty()) {
+                    auto f = std::find(names.begin(), names.end(), floor);
+                    if (f == names.end())
+                        throw BuildError("set_mpm_grid: floor must be 'none', 'sticky', 'slip' or 'separate', got '" + floor + "'");
+                    floor_kind = int(f - names.begin());
+                }
                 auto it = std::find(names.begin(), names.end(), boundary);
                 if (it == names.end())
                     throw BuildError("set_mpm_grid: boundary must be 'none', 'sticky', 'slip' or 'separate', got '" + boundary +
@@ -246,8 +253,9 @@ void bind_engine(py::module_& m) {
                 s.mpm_grid.cells = cells;
                 s.mpm_grid.boundary = MpmBoundary(int(it - names.begin()));
                 s.mpm_grid.boundary_cells = boundary_cells;
+                s.mpm_grid.floor = floor_kind;
             },
-            py::arg("lo"), py::arg("dx"), py::arg("cells"), py::arg("boundary"), py::arg("boundary_cells"),
+            py::arg("lo"), py::arg("dx"), py::arg("cells"), py::arg("boundary"), py::arg("boundary_cells"), py::arg("floor"),
             "The MLS-MPM grid (engine/mpm_defs.h): lower corner, cell side, cells per axis, walls")
         .def(
             "add_mpm_volume",

@@ -402,10 +402,10 @@ class ModelBuilder:
     _MPM_DEFAULTS = dict(E=1.0e4, nu=0.3, bulk_modulus=1.0e4, friction_angle=30.0, theta_c=2.5e-2, theta_s=7.5e-3,
                          hardening=10.0)
 
-    def set_mpm_grid(self, dx, cells, lo=(0.0, 0.0, 0.0), boundary="separate", boundary_cells=3):
+    def set_mpm_grid(self, dx, cells, lo=(0.0, 0.0, 0.0), boundary="separate", boundary_cells=3, floor=None):
         """The dense MPM grid: cells (nx, ny, nz) of side dx (m) from the lower corner lo; boundary
         "separate", "sticky", "slip" or "none": what the walls of the domain box do to the grid
-        velocity within boundary_cells cells of them."""
+        velocity within boundary_cells cells of them; floor: the -y wall's kind (default: boundary's)."""
         c = "set_mpm_grid"
         try:
             cells = tuple(int(n) for n in cells)
@@ -413,7 +413,8 @@ class ModelBuilder:
             raise BuildError(f"{c}: cells must be 3 integers, got {cells!r}") from None
         if len(cells) != 3:
             raise BuildError(f"{c}: cells must be 3 integers, got {cells!r}")
-        self._cpp.set_mpm_grid(_f32s(c, "lo", lo, 3), _f32(c, "dx", dx), cells, str(boundary), int(boundary_cells))
+        self._cpp.set_mpm_grid(_f32s(c, "lo", lo, 3), _f32(c, "dx", dx), cells, str(boundary), int(boundary_cells),
+                               "" if floor is None else str(floor))
 
     def _mpm_volume(self, c, shape, lo, hi, center, radius, material, vel, density, particles_per_cell, params):
         allowed = self._MPM_PARAMS.get(material)
