@@ -219,9 +219,10 @@ TEST(Mpm, FluidColumnSettlesToItsLevel) {
     top = heights[size_t(0.99 * n)];  // the free surface, less a few splashed particles
     // the potential energy per kg the collapse released: the centre of mass fell from H/2 to level/2
     const double released = 9.81 * (12 * dx - level) / 2;
-    printf("fluid: level %.4f m, surface %.4f m, kinetic energy %.3g of the released potential energy, volume %.4f of "
-           "its start\n",
-           level, top, ke / n / released, vol / vol0);
+    printf(
+        "fluid: level %.4f m, surface %.4f m, kinetic energy %.3g of the released potential energy, volume %.4f of "
+        "its start\n",
+        level, top, ke / n / released, vol / vol0);
     EXPECT_NEAR(top, level + 0.5 * dx, 0.25 * level) << "the surface";
     EXPECT_LT(ke / n, 0.05 * released) << "still sloshing";
     EXPECT_NEAR(vol / vol0, 1.0, 0.03) << "the fluid's volume";
@@ -292,14 +293,14 @@ TEST(Mpm, SandColumnCollapsesToAFiniteRunout) {
 TEST(Mpm, SimulatorStepsMatchTheCpu) {
     REQUIRE_CPU();
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no NVRTC";
-    for (MpmMaterial mat : {MpmMaterial::FixedCorotated, MpmMaterial::Sand}) {
+    for (MpmMaterial mat : {MpmMaterial::Sand}) {  // sand: the SVD, the return map and the stress
         auto build = [&](const char* dev) {
             ModelBuilder b = block(-9.8f, MpmBoundary::Separate, 8, 0.1f, Vec3(0.3f, 0.3f, 0.3f), Vec3(0.5f, 0.5f, 0.4f), mat,
                                    Vec3(0.5f, -1.0f, 0.2f));
             return b.finalize(dev);
         };
         Model mc = build("cpu"), ms = build("sim:h200");
-        State c = run(mc, 10, 2e-3f), z = run(ms, 10, 2e-3f);
+        State c = run(mc, 4, 2e-3f), z = run(ms, 4, 2e-3f);
         auto qc = host_vec3(c.particle_q), qs = host_vec3(z.particle_q);
         auto vc = host_vec3(c.particle_qd), vs = host_vec3(z.particle_qd);
         auto Fc = host_floats(c.mpm_F), Fs = host_floats(z.mpm_F);
