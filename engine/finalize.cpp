@@ -338,6 +338,7 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     upload_bodies(*this, m, up);
     upload_joints(*this, m, up);
     m.smoke = build_smoke_grid(smoke, m.device, requires_grad);
+    finalize_mpm(m);
     m.ground_ke = ground_ke;
     m.ground_kd = ground_kd;
     m.ground_kf = ground_kf;

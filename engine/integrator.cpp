@@ -35,6 +35,11 @@ void check_state(const Model& m, const State& s, const std::string& which) {
         check_array(s.body_qd, which + ".body_qd", spatial_vector_type(), m.body_count, m, false);
         check_array(s.body_f, which + ".body_f", spatial_vector_type(), m.body_count, m, true);
     }
+    if (m.mpm_particle_count > 0) {
+        check_array(s.mpm_F, which + ".mpm_F", mat33_type(), n, m, false);
+        check_array(s.mpm_C, which + ".mpm_C", mat33_type(), n, m, false);
+        check_array(s.mpm_Jp, which + ".mpm_Jp", compiler::float32_type(), n, m, false);
+    }
     if (m.particle_contact && m.particle_grid_buckets > 0) {
         check_array(s.grid_bucket_count, which + ".grid_bucket_count", compiler::int32_type(), m.particle_grid_buckets, m, false);
         check_array(s.grid_bucket_particles, which + ".grid_bucket_particles", compiler::int32_type(),

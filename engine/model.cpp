@@ -9,6 +9,7 @@ compiler::Type vec3_type() { return compiler::vector_type(3, compiler::ScalarKin
 compiler::Type vec4_type() { return compiler::vector_type(4, compiler::ScalarKind::Float32); }
 compiler::Type transform_type() { return compiler::transform_type(compiler::ScalarKind::Float32); }
 compiler::Type spatial_vector_type() { return compiler::vector_type(6, compiler::ScalarKind::Float32); }
+compiler::Type mat33_type() { return compiler::matrix_type(3, 3, compiler::ScalarKind::Float32); }
 
 namespace {
 
@@ -34,6 +35,15 @@ State Model::state(int requires_grad_opt) const {
         s.body_q = copy_of(body_q, grad);
         s.body_qd = copy_of(body_qd, grad);
         s.body_f = Array::zeros(spatial_vector_type(), {int64_t(body_count)}, device, false);
+    }
+    if (mpm_particle_count > 0) {
+        std::vector<float> F(size_t(n) * 9, 0.0f), Jp(size_t(n), 1.0f);
+        for (int64_t p = 0; p < n; ++p) F[size_t(p) * 9] = F[size_t(p) * 9 + 4] = F[size_t(p) * 9 + 8] = 1.0f;
+        s.mpm_F = Array::empty(mat33_type(), {n}, device, grad);
+        s.mpm_F.copy_from_host(F.data(), F.size() * sizeof(float));
+        s.mpm_C = Array::zeros(mat33_type(), {n}, device, grad);
+        s.mpm_Jp = Array::empty(compiler::float32_type(), {n}, device, grad);
+        s.mpm_Jp.copy_from_host(Jp.data(), Jp.size() * sizeof(float));
     }
     if (particle_grid_buckets > 0) {  // (also while particle_contact is off: Python's particle_grid.build() turns it on)
         s.grid_bucket_count = Array::zeros(compiler::int32_type(), {particle_grid_buckets}, device);

@@ -211,6 +211,19 @@ struct Model {
 
     // the Eulerian smoke grid (engine/smoke_grid.h, docs/smoke.md); smoke.nx == 0: none
     SmokeGrid smoke;
+    // MLS-MPM (engine/mpm.h): particles made by MPM volumes (engine/mpm_defs.h) on a dense grid of
+    // (mpm_cells + 1) nodes along each axis, node (i, j, k) at mpm_lo + (i, j, k) mpm_dx
+    int mpm_particle_count = 0;                     // particles with an MPM material; 0 = no MPM arrays
+    std::array<int, 3> mpm_cells{0, 0, 0};          // grid cells along x, y, z
+    std::array<float, 3> mpm_lo{0.0f, 0.0f, 0.0f};  // m, the domain's lower corner
+    float mpm_dx = 0.0f;                            // m, cell side
+    int mpm_boundary = 0;                           // MpmBoundary: walls of the domain box
+    int mpm_floor_boundary = -1;                    // MpmBoundary of the -y wall; -1 = mpm_boundary
+    int mpm_boundary_cells = 3;                     // nodes within this many cells of a wall obey it
+    Array mpm_material;                             // MpmMaterial, int32 (particle_count); -1 = not an MPM particle
+    Array mpm_params;                               // float (particle_count x 5): mu, lambda (Pa), then sand: alpha;
+                                                    //   snow: theta_c, theta_s, xi; fluid: -, K (Pa)
+    Array mpm_volume;                               // m^3, float (particle_count): rest volume
 
     // the element table: for particle i, its slots term_index[term_start[i] .. term_start[i+1]-1]
     ForceTermLayout term_layout;
@@ -248,6 +261,11 @@ struct State {
     Array body_f;   // total wrench (torque about the centre of mass, force; world frame) of the step
                     // that wrote this state, spatial_vector (body_count); an output, as particle_f
 
+    // MLS-MPM particles (models with mpm_particle_count > 0; empty otherwise)
+    Array mpm_F;   // deformation gradient (elastic part), mat33 (particle_count); identity at rest
+    Array mpm_C;   // APIC affine velocity field, mat33 (particle_count)
+    Array mpm_Jp;  // plastic volume ratio (sand, snow; 1 for the others), float (particle_count)
+
     // Scratch written by the step that wrote this state (kept per state so a recorded rollout
     // can be replayed backwards; a step never writes its state_in): the particle hash grid,
     // built from the step's starting (semi-implicit) or predicted (XPBD) positions.
@@ -279,5 +297,6 @@ compiler::Type vec3_type();
 compiler::Type vec4_type();
 compiler::Type transform_type();
 compiler::Type spatial_vector_type();
+compiler::Type mat33_type();
 
 }  // namespace weft::engine

@@ -23,6 +23,7 @@
 
 #include "engine/body_inertia.h"
 #include "engine/mesh_sdf.h"
+#include "engine/mpm_defs.h"
 #include "engine/model.h"
 #include "engine/smoke_grid.h"
 
@@ -229,6 +230,16 @@ public:
     int num_worlds = 0;                                        // worlds made by add_builder(separate_world)
     int num_envs = 0;                                          // Warp's count of add_builder copies (update_num_env_count)
     std::vector<int> particle_world, shape_world, body_world;  // -1: every world
+    // [SECTION] MLS-MPM (engine/mpm_defs.h, engine/mpm_builder.cpp)
+    MpmGridDef mpm_grid;  // set before adding volumes (their particle spacing is mpm_grid.dx / particles_per_cell)
+    // Fills the box or sphere with particles of one material on a regular lattice (the cell
+    // centres of a lattice of spacing dx / particles_per_cell inside the shape). Returns the
+    // number of particles added; throws BuildError for an empty or out-of-domain volume or a bad parameter.
+    int add_mpm_volume(const MpmVolumeDef& def);
+    std::vector<int> mpm_material;                 // per particle; -1 for particles not added by a volume
+    std::vector<std::array<float, 5>> mpm_params;  // per particle (Model::mpm_params)
+    std::vector<float> mpm_volume;                 // m^3 per particle
+    void finalize_mpm(Model& m) const;             // called by finalize(): the MPM arrays of the model
 
     int particle_count() const { return int(particle_q.size()); }
     // Nothing to simulate: each solver family's elements count here (a scene refuses an empty builder).

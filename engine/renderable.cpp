@@ -49,9 +49,9 @@ std::vector<Renderable> particle_renderables(const Model& m) {
 }
 
 const std::vector<std::string>& state_array_names() {
-    static const std::vector<std::string> names = {"particle_q", "particle_qd", "particle_f",        "body_q",
-                                                   "body_qd",    "body_f",      "grid_bucket_count", "grid_bucket_particles",
-                                                   "smoke_density", "smoke_u", "smoke_v", "smoke_w"};
+    static const std::vector<std::string> names = {
+        "particle_q", "particle_qd", "particle_f", "body_q", "body_qd", "body_f", "grid_bucket_count", "grid_bucket_particles",
+        "smoke_density", "smoke_u", "smoke_v", "smoke_w", "mpm_F", "mpm_C", "mpm_Jp"};
     return names;
 }
 
@@ -68,6 +68,9 @@ const Array& state_array(const State& s, const std::string& name) {
     if (name == "smoke_u") return s.smoke_u;
     if (name == "smoke_v") return s.smoke_v;
     if (name == "smoke_w") return s.smoke_w;
+    if (name == "mpm_F") return s.mpm_F;
+    if (name == "mpm_C") return s.mpm_C;
+    if (name == "mpm_Jp") return s.mpm_Jp;
     std::string near = support::closest_name(name, state_array_names());
     throw runtime::RuntimeError("State has no array '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
 }

@@ -24,6 +24,7 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"rigid", {"geometry.py", "rigid.py"}},
         {"articulation", {"geometry.py", "rigid.py", "articulation.py"}},
         {"smoke", {"smoke.py"}},
+        {"mpm", {"mpm.py"}},
     };
     return groups;
 }

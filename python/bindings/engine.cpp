@@ -4,6 +4,8 @@
 // (wp.sim.ModelBuilder(...).add_cloth_grid(pos=..., ...), wp.sim.XPBDIntegrator) is python/weft/sim.
 #include <pybind11/stl.h>
 
+#include <algorithm>
+
 #include "engine/integrator_registry.h"
 #include "engine/kinematics.h"
 #include "engine/model_builder.h"
@@ -51,6 +53,7 @@ void bind_engine(py::module_& m) {
         .def_readonly("articulation_count", &Model::articulation_count)
         .def_readwrite("joint_attach_ke", &Model::joint_attach_ke)
         .def_readwrite("joint_attach_kd", &Model::joint_attach_kd)
+        .def_readonly("mpm_particle_count", &Model::mpm_particle_count)
         .def_readwrite("ground_ke", &Model::ground_ke)
         .def_readwrite("ground_kd", &Model::ground_kd)
         .def_readwrite("ground_kf", &Model::ground_kf)
@@ -139,7 +142,10 @@ void bind_engine(py::module_& m) {
              {"shape_sdf_values", &Model::shape_sdf_values},
              {"shape_sdf_dims", &Model::shape_sdf_dims},
              {"shape_sdf_origin", &Model::shape_sdf_origin},
-             {"shape_sdf_cell", &Model::shape_sdf_cell}})
+             {"shape_sdf_cell", &Model::shape_sdf_cell},
+             {"mpm_material", &Model::mpm_material},
+             {"mpm_params", &Model::mpm_params},
+             {"mpm_volume", &Model::mpm_volume}})
         array_property(model, name, member);
 
     py::class_<State> state(m, "State", "What a step changes: positions, velocities, forces");
@@ -156,7 +162,10 @@ void bind_engine(py::module_& m) {
                                                                        {"body_qd", &State::body_qd},
                                                                        {"body_f", &State::body_f},
                                                                        {"grid_bucket_count", &State::grid_bucket_count},
-                                                                       {"grid_bucket_particles", &State::grid_bucket_particles}})
+                                                                       {"grid_bucket_particles", &State::grid_bucket_particles},
+                                                                       {"mpm_F", &State::mpm_F},
+                                                                       {"mpm_C", &State::mpm_C},
+                                                                       {"mpm_Jp", &State::mpm_Jp}})
         array_property(state, name, member);
 
     py::class_<Control> control(m, "Control", "Inputs of a step: external forces");
@@ -317,6 +326,58 @@ void bind_engine(py::module_& m) {
             py::arg("type"), py::arg("body"), py::arg("pos"), py::arg("rot"), py::arg("size"), py::arg("params"),
             "A shape on a body (or static with body -1): size is (radius,), (hx, hy, hz) or (radius, half_height); params "
             "are density, ke, kd, kf, ka, mu, restitution, thickness, NaN for the builder's defaults")
+        .def(
+            "set_mpm_grid",
+            [](ModelBuilder& s, const V3& lo, float dx, const std::array<int, 3>& cells, const std::string& boundary,
+               int boundary_cells, const std::string& floor) {
+                const auto& names = mpm_boundary_names();
+                int floor_kind = -1;
+                if (!floor.empty()) {
+                    auto f = std::find(names.begin(), names.end(), floor);
+                    if (f == names.end())
+                        throw BuildError("set_mpm_grid: floor must be 'none', 'sticky', 'slip' or 'separate', got '" + floor + "'");
+                    floor_kind = int(f - names.begin());
+                }
+                auto it = std::find(names.begin(), names.end(), boundary);
+                if (it == names.end())
+                    throw BuildError("set_mpm_grid: boundary must be 'none', 'sticky', 'slip' or 'separate', got '" + boundary +
+                                     "'");
+                if (!(dx > 0)) throw BuildError("set_mpm_grid: dx must be > 0, got " + std::to_string(dx));
+                for (int c : cells)
+                    if (c < 4) throw BuildError("set_mpm_grid: cells must be >= 4 along every axis, got " + std::to_string(c));
+                if (boundary_cells < 1 || 2 * boundary_cells + 2 > std::min({cells[0], cells[1], cells[2]}))
+                    throw BuildError("set_mpm_grid: boundary_cells = " + std::to_string(boundary_cells) +
+                                     " must be >= 1 and leave an interior (2 boundary_cells + 2 <= cells)");
+                s.mpm_grid.lo = v3(lo);
+                s.mpm_grid.dx = dx;
+                s.mpm_grid.cells = cells;
+                s.mpm_grid.boundary = MpmBoundary(int(it - names.begin()));
+                s.mpm_grid.boundary_cells = boundary_cells;
+                s.mpm_grid.floor = floor_kind;
+            },
+            py::arg("lo"), py::arg("dx"), py::arg("cells"), py::arg("boundary"), py::arg("boundary_cells"), py::arg("floor"),
+            "The MLS-MPM grid (engine/mpm_defs.h): lower corner, cell side, cells per axis, walls")
+        .def(
+            "add_mpm_volume",
+            [](ModelBuilder& s, const std::string& shape, const V3& lo, const V3& hi, const V3& center, float radius,
+               const V3& vel, const std::string& material, float density, const std::array<float, 7>& params,
+               int particles_per_cell) {
+                MpmVolumeDef d;
+                d.shape = shape == "sphere" ? MpmVolumeDef::Shape::Sphere : MpmVolumeDef::Shape::Box;
+                d.lo = v3(lo), d.hi = v3(hi), d.center = v3(center), d.radius = radius, d.vel = v3(vel);
+                const auto& names = mpm_material_names();
+                auto it = std::find(names.begin(), names.end(), material);
+                if (it == names.end()) throw BuildError("add_mpm_volume: no material '" + material + "'");
+                d.material = MpmMaterial(int(it - names.begin()));
+                d.density = density;
+                d.E = params[0], d.nu = params[1], d.bulk_modulus = params[2], d.friction_angle = params[3];
+                d.theta_c = params[4], d.theta_s = params[5], d.hardening = params[6];
+                d.particles_per_cell = particles_per_cell;
+                return s.add_mpm_volume(d);
+            },
+            py::arg("shape"), py::arg("lo"), py::arg("hi"), py::arg("center"), py::arg("radius"), py::arg("vel"),
+            py::arg("material"), py::arg("density"), py::arg("params"), py::arg("particles_per_cell"),
+            "Fills a box or sphere with MPM particles; params: E, nu, bulk_modulus, friction_angle, theta_c, theta_s, hardening")
         .def(
             "add_particle",
             [](ModelBuilder& s, const V3& pos, const V3& vel, float mass, float radius, uint32_t flags) {

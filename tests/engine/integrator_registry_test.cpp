@@ -21,17 +21,18 @@ std::string error_of(const std::function<void()>& f) {
 
 TEST(IntegratorRegistry, BuiltInIntegratorsAreLinkedAndListed) {
     std::vector<std::string> names = integrator_names();
-    EXPECT_EQ(names, (std::vector<std::string>{"semi_implicit", "xpbd"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"mpm", "semi_implicit", "smoke", "xpbd"}));
     for (const auto& name : names) EXPECT_EQ(create_integrator(name)->name(), name);
 }
 
 TEST(IntegratorRegistry, UnknownNamesAndOptionsAreErrorsWithDidYouMean) {
     EXPECT_EQ(error_of([] { create_integrator("xbpd"); }),
-              "unknown integrator 'xbpd' (did you mean 'xpbd'?); the integrators are 'semi_implicit', 'xpbd'");
+              "unknown integrator 'xbpd' (did you mean 'xpbd'?); the integrators are 'mpm', 'semi_implicit', 'smoke', 'xpbd'");
     EXPECT_EQ(error_of([] { integrator_info("semi_implict"); }),
-              "unknown integrator 'semi_implict' (did you mean 'semi_implicit'?); the integrators are 'semi_implicit', 'xpbd'");
-    EXPECT_EQ(error_of([] { create_integrator("mpm"); }),
-              "unknown integrator 'mpm'; the integrators are 'semi_implicit', 'xpbd'");
+              "unknown integrator 'semi_implict' (did you mean 'semi_implicit'?); the integrators are 'mpm', 'semi_implicit', "
+              "'smoke', 'xpbd'");
+    EXPECT_EQ(error_of([] { create_integrator("fem"); }),
+              "unknown integrator 'fem'; the integrators are 'mpm', 'semi_implicit', 'smoke', 'xpbd'");
     EXPECT_EQ(error_of([] {
                   create_integrator("xpbd", {{"iteratons", 3}});
               }),
