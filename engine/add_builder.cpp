@@ -31,6 +31,9 @@ int ModelBuilder::add_builder(const ModelBuilder& o, const Xform& xform, bool se
     if (o.smoke.resolution[0] > 0 || o.smoke.resolution[1] > 0 || o.smoke.resolution[2] > 0)
         throw BuildError("add_builder: the added builder has a smoke grid, which is one per model and is not copied; "
                          "set the receiving builder's smoke instead");
+    if (!o.mpm_material.empty() && separate_world)
+        throw BuildError("add_builder: the added builder has MPM particles, which share one grid per model and so cannot be "
+                         "a separate world; add it with separate_world false (one shared grid: this builder's mpm_grid)");
     if (!xform.p.allFinite() || !xform.q.coeffs().allFinite() || xform.q.norm() < 1e-6f)
         throw BuildError("add_builder: xform must be a finite transform with a nonzero rotation");
     Eigen::Isometry3f X = Eigen::Isometry3f::Identity();
@@ -54,6 +57,14 @@ int ModelBuilder::add_builder(const ModelBuilder& o, const Xform& xform, bool se
     particle_mass.insert(particle_mass.end(), o.particle_mass.begin(), o.particle_mass.end());
     particle_radius.insert(particle_radius.end(), o.particle_radius.begin(), o.particle_radius.end());
     particle_flags.insert(particle_flags.end(), o.particle_flags.begin(), o.particle_flags.end());
+    if (!o.mpm_material.empty()) {  // MPM particles (the lists may stop at the last MPM particle: pad both)
+        mpm_material.resize(size_t(np), -1);
+        mpm_params.resize(size_t(np), std::array<float, 5>{0, 0, 0, 0, 0});
+        mpm_volume.resize(size_t(np), 0.0f);
+        mpm_material.insert(mpm_material.end(), o.mpm_material.begin(), o.mpm_material.end());
+        mpm_params.insert(mpm_params.end(), o.mpm_params.begin(), o.mpm_params.end());
+        mpm_volume.insert(mpm_volume.end(), o.mpm_volume.begin(), o.mpm_volume.end());
+    }
     for (int i : o.spring_indices) spring_indices.push_back(i + np);
     spring_rest_length.insert(spring_rest_length.end(), o.spring_rest_length.begin(), o.spring_rest_length.end());
     spring_stiffness.insert(spring_stiffness.end(), o.spring_stiffness.begin(), o.spring_stiffness.end());

@@ -225,7 +225,7 @@ public:
     // copy becomes a world of its own (world ids 0, 1, ...): body shapes of two worlds never touch
     // (elements added directly, world -1, touch every world). Returns the copy's world id, or -1.
     // Throws BuildError where a separation is not simulated yet (finalize: particle contact or
-    // static shapes shared by particles of several worlds).
+    // static shapes shared by particles of several worlds; here: MPM particles, smoke grids).
     int add_builder(const ModelBuilder& other, const Xform& xform = {}, bool separate_world = true);
     int num_worlds = 0;                                        // worlds made by add_builder(separate_world)
     int num_envs = 0;                                          // Warp's count of add_builder copies (update_num_env_count)
