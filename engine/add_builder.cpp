@@ -29,11 +29,13 @@ std::array<float, 7> moved(const Eigen::Isometry3f& X, const std::array<float, 7
 int ModelBuilder::add_builder(const ModelBuilder& o, const Xform& xform, bool separate_world) {
     if (&o == this) throw BuildError("add_builder: a builder cannot be added to itself; add a copy");
     if (o.smoke.resolution[0] > 0 || o.smoke.resolution[1] > 0 || o.smoke.resolution[2] > 0)
-        throw BuildError("add_builder: the added builder has a smoke grid, which is one per model and is not copied; "
-                         "set the receiving builder's smoke instead");
+        throw BuildError(
+            "add_builder: the added builder has a smoke grid, which is one per model and is not copied; "
+            "set the receiving builder's smoke instead");
     if (!o.mpm_material.empty() && separate_world)
-        throw BuildError("add_builder: the added builder has MPM particles, which share one grid per model and so cannot be "
-                         "a separate world; add it with separate_world false (one shared grid: this builder's mpm_grid)");
+        throw BuildError(
+            "add_builder: the added builder has MPM particles, which share one grid per model and so cannot be "
+            "a separate world; add it with separate_world false (one shared grid: this builder's mpm_grid)");
     if (!xform.p.allFinite() || !xform.q.coeffs().allFinite() || xform.q.norm() < 1e-6f)
         throw BuildError("add_builder: xform must be a finite transform with a nonzero rotation");
     Eigen::Isometry3f X = Eigen::Isometry3f::Identity();

@@ -49,9 +49,21 @@ std::vector<Renderable> particle_renderables(const Model& m) {
 }
 
 const std::vector<std::string>& state_array_names() {
-    static const std::vector<std::string> names = {
-        "particle_q", "particle_qd", "particle_f", "body_q", "body_qd", "body_f", "grid_bucket_count", "grid_bucket_particles",
-        "smoke_density", "smoke_u", "smoke_v", "smoke_w", "mpm_F", "mpm_C", "mpm_Jp"};
+    static const std::vector<std::string> names = {"particle_q",
+                                                   "particle_qd",
+                                                   "particle_f",
+                                                   "body_q",
+                                                   "body_qd",
+                                                   "body_f",
+                                                   "grid_bucket_count",
+                                                   "grid_bucket_particles",
+                                                   "smoke_density",
+                                                   "smoke_u",
+                                                   "smoke_v",
+                                                   "smoke_w",
+                                                   "mpm_F",
+                                                   "mpm_C",
+                                                   "mpm_Jp"};
     return names;
 }
 

@@ -335,7 +335,8 @@ void bind_engine(py::module_& m) {
                 if (!floor.empty()) {
                     auto f = std::find(names.begin(), names.end(), floor);
                     if (f == names.end())
-                        throw BuildError("set_mpm_grid: floor must be 'none', 'sticky', 'slip' or 'separate', got '" + floor + "'");
+                        throw BuildError("set_mpm_grid: floor must be 'none', 'sticky', 'slip' or 'separate', got '" + floor +
+                                         "'");
                     floor_kind = int(f - names.begin());
                 }
                 auto it = std::find(names.begin(), names.end(), boundary);

@@ -89,10 +89,8 @@ const std::map<std::string, std::string> kScenesWithoutCase = {
     {"mpm_sand_column",
      "MPM: loss expressions over particle_q work, but the MPM state (F, C) is not a gradcheck parameter yet; "
      "tests/engine/mpm_test.cpp checks MPM gradients against central differences"},
-    {"mpm_dam_break",
-     "MPM: as mpm_sand_column; tests/engine/mpm_test.cpp checks MPM gradients against central differences"},
-    {"mpm_snowball",
-     "MPM: as mpm_sand_column; tests/engine/mpm_test.cpp checks MPM gradients against central differences"},
+    {"mpm_dam_break", "MPM: as mpm_sand_column; tests/engine/mpm_test.cpp checks MPM gradients against central differences"},
+    {"mpm_snowball", "MPM: as mpm_sand_column; tests/engine/mpm_test.cpp checks MPM gradients against central differences"},
 };
 
 TEST(Gradcheck, EveryShippedSceneHasACase) {
