@@ -30,7 +30,7 @@ def test_parse_mjcf_pendulum_chain():
     b = wp.sim.ModelBuilder()
     info = wp.sim.parse_mjcf(os.path.join(SCENES, "pendulum_chain.xml"), b, stiffness=0.0, damping=0.0)
     assert info.body_end - info.body_start == 3
-    r, h = 0.03, 0.2
+    r, h = 0.05, 0.2
     m = 1000.0 * (math.pi * r * r * 2 * h + 4.0 / 3.0 * math.pi * r ** 3)
     assert b.body_mass[1] == pytest.approx(m, rel=1e-6)
     # up_axis "Z": the file's z = 2.5 is the builder's y; link 2 is 0.4 m along x.
