@@ -16,6 +16,7 @@ import types as _types
 import warnings as _warnings
 
 from . import _weft
+from ._sim_values import BuildError, _f32, _f32s, _transform_parts
 
 ModelImportError = getattr(_weft, "ModelImportError", ValueError)
 
@@ -34,7 +35,6 @@ def _refuse(call, given, defaults):
 
 
 def _run(call, fn, filename, builder, xform, base_joint, keywords):
-    from .sim import BuildError, _f32, _f32s, _transform_parts
     if not _weft.has_xml_import:
         raise RuntimeError(f"{call}: this build of Weft has no URDF/MJCF import (tinyxml2 was not found when it was built)")
     pos, rot = _transform_parts(call, xform)

@@ -64,7 +64,9 @@ def test_simulate_leaves_state_in_as_it_was():
     b.add_particle(pos=(0.5, 1.0, 0.0), vel=(0.0, 0.0, 0.0), mass=1.0, radius=0.1)
     b.add_spring(0, 1, 100.0, 1.0)
     model = b.finalize(device="cpu")
-    for name in wp.sim.integrator_names():
+    # The particle integrators (mpm needs MPM particles, smoke a grid: the C++ contract test,
+    # tests/engine/integrator_test.cpp, runs every integrator on a model made for it).
+    for name in ("semi_implicit", "xpbd"):
         s0, s1 = model.state(), model.state()
         before = [s0.particle_q.numpy().copy(), s0.particle_qd.numpy().copy(), s0.particle_f.numpy().copy()]
         wp.sim.Integrator(name).simulate(model, s0, s1, 1.0e-3)

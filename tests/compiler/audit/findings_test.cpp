@@ -79,11 +79,12 @@ TEST(Findings, SortAndDedupe) {
 }
 
 // Item 7 of the audit issue: a module-level name that is not a constant, func or struct is
-// already a compile error when a kernel uses it; the audit relies on that.
+// already a compile error when a kernel uses it; the audit relies on that. (A literal assignment,
+// `counter = 0`, is a constant captured by value, as in Warp; a computed one is not.)
 TEST(Findings, NonConstantGlobalIsACompileError) {
     std::string src =
         "import weft as wp\n"
-        "counter = 0\n"
+        "counter = len('abc')\n"
         "@wp.kernel\n"
         "def k(a: wp.array(dtype=int)):\n"
         "    a[wp.tid()] = counter\n";
