@@ -66,7 +66,7 @@ class MpmThrow:
         return self.com.numpy()[0]
 
 
-def optimise(iterations=12, rate=4.0, device=None, verbose=False):
+def optimise(iterations=20, rate=8.0, device=None, verbose=False):
     sim = MpmThrow(device)
     v = np.zeros(3)
     losses = []

@@ -98,7 +98,7 @@ py::dict result_of(const ImportResult& r) {
 
 void bind_import(py::module_& m) {
 #if WEFT_XML_IMPORT
-    static py::exception<ImportError> exc(m, "ModelImportError", PyExc_ValueError);
+    py::register_exception<ImportError>(m, "ModelImportError", PyExc_ValueError);  // C++ ImportError -> this type
     m.def("parse_urdf", [](const std::string& path, ModelBuilder& b, const py::dict& kw) {
         return result_of(parse_urdf(path, b, options_of(kw)));
     });
