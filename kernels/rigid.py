@@ -29,6 +29,15 @@ Determinism. One thread per body sums every contact that acts on it, in a fixed 
 of its own points, then those of other bodies' points in its shapes; the force of a pair is
 computed by one function with the same arguments in both bodies' threads, so the two are equal and
 opposite bit for bit, and no atomics are needed.
+
+Joints (joint_wrench, Warp's eval_body_joints): springs pull a joint's child frame onto its
+parent's frame, leaving free what its type frees, plus the drive and limit forces of its free
+coordinate; both bodies' threads compute the same wrench, so joints too need no atomics.
+
+Worlds and the broad phase. A body of world w tests only its world's shapes and the shared ones
+(candidate_shape; world -1 tests every shape, in index order), and a pair whose bounding spheres
+are further apart than the pair's adhesion distance is skipped (may_touch): it would have given
+exactly zero force, so skipping it changes no bits.
 """
 import weft as wp
 import geometry as geo
