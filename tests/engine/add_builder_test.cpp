@@ -15,13 +15,6 @@ using namespace weft::engine;
 using namespace weft::engine::test;
 using Xform = ModelBuilder::Xform;
 
-std::string message(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) { return e.what(); }
-    return "(no error)";
-}
-
 std::vector<std::array<float, 7>> body_poses(const State& s) {
     std::vector<std::array<float, 7>> q(size_t(s.body_count));
     s.body_q.copy_to_host(q.data(), q.size() * sizeof(q[0]));
@@ -75,10 +68,10 @@ TEST(AddBuilder, CopiesAreOffsetAndMoved) {
     EXPECT_EQ(b.joint_q.size(), 3u);
     EXPECT_EQ(b.body_world, (std::vector<int>{0, 1, -1}));
     EXPECT_EQ(b.shape_world, (std::vector<int>{0, 0, 1, 1, -1, -1}));
-    EXPECT_EQ(message([&] { b.add_builder(b); }), "add_builder: a builder cannot be added to itself; add a copy");
+    EXPECT_EQ(message_of([&] { b.add_builder(b); }), "add_builder: a builder cannot be added to itself; add a copy");
     ModelBuilder smoky;
     smoky.smoke.resolution = {4, 4, 1};
-    EXPECT_EQ(message([&] { b.add_builder(smoky); }),
+    EXPECT_EQ(message_of([&] { b.add_builder(smoky); }),
               "add_builder: the added builder has a smoke grid, which is one per model and is not copied; set the receiving "
               "builder's smoke instead");
 }
@@ -139,7 +132,7 @@ TEST(AddBuilder, WhatWorldsDoNotSeparateYetIsRefused) {
     contact.particle_contact = true;
     contact.add_builder(one);
     contact.add_builder(one);
-    EXPECT_EQ(message([&] { contact.finalize("cpu"); }),
+    EXPECT_EQ(message_of([&] { contact.finalize("cpu"); }),
               "finalize: particles of 2 worlds with particle-particle contact on: that contact does not separate worlds "
               "yet (turn particle_contact off, or add the copies with separate_world false)");
     ModelBuilder with_shape = one;
@@ -148,7 +141,7 @@ TEST(AddBuilder, WhatWorldsDoNotSeparateYetIsRefused) {
     shapes.particle_contact = false;
     shapes.add_builder(with_shape);
     shapes.add_builder(with_shape);
-    EXPECT_EQ(message([&] { shapes.finalize("cpu"); }),
+    EXPECT_EQ(message_of([&] { shapes.finalize("cpu"); }),
               "finalize: static shape 0 belongs to world 0 but particles of world 1 would collide with it (particle-shape "
               "contact does not separate worlds yet; add shared static shapes to the builder itself, world -1)");
 }

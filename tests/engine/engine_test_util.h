@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
+
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "engine/model_builder.h"
@@ -38,6 +41,35 @@ State rollout(const Model& model, Integrator& integrator, int steps, float dt,
         if (each) each(s + 1, a);
     }
     return a;
+}
+
+// A body's pose and velocities read back from a State (double precision for the comparisons).
+struct BodyState {
+    Eigen::Vector3d p;     // frame origin, world
+    Eigen::Quaterniond q;  // frame rotation
+    Eigen::Vector3d w, v;  // angular velocity, centre-of-mass velocity (world)
+};
+
+inline std::vector<BodyState> bodies_of(const State& s) {
+    std::vector<float> q(size_t(s.body_count) * 7), qd(size_t(s.body_count) * 6);
+    s.body_q.copy_to_host(q.data(), q.size() * sizeof(float));
+    s.body_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
+    std::vector<BodyState> out;
+    for (int b = 0; b < s.body_count; ++b) {
+        const float* t = &q[size_t(7 * b)];
+        const float* d = &qd[size_t(6 * b)];
+        out.push_back({Eigen::Vector3d(t[0], t[1], t[2]), Eigen::Quaterniond(t[6], t[3], t[4], t[5]),
+                       Eigen::Vector3d(d[0], d[1], d[2]), Eigen::Vector3d(d[3], d[4], d[5])});
+    }
+    return out;
+}
+
+// The message of what `f` throws, or "(no error)".
+inline std::string message_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const std::exception& e) { return e.what(); }
+    return "(no error)";
 }
 
 // Total momentum of a state (kg m/s), from the builder's masses.

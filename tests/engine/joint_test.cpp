@@ -23,33 +23,6 @@ constexpr double kG = 9.80665;
 constexpr double kPi = 3.14159265358979323846;
 using Xform = ModelBuilder::Xform;
 
-struct Body {
-    Eigen::Vector3d p;
-    Eigen::Quaterniond q;
-    Eigen::Vector3d w, v;
-};
-
-std::vector<Body> bodies_of(const State& s) {
-    std::vector<float> q(size_t(s.body_count) * 7), qd(size_t(s.body_count) * 6);
-    s.body_q.copy_to_host(q.data(), q.size() * sizeof(float));
-    s.body_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
-    std::vector<Body> out;
-    for (int b = 0; b < s.body_count; ++b) {
-        const float* t = &q[size_t(7 * b)];
-        const float* d = &qd[size_t(6 * b)];
-        out.push_back({Eigen::Vector3d(t[0], t[1], t[2]), Eigen::Quaterniond(t[6], t[3], t[4], t[5]),
-                       Eigen::Vector3d(d[0], d[1], d[2]), Eigen::Vector3d(d[3], d[4], d[5])});
-    }
-    return out;
-}
-
-std::string message(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) { return e.what(); }
-    return "(no error)";
-}
-
 Xform at(float x, float y, float z) { return {Vec3(x, y, z), Quat::Identity()}; }
 
 // A box of half extent h (density 1000) hanging from a hinge about z at the origin, its centre a
@@ -94,7 +67,7 @@ TEST(Joints, HingedPendulumSwingsWithThePhysicalPendulumPeriod) {
     EXPECT_NEAR(measured, T, 0.005 * T);
     // The hinge holds: the body's pivot point stays at the origin.
     State s = rollout(m, it, 100, dt);
-    Body r = bodies_of(s)[0];
+    BodyState r = bodies_of(s)[0];
     Eigen::Vector3d pivot = r.p + r.q * Eigen::Vector3d(0, L, 0);
     EXPECT_LT(pivot.norm(), 2e-3);
 }
@@ -162,7 +135,7 @@ TEST(Joints, PrismaticDriveRestsWhereHookesLawSays) {
     SemiImplicitIntegrator it;
     State s = rollout(m, it, 6000, 5e-4f);
     const double mass = b.body_mass[0].mass;
-    Body r = bodies_of(s)[0];
+    BodyState r = bodies_of(s)[0];
     EXPECT_NEAR(r.p.y(), 0.3 - mass * kG / 2000.0, 1e-3);
     EXPECT_NEAR(r.p.x(), 0.0, 1e-4);  // the other two axes are held
     EXPECT_NEAR(r.p.z(), 0.0, 1e-4);
@@ -189,7 +162,7 @@ TEST(Joints, HingeStopsAtItsLimit) {
     Model m = b.finalize("cpu");
     SemiImplicitIntegrator it;
     State s = rollout(m, it, 20000, 1e-4f);
-    Body r = bodies_of(s)[0];
+    BodyState r = bodies_of(s)[0];
     const double q = std::atan2(r.p.y(), r.p.x());
     const double mass = b.body_mass[0].mass;
     // Solve limit_ke (-0.2 - q) = m g L cos(q) for q by Newton's method.
@@ -221,7 +194,7 @@ TEST(Joints, VelocityDriveReachesItsTarget) {
     Model m = b.finalize("cpu");
     SemiImplicitIntegrator it;
     it.angular_damping = 0.0f;
-    Body r = bodies_of(rollout(m, it, 4000, 5e-4f))[0];
+    BodyState r = bodies_of(rollout(m, it, 4000, 5e-4f))[0];
     EXPECT_NEAR(r.w.z(), 3.0, 0.01);
     EXPECT_NEAR(r.w.x(), 0.0, 1e-3);
     EXPECT_NEAR(r.w.y(), 0.0, 1e-3);
@@ -241,7 +214,7 @@ TEST(Joints, FixedJointHoldsAPose) {
     b.add_joint_fixed(anchor, box, {Vec3(0.3f, 0, 0), Quat(Eigen::AngleAxisf(0.4f, Vec3::UnitX()))}, at(0, 0, 0));
     Model m = b.finalize("cpu");
     SemiImplicitIntegrator it;
-    Body r = bodies_of(rollout(m, it, 4000, 2e-4f))[1];
+    BodyState r = bodies_of(rollout(m, it, 4000, 2e-4f))[1];
     const double sag = b.body_mass[1].mass * kG / 1.0e5;
     EXPECT_NEAR(r.p.y(), 1.0, 10 * sag);
     EXPECT_NEAR(r.p.x(), 0.3, 1e-3);
@@ -425,32 +398,33 @@ TEST(JointBuilder, MistakesNameTheCallAndValue) {
     int a = b.add_body();
     int c = b.add_body();
     JointAxisDef axis;
-    EXPECT_EQ(message([&] { b.add_joint_revolute(a, 5, {}, {}, axis); }),
+    EXPECT_EQ(message_of([&] { b.add_joint_revolute(a, 5, {}, {}, axis); }),
               "add_joint_revolute: child body 5 is out of range (the model has 2 bodies)");
-    EXPECT_EQ(message([&] { b.add_joint_ball(-2, c, {}, {}); }),
+    EXPECT_EQ(message_of([&] { b.add_joint_ball(-2, c, {}, {}); }),
               "add_joint_ball: parent body -2 is out of range (the model has 2 bodies; -1 is the world)");
-    EXPECT_EQ(message([&] { b.add_joint_fixed(c, c, {}, {}); }), "add_joint_fixed: parent and child are both body 1");
+    EXPECT_EQ(message_of([&] { b.add_joint_fixed(c, c, {}, {}); }), "add_joint_fixed: parent and child are both body 1");
     JointAxisDef zero;
     zero.axis = Vec3::Zero();
-    EXPECT_EQ(message([&] { b.add_joint_prismatic(a, c, {}, {}, zero); }), "add_joint_prismatic: axis must be a nonzero vector");
+    EXPECT_EQ(message_of([&] { b.add_joint_prismatic(a, c, {}, {}, zero); }),
+              "add_joint_prismatic: axis must be a nonzero vector");
     JointAxisDef crossed;
     crossed.limit_lower = 1.0f;
     crossed.limit_upper = -1.0f;
-    EXPECT_EQ(message([&] { b.add_joint_revolute(a, c, {}, {}, crossed); }),
+    EXPECT_EQ(message_of([&] { b.add_joint_revolute(a, c, {}, {}, crossed); }),
               "add_joint_revolute: limit_lower (1) is above limit_upper (-1)");
     JointAxisDef mode;
     mode.mode = 7;
-    EXPECT_EQ(message([&] { b.add_joint_revolute(a, c, {}, {}, mode); }),
+    EXPECT_EQ(message_of([&] { b.add_joint_revolute(a, c, {}, {}, mode); }),
               "add_joint_revolute: mode 7 is not a joint mode (0 force, 1 target position, 2 target velocity)");
     JointAxisDef bad;
     bad.target_ke = -1.0f;
-    EXPECT_EQ(message([&] { b.add_joint_revolute(a, c, {}, {}, bad); }), "add_joint_revolute: target_ke must be >= 0, got -1");
-    EXPECT_EQ(message([&] {
+    EXPECT_EQ(message_of([&] { b.add_joint_revolute(a, c, {}, {}, bad); }), "add_joint_revolute: target_ke must be >= 0, got -1");
+    EXPECT_EQ(message_of([&] {
                   b.add_joint_ball(a, c, {Vec3(NAN, 0, 0), Quat::Identity()}, {});
               }),
               "add_joint_ball: parent_xform position must be finite, got (nan, 0, 0)");
     b.add_joint_revolute(a, c, {}, {}, axis, true, 0.01f, "elbow");
-    EXPECT_EQ(message([&] { b.add_joint_ball(-1, c, {}, {}); }),
+    EXPECT_EQ(message_of([&] { b.add_joint_ball(-1, c, {}, {}); }),
               "add_joint_ball: body 1 is already the child of joint 'elbow' (a body has one parent joint)");
     EXPECT_EQ(b.joint_count(), 1);
     // Warp's default limits: +-2 pi rad for a hinge, +-1e4 m for a slider.

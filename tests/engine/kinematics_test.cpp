@@ -19,13 +19,6 @@ using namespace weft::engine::test;
 using Xform = ModelBuilder::Xform;
 using Iso = Eigen::Isometry3d;
 
-std::string message(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) { return e.what(); }
-    return "(no error)";
-}
-
 Iso iso(const Xform& x) {
     Iso t = Iso::Identity();
     t.translation() = x.p.cast<double>();
@@ -235,16 +228,16 @@ TEST(Kinematics, MistakesAreNamed) {
     Model m = tree().finalize("cpu");
     State s = m.state();
     Array short_q = Array::zeros(compiler::float32_type(), {3}, m.device);
-    EXPECT_EQ(message([&] { eval_fk(m, short_q, m.joint_qd, s); }),
+    EXPECT_EQ(message_of([&] { eval_fk(m, short_q, m.joint_qd, s); }),
               "eval_fk: joint_q must be a float32 array of 13 entries (the model's joints have 13), got " + short_q.describe());
     Array ints = Array::zeros(compiler::int32_type(), {11}, m.device);
-    EXPECT_EQ(message([&] { eval_ik(m, s, m.joint_q, ints); }),
+    EXPECT_EQ(message_of([&] { eval_ik(m, s, m.joint_q, ints); }),
               "eval_ik: joint_qd must be a float32 array of 11 entries (the model's joints have 11), got " + ints.describe());
     {
         tape::Tape t;
         runtime::ScopedRecorder rec(&t);
         EXPECT_EQ(
-            message([&] { eval_fk(m, m.joint_q, m.joint_qd, s); }),
+            message_of([&] { eval_fk(m, m.joint_q, m.joint_qd, s); }),
             "eval_fk: not differentiable yet, and a Tape is recording; call it before recording (or use eval_ik, which is)");
     }
     // A child joint added before its parent's joint.
@@ -252,12 +245,13 @@ TEST(Kinematics, MistakesAreNamed) {
     int a = b.add_body(), c = b.add_body();
     b.add_joint_ball(a, c, {}, {}, true, 0.01f, "wrist");
     b.add_joint_ball(-1, a, {}, {}, true, 0.01f, "shoulder");
-    EXPECT_EQ(message([&] { b.finalize("cpu"); }),
+    EXPECT_EQ(message_of([&] { b.finalize("cpu"); }),
               "finalize: joint 'wrist' has parent body 0, whose own joint 'shoulder' comes later; add a tree's joints parent "
               "first, in one articulation");
     ModelBuilder w = tree();
     w.joint_q.pop_back();
-    EXPECT_EQ(message([&] { w.finalize("cpu"); }), "finalize: joint_q has 12 entries and joint_qd 11; the joints have 13 and 11");
+    EXPECT_EQ(message_of([&] { w.finalize("cpu"); }),
+              "finalize: joint_q has 12 entries and joint_qd 11; the joints have 13 and 11");
 }
 
 }  // namespace

@@ -23,26 +23,6 @@ using namespace weft::engine::test;
 
 constexpr double kG = 9.80665;
 
-struct BodyState {
-    Eigen::Vector3d p;
-    Eigen::Quaterniond q;
-    Eigen::Vector3d w, v;
-};
-
-std::vector<BodyState> bodies_of(const State& s) {
-    std::vector<float> q(size_t(s.body_count) * 7), qd(size_t(s.body_count) * 6);
-    s.body_q.copy_to_host(q.data(), q.size() * sizeof(float));
-    s.body_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
-    std::vector<BodyState> out;
-    for (int b = 0; b < s.body_count; ++b) {
-        const float* t = &q[size_t(7 * b)];
-        const float* d = &qd[size_t(6 * b)];
-        out.push_back({Eigen::Vector3d(t[0], t[1], t[2]), Eigen::Quaterniond(t[6], t[3], t[4], t[5]),
-                       Eigen::Vector3d(d[0], d[1], d[2]), Eigen::Vector3d(d[3], d[4], d[5])});
-    }
-    return out;
-}
-
 State run(const Model& m, SemiImplicitIntegrator& it, int steps, float dt,
           const std::function<void(int, const State&)>& each = nullptr) {
     return rollout(m, it, steps, dt, each);
