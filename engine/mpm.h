@@ -30,7 +30,7 @@ public:
     const IntegratorInfo& info() const override;
     void simulate(const Model& model, const State& state_in, State& state_out, float dt,
                   const Control* control = nullptr) override;
-    std::vector<Renderable> renderables(const Model& model) const override { return particle_renderables(model); }
+    std::vector<Renderable> renderables(const Model& model) const override { return model_renderables(model); }
 
 private:
     Array grid_mv_, grid_m_, grid_v_;  // vec3, float, vec3 (nodes): momentum, mass, velocity (no gradient)

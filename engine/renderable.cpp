@@ -6,7 +6,7 @@
 
 namespace weft::engine {
 
-std::vector<Renderable> particle_renderables(const Model& m) {
+std::vector<Renderable> model_renderables(const Model& m) {
     std::vector<Renderable> out;
     if (m.particle_count > 0) {
         Renderable r;
@@ -40,9 +40,36 @@ std::vector<Renderable> particle_renderables(const Model& m) {
         r.kind = RenderableKind::Shapes;
         r.name = "shapes";
         r.count = m.shape_count;
+        r.positions = m.body_count > 0 ? "body_q" : "";
         r.transform = m.shape_transform;
+        r.body = m.shape_body;
         r.geo_type = m.shape_geo_type;
         r.geo_scale = m.shape_geo_scale;
+        out.push_back(r);
+    }
+    if (m.joint_count > 0) {
+        // Each joint's frame as its parent sees it and as its child sees it: the two coincide while
+        // the joint holds, and drift apart by the attachment spring's stretch.
+        for (bool parent : {true, false}) {
+            Renderable r;
+            r.kind = RenderableKind::Frames;
+            r.name = parent ? "joint parent frames" : "joint child frames";
+            r.positions = "body_q";
+            r.count = m.joint_count;
+            r.transform = parent ? m.joint_X_p : m.joint_X_c;
+            r.body = parent ? m.joint_parent : m.joint_child;
+            out.push_back(r);
+        }
+    }
+    if (m.smoke.valid()) {
+        Renderable r;
+        r.kind = RenderableKind::Volume;
+        r.name = "smoke density";
+        r.positions = "smoke_density";
+        r.count = int(m.smoke.cells());
+        r.dims = {m.smoke.nx, m.smoke.ny, m.smoke.nz};
+        r.origin = m.smoke.origin;
+        r.cell = m.smoke.h;
         out.push_back(r);
     }
     return out;

@@ -2,17 +2,23 @@
 //
 // An integrator returns one Renderable per kind of thing its model holds (Integrator::renderables):
 //
-//   kind        vertices                           topology                 extra
-//   Particles   State array `positions` (vec3 n)   -                        radius (float n)
-//   Surface     State array `positions`            indices (int32 n x 3)    -
-//   Lines       State array `positions`            indices (int32 2 n)      -
-//   Shapes      - (static)                         -                        shape_transform, shape_geo_type,
-//                                                                           shape_geo_scale (Model arrays)
+//   kind        `positions` (State array)          topology                 extra
+//   Particles   vertices, vec3 (n)                 -                        radius (float n)
+//   Surface     vertices, vec3                     indices (int32 n x 3)    -
+//   Lines       vertices, vec3                     indices (int32 2 n)      -
+//   Shapes      "" (all static) or the body        -                        transform, geo_type, geo_scale,
+//               poses "body_q" (transform)                                  body (int32 n; -1 = static)
+//   Frames      the body poses "body_q"            -                        transform (n), body (int32 n; -1 =
+//                                                                           the world): a coordinate frame each
+//   Volume      a scalar field, float              -                        dims, origin, cell: a grid of
+//               (dims[0] dims[1] dims[2], x fastest)                        cell-centred values
 //
-// `positions` names a State array (state_array() finds it), so a viewer reads the current state's
-// memory directly, on whatever device it lives, and needs no code per solver family.
+// A shape or frame on body b sits at body_q[b] * transform; with body -1 its transform is in the
+// world. `positions` names a State array (state_array() finds it), so a viewer reads the current
+// state's memory directly, on whatever device it lives, and needs no code per solver family.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,23 +26,30 @@
 
 namespace weft::engine {
 
-enum class RenderableKind { Particles, Surface, Lines, Shapes };
+enum class RenderableKind { Particles, Surface, Lines, Shapes, Frames, Volume };
 
 struct Renderable {
     RenderableKind kind = RenderableKind::Particles;
-    std::string name;       // what it is, for a legend: "particles", "cloth", "springs", "shapes"
-    std::string positions;  // the State array of vertex positions ("particle_q"); "" for Shapes
-    int count = 0;          // particles, triangles, lines or shapes
-    Array radius;           // Particles: m, float (count)
-    Array indices;          // Surface: int32 (count x 3); Lines: int32 (2 count)
-    Array transform;        // Shapes: transform (count)
-    Array geo_type;         // Shapes: GeoType, int32 (count)
-    Array geo_scale;        // Shapes: vec3 (count), as Model::shape_geo_scale
+    std::string name;                               // what it is, for a legend: "particles", "triangles", "springs", "shapes",
+                                                    // "joint parent frames", "smoke density"
+    std::string positions;                          // the State array it reads (see the table above); "" for static shapes
+    int count = 0;                                  // particles, triangles, lines, shapes or frames; Volume: cells
+    Array radius;                                   // Particles: m, float (count)
+    Array indices;                                  // Surface: int32 (count x 3); Lines: int32 (2 count)
+    Array transform;                                // Shapes, Frames: transform (count), in the body's frame or the world's
+    Array body;                                     // Shapes, Frames: int32 (count), the body it rides on, -1 = none
+    Array geo_type;                                 // Shapes: GeoType, int32 (count)
+    Array geo_scale;                                // Shapes: vec3 (count), as Model::shape_geo_scale
+    std::array<int, 3> dims{0, 0, 0};               // Volume: cells along x, y, z (z = 1 for a 2-D grid)
+    std::array<float, 3> origin{0.0f, 0.0f, 0.0f};  // Volume: m, the lower corner of cell (0, 0, 0)
+    float cell = 0.0f;                              // Volume: m, the cells' side
 };
 
-// The particle families' description of a model: its particles, its triangles (as one surface),
-// its springs (as lines) and its static shapes, each only when the model has some.
-std::vector<Renderable> particle_renderables(const Model& model);
+// Everything a model holds, each only when it has some: its particles, its triangles (as one
+// surface), its springs (as lines), its shapes (static and on bodies), its joints' frames (one
+// Frames renderable on the parent side, one on the child side) and its smoke density (Volume).
+// MPM particles are particles. Every integrator draws what its model holds this way.
+std::vector<Renderable> model_renderables(const Model& model);
 
 // The State array called `name` ("particle_q", "particle_qd", "particle_f", "grid_bucket_count",
 // "grid_bucket_particles"). Throws runtime::RuntimeError for another name, with a did-you-mean.

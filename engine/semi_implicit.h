@@ -46,7 +46,7 @@ public:
     const IntegratorInfo& info() const override;
     void simulate(const Model& model, const State& state_in, State& state_out, float dt,
                   const Control* control = nullptr) override;
-    std::vector<Renderable> renderables(const Model& model) const override { return particle_renderables(model); }
+    std::vector<Renderable> renderables(const Model& model) const override { return model_renderables(model); }
 
     float angular_damping = 0.05f;  // option "angular_damping" (1/s)
 

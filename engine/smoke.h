@@ -36,7 +36,7 @@ public:
     const IntegratorInfo& info() const override;
     void simulate(const Model& model, const State& state_in, State& state_out, float dt,
                   const Control* control = nullptr) override;
-    std::vector<Renderable> renderables(const Model& model) const override { return particle_renderables(model); }
+    std::vector<Renderable> renderables(const Model& model) const override { return model_renderables(model); }
 
     // The projection of the last step: iterations, residual, divergence before and after.
     const SmokeSolveStats& last_solve() const { return last_; }

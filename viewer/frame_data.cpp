@@ -35,6 +35,50 @@ std::vector<Vector3f> vec3s(const engine::Array& a, size_t count, const char* wh
     return v;
 }
 
+// A transform as the engine stores it: p (3 floats), then the rotation quaternion x, y, z, w.
+struct Xform {
+    Vector3f p = Vector3f::Zero();
+    Eigen::Quaternionf q = Eigen::Quaternionf::Identity();
+};
+
+std::vector<Xform> xforms(const engine::Array& a, size_t count, const char* what) {
+    std::vector<float> f = to_host<float>(a, 7 * count, what);
+    std::vector<Xform> out(count);
+    for (size_t i = 0; i < count; ++i) {
+        const float* x = &f[7 * i];
+        out[i].p = Vector3f(x[0], x[1], x[2]);
+        out[i].q = Eigen::Quaternionf(x[6], x[3], x[4], x[5]).normalized();
+    }
+    return out;
+}
+
+// `local` placed in the world: by the State's body poses (r.positions) for entries whose r.body is a
+// body, as they are for -1 (or when the renderable names no body poses).
+std::vector<Xform> placed(const engine::State& state, const engine::Renderable& r, const std::vector<Xform>& local,
+                          const char* what) {
+    if (r.positions.empty()) return local;
+    std::vector<int> body = to_host<int>(r.body, local.size(), what);
+    const engine::Array& q = engine::state_array(state, r.positions);
+    std::vector<Xform> poses = xforms(q, size_t(q.size()), "the body poses");
+    std::vector<Xform> out = local;
+    for (size_t i = 0; i < local.size(); ++i) {
+        if (body[i] < 0) continue;
+        if (size_t(body[i]) >= poses.size())
+            throw runtime::RuntimeError(std::string("viewer: ") + what + " name body " + std::to_string(body[i]) + " of " +
+                                        std::to_string(poses.size()));
+        const Xform& b = poses[size_t(body[i])];
+        out[i].p = b.p + b.q * local[i].p;
+        out[i].q = b.q * local[i].q;
+    }
+    return out;
+}
+
+// Joint frames found by snapshot(), drawn as axes once the scene's size is known.
+struct Frames {
+    std::string name;
+    std::vector<Xform> poses;
+};
+
 // Adds a vertex ring mesh: rows x cols vertices from `at(u, v)` (u, v in [0, 1]) with normals from
 // `normal(u, v)`, triangulated counter-clockwise seen from outside.
 template <class At, class Normal>
@@ -158,13 +202,25 @@ bool FrameData::bounds(Vector3f& lo, Vector3f& hi) const {
     for (const MeshData& m : meshes)
         for (const Vector3f& v : m.positions)
             if (v.allFinite()) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    for (const VolumeData& v : volumes) {
+        Vector3f size(float(v.dims[0]), float(v.dims[1]), float(v.dims[2]));
+        lo = lo.cwiseMin(v.origin);
+        hi = hi.cwiseMax(v.origin + v.cell * size);
+    }
     return (lo.array() <= hi.array()).all();
+}
+
+float VolumeData::sigma() const {
+    int thin = std::min({dims[0], dims[1], dims[2]});
+    float side = cell * float(std::max({dims[0], dims[1], dims[2]}));
+    return kVolumeOpacity / std::max(thin == 1 ? cell : side, 1e-12f);
 }
 
 FrameData snapshot(const engine::Model& model, const engine::State& state, const std::vector<engine::Renderable>& renderables,
                    const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options) {
     static std::atomic<uint64_t> snapshots{0};
     FrameData f;
+    std::vector<Frames> frames;
     f.serial = ++snapshots;
     f.ground = model.ground;
     f.ground_plane = Eigen::Vector4f(model.ground_plane[0], model.ground_plane[1], model.ground_plane[2], model.ground_plane[3]);
@@ -246,15 +302,14 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                 break;
             }
             case engine::RenderableKind::Shapes: {
-                std::vector<float> xf = to_host<float>(r.transform, 7 * n, "the shape transforms");
+                std::vector<Xform> local = xforms(r.transform, n, "the shape transforms");
                 std::vector<int> type = to_host<int>(r.geo_type, n, "the shape types");
                 std::vector<Vector3f> scale = vec3s(r.geo_scale, n, "the shape scales");
+                std::vector<Xform> world = placed(state, r, local, "the shapes' bodies");
                 for (size_t s = 0; s < n; ++s) {
                     MeshData m = shape_mesh(type[s], scale[s], shape_meshes, int(s));
-                    Vector3f p(xf[7 * s], xf[7 * s + 1], xf[7 * s + 2]);
-                    Eigen::Quaternionf q(xf[7 * s + 6], xf[7 * s + 3], xf[7 * s + 4], xf[7 * s + 5]);  // stored x, y, z, w
-                    Eigen::Matrix3f rot = q.normalized().toRotationMatrix();
-                    for (Vector3f& v : m.positions) v = rot * v + p;
+                    Eigen::Matrix3f rot = world[s].q.toRotationMatrix();
+                    for (Vector3f& v : m.positions) v = rot * v + world[s].p;
                     for (Vector3f& v : m.normals) v = rot * v;
                     m.name = r.name + "[" + std::to_string(s) + "]";
                     m.color = m.back_color = shape_color(int(s));
@@ -262,9 +317,48 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                 }
                 break;
             }
+            case engine::RenderableKind::Frames:
+                frames.push_back(
+                    {r.name, placed(state, r, xforms(r.transform, n, "the frame transforms"), "the frames' bodies")});
+                break;
+            case engine::RenderableKind::Volume: {
+                VolumeData v;
+                v.name = r.name;
+                v.dims = r.dims;
+                v.origin = Vector3f(r.origin[0], r.origin[1], r.origin[2]);
+                v.cell = r.cell;
+                size_t cells = size_t(r.dims[0]) * size_t(r.dims[1]) * size_t(r.dims[2]);
+                v.values = to_host<float>(engine::state_array(state, r.positions), cells, "the volume's values");
+                v.value_hi = 0.0f;
+                for (float x : v.values)
+                    if (std::isfinite(x)) v.value_hi = std::max(v.value_hi, x);
+                if (!(v.value_hi > 0.0f)) v.value_hi = 1.0f;
+                f.volumes.push_back(std::move(v));
+                break;
+            }
         }
     }
     for (MeshData& m : shapes) f.meshes.push_back(std::move(m));
+    if (!frames.empty()) {
+        Vector3f lo, hi;
+        float diagonal = f.bounds(lo, hi) ? (hi - lo).norm() : 1.0f;
+        float length = std::clamp(0.04f * diagonal, 0.01f, 1.0f);
+        for (const Frames& fr : frames)
+            for (int axis = 0; axis < 3; ++axis) {
+                LineData l;
+                l.name = fr.name + (axis == 0 ? " x" : axis == 1 ? " y" : " z");
+                l.color = Vector3f::Zero();
+                l.color[axis] = 0.95f;
+                l.color[(axis + 1) % 3] = l.color[(axis + 2) % 3] = 0.15f;
+                for (const Xform& x : fr.poses) {
+                    uint32_t base = uint32_t(l.positions.size());
+                    l.positions.push_back(x.p);
+                    l.positions.push_back(x.p + length * (x.q * Vector3f::Unit(axis)));
+                    l.indices.insert(l.indices.end(), {base, base + 1});
+                }
+                f.lines.push_back(std::move(l));
+            }
+    }
     return f;
 }
 

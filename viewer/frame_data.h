@@ -11,6 +11,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -43,10 +44,27 @@ struct LineData {
     Eigen::Vector3f color{0.9f, 0.9f, 0.9f};
 };
 
+// A scalar field on a grid of cells (smoke density), drawn as an absorbing medium: a ray through
+// it keeps exp(-sigma * integral of value / value_hi ds) of what lies behind, sigma = kVolumeOpacity
+// / the grid's largest side (a 2-D grid, one cell thick: / its cell side), so a cube of values at
+// value_hi across the whole domain lets exp(-kVolumeOpacity) through.
+struct VolumeData {
+    std::string name;
+    std::array<int, 3> dims{0, 0, 0};            // cells along x, y, z
+    Eigen::Vector3f origin{0, 0, 0};             // m, the lower corner of cell (0, 0, 0)
+    float cell = 0;                              // m, the cells' side
+    std::vector<float> values;                   // dims[0] dims[1] dims[2], x fastest
+    float value_hi = 0;                          // the value drawn fully dense (the frame's largest, or 1)
+    Eigen::Vector3f color{0.92f, 0.92f, 0.95f};  // what the medium scatters towards the eye
+    float sigma() const;                         // 1/m, per unit of value / value_hi
+};
+constexpr float kVolumeOpacity = 4.0f;
+
 struct FrameData {
     std::vector<ParticleData> particles;
     std::vector<MeshData> meshes;  // surfaces, then shapes
-    std::vector<LineData> lines;
+    std::vector<LineData> lines;   // springs, then joint frames (an x, y and z axis line set each)
+    std::vector<VolumeData> volumes;
     bool ground = true;
     Eigen::Vector4f ground_plane{0.0f, 1.0f, 0.0f, 0.0f};  // n.x + d = 0
     // Which snapshot this is (a process-wide count from 1); 0 for a frame built by hand. The
@@ -55,7 +73,8 @@ struct FrameData {
     // snapshot's contents sets serial to 0.
     uint64_t serial = 0;
 
-    // The box around every particle (with its radius) and every mesh vertex; false when empty.
+    // The box around every particle (with its radius), every mesh vertex and every volume's grid;
+    // false when empty.
     bool bounds(Eigen::Vector3f& lo, Eigen::Vector3f& hi) const;
 };
 
@@ -79,7 +98,9 @@ const std::vector<std::string>& color_quantity_names();
 
 // Copies what `renderables` names out of `state` (on any device) to the host. `shape_meshes`
 // holds the mesh of each GEO_MESH shape by shape index (the builder's shape_geo_src; may be
-// shorter: a missing mesh draws nothing). Throws runtime::RuntimeError for an unknown quantity
+// shorter: a missing mesh draws nothing). Shapes on bodies are placed by the state's body poses;
+// joint frames become three line sets (x red, y green, z blue), each axis 4% of the scene's
+// diagonal long (1 cm to 1 m). Throws runtime::RuntimeError for an unknown quantity
 // (with a did-you-mean) or an array of another length.
 FrameData snapshot(const engine::Model& model, const engine::State& state, const std::vector<engine::Renderable>& renderables,
                    const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options = {});

@@ -173,6 +173,40 @@ void main() {
 }
 )";
 
+// Volumes: the grid's box is drawn (its front faces, or its back faces from inside), and each
+// fragment marches its eye ray through the box, summing the field (trilinear, clamped at the
+// edges) at the centres of u_steps equal segments; the medium keeps exp(-sigma * integral) of
+// what is behind it and adds its colour for the rest (premultiplied alpha).
+const char* kVolumeFragment = R"(
+in vec3 v_world;
+in vec3 v_normal;
+uniform vec3 u_eye;
+uniform vec3 u_lo;
+uniform vec3 u_hi;
+uniform sampler3D u_field;
+uniform float u_sigma;       // 1/m per unit of field (already divided by the value drawn fully dense)
+uniform vec3 u_color;
+uniform int u_steps;
+out vec4 o_color;
+void main() {
+    vec3 d = normalize(v_world - u_eye);
+    vec3 inv = 1.0 / (abs(d) + vec3(1e-20)) * sign(d + vec3(1e-30));
+    vec3 t0 = (u_lo - u_eye) * inv, t1 = (u_hi - u_eye) * inv;
+    vec3 tn = min(t0, t1), tf = max(t0, t1);
+    float ta = max(max(tn.x, tn.y), max(tn.z, 0.0));
+    float tb = min(min(tf.x, tf.y), tf.z);
+    if (tb <= ta) discard;
+    float ds = (tb - ta) / float(u_steps);
+    float sum = 0.0;
+    for (int i = 0; i < u_steps; ++i) {
+        vec3 p = u_eye + d * (ta + (float(i) + 0.5) * ds);
+        sum += texture(u_field, (p - u_lo) / (u_hi - u_lo)).r;
+    }
+    float kept = exp(-u_sigma * sum * ds);
+    o_color = vec4(u_color * (1.0 - kept), 1.0 - kept);
+}
+)";
+
 GLuint compile(GLenum kind, const std::string& source, const char* name) {
     GLuint s = glCreateShader(kind);
     const char* text = source.c_str();
@@ -246,7 +280,8 @@ Matrix4f ortho(float half, float near_plane, float far_plane) {
 }  // namespace
 
 struct Renderer::Impl {
-    GLuint mesh = 0, depth = 0, particles = 0, lines = 0, ground = 0;
+    GLuint mesh = 0, depth = 0, particles = 0, lines = 0, ground = 0, volume = 0;
+    GLuint volume_texture = 0;
     GLuint vao = 0, position_buffer = 0, normal_buffer = 0, index_buffer = 0;
     GLuint particle_vao = 0, corner_buffer = 0, center_buffer = 0, radius_buffer = 0, color_buffer = 0;
     GLuint shadow_fbo = 0, shadow_texture = 0;
@@ -306,6 +341,8 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     g.particles = program(kParticleVertex, kParticleFragment, true, "particle");
     g.lines = program(kLineVertex, kLineFragment, false, "line");
     g.ground = program(kMeshVertex, kGroundFragment, true, "ground");
+    g.volume = program(kMeshVertex, kVolumeFragment, false, "volume");
+    glGenTextures(1, &g.volume_texture);
 
     glGenVertexArrays(1, &g.vao);
     glBindVertexArray(g.vao);
@@ -358,7 +395,8 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
 
 Renderer::~Renderer() {
     Impl& g = *impl_;
-    for (GLuint p : {g.mesh, g.depth, g.particles, g.lines, g.ground}) glDeleteProgram(p);
+    for (GLuint p : {g.mesh, g.depth, g.particles, g.lines, g.ground, g.volume}) glDeleteProgram(p);
+    glDeleteTextures(1, &g.volume_texture);
     GLuint buffers[] = {g.position_buffer, g.normal_buffer, g.index_buffer, g.corner_buffer,
                         g.center_buffer,   g.radius_buffer, g.color_buffer};
     glDeleteBuffers(7, buffers);
@@ -493,6 +531,55 @@ void Renderer::render(const FrameData& frame, const OrbitCamera& camera, int wid
         upload(g.index_buffer, GL_ELEMENT_ARRAY_BUFFER, l.indices);
         set(g.lines, "u_color", l.color);
         glDrawElements(GL_LINES, GLsizei(l.indices.size()), GL_UNSIGNED_INT, nullptr);
+    }
+
+    // Volumes last: they are translucent, and blend over everything opaque in front of or behind
+    // them (depth-tested against what is in front, not against what is inside them).
+    for (const VolumeData& v : frame.volumes) {
+        const size_t cells = size_t(v.dims[0]) * size_t(v.dims[1]) * size_t(v.dims[2]);
+        if (cells == 0 || v.values.size() != cells) continue;
+        Vector3f vlo = v.origin, vhi = v.origin + v.cell * Vector3f(float(v.dims[0]), float(v.dims[1]), float(v.dims[2]));
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_3D, g.volume_texture);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, v.dims[0], v.dims[1], v.dims[2], 0, GL_RED, GL_FLOAT, v.values.data());
+        glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        for (GLenum wrap : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
+            glTexParameteri(GL_TEXTURE_3D, wrap, GL_CLAMP_TO_EDGE);
+        glActiveTexture(GL_TEXTURE0);
+        std::vector<Vector3f> corners(8), normals(8, Vector3f::UnitY());
+        for (int k = 0; k < 8; ++k)
+            corners[size_t(k)] = Vector3f(k & 1 ? vhi.x() : vlo.x(), k & 2 ? vhi.y() : vlo.y(), k & 4 ? vhi.z() : vlo.z());
+        // Twelve triangles, each counter-clockwise seen from outside the box.
+        const std::vector<uint32_t> box = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                                           2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+        glBindVertexArray(g.vao);
+        upload(g.position_buffer, GL_ARRAY_BUFFER, corners);
+        upload(g.normal_buffer, GL_ARRAY_BUFFER, normals);
+        upload(g.index_buffer, GL_ELEMENT_ARRAY_BUFFER, box);
+        const Vector3f eye = camera.eye();
+        const bool inside = (eye.array() > vlo.array()).all() && (eye.array() < vhi.array()).all();
+        glUseProgram(g.volume);
+        set(g.volume, "u_vp", vp);
+        set(g.volume, "u_eye", eye);
+        set(g.volume, "u_lo", vlo);
+        set(g.volume, "u_hi", vhi);
+        set(g.volume, "u_field", 1);
+        set(g.volume, "u_sigma", v.sigma() / v.value_hi);
+        set(g.volume, "u_color", v.color);
+        set(g.volume, "u_steps", std::clamp(2 * std::max({v.dims[0], v.dims[1], v.dims[2]}), 16, 256));
+        glEnable(GL_CULL_FACE);
+        glCullFace(inside ? GL_FRONT : GL_BACK);
+        if (inside) glDisable(GL_DEPTH_TEST);
+        glDepthMask(GL_FALSE);
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        glDrawElements(GL_TRIANGLES, GLsizei(box.size()), GL_UNSIGNED_INT, nullptr);
+        glDisable(GL_BLEND);
+        glDepthMask(GL_TRUE);
+        glEnable(GL_DEPTH_TEST);
+        glDisable(GL_CULL_FACE);
     }
     glBindVertexArray(0);
     glUseProgram(0);

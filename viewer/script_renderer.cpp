@@ -45,10 +45,11 @@ void ScriptRenderer::begin_frame(double time) {
 void ScriptRenderer::render(const engine::Model& model, const engine::State& state) {
     if (!in_frame_) throw runtime::RuntimeError("render: call begin_frame(time) first");
     std::vector<engine::Renderable> parts;
-    for (const engine::Renderable& r : engine::particle_renderables(model)) {
+    for (const engine::Renderable& r : engine::model_renderables(model)) {
         if (r.kind == engine::RenderableKind::Particles && !show_particles) continue;
         if (r.kind == engine::RenderableKind::Lines && !show_springs) continue;
         if (r.kind == engine::RenderableKind::Surface && !show_surfaces) continue;
+        if (r.kind == engine::RenderableKind::Frames && !show_joints) continue;
         parts.push_back(r);
     }
     frame_ = snapshot(model, state, parts, {}, colors);

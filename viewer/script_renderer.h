@@ -4,8 +4,8 @@
 //   ScriptRenderer r("cloth", 1024, 768, "");     // a window; or png_dir = "out/": PNG frames
 //   while (r.is_running()) {
 //       r.begin_frame(t);
-//       r.render(model, state);                    // what the model's particles, cloth, springs
-//       r.end_frame();                             //   and shapes look like in this state
+//       r.render(model, state);                    // what the model's particles, cloth, springs,
+//       r.end_frame();                             //   shapes, bodies and smoke look like now
 //   }
 //
 // In a window, end_frame draws and handles input (left drag orbits, right drag pans, the wheel
@@ -46,6 +46,7 @@ public:
     bool show_particles = true;
     bool show_springs = true;
     bool show_surfaces = true;
+    bool show_joints = false;  // the joints' frames as axes (Warp's default: off)
     ColorOptions colors;
     RenderOptions options;
     OrbitCamera camera;

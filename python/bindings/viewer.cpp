@@ -27,6 +27,7 @@ void bind_viewer(py::module_& m) {
         .def_property_readonly("written", &ScriptRenderer::written)
         .def_readwrite("show_particles", &ScriptRenderer::show_particles)
         .def_readwrite("show_springs", &ScriptRenderer::show_springs)
+        .def_readwrite("show_joints", &ScriptRenderer::show_joints)
         .def_readwrite("show_surfaces", &ScriptRenderer::show_surfaces)
         .def_property(
             "color_by", [](const ScriptRenderer& r) { return r.colors.quantity; },

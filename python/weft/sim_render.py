@@ -11,18 +11,21 @@
 
 Both draw what the C++ viewer draws (viewer/script_renderer.h, docs/viewer.md): particles as lit
 spheres coloured by speed, cloth as two-sided lit triangles, springs as lines, static shapes and
-the ground grid, with a shadow from the light above. SimRendererOpenGL opens a window (left drag
-orbits, right drag pans, the wheel zooms); SimRenderer writes path/frame_NNNNN.png at every
-end_frame, numbered from 0, rendering headless through EGL. Warp's rigid-body options
-(show_rigid_contact_points, show_joints, ...) and any other keyword neither renderer knows raise
-TypeError naming them; mesh shapes are not drawn (the model keeps only their distance fields).
+rigid bodies' shapes at their poses, the joints' frames as axes (show_joints=True), smoke density
+as a translucent volume, and the ground grid, with a shadow from the light above.
+SimRendererOpenGL opens a window (left drag orbits, right drag pans, the wheel zooms); SimRenderer
+writes path/frame_NNNNN.png at every end_frame, numbered from 0, rendering headless through EGL.
+Warp's show_rigid_contact_points and contact_points_radius, and any other keyword neither renderer
+knows, raise TypeError naming them; mesh shapes are not drawn (the model keeps only their distance
+fields).
 """
 
 from . import _weft
 
 __all__ = ["SimRendererOpenGL", "SimRenderer"]
 
-_KNOWN = {"scaling", "fps", "up_axis", "screen_width", "screen_height", "show_particles", "draw_grid", "color_by"}
+_KNOWN = {"scaling", "fps", "up_axis", "screen_width", "screen_height", "show_particles", "show_joints", "draw_grid",
+          "color_by"}
 
 
 class _Renderer:
@@ -43,6 +46,7 @@ class _Renderer:
         self._cpp = _weft.ScriptRenderer(str(path), int(kwargs.get("screen_width", 1024)),
                                          int(kwargs.get("screen_height", 768)), png_dir)
         self._cpp.show_particles = bool(kwargs.get("show_particles", True))
+        self._cpp.show_joints = bool(kwargs.get("show_joints", False))
         self._cpp.draw_grid = bool(kwargs.get("draw_grid", True))
         if "color_by" in kwargs:
             self._cpp.color_by = str(kwargs["color_by"])
@@ -51,6 +55,8 @@ class _Renderer:
                               lambda self, on: setattr(self._cpp, "show_particles", bool(on)))
     show_springs = property(lambda self: self._cpp.show_springs,
                             lambda self, on: setattr(self._cpp, "show_springs", bool(on)))
+    show_joints = property(lambda self: self._cpp.show_joints,
+                           lambda self, on: setattr(self._cpp, "show_joints", bool(on)))
     draw_grid = property(lambda self: self._cpp.draw_grid, lambda self, on: setattr(self._cpp, "draw_grid", bool(on)))
     time = property(lambda self: self._cpp.time)
 

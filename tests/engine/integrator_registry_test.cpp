@@ -64,7 +64,7 @@ public:
     explicit Hold(const IntegratorOptions& o) : scale(float(o.number("scale"))) {}
     const IntegratorInfo& info() const override { return info_of(); }
     void simulate(const Model&, const State&, State&, float, const Control*) override {}
-    std::vector<Renderable> renderables(const Model& m) const override { return particle_renderables(m); }
+    std::vector<Renderable> renderables(const Model& m) const override { return model_renderables(m); }
     static const IntegratorInfo& info_of() {
         static const IntegratorInfo i = [] {
             IntegratorInfo x;

@@ -54,10 +54,55 @@ def test_frame_order_is_checked(tmp_path):
 
 
 def test_unknown_keywords_raise_type_error_naming_them(tmp_path):
-    with pytest.raises(TypeError, match=r"SimRenderer\(\) got unexpected keyword argument\(s\) 'show_joints', 'vsync'"):
-        wp.sim.render.SimRenderer(_ball_model(), tmp_path, show_joints=True, vsync=False)
+    with pytest.raises(TypeError,
+                       match=r"SimRenderer\(\) got unexpected keyword argument\(s\) 'show_rigid_contact_points', 'vsync'"):
+        wp.sim.render.SimRenderer(_ball_model(), tmp_path, show_rigid_contact_points=True, vsync=False)
     with pytest.raises(ValueError, match="up_axis='Z'"):
         wp.sim.render.SimRenderer(_ball_model(), tmp_path, up_axis="Z")
+
+
+def _pendulum_model():
+    # A box body hanging from a revolute joint at (0, 1.5, 0), swinging about z; no ground.
+    b = wp.sim.ModelBuilder()
+    b.ground = False
+    body = b.add_body(origin=wp.transform((0.8, 1.5, 0.0), wp.quat_identity()))
+    b.add_shape_box(body, hx=0.15, hy=0.15, hz=0.15, density=1000.0)
+    b.add_joint_revolute(-1, body, parent_xform=wp.transform((0.0, 1.5, 0.0), wp.quat_identity()),
+                         child_xform=wp.transform((-0.8, 0.0, 0.0), wp.quat_identity()), axis=(0.0, 0.0, 1.0))
+    return b.finalize(device="cpu")
+
+
+def _greenest(pixels):
+    return max(pixels[i + 1] - max(pixels[i], pixels[i + 2]) for i in range(0, len(pixels), 4))
+
+
+def test_bodies_are_drawn_at_their_poses_and_joints_on_request(tmp_path):
+    model = _pendulum_model()
+    states = [model.state(), model.state()]
+    integrator = wp.sim.SemiImplicitIntegrator()
+    r = wp.sim.render.SimRenderer(model, tmp_path / "frames", screen_width=200, screen_height=150)
+    assert r.show_joints is False  # Warp's default
+    dt = 1.0 / 60.0
+    for frame in range(2):
+        r.begin_frame(frame * dt)
+        r.render(states[0])
+        r.end_frame()
+        for _ in range(300):  # 0.3 s: the box swings about 0.4 m down
+            integrator.simulate(model, states[0], states[1], 0.001)
+            states[0], states[1] = states[1], states[0]
+    r.show_joints = True
+    r.begin_frame(2 * dt)
+    r.render(states[0])
+    r.end_frame()
+    first, second, with_joints = (_weft.read_png(f)[2] for f in r.save())
+    # The box (drawn in the first shape colour, reddish) moved as the body swung down.
+    def box_rows(px):
+        rows = [i // 4 // 200 for i in range(0, len(px), 4) if px[i] > 150 and px[i + 1] < 110 and px[i + 2] < 90]
+        return sum(rows) / len(rows)
+    assert box_rows(second) > box_rows(first) + 10.0, "the box fell as the pendulum swung"
+    # Joint frames: the y axis is drawn in green, which nothing else in the scene is.
+    assert _greenest(second) < 60
+    assert _greenest(with_joints) > 100
 
 
 _WINDOW_SCRIPT = """

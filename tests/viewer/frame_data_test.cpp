@@ -20,7 +20,7 @@ TEST(FrameDataTest, ParticlesColouredBySpeed) {
     b.add_particle(Vector3f(2, 1, 0), Vector3f(0, 0, 2.5f), 1.0f, 0.1f);
     engine::Model m = b.finalize("cpu");
     engine::State s = m.state();
-    FrameData f = snapshot(m, s, engine::particle_renderables(m), {});
+    FrameData f = snapshot(m, s, engine::model_renderables(m), {});
     ASSERT_EQ(f.particles.size(), 1u);
     const ParticleData& p = f.particles[0];
     EXPECT_EQ(p.positions[1], Vector3f(1, 1, 0));
@@ -33,7 +33,7 @@ TEST(FrameDataTest, ParticlesColouredBySpeed) {
     ColorOptions fixed;
     fixed.lo = 0;
     fixed.hi = 2.5f;
-    FrameData g = snapshot(m, s, engine::particle_renderables(m), {}, fixed);
+    FrameData g = snapshot(m, s, engine::model_renderables(m), {}, fixed);
     EXPECT_TRUE(g.particles[0].colors[1].isApprox(color_map(1.0f)));
     EXPECT_TRUE(g.particles[0].colors[2].isApprox(color_map(1.0f)));
     Vector3f lo, hi;
@@ -50,7 +50,7 @@ TEST(FrameDataTest, UnknownQuantityIsAnErrorWithDidYouMean) {
     ColorOptions o;
     o.quantity = "sped";
     try {
-        snapshot(m, s, engine::particle_renderables(m), {}, o);
+        snapshot(m, s, engine::model_renderables(m), {}, o);
         FAIL() << "no error";
     } catch (const runtime::RuntimeError& e) {
         EXPECT_STREQ(e.what(), "viewer: cannot colour particles by 'sped' (did you mean 'speed'?)");
@@ -71,7 +71,7 @@ TEST(FrameDataTest, ClothNormalsAndSprings) {
     b.add_spring(0, 8, 10.0f, 0.0f);
     engine::Model m = b.finalize("cpu");
     engine::State s = m.state();
-    FrameData f = snapshot(m, s, engine::particle_renderables(m), {});
+    FrameData f = snapshot(m, s, engine::model_renderables(m), {});
     ASSERT_EQ(f.meshes.size(), 1u);
     for (const Vector3f& n : f.meshes[0].normals) EXPECT_TRUE(n.isApprox(Vector3f(0, 1, 0))) << n.transpose();
     ASSERT_EQ(f.lines.size(), 1u);
@@ -89,7 +89,7 @@ TEST(FrameDataTest, ShapesAreClosedAndWoundOutward) {
     b.add_shape_mesh(Vector3f(0, 1, 3), tet);
     engine::Model m = b.finalize("cpu");
     engine::State s = m.state();
-    FrameData f = snapshot(m, s, engine::particle_renderables(m), b.shape_geo_src);
+    FrameData f = snapshot(m, s, engine::model_renderables(m), b.shape_geo_src);
     ASSERT_EQ(f.meshes.size(), 4u);
     const Vector3f centers[] = {{0, 1, 0}, {2, 1, 0}, {-2, 1, 0}, {0.25f, 1.25f, 3.25f}};
     for (size_t k = 0; k < 4; ++k) {
@@ -119,6 +119,110 @@ TEST(FrameDataTest, ShapesAreClosedAndWoundOutward) {
         box += double(P[I[t]].dot(P[I[t + 1]].cross(P[I[t + 2]]))) / 6.0;
     }
     EXPECT_NEAR(box, 8 * 0.3 * 0.4 * 0.5, 1e-5);
+}
+
+// Writes pose (p, q) into body b of `s` (a host round trip, as a solver step would change it).
+void set_body_pose(engine::State& s, int b, const Vector3f& p, const Eigen::Quaternionf& q) {
+    std::vector<float> poses(size_t(s.body_q.size()) * 7);
+    s.body_q.copy_to_host(poses.data(), poses.size() * sizeof(float));
+    float* x = &poses[size_t(b) * 7];
+    x[0] = p.x(), x[1] = p.y(), x[2] = p.z(), x[3] = q.x(), x[4] = q.y(), x[5] = q.z(), x[6] = q.w();
+    s.body_q.copy_from_host(poses.data(), poses.size() * sizeof(float));
+}
+
+TEST(FrameDataTest, ShapesOnBodiesFollowTheStatesBodyPoses) {
+    // A box offset (0.5, 0, 0) and turned 90 degrees about z on body 1, a sphere on body 0, a static
+    // sphere. Moving and turning body 1 in the State moves the box's vertices by body * local; the
+    // static shape stays where the model put it.
+    engine::ModelBuilder b;
+    int b0 = b.add_body(Vector3f(0, 1, 0));
+    int b1 = b.add_body(Vector3f(2, 1, 0));
+    b.add_shape_sphere(b0, Vector3f::Zero(), engine::Quat::Identity(), 0.2f);
+    Eigen::Quaternionf local_q(Eigen::AngleAxisf(0.5f * float(M_PI), Vector3f::UnitZ()));
+    b.add_shape_box(b1, Vector3f(0.5f, 0, 0), local_q, 0.1f, 0.2f, 0.3f);
+    b.add_shape_sphere(Vector3f(-3, 0, 0), 0.4f);
+    engine::Model m = b.finalize("cpu");
+    engine::State s = m.state();
+    Eigen::Quaternionf body_q(Eigen::AngleAxisf(0.8f, Vector3f(1, 2, 3).normalized()));
+    Vector3f body_p(4, 5, 6);
+    set_body_pose(s, b1, body_p, body_q);
+    FrameData f = snapshot(m, s, engine::model_renderables(m), {});
+    ASSERT_EQ(f.meshes.size(), 3u);
+
+    // The box drawn at the body's pose: its local vertices are the corners (+-0.1, +-0.2, +-0.3)
+    // turned by local_q, moved by (0.5, 0, 0), then by the body's pose.
+    Eigen::Matrix3f world_rot = (body_q * local_q).toRotationMatrix();
+    Vector3f world_center = body_p + body_q * Vector3f(0.5f, 0, 0);
+    for (const Vector3f& v : f.meshes[1].positions) {
+        Vector3f in_box = world_rot.transpose() * (v - world_center);
+        EXPECT_NEAR(std::abs(in_box.x()), 0.1f, 1e-5f) << v.transpose();
+        EXPECT_NEAR(std::abs(in_box.y()), 0.2f, 1e-5f) << v.transpose();
+        EXPECT_NEAR(std::abs(in_box.z()), 0.3f, 1e-5f) << v.transpose();
+    }
+    // The sphere on body 0 at the body's initial pose, the static one where it was put.
+    for (const Vector3f& v : f.meshes[0].positions) EXPECT_NEAR((v - Vector3f(0, 1, 0)).norm(), 0.2f, 1e-5f);
+    for (const Vector3f& v : f.meshes[2].positions) EXPECT_NEAR((v - Vector3f(-3, 0, 0)).norm(), 0.4f, 1e-5f);
+}
+
+TEST(FrameDataTest, JointFramesAreAxesAtBothSidesOfEachJoint) {
+    // A revolute joint from the world to a body: the parent frame at (0, 2, 0) in the world, the
+    // child frame at (0, 0.5, 0) in the body, turned about x. Axes are drawn from each frame's origin
+    // along its x, y and z, the same length for all.
+    engine::ModelBuilder b;
+    int body = b.add_body(Vector3f(0, 1.5f, 0));
+    b.add_shape_box(body, Vector3f::Zero(), engine::Quat::Identity(), 0.1f, 0.5f, 0.1f);
+    engine::JointFrame parent, child;
+    parent.p = Vector3f(0, 2, 0);
+    child.p = Vector3f(0, 0.5f, 0);
+    child.q = Eigen::Quaternionf(Eigen::AngleAxisf(0.3f, Vector3f::UnitX()));
+    b.add_joint_revolute(-1, body, parent, child);
+    engine::Model m = b.finalize("cpu");
+    engine::State s = m.state();
+    Eigen::Quaternionf turn(Eigen::AngleAxisf(1.0f, Vector3f::UnitZ()));
+    set_body_pose(s, body, Vector3f(1, 1, 0), turn);
+    FrameData f = snapshot(m, s, engine::model_renderables(m), {});
+    ASSERT_EQ(f.lines.size(), 6u);  // parent x, y, z, then child x, y, z
+    const Vector3f origins[] = {Vector3f(0, 2, 0), Vector3f(1, 1, 0) + turn * Vector3f(0, 0.5f, 0)};
+    const Eigen::Quaternionf rots[] = {Eigen::Quaternionf::Identity(), turn * child.q};
+    float length = (f.lines[0].positions[1] - f.lines[0].positions[0]).norm();
+    EXPECT_GE(length, 0.01f);
+    for (int side = 0; side < 2; ++side)
+        for (int axis = 0; axis < 3; ++axis) {
+            const LineData& l = f.lines[size_t(3 * side + axis)];
+            ASSERT_EQ(l.positions.size(), 2u) << l.name;
+            EXPECT_EQ(l.indices, (std::vector<uint32_t>{0, 1}));
+            EXPECT_TRUE(l.positions[0].isApprox(origins[side], 1e-5f)) << l.name << ": " << l.positions[0].transpose();
+            Vector3f dir = rots[side] * Vector3f::Unit(axis);
+            EXPECT_TRUE((l.positions[1] - l.positions[0]).isApprox(length * dir, 1e-4f)) << l.name;
+            EXPECT_GT(l.color[axis], 0.9f) << l.name;  // x red, y green, z blue
+        }
+    EXPECT_EQ(f.lines[0].name, "joint parent frames x");
+    EXPECT_EQ(f.lines[5].name, "joint child frames z");
+}
+
+TEST(FrameDataTest, SmokeDensityIsAVolumeOfTheStatesValues) {
+    engine::ModelBuilder b;
+    b.smoke.resolution = {4, 3, 2};
+    b.smoke.cell_size = 0.25f;
+    b.smoke.origin = {1, 0, -1};
+    b.smoke.density.assign(24, 0.0f);
+    b.smoke.density[5] = 3.0f;
+    engine::Model m = b.finalize("cpu");
+    engine::State s = m.state();
+    FrameData f = snapshot(m, s, engine::model_renderables(m), {});
+    ASSERT_EQ(f.volumes.size(), 1u);
+    const VolumeData& v = f.volumes[0];
+    EXPECT_EQ(v.dims, (std::array<int, 3>{4, 3, 2}));
+    EXPECT_TRUE(v.origin.isApprox(Vector3f(1, 0, -1)));
+    EXPECT_FLOAT_EQ(v.cell, 0.25f);
+    ASSERT_EQ(v.values.size(), 24u);
+    EXPECT_FLOAT_EQ(v.values[5], 3.0f);
+    EXPECT_FLOAT_EQ(v.value_hi, 3.0f);
+    EXPECT_FLOAT_EQ(v.sigma(), kVolumeOpacity / 1.0f);  // the largest side: 4 cells of 0.25 m
+    Vector3f lo, hi;
+    ASSERT_TRUE(f.bounds(lo, hi));
+    EXPECT_TRUE(lo.isApprox(Vector3f(1, 0, -1)));
+    EXPECT_TRUE(hi.isApprox(Vector3f(2, 0.75f, -0.5f)));
 }
 
 }  // namespace

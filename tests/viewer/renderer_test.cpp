@@ -61,7 +61,7 @@ struct KnownScene {
         ColorOptions colors;
         colors.quantity = "none";
         colors.uniform = ball_color;
-        frame = snapshot(model, s, engine::particle_renderables(model), {}, colors);
+        frame = snapshot(model, s, engine::model_renderables(model), {}, colors);
     }
 };
 
@@ -159,7 +159,7 @@ TEST_P(RendererTest, GroundReceivesTheParticleShadow) {
     b.add_particle(Vector3f(0, 0.6f, 0), Vector3f::Zero(), 1.0f, 0.25f);
     engine::Model model = b.finalize("cpu");
     engine::State st = model.state();
-    FrameData f = snapshot(model, st, engine::particle_renderables(model), {});
+    FrameData f = snapshot(model, st, engine::model_renderables(model), {});
     OrbitCamera cam;
     cam.target = Vector3f(0, 0.3f, 0);
     cam.distance = 3.0f;
@@ -209,6 +209,81 @@ TEST_P(RendererTest, SurfacesAreLitOnBothSidesInTheirOwnColours) {
         EXPECT_TRUE(lit_as(p, pitch > 0 ? m.color : m.back_color)) << "pitch " << pitch;
         EXPECT_TRUE(is_background(img.pixel(2, 2), RenderOptions().background));
     }
+}
+
+TEST_P(RendererTest, VolumesAbsorbAlongTheEyeRayThroughTheirValues) {
+    // A 1 m cube of 8^3 cells at (-0.5, 0, -0.5)..(0.5, 1, 0.5): the cells with x > 0 hold 2 (the
+    // largest value, drawn fully dense), the others 0. A pixel whose eye ray crosses the box only
+    // where x > 0.2 must be background kept exp(-sigma L) plus the medium's colour for the rest,
+    // L the ray's length in the box (slab test here); one whose ray stays at x < -0.2 must be the
+    // background. A renderer that ignored the values, their positions or the path length fails.
+    WEFT_REQUIRE_CONTEXT(GetParam(), ctx);
+    FrameData f;
+    f.ground = false;
+    VolumeData v;
+    v.dims = {8, 8, 8};
+    v.origin = Vector3f(-0.5f, 0, -0.5f);
+    v.cell = 0.125f;
+    v.values.assign(512, 0.0f);
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j < 8; ++j)
+            for (int i = 4; i < 8; ++i) v.values[size_t((k * 8 + j) * 8 + i)] = 2.0f;
+    v.value_hi = 2.0f;
+    f.volumes.push_back(v);
+    const float sigma = v.sigma();
+    ASSERT_FLOAT_EQ(sigma, kVolumeOpacity);
+    OrbitCamera cam;
+    cam.target = Vector3f(0, 0.5f, 0);
+    cam.distance = 3.0f;
+    cam.yaw = 0.5f;
+    cam.pitch = 0.35f;
+    RenderOptions o;
+    Renderer renderer;
+    Image img = renderer.render_image(f, cam, kWidth, kHeight, o);
+    write_png(test::artifact(std::string("volume_") + (GetParam() == ContextKind::Egl ? "egl" : "glfw") + ".png"), img);
+    const Vector3f lo = v.origin, hi = v.origin + Vector3f::Constant(1.0f);
+    int dense = 0, empty = 0;
+    for (int y = 0; y < kHeight; ++y)
+        for (int x = 0; x < kWidth; ++x) {
+            // The ray through the pixel's four corners: all must stay on one side, well inside.
+            float lengths[4];
+            bool dense_side = true, empty_side = true, inside = true;
+            for (int c = 0; c < 4; ++c) {
+                Ray ray = cam.ray(float(x) + float(c & 1), float(y) + float(c >> 1), kWidth, kHeight);
+                float t0 = 0, t1 = INFINITY;
+                for (int k = 0; k < 3; ++k) {
+                    float a = (lo[k] - ray.origin[k]) / ray.direction[k], b = (hi[k] - ray.origin[k]) / ray.direction[k];
+                    t0 = std::max(t0, std::min(a, b));
+                    t1 = std::min(t1, std::max(a, b));
+                }
+                inside = inside && t1 > t0 + 0.05f;
+                lengths[c] = t1 > t0 ? t1 - t0 : 0.0f;
+                for (float t : {t0, t1}) {
+                    float px = ray.origin.x() + t * ray.direction.x();
+                    dense_side = dense_side && px > 0.2f;
+                    empty_side = empty_side && px < -0.2f;
+                }
+            }
+            if (!inside) continue;
+            const uint8_t* p = img.pixel(x, y);
+            if (dense_side) {
+                float lmin = *std::min_element(lengths, lengths + 4), lmax = *std::max_element(lengths, lengths + 4);
+                for (int c = 0; c < 3; ++c) {
+                    // The pixel averages the medium over its area: between the corners' values.
+                    float a = o.background[c] * std::exp(-sigma * lmin) + v.color[c] * (1 - std::exp(-sigma * lmin));
+                    float b = o.background[c] * std::exp(-sigma * lmax) + v.color[c] * (1 - std::exp(-sigma * lmax));
+                    float got = float(p[c]) / 255.0f;
+                    ASSERT_GE(got, std::min(a, b) - 3.0f / 255) << "pixel " << x << ", " << y << " channel " << c;
+                    ASSERT_LE(got, std::max(a, b) + 3.0f / 255) << "pixel " << x << ", " << y << " channel " << c;
+                }
+                ++dense;
+            } else if (empty_side) {
+                ASSERT_TRUE(is_background(p, o.background)) << "empty-side pixel " << x << ", " << y;
+                ++empty;
+            }
+        }
+    EXPECT_GT(dense, 500);
+    EXPECT_GT(empty, 500);
 }
 
 INSTANTIATE_TEST_SUITE_P(Contexts, RendererTest, ::testing::Values(ContextKind::Egl, ContextKind::GlfwHidden), test::kind_name);
