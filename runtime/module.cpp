@@ -1,6 +1,7 @@
 // Modules, argument checking and launches. See module.h.
 #include "runtime/module.h"
 
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include "runtime/cancel.h"
 #include "runtime/config.h"
 #include "runtime/errors.h"
+#include "runtime/kernel_timing.h"
 #include "runtime/launch_checks.h"
 #include "runtime/recorder.h"
 #include "runtime/write_versions.h"
@@ -224,9 +226,11 @@ namespace {
 // LaunchInterrupted. (A CUDA launch is asynchronous and cannot be interrupted.)
 void run_interruptible(const Kernel& k, const Device& device, LaunchRequest& req) {
     if (device.kind == DeviceKind::Cuda) {
-        k.module()->loaded(device, req.debug).launch(req);
+        k.module()->loaded(device, req.debug).launch(req);  // timed by the backend (events)
         return;
     }
+    const bool timed = device.kind == DeviceKind::Cpu && kernel_timing_active();
+    const auto t0 = std::chrono::steady_clock::now();
     try {
         InterruptScope scope;
         k.module()->loaded(device, req.debug).launch(req);
@@ -235,6 +239,17 @@ void run_interruptible(const Kernel& k, const Device& device, LaunchRequest& req
         throw;
     }
     throw_if_cancelled(k.name());
+    if (timed) {
+        KernelTime t;
+        t.kernel = req.adjoint ? k.name() + " (backward)" : k.name();
+        const compiler::KernelInfo& info = k.info();
+        if (info.loc.line > 0)
+            t.where = std::string(info.loc.file ? info.loc.file->path : "?") + ":" + std::to_string(info.loc.display_line());
+        t.device = device.str();
+        t.threads = req.size;
+        t.time_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+        record_kernel_time(std::move(t));
+    }
 }
 
 // The backward launch: K_args_adj = { K_args, gradient arrays, status }. See compiler/codegen/adjoint_codegen.h.

@@ -13,8 +13,10 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 
+#include "runtime/kernel_timing.h"
 #include "runtime/sim/sim_backend.h"
 #include "viewer/frame_profile.h"
 #include "viewer/frame_writer.h"
@@ -96,8 +98,10 @@ struct Ui {
     FrameData frame;  // what is drawn: the state after frame `frame_index`
     int frame_index = 0;
     std::vector<Eigen::Vector3f> velocity;
-    FrameProfile profile;
+    FrameProfile profile;  // the last frame's, shown
     bool have_profile = false;
+    FrameProfile predicted, measured;         // the last of each kind, for the side-by-side column
+    std::atomic<bool> measure_kernels{true};  // time each launch on cpu and cuda (cuda: frames without graphs)
     int selected_kernel = -1;
     std::vector<DeviceChoice> devices;
     std::string device;           // the session's device (read while no job runs)
@@ -113,7 +117,9 @@ struct Ui {
     bool window_png_due = false;  // write the window after this UI frame (AppOptions::window_png_dir)
     std::vector<unsigned> typed;  // characters typed while ImGui did not want the keyboard
 
-    JobResult collect(bool stepped, uint64_t mark, bool profile_it) {
+    // `timing`: the frame's measured launches (cpu, cuda), or null for a simulated frame's reports
+    // since `mark` (or no profile when `profile_it` is false).
+    JobResult collect(bool stepped, uint64_t mark, bool profile_it, const runtime::KernelTiming* timing = nullptr) {
         JobResult r;
         r.stepped = stepped;
         r.frame_index = session.frame();
@@ -121,8 +127,9 @@ struct Ui {
         r.velocity.resize(size_t(session.model().particle_count));
         session.state().particle_qd.copy_to_host(r.velocity.data(), r.velocity.size() * sizeof(Eigen::Vector3f));
         if (profile_it) {
-            r.profile = frame_profile_since(mark);
+            r.profile = timing ? measured_profile(timing->results(), session.device().str()) : frame_profile_since(mark);
             r.profiled = true;
+            if (r.profile.device.empty()) r.profile.device = session.device().str();
         }
         return r;
     }
@@ -131,16 +138,21 @@ struct Ui {
         worker.start([this] {
             auto t0 = Clock::now();
             bool sim = session.device().kind == runtime::DeviceKind::Sim;
+            bool measure = !sim && measure_kernels.load();
             uint64_t mark = runtime::sim_report_mark();
             try {
                 // On the simulator a frame takes seconds: step by step, with progress and cancel. Elsewhere
-                // the frame runs whole (as one CUDA graph on cuda devices).
-                if (sim)
+                // the frame runs whole: as one CUDA graph on cuda devices, unless its kernels are timed.
+                std::optional<runtime::KernelTiming> timing;
+                if (sim) {
                     session.step_frame([this](int done, int total) { worker.done_steps = done, worker.total_steps = total; },
                                        &worker.cancel);
-                else
+                } else {
+                    session.set_graphs(!measure);
+                    if (measure) timing.emplace();
                     session.step_frame();
-                JobResult r = collect(true, mark, sim);
+                }
+                JobResult r = collect(true, mark, sim || measure, timing ? &*timing : nullptr);
                 r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
                 r.steps = session.substeps();
                 return r;
@@ -204,6 +216,7 @@ struct Ui {
             window_png_due = !options.window_png_dir.empty();
         }
         if (r.profiled) {
+            (r.profile.measured ? measured : predicted) = r.profile;
             profile = std::move(r.profile);
             if (!have_profile || selected_kernel >= int(profile.kernels.size()))
                 selected_kernel = profile.kernels.empty() ? -1 : 0;
@@ -319,19 +332,34 @@ struct Ui {
     }
 
     void profile_panel() {
+        bool measure = measure_kernels.load();
+        if (device.rfind("sim:", 0) != 0 && ImGui::Checkbox("time each kernel", &measure)) { measure_kernels.store(measure); }
+        if (device.rfind("sim:", 0) != 0 && ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "cpu: the wall clock around each launch; cuda: CUDA events around each launch, with\n"
+                "frames launched kernel by kernel instead of as one CUDA graph");
         if (!have_profile) {
-            ImGui::TextWrapped(device.rfind("sim:", 0) == 0
-                                   ? "run a frame to see where its simulated cycles went"
-                                   : "profiles are predicted by the simulator: switch to a sim:ARCH device (measured "
-                                     "kernel times on cuda are not shown yet)");
+            ImGui::TextWrapped(device.rfind("sim:", 0) == 0 ? "run a frame to see where its simulated cycles went"
+                               : measure                    ? "run a frame to see its kernels' measured times"
+                                                            : "kernel timing is off: frames run as one CUDA graph");
             return;
         }
-        ImGui::Text("predicted by %s: %llu launches, %.1f us of kernels", device.c_str(), (unsigned long long)profile.launches,
-                    profile.time_us);
-        if (ImGui::BeginTable("kernels", 4, ImGuiTableFlags_RowBg)) {
+        // The other kind's last profile, for a column beside this one: predicted beside measured.
+        const FrameProfile& other = profile.measured ? predicted : measured;
+        const bool beside = !other.kernels.empty();
+        if (profile.measured)
+            ImGui::Text("measured on %s (%s): %llu launches, %.1f us of kernels", profile.device.c_str(),
+                        profile.device == "cpu" ? "wall clock" : "CUDA events", (unsigned long long)profile.launches,
+                        profile.time_us);
+        else
+            ImGui::Text("predicted by %s: %llu launches, %.1f us of kernels", profile.device.c_str(),
+                        (unsigned long long)profile.launches, profile.time_us);
+        if (ImGui::BeginTable("kernels", beside ? 5 : 4, ImGuiTableFlags_RowBg)) {
             ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch);
             ImGui::TableSetupColumn("launches", ImGuiTableColumnFlags_WidthFixed, 64.0f);
-            ImGui::TableSetupColumn("cycles", ImGuiTableColumnFlags_WidthFixed, 80.0f);
+            ImGui::TableSetupColumn(profile.measured ? "us" : "cycles", ImGuiTableColumnFlags_WidthFixed, 80.0f);
+            std::string other_label = other.device + (other.measured ? " us" : " us (pred.)");
+            if (beside) ImGui::TableSetupColumn(other_label.c_str(), ImGuiTableColumnFlags_WidthFixed, 110.0f);
             ImGui::TableSetupColumn("share", ImGuiTableColumnFlags_WidthFixed, 90.0f);
             ImGui::TableHeadersRow();
             for (size_t k = 0; k < profile.kernels.size(); ++k) {
@@ -343,13 +371,32 @@ struct Ui {
                 ImGui::TableNextColumn();
                 ImGui::Text("%llu", (unsigned long long)kernel.launches);
                 ImGui::TableNextColumn();
-                ImGui::Text("%llu", (unsigned long long)kernel.cycles);
+                if (profile.measured)
+                    ImGui::Text("%.1f", kernel.time_us);
+                else
+                    ImGui::Text("%llu", (unsigned long long)kernel.cycles);
+                if (beside) {
+                    ImGui::TableNextColumn();
+                    double t = kernel_time_us(other, kernel.name);
+                    if (t >= 0)
+                        ImGui::Text("%.1f", t);
+                    else
+                        ImGui::TextDisabled("-");
+                }
                 ImGui::TableNextColumn();
                 char pct[16];
                 snprintf(pct, sizeof pct, "%.1f%%", 100.0 * kernel.share);
                 ImGui::ProgressBar(float(kernel.share), ImVec2(-1, 0), pct);
             }
             ImGui::EndTable();
+        }
+        if (profile.measured && selected_kernel >= 0) {
+            ImGui::Separator();
+            ImGui::TextWrapped(
+                "per-line times are predicted by the simulator: switch to a sim:ARCH device to see "
+                "%s's lines",
+                profile.kernels[size_t(selected_kernel)].name.c_str());
+            return;
         }
         if (selected_kernel < 0) return;
         const ProfileKernel& kernel = profile.kernels[size_t(selected_kernel)];

@@ -71,7 +71,38 @@ FrameProfile frame_profile(const gpusim::Hotspots& h) {
 }
 
 FrameProfile frame_profile_since(uint64_t mark) {
-    return frame_profile(runtime::sim_hotspots_since(mark, std::numeric_limits<size_t>::max()));
+    FrameProfile p = frame_profile(runtime::sim_hotspots_since(mark, std::numeric_limits<size_t>::max()));
+    for (const auto& r : runtime::sim_reports_since(mark)) {
+        p.device = r->device;
+        break;
+    }
+    return p;
+}
+
+FrameProfile measured_profile(const std::vector<runtime::KernelTime>& times, const std::string& device) {
+    FrameProfile p;
+    p.measured = true;
+    p.device = device.empty() && !times.empty() ? times.front().device : device;
+    std::map<std::string, size_t> index;
+    for (const runtime::KernelTime& t : times) {
+        auto [it, fresh] = index.try_emplace(t.kernel, p.kernels.size());
+        if (fresh) p.kernels.push_back({t.kernel, 0, 0, 0.0, 0.0, {}});
+        ProfileKernel& k = p.kernels[it->second];
+        ++k.launches;
+        k.time_us += t.time_us;
+        ++p.launches;
+        p.time_us += t.time_us;
+    }
+    for (ProfileKernel& k : p.kernels) k.share = p.time_us > 0 ? k.time_us / p.time_us : 0.0;
+    std::stable_sort(p.kernels.begin(), p.kernels.end(),
+                     [](const ProfileKernel& a, const ProfileKernel& b) { return a.time_us > b.time_us; });
+    return p;
+}
+
+double kernel_time_us(const FrameProfile& p, const std::string& name) {
+    for (const ProfileKernel& k : p.kernels)
+        if (k.name == name) return k.time_us;
+    return -1.0;
 }
 
 }  // namespace weft::viewer

@@ -106,10 +106,16 @@ void Session::make_stepper() {
     const float dt = 1.0f / (scene_.fps * float(substeps_));
     engine::State* start = current_;
     engine::State* other = start == a_.get() ? b_.get() : a_.get();
-    bool graphs = integrator_->info().can(engine::IntegratorCaps_GraphCapture);
+    bool graphs = graphs_ && integrator_->info().can(engine::IntegratorCaps_GraphCapture);
     stepper_ = std::make_unique<engine::FrameStepper>(
         *model_, *start, *other, substeps_,
         [this, dt](engine::State& in, engine::State& out) { integrator_->simulate(*model_, in, out, dt, &control_); }, graphs);
+}
+
+void Session::set_graphs(bool on) {
+    if (on == graphs_) return;
+    graphs_ = on;
+    make_stepper();
 }
 
 namespace {

@@ -79,6 +79,13 @@ public:
 
     FrameData snapshot(const ColorOptions& colors = {}) const;
 
+    // Whether whole frames may run as one CUDA graph (the default; only cuda devices capture).
+    // Off, every launch of a frame is made one by one, which is what measuring each kernel's time
+    // needs (runtime/kernel_timing.h): a graph's replay launches nothing the runtime sees. The
+    // trajectory is the same either way.
+    void set_graphs(bool on);
+    bool graphs() const { return graphs_; }
+
     const engine::Scene& scene() const { return scene_; }
     const engine::Model& model() const { return *model_; }
     const engine::State& state() const;
@@ -102,6 +109,7 @@ private:
     std::unique_ptr<engine::FrameStepper> stepper_;
     engine::State* current_ = nullptr;
     int frame_ = 0;
+    bool graphs_ = true;
 };
 
 }  // namespace weft::viewer

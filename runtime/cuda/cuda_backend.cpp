@@ -13,6 +13,7 @@
 #include "runtime/cuda/grid_policy.h"
 #include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"
+#include "runtime/kernel_timing.h"
 #include "runtime/oob_report.h"
 
 namespace weft::runtime {
@@ -94,6 +95,12 @@ public:
         for (int d = 0; d < 4; ++d) rec.shape[d] = req.shape[d];
         rec.block_dim = req.block_dim;
         ctx_.log().record(rec);
+        // Measured kernel times (runtime/kernel_timing.h): an event before and after the launch.
+        CUevent timing[2] = {nullptr, nullptr};
+        if (kernel_timing_active() && !ctx_.capturing(stream)) {
+            for (CUevent& ev : timing) ctx_.check(cu.cuEventCreate(&ev, CU_EVENT_DEFAULT), "cuEventCreate");
+            ctx_.check(cu.cuEventRecord(timing[0], stream), "cuEventRecord");
+        }
         if (ctx_.uses_pdl()) {
             // Programmatic dependent launch (cuda_context.h): the entry's griddepcontrol.wait
             // orders it after the launch ahead of it; the same attribute is captured into graphs.
@@ -114,6 +121,32 @@ public:
             ctx_.check(cu.cuLaunchKernel(function, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(req.block_dim), 1,
                                          1, 0, stream, params, nullptr),
                        "cuLaunchKernel");
+        }
+        if (timing[0]) {
+            ctx_.check(cu.cuEventRecord(timing[1], stream), "cuEventRecord");
+            KernelTime t;
+            t.kernel = rec.kernel->name;
+            t.where = rec.kernel->where;
+            t.device = ctx_.device().str();
+            t.threads = req.size;
+            CudaContext* ctx = &ctx_;
+            record_pending_kernel_time(std::move(t), [ctx, start = timing[0], end = timing[1], rec](bool wanted) {
+                const CudaDriver& d = cuda_driver();
+                ctx->bind();
+                float ms = 0.0f;
+                CUresult synced = CUDA_SUCCESS, read = CUDA_SUCCESS;
+                if (wanted) {
+                    synced = d.cuEventSynchronize(end);
+                    if (synced == CUDA_SUCCESS) read = d.cuEventElapsedTime(&ms, start, end);
+                }
+                d.cuEventDestroy(start);
+                d.cuEventDestroy(end);
+                if (wanted) {
+                    ctx->check_launch(synced, rec);
+                    ctx->check(read, "cuEventElapsedTime");
+                }
+                return double(ms) * 1000.0;
+            });
         }
 
         if (req.debug) {

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "runtime/errors.h"
+#include "runtime/kernel_timing.h"
 #include "runtime/sim/sim_backend.h"
 #include "viewer/session.h"
 
@@ -56,6 +57,52 @@ TEST(FrameProfileTest, OneSimulatedFrame) {
     const ProfileLine& hot = p.kernels[0].lines[0];
     EXPECT_NE(hot.file.find("kernels/"), std::string::npos) << hot.file;
     EXPECT_FALSE(hot.text.empty()) << hot.file << ":" << hot.line;
+}
+
+TEST(FrameProfileTest, MeasuredFrameOnCpuHasTheSimulatedFramesKernels) {
+    // The same frame measured on the cpu (runtime/kernel_timing.h) and predicted on sim:h200: the
+    // same kernels with the same launch counts; measured times add up to the frame's, shares to 1.
+    engine::Scene scene = engine::load_scene(WEFT_SOURCE_DIR "/scenes/spring_chain.toml");
+    std::unique_ptr<Session> cpu, sim;
+    try {
+        cpu = std::make_unique<Session>(scene, "cpu");
+        sim = std::make_unique<Session>(scene, "sim:h200");
+    } catch (const runtime::RuntimeError& e) { GTEST_SKIP() << "cpu or sim:h200 cannot run here: " << e.what(); }
+    for (Session* s : {cpu.get(), sim.get()}) {
+        s->set_parameter("substeps", 2);
+        s->step_frame();  // compiles
+    }
+    FrameProfile measured;
+    {
+        runtime::KernelTiming timing;
+        cpu->set_graphs(false);
+        cpu->step_frame();
+        measured = measured_profile(timing.results());
+    }
+    uint64_t mark = runtime::sim_report_mark();
+    sim->step_frame();
+    FrameProfile predicted = frame_profile_since(mark);
+    EXPECT_TRUE(measured.measured);
+    EXPECT_FALSE(predicted.measured);
+    EXPECT_EQ(measured.device, "cpu");
+    EXPECT_EQ(predicted.device, "sim:h200");
+    EXPECT_EQ(measured.launches, predicted.launches);
+    ASSERT_EQ(measured.kernels.size(), predicted.kernels.size());
+    double total = 0, share = 0;
+    for (size_t k = 0; k < measured.kernels.size(); ++k) {
+        const ProfileKernel& m = measured.kernels[k];
+        if (k > 0) { EXPECT_GE(measured.kernels[k - 1].time_us, m.time_us) << "ranked by time"; }
+        EXPECT_GT(m.time_us, 0.0) << m.name;
+        EXPECT_TRUE(m.lines.empty()) << "no per-line breakdown is measured";
+        EXPECT_GE(kernel_time_us(predicted, m.name), 0.0) << m.name << " is not among the simulated frame's kernels";
+        for (const ProfileKernel& p : predicted.kernels)
+            if (p.name == m.name) EXPECT_EQ(p.launches, m.launches) << m.name;
+        total += m.time_us;
+        share += m.share;
+    }
+    EXPECT_NEAR(total, measured.time_us, 1e-6 * total);
+    EXPECT_NEAR(share, 1.0, 1e-9);
+    EXPECT_LT(kernel_time_us(measured, "no_such_kernel"), 0.0);
 }
 
 TEST(FrameProfileTest, SourceLinesComeFromTheEmbeddedKernels) {

@@ -1,11 +1,13 @@
 // tests/runtime/cuda/stream_test.cpp: streams, events, ScopedStream and graph capture
 // (runtime/cuda/stream.h). Skipped, with the reason, on a machine without a GPU.
+#include <chrono>
 #include <cstdlib>
 
 #include "cuda_test_support.h"
 #include "runtime/cuda/cuda_context.h"
 #include "runtime/cuda/stream.h"
 #include "runtime/errors.h"
+#include "runtime/kernel_timing.h"
 
 namespace weft::runtime {
 namespace {
@@ -39,6 +41,40 @@ TEST(CudaGraph, ReplayRunsTheCapturedLaunches) {
     g.launch(s);
     s.synchronize();
     EXPECT_EQ(to_host<float>(a), std::vector<float>(n, 300.0f));
+}
+
+TEST(CudaKernelTiming, EagerLaunchesAreTimedByEventsCapturedOnesAreNot) {
+    // runtime/kernel_timing.h on cuda:0: each eager launch gets a time from its event pair, between
+    // zero and the host's wall-clock time of the launches plus a synchronisation; launches recorded
+    // into a graph are not timed (they do not run then), and neither is the graph's replay.
+    WEFT_REQUIRE_GPU();
+    const int64_t n = 1 << 22;
+    Array a = Array::zeros(float32_type(), {n}, cuda0());
+    add_one(a);  // loads the module
+    synchronize(cuda0());
+    KernelTiming timing;
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 5; ++i) add_one(a);
+    synchronize(cuda0());
+    double wall_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    Stream s(cuda0());
+    begin_capture(s);
+    add_one(a);
+    Graph g = end_capture();
+    g.launch(s);
+    s.synchronize();
+    std::vector<KernelTime> t = timing.results();
+    ASSERT_EQ(t.size(), 5u);
+    double sum = 0;
+    for (const KernelTime& k : t) {
+        EXPECT_EQ(k.kernel, "add_one");
+        EXPECT_EQ(k.device, "cuda:0");
+        EXPECT_EQ(k.threads, n);
+        EXPECT_GT(k.time_us, 0.0);
+        sum += k.time_us;
+    }
+    EXPECT_LE(sum, wall_us);
+    EXPECT_EQ(to_host<float>(a), std::vector<float>(size_t(n), 7.0f));
 }
 
 TEST(CudaGraph, SaxpyReplayMatchesEagerLaunches) {
