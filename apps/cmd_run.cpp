@@ -7,7 +7,7 @@
 //
 // The output folder holds topology.npz (the model's index arrays, written once, before any step)
 // and frame_00000 (the initial state) to frame_NNNNN, every [output] every-th frame; a .ply frame
-// has the model's surface triangles as faces (docs/scene-format.md, "Output folder").
+// has the model's surface triangles as faces (docs/scene-format.md, "The output folder").
 //
 // stderr shows the scene's stability warnings and a progress bar; stdout gets a one-line summary
 // (frames, simulated seconds, wall time, steps per second). Frame files are written to a unique
@@ -89,7 +89,7 @@ void write_frame(const std::string& dir, int frame, const engine::SceneOutput& o
     if (out.ply) write_file_atomically(base + ".ply", ply_text(q, faces));
 }
 
-// An int32 (rows x N) or float32 (rows) member of an .npz.
+// An int32 (rows x N) member of an .npz; a float32 (count) one copied from a Model array.
 template <size_t N>
 NpyArray int_rows(const std::vector<std::array<int32_t, N>>& rows) {
     NpyArray a;

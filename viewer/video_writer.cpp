@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -119,8 +120,8 @@ VideoWriter::VideoWriter(const std::string& path, int width, int height, double 
     if (width <= 0 || height <= 0 || width % 2 || height % 2)
         throw VideoError("cannot write video '" + path + "': its frames are " + std::to_string(width) + "x" +
                          std::to_string(height) + ", and yuv420p video needs an even width and height");
-    if (!(fps > 0) || fps > 1e6)
-        throw VideoError("cannot write video '" + path + "': frame rate " + number(fps) + " is not positive");
+    if (!(fps > 0) || !std::isfinite(fps))
+        throw VideoError("cannot write video '" + path + "': a frame rate of " + number(fps) + " per second");
     std::string ffmpeg = find_ffmpeg();
     if (ffmpeg.empty())
         throw VideoError("writing video '" + path + "' needs ffmpeg, which is not on PATH: apt-get install ffmpeg");

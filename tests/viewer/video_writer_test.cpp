@@ -152,6 +152,8 @@ TEST(VideoWriter, BadPathsAndSizes) {
     EXPECT_EQ(message([&] { VideoWriter v((dir / "x.mp4").string(), 65, 64, 30.0); }),
               "cannot write video '" + (dir / "x.mp4").string() +
                   "': its frames are 65x64, and yuv420p video needs an even width and height");
+    EXPECT_EQ(message([&] { VideoWriter v((dir / "x.mp4").string(), 64, 64, 0.0); }),
+              "cannot write video '" + (dir / "x.mp4").string() + "': a frame rate of 0 per second");
     std::ofstream(dir / "file") << "a file, not a folder";
     EXPECT_EQ(message([&] { VideoWriter v((dir / "file" / "x.mp4").string(), 64, 64, 30.0); }),
               "cannot write " + (dir / "file" / "x.mp4").string() + ": Not a directory");
