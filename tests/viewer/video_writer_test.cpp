@@ -3,7 +3,8 @@
 // each decoded frame must match the frame that went in, within what yuv420p H.264 loses; ffprobe
 // reports the frame count, size and duration (frames / fps). Then the failures: no ffmpeg on
 // PATH, a folder that cannot be written, ffmpeg killed mid-video (an error, not SIGPIPE), ffmpeg
-// reporting an error with exit status 0, and a writer dropped unfinished: none leaves a file.
+// failing mid-video (its status and stderr lines), ffmpeg reporting an error with exit status 0,
+// and a writer dropped unfinished: none leaves a file.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -206,6 +207,41 @@ TEST(VideoWriter, FfmpegErrorsFailTheVideoWhateverItsStatus) {
     signal(SIGXFSZ, old_handler);
     EXPECT_EQ(what.rfind("cannot write " + file.string() + ": ffmpeg exited with status ", 0), 0u) << what;
     EXPECT_NE(what.find("\n  ffmpeg: "), std::string::npos) << what;
+    EXPECT_NE(what.find("File too large"), std::string::npos) << what;
+    EXPECT_TRUE(fs::is_empty(dir));
+}
+
+// Frames of noise do not compress: ffmpeg fails on a write mid-video, exits with 1 and stops
+// reading; the add() that meets the closed pipe reports its status and messages.
+TEST(VideoWriter, FfmpegFailingMidVideoReportsItsMessages) {
+    REQUIRE_FFMPEG();
+    fs::path dir = fresh_dir("fsize_mid"), file = dir / "x.mp4";
+    struct rlimit old {};
+    getrlimit(RLIMIT_FSIZE, &old);
+    struct rlimit small = old;
+    small.rlim_cur = 4096;
+    auto old_handler = signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &small);
+    std::string what;
+    int added = 0;
+    try {
+        VideoWriter v(file.string(), 320, 240, 30.0);
+        Image noise = frame(0, 320, 240);
+        uint32_t seed = 12345;
+        for (added = 0; added < 400; ++added) {
+            for (uint8_t& b : noise.rgba) b = uint8_t((seed = seed * 1664525u + 1013904223u) >> 24);
+            v.add(noise);
+        }
+        v.finish();
+    } catch (const VideoError& e) { what = e.what(); }
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, old_handler);
+    EXPECT_LT(added, 400) << what;  // it failed before the end
+    EXPECT_EQ(what.rfind("cannot write " + file.string() + ": ffmpeg stopped reading frame " + std::to_string(added) +
+                             " (Broken pipe): ffmpeg exited with status 1\n  ffmpeg: ",
+                         0),
+              0u)
+        << what;
     EXPECT_NE(what.find("File too large"), std::string::npos) << what;
     EXPECT_TRUE(fs::is_empty(dir));
 }
