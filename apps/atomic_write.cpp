@@ -2,15 +2,19 @@
 //
 // The signal handler and the writer share one atomic word, so neither needs a lock (a handler may
 // run on any thread, including the runtime's worker threads):
-//   writing_ = 1 while a temporary may exist; the handler then only records the signal in
-//   pending_, and the writer exits with it once the temporary is gone;
+//   writing_ > 0 while a temporary may exist (it counts nested scopes); the handler then only
+//   records the signal in pending_, and the writer exits with it once the temporary is gone;
 //   writing_ = 0 otherwise; the handler prints its notice and calls _exit at once.
+// A tracked temporary (track_temporary) lives in a fixed buffer that the handler reads: tracked_
+// is set only while the buffer and the pid are complete.
 #include "apps/atomic_write.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -25,9 +29,19 @@ namespace {
 std::atomic<int> writing_{0};
 std::atomic<int> pending_{0};
 const char* notice_ = "weft";
+std::atomic<int> tracked_{0};
+std::atomic<int> tracked_pid_{0};
+char tracked_path_[4096];
 
 [[noreturn]] void exit_on(int sig) {
-    // async-signal-safe only: write(2) and _exit(2)
+    // async-signal-safe only: write(2), kill(2), waitpid(2), unlink(2) and _exit(2)
+    if (tracked_.exchange(0)) {
+        if (int pid = tracked_pid_.load(); pid > 0) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
+        }
+        unlink(tracked_path_);
+    }
     const char* tail = sig == SIGINT ? ": interrupted (SIGINT); finished files are complete, no temporary is left\n"
                                      : ": terminated (SIGTERM); finished files are complete, no temporary is left\n";
     ssize_t ignored = write(2, "\n", 1);
@@ -55,21 +69,32 @@ mode_t default_mode() {
     return mode;
 }
 
-struct WritingScope {
-    WritingScope() { writing_.store(1); }
-    ~WritingScope() {
-        writing_.store(0);
-        if (int sig = pending_.exchange(0)) exit_on(sig);
-    }
-};
-
 }  // namespace
+
+SignalsHeld::SignalsHeld() { writing_.fetch_add(1); }
+
+SignalsHeld::~SignalsHeld() {
+    if (writing_.fetch_sub(1) == 1)
+        if (int sig = pending_.exchange(0)) exit_on(sig);
+}
+
+void track_temporary(const std::string& path, int writer_pid) {
+    SignalsHeld held;
+    tracked_.store(0);
+    size_t n = std::min(path.size(), sizeof tracked_path_ - 1);
+    std::memcpy(tracked_path_, path.data(), n);
+    tracked_path_[n] = '\0';
+    tracked_pid_.store(writer_pid);
+    tracked_.store(1);
+}
+
+void untrack_temporary() { tracked_.store(0); }
 
 void exit_for_signal(int sig) { exit_on(sig); }
 
 void write_file_atomically(const std::string& path, const std::string& bytes) {
     mode_t mode = default_mode();
-    WritingScope scope;
+    SignalsHeld scope;
     std::vector<char> tmp(path.begin(), path.end());
     const char suffix[] = ".tmp.XXXXXX";
     tmp.insert(tmp.end(), suffix, suffix + sizeof suffix);  // with the terminating NUL

@@ -13,6 +13,11 @@
 // written is held until the temporary has been renamed or removed; any other time the process
 // exits at once. It also ignores SIGXFSZ, so that exceeding RLIMIT_FSIZE is an EFBIG error from
 // write() (reported, exit 1) instead of a core dump.
+//
+// A file that another process writes over a longer time (ffmpeg encoding `--video out.mp4`,
+// viewer/video_writer.h) is tracked instead: track_temporary(path, pid) makes a signal kill that
+// process (SIGKILL, then wait) and remove its temporary before the exit, until untrack_temporary().
+// Start it and track it inside a SignalsHeld scope, so that no signal lands in between.
 #pragma once
 
 #include <string>
@@ -29,5 +34,19 @@ void exit_cleanly_on_signals(const char* what);
 // signal the runtime caught first, such as a Ctrl-C that interrupted a launch
 // (runtime::LaunchInterrupted, runtime/cancel.h).
 [[noreturn]] void exit_for_signal(int sig);
+
+// While one lives, SIGINT / SIGTERM wait (as during write_file_atomically); they take effect when
+// the last one ends. Scopes nest.
+struct SignalsHeld {
+    SignalsHeld();
+    ~SignalsHeld();
+    SignalsHeld(const SignalsHeld&) = delete;
+    SignalsHeld& operator=(const SignalsHeld&) = delete;
+};
+
+// The temporary `path` that process `writer_pid` is writing: removed, and the process killed, if a
+// signal ends this process first. One at a time; a second call replaces the first.
+void track_temporary(const std::string& path, int writer_pid);
+void untrack_temporary();
 
 }  // namespace weft::apps

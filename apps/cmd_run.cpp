@@ -1,8 +1,13 @@
 // `weft run SCENE.toml`: load a scene file (docs/scene-format.md), simulate it frame by frame on a
-// device, and write per-frame particle positions (.npz for numpy, .ply for point-cloud tools).
+// device, and write per-frame particle positions (.npz for numpy, .ply for mesh and point-cloud
+// tools).
 //
 //   weft run scenes/bounce.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]
-//                               [--render DIR] [--allow-nonfinite]
+//                               [--render DIR] [--video FILE.mp4] [--allow-nonfinite]
+//
+// The output folder holds topology.npz (the model's index arrays, written once, before any step)
+// and frame_00000 (the initial state) to frame_NNNNN, every [output] every-th frame; a .ply frame
+// has the model's surface triangles as faces (docs/scene-format.md, "The output folder").
 //
 // stderr shows the scene's stability warnings and a progress bar; stdout gets a one-line summary
 // (frames, simulated seconds, wall time, steps per second). Frame files are written to a unique
@@ -18,6 +23,7 @@
 #include <cmath>
 #include <cstring>
 #include <cstdio>
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -25,12 +31,16 @@
 #include "apps/cli.h"
 #include "apps/nonfinite_report.h"
 #include "apps/npz.h"
+#include "apps/ply.h"
 #include "engine/integrator_registry.h"
 #include "engine/particle_grid.h"
 #include "engine/scene.h"
 #include "engine/stepper.h"
+#include "engine/topology.h"
 #ifdef WEFT_HAVE_VIEWER
+#include "apps/video_output.h"
 #include "viewer/frame_writer.h"
+#include "viewer/image.h"
 #endif
 #include "runtime/cancel.h"
 #include "runtime/errors.h"
@@ -52,11 +62,10 @@ void progress(int frame, int frames, bool tty) {
 
 void write_frame(const std::string& dir, int frame, const engine::SceneOutput& out, const std::vector<float>& q,
                  const std::vector<float>& qd, const std::vector<float>& body_q, const std::vector<float>& body_qd,
-                 const std::map<std::string, NpyArray>& grids) {
+                 const std::map<std::string, NpyArray>& grids, const std::vector<std::array<int32_t, 3>>& faces) {
     char name[32];
     snprintf(name, sizeof name, "frame_%05d", frame);
     std::string base = (std::filesystem::path(dir) / name).string();
-    int64_t n = int64_t(q.size() / 3);
     if (out.npz) {
         auto arr = [&](const std::vector<float>& v, int64_t cols) {
             NpyArray a;
@@ -77,14 +86,41 @@ void write_frame(const std::string& dir, int frame, const engine::SceneOutput& o
         }
         write_npz(base + ".npz", members);
     }
-    if (out.ply) {
-        std::ostringstream os;
-        os << "ply\nformat ascii 1.0\nelement vertex " << n
-           << "\nproperty float x\nproperty float y\nproperty float z\nend_header\n";
-        for (int64_t i = 0; i < n; ++i)
-            os << q[size_t(3 * i)] << " " << q[size_t(3 * i + 1)] << " " << q[size_t(3 * i + 2)] << "\n";
-        write_file_atomically(base + ".ply", os.str());
-    }
+    if (out.ply) write_file_atomically(base + ".ply", ply_text(q, faces));
+}
+
+// An int32 (rows x N) member of an .npz; a float32 (count) one copied from a Model array.
+template <size_t N>
+NpyArray int_rows(const std::vector<std::array<int32_t, N>>& rows) {
+    NpyArray a;
+    a.descr = "<i4";
+    a.shape = {int64_t(rows.size()), int64_t(N)};
+    a.data.resize(rows.size() * sizeof(rows[0]));
+    if (!rows.empty()) std::memcpy(a.data.data(), rows.data(), a.data.size());
+    return a;
+}
+
+NpyArray float_column(const engine::Array& array, int count) {
+    NpyArray a;
+    a.descr = "<f4";
+    a.shape = {int64_t(count)};
+    a.data.resize(size_t(count) * sizeof(float));
+    if (count > 0) array.copy_to_host(a.data.data(), a.data.size());
+    return a;
+}
+
+// DIR/topology.npz: what does not change between frames, so that a reader of the frames needs no
+// scene. Every member is present, with 0 rows when the model has none of it.
+void write_topology(const std::string& dir, const engine::Model& model, const engine::Topology& t) {
+    std::map<std::string, NpyArray> members;
+    members["tri_indices"] = int_rows(t.triangles);
+    members["tet_surface_indices"] = int_rows(t.tet_surface);
+    members["spring_indices"] = int_rows(t.springs);
+    members["edge_indices"] = int_rows(t.edges);
+    members["tet_indices"] = int_rows(t.tetrahedra);
+    members["particle_radius"] = float_column(model.particle_radius, model.particle_count);
+    members["particle_mass"] = float_column(model.particle_mass, model.particle_count);
+    write_npz((std::filesystem::path(dir) / "topology.npz").string(), members);
 }
 
 // The smoke grid's fields of a state, x fastest: (nz, ny, nx) cells and the three face arrays.
@@ -114,18 +150,26 @@ int cmd_run(const std::vector<std::string>& argv) {
         if (a == "--help" || a == "-h") {
             printf(
                 "usage: weft run SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]\n"
-                "                [--allow-nonfinite]\n"
-                "Simulates a scene file (docs/scene-format.md); writes frame_NNNNN.npz/.ply to --out or [output] dir.\n"
+                "                [--render DIR] [--video FILE.mp4] [--allow-nonfinite]\n"
+                "Simulates a scene file (docs/scene-format.md); writes to --out or [output] dir: topology.npz (the\n"
+                "model's triangles, springs, edges, tetrahedra) once, and frame_NNNNN.npz/.ply from frame 0 (the\n"
+                "initial state); a .ply frame has the model's surface triangles as faces.\n"
                 "On a cuda device each frame's substeps run as one CUDA graph; --no-graph launches them one by one.\n"
-                "--render DIR writes DIR/frame_NNNNN.png for frame 0 and every frame, as `weft view --headless` does.\n"
+                "--render DIR writes DIR/frame_NNNNN.png for frame 0 and every frame, as `weft view --headless` does;\n"
+                "--video FILE pipes the same 1280x720 frames to ffmpeg at the scene's fps (.mp4, .mov, .mkv, .webm).\n"
                 "Stops at the first frame that is not finite, naming the launch and the scene key behind it;\n"
                 "--allow-nonfinite writes every frame anyway (and still exits 1).\n");
             return 0;
         }
-    Args args(argv, {"device", "frames", "out", "render"}, {"quiet", "no-graph", "allow-nonfinite"});
+    Args args(argv, {"device", "frames", "out", "render", "video"}, {"quiet", "no-graph", "allow-nonfinite"});
     exit_cleanly_on_signals("weft run");
     if (args.positional().size() != 1)
         throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
+#ifdef WEFT_HAVE_VIEWER
+    if (auto v = args.get("video")) check_video_option(*v, "--render DIR");
+#else
+    if (args.get("video")) throw UsageError("--video needs the viewer, which this build does not have");
+#endif
     engine::Scene scene;
     try {
         scene = engine::load_scene(args.positional()[0]);
@@ -169,25 +213,42 @@ int cmd_run(const std::vector<std::string>& argv) {
     // A frame's substeps are one CUDA graph on cuda devices after the first frame (engine/stepper.h).
     bool graphs = !args.flag("no-graph") && integrator->info().can(engine::IntegratorCaps_GraphCapture);
     engine::FrameStepper stepper(model, a, b, scene.substeps, step, graphs);
-    if (!scene.output.dir.empty()) std::filesystem::create_directories(scene.output.dir);
     std::vector<float> q(size_t(model.particle_count) * 3), qd(q.size());
     std::vector<float> body_q(size_t(model.body_count) * 7), body_qd(size_t(model.body_count) * 6);
+    a.particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
+    a.particle_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
+    if (model.body_count > 0) {
+        a.body_q.copy_to_host(body_q.data(), body_q.size() * sizeof(float));
+        a.body_qd.copy_to_host(body_qd.data(), body_qd.size() * sizeof(float));
+    }
 #ifdef WEFT_HAVE_VIEWER
-    std::unique_ptr<viewer::FrameWriter> render;  // --render DIR: PNG frames (viewer/frame_writer.h)
+    // --render DIR: PNG frames (viewer/frame_writer.h); --video FILE: the same frames through ffmpeg.
+    // The video starts first, so that a path it cannot write stops the run before any file exists.
+    std::unique_ptr<VideoOutput> video;
+    if (auto v = args.get("video")) video = std::make_unique<VideoOutput>(*v, 1280, 720, double(scene.fps));
+    std::unique_ptr<viewer::FrameWriter> render;
     auto render_frame = [&](int frame, const engine::State& s) {
-        render->write(viewer::snapshot(model, s, integrator->renderables(model), scene.builder.shape_geo_src),
-                      viewer::frame_png_path(*args.get("render"), frame));
+        viewer::Image image =
+            render->render(viewer::snapshot(model, s, integrator->renderables(model), scene.builder.shape_geo_src));
+        if (auto dir = args.get("render")) viewer::write_png(viewer::frame_png_path(*dir, frame), image);
+        if (video) video->add(image);
     };
-    if (args.get("render")) {
-        std::filesystem::create_directories(*args.get("render"));
+    if (args.get("render") || video) {
+        if (auto dir = args.get("render")) std::filesystem::create_directories(*dir);
         render = std::make_unique<viewer::FrameWriter>(1280, 720);
         render_frame(0, a);
     }
 #else
     if (args.get("render")) throw UsageError("--render needs the viewer, which this build does not have");
 #endif
-    a.particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
-    a.particle_qd.copy_to_host(qd.data(), qd.size() * sizeof(float));
+    std::vector<std::array<int32_t, 3>> faces;  // the .ply frames' faces
+    if (!scene.output.dir.empty()) {
+        std::filesystem::create_directories(scene.output.dir);
+        engine::Topology topology = engine::model_topology(model);
+        faces = topology.surface();
+        write_topology(scene.output.dir, model, topology);
+        write_frame(scene.output.dir, 0, scene.output, q, qd, body_q, body_qd, smoke_grids(model, a), faces);
+    }
     std::vector<float> q_prev, qd_prev;  // the last finite frame, to explain a divergence
     const bool stop_nonfinite = !args.flag("allow-nonfinite");
     for (int frame = 1; frame <= scene.frames; ++frame) {
@@ -230,11 +291,14 @@ int cmd_run(const std::vector<std::string>& argv) {
             return 1;
         }
         if (!scene.output.dir.empty() && frame % scene.output.every == 0)
-            write_frame(scene.output.dir, frame, scene.output, q, qd, body_q, body_qd, smoke_grids(model, now));
+            write_frame(scene.output.dir, frame, scene.output, q, qd, body_q, body_qd, smoke_grids(model, now), faces);
         if (!quiet && (tty || frame == scene.frames || frame % std::max(1, scene.frames / 10) == 0))
             progress(frame, scene.frames, tty);
     }
     if (!quiet && tty && scene.frames > 0) fprintf(stderr, "\n");
+#ifdef WEFT_HAVE_VIEWER
+    if (video) video->finish();
+#endif
     double wall = std::chrono::duration<double>(Clock::now() - run_start).count();
     long steps = long(scene.frames) * scene.substeps;
     double sim_s = double(scene.frames) / scene.fps;

@@ -19,6 +19,7 @@ PACKAGES=(
   libmujoco-dev                                # tests only: MuJoCo 2.2.2 as the import's reference
   libglfw3-dev libimgui-dev libgl-dev xvfb     # viewer
   libegl-dev zlib1g-dev xauth                  # viewer: headless EGL rendering, PNG frames, xvfb-run
+  ffmpeg                                       # --video out.mp4 (weft view --headless, weft run --render), ffprobe in tests
   clang-format-14                              # scripts/format, and the format check among the tests
 )
 

@@ -5,11 +5,13 @@
 #include <GL/gl.h>
 #include <GLFW/glfw3.h>
 
+#include <exception>
 #include <filesystem>
 
 #include "runtime/errors.h"
 #include "viewer/frame_writer.h"
 #include "viewer/image.h"
+#include "viewer/video_writer.h"
 #include "viewer/window.h"
 
 namespace weft::viewer {
@@ -22,19 +24,36 @@ void on_scroll(GLFWwindow* w, double, double dy) {
 
 }  // namespace
 
-ScriptRenderer::ScriptRenderer(const std::string& title, int width, int height, const std::string& png_dir) : png_dir_(png_dir) {
-    if (png_dir.empty()) {
+ScriptRenderer::ScriptRenderer(const std::string& title, int width, int height, const std::string& png_dir,
+                               const std::string& video_path, double fps)
+    : png_dir_(png_dir) {
+    if (png_dir.empty() && video_path.empty()) {
         window_ = std::make_unique<Window>(title, width, height, true);
         renderer_ = std::make_unique<Renderer>();
         glfwSetWindowUserPointer(window_->handle(), &camera);
         glfwSetScrollCallback(window_->handle(), on_scroll);
     } else {
-        std::filesystem::create_directories(png_dir);
+        if (!video_path.empty()) {
+            std::filesystem::path parent = std::filesystem::path(video_path).parent_path();
+            if (!parent.empty()) std::filesystem::create_directories(parent);
+            video_ = std::make_unique<VideoWriter>(video_path, width, height, fps);
+        }
+        if (!png_dir.empty()) std::filesystem::create_directories(png_dir);
         writer_ = std::make_unique<FrameWriter>(width, height);
     }
 }
 
-ScriptRenderer::~ScriptRenderer() { close(); }
+ScriptRenderer::~ScriptRenderer() {
+    video_.reset();  // unfinished: ffmpeg stopped, the temporary removed
+    close();
+}
+
+void ScriptRenderer::finish() {
+    if (!video_) return;
+    std::unique_ptr<VideoWriter> video = std::move(video_);
+    video->finish();
+    written_.push_back(video->path());
+}
 
 void ScriptRenderer::begin_frame(double time) {
     if (in_frame_) throw runtime::RuntimeError("begin_frame: the previous frame has not ended (call end_frame first)");
@@ -64,9 +83,18 @@ void ScriptRenderer::end_frame() {
     in_frame_ = false;
     ++frames_;
     if (writer_) {
-        std::string path = frame_png_path(png_dir_, frames_ - 1);
-        writer_->write(frame_, path);
-        written_.push_back(path);
+        Image image = writer_->render(frame_);
+        if (!png_dir_.empty()) {
+            std::string path = frame_png_path(png_dir_, frames_ - 1);
+            write_png(path, image);
+            written_.push_back(path);
+        }
+        if (video_) try {
+                video_->add(image);
+            } catch (...) {  // ffmpeg is gone and the temporary removed: nothing left to finish
+                video_.reset();
+                throw;
+            }
         return;
     }
     if (closed_) return;
@@ -91,11 +119,16 @@ bool ScriptRenderer::is_running() const { return !closed_ && (!window_ || !windo
 
 void ScriptRenderer::close() {
     if (closed_) return;
+    std::exception_ptr video_error;  // the window or context goes even when the video fails
+    try {
+        finish();
+    } catch (...) { video_error = std::current_exception(); }
     closed_ = true;
     if (window_) window_->make_current();
     renderer_.reset();
     window_.reset();
     writer_.reset();
+    if (video_error) std::rethrow_exception(video_error);
 }
 
 }  // namespace weft::viewer

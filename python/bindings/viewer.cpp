@@ -6,6 +6,7 @@
 #include "python/bindings/bindings.h"
 #include "viewer/image.h"
 #include "viewer/script_renderer.h"
+#include "viewer/video_writer.h"
 #include "viewer/window.h"
 
 namespace py = pybind11;
@@ -14,14 +15,17 @@ namespace weft::python {
 
 void bind_viewer(py::module_& m) {
     using viewer::ScriptRenderer;
-    py::class_<ScriptRenderer>(m, "ScriptRenderer", "A window, or PNG frames in png_dir (viewer/script_renderer.h)")
-        .def(py::init<const std::string&, int, int, const std::string&>(), py::arg("title"), py::arg("width"), py::arg("height"),
-             py::arg("png_dir"))
+    py::class_<ScriptRenderer>(m, "ScriptRenderer",
+                               "A window, or PNG frames in png_dir and/or a video through ffmpeg (viewer/script_renderer.h)")
+        .def(py::init<const std::string&, int, int, const std::string&, const std::string&, double>(), py::arg("title"),
+             py::arg("width"), py::arg("height"), py::arg("png_dir"), py::arg("video_path") = "", py::arg("fps") = 60.0)
         .def("begin_frame", &ScriptRenderer::begin_frame)
         .def("render", &ScriptRenderer::render)
         .def("end_frame", &ScriptRenderer::end_frame, py::call_guard<py::gil_scoped_release>())
         .def("is_running", &ScriptRenderer::is_running)
-        .def("close", &ScriptRenderer::close)
+        .def("finish", &ScriptRenderer::finish, py::call_guard<py::gil_scoped_release>(),
+             "Completes the video (ffmpeg's exit status checked); its path joins `written`")
+        .def("close", &ScriptRenderer::close, py::call_guard<py::gil_scoped_release>())
         .def_property_readonly("time", &ScriptRenderer::time)
         .def_property_readonly("frames", &ScriptRenderer::frames)
         .def_property_readonly("written", &ScriptRenderer::written)
@@ -35,6 +39,8 @@ void bind_viewer(py::module_& m) {
         .def_property(
             "draw_grid", [](const ScriptRenderer& r) { return r.options.grid; },
             [](ScriptRenderer& r, bool on) { r.options.grid = on; });
+    m.def("find_ffmpeg", &viewer::find_ffmpeg, "The ffmpeg PATH finds, or '' (viewer/video_writer.h)");
+    m.def("is_video_path", &viewer::is_video_path, "Whether the path's extension is .mp4, .mov, .mkv or .webm");
     m.def(
         "display_available",
         [] {

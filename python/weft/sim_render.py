@@ -2,22 +2,26 @@
 
     renderer = wp.sim.render.SimRendererOpenGL(model, "cloth")       # a window
     renderer = wp.sim.render.SimRenderer(model, "out/frames")        # PNG frames, no display needed
+    renderer = wp.sim.render.SimRenderer(model, "out/drop.mp4")      # a video through ffmpeg
     for i in range(frames):
         ...
         renderer.begin_frame(sim_time)
         renderer.render(state)
         renderer.end_frame()
     renderer.save()                                                  # SimRenderer: the files written
+                                                                     # (a video is completed here)
 
 Both draw what the C++ viewer draws (viewer/script_renderer.h, docs/viewer.md): particles as lit
 spheres coloured by speed, cloth as two-sided lit triangles, springs as lines, static shapes and
 rigid bodies' shapes at their poses, the joints' frames as axes (show_joints=True), smoke density
 as a translucent volume, and the ground grid, with a shadow from the light above.
 SimRendererOpenGL opens a window (left drag orbits, right drag pans, the wheel zooms); SimRenderer
-writes path/frame_NNNNN.png at every end_frame, numbered from 0, rendering headless through EGL.
-Warp's show_rigid_contact_points and contact_points_radius, and any other keyword neither renderer
-knows, raise TypeError naming them; mesh shapes are not drawn (the model keeps only their distance
-fields).
+writes path/frame_NNNNN.png at every end_frame, numbered from 0, rendering headless through EGL,
+or, when path ends in .mp4, .mov, .mkv or .webm, pipes the frames to ffmpeg at `fps`
+(viewer/video_writer.h): save() or close() completes the file, and a renderer dropped before that
+leaves none. Warp's show_rigid_contact_points and contact_points_radius, and any other keyword
+neither renderer knows, raise TypeError naming them; mesh shapes are not drawn (the model keeps
+only their distance fields).
 """
 
 from . import _weft
@@ -29,7 +33,7 @@ _KNOWN = {"scaling", "fps", "up_axis", "screen_width", "screen_height", "show_pa
 
 
 class _Renderer:
-    def __init__(self, cls, model, path, png_dir, kwargs):
+    def __init__(self, cls, model, path, png_dir, kwargs, video_path=""):
         unknown = sorted(set(kwargs) - _KNOWN)
         if unknown:
             raise TypeError(f"{cls.__name__}() got unexpected keyword argument(s) {', '.join(repr(k) for k in unknown)}"
@@ -43,8 +47,11 @@ class _Renderer:
                                "not found; scripts/setup.sh installs them)")
         self.model = model
         self.fps = float(kwargs.get("fps", 60))
+        if video_path and not _weft.find_ffmpeg():
+            raise RuntimeError(f"{cls.__name__}: writing {video_path} needs ffmpeg, which is not on PATH: apt-get install "
+                               "ffmpeg, or give a folder to write PNG frames")
         self._cpp = _weft.ScriptRenderer(str(path), int(kwargs.get("screen_width", 1024)),
-                                         int(kwargs.get("screen_height", 768)), png_dir)
+                                         int(kwargs.get("screen_height", 768)), png_dir, video_path, self.fps)
         self._cpp.show_particles = bool(kwargs.get("show_particles", True))
         self._cpp.show_joints = bool(kwargs.get("show_joints", False))
         self._cpp.draw_grid = bool(kwargs.get("draw_grid", True))
@@ -97,11 +104,19 @@ class SimRendererOpenGL(_Renderer):
 
 class SimRenderer(_Renderer):
     """Headless PNG frames: path/frame_00000.png, frame_00001.png, ... one per end_frame (the
-    directory is created). Same keywords as SimRendererOpenGL."""
+    directory is created); or, when path ends in .mp4, .mov, .mkv or .webm, a video of those frames
+    at `fps` frames per second, encoded by ffmpeg (which must be on PATH; screen_width and
+    screen_height must be even). Same keywords as SimRendererOpenGL."""
 
     def __init__(self, model, path, **kwargs):
-        super().__init__(SimRenderer, model, str(path), str(path), kwargs)
+        path = str(path)
+        if _weft.is_video_path(path):
+            super().__init__(SimRenderer, model, path, "", kwargs, video_path=path)
+        else:
+            super().__init__(SimRenderer, model, path, path, kwargs)
 
     def save(self):
-        """The PNG files written so far, in order (each was written at its end_frame)."""
+        """The files written, in order: the PNG frames (each written at its end_frame), or the
+        video, completed now (RuntimeError with ffmpeg's status and messages if it failed)."""
+        self._cpp.finish()
         return list(self._cpp.written)

@@ -1,6 +1,7 @@
 // `weft run` end to end: the bounce scene for 20 frames, its summary line, and the frames it
-// writes (.npz read back and compared with the discrete free-fall answer, .ply vertex count);
-// a bad scene exits 1 with the loader's located message. Hostile conditions, each run as a
+// writes (.npz read back and compared with the discrete free-fall answer, .ply vertex count;
+// frame 0 is the initial state); topology.npz and the .ply faces against the model the scene
+// builds; a bad scene exits 1 with the loader's located message. Hostile conditions, each run as a
 // subprocess: SIGINT / SIGTERM mid-run, a symlink planted in the output folder, two runs writing
 // one folder, a file-size limit and a full file system, a diverging scene.
 #include <gtest/gtest.h>
@@ -23,6 +24,7 @@
 #include <thread>
 
 #include "apps/npz.h"
+#include "engine/scene.h"
 #include "runtime/device.h"
 
 namespace {
@@ -62,6 +64,18 @@ TEST(RunCommand, BounceWritesFramesThatMatchFreeFall) {
     std::string line, all;
     while (std::getline(ply, line)) all += line + "\n";
     EXPECT_EQ(all.rfind("ply\nformat ascii 1.0\nelement vertex 1\n", 0), 0u) << all;
+    EXPECT_EQ(all.find("element face"), std::string::npos) << "a lone particle has no surface";
+    // Frame 0 is the scene's initial state, before any step: y = 1 m, v = (1, 0, 0) m/s.
+    auto first = weft::apps::read_npz((dir / "frame_00000.npz").string());
+    float x0[3], v0[3];
+    std::memcpy(x0, first["particle_q"].data.data(), sizeof x0);
+    std::memcpy(v0, first["particle_qd"].data.data(), sizeof v0);
+    EXPECT_EQ(std::vector<float>(x0, x0 + 3), (std::vector<float>{0, 1, 0}));
+    EXPECT_EQ(std::vector<float>(v0, v0 + 3), (std::vector<float>{1, 0, 0}));
+    auto topology = weft::apps::read_npz((dir / "topology.npz").string());
+    EXPECT_EQ(topology["particle_radius"].shape, (std::vector<int64_t>{1}));
+    EXPECT_EQ(topology["tri_indices"].shape, (std::vector<int64_t>{0, 3}));
+    EXPECT_EQ(topology["tet_indices"].shape, (std::vector<int64_t>{0, 4}));
     for (const auto& e : std::filesystem::directory_iterator(dir)) EXPECT_NE(e.path().extension(), ".tmp");
     std::filesystem::remove_all(dir);
 }
@@ -159,6 +173,7 @@ TEST(RunCommand, SignalsLeaveNoTemporaries) {
             << slurp(log);
         EXPECT_EQ(temporaries(dir), std::vector<std::string>{});
         for (const auto& e : fs::directory_iterator(dir)) {  // every frame left is whole
+            if (e.path().filename() == "topology.npz") continue;
             auto npz = weft::apps::read_npz(e.path().string());
             EXPECT_EQ(npz["particle_q"].shape, (std::vector<int64_t>{4096, 3})) << e.path();
         }
@@ -209,8 +224,9 @@ TEST(RunCommand, ConcurrentRunsIntoOneFolder) {
     fs::remove_all(dir);
 }
 
-// A frame that does not fit (RLIMIT_FSIZE: EFBIG; a full file system: ENOSPC) is an error naming
-// the file and the reason, exit 1, and its partial temporary is removed.
+// A file that does not fit (RLIMIT_FSIZE: EFBIG; a full file system: ENOSPC) is an error naming
+// the file and the reason, exit 1, and its partial temporary is removed. The first file written
+// is topology.npz (221 KiB, most of it the cloth's springs), then frame 0 (96 KiB).
 TEST(RunCommand, FullDiskAndFileSizeLimitRemoveThePartialFrame) {
     if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT";
     fs::path dir = fresh_dir("fsize");
@@ -221,7 +237,7 @@ TEST(RunCommand, FullDiskAndFileSizeLimitRemoveThePartialFrame) {
                           &rc);
     EXPECT_EQ(rc, 1) << out;
     EXPECT_NE(
-        out.find("cannot write " + (dir / "frame_00001.npz").string() + ": write: File too large (the partial file was removed)"),
+        out.find("cannot write " + (dir / "topology.npz").string() + ": write: File too large (the partial file was removed)"),
         std::string::npos)
         << out;
     EXPECT_EQ(temporaries(dir), std::vector<std::string>{});
@@ -239,7 +255,7 @@ TEST(RunCommand, FullFileSystem) {
         run("unshare -rm sh -c 'mount -t tmpfs -o size=64k tmpfs " + dir.string() + " && " + kBin + " run " + kScenes +
                 "cloth_benchmark.toml --frames 2 --quiet --out " + dir.string() + "; echo rc=$?; ls -a " + dir.string() + "'",
             &rc);
-    EXPECT_NE(out.find("cannot write " + (dir / "frame_00001.npz").string() +
+    EXPECT_NE(out.find("cannot write " + (dir / "topology.npz").string() +
                        ": write: No space left on device (the partial file was removed)"),
               std::string::npos)
         << out;
@@ -322,6 +338,136 @@ TEST(RunCommand, DirectoryAsSceneAndSceneTooLargeForMemory) {
     out = run(kBin + " run " + scene.string(), &rc);
     EXPECT_EQ(rc, 1) << out;
     EXPECT_NE(out.find("'dim' makes the scene too large for memory: about "), std::string::npos) << out;
+    fs::remove(scene);
+}
+
+// A .ply file as a reader of the format sees it: the header's elements and properties, then the
+// vertex rows and the face lists.
+struct Ply {
+    std::vector<std::string> header;
+    std::vector<std::array<double, 3>> vertices;
+    std::vector<std::array<int32_t, 3>> faces;
+};
+
+Ply read_ply(const fs::path& path) {
+    std::ifstream in(path);
+    Ply ply;
+    std::string line;
+    size_t nv = 0, nf = 0;
+    while (std::getline(in, line) && line != "end_header") {
+        ply.header.push_back(line);
+        if (line.rfind("element vertex ", 0) == 0) nv = std::stoul(line.substr(15));
+        if (line.rfind("element face ", 0) == 0) nf = std::stoul(line.substr(13));
+    }
+    ply.vertices.resize(nv);
+    for (auto& v : ply.vertices) in >> v[0] >> v[1] >> v[2];
+    for (size_t i = 0; i < nf; ++i) {
+        int count = 0;
+        std::array<int32_t, 3> f{};
+        in >> count >> f[0] >> f[1] >> f[2];
+        EXPECT_EQ(count, 3);
+        ply.faces.push_back(f);
+    }
+    std::string rest;
+    EXPECT_FALSE(in >> rest) << "trailing data: " << rest;
+    return ply;
+}
+
+template <size_t N>
+std::vector<std::array<int32_t, N>> npz_rows(const weft::apps::NpyArray& a) {
+    EXPECT_EQ(a.descr, "<i4");
+    EXPECT_EQ(a.shape.size(), 2u);
+    EXPECT_EQ(a.shape[1], int64_t(N));
+    std::vector<std::array<int32_t, N>> rows(size_t(a.shape[0]));
+    std::memcpy(rows.data(), a.data.data(), a.data.size());
+    return rows;
+}
+
+// A shipped scene with .ply output as well, under a fresh name.
+fs::path with_ply(const std::string& scene, const fs::path& dir) {
+    std::string text = slurp(kScenes + scene);
+    text.replace(text.find("[output]"), 8, "[output]\nformats = [\"npz\", \"ply\"]");
+    fs::path copy = dir.string() + ".toml";
+    std::ofstream(copy) << text;
+    return copy;
+}
+
+// The cloth's .ply faces are the model's triangles, in order; topology.npz holds its triangles,
+// bending edges and springs as the scene's builder made them, once for the whole run.
+TEST(RunCommand, PlyFacesAndTopologyOfACloth) {
+    if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT";
+    fs::path dir = fresh_dir("ply_cloth"), scene = with_ply("cloth_drape.toml", dir);
+    int rc = 0;
+    std::string out = run(kBin + " run " + scene.string() + " --frames 4 --quiet --out " + dir.string(), &rc);
+    ASSERT_EQ(rc, 0) << out;
+    weft::engine::Scene ref = weft::engine::load_scene(scene.string());
+    const auto& b = ref.builder;
+    ASSERT_EQ(b.tri_indices.size(), 32u * 32 * 2);
+    for (int f : {0, 4}) {  // every = 4: frames 0 and 4
+        char name[32];
+        snprintf(name, sizeof name, "frame_%05d.ply", f);
+        Ply ply = read_ply(dir / name);
+        EXPECT_EQ(ply.header, (std::vector<std::string>{"ply", "format ascii 1.0", "element vertex 1089", "property float x",
+                                                        "property float y", "property float z", "element face 2048",
+                                                        "property list uchar int vertex_indices"}));
+        ASSERT_EQ(ply.faces.size(), b.tri_indices.size());
+        for (size_t i = 0; i < ply.faces.size(); ++i)
+            for (size_t k = 0; k < 3; ++k) ASSERT_EQ(ply.faces[i][k], b.tri_indices[i][k]) << i;
+        if (f == 0)
+            for (size_t i = 0; i < ply.vertices.size(); ++i)  // frame 0: the builder's positions, exactly
+                for (int k = 0; k < 3; ++k) ASSERT_EQ(float(ply.vertices[i][size_t(k)]), b.particle_q[i][k]) << i;
+    }
+    EXPECT_FALSE(fs::exists(dir / "frame_00001.ply"));
+    auto topology = weft::apps::read_npz((dir / "topology.npz").string());
+    auto tris = npz_rows<3>(topology["tri_indices"]);
+    auto edges = npz_rows<4>(topology["edge_indices"]);
+    ASSERT_EQ(tris.size(), b.tri_indices.size());
+    for (size_t i = 0; i < tris.size(); ++i)
+        for (size_t k = 0; k < 3; ++k) EXPECT_EQ(tris[i][k], b.tri_indices[i][k]);
+    ASSERT_EQ(edges.size(), b.edge_indices.size());
+    for (size_t i = 0; i < edges.size(); ++i)
+        for (size_t k = 0; k < 4; ++k) EXPECT_EQ(edges[i][k], b.edge_indices[i][k]);
+    EXPECT_EQ(npz_rows<2>(topology["spring_indices"]).size(), b.spring_indices.size() / 2);
+    EXPECT_EQ(npz_rows<3>(topology["tet_surface_indices"]).size(), 0u);
+    EXPECT_EQ(topology["particle_mass"].shape, (std::vector<int64_t>{1089}));
+    fs::remove_all(dir);
+    fs::remove(scene);
+}
+
+// The soft body's .ply faces are its skin: 4 (ab + bc + ca) triangles of a 6 x 3 x 3 block, each
+// on a face of the block, wound outward (the volume they enclose at frame 0 is the block's).
+TEST(RunCommand, PlyFacesOfASoftBodyAreItsSurface) {
+    if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT";
+    fs::path dir = fresh_dir("ply_soft"), scene = with_ply("soft_body_drop.toml", dir);
+    int rc = 0;
+    std::string out = run(kBin + " run " + scene.string() + " --frames 2 --quiet --out " + dir.string(), &rc);
+    ASSERT_EQ(rc, 0) << out;
+    weft::engine::Scene ref = weft::engine::load_scene(scene.string());
+    Ply ply = read_ply(dir / "frame_00000.ply");
+    ASSERT_EQ(ply.vertices.size(), 7u * 4 * 4);
+    ASSERT_EQ(ply.faces.size(), size_t(4 * (6 * 3 + 3 * 3 + 3 * 6)));
+    EXPECT_EQ(read_ply(dir / "frame_00002.ply").faces, ply.faces);
+    double volume = 0;
+    for (const auto& f : ply.faces) {
+        bool on_face = false;  // the three vertices share a grid coordinate at 0 or at the block's size
+        for (int axis = 0; axis < 3; ++axis) {
+            auto coord = [&](int32_t i) { return axis == 0 ? i % 7 : axis == 1 ? (i / 7) % 4 : i / 28; };
+            for (int side : {0, axis == 0 ? 6 : 3}) on_face |= coord(f[0]) == side && coord(f[1]) == side && coord(f[2]) == side;
+        }
+        EXPECT_TRUE(on_face) << f[0] << " " << f[1] << " " << f[2];
+        const auto &a = ply.vertices[size_t(f[0])], &b = ply.vertices[size_t(f[1])], &c = ply.vertices[size_t(f[2])];
+        volume +=
+            (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+    }
+    EXPECT_NEAR(volume, 6 * 3 * 3 * 0.1 * 0.1 * 0.1, 1e-5);
+    auto topology = weft::apps::read_npz((dir / "topology.npz").string());
+    auto tets = npz_rows<4>(topology["tet_indices"]);
+    ASSERT_EQ(tets.size(), ref.builder.tet_indices.size());
+    for (size_t i = 0; i < tets.size(); ++i)
+        for (size_t k = 0; k < 4; ++k) EXPECT_EQ(tets[i][k], ref.builder.tet_indices[i][k]);
+    EXPECT_EQ(npz_rows<3>(topology["tet_surface_indices"]), ply.faces);
+    EXPECT_EQ(npz_rows<3>(topology["tri_indices"]).size(), 0u);
+    fs::remove_all(dir);
     fs::remove(scene);
 }
 

@@ -98,7 +98,7 @@ TEST(ViewCommand, BadSceneShowsTheLocatedError) {
 TEST(ViewCommand, UsageErrors) {
     auto r = run_weft("view " + kScenes + "bounce.toml --headless");
     EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(r.out, "weft view: --headless writes PNG frames: give --png DIR\n");
+    EXPECT_EQ(r.out, "weft view: --headless writes PNG frames or a video: give --png DIR or --video FILE.mp4\n");
     r = run_weft("view " + kScenes + "bounce.toml --headless --png x --size 10y");
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.out, "weft view: --size expects WIDTHxHEIGHT, got '10y'\n");

@@ -1,6 +1,9 @@
 """wp.sim.render (python/weft/sim_render.py): Warp's begin_frame/render/end_frame loop writing PNG
-frames headless (SimRenderer) and drawing in a window (SimRendererOpenGL, under a display or
-xvfb-run), and the errors: unknown keywords, no display."""
+frames headless (SimRenderer) or a video through ffmpeg (SimRenderer with an .mp4 path; ffprobe
+and ffmpeg's decoder read it back against the PNG frames of the same states) and drawing in a
+window (SimRendererOpenGL, under a display or xvfb-run), and the errors: unknown keywords, no
+display, no ffmpeg."""
+import gc
 import os
 import shutil
 import subprocess
@@ -42,6 +45,73 @@ def test_sim_renderer_writes_a_png_per_frame(tmp_path):
     changed = sum(first[i:i + 3] != last[i:i + 3] for i in range(0, len(first), 4))
     assert changed > 10, "the ball fell between frames 0 and 2"
     assert abs(r.time - 2 * dt) < 1e-12
+
+
+_NO_FFMPEG = not (shutil.which("ffmpeg") and shutil.which("ffprobe"))
+
+
+@pytest.mark.skipif(_NO_FFMPEG, reason="ffmpeg / ffprobe are not installed (scripts/setup.sh installs ffmpeg)")
+def test_sim_renderer_writes_a_video(tmp_path):
+    model = _ball_model()
+    states = [model.state(), model.state()]
+    integrator = wp.sim.SemiImplicitIntegrator()
+    video = tmp_path / "out" / "ball.mp4"
+    size = dict(screen_width=160, screen_height=120, fps=30)
+    pngs = wp.sim.render.SimRenderer(model, tmp_path / "frames", **size)
+    mp4 = wp.sim.render.SimRenderer(model, video, **size)
+    dt = 1.0 / 30.0
+    for frame in range(5):
+        for r in (pngs, mp4):
+            r.begin_frame(frame * dt)
+            r.render(states[0])
+            r.end_frame()
+        for _ in range(10):
+            integrator.simulate(model, states[0], states[1], dt / 10)
+            states[0], states[1] = states[1], states[0]
+    assert not video.exists(), "the video appears when it is complete"
+    assert mp4.save() == [str(video)]
+    assert sorted(p.name for p in video.parent.iterdir()) == ["ball.mp4"]
+    probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                            "stream=width,height,nb_read_frames:format=duration", "-of", "default=noprint_wrappers=1",
+                            str(video)], capture_output=True, text=True, check=True).stdout
+    kv = dict(line.split("=", 1) for line in probe.split())
+    assert (kv["width"], kv["height"], kv["nb_read_frames"]) == ("160", "120", "5")
+    assert abs(float(kv["duration"]) - 5 / 30) < 1e-3
+    rgb = subprocess.run(["ffmpeg", "-v", "error", "-i", str(video), "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"],
+                         capture_output=True, check=True).stdout
+    n = 160 * 120
+    assert len(rgb) == 5 * n * 3
+    for frame, png in enumerate(pngs.save()):
+        _, _, rgba = _weft.read_png(png)
+        decoded = rgb[frame * n * 3:(frame + 1) * n * 3]
+        err = sum(abs(decoded[3 * i + c] - rgba[4 * i + c]) for i in range(0, n, 7) for c in range(3))
+        assert err / (3 * len(range(0, n, 7))) < 4.0, f"frame {frame} differs from its PNG"
+
+
+@pytest.mark.skipif(_NO_FFMPEG, reason="ffmpeg is not installed (scripts/setup.sh installs it)")
+def test_video_is_complete_on_close_and_absent_when_dropped(tmp_path):
+    model = _ball_model()
+    for name, finish in (("closed.mkv", True), ("dropped.mp4", False)):
+        r = wp.sim.render.SimRenderer(model, tmp_path / name, screen_width=64, screen_height=48)
+        r.begin_frame(0.0)
+        r.render(model.state())
+        r.end_frame()
+        if finish:
+            r.close()
+        del r
+        gc.collect()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["closed.mkv"]
+    with pytest.raises(RuntimeError, match="its frames are 65x48, and yuv420p video needs an even width and height"):
+        wp.sim.render.SimRenderer(model, tmp_path / "odd.mp4", screen_width=65, screen_height=48)
+
+
+def test_video_without_ffmpeg_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(RuntimeError) as e:
+        wp.sim.render.SimRenderer(_ball_model(), tmp_path / "ball.mp4")
+    assert str(e.value) == (f"SimRenderer: writing {tmp_path / 'ball.mp4'} needs ffmpeg, which is not on PATH: "
+                            "apt-get install ffmpeg, or give a folder to write PNG frames")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_frame_order_is_checked(tmp_path):
