@@ -38,9 +38,13 @@ find_package(glfw3 QUIET)
 find_package(OpenGL QUIET COMPONENTS OpenGL EGL)
 find_package(ZLIB QUIET)
 # viewer/ compiles Dear ImGui's GLFW and OpenGL 3 backends from Debian's examples folder, renders
-# headless through EGL and writes PNG files with zlib.
-if(glfw3_FOUND AND OpenGL_FOUND AND OpenGL_EGL_FOUND AND ZLIB_FOUND AND EXISTS /usr/include/imgui/imgui.h
-   AND EXISTS /usr/share/doc/libimgui-dev/examples/backends/imgui_impl_opengl3.cpp)
+# headless through EGL and writes PNG files with zlib. WEFT_IMGUI_ROOT is where libimgui-dev's files
+# are (/ on Debian; a folder its package was unpacked into elsewhere, as on the GPU machine).
+set(WEFT_IMGUI_ROOT "/" CACHE PATH "the root under which usr/include/imgui and libimgui-dev's examples are")
+set(WEFT_IMGUI_INCLUDE "${WEFT_IMGUI_ROOT}/usr/include/imgui")
+set(WEFT_IMGUI_BACKENDS "${WEFT_IMGUI_ROOT}/usr/share/doc/libimgui-dev/examples/backends")
+if(glfw3_FOUND AND OpenGL_FOUND AND OpenGL_EGL_FOUND AND ZLIB_FOUND AND EXISTS ${WEFT_IMGUI_INCLUDE}/imgui.h
+   AND EXISTS ${WEFT_IMGUI_BACKENDS}/imgui_impl_opengl3.cpp)
   set(_weft_viewer_default ON)
 endif()
 option(WEFT_WITH_VIEWER "Interactive viewer (GLFW + OpenGL + Dear ImGui)" ${_weft_viewer_default})

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/model_builder.h"
+#include "engine/topology.h"
 
 namespace weft::engine {
 
@@ -301,6 +302,9 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     m.tet_poses = up(m33, {m.tet_count}, poses3, true);
     m.tet_activations = up(f32, {m.tet_count}, std::vector<float>(size_t(m.tet_count), 0.0f), true);
     m.tet_materials = up(f32, {m.tet_count, 3}, flatten(tet_materials), true);
+    std::vector<std::array<int32_t, 3>> skin = tet_surface_triangles(tet_indices, q);
+    m.tet_surface_count = int(skin.size());
+    m.tet_surface_indices = up(i32, {m.tet_surface_count, 3}, flatten(skin), false);
 
     std::vector<float> scale;
     for (const auto& s : shape_geo_scale) scale.insert(scale.end(), {s.x(), s.y(), s.z()});

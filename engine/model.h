@@ -119,10 +119,13 @@ struct Model {
     Array edge_bending_properties;  // float (edge_count x 2): ke (N m/rad), kd
 
     // tetrahedra (soft bodies)
-    Array tet_indices;      // int32 (tet_count x 4)
-    Array tet_poses;        // mat33 (tet_count): inverse rest shape
-    Array tet_activations;  // float (tet_count)
-    Array tet_materials;    // float (tet_count x 3): k_mu, k_lambda (Pa), k_damp
+    Array tet_indices;  // int32 (tet_count x 4)
+    int tet_surface_count = 0;
+    Array tet_surface_indices;  // int32 (tet_surface_count x 3): the faces no two tetrahedra share, wound
+                                //   outward in the initial positions (engine/topology.h), for drawing
+    Array tet_poses;            // mat33 (tet_count): inverse rest shape
+    Array tet_activations;      // float (tet_count)
+    Array tet_materials;        // float (tet_count x 3): k_mu, k_lambda (Pa), k_damp
 
     // collision shapes: static (shape_body -1) or on a rigid body
     Array shape_body;           // int32 (shape_count): the body a shape is attached to, -1 = static

@@ -26,6 +26,15 @@ std::vector<Renderable> model_renderables(const Model& m) {
         r.indices = m.tri_indices;
         out.push_back(r);
     }
+    if (m.tet_surface_count > 0) {
+        Renderable r;
+        r.kind = RenderableKind::Surface;
+        r.name = "soft-body surface";
+        r.positions = "particle_q";
+        r.count = m.tet_surface_count;
+        r.indices = m.tet_surface_indices;
+        out.push_back(r);
+    }
     if (m.spring_count > 0) {
         Renderable r;
         r.kind = RenderableKind::Lines;

@@ -46,7 +46,7 @@ struct Renderable {
 };
 
 // Everything a model holds, each only when it has some: its particles, its triangles (as one
-// surface), its springs (as lines), its shapes (static and on bodies), its joints' frames (one
+// surface), its soft bodies' skin (a second surface), its springs (as lines), its shapes (static and on bodies), its joints' frames (one
 // Frames renderable on the parent side, one on the child side) and its smoke density (Volume).
 // MPM particles are particles. Every integrator draws what its model holds this way.
 std::vector<Renderable> model_renderables(const Model& model);

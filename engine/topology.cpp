@@ -68,11 +68,7 @@ Topology model_topology(const Model& m) {
     t.springs = host_rows<2>(m.spring_indices, m.spring_count);
     t.edges = host_rows<4>(m.edge_indices, m.edge_count);
     t.tetrahedra = host_rows<4>(m.tet_indices, m.tet_count);
-    if (!t.tetrahedra.empty()) {
-        std::vector<float> q(size_t(m.particle_count) * 3);
-        if (!q.empty()) m.particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
-        t.tet_surface = tet_surface_triangles(t.tetrahedra, q);
-    }
+    t.tet_surface = host_rows<3>(m.tet_surface_indices, m.tet_surface_count);  // finalize() derived it
     return t;
 }
 

@@ -4,9 +4,10 @@
 //   Topology t = model_topology(model);   // copies the index arrays of the model's device
 //   t.surface()                           // the triangles a mesh file shows: cloth, then soft-body skin
 //
-// A soft body is tetrahedra only; its surface is derived here: the faces that belong to exactly
-// one tetrahedron, wound so that their normal (b - a) x (c - a) points away from that
-// tetrahedron's fourth vertex in the model's initial positions (outward for a solid).
+// A soft body is tetrahedra only; its surface is derived here (by finalize(), into
+// Model::tet_surface_indices, which the viewer draws too): the faces that belong to exactly one
+// tetrahedron, wound so that their normal (b - a) x (c - a) points away from that tetrahedron's
+// fourth vertex in the builder's positions (outward for a solid).
 #pragma once
 
 #include <array>

@@ -27,12 +27,12 @@
 namespace weft::runtime {
 
 struct KernelTime {
-    std::string kernel;      // the kernel's name; "name (backward)" for adjoint launches
-    std::string where;       // "kernels/springs.py:40", or "" when unknown
-    std::string device;      // "cpu", "cuda:0"
-    long long threads = 0;   // the launch's size (product of dim)
-    double time_us = 0;      // measured, microseconds
-    uint64_t sequence = 0;   // 1, 2, ... over the process's timed launches
+    std::string kernel;     // the kernel's name; "name (backward)" for adjoint launches
+    std::string where;      // "kernels/springs.py:40", or "" when unknown
+    std::string device;     // "cpu", "cuda:0"
+    long long threads = 0;  // the launch's size (product of dim)
+    double time_us = 0;     // measured, microseconds
+    uint64_t sequence = 0;  // 1, 2, ... over the process's timed launches
 };
 
 class KernelTiming {

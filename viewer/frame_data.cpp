@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 
 #include "runtime/errors.h"
+#include "runtime/write_versions.h"
 #include "support/closest_name.h"
 
 namespace weft::viewer {
@@ -17,19 +19,26 @@ using Eigen::Vector3f;
 constexpr float kPi = 3.14159265358979f;
 constexpr float kPlaneHalfSize = 5.0f;  // m: an infinite plane shape is drawn as a 10 m square
 
+// The snapshot being taken reads model arrays through this cache (null: none).
+thread_local SnapshotCache* model_cache = nullptr;
+
+// A State array (read afresh) or, with `model_array`, one of the model's (through the cache).
 template <class T>
-std::vector<T> to_host(const engine::Array& a, size_t count, const char* what) {
+std::vector<T> to_host(const engine::Array& a, size_t count, const char* what, bool model_array = true) {
     size_t per = sizeof(T) / sizeof(float);
     if (!a.valid() || size_t(a.size()) * a.element_size() != count * sizeof(T))
         throw runtime::RuntimeError(std::string("viewer: ") + what + " has " + (a.valid() ? a.describe() : "no array") +
                                     ", expected " + std::to_string(count) + " x " + std::to_string(per) + " values");
     std::vector<T> v(count);
-    a.copy_to_host(v.data(), count * sizeof(T));
+    if (model_array && model_cache)
+        model_cache->read(a, v.data(), count * sizeof(T));
+    else
+        a.copy_to_host(v.data(), count * sizeof(T));
     return v;
 }
 
-std::vector<Vector3f> vec3s(const engine::Array& a, size_t count, const char* what) {
-    std::vector<float> f = to_host<float>(a, 3 * count, what);
+std::vector<Vector3f> vec3s(const engine::Array& a, size_t count, const char* what, bool model_array = true) {
+    std::vector<float> f = to_host<float>(a, 3 * count, what, model_array);
     std::vector<Vector3f> v(count);
     for (size_t i = 0; i < count; ++i) v[i] = Vector3f(f[3 * i], f[3 * i + 1], f[3 * i + 2]);
     return v;
@@ -41,8 +50,8 @@ struct Xform {
     Eigen::Quaternionf q = Eigen::Quaternionf::Identity();
 };
 
-std::vector<Xform> xforms(const engine::Array& a, size_t count, const char* what) {
-    std::vector<float> f = to_host<float>(a, 7 * count, what);
+std::vector<Xform> xforms(const engine::Array& a, size_t count, const char* what, bool model_array = true) {
+    std::vector<float> f = to_host<float>(a, 7 * count, what, model_array);
     std::vector<Xform> out(count);
     for (size_t i = 0; i < count; ++i) {
         const float* x = &f[7 * i];
@@ -59,7 +68,7 @@ std::vector<Xform> placed(const engine::State& state, const engine::Renderable& 
     if (r.positions.empty()) return local;
     std::vector<int> body = to_host<int>(r.body, local.size(), what);
     const engine::Array& q = engine::state_array(state, r.positions);
-    std::vector<Xform> poses = xforms(q, size_t(q.size()), "the body poses");
+    std::vector<Xform> poses = xforms(q, size_t(q.size()), "the body poses", false);
     std::vector<Xform> out = local;
     for (size_t i = 0; i < local.size(); ++i) {
         if (body[i] < 0) continue;
@@ -216,8 +225,46 @@ float VolumeData::sigma() const {
     return kVolumeOpacity / std::max(thin == 1 ? cell : side, 1e-12f);
 }
 
+SnapshotCache::~SnapshotCache() {
+    for (auto& [key, e] : entries_) runtime::unwatch_writes(e.allocation);
+}
+
+void SnapshotCache::read(const engine::Array& a, void* dst, size_t bytes) {
+    if (a.device().is_host_memory()) {
+        a.copy_to_host(dst, bytes);
+        return;
+    }
+    const std::pair<const void*, size_t> key{a.data(), bytes};
+    const void* allocation = runtime::allocation_of(a);
+    for (auto& [k, e] : entries_)
+        if (k == key && e.allocation == allocation) {
+            uint64_t version = runtime::write_version(allocation).version;
+            if (version != e.version) {
+                a.copy_to_host(e.bytes.data(), bytes);
+                e.version = version;
+                ++copies_;
+            }
+            std::memcpy(dst, e.bytes.data(), bytes);
+            return;
+        }
+    Entry e;
+    e.allocation = allocation;
+    runtime::watch_writes(allocation);
+    e.version = runtime::write_version(allocation).version;
+    e.bytes.resize(bytes);
+    a.copy_to_host(e.bytes.data(), bytes);
+    ++copies_;
+    std::memcpy(dst, e.bytes.data(), bytes);
+    entries_.push_back({key, std::move(e)});
+}
+
 FrameData snapshot(const engine::Model& model, const engine::State& state, const std::vector<engine::Renderable>& renderables,
-                   const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options) {
+                   const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options, SnapshotCache* cache) {
+    struct UseCache {
+        SnapshotCache* previous;
+        explicit UseCache(SnapshotCache* c) : previous(model_cache) { model_cache = c; }
+        ~UseCache() { model_cache = previous; }
+    } use_cache(cache);
     static std::atomic<uint64_t> snapshots{0};
     FrameData f;
     std::vector<Frames> frames;
@@ -231,7 +278,7 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
             case engine::RenderableKind::Particles: {
                 ParticleData p;
                 p.name = r.name;
-                p.positions = vec3s(engine::state_array(state, r.positions), n, "the particle positions");
+                p.positions = vec3s(engine::state_array(state, r.positions), n, "the particle positions", false);
                 p.radius = to_host<float>(r.radius, n, "the particle radii");
                 p.colors.assign(n, options.uniform);
                 if (options.quantity != "none") {
@@ -252,7 +299,7 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                         if (per * n * sizeof(float) != size_t(a.size()) * a.element_size())
                             throw runtime::RuntimeError("viewer: cannot colour " + std::to_string(n) + " particles by '" +
                                                         options.quantity + "', " + a.describe() + " is not per particle");
-                        std::vector<float> raw = to_host<float>(a, per * n, options.quantity.c_str());
+                        std::vector<float> raw = to_host<float>(a, per * n, options.quantity.c_str(), false);
                         for (size_t i = 0; i < n; ++i)
                             values[i] = Eigen::Map<Eigen::VectorXf>(raw.data() + per * i, Eigen::Index(per)).norm();
                     }
@@ -274,7 +321,7 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                 MeshData m;
                 m.name = r.name;
                 const engine::Array& q = engine::state_array(state, r.positions);
-                m.positions = vec3s(q, size_t(q.size()), "the surface positions");
+                m.positions = vec3s(q, size_t(q.size()), "the surface positions", false);
                 std::vector<int> idx = to_host<int>(r.indices, 3 * n, "the surface triangles");
                 m.indices.assign(idx.begin(), idx.end());
                 // Area-weighted vertex normals: the sum of the (unnormalised) face normals around a vertex.
@@ -295,7 +342,7 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                 LineData l;
                 l.name = r.name;
                 const engine::Array& q = engine::state_array(state, r.positions);
-                l.positions = vec3s(q, size_t(q.size()), "the line positions");
+                l.positions = vec3s(q, size_t(q.size()), "the line positions", false);
                 std::vector<int> idx = to_host<int>(r.indices, 2 * n, "the line indices");
                 l.indices.assign(idx.begin(), idx.end());
                 f.lines.push_back(std::move(l));
@@ -328,7 +375,7 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                 v.origin = Vector3f(r.origin[0], r.origin[1], r.origin[2]);
                 v.cell = r.cell;
                 size_t cells = size_t(r.dims[0]) * size_t(r.dims[1]) * size_t(r.dims[2]);
-                v.values = to_host<float>(engine::state_array(state, r.positions), cells, "the volume's values");
+                v.values = to_host<float>(engine::state_array(state, r.positions), cells, "the volume's values", false);
                 v.value_hi = 0.0f;
                 for (float x : v.values)
                     if (std::isfinite(x)) v.value_hi = std::max(v.value_hi, x);

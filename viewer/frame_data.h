@@ -87,6 +87,33 @@ struct ColorOptions {
     Eigen::Vector3f uniform{0.85f, 0.55f, 0.2f};
 };
 
+// Host copies of the arrays snapshots read that a model keeps between frames (radii, triangle,
+// spring and shape arrays), for arrays in device memory (cuda): a snapshot then copies only what
+// the state changes. Each cached allocation is watched (runtime/write_versions.h), so a write to it
+// through the runtime (assign, a launch, a copy from the host) makes the next snapshot copy it
+// again. Arrays in host memory (cpu, sim) are always read afresh (a numpy view can write them
+// unseen, and their copy is a memcpy). Not thread-safe: one cache per snapshotting thread.
+class SnapshotCache {
+public:
+    SnapshotCache() = default;
+    ~SnapshotCache();
+    SnapshotCache(const SnapshotCache&) = delete;
+    SnapshotCache& operator=(const SnapshotCache&) = delete;
+
+    // Copies `bytes` of `a` into `dst`, from the cache when `a` is cached and unchanged.
+    void read(const engine::Array& a, void* dst, size_t bytes);
+    size_t copies() const { return copies_; }  // reads that went to the device
+
+private:
+    struct Entry {
+        const void* allocation = nullptr;
+        uint64_t version = 0;
+        std::vector<unsigned char> bytes;
+    };
+    std::vector<std::pair<std::pair<const void*, size_t>, Entry>> entries_;  // (data, bytes) -> copy
+    size_t copies_ = 0;
+};
+
 // The colour map (a blue-to-yellow ramp, dark to bright so it reads in grey too): t in [0, 1].
 Eigen::Vector3f color_map(float t);
 
@@ -102,7 +129,9 @@ const std::vector<std::string>& color_quantity_names();
 // joint frames become three line sets (x red, y green, z blue), each axis 4% of the scene's
 // diagonal long (1 cm to 1 m). Throws runtime::RuntimeError for an unknown quantity
 // (with a did-you-mean) or an array of another length.
+// `cache` (nullable) keeps the model's arrays between snapshots (SnapshotCache).
 FrameData snapshot(const engine::Model& model, const engine::State& state, const std::vector<engine::Renderable>& renderables,
-                   const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options = {});
+                   const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options = {},
+                   SnapshotCache* cache = nullptr);
 
 }  // namespace weft::viewer

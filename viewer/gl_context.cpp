@@ -1,9 +1,11 @@
-// viewer/gl_context.cpp: EGL surfaceless display, a config-less OpenGL 3.3 core context
-// (EGL_KHR_no_config_context), made current with no surface.
+// viewer/gl_context.cpp: EGL surfaceless display (or, where there is none, the first EGL device),
+// a config-less OpenGL 3.3 core context (EGL_KHR_no_config_context), made current with no surface.
 #include "viewer/gl_context.h"
 
 #include <EGL/egl.h>
 #include <dlfcn.h>
+
+#include <cstring>
 #include <EGL/eglext.h>
 #include <GL/gl.h>
 
@@ -38,8 +40,20 @@ HeadlessContext::HeadlessContext() {
     if (!get_display) throw runtime::RuntimeError("headless OpenGL: EGL has no eglGetPlatformDisplayEXT");
     EGLDisplay display = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
     EGLint major = 0, minor = 0;
-    if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor))
-        throw runtime::RuntimeError(egl_error("opening Mesa's surfaceless EGL platform"));
+    if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor)) {
+        // Without the surfaceless platform (NVIDIA's EGL may lack it), the first EGL device
+        // (EGL_EXT_platform_device), as headless NVIDIA machines are driven.
+        std::string surfaceless = egl_error("opening Mesa's surfaceless EGL platform");
+        auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+        EGLDeviceEXT devices[8];
+        EGLint count = 0;
+        display = EGL_NO_DISPLAY;
+        if (query_devices && query_devices(8, devices, &count) && count > 0)
+            display = get_display(EGL_PLATFORM_DEVICE_EXT, devices[0], nullptr);
+        if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor))
+            throw runtime::RuntimeError(surfaceless + "; " +
+                                        egl_error("opening the first EGL device").substr(std::strlen("headless OpenGL: ")));
+    }
     if (!eglBindAPI(EGL_OPENGL_API)) throw runtime::RuntimeError(egl_error("eglBindAPI(OpenGL)"));
     const EGLint attributes[] = {
         EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,

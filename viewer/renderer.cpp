@@ -282,6 +282,8 @@ Matrix4f ortho(float half, float near_plane, float far_plane) {
 struct Renderer::Impl {
     GLuint mesh = 0, depth = 0, particles = 0, lines = 0, ground = 0, volume = 0;
     GLuint volume_texture = 0;
+    GLuint offscreen_fbo = 0, offscreen_color = 0, offscreen_depth = 0;  // render_offscreen's target
+    int offscreen_width = 0, offscreen_height = 0, offscreen_samples = 0;
     GLuint vao = 0, position_buffer = 0, normal_buffer = 0, index_buffer = 0;
     GLuint particle_vao = 0, corner_buffer = 0, center_buffer = 0, radius_buffer = 0, color_buffer = 0;
     GLuint shadow_fbo = 0, shadow_texture = 0;
@@ -397,6 +399,11 @@ Renderer::~Renderer() {
     Impl& g = *impl_;
     for (GLuint p : {g.mesh, g.depth, g.particles, g.lines, g.ground, g.volume}) glDeleteProgram(p);
     glDeleteTextures(1, &g.volume_texture);
+    if (g.offscreen_fbo) {
+        glDeleteFramebuffers(1, &g.offscreen_fbo);
+        glDeleteRenderbuffers(1, &g.offscreen_color);
+        glDeleteRenderbuffers(1, &g.offscreen_depth);
+    }
     GLuint buffers[] = {g.position_buffer, g.normal_buffer, g.index_buffer, g.corner_buffer,
                         g.center_buffer,   g.radius_buffer, g.color_buffer};
     glDeleteBuffers(7, buffers);
@@ -630,6 +637,35 @@ Image Renderer::render_image(const FrameData& frame, const OrbitCamera& camera, 
     glDeleteRenderbuffers(2, color);
     glDeleteRenderbuffers(1, &depth);
     return image;
+}
+
+void Renderer::render_offscreen(const FrameData& frame, const OrbitCamera& camera, int width, int height,
+                                const RenderOptions& o) {
+    Impl& g = *impl_;
+    const int samples = std::max(o.samples, 1);
+    if (!g.offscreen_fbo || g.offscreen_width != width || g.offscreen_height != height || g.offscreen_samples != samples) {
+        if (!g.offscreen_fbo) {
+            glGenFramebuffers(1, &g.offscreen_fbo);
+            glGenRenderbuffers(1, &g.offscreen_color);
+            glGenRenderbuffers(1, &g.offscreen_depth);
+        }
+        glBindRenderbuffer(GL_RENDERBUFFER, g.offscreen_color);
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
+        glBindRenderbuffer(GL_RENDERBUFFER, g.offscreen_depth);
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, width, height);
+        glBindFramebuffer(GL_FRAMEBUFFER, g.offscreen_fbo);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, g.offscreen_color);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, g.offscreen_depth);
+        if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+            throw runtime::RuntimeError("viewer: the offscreen framebuffer is incomplete");
+        g.offscreen_width = width, g.offscreen_height = height, g.offscreen_samples = samples;
+    }
+    GLint previous = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
+    glBindFramebuffer(GL_FRAMEBUFFER, g.offscreen_fbo);
+    render(frame, camera, width, height, o);
+    glFinish();
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
 }
 
 }  // namespace weft::viewer

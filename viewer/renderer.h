@@ -55,6 +55,12 @@ public:
     Image render_image(const FrameData& frame, const OrbitCamera& camera, int width, int height,
                        const RenderOptions& options = {});
 
+    // Draws into an offscreen framebuffer of this size (kept between calls, multisampled as
+    // render_image's) and waits until the GPU has finished it: the cost of a window's frame without
+    // a window or a read-back, for benchmarks (bench/viewer/viewer_bench.cpp).
+    void render_offscreen(const FrameData& frame, const OrbitCamera& camera, int width, int height,
+                          const RenderOptions& options = {});
+
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;

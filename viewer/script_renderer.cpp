@@ -71,7 +71,11 @@ void ScriptRenderer::render(const engine::Model& model, const engine::State& sta
         if (r.kind == engine::RenderableKind::Frames && !show_joints) continue;
         parts.push_back(r);
     }
-    frame_ = snapshot(model, state, parts, {}, colors);
+    if (&model != cached_model_ || !cache_) {
+        cache_ = std::make_unique<SnapshotCache>();
+        cached_model_ = &model;
+    }
+    frame_ = snapshot(model, state, parts, {}, colors, cache_.get());
     if (!fitted_) {
         fit_camera(writer_ ? writer_->camera() : camera, frame_);
         fitted_ = true;

@@ -67,6 +67,8 @@ private:
     std::unique_ptr<VideoWriter> video_;
     std::string png_dir_;
     FrameData frame_;
+    std::unique_ptr<SnapshotCache> cache_;  // of the model last rendered (a new one for another model)
+    const engine::Model* cached_model_ = nullptr;
     bool fitted_ = false, closed_ = false, in_frame_ = false;
     double time_ = 0;
     int frames_ = 0;

@@ -88,6 +88,7 @@ void Session::build(const runtime::Device& device) {
     auto integrator = engine::create_integrator(scene_.solver, scene_.solver_options);
     model_ = std::move(model);
     integrator_ = std::move(integrator);
+    cache_ = std::make_unique<SnapshotCache>();
     a_ = std::make_unique<engine::State>(model_->state());
     b_ = std::make_unique<engine::State>(model_->state());
     control_ = model_->control();
@@ -196,6 +197,7 @@ void Session::switch_device(const std::string& device) {
     b_ = std::move(moved.b_);
     control_ = moved.control_;
     integrator_ = std::move(moved.integrator_);
+    cache_ = std::move(moved.cache_);
     current_ = moved.current_;
     make_stepper();  // its step lambda must capture this session, not the temporary
 }
@@ -225,7 +227,8 @@ float Session::parameter(const std::string& name) const {
 }
 
 FrameData Session::snapshot(const ColorOptions& colors) const {
-    return viewer::snapshot(*model_, *current_, integrator_->renderables(*model_), scene_.builder.shape_geo_src, colors);
+    return viewer::snapshot(*model_, *current_, integrator_->renderables(*model_), scene_.builder.shape_geo_src, colors,
+                            cache_.get());
 }
 
 }  // namespace weft::viewer

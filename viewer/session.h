@@ -110,6 +110,7 @@ private:
     engine::State* current_ = nullptr;
     int frame_ = 0;
     bool graphs_ = true;
+    std::unique_ptr<SnapshotCache> cache_;  // the model's arrays on the host; new with each model
 };
 
 }  // namespace weft::viewer
