@@ -173,8 +173,8 @@ int main(int argc, char** argv) {
         viewer::Renderer renderer;
         std::ostringstream md;
         std::string profiles;
-        md << "viewer_bench on " << device << ", " << width << "x" << height << ", " << frames << " frames; OpenGL: "
-           << viewer::gl_description() << "\n\n"
+        md << "viewer_bench on " << device << ", " << width << "x" << height << ", " << frames
+           << " frames; OpenGL: " << viewer::gl_description() << "\n\n"
            << "| cloth | particles | springs | sim ms/frame | + snapshot | + render (view) | overhead (view - sim) / sim | "
               "window fps (1000 / view) |\n|---|---|---|---|---|---|---|---|\n";
         for (int dx : sizes) {
@@ -189,8 +189,10 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
         }
         md << profiles;
-        if (!out_path.empty()) std::ofstream(out_path) << md.str();
-        else std::fputs(("\n" + md.str()).c_str(), stdout);
+        if (!out_path.empty())
+            std::ofstream(out_path) << md.str();
+        else
+            std::fputs(("\n" + md.str()).c_str(), stdout);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "viewer_bench: %s\n", e.what());
         return 1;

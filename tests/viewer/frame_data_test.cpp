@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/model_builder.h"
+#include "runtime/device.h"
 #include "runtime/errors.h"
 
 namespace weft::viewer {
@@ -198,6 +199,36 @@ TEST(FrameDataTest, JointFramesAreAxesAtBothSidesOfEachJoint) {
         }
     EXPECT_EQ(f.lines[0].name, "joint parent frames x");
     EXPECT_EQ(f.lines[5].name, "joint child frames z");
+}
+
+TEST(FrameDataTest, SnapshotCacheCopiesAModelArrayAgainOnlyAfterAWrite) {
+    // On a cuda device the cache keeps the radii between snapshots and copies them again once they
+    // were written through the runtime; positions (State) are read every time. On the cpu nothing
+    // is cached (a numpy view could write host memory unseen).
+    for (const char* device : {"cpu", "cuda:0"}) {
+        if (!runtime::device_available(runtime::parse_device(device))) continue;
+        engine::ModelBuilder b;
+        b.add_particle(Vector3f(0, 1, 0), Vector3f::Zero(), 1.0f, 0.25f);
+        b.add_particle(Vector3f(1, 1, 0), Vector3f::Zero(), 1.0f, 0.5f);
+        engine::Model m = b.finalize(device);
+        engine::State s = m.state();
+        SnapshotCache cache;
+        FrameData f = snapshot(m, s, engine::model_renderables(m), {}, {}, &cache);
+        size_t first = cache.copies();
+        FrameData g = snapshot(m, s, engine::model_renderables(m), {}, {}, &cache);
+        EXPECT_EQ(g.particles[0].radius, (std::vector<float>{0.25f, 0.5f}));
+        const bool device_memory = std::string(device) != "cpu";
+        EXPECT_EQ(first, device_memory ? 1u : 0u) << device;
+        EXPECT_EQ(cache.copies(), first) << device << ": nothing changed, nothing copied";
+        std::vector<float> radius = {0.75f, 0.125f};
+        m.particle_radius.copy_from_host(radius.data(), sizeof(float) * 2);
+        std::vector<float> q = {0, 2, 0, 1, 3, 0};
+        s.particle_q.copy_from_host(q.data(), sizeof(float) * 6);
+        FrameData h = snapshot(m, s, engine::model_renderables(m), {}, {}, &cache);
+        EXPECT_EQ(h.particles[0].radius, radius) << device;
+        EXPECT_TRUE(h.particles[0].positions[1].isApprox(Vector3f(1, 3, 0))) << device;
+        EXPECT_EQ(cache.copies(), device_memory ? first + 1 : 0u) << device;
+    }
 }
 
 TEST(FrameDataTest, SmokeDensityIsAVolumeOfTheStatesValues) {
