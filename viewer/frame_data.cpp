@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "runtime/errors.h"
 #include "runtime/write_versions.h"
@@ -35,6 +36,18 @@ std::vector<T> to_host(const engine::Array& a, size_t count, const char* what, b
     else
         a.copy_to_host(v.data(), count * sizeof(T));
     return v;
+}
+
+// A model's index array as an IndexList: through the cache when there is one (the same storage
+// while the array is unchanged), else converted afresh.
+IndexList index_list(const engine::Array& a, size_t count, const char* what) {
+    if (!a.valid() || size_t(a.size()) * a.element_size() != count * sizeof(int32_t))
+        throw runtime::RuntimeError(std::string("viewer: ") + what + " has " + (a.valid() ? a.describe() : "no array") +
+                                    ", expected " + std::to_string(count) + " indices");
+    if (model_cache) return model_cache->indices(a, count);
+    std::vector<int32_t> raw(count);
+    a.copy_to_host(raw.data(), count * sizeof(int32_t));
+    return IndexList(std::vector<uint32_t>(raw.begin(), raw.end()));
 }
 
 std::vector<Vector3f> vec3s(const engine::Array& a, size_t count, const char* what, bool model_array = true) {
@@ -102,7 +115,7 @@ void add_grid(MeshData& m, int rows, int cols, At at, Normal normal) {
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {
             uint32_t i = base + uint32_t(r * (cols + 1) + c), j = i + 1, k = i + uint32_t(cols + 1), l = k + 1;
-            m.indices.insert(m.indices.end(), {i, j, k, j, l, k});
+            m.indices.insert_back({i, j, k, j, l, k});
         }
 }
 
@@ -258,6 +271,28 @@ void SnapshotCache::read(const engine::Array& a, void* dst, size_t bytes) {
     entries_.push_back({key, std::move(e)});
 }
 
+IndexList SnapshotCache::indices(const engine::Array& a, size_t count) {
+    const size_t bytes = count * sizeof(int32_t);
+    const std::pair<const void*, size_t> key{a.data(), bytes};
+    auto it = std::find_if(lists_.begin(), lists_.end(), [&](const auto& e) { return e.first == key; });
+    if (it != lists_.end() && !a.device().is_host_memory()) {
+        // Device memory: unchanged while its cached bytes are (the write version says so).
+        const void* allocation = runtime::allocation_of(a);
+        for (const auto& [k, e] : entries_)
+            if (k == key && e.allocation == allocation && e.version == runtime::write_version(allocation).version)
+                return it->second.list;
+    }
+    std::vector<int32_t> raw(count);
+    read(a, raw.data(), bytes);
+    if (it != lists_.end() && it->second.from == raw) return it->second.list;
+    IndexList list(std::vector<uint32_t>(raw.begin(), raw.end()));
+    if (it != lists_.end())
+        it->second = {std::move(raw), list};
+    else
+        lists_.push_back({key, {std::move(raw), list}});
+    return list;
+}
+
 FrameData snapshot(const engine::Model& model, const engine::State& state, const std::vector<engine::Renderable>& renderables,
                    const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options, SnapshotCache* cache) {
     struct UseCache {
@@ -268,6 +303,13 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
     static std::atomic<uint64_t> snapshots{0};
     FrameData f;
     std::vector<Frames> frames;
+    // Each State array of positions is read once per snapshot (particles, surfaces and lines share one).
+    std::map<std::string, std::vector<Vector3f>> read_vec3;
+    auto state_vec3 = [&](const std::string& name, size_t count, const char* what) -> const std::vector<Vector3f>& {
+        auto it = read_vec3.find(name);
+        if (it != read_vec3.end() && it->second.size() == count) return it->second;
+        return read_vec3[name] = vec3s(engine::state_array(state, name), count, what, false);
+    };
     f.serial = ++snapshots;
     f.ground = model.ground;
     f.ground_plane = Eigen::Vector4f(model.ground_plane[0], model.ground_plane[1], model.ground_plane[2], model.ground_plane[3]);
@@ -278,7 +320,7 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
             case engine::RenderableKind::Particles: {
                 ParticleData p;
                 p.name = r.name;
-                p.positions = vec3s(engine::state_array(state, r.positions), n, "the particle positions", false);
+                p.positions = state_vec3(r.positions, n, "the particle positions");
                 p.radius = to_host<float>(r.radius, n, "the particle radii");
                 p.colors.assign(n, options.uniform);
                 if (options.quantity != "none") {
@@ -321,9 +363,8 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                 MeshData m;
                 m.name = r.name;
                 const engine::Array& q = engine::state_array(state, r.positions);
-                m.positions = vec3s(q, size_t(q.size()), "the surface positions", false);
-                std::vector<int> idx = to_host<int>(r.indices, 3 * n, "the surface triangles");
-                m.indices.assign(idx.begin(), idx.end());
+                m.positions = state_vec3(r.positions, size_t(q.size()), "the surface positions");
+                m.indices = index_list(r.indices, 3 * n, "the surface triangles");
                 // Area-weighted vertex normals: the sum of the (unnormalised) face normals around a vertex.
                 m.normals.assign(m.positions.size(), Vector3f::Zero());
                 for (size_t t = 0; t < n; ++t) {
@@ -342,9 +383,8 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                 LineData l;
                 l.name = r.name;
                 const engine::Array& q = engine::state_array(state, r.positions);
-                l.positions = vec3s(q, size_t(q.size()), "the line positions", false);
-                std::vector<int> idx = to_host<int>(r.indices, 2 * n, "the line indices");
-                l.indices.assign(idx.begin(), idx.end());
+                l.positions = state_vec3(r.positions, size_t(q.size()), "the line positions");
+                l.indices = index_list(r.indices, 2 * n, "the line indices");
                 f.lines.push_back(std::move(l));
                 break;
             }
@@ -401,7 +441,7 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                     uint32_t base = uint32_t(l.positions.size());
                     l.positions.push_back(x.p);
                     l.positions.push_back(x.p + length * (x.q * Vector3f::Unit(axis)));
-                    l.indices.insert(l.indices.end(), {base, base + 1});
+                    l.indices.insert_back({base, base + 1});
                 }
                 f.lines.push_back(std::move(l));
             }

@@ -11,7 +11,10 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <array>
+#include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,39 @@
 #include "engine/renderable.h"
 
 namespace weft::viewer {
+
+// Vertex indices that snapshots of one model share: a copy shares the storage until one of them is
+// changed (copy on write), so a model's springs or triangles are converted once, and a renderer can
+// keep them uploaded while the same storage comes back (storage()).
+class IndexList {
+public:
+    IndexList() = default;
+    IndexList(std::initializer_list<uint32_t> v) : data_(std::make_shared<std::vector<uint32_t>>(v)) {}
+    explicit IndexList(std::vector<uint32_t> v) : data_(std::make_shared<std::vector<uint32_t>>(std::move(v))) {}
+
+    size_t size() const { return data_ ? data_->size() : 0; }
+    bool empty() const { return size() == 0; }
+    uint32_t operator[](size_t i) const { return (*data_)[i]; }
+    const uint32_t* begin() const { return data_ ? data_->data() : nullptr; }
+    const uint32_t* end() const { return begin() + size(); }
+    const uint32_t* data() const { return begin(); }
+    bool operator==(const std::vector<uint32_t>& v) const { return size() == v.size() && std::equal(begin(), end(), v.begin()); }
+
+    void push_back(uint32_t i) { own().push_back(i); }
+    void insert_back(std::initializer_list<uint32_t> v) { own().insert(own().end(), v); }
+    // The storage, shared by every copy of this list (null when empty).
+    const std::shared_ptr<const std::vector<uint32_t>> storage() const { return data_; }
+
+private:
+    std::vector<uint32_t>& own() {
+        if (!data_)
+            data_ = std::make_shared<std::vector<uint32_t>>();
+        else if (data_.use_count() > 1)
+            data_ = std::make_shared<std::vector<uint32_t>>(*data_);
+        return *data_;
+    }
+    std::shared_ptr<std::vector<uint32_t>> data_;
+};
 
 struct ParticleData {
     std::string name;
@@ -32,7 +68,7 @@ struct MeshData {
     std::string name;
     std::vector<Eigen::Vector3f> positions;        // m, world space (vertices)
     std::vector<Eigen::Vector3f> normals;          // unit, per vertex (vertices)
-    std::vector<uint32_t> indices;                 // 3 per triangle
+    IndexList indices;                             // 3 per triangle
     Eigen::Vector3f color{0.8f, 0.8f, 0.8f};       // front faces (counter-clockwise seen from outside)
     Eigen::Vector3f back_color{0.8f, 0.8f, 0.8f};  // back faces; surfaces are lit on both sides
 };
@@ -40,7 +76,7 @@ struct MeshData {
 struct LineData {
     std::string name;
     std::vector<Eigen::Vector3f> positions;  // m
-    std::vector<uint32_t> indices;           // 2 per line
+    IndexList indices;                       // 2 per line
     Eigen::Vector3f color{0.9f, 0.9f, 0.9f};
 };
 
@@ -102,6 +138,9 @@ public:
 
     // Copies `bytes` of `a` into `dst`, from the cache when `a` is cached and unchanged.
     void read(const engine::Array& a, void* dst, size_t bytes);
+    // `count` int32 indices of `a` as an IndexList: the same storage for as long as `a` is unchanged
+    // (on any device: a list is only rebuilt when the bytes it came from differ).
+    IndexList indices(const engine::Array& a, size_t count);
     size_t copies() const { return copies_; }  // reads that went to the device
 
 private:
@@ -111,6 +150,11 @@ private:
         std::vector<unsigned char> bytes;
     };
     std::vector<std::pair<std::pair<const void*, size_t>, Entry>> entries_;  // (data, bytes) -> copy
+    struct Converted {
+        std::vector<int32_t> from;  // the array's bytes the list was made from
+        IndexList list;
+    };
+    std::vector<std::pair<std::pair<const void*, size_t>, Converted>> lists_;
     size_t copies_ = 0;
 };
 

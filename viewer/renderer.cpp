@@ -283,6 +283,36 @@ struct Renderer::Impl {
     GLuint mesh = 0, depth = 0, particles = 0, lines = 0, ground = 0, volume = 0;
     GLuint volume_texture = 0;
     GLuint offscreen_fbo = 0, offscreen_color = 0, offscreen_depth = 0;  // render_offscreen's target
+    // Line indices kept uploaded while their storage lives (IndexList::storage): a model's springs
+    // are uploaded once, not every frame. Entries whose storage died are dropped each render.
+    struct KeptIndices {
+        std::weak_ptr<const std::vector<uint32_t>> storage;
+        GLuint buffer = 0;
+    };
+    std::vector<KeptIndices> kept_indices;
+
+    GLuint line_indices(const IndexList& list) {
+        auto storage = list.storage();
+        for (KeptIndices& k : kept_indices)
+            if (!k.storage.owner_before(storage) && !storage.owner_before(k.storage)) return k.buffer;
+        KeptIndices k;
+        k.storage = storage;
+        glGenBuffers(1, &k.buffer);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, k.buffer);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(list.size() * sizeof(uint32_t)), list.data(), GL_STATIC_DRAW);
+        kept_indices.push_back(k);
+        return k.buffer;
+    }
+    void drop_dead_indices() {
+        for (size_t i = 0; i < kept_indices.size();)
+            if (kept_indices[i].storage.expired()) {
+                glDeleteBuffers(1, &kept_indices[i].buffer);
+                kept_indices[i] = kept_indices.back();
+                kept_indices.pop_back();
+            } else {
+                ++i;
+            }
+    }
     int offscreen_width = 0, offscreen_height = 0, offscreen_samples = 0;
     GLuint vao = 0, position_buffer = 0, normal_buffer = 0, index_buffer = 0;
     GLuint particle_vao = 0, corner_buffer = 0, center_buffer = 0, radius_buffer = 0, color_buffer = 0;
@@ -399,6 +429,7 @@ Renderer::~Renderer() {
     Impl& g = *impl_;
     for (GLuint p : {g.mesh, g.depth, g.particles, g.lines, g.ground, g.volume}) glDeleteProgram(p);
     glDeleteTextures(1, &g.volume_texture);
+    for (const Impl::KeptIndices& k : g.kept_indices) glDeleteBuffers(1, &k.buffer);
     if (g.offscreen_fbo) {
         glDeleteFramebuffers(1, &g.offscreen_fbo);
         glDeleteRenderbuffers(1, &g.offscreen_color);
@@ -532,13 +563,15 @@ void Renderer::render(const FrameData& frame, const OrbitCamera& camera, int wid
     glUseProgram(g.lines);
     set(g.lines, "u_vp", vp);
     glBindVertexArray(g.vao);
+    g.drop_dead_indices();
     for (const LineData& l : frame.lines) {
         if (l.indices.empty()) continue;
         upload(g.position_buffer, GL_ARRAY_BUFFER, l.positions);
-        upload(g.index_buffer, GL_ELEMENT_ARRAY_BUFFER, l.indices);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.line_indices(l.indices));
         set(g.lines, "u_color", l.color);
         glDrawElements(GL_LINES, GLsizei(l.indices.size()), GL_UNSIGNED_INT, nullptr);
     }
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.index_buffer);  // the vao's own, for the next frame's meshes
 
     // Volumes last: they are translucent, and blend over everything opaque in front of or behind
     // them (depth-tested against what is in front, not against what is inside them).

@@ -204,12 +204,14 @@ TEST(FrameDataTest, JointFramesAreAxesAtBothSidesOfEachJoint) {
 TEST(FrameDataTest, SnapshotCacheCopiesAModelArrayAgainOnlyAfterAWrite) {
     // On a cuda device the cache keeps the radii between snapshots and copies them again once they
     // were written through the runtime; positions (State) are read every time. On the cpu nothing
-    // is cached (a numpy view could write host memory unseen).
+    // is cached (a numpy view could write host memory unseen). Index lists keep one storage while
+    // their array's contents are unchanged, on every device.
     for (const char* device : {"cpu", "cuda:0"}) {
         if (!runtime::device_available(runtime::parse_device(device))) continue;
         engine::ModelBuilder b;
         b.add_particle(Vector3f(0, 1, 0), Vector3f::Zero(), 1.0f, 0.25f);
         b.add_particle(Vector3f(1, 1, 0), Vector3f::Zero(), 1.0f, 0.5f);
+        b.add_spring(0, 1, 10.0f, 0.0f);
         engine::Model m = b.finalize(device);
         engine::State s = m.state();
         SnapshotCache cache;
@@ -217,8 +219,12 @@ TEST(FrameDataTest, SnapshotCacheCopiesAModelArrayAgainOnlyAfterAWrite) {
         size_t first = cache.copies();
         FrameData g = snapshot(m, s, engine::model_renderables(m), {}, {}, &cache);
         EXPECT_EQ(g.particles[0].radius, (std::vector<float>{0.25f, 0.5f}));
+        // The springs' indices: one storage for both snapshots (a renderer keeps it uploaded).
+        ASSERT_EQ(g.lines.size(), 1u);
+        EXPECT_TRUE(g.lines[0].indices == (std::vector<uint32_t>{0, 1}));
+        EXPECT_EQ(g.lines[0].indices.storage(), f.lines[0].indices.storage()) << device;
         const bool device_memory = std::string(device) != "cpu";
-        EXPECT_EQ(first, device_memory ? 1u : 0u) << device;
+        EXPECT_EQ(first, device_memory ? 2u : 0u) << device;  // the radii and the spring indices
         EXPECT_EQ(cache.copies(), first) << device << ": nothing changed, nothing copied";
         std::vector<float> radius = {0.75f, 0.125f};
         m.particle_radius.copy_from_host(radius.data(), sizeof(float) * 2);
@@ -228,6 +234,12 @@ TEST(FrameDataTest, SnapshotCacheCopiesAModelArrayAgainOnlyAfterAWrite) {
         EXPECT_EQ(h.particles[0].radius, radius) << device;
         EXPECT_TRUE(h.particles[0].positions[1].isApprox(Vector3f(1, 3, 0))) << device;
         EXPECT_EQ(cache.copies(), device_memory ? first + 1 : 0u) << device;
+        EXPECT_EQ(h.lines[0].indices.storage(), f.lines[0].indices.storage()) << device;
+        int reversed[2] = {1, 0};
+        m.spring_indices.copy_from_host(reversed, sizeof reversed);
+        FrameData k = snapshot(m, s, engine::model_renderables(m), {}, {}, &cache);
+        EXPECT_TRUE(k.lines[0].indices == (std::vector<uint32_t>{1, 0})) << device;
+        EXPECT_NE(k.lines[0].indices.storage(), f.lines[0].indices.storage()) << device;
     }
 }
 
