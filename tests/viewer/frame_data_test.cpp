@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/viewer/viewer_test_util.h"
+
 #include "engine/model_builder.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
@@ -15,6 +17,7 @@ namespace {
 using Eigen::Vector3f;
 
 TEST(FrameDataTest, ParticlesColouredBySpeed) {
+    WEFT_REQUIRE_CPU_DEVICE();
     engine::ModelBuilder b;
     b.add_particle(Vector3f(0, 1, 0), Vector3f(0, 0, 0), 1.0f, 0.1f);
     b.add_particle(Vector3f(1, 1, 0), Vector3f(3, 4, 0), 1.0f, 0.2f);  // speed 5
@@ -44,6 +47,7 @@ TEST(FrameDataTest, ParticlesColouredBySpeed) {
 }
 
 TEST(FrameDataTest, UnknownQuantityIsAnErrorWithDidYouMean) {
+    WEFT_REQUIRE_CPU_DEVICE();
     engine::ModelBuilder b;
     b.add_particle(Vector3f(0, 1, 0), Vector3f(0, 0, 0), 1.0f, 0.1f);
     engine::Model m = b.finalize("cpu");
@@ -59,6 +63,7 @@ TEST(FrameDataTest, UnknownQuantityIsAnErrorWithDidYouMean) {
 }
 
 TEST(FrameDataTest, ClothNormalsAndSprings) {
+    WEFT_REQUIRE_CPU_DEVICE();
     // A flat 2 x 2 cloth in the x-z plane wound so that its normals point up (+y).
     engine::ModelBuilder b;
     for (int j = 0; j < 3; ++j)
@@ -80,6 +85,7 @@ TEST(FrameDataTest, ClothNormalsAndSprings) {
 }
 
 TEST(FrameDataTest, ShapesAreClosedAndWoundOutward) {
+    WEFT_REQUIRE_CPU_DEVICE();
     engine::ModelBuilder b;
     b.add_shape_sphere(Vector3f(0, 1, 0), 0.5f);
     b.add_shape_box(Vector3f(2, 1, 0), 0.3f, 0.4f, 0.5f, engine::Quat(Eigen::AngleAxisf(0.7f, Vector3f(1, 1, 0).normalized())));
@@ -132,6 +138,7 @@ void set_body_pose(engine::State& s, int b, const Vector3f& p, const Eigen::Quat
 }
 
 TEST(FrameDataTest, ShapesOnBodiesFollowTheStatesBodyPoses) {
+    WEFT_REQUIRE_CPU_DEVICE();
     // A box offset (0.5, 0, 0) and turned 90 degrees about z on body 1, a sphere on body 0, a static
     // sphere. Moving and turning body 1 in the State moves the box's vertices by body * local; the
     // static shape stays where the model put it.
@@ -166,6 +173,7 @@ TEST(FrameDataTest, ShapesOnBodiesFollowTheStatesBodyPoses) {
 }
 
 TEST(FrameDataTest, JointFramesAreAxesAtBothSidesOfEachJoint) {
+    WEFT_REQUIRE_CPU_DEVICE();
     // A revolute joint from the world to a body: the parent frame at (0, 2, 0) in the world, the
     // child frame at (0, 0.5, 0) in the body, turned about x. Axes are drawn from each frame's origin
     // along its x, y and z, the same length for all.
@@ -244,6 +252,7 @@ TEST(FrameDataTest, SnapshotCacheCopiesAModelArrayAgainOnlyAfterAWrite) {
 }
 
 TEST(FrameDataTest, SmokeDensityIsAVolumeOfTheStatesValues) {
+    WEFT_REQUIRE_CPU_DEVICE();
     engine::ModelBuilder b;
     b.smoke.resolution = {4, 3, 2};
     b.smoke.cell_size = 0.25f;

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/viewer/viewer_test_util.h"
+
 #include <map>
 
 #include "runtime/errors.h"
@@ -60,6 +62,7 @@ TEST(FrameProfileTest, OneSimulatedFrame) {
 }
 
 TEST(FrameProfileTest, MeasuredFrameOnCpuHasTheSimulatedFramesKernels) {
+    WEFT_REQUIRE_CPU_DEVICE();
     // The same frame measured on the cpu (runtime/kernel_timing.h) and predicted on sim:h200: the
     // same kernels with the same launch counts; measured times add up to the frame's, shares to 1.
     engine::Scene scene = engine::load_scene(WEFT_SOURCE_DIR "/scenes/spring_chain.toml");

@@ -68,6 +68,7 @@ struct KnownScene {
 class RendererTest : public ::testing::TestWithParam<ContextKind> {};
 
 TEST_P(RendererTest, ObjectsAppearWhereTheProjectionSaysInTheirColour) {
+    WEFT_REQUIRE_CPU_DEVICE();
     WEFT_REQUIRE_CONTEXT(GetParam(), ctx);
     KnownScene s;
     OrbitCamera cam;
@@ -128,6 +129,7 @@ TEST_P(RendererTest, ObjectsAppearWhereTheProjectionSaysInTheirColour) {
 }
 
 TEST_P(RendererTest, MovingTheParticleMovesItsPixels) {
+    WEFT_REQUIRE_CPU_DEVICE();
     // The same check from another side: a particle moved by 0.5 m shows at the new projection and
     // leaves background where it was (a renderer that ignores positions fails here).
     WEFT_REQUIRE_CONTEXT(GetParam(), ctx);
@@ -153,6 +155,7 @@ TEST_P(RendererTest, MovingTheParticleMovesItsPixels) {
 }
 
 TEST_P(RendererTest, GroundReceivesTheParticleShadow) {
+    WEFT_REQUIRE_CPU_DEVICE();
     // With the light straight above, the ground under a particle is darker than the ground beside it.
     WEFT_REQUIRE_CONTEXT(GetParam(), ctx);
     engine::ModelBuilder b;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/viewer/viewer_test_util.h"
+
 #include <cmath>
 
 #include "runtime/errors.h"
@@ -42,6 +44,7 @@ std::vector<std::vector<float>> trajectory(int frames, const std::vector<std::st
 }
 
 TEST(SessionTest, SwitchingDevicesKeepsTheTrajectoryBitIdentical) {
+    WEFT_REQUIRE_CPU_DEVICE();
     auto straight = trajectory(30, {"cpu"});
     auto switched = trajectory(30, {"cpu", "cpu"});  // rebuilt on the cpu every 10 frames
     ASSERT_EQ(straight.size(), switched.size());
@@ -51,6 +54,7 @@ TEST(SessionTest, SwitchingDevicesKeepsTheTrajectoryBitIdentical) {
 }
 
 TEST(SessionTest, SwitchingToTheSimulatorAndBackMatchesTheCpu) {
+    WEFT_REQUIRE_CPU_DEVICE();
     std::vector<DeviceChoice> choices = device_choices();
     auto sim = std::find_if(choices.begin(), choices.end(), [](const DeviceChoice& c) { return c.device == "sim:h200"; });
     ASSERT_NE(sim, choices.end());
@@ -82,6 +86,7 @@ TEST(SessionTest, SwitchingToTheSimulatorAndBackMatchesTheCpu) {
 }
 
 TEST(SessionTest, GravityEditMatchesFreeFall) {
+    WEFT_REQUIRE_CPU_DEVICE();
     // One free particle, gravity edited to -2 m/s^2 then to +3: after n steps of symplectic Euler
     // from rest, y = y0 + g dt^2 n (n + 1) / 2.
     engine::Scene s = engine::parse_scene(
@@ -146,6 +151,7 @@ TEST(SessionTest, CancelledFrameLeavesTheStateAsItWas) {
 }
 
 TEST(SessionTest, AFailedSwitchStaysOnTheDevice) {
+    WEFT_REQUIRE_CPU_DEVICE();
     Session s(chain());
     s.step_frame();
     std::vector<float> before = positions(s);
@@ -157,6 +163,7 @@ TEST(SessionTest, AFailedSwitchStaysOnTheDevice) {
 }
 
 TEST(SessionTest, DeviceChoicesSayWhyNot) {
+    WEFT_REQUIRE_CPU_DEVICE();
     std::vector<DeviceChoice> choices = device_choices();
     ASSERT_GE(choices.size(), 3u);
     EXPECT_EQ(choices[0].device, "cpu");

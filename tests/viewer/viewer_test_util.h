@@ -17,8 +17,17 @@
 #include <memory>
 #include <string>
 
+#include "runtime/device.h"
 #include "viewer/gl_context.h"
 #include "viewer/window.h"
+
+// Tests that build their models on the cpu device skip where the build has none (the GPU machine
+// builds without LLVM).
+#define WEFT_REQUIRE_CPU_DEVICE()                                                       \
+    do {                                                                                \
+        if (!weft::runtime::device_available(weft::runtime::parse_device("cpu")))       \
+            GTEST_SKIP() << "this build has no cpu device (it was built without LLVM)"; \
+    } while (0)
 
 namespace weft::viewer::test {
 
