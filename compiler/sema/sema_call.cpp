@@ -20,6 +20,13 @@ const ast::Expr* keyword(const ast::Expr& call, const char* name) {
     return nullptr;
 }
 
+// The first keyword of `call` that is not in `allowed`, or null.
+const ast::Keyword* unknown_keyword(const ast::Expr& call, std::initializer_list<const char*> allowed) {
+    for (const auto& k : call.keywords)
+        if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k.name == a; })) return &k;
+    return nullptr;
+}
+
 }  // namespace
 
 std::vector<ExprPtr> Sema::lower_args(const ast::Expr& call) {
@@ -378,6 +385,10 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
         return fold(ir::make_select(c, t, f, loc));
     }
     if (name == "identity") {
+        if (const ast::Keyword* k = unknown_keyword(call, {"n", "dtype"})) {
+            error(DiagId::err_keyword_arg, k->loc, {k->name, "builtin 'identity'"});
+            return nullptr;
+        }
         const ast::Expr* n = keyword(call, "n");
         const ast::Expr* dt = keyword(call, "dtype");
         if (!n && !call.args.empty()) n = call.args[0].get();
@@ -400,6 +411,30 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
         for (int64_t i = 0; i < size * size; ++i)
             elems.push_back(ir::make_float(i / size == i % size ? 1.0 : 0.0, scalar_type(s->scalar), loc));
         return ir::make_construct(mt, elems, loc);
+    }
+    if (name == "quat_identity" || name == "transform_identity") {
+        // (0, 0, 0, 1); the transform's translation is zero. dtype= picks the scalar (float32 by default).
+        if (const ast::Keyword* k = unknown_keyword(call, {"dtype"})) {
+            error(DiagId::err_keyword_arg, k->loc, {k->name, "builtin '" + name + "'"});
+            return nullptr;
+        }
+        const ast::Expr* dt = keyword(call, "dtype");
+        if (!call.args.empty()) {
+            error(DiagId::err_arg_count, loc, {name, "0 (and dtype=)", std::to_string(call.args.size())});
+            return nullptr;
+        }
+        Type s = dt ? resolve_type(*dt) : float32_type();
+        if (!s) return nullptr;
+        if (!is_float(s) || !is_scalar(s)) {
+            error(DiagId::err_type_mismatch, dt ? dt->loc : loc, {"a float dtype", type_name(s)});
+            return nullptr;
+        }
+        Type st = scalar_type(s->scalar);
+        std::vector<ExprPtr> elems;
+        int zeros = name == "quat_identity" ? 3 : 6;
+        for (int i = 0; i < zeros; ++i) elems.push_back(ir::make_float(0.0, st, loc));
+        elems.push_back(ir::make_float(1.0, st, loc));
+        return ir::make_construct(name == "quat_identity" ? quat_type(s->scalar) : transform_type(s->scalar), elems, loc);
     }
     if (name == "matrix_from_rows" || name == "matrix_from_cols") {
         std::vector<ExprPtr> args = lower_args(call);

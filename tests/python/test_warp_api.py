@@ -66,6 +66,26 @@ def test_python_scope_builtins_agree_with_the_kernel_builtins():
         wp.mul(wp.vec3(1.0), wp.vec3(2.0))
 
 
+@wp.kernel
+def identities_in_a_kernel(q: wp.array(dtype=wp.quat), t: wp.array(dtype=wp.transform), qd: wp.array(dtype=wp.quatd),
+                           td: wp.array(dtype=wp.transformd)):
+    q[0] = wp.quat_identity()
+    t[0] = wp.transform_identity()
+    qd[0] = wp.quat_identity(dtype=wp.float64)
+    td[0] = wp.transform_identity(dtype=wp.float64)
+
+
+def test_identities_in_a_kernel_match_python_scope():
+    # wp.quat_identity() / wp.transform_identity() inside a kernel (float32 by default, dtype= for
+    # float64) give what they give in Python scope: (0, 0, 0, 1) and a zero translation.
+    arrays = [wp.full(1, 7.0, dtype=d) for d in (wp.quat, wp.transform, wp.quatd, wp.transformd)]
+    wp.launch(identities_in_a_kernel, dim=1, inputs=arrays)
+    assert arrays[0].numpy().tolist() == [list(wp.quat_identity())]
+    assert arrays[1].numpy().tolist() == [list(wp.transform_identity())]
+    assert arrays[2].numpy().dtype == np.float64 and arrays[2].numpy().tolist() == [[0.0, 0.0, 0.0, 1.0]]
+    assert arrays[3].numpy().tolist() == [[0.0] * 6 + [1.0]]
+
+
 def test_scoped_timer_times_a_block(capsys):
     times = {}
     with wp.ScopedTimer("work", dict=times) as timer:
