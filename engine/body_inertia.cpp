@@ -38,6 +38,17 @@ MassProperties shape_mass_properties(int geo_type, const Eigen::Vector3d& s, dou
         const double ia = mc * (0.25 * r * r + h * h / 3.0) + ms * (0.4 * r * r + h * h + 0.75 * h * r);
         const double ib = (0.5 * mc + 0.4 * ms) * r * r;
         p.inertia.diagonal() << ia, ib, ia;
+    } else if (geo_type == GEO_CYLINDER) {
+        const double r = s.x(), h = s.y();
+        p.mass = kPi * r * r * 2.0 * h * rho;
+        const double ia = p.mass * (0.25 * r * r + h * h / 3.0);
+        p.inertia.diagonal() << ia, 0.5 * p.mass * r * r, ia;
+    } else if (geo_type == GEO_CONE) {
+        const double r = s.x(), h = s.y();  // base radius at +h, apex at -h
+        p.mass = kPi * r * r * 2.0 * h * rho / 3.0;
+        p.com = Eigen::Vector3d(0.0, 0.5 * h, 0.0);  // a quarter of the height 2h above the base
+        const double ia = 0.15 * p.mass * (r * r + h * h);
+        p.inertia.diagonal() << ia, 0.3 * p.mass * r * r, ia;
     } else {
         throw std::invalid_argument("shape_mass_properties: no mass properties for shape type " + std::to_string(geo_type));
     }

@@ -8,8 +8,11 @@
 // I = 2/5 m r^2; box of half extents (hx, hy, hz), m = 8 hx hy hz rho, Ixx = m/3 (hy^2 + hz^2)
 // ...; capsule of radius r and half height h along y (cylinder of height 2h and two hemispheres):
 // the cylinder's m_c (r^2/4 + h^2/3) about x plus the hemispheres' m_s (2/5 r^2 + h^2 + 3/4 h r),
-// and (m_c/2 + 2/5 m_s) r^2 about y: the same as Warp's compute_capsule_inertia (tests check all
-// three against numerical integration).
+// and (m_c/2 + 2/5 m_s) r^2 about y: the same as Warp's compute_capsule_inertia; cylinder of
+// radius r and half height h along y, m = 2 pi r^2 h rho, Ixx = m (r^2/4 + h^2/3), Iyy = m r^2/2;
+// cone of base radius r at +h and apex at -h, m = 2/3 pi r^2 h rho, centre of mass at +h/2,
+// Ixx = 3/20 m (r^2 + h^2), Iyy = 3/10 m r^2 about it (tests check all five against numerical
+// integration).
 #pragma once
 
 #include <Eigen/Core>
@@ -23,9 +26,10 @@ struct MassProperties {
     Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // kg m^2, about com, same frame
 };
 
-// A solid shape of type `geo_type` (GEO_SPHERE, GEO_BOX, GEO_CAPSULE) with geo_scale `scale`
-// (model.h) and density `density` (kg/m^3), about its own centre and in its own frame. Throws
-// std::invalid_argument for another type.
+// A solid shape of type `geo_type` (GEO_SPHERE, GEO_BOX, GEO_CAPSULE, GEO_CYLINDER, GEO_CONE) with
+// geo_scale `scale` (model.h) and density `density` (kg/m^3), in its own frame: the centre of mass
+// (the shape's origin but for the cone) and the inertia about it. Throws std::invalid_argument for
+// another type.
 MassProperties shape_mass_properties(int geo_type, const Eigen::Vector3d& scale, double density);
 
 // `body` with `part` added, the part placed at `pos`, rotated by `rot` in the body frame: the

@@ -93,6 +93,25 @@ void check_worlds(const ModelBuilder& b) {
     }
 }
 
+// Element ids grouped by world (kernels/worlds.py): world w's elements are list[start[w] ..
+// start[w+1]-1], the shared ones (world -1) start at start[num_worlds]; each group in index order.
+// An empty list holds one 0 (a kernel needs an array).
+void group_by_world(const std::vector<int>& world_of, int num_worlds, std::vector<int>& start, std::vector<int>& list) {
+    std::vector<std::vector<int>> of_world(size_t(num_worlds) + 1);
+    for (size_t e = 0; e < world_of.size(); ++e) {
+        const int w = world_of[e];
+        of_world[w >= 0 && w < num_worlds ? size_t(w) : size_t(num_worlds)].push_back(int(e));
+    }
+    start.assign(size_t(num_worlds) + 2, 0);
+    list.clear();
+    for (int w = 0; w <= num_worlds; ++w) {
+        start[size_t(w)] = int(list.size());
+        list.insert(list.end(), of_world[size_t(w)].begin(), of_world[size_t(w)].end());
+    }
+    start[size_t(num_worlds) + 1] = int(list.size());
+    if (list.empty()) list = {0};
+}
+
 // The rigid bodies: poses, velocities, mass properties (inverses in double precision) and each
 // body's shape list.
 void upload_bodies(const ModelBuilder& b, Model& m, const Uploader& up) {
@@ -322,21 +341,34 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     std::vector<int> body_worlds = body_world;
     body_worlds.resize(size_t(body_count()), -1);
     m.body_world = up(i32, {std::max(body_count(), 1)}, body_worlds.empty() ? std::vector<int>{-1} : body_worlds, false);
-    // Shapes grouped by world, the shared ones (world -1) last, each group in index order.
-    std::vector<std::vector<int>> of_world(size_t(num_worlds) + 1);
-    for (int s = 0; s < m.shape_count; ++s) {
-        const int w = shape_worlds[size_t(s)];
-        of_world[w >= 0 && w < num_worlds ? size_t(w) : size_t(num_worlds)].push_back(s);
-    }
-    std::vector<int> wstart(size_t(num_worlds) + 2, 0), wlist;
-    for (int w = 0; w <= num_worlds; ++w) {
-        wstart[size_t(w)] = int(wlist.size());
-        wlist.insert(wlist.end(), of_world[size_t(w)].begin(), of_world[size_t(w)].end());
-    }
-    wstart[size_t(num_worlds) + 1] = int(wlist.size());
+    // Shapes and particles grouped by world, the shared ones (world -1) last (kernels/worlds.py).
+    std::vector<int> wstart, wlist;
+    group_by_world(shape_worlds, num_worlds, wstart, wlist);
     m.world_shape_start = up(i32, {int64_t(num_worlds) + 2}, wstart, false);
-    m.world_shape_list =
-        up(i32, {std::max<int64_t>(int64_t(wlist.size()), 1)}, wlist.empty() ? std::vector<int>{0} : wlist, false);
+    m.world_shape_list = up(i32, {int64_t(wlist.size())}, wlist, false);
+    std::vector<int> particle_worlds = particle_world;
+    particle_worlds.resize(size_t(np), -1);
+    std::vector<int> pstart, plist;
+    group_by_world(particle_worlds, num_worlds, pstart, plist);
+    m.particle_world =
+        up(i32, {std::max<int64_t>(np, 1)}, particle_worlds.empty() ? std::vector<int>{-1} : particle_worlds, false);
+    m.world_particle_start = up(i32, {int64_t(num_worlds) + 2}, pstart, false);
+    m.world_particle_list = up(i32, {int64_t(plist.size())}, plist, false);
+    // The body side of particle contact with body shapes: body b has, for each of its shapes, one
+    // pair per particle of the shape's world; the body with the most pairs sets the chunk count.
+    int64_t most_pairs = 0;
+    std::vector<int64_t> body_pairs(size_t(body_count()), 0);
+    for (int s = 0; s < m.shape_count; ++s) {
+        const int b = shape_body[size_t(s)];
+        if (b < 0) continue;
+        const int w = shape_worlds[size_t(s)];
+        const int64_t n = w < 0 ? np
+                                : int64_t(pstart[size_t(w) + 1] - pstart[size_t(w)]) +
+                                      int64_t(pstart[size_t(num_worlds) + 1] - pstart[size_t(num_worlds)]);
+        body_pairs[size_t(b)] += n;
+        most_pairs = std::max(most_pairs, body_pairs[size_t(b)]);
+    }
+    m.particle_body_chunks = int((most_pairs + m.particle_pairs_per_chunk - 1) / m.particle_pairs_per_chunk);
     m.shape_material_share = up(f32, {m.shape_count}, shape_material_share, false);
     upload_mesh_sdfs(*this, m, up);
     upload_bodies(*this, m, up);

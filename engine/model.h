@@ -47,8 +47,9 @@ inline std::pair<int, int> joint_coordinate_counts(int type) {
     }
 }
 
-// Shape geometry types (kernels/geometry.py; GEO_MESH has Warp's number).
-enum GeoType : int { GEO_SPHERE = 0, GEO_BOX = 1, GEO_CAPSULE = 2, GEO_PLANE = 3, GEO_MESH = 5 };
+// Shape geometry types (kernels/geometry.py; GEO_MESH and GEO_CONE have Warp's numbers, GEO_CYLINDER
+// not: Warp's 3 is Weft's plane).
+enum GeoType : int { GEO_SPHERE = 0, GEO_BOX = 1, GEO_CAPSULE = 2, GEO_PLANE = 3, GEO_CONE = 4, GEO_MESH = 5, GEO_CYLINDER = 6 };
 
 // The model's element table: every (element, vertex) pair has a number, its slot. Slot i <
 // particle_count is particle i itself; the semi-implicit step (kernels/step.py) walks each
@@ -131,7 +132,7 @@ struct Model {
     Array shape_body;           // int32 (shape_count): the body a shape is attached to, -1 = static
     Array shape_transform;      // transform (shape_count): shape frame in the world (static shapes) or in its body's frame
     Array shape_geo_type;       // GeoType, int32 (shape_count)
-    Array shape_geo_scale;      // vec3 (shape_count): sphere r; box half extents; capsule r, half height; mesh scale
+    Array shape_geo_scale;      // vec3 (shape_count): sphere r; box half extents; capsule/cylinder/cone r, half h; mesh scale
     Array shape_geo_thickness;  // m, float (shape_count): added to the shape's surface
     Array shape_materials;      // float (shape_count x 6): ke (N/m), kd (N s/m), kf (N s/m), ka (m), mu, restitution
                                 //   (rigid contact; a pair uses the mean of its two shapes', as Warp)
@@ -176,6 +177,15 @@ struct Model {
     Array world_shape_list;   // int32 (max(shape_count, 1))
     Array body_shape_start;   // int32 (body_count + 1): body b's shapes are body_shape_list[start[b] .. start[b+1]-1]
     Array body_shape_list;    // int32 (max(shapes on bodies, 1))
+
+    // particles by world, and their contact with body shapes (kernels/soft_contact.py): the body
+    // side sums its pairs (shape, particle of the shape's world) in chunks, one thread each
+    Array particle_world;               // int32 (max(particle_count, 1)): the particle's world, -1 = every world
+    Array world_particle_start;         // int32 (num_worlds + 2): particles grouped by world, as world_shape_start
+    Array world_particle_list;          // int32 (max(particle_count, 1))
+    int particle_body_chunks = 0;       // chunks per body (the most any body needs); 0 = no such pairs
+    int particle_pairs_per_chunk = 32;  // pairs one thread sums
+
     // joints between bodies (maximal coordinates, Warp's semi-implicit joint model): joint j pulls
     // its parent's frame body_q[parent] * joint_X_p towards its child's body_q[child] * joint_X_c
     // with the attachment stiffness, leaving free what its type allows. Per-joint arrays have

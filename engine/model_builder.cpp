@@ -441,6 +441,25 @@ int ModelBuilder::add_shape_capsule(int body, const Vec3& pos, const Quat& rot, 
     return add_body_shape("add_shape_capsule", body, GEO_CAPSULE, pos, rot, Vec3(radius, half_height, 0), p);
 }
 
+int ModelBuilder::add_shape_cylinder(int body, const Vec3& pos, const Quat& rot, float radius, float half_height,
+                                     const ShapeParams& p) {
+    require_finite("add_shape_cylinder", "radius", radius);
+    require_finite("add_shape_cylinder", "half_height", half_height);
+    if (!(radius > 0 && half_height > 0))
+        throw BuildError("add_shape_cylinder: radius and half_height must be > 0, got " + num(radius) + " and " +
+                         num(half_height));
+    return add_body_shape("add_shape_cylinder", body, GEO_CYLINDER, pos, rot, Vec3(radius, half_height, 0), p);
+}
+
+int ModelBuilder::add_shape_cone(int body, const Vec3& pos, const Quat& rot, float radius, float half_height,
+                                 const ShapeParams& p) {
+    require_finite("add_shape_cone", "radius", radius);
+    require_finite("add_shape_cone", "half_height", half_height);
+    if (!(radius > 0 && half_height > 0))
+        throw BuildError("add_shape_cone: radius and half_height must be > 0, got " + num(radius) + " and " + num(half_height));
+    return add_body_shape("add_shape_cone", body, GEO_CONE, pos, rot, Vec3(radius, half_height, 0), p);
+}
+
 int ModelBuilder::add_joint(const char* call, int type, int parent, int child, const Xform& parent_xform,
                             const Xform& child_xform, const JointAxisDef& axis, bool filter, float armature,
                             const std::string& name) {

@@ -184,6 +184,11 @@ public:
     int add_shape_sphere(int body, const Vec3& pos, const Quat& rot, float radius, const ShapeParams& p = {});
     int add_shape_box(int body, const Vec3& pos, const Quat& rot, float hx, float hy, float hz, const ShapeParams& p = {});
     int add_shape_capsule(int body, const Vec3& pos, const Quat& rot, float radius, float half_height, const ShapeParams& p = {});
+    // A cylinder of `radius` from -half_height to +half_height along its local y, and a cone of base
+    // `radius` at +half_height narrowing to its apex at -half_height (Warp's cone), on a body.
+    int add_shape_cylinder(int body, const Vec3& pos, const Quat& rot, float radius, float half_height,
+                           const ShapeParams& p = {});
+    int add_shape_cone(int body, const Vec3& pos, const Quat& rot, float radius, float half_height, const ShapeParams& p = {});
     int body_count() const { return int(body_q.size()); }
 
     // [SECTION] Joints (maximal coordinates; Warp's add_joint_*). `parent` is a body or -1 (the

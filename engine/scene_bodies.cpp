@@ -4,8 +4,9 @@
 //   [ground_material]        ke, kd, kf, mu, restitution of the ground against body shapes
 //   [[body]]                 pos, rot_axis/rot_angle, vel, angular_vel (rad/s), mass, com,
 //                            inertia (3 numbers: the diagonal, kg m^2), armature, name
-//     [[body.shape]]         type = "sphere" | "box" | "capsule"; pos, rot_axis/rot_angle in the
-//                            body frame; radius / half_extents / radius + half_height; density,
+//     [[body.shape]]         type = "sphere" | "box" | "capsule" | "cylinder" | "cone"; pos,
+//                            rot_axis/rot_angle in the body frame; radius / half_extents / radius
+//                            + half_height (capsule, cylinder, cone); density,
 //                            ke, kd, kf, ka, mu, restitution, thickness (the builder's defaults)
 //   [joint_attachment]       ke, kd: the joints' attachment stiffness and damping (Warp's 1e3, 1e2)
 //   [[joint]]                type = "revolute" | "prismatic" | "ball" | "fixed" | "free"; parent
@@ -109,7 +110,7 @@ void read_body_blocks(TableReader& root, Scene& s) {
         bool any = false;
         for_each_entry(r, "shape", [&](TableReader& sr) {
             any = true;
-            std::string type = sr.string("type", "", {"sphere", "box", "capsule"});
+            std::string type = sr.string("type", "", {"sphere", "box", "capsule", "cylinder", "cone"});
             if (type.empty()) sr.fail(sr.table().source(), "missing key 'type' in [[body.shape]]");
             Vec3 spos = sr.vec3("pos", Vec3::Zero());
             Quat srot = sr.rotation();
@@ -124,6 +125,12 @@ void read_body_blocks(TableReader& root, Scene& s) {
             if (type == "capsule")
                 b.add_shape_capsule(body, spos, srot, float(sr.required_number("radius", 0.0, INFINITY, true)),
                                     float(sr.required_number("half_height", 0.0)), p);
+            if (type == "cylinder")
+                b.add_shape_cylinder(body, spos, srot, float(sr.required_number("radius", 0.0, INFINITY, true)),
+                                     float(sr.required_number("half_height", 0.0, INFINITY, true)), p);
+            if (type == "cone")
+                b.add_shape_cone(body, spos, srot, float(sr.required_number("radius", 0.0, INFINITY, true)),
+                                 float(sr.required_number("half_height", 0.0, INFINITY, true)), p);
         });
         if (!any && !(mass > 0)) r.fail(r.table().source(), "a [[body]] needs a [[body.shape]] or a mass");
     });

@@ -27,6 +27,7 @@ IntegratorInfo make_info() {
                  {"springs", "accumulate_forces_with_springs"},
                  {"particles", "accumulate_forces"},
                  {"particles", "integrate_particles"},
+                 {"rigid", "eval_body_particle_contacts"},
                  {"rigid", "eval_body_forces"},
                  {"rigid", "integrate_bodies"}};
     i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable | IntegratorCaps_Explicit;
@@ -106,6 +107,13 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
         add_shape_args(particle_terms_args, m);
         particle_terms_args.add("shape_materials", a(m.shape_materials));
         particle_terms_args.add("shape_material_share", a(m.shape_material_share));
+        particle_terms_args.add("particle_world", a(m.particle_world))
+            .add("world_shape_start", a(m.world_shape_start))
+            .add("world_shape_list", a(m.world_shape_list))
+            .add("num_worlds", i(m.num_worlds))
+            .add("body_q", a(m.body_count > 0 ? in.body_q : m.body_q))
+            .add("body_qd", a(m.body_count > 0 ? in.body_qd : m.body_qd))
+            .add("body_com", a(m.body_com));
         add_grid_args(particle_terms_args, m, grid_count, grid_particles);
         particle_terms_args.add("particle_ke", f(m.particle_ke));
         particle_terms_args.add("particle_kd", f(m.particle_kd));
@@ -193,6 +201,49 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
         // Rigid bodies (kernels/rigid.py): every contact wrench on a body summed by its own thread,
         // then Warp's semi-implicit Euler step of the bodies.
         const bool body_ext = control && control->body_f.valid();
+        // The particles' pushes on body shapes, summed per chunk of pairs (kernels/rigid.py).
+        const int chunks = m.particle_count > 0 ? m.particle_body_chunks : 0;
+        if (chunks > 0) {
+            const int64_t slots_b = int64_t(m.body_count) * chunks;
+            if (!body_particle_wrench_.valid() || body_particle_wrench_.size() != slots_b ||
+                body_particle_wrench_.device() != m.device) {
+                body_particle_wrench_ = Array::zeros(spatial_vector_type(), {slots_b}, m.device);
+                body_particle_wrench_grad_ = Array();
+            }
+            static const runtime::Kernel reactions = solver_kernel("rigid", "eval_body_particle_contacts");
+            runtime::NamedArgs reaction_args{{"particle_q", a(in.particle_q)},
+                                             {"particle_qd", a(in.particle_qd)},
+                                             {"particle_radius", a(m.particle_radius)},
+                                             {"particle_flags", a(m.particle_flags)},
+                                             {"particle_count", i(m.particle_count)},
+                                             {"body_q", a(in.body_q)},
+                                             {"body_qd", a(in.body_qd)},
+                                             {"body_com", a(m.body_com)},
+                                             {"body_shape_start", a(m.body_shape_start)},
+                                             {"body_shape_list", a(m.body_shape_list)}};
+            reaction_args.add("shape_transform", a(m.shape_transform))
+                .add("shape_geo_type", a(m.shape_geo_type))
+                .add("shape_geo_scale", a(m.shape_geo_scale))
+                .add("shape_geo_thickness", a(m.shape_geo_thickness))
+                .add("shape_sdf_values", a(m.shape_sdf_values))
+                .add("shape_sdf_dims", a(m.shape_sdf_dims))
+                .add("shape_sdf_origin", a(m.shape_sdf_origin))
+                .add("shape_sdf_cell", a(m.shape_sdf_cell))
+                .add("shape_materials", a(m.shape_materials))
+                .add("shape_material_share", a(m.shape_material_share))
+                .add("shape_world", a(m.shape_world))
+                .add("world_particle_start", a(m.world_particle_start))
+                .add("world_particle_list", a(m.world_particle_list))
+                .add("num_worlds", i(m.num_worlds))
+                .add("soft_ke", f(m.soft_contact_ke))
+                .add("soft_kd", f(m.soft_contact_kd))
+                .add("soft_kf", f(m.soft_contact_kf))
+                .add("soft_mu", f(m.soft_contact_mu))
+                .add("pairs_per_chunk", i(m.particle_pairs_per_chunk))
+                .add("particle_chunks", i(chunks))
+                .add("body_particle_wrench", a(body_particle_wrench_));
+            launch(reactions, {slots_b}, std::move(reaction_args));
+        }
         static const runtime::Kernel forces = solver_kernel("rigid", "eval_body_forces");
         runtime::NamedArgs body_args{{"body_q", a(in.body_q)},
                                      {"body_qd", a(in.body_qd)},
@@ -233,6 +284,8 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
             .add("joint_collision_filter", a(m.joint_collision_filter))
             .add("joint_attach_ke", f(m.joint_attach_ke))
             .add("joint_attach_kd", f(m.joint_attach_kd))
+            .add("body_particle_wrench", a(chunks > 0 ? body_particle_wrench_ : in.body_qd))
+            .add("particle_chunks", i(chunks))
             .add("body_f", a(out.body_f));
         launch(forces, {m.body_count}, std::move(body_args));
         static const runtime::Kernel integrate_b = solver_kernel("rigid", "integrate_bodies");
@@ -256,7 +309,9 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
     std::vector<tape::Access> accesses;
     for (const Launch& l : launches)
         for (tape::Access& x : tape::launch_accesses(l.kernel, l.args))
-            if (x.array.data() != force_terms_.data()) accesses.push_back(std::move(x));
+            if (x.array.data() != force_terms_.data() &&
+                !(body_particle_wrench_.valid() && x.array.data() == body_particle_wrench_.data()))
+                accesses.push_back(std::move(x));
     if (m.particle_contact) {
         accesses.push_back({out.grid_bucket_count, "hash grid counts", false, true});
         accesses.push_back({out.grid_bucket_particles, "hash grid buckets", false, true});
@@ -266,15 +321,20 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
     if (m.body_count > 0 &&
         (!body_force_grad_.valid() || body_force_grad_.size() != m.body_count || body_force_grad_.device() != m.device))
         body_force_grad_ = Array::zeros(spatial_vector_type(), {m.body_count}, m.device);
+    const bool reactions = m.body_count > 0 && m.particle_count > 0 && m.particle_body_chunks > 0;
+    if (reactions && (!body_particle_wrench_grad_.valid() || body_particle_wrench_grad_.size() != body_particle_wrench_.size()))
+        body_particle_wrench_grad_ = Array::zeros(spatial_vector_type(), {body_particle_wrench_.size()}, m.device);
     // The backward pass: the adjoints newest first; gradients of the slots and of particle_f go
     // to the scratch gradients (zeroed first), every other gradient to its array's grad().
     tape->record_func(
         "semi-implicit step",
         [launches, o, terms = force_terms_, terms_grad = force_terms_grad_, f = out.particle_f, f_grad = force_grad_,
-         bf = out.body_f, bf_grad = body_force_grad_]() mutable {
+         bf = out.body_f, bf_grad = body_force_grad_, pw = reactions ? body_particle_wrench_ : Array(),
+         pw_grad = reactions ? body_particle_wrench_grad_ : Array()]() mutable {
             terms_grad.zero_unrecorded();
             f_grad.zero_unrecorded();
             if (bf_grad.valid()) bf_grad.zero_unrecorded();
+            if (pw_grad.valid()) pw_grad.zero_unrecorded();
             for (auto l = launches.rbegin(); l != launches.rend(); ++l) {
                 runtime::LaunchOptions b = o;
                 b.adjoint = true;
@@ -288,6 +348,8 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
                         b.adj_args[i] = f_grad;
                     else if (bf.valid() && l->args[i].array.data() == bf.data())
                         b.adj_args[i] = bf_grad;
+                    else if (pw.valid() && l->args[i].array.data() == pw.data())
+                        b.adj_args[i] = pw_grad;
                 }
                 b.adjoint_status = tape::deferred_adjoint_status(l->kernel, b.device);
                 runtime::launch(l->kernel, l->dim, l->args, b);

@@ -17,11 +17,17 @@
 //
 // Rigid bodies (when the model has them), after the particles:
 //
+//   [particle reactions] eval_body_particle_contacts -> body_particle_wrench  (particles and body
+//                                           shapes only) the pushes of particles on body shapes,
+//                                           one thread per fixed chunk of (shape, particle) pairs
 //   body contacts      eval_body_forces     -> state_out.body_f       one thread per body sums its
 //                                                                     contact wrenches (rigid.py)
+//                                                                     and its chunks, in order
 //   integration        integrate_bodies     -> state_out.body_q, body_qd  (Warp's integrate_rigid_body)
 //
-// Particles do not touch shapes on bodies yet (only static shapes): docs/rigid-bodies.md.
+// Particles touch the shapes on bodies with the bodies' poses and velocities of state_in (the
+// particle's side in eval_particle_terms, the body's in eval_body_particle_contacts, one function
+// for both: kernels/soft_contact.py).
 //
 // state_out.particle_f is the total force of the step that produced state_out. The force slots
 // (`force_terms`, one per element vertex) are the integrator's scratch, shared by every step.
@@ -54,7 +60,9 @@ private:
     Array force_terms_;       // vec3 (term_layout.count): the force slots, shared by every step
     Array force_terms_grad_;  // their gradient, and particle_f's, during a recorded step's backward
     Array force_grad_;
-    Array body_force_grad_;  // body_f's gradient during a recorded step's backward
+    Array body_force_grad_;            // body_f's gradient during a recorded step's backward
+    Array body_particle_wrench_;       // spatial_vector (body_count x particle_body_chunks): scratch, as the slots
+    Array body_particle_wrench_grad_;  // its gradient during a recorded step's backward
 };
 
 }  // namespace weft::engine

@@ -19,10 +19,10 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"bending", {"bending.py"}},
         {"tetrahedra", {"tetrahedra.py"}},
         {"hash_grid", {"hash_grid.py"}},
-        {"contact", {"geometry.py", "hash_grid.py", "contact.py"}},
+        {"contact", {"geometry.py", "worlds.py", "soft_contact.py", "hash_grid.py", "contact.py"}},
         {"xpbd", {"geometry.py", "hash_grid.py", "bending.py", "xpbd.py"}},
-        {"rigid", {"geometry.py", "rigid.py"}},
-        {"articulation", {"geometry.py", "rigid.py", "articulation.py"}},
+        {"rigid", {"geometry.py", "worlds.py", "soft_contact.py", "rigid.py"}},
+        {"articulation", {"geometry.py", "worlds.py", "soft_contact.py", "rigid.py", "articulation.py"}},
         {"smoke", {"smoke.py"}},
         {"mpm", {"mpm.py"}},
     };

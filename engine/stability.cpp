@@ -55,6 +55,29 @@ std::vector<StabilityViolation> explicit_stability_violations(const Model& model
     if (!std::isfinite(lightest)) return out;  // nothing moves
     if (model.ground || model.shape_count > 0)
         check(out, "ground and shape contact", model.soft_contact_ke, model.soft_contact_kd, model.soft_contact_kf, lightest, dt);
+    if (model.shape_count > 0) {
+        // A shape with a material of its own (shapes on bodies, and static shapes given one from
+        // Python) moves the particles' contact towards it by shape_material_share (kernels/contact.py,
+        // soft_contact.py): the worst shape per term.
+        std::vector<float> mat = host(model.shape_materials), share = host(model.shape_material_share);
+        std::vector<StabilityViolation> worst;
+        for (int k = 0; k < model.shape_count; ++k) {
+            const double w = share[size_t(k)];
+            if (!(w > 0)) continue;
+            auto mix = [&](double soft, int col) { return soft + w * (double(mat[size_t(6 * k + col)]) - soft); };
+            std::vector<StabilityViolation> v;
+            check(v, "particle contact with shape " + std::to_string(k) + " (its material averaged in)",
+                  mix(model.soft_contact_ke, 0), mix(model.soft_contact_kd, 1), mix(model.soft_contact_kf, 2), lightest, dt);
+            for (auto& x : v) {
+                auto it = std::find_if(worst.begin(), worst.end(), [&](const StabilityViolation& o) { return o.term == x.term; });
+                if (it == worst.end())
+                    worst.push_back(x);
+                else if (x.value > it->value)
+                    *it = x;
+            }
+        }
+        out.insert(out.end(), worst.begin(), worst.end());
+    }
     if (model.particle_contact)
         check(out, "particle contact", model.particle_ke, model.particle_kd, model.particle_kf, lightest, dt);
     if (model.spring_count > 0) {

@@ -5,7 +5,8 @@
 //   kd dt / m       < 2     (damping)
 //   kf dt / m       < 2     (viscous friction below the Coulomb limit)
 //
-// for the ground and shape contact (soft_contact_ke/kd/kf), particle-particle contact
+// for the ground and shape contact (soft_contact_ke/kd/kf, and for shapes with a material of their
+// own, such as shapes on bodies, its mean with the shape's), particle-particle contact
 // (particle_ke/kd/kf) and every spring (its ke and kd), with m the lightest dynamic particle the
 // force acts on. Past the limit the step amplifies errors every step, so the rollout and its
 // gradient grow without bound: a gradient check reports it as the cause rather than a number.

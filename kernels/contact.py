@@ -1,34 +1,18 @@
 """Per-particle forces of the semi-implicit solver: external force, drag, and penalty contact with
-the ground, the static shapes (analytic, or a mesh's distance grid) and the other particles (through the hash grid of hash_grid.py).
+the ground, the static shapes (analytic, or a mesh's distance grid), the shapes on rigid bodies
+and the other particles (through the hash grid of hash_grid.py).
 
-Contact follows Warp's soft contact model. With penetration c < 0 along the contact normal n and
-relative velocity v: normal force fn = ke c + kd min(v.n, 0) (damping only while approaching),
-friction ft = min(kf |v_t|, mu |fn|) against the tangential velocity, force = -n fn - t ft.
-Particle i sums its own contacts with every neighbour j in a fixed order and writes the total to
-force_terms[i]; the pair force is antisymmetric bit for bit, so momentum is conserved.
+Contact follows Warp's soft contact model (soft_contact.py's contact_force). Particle i sums its
+own contacts with every neighbour j in a fixed order and writes the total to force_terms[i]; the
+pair force is antisymmetric bit for bit, so momentum is conserved. A contact with a body's shape
+pushes the body back: the body's threads sum those reactions (rigid.py's
+eval_body_particle_contacts) with the same function, soft_contact.py's particle_body_contact.
 """
 import weft as wp
 import geometry as geo
+import soft_contact as sc
+import worlds
 import hash_grid as grid
-
-PARTICLE_FLAG_ACTIVE = wp.constant(wp.uint32(1))
-
-
-@wp.func
-def contact_force(n: wp.vec3, v: wp.vec3, c: float, ke: float, kd: float, kf: float, mu: float) -> wp.vec3:
-    vn = wp.dot(n, v)
-    fn = c * ke + wp.min(vn, 0.0) * kd
-    vt = v - n * vn
-    vs = wp.length(vt)
-    # Viscous below the Coulomb limit (kf vt), capped at mu |fn| along vt above it. Written without
-    # normalising vt in the viscous regime, so that the derivative at vt = 0 (a particle moving
-    # straight along the normal, or at rest) is the viscous -kf I and not the 0 that the
-    # derivative of length() gives there.
-    ft_max = mu * wp.abs(fn)
-    ft = vt * kf
-    if vs * kf > ft_max:
-        ft = vt * (ft_max / vs)
-    return -n * fn - ft
 
 
 @wp.func
@@ -36,6 +20,7 @@ def shape_contacts(
     x: wp.vec3,
     v: wp.vec3,
     radius: float,
+    w: int,
     shape_body: wp.array(dtype=int),
     shape_transform: wp.array(dtype=wp.transform),
     shape_geo_type: wp.array(dtype=int),
@@ -48,22 +33,39 @@ def shape_contacts(
     shape_sdf_cell: wp.array(dtype=float),
     shape_materials: wp.array2d(dtype=float),
     shape_material_share: wp.array(dtype=float),
+    world_shape_start: wp.array(dtype=int),
+    world_shape_list: wp.array(dtype=int),
+    num_worlds: int,
+    body_q: wp.array(dtype=wp.transform),
+    body_qd: wp.array(dtype=wp.spatial_vector),
+    body_com: wp.array(dtype=wp.vec3),
     ke: float,
     kd: float,
     kf: float,
     mu: float,
 ) -> wp.vec3:
+    # The shapes a particle of world w meets (worlds.py; every shape, in index order, for w = -1).
     # The contact material of particle and shape s: soft_contact_* moved towards the shape's own
     # ke, kd, kf, mu by shape_material_share[s] (0.5 is Warp's average of the two; 0, for the
-    # static shapes of scene files, is soft_contact_* alone).
+    # static shapes of scene files, is soft_contact_* alone). A shape on a body moves with it
+    # (soft_contact.py's particle_body_contact, whose reaction the body's threads sum).
     f = wp.vec3(0.0)
-    for s in range(shape_count):
-        n, d = geo.shape_contact(s, x, radius, shape_body, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
-                                 shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
-        if d < 0.0:
-            w = shape_material_share[s]
-            f = f + contact_force(n, v, d, ke + w * (shape_materials[s, 0] - ke), kd + w * (shape_materials[s, 1] - kd),
-                                  kf + w * (shape_materials[s, 2] - kf), mu + w * (shape_materials[s, 4] - mu))
+    for k in range(worlds.candidate_count(w, shape_count, world_shape_start, num_worlds)):
+        s = worlds.candidate(k, w, world_shape_start, world_shape_list, num_worlds)
+        b = shape_body[s]
+        if b < 0:
+            n, d = geo.shape_contact(s, x, radius, shape_body, shape_transform, shape_geo_type, shape_geo_scale,
+                                     shape_geo_thickness, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+            if d < 0.0:
+                ws = shape_material_share[s]
+                f = f + sc.contact_force(n, v, d, ke + ws * (shape_materials[s, 0] - ke), kd + ws * (shape_materials[s, 1] - kd),
+                                         kf + ws * (shape_materials[s, 2] - kf), mu + ws * (shape_materials[s, 4] - mu))
+        else:
+            fb, xc = sc.particle_body_contact(x, v, radius, s, b, body_q, body_qd, body_com, shape_transform, shape_geo_type,
+                                              shape_geo_scale, shape_geo_thickness, shape_sdf_values, shape_sdf_dims,
+                                              shape_sdf_origin, shape_sdf_cell, shape_materials, shape_material_share, ke,
+                                              kd, kf, mu)
+            f = f + fb
     return f
 
 
@@ -98,12 +100,12 @@ def particle_contacts(
                 for s in range(n):
                     j = bucket_particles[b * capacity + s]
                     xj = x[j]
-                    if grid.grid_cell_neighbor(i, j, xj, c, inv_cell_size) and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+                    if grid.grid_cell_neighbor(i, j, xj, c, inv_cell_size) and (particle_flags[j] & sc.PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
                         d_vec = xi - xj
                         d = wp.length(d_vec)
                         err = d - ri - particle_radius[j]
                         if err < 0.0 and d > 0.0:
-                            f = f + contact_force(d_vec / d, vi - v[j], err, ke, kd, kf, mu)
+                            f = f + sc.contact_force(d_vec / d, vi - v[j], err, ke, kd, kf, mu)
     return f
 
 
@@ -134,6 +136,13 @@ def eval_particle_terms(
     shape_sdf_cell: wp.array(dtype=float),
     shape_materials: wp.array2d(dtype=float),
     shape_material_share: wp.array(dtype=float),
+    particle_world: wp.array(dtype=int),
+    world_shape_start: wp.array(dtype=int),
+    world_shape_list: wp.array(dtype=int),
+    num_worlds: int,
+    body_q: wp.array(dtype=wp.transform),
+    body_qd: wp.array(dtype=wp.spatial_vector),
+    body_com: wp.array(dtype=wp.vec3),
     particle_grid: int,
     inv_cell_size: float,
     nbucket: int,
@@ -148,7 +157,7 @@ def eval_particle_terms(
 ):
     i = wp.tid()
     f = wp.vec3(0.0)
-    if (particle_flags[i] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+    if (particle_flags[i] & sc.PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
         xi = x[i]
         vi = v[i]
         ri = particle_radius[i]
@@ -158,12 +167,13 @@ def eval_particle_terms(
         if ground != 0:
             n, c = geo.ground_contact(ground_plane, xi, ri)
             if c < 0.0:
-                f = f + contact_force(n, vi, c, soft_ke, soft_kd, soft_kf, soft_mu)
+                f = f + sc.contact_force(n, vi, c, soft_ke, soft_kd, soft_kf, soft_mu)
         if shape_count > 0:
-            f = f + shape_contacts(xi, vi, ri, shape_body, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
-                                   shape_count, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell,
-                                   shape_materials, shape_material_share, soft_ke,
-                                   soft_kd, soft_kf, soft_mu)
+            f = f + shape_contacts(xi, vi, ri, particle_world[i], shape_body, shape_transform, shape_geo_type, shape_geo_scale,
+                                   shape_geo_thickness, shape_count, shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
+                                   shape_sdf_cell, shape_materials, shape_material_share, world_shape_start,
+                                   world_shape_list, num_worlds, body_q, body_qd, body_com, soft_ke, soft_kd, soft_kf,
+                                   soft_mu)
         if particle_grid != 0:
             f = f + particle_contacts(i, xi, vi, ri, x, v, particle_radius, particle_flags, inv_cell_size, nbucket,
                                       capacity, bucket_count, bucket_particles, particle_ke, particle_kd, particle_kf,

@@ -2,9 +2,16 @@
 
 Shape types: 0 sphere (scale.x = radius), 1 box (scale = half extents), 2 capsule (scale.x =
 radius, scale.y = half height, axis along local y), 3 plane (infinite, normal along local +y),
-5 mesh (Warp's GEO_MESH; a grid of signed distances and their gradients built by finalize,
-engine/mesh_sdf.h). Gradients of the analytic shapes are unit outward normals; mesh_sdf returns
-an interpolated gradient, which the caller normalises.
+4 cone (scale.x = base radius at y = +half height, scale.y = half height, apex at y = -half
+height: Warp's cone), 5 mesh (Warp's GEO_MESH; a grid of signed distances and their gradients
+built by finalize, engine/mesh_sdf.h), 6 cylinder (scale.x = radius, scale.y = half height, axis
+along local y). Gradients of the analytic shapes are unit outward normals; mesh_sdf returns an
+interpolated gradient, which the caller normalises.
+
+Cylinders and cones are solids of revolution about y: their distance is that of the 2D section
+(rho, y), rho = the distance from the axis, and the 3D normal is the section's normal turned
+about the axis. Both are exact Euclidean distances (Warp's cone_sdf measures the horizontal
+distance to the slant instead, which is larger than the true distance off the slant).
 """
 import weft as wp
 
@@ -12,7 +19,9 @@ GEO_SPHERE = wp.constant(0)
 GEO_BOX = wp.constant(1)
 GEO_CAPSULE = wp.constant(2)
 GEO_PLANE = wp.constant(3)
+GEO_CONE = wp.constant(4)
 GEO_MESH = wp.constant(5)
+GEO_CYLINDER = wp.constant(6)
 
 
 @wp.func
@@ -45,6 +54,68 @@ def capsule_closest(radius: float, half_height: float, p: wp.vec3) -> wp.vec3:
 
 
 @wp.func
+def radial(p: wp.vec3) -> wp.vec3:
+    # The unit direction from the y axis to p (x when p is on the axis).
+    d = wp.vec3(p[0], 0.0, p[2])
+    l = wp.length(d)
+    if l > 0.0:
+        return d / l
+    return wp.vec3(1.0, 0.0, 0.0)
+
+
+@wp.func
+def cylinder_section(radius: float, half_height: float, rho: float, y: float) -> wp.vec3:
+    # The section of a cylinder, the rectangle rho <= radius, |y| <= half_height, at (rho, y):
+    # (normal along rho, normal along y, signed distance).
+    dx = rho - radius
+    dy = wp.abs(y) - half_height
+    sy = 1.0
+    if y < 0.0:
+        sy = -1.0
+    if dx > 0.0 and dy > 0.0:
+        d = wp.sqrt(dx * dx + dy * dy)
+        return wp.vec3(dx / d, sy * dy / d, d)
+    if dx > dy:
+        return wp.vec3(1.0, 0.0, dx)
+    return wp.vec3(0.0, sy, dy)
+
+
+@wp.func
+def cone_section(radius: float, half_height: float, rho: float, y: float) -> wp.vec3:
+    # The section of a cone, the triangle with apex (0, -h), base rim (r, h) and base centre
+    # (0, h), at (rho >= 0, y): (normal along rho, normal along y, signed distance). The nearest
+    # point lies on the base (y = h, rho in [0, r]) or on the slant from the apex to the rim.
+    h = half_height
+    r = radius
+    # base
+    cb = wp.clamp(rho, 0.0, r)
+    bx = rho - cb
+    by = y - h
+    db = wp.sqrt(bx * bx + by * by)
+    # slant: a(t) = (0, -h) + t (r, 2h), t in [0, 1]
+    ex = r
+    ey = 2.0 * h
+    t = wp.clamp((rho * ex + (y + h) * ey) / (ex * ex + ey * ey), 0.0, 1.0)
+    sx = rho - t * ex
+    sy = y + h - t * ey
+    ds = wp.sqrt(sx * sx + sy * sy)
+    ln = wp.sqrt(ex * ex + ey * ey)
+    inside = y <= h and rho * ey <= r * (y + h)
+    if inside:
+        # inside a convex section the nearest boundary point is on a face: its outward normal
+        if h - y < (r * (y + h) - rho * ey) / ln:
+            return wp.vec3(0.0, 1.0, -(h - y))
+        return wp.vec3(ey / ln, -ex / ln, -(r * (y + h) - rho * ey) / ln)
+    if db < ds:
+        if db > 0.0:
+            return wp.vec3(bx / db, by / db, db)
+        return wp.vec3(0.0, 1.0, 0.0)
+    if ds > 0.0:
+        return wp.vec3(sx / ds, sy / ds, ds)
+    return wp.vec3(ey / ln, -ex / ln, 0.0)
+
+
+@wp.func
 def shape_sdf(geo_type: int, scale: wp.vec3, p: wp.vec3) -> float:
     if geo_type == GEO_SPHERE:
         return wp.length(p) - scale[0]
@@ -52,6 +123,10 @@ def shape_sdf(geo_type: int, scale: wp.vec3, p: wp.vec3) -> float:
         return box_sdf(scale, p)
     if geo_type == GEO_CAPSULE:
         return wp.length(p - capsule_closest(scale[0], scale[1], p)) - scale[0]
+    if geo_type == GEO_CYLINDER:
+        return cylinder_section(scale[0], scale[1], wp.length(wp.vec3(p[0], 0.0, p[2])), p[1])[2]
+    if geo_type == GEO_CONE:
+        return cone_section(scale[0], scale[1], wp.length(wp.vec3(p[0], 0.0, p[2])), p[1])[2]
     return p[1]
 
 
@@ -63,6 +138,14 @@ def shape_sdf_grad(geo_type: int, scale: wp.vec3, p: wp.vec3) -> wp.vec3:
         return box_sdf_grad(scale, p)
     if geo_type == GEO_CAPSULE:
         return wp.normalize(p - capsule_closest(scale[0], scale[1], p))
+    if geo_type == GEO_CYLINDER or geo_type == GEO_CONE:
+        rho = wp.length(wp.vec3(p[0], 0.0, p[2]))
+        c = wp.vec3(0.0)
+        if geo_type == GEO_CYLINDER:
+            c = cylinder_section(scale[0], scale[1], rho, p[1])
+        else:
+            c = cone_section(scale[0], scale[1], rho, p[1])
+        return radial(p) * c[0] + wp.vec3(0.0, c[1], 0.0)
     return wp.vec3(0.0, 1.0, 0.0)
 
 
@@ -122,6 +205,21 @@ def mesh_sdf(
 
 
 @wp.func
+def shape_bound(geo_type: int, scale: wp.vec3, thickness: float) -> float:
+    # The radius of a sphere about the shape's origin that holds it, its contact points with their
+    # radii, and its thickness; -1 for shapes without one (planes, meshes: always tested).
+    if geo_type == GEO_SPHERE:
+        return scale[0] + thickness
+    if geo_type == GEO_BOX:
+        return wp.length(scale) + thickness
+    if geo_type == GEO_CAPSULE:
+        return scale[0] + scale[1] + thickness
+    if geo_type == GEO_CYLINDER or geo_type == GEO_CONE:
+        return wp.sqrt(scale[0] * scale[0] + scale[1] * scale[1]) + thickness
+    return -1.0
+
+
+@wp.func
 def shape_contact_at(
     X: wp.transform,
     s: int,
@@ -171,8 +269,9 @@ def shape_contact(
     shape_sdf_cell: wp.array(dtype=float),
 ):
     """A sphere (x, radius, world frame) against static shape s (shape_contact_at at its
-    shape_transform). The one shape test of both particle solvers (contact.py, xpbd.py). Shapes
-    on rigid bodies (shape_body[s] >= 0) do not touch particles: the gap is 1 and the normal 0."""
+    shape_transform): the static-shape test of both particle solvers (contact.py, xpbd.py). For a
+    shape on a rigid body (shape_body[s] >= 0) the gap is 1 and the normal 0: the semi-implicit
+    solver tests those with soft_contact.py's particle_body_contact, XPBD refuses bodies."""
     n = wp.vec3(0.0)
     c = float(1.0)
     if shape_body[s] < 0:

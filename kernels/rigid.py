@@ -8,14 +8,17 @@ in world coordinates, as in Warp.
 
 Contact points. Each shape of a body stands for itself through points with a radius: a sphere its
 centre (radius r), a capsule the two ends of its axis (radius r), a box its eight corners, moved
-inwards by rb = 5% of its smallest half extent and given the radius rb (the box collides with
-its edges rounded by rb; face down it rests exactly as the sharp box). A point x with radius r is in contact with another shape when the shape's signed distance at x
-is below r plus both thicknesses (geometry.py's shape_contact_at), and with the ground when
-n.x + d < r. Between two body shapes, `points_into` says which shape's points are tested against
-which: a sphere's centre against the other shape (exact for sphere-sphere, sphere-box,
-sphere-capsule; between two spheres only the one of lower index, so the contact counts once), box
-corners and capsule ends against boxes and capsules (both ways). Edge-edge contact of two boxes and
-the crossing middles of two capsules are not found (docs/rigid-bodies.md).
+inwards by rb = 5% of its smallest half extent and given the radius rb (the box collides with its
+edges rounded by rb; face down it rests exactly as the sharp box), a cylinder eight points on each
+rim and a cone eight on its base rim and one at its apex, rounded the same way (round_point). A
+point x with radius r is in contact with another shape when the shape's signed distance at x is
+below r plus both thicknesses (geometry.py's shape_contact_at), and with the ground when n.x + d <
+r. Between two body shapes, `points_into` says which shape's points are tested against which: a
+sphere's centre against the other shape (exact for a sphere against any shape; between two spheres
+only the one of lower index, so the contact counts once), the points of the other shapes against
+every shape but spheres (both ways). Edge-edge contact of two boxes, the crossing middles of two
+capsules and the curved sides of cylinders and cones between their points are not found
+(docs/rigid-bodies.md).
 
 Forces. With gap c (< ka: in contact; ka is the adhesion distance) along the normal n pointing
 away from the shape that was hit, and the relative velocity v of the point: fn = ke c +
@@ -34,15 +37,22 @@ Joints (joint_wrench, Warp's eval_body_joints): springs pull a joint's child fra
 parent's frame, leaving free what its type frees, plus the drive and limit forces of its free
 coordinate; both bodies' threads compute the same wrench, so joints too need no atomics.
 
+Particles. Particles touching a body's shapes push it back (soft_contact.py): the reactions are
+summed in fixed chunks of (particle, shape) pairs by eval_body_particle_contacts, one thread per
+chunk, and eval_body_forces adds a body's chunks in order; no atomics.
+
 Worlds and the broad phase. A body of world w tests only its world's shapes and the shared ones
-(candidate_shape; world -1 tests every shape, in index order), and a pair whose bounding spheres
+(worlds.py's candidate; world -1 tests every shape, in index order), and a pair whose bounding spheres
 are further apart than the pair's adhesion distance is skipped (may_touch): it would have given
 exactly zero force, so skipping it changes no bits.
 """
 import weft as wp
 import geometry as geo
+import soft_contact as sc
+import worlds
 
 BOX_ROUNDING = wp.constant(0.05)  # a box's contact corners are rounded by this fraction of its smallest half extent
+RIM_POINTS = wp.constant(8)  # contact points on each rim of a cylinder or cone
 
 
 
@@ -54,7 +64,36 @@ def shape_point_count(geo_type: int) -> int:
         return 2
     if geo_type == geo.GEO_BOX:
         return 8
+    if geo_type == geo.GEO_CYLINDER:
+        return 2 * RIM_POINTS
+    if geo_type == geo.GEO_CONE:
+        return RIM_POINTS + 1
     return 0
+
+
+@wp.func
+def round_point(geo_type: int, scale: wp.vec3, k: int) -> wp.vec4:
+    # Contact point k of a cylinder or cone: RIM_POINTS points evenly around each rim (a
+    # cylinder's top rim first, then its bottom one; a cone's base rim, then its apex), each moved
+    # inwards so that a sphere of radius rb = BOX_ROUNDING min(r, h) about it touches the faces it
+    # lies on, and given that radius. A flat face rests on its rim as on the sharp shape; a
+    # cylinder on its side rolls as a prism of RIM_POINTS sides rounded by rb.
+    r = scale[0]
+    h = scale[1]
+    rb = BOX_ROUNDING * wp.min(r, h)
+    if geo_type == geo.GEO_CONE:
+        ln = wp.sqrt(r * r + 4.0 * h * h)
+        if k == RIM_POINTS:
+            return wp.vec4(0.0, -h + rb * ln / r, 0.0, rb)  # the apex, rb from the slant
+        y = h - rb
+        rho = (r * (y + h) - rb * ln) / (2.0 * h)  # rb from the slant at height y
+        a = 2.0 * wp.pi * float(k) / float(RIM_POINTS)
+        return wp.vec4(rho * wp.cos(a), y, rho * wp.sin(a), rb)
+    y = h - rb
+    if k >= RIM_POINTS:
+        y = -y
+    a = 2.0 * wp.pi * float(k % RIM_POINTS) / float(RIM_POINTS)
+    return wp.vec4((r - rb) * wp.cos(a), y, (r - rb) * wp.sin(a), rb)
 
 
 @wp.func
@@ -67,6 +106,8 @@ def shape_point(geo_type: int, scale: wp.vec3, k: int) -> wp.vec4:
         if k == 1:
             s = -1.0
         return wp.vec4(0.0, s * scale[1], 0.0, scale[0])
+    if geo_type == geo.GEO_CYLINDER or geo_type == geo.GEO_CONE:
+        return round_point(geo_type, scale, k)
     # A box's corners, each moved inwards by r along every axis and given the radius r: the box
     # collides as a box whose edges are rounded by r. Unrounded corners of two equal boxes
     # stacked face to face lie on each other's edges, where the inside normal points sideways and
@@ -88,7 +129,7 @@ def shape_point(geo_type: int, scale: wp.vec3, k: int) -> wp.vec4:
 def points_into(type_a: int, type_b: int, a: int, b: int) -> bool:
     # Whether the contact points of body shape a (of type type_a) are tested against shape b of
     # another body. (Against static shapes, of any type, they always are.)
-    if type_b != geo.GEO_SPHERE and type_b != geo.GEO_BOX and type_b != geo.GEO_CAPSULE:
+    if type_b == geo.GEO_PLANE or type_b == geo.GEO_MESH:
         return False
     if type_a == geo.GEO_SPHERE:
         return type_b != geo.GEO_SPHERE or a < b
@@ -303,64 +344,19 @@ def joint_wrench(
 
 
 @wp.func
-def shape_bound(geo_type: int, scale: wp.vec3, thickness: float) -> float:
-    # The radius of a sphere about the shape's origin that holds it, its contact points with their
-    # radii, and its thickness; -1 for shapes without one (planes, meshes: always tested).
-    if geo_type == geo.GEO_SPHERE:
-        return scale[0] + thickness
-    if geo_type == geo.GEO_BOX:
-        return wp.length(scale) + thickness
-    if geo_type == geo.GEO_CAPSULE:
-        return scale[0] + scale[1] + thickness
-    return -1.0
-
-
-@wp.func
 def may_touch(Xa: wp.transform, sa: int, Xb: wp.transform, sb: int, shape_geo_type: wp.array(dtype=int),
               shape_geo_scale: wp.array(dtype=wp.vec3), shape_geo_thickness: wp.array(dtype=float),
               shape_materials: wp.array2d(dtype=float)) -> bool:
     # The broad phase: false only where the two shapes' bounding spheres are further apart than the
     # pair's adhesion distance, so that every pair it skips would have given exactly zero force
     # (the step's bits do not change; it only saves the narrow phase of distant pairs).
-    ra = shape_bound(shape_geo_type[sa], shape_geo_scale[sa], shape_geo_thickness[sa])
-    rb = shape_bound(shape_geo_type[sb], shape_geo_scale[sb], shape_geo_thickness[sb])
+    ra = geo.shape_bound(shape_geo_type[sa], shape_geo_scale[sa], shape_geo_thickness[sa])
+    rb = geo.shape_bound(shape_geo_type[sb], shape_geo_scale[sb], shape_geo_thickness[sb])
     if ra < 0.0 or rb < 0.0:
         return True
     ka = wp.abs(0.5 * (shape_materials[sa, 3] + shape_materials[sb, 3]))
     d = wp.transform_get_translation(Xa) - wp.transform_get_translation(Xb)
     return wp.length(d) <= ra + rb + ka
-
-
-@wp.func
-def candidate_count(wb: int, shape_count: int, world_shape_start: wp.array(dtype=int), num_worlds: int) -> int:
-    # How many shapes a body of world wb is tested against: every shape for world -1, else its
-    # world's shapes and the shared ones (world -1), so that N worlds cost N bodies x their own
-    # shapes, not N^2.
-    if wb < 0:
-        return shape_count
-    return (world_shape_start[wb + 1] - world_shape_start[wb]) + (world_shape_start[num_worlds + 1] -
-                                                                  world_shape_start[num_worlds])
-
-
-@wp.func
-def candidate_shape(k: int, wb: int, world_shape_start: wp.array(dtype=int), world_shape_list: wp.array(dtype=int),
-                    num_worlds: int) -> int:
-    # The k-th of those shapes: for world -1 shape k itself (index order, as without worlds).
-    if wb < 0:
-        return k
-    n = world_shape_start[wb + 1] - world_shape_start[wb]
-    if k < n:
-        return world_shape_list[world_shape_start[wb] + k]
-    return world_shape_list[world_shape_start[num_worlds] + k - n]
-
-
-@wp.func
-def same_world(shape_world: wp.array(dtype=int), a: int, b: int) -> bool:
-    # Whether shapes a and b may touch: the same world (ModelBuilder::add_builder), or either in
-    # world -1, which touches every world.
-    wa = shape_world[a]
-    wb = shape_world[b]
-    return wa < 0 or wb < 0 or wa == wb
 
 
 @wp.func
@@ -427,6 +423,8 @@ def eval_body_forces(
     world_shape_start: wp.array(dtype=int),
     world_shape_list: wp.array(dtype=int),
     num_worlds: int,
+    body_particle_wrench: wp.array(dtype=wp.spatial_vector),
+    particle_chunks: int,
     body_f: wp.array(dtype=wp.spatial_vector),
 ):
     b = wp.tid()
@@ -460,10 +458,10 @@ def eval_body_forces(
                                              0.5 * (shape_materials[sa, 4] + ground_mu))
                     f = f + fc
                     t = t + wp.cross(xc - com, fc)
-            for kb in range(candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-                sb = candidate_shape(kb, wb, world_shape_start, world_shape_list, num_worlds)
+            for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
+                sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
                 ob = shape_body[sb]
-                if ob != b and same_world(shape_world, sa, sb) and (ob < 0 or (points_into(
+                if ob != b and worlds.same_world(shape_world[sa], shape_world[sb]) and (ob < 0 or (points_into(
                         ta, shape_geo_type[sb], sa, sb) and not joined(b, ob, body_joint_start, body_joint_list,
                                                                         joint_parent, joint_child, joint_collision_filter))):
                     Xh = shape_transform[sb]
@@ -481,8 +479,8 @@ def eval_body_forces(
                         f = f + fc
                         t = t + wp.cross(xc - com, fc)
     # The reactions: other bodies' points in this body's shapes.
-    for kp in range(candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-        sp = candidate_shape(kp, wb, world_shape_start, world_shape_list, num_worlds)
+    for kp in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
+        sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
         ob = shape_body[sp]
         if ob >= 0 and ob != b and not joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
                                                joint_collision_filter):
@@ -498,13 +496,18 @@ def eval_body_forces(
                 for si in range(body_shape_start[b], body_shape_start[b + 1]):
                     sh = body_shape_list[si]
                     Xs = Xb * shape_transform[sh]
-                    if points_into(tp, shape_geo_type[sh], sp, sh) and same_world(shape_world, sp, sh) and may_touch(
+                    if points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(shape_world[sp], shape_world[sh]) and may_touch(
                             Xp, sp, Xs, sh, shape_geo_type, shape_geo_scale, shape_geo_thickness, shape_materials):
                         fc, xc = pair_force(x, r, qo, com_o, sp, sh, Xs, qd, com, shape_geo_type,
                                             shape_geo_scale, shape_geo_thickness, shape_materials, shape_sdf_values,
                                             shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
                         f = f - fc
                         t = t - wp.cross(xc - com, fc)
+    # The reactions of particles on this body's shapes, in chunk order (eval_body_particle_contacts).
+    for k in range(particle_chunks):
+        e = body_particle_wrench[b * particle_chunks + k]
+        t = t + wp.spatial_top(e)
+        f = f + wp.spatial_bottom(e)
     # The joints this body is the parent or the child of.
     for k in range(body_joint_start[b], body_joint_start[b + 1]):
         j = body_joint_list[k]
@@ -519,6 +522,72 @@ def eval_body_forces(
             f = f - fj
             t = t - tj - wp.cross(x_c - com, fj)
     body_f[b] = wp.spatial_vector(t[0], t[1], t[2], f[0], f[1], f[2])
+
+
+@wp.kernel
+def eval_body_particle_contacts(
+    particle_q: wp.array(dtype=wp.vec3),
+    particle_qd: wp.array(dtype=wp.vec3),
+    particle_radius: wp.array(dtype=float),
+    particle_flags: wp.array(dtype=wp.uint32),
+    particle_count: int,
+    body_q: wp.array(dtype=wp.transform),
+    body_qd: wp.array(dtype=wp.spatial_vector),
+    body_com: wp.array(dtype=wp.vec3),
+    body_shape_start: wp.array(dtype=int),
+    body_shape_list: wp.array(dtype=int),
+    shape_transform: wp.array(dtype=wp.transform),
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_sdf_values: wp.array(dtype=wp.vec4),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
+    shape_materials: wp.array2d(dtype=float),
+    shape_material_share: wp.array(dtype=float),
+    shape_world: wp.array(dtype=int),
+    world_particle_start: wp.array(dtype=int),
+    world_particle_list: wp.array(dtype=int),
+    num_worlds: int,
+    soft_ke: float,
+    soft_kd: float,
+    soft_kf: float,
+    soft_mu: float,
+    pairs_per_chunk: int,
+    particle_chunks: int,
+    body_particle_wrench: wp.array(dtype=wp.spatial_vector),
+):
+    # The reactions of particles on body b's shapes (soft_contact.py), summed in chunks of
+    # P = pairs_per_chunk pairs: the pairs of body b are, shape by shape in its list, the particles
+    # of the shape's world (worlds.py), and thread (b, k) sums pairs k P .. (k + 1) P - 1 into
+    # body_particle_wrench[b * particle_chunks + k]; eval_body_forces adds the chunks in order.
+    # The particle's own thread computes the same pairs with the same function (contact.py).
+    tid = wp.tid()
+    b = tid // particle_chunks
+    first = (tid % particle_chunks) * pairs_per_chunk
+    com = wp.transform_point(body_q[b], body_com[b])
+    f = wp.vec3(0.0)
+    t = wp.vec3(0.0)
+    base = int(0)
+    for si in range(body_shape_start[b], body_shape_start[b + 1]):
+        s = body_shape_list[si]
+        ws = shape_world[s]
+        n = worlds.candidate_count(ws, particle_count, world_particle_start, num_worlds)
+        lo = wp.max(first - base, 0)
+        hi = wp.min(first + pairs_per_chunk - base, n)
+        for k in range(lo, hi):
+            i = worlds.candidate(k, ws, world_particle_start, world_particle_list, num_worlds)
+            if (particle_flags[i] & sc.PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+                fp, xc = sc.particle_body_contact(particle_q[i], particle_qd[i], particle_radius[i], s, b, body_q, body_qd,
+                                                  body_com, shape_transform, shape_geo_type, shape_geo_scale,
+                                                  shape_geo_thickness, shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
+                                                  shape_sdf_cell, shape_materials, shape_material_share, soft_ke, soft_kd,
+                                                  soft_kf, soft_mu)
+                f = f - fp
+                t = t - wp.cross(xc - com, fp)
+        base = base + n
+    body_particle_wrench[tid] = wp.spatial_vector(t[0], t[1], t[2], f[0], f[1], f[2])
 
 
 @wp.kernel

@@ -146,6 +146,27 @@ MeshData shape_mesh(int type, const Vector3f& s, const std::vector<engine::Mesh>
                 [&](float u, float v) { return sphere_dir(u, 0.5f + 0.5f * v); });
             break;
         }
+        case engine::GEO_CYLINDER:
+        case engine::GEO_CONE: {
+            // Along y from -h to +h: the side, then the caps (v from the rim inwards on the top cap and
+            // outwards on the bottom one, so that both wind counter-clockwise seen from outside). The
+            // cone narrows to its apex at -h (no bottom cap).
+            const bool cone = type == engine::GEO_CONE;
+            const float r = s.x(), h = s.y(), ln = std::sqrt(r * r + 4 * h * h);
+            auto rim = [&](float u) { return sphere_dir(u, 0.5f); };
+            add_grid(
+                m, 1, 32,
+                [&](float u, float v) { return Vector3f((cone ? v : 1.0f) * r * rim(u) + Vector3f(0, h * (2 * v - 1), 0)); },
+                [&](float u, float) { return cone ? Vector3f((2 * h * rim(u) - Vector3f(0, r, 0)) / ln) : rim(u); });
+            add_grid(
+                m, 1, 32, [&](float u, float v) { return Vector3f((1 - v) * r * rim(u) + Vector3f(0, h, 0)); },
+                [&](float, float) { return Vector3f(0, 1, 0); });
+            if (!cone)
+                add_grid(
+                    m, 1, 32, [&](float u, float v) { return Vector3f(v * r * rim(u) - Vector3f(0, h, 0)); },
+                    [&](float, float) { return Vector3f(0, -1, 0); });
+            break;
+        }
         case engine::GEO_BOX:
             for (int axis = 0; axis < 3; ++axis)
                 for (float sign : {-1.0f, 1.0f}) {

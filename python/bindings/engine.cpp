@@ -48,6 +48,7 @@ void bind_engine(py::module_& m) {
         .def_readonly("body_count", &Model::body_count)
         .def_readonly("joint_count", &Model::joint_count)
         .def_readonly("num_worlds", &Model::num_worlds)
+        .def_readonly("particle_body_chunks", &Model::particle_body_chunks)
         .def_readonly("joint_coord_count", &Model::joint_coord_count)
         .def_readonly("joint_dof_count", &Model::joint_dof_count)
         .def_readonly("articulation_count", &Model::articulation_count)
@@ -116,6 +117,9 @@ void bind_engine(py::module_& m) {
              {"body_world", &Model::body_world},
              {"world_shape_start", &Model::world_shape_start},
              {"world_shape_list", &Model::world_shape_list},
+             {"particle_world", &Model::particle_world},
+             {"world_particle_start", &Model::world_particle_start},
+             {"world_particle_list", &Model::world_particle_list},
              {"joint_type", &Model::joint_type},
              {"joint_parent", &Model::joint_parent},
              {"joint_child", &Model::joint_child},
@@ -321,7 +325,9 @@ void bind_engine(py::module_& m) {
                 if (type == "sphere") return s.add_shape_sphere(body, v3(pos), q4(rot), size[0], p);
                 if (type == "box") return s.add_shape_box(body, v3(pos), q4(rot), size[0], size[1], size[2], p);
                 if (type == "capsule") return s.add_shape_capsule(body, v3(pos), q4(rot), size[0], size[1], p);
-                throw BuildError("add_body_shape: no shape type '" + type + "' on bodies (sphere, box, capsule)");
+                if (type == "cylinder") return s.add_shape_cylinder(body, v3(pos), q4(rot), size[0], size[1], p);
+                if (type == "cone") return s.add_shape_cone(body, v3(pos), q4(rot), size[0], size[1], p);
+                throw BuildError("add_body_shape: no shape type '" + type + "' on bodies (sphere, box, capsule, cylinder, cone)");
             },
             py::arg("type"), py::arg("body"), py::arg("pos"), py::arg("rot"), py::arg("size"), py::arg("params"),
             "A shape on a body (or static with body -1): size is (radius,), (hx, hy, hz) or (radius, half_height); params "

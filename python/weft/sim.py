@@ -349,7 +349,7 @@ class ModelBuilder:
 
     def _shape(self, c, kind, body, pos, rot, size, density, ke, kd, kf, ka, mu, restitution, is_solid, thickness,
                has_ground_collision, has_shape_collision, collision_group, collision_filter_parent, is_visible):
-        """A sphere, box or capsule, static (body=-1) or on a body, with Warp's keywords. Every
+        """A sphere, box, capsule, cylinder or cone, static (body=-1) or on a body, with Warp's keywords. Every
         keyword is simulated or refused: hollow shapes, collision groups and per-shape collision
         switches are not supported yet (BuildError naming them)."""
         if not is_solid:
@@ -405,6 +405,33 @@ class ModelBuilder:
             raise BuildError(f"add_shape_capsule: up_axis={up_axis!r} is not supported (capsules lie along their local y "
                              "axis, up_axis=1; rotate the shape with rot)")
         return self._shape("add_shape_capsule", "capsule", body, pos, rot, (("radius", radius), ("half_height", half_height)),
+                           density, ke, kd, kf, ka, mu, restitution, is_solid, thickness, has_ground_collision,
+                           has_shape_collision, collision_group, collision_filter_parent, is_visible)
+
+    def add_shape_cylinder(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, half_height=0.5, up_axis=1,
+                           density=None, ke=None, kd=None, kf=None, ka=None, mu=None, restitution=None, is_solid=True,
+                           thickness=None, has_ground_collision=True, has_shape_collision=True, collision_group=-1,
+                           collision_filter_parent=True, is_visible=True):
+        """A cylinder of `radius` from -half_height to +half_height along its local y axis (Warp's
+        up_axis=1; other axes are refused), static or on a body (Warp's add_shape_cylinder)."""
+        if up_axis != 1:
+            raise BuildError(f"add_shape_cylinder: up_axis={up_axis!r} is not supported (cylinders lie along their local y "
+                             "axis, up_axis=1; rotate the shape with rot)")
+        return self._shape("add_shape_cylinder", "cylinder", body, pos, rot, (("radius", radius), ("half_height", half_height)),
+                           density, ke, kd, kf, ka, mu, restitution, is_solid, thickness, has_ground_collision,
+                           has_shape_collision, collision_group, collision_filter_parent, is_visible)
+
+    def add_shape_cone(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, half_height=0.5, up_axis=1,
+                       density=None, ke=None, kd=None, kf=None, ka=None, mu=None, restitution=None, is_solid=True,
+                       thickness=None, has_ground_collision=True, has_shape_collision=True, collision_group=-1,
+                       collision_filter_parent=True, is_visible=True):
+        """A cone along its local y axis with its base of `radius` at +half_height and its apex at
+        -half_height (Warp's add_shape_cone, up_axis=1; other axes are refused). Its centre of mass is
+        half_height / 2 above the shape's origin (Warp places it at the origin)."""
+        if up_axis != 1:
+            raise BuildError(f"add_shape_cone: up_axis={up_axis!r} is not supported (cones lie along their local y axis, "
+                             "up_axis=1; rotate the shape with rot)")
+        return self._shape("add_shape_cone", "cone", body, pos, rot, (("radius", radius), ("half_height", half_height)),
                            density, ke, kd, kf, ka, mu, restitution, is_solid, thickness, has_ground_collision,
                            has_shape_collision, collision_group, collision_filter_parent, is_visible)
 

@@ -7,8 +7,10 @@
 // differences, and every builder message.
 #include <Eigen/Dense>
 #include <cmath>
+#include <random>
 
 #include "engine/body_inertia.h"
+#include "engine/solver_kernels.h"
 #include "runtime/errors.h"
 #include "runtime/recorder.h"
 #include "tape/gradient_check.h"
@@ -28,29 +30,43 @@ State run(const Model& m, SemiImplicitIntegrator& it, int steps, float dt,
     return rollout(m, it, steps, dt, each);
 }
 
-// Mass properties by midpoint integration over a grid of cells covering the shape's bounds.
+// Whether x lies inside the solid shape (type, scale), by its definition.
+bool inside_shape(int type, const Eigen::Vector3d& s, const Eigen::Vector3d& x) {
+    const double rho = std::hypot(x.x(), x.z());
+    switch (type) {
+        case GEO_BOX: return true;
+        case GEO_SPHERE: return x.norm() <= s.x();
+        case GEO_CAPSULE: return (x - Eigen::Vector3d(0, std::clamp(x.y(), -s.y(), s.y()), 0)).norm() <= s.x();
+        case GEO_CYLINDER: return rho <= s.x() && std::abs(x.y()) <= s.y();
+        case GEO_CONE: return std::abs(x.y()) <= s.y() && rho <= s.x() * (x.y() + s.y()) / (2 * s.y());
+        default: return false;
+    }
+}
+
+// Mass properties by midpoint integration over a grid of cells covering the shape's bounds: the
+// mass, the centre of mass and the second moments moved to it.
 MassProperties integrate_numerically(int type, const Eigen::Vector3d& s, double rho) {
-    Eigen::Vector3d half = type == GEO_BOX      ? s
-                           : type == GEO_SPHERE ? Eigen::Vector3d::Constant(s.x())
-                                                : Eigen::Vector3d(s.x(), s.x() + s.y(), s.x());
+    Eigen::Vector3d half = type == GEO_BOX       ? s
+                           : type == GEO_SPHERE  ? Eigen::Vector3d::Constant(s.x())
+                           : type == GEO_CAPSULE ? Eigen::Vector3d(s.x(), s.x() + s.y(), s.x())
+                                                 : Eigen::Vector3d(s.x(), s.y(), s.x());
     const int n = 160;
     Eigen::Vector3d cell = 2.0 * half / n;
     double dv = cell.prod();
     MassProperties p;
+    Eigen::Vector3d first = Eigen::Vector3d::Zero();
     Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
             for (int k = 0; k < n; ++k) {
                 Eigen::Vector3d x = -half + Eigen::Vector3d(i + 0.5, j + 0.5, k + 0.5).cwiseProduct(cell);
-                bool inside = type == GEO_BOX ? true
-                              : type == GEO_SPHERE
-                                  ? x.norm() <= s.x()
-                                  : (x - Eigen::Vector3d(0, std::clamp(x.y(), -s.y(), s.y()), 0)).norm() <= s.x();
-                if (!inside) continue;
+                if (!inside_shape(type, s, x)) continue;
                 p.mass += rho * dv;
+                first += rho * dv * x;
                 second += rho * dv * (x.squaredNorm() * Eigen::Matrix3d::Identity() - x * x.transpose());
             }
-    p.inertia = second;
+    p.com = first / p.mass;
+    p.inertia = second - p.mass * (p.com.squaredNorm() * Eigen::Matrix3d::Identity() - p.com * p.com.transpose());
     return p;
 }
 
@@ -58,12 +74,14 @@ TEST(BodyInertia, ShapesMatchNumericalIntegration) {
     struct Case {
         int type;
         Eigen::Vector3d scale;
-    } cases[] = {{GEO_SPHERE, {0.3, 0, 0}}, {GEO_BOX, {0.5, 0.2, 0.1}}, {GEO_CAPSULE, {0.1, 0.25, 0}}};
+    } cases[] = {{GEO_SPHERE, {0.3, 0, 0}},     {GEO_BOX, {0.5, 0.2, 0.1}},     {GEO_CAPSULE, {0.1, 0.25, 0}},
+                 {GEO_CYLINDER, {0.2, 0.3, 0}}, {GEO_CYLINDER, {0.3, 0.05, 0}}, {GEO_CONE, {0.2, 0.3, 0}}};
     for (const Case& c : cases) {
         SCOPED_TRACE(c.type);
         MassProperties a = shape_mass_properties(c.type, c.scale, 700.0);
         MassProperties n = integrate_numerically(c.type, c.scale, 700.0);
         EXPECT_NEAR(a.mass, n.mass, 3e-3 * n.mass);
+        EXPECT_NEAR((a.com - n.com).norm(), 0.0, 2e-3 * c.scale.norm());
         for (int r = 0; r < 3; ++r)
             for (int k = 0; k < 3; ++k) EXPECT_NEAR(a.inertia(r, k), n.inertia(r, k), 5e-3 * n.inertia.trace());
     }
@@ -182,6 +200,119 @@ TEST(RigidBodies, BoxRestsAtThePenaltyDepth) {
     EXPECT_NEAR(r.p.x(), 0.0, 1e-6);
     EXPECT_NEAR(r.v.norm(), 0.0, 1e-4);
     EXPECT_NEAR(std::abs(r.q.w()), 1.0, 1e-6);
+}
+
+// A cylinder standing on a flat face and a cone on its base rest on their eight rim points, at
+// m g / (8 ke) below their sharp height. A cylinder on its side rests as the octagonal prism of its
+// rim points rounded by rb: on one side face (two points per rim), its axis (r - rb) cos(22.5 deg)
+// + rb above the ground less m g / (4 ke). The cone's centre of mass is a quarter of its height
+// above the base.
+TEST(RigidBodies, CylindersAndConesRestAtThePenaltyDepth) {
+    REQUIRE_CPU();
+    const float r = 0.1f, h = 0.15f, thick = 1e-5f;
+    ModelBuilder b;
+    int standing = b.add_body(Vec3(0, h + thick, 0));
+    b.add_shape_cylinder(standing, Vec3::Zero(), Quat::Identity(), r, h);
+    // axis along z, rim points 2 and 3 (at 90 and 135 degrees) lowest
+    const Quat side =
+        Quat(Eigen::AngleAxisf(float(M_PI) / 2, Vec3(1, 0, 0))) * Quat(Eigen::AngleAxisf(float(M_PI) / 8, Vec3(0, 1, 0)));
+    const double rb = 0.05 * r;
+    const double axis_height = (r - rb) * std::cos(M_PI / 8) + rb + thick;
+    int lying = b.add_body(Vec3(1, float(axis_height), 0), side);
+    b.add_shape_cylinder(lying, Vec3::Zero(), Quat::Identity(), r, h);
+    const Quat flip(Eigen::AngleAxisf(float(M_PI), Vec3(1, 0, 0)));  // base down, apex up
+    int cone = b.add_body(Vec3(2, h + thick, 0), flip);
+    // 4000 kg/m^3: at 1000 the cone's rocking on its rim is past the explicit limit of its contact
+    // damping (sum of kd d^2 and kf d^2 over the rim, times dt / I, above 2) at dt 0.5 ms.
+    ShapeParams dense;
+    dense.density = 4000.0f;
+    b.add_shape_cone(cone, Vec3::Zero(), Quat::Identity(), r, h, dense);
+    EXPECT_NEAR(b.body_mass[size_t(cone)].com.y(), 0.5 * h, 1e-7) << "in the body frame: towards the base";
+    Model m = b.finalize("cpu");
+    SemiImplicitIntegrator it;
+    State s = run(m, it, 3000, 5e-4f);
+    auto bodies = bodies_of(s);
+    const double ke = 0.5 * (1e5 + 1e5);
+    const double mc = M_PI * r * r * 2 * h * 1000.0, mk = 4 * mc / 3;
+    EXPECT_NEAR(bodies[0].p.y(), h + thick - mc * kG / (8 * ke), 2e-6);
+    EXPECT_NEAR(std::abs(bodies[0].q.w()), 1.0, 1e-6);
+    EXPECT_NEAR(bodies[1].p.y(), axis_height - mc * kG / (4 * ke), 2e-6);
+    EXPECT_NEAR(bodies[1].v.norm() + bodies[1].w.norm(), 0.0, 1e-3) << "it does not roll off its two points";
+    EXPECT_NEAR(bodies[2].p.y(), h + thick - mk * kG / (8 * ke), 2e-6);
+    EXPECT_NEAR(bodies[2].p.x(), 2.0, 1e-6);
+}
+
+// The distances of cylinders and cones (kernels/geometry.py) against the nearest of 40000 points
+// sampled on the section's outline (its sign from the definition of the solid), and their
+// gradients against central differences of the kernel's own distance.
+const char* kShapeProbe = R"(
+import weft as wp
+import geometry as geo
+
+@wp.kernel
+def probe(points: wp.array(dtype=wp.vec3), geo_type: int, scale: wp.vec3, out: wp.array(dtype=wp.vec4)):
+    i = wp.tid()
+    n = geo.shape_sdf_grad(geo_type, scale, points[i])
+    out[i] = wp.vec4(n[0], n[1], n[2], geo.shape_sdf(geo_type, scale, points[i]))
+)";
+
+TEST(Geometry, CylinderAndConeDistancesAreExact) {
+    REQUIRE_CPU();
+    auto module = runtime::Module::compile(
+        {{"kernels/geometry.py", embedded_kernel_sources().at("kernels/geometry.py")}, {"probe.py", kShapeProbe}});
+    const Eigen::Vector3d s(0.2, 0.3, 0.0);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> u(-0.45, 0.45);
+    std::vector<Eigen::Vector3d> pts;
+    for (int k = 0; k < 400; ++k) pts.emplace_back(u(rng), u(rng), u(rng));
+    const double eps = 1e-3;
+    std::vector<Eigen::Vector3d> all = pts;  // then +-eps along x, y, z for the differences
+    for (const auto& p : pts)
+        for (int a = 0; a < 3; ++a)
+            for (double sgn : {1.0, -1.0}) all.push_back(p + sgn * eps * Eigen::Vector3d::Unit(a));
+    for (int type : {GEO_CYLINDER, GEO_CONE}) {
+        SCOPED_TRACE(type);
+        std::vector<float> host;
+        for (const auto& p : all) host.insert(host.end(), {float(p.x()), float(p.y()), float(p.z())});
+        auto in = runtime::Array::empty(vec3_type(), {int64_t(all.size())}, runtime::Device{});
+        in.copy_from_host(host.data(), host.size() * 4);
+        auto out = runtime::Array::zeros(vec4_type(), {int64_t(all.size())}, runtime::Device{});
+        float scale[3] = {float(s.x()), float(s.y()), 0.0f};
+        runtime::launch(module->kernel("probe"), {int64_t(all.size())},
+                        {runtime::LaunchArg::of(in), runtime::LaunchArg::integer_of(type),
+                         runtime::LaunchArg::value(vec3_type(), scale), runtime::LaunchArg::of(out)},
+                        runtime::LaunchOptions{});
+        std::vector<std::array<float, 4>> r(all.size());
+        out.copy_to_host(r.data(), r.size() * 16);
+        // The outline of the section (rho, y): the top (and for the cylinder the bottom and side).
+        std::vector<Eigen::Vector2d> outline;
+        const int n = 10000;
+        for (int k = 0; k <= n; ++k) {
+            double t = double(k) / n;
+            outline.emplace_back(t * s.x(), s.y());  // top
+            if (type == GEO_CYLINDER) {
+                outline.emplace_back(t * s.x(), -s.y());
+                outline.emplace_back(s.x(), -s.y() + 2 * t * s.y());
+            } else {
+                outline.emplace_back(t * s.x(), -s.y() + 2 * t * s.y());  // slant from the apex
+            }
+        }
+        for (size_t i = 0; i < pts.size(); ++i) {
+            const Eigen::Vector3d& p = pts[i];
+            Eigen::Vector2d q(std::hypot(p.x(), p.z()), p.y());
+            double d = INFINITY;
+            for (const auto& o : outline) d = std::min(d, (q - o).norm());
+            if (inside_shape(type, s, p)) d = -d;
+            EXPECT_NEAR(r[i][3], d, 1e-4) << "at " << p.transpose();
+            Eigen::Vector3d g(r[i][0], r[i][1], r[i][2]), fd;
+            for (int a = 0; a < 3; ++a)
+                fd[a] = (r[pts.size() + 6 * i + 2 * size_t(a)][3] - r[pts.size() + 6 * i + 2 * size_t(a) + 1][3]) / (2 * eps);
+            EXPECT_NEAR(g.norm(), 1.0, 1e-5);
+            // Where the nearest feature changes within eps (near edges and the medial surface) the
+            // difference averages two normals; elsewhere it is the normal.
+            if (fd.norm() > 0.999) EXPECT_NEAR((g - fd).norm(), 0.0, 2e-2) << "at " << p.transpose();
+        }
+    }
 }
 
 // On a plane tilted by theta: below the Coulomb limit friction is viscous (kf), so the box creeps

@@ -32,7 +32,8 @@ TEST(Scene, ShippedScenesLoad) {
                                             {"granular_pile", 4096},
                                             {"cloth_on_mesh", 41 * 41},
                                             {"box_stack", 0},
-                                            {"joint_chain", 0}};
+                                            {"joint_chain", 0},
+                                            {"cloth_on_moving_box", 25 * 25}};
     for (const auto& [name, count] : particles) {
         Scene s = load_scene(std::string(WEFT_SOURCE_DIR) + "/scenes/" + name + ".toml");
         EXPECT_EQ(s.builder.particle_count(), count) << name;
@@ -86,8 +87,11 @@ TEST(Scene, RigidBodyBlocks) {
               "scenes/x.toml:4:1: missing key 'half_extents' in [[shape]]");
     EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"box\"\nhalf_extents = [1, 1, 1]\ndensty = 5\n"),
               "scenes/x.toml:7:1: unknown key 'densty' (did you mean 'density'?)");
+    EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"cylindr\"\nradius = 1\n"),
+              "scenes/x.toml:5:8: 'type' must be one of 'sphere', 'box', 'capsule', 'cylinder', 'cone', got 'cylindr' (did "
+              "you mean 'cylinder'?)");
     EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"cone\"\nradius = 1\n"),
-              "scenes/x.toml:5:8: 'type' must be one of 'sphere', 'box', 'capsule', got 'cone'");
+              "scenes/x.toml:4:1: missing key 'half_height' in [[shape]]");
     EXPECT_EQ(error_of(std::string(body) + "mass = 0\n"), "scenes/x.toml:2:1: a [[body]] needs a [[body.shape]] or a mass");
     EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"sphere\"\nradius = 0.1\ndensity = -1\n"),
               "scenes/x.toml:7:11: 'density' must be >= 0, got -1");

@@ -37,6 +37,28 @@ TEST(Stability, SpringsAndContactPastTheLimit) {
     EXPECT_TRUE(explicit_stability_violations(m, 0.004f).empty()) << "kf: 1.0, springs: 1.79";
 }
 
+// A particle on a body's shape meets the mean of soft_contact_* and the shape's material (Warp's
+// rule): the default shape kd of 1000 N s/m makes (10 + 1000) / 2 = 505 for 10 g at 0.5 ms.
+TEST(Stability, BodyShapeMaterialIsAveragedIn) {
+    ModelBuilder b;
+    b.soft_contact_kf = 10.0f;
+    int body = b.add_body(Vec3(0, 0.1f, 0));
+    b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), 0.1f, 0.1f, 0.1f);  // ke 1e5, kd 1e3, kf 1e3
+    ShapeParams soft;
+    soft.kd = soft.kf = 10.0f;
+    b.add_shape_sphere(body, Vec3(0, 0.3f, 0), Quat::Identity(), 0.05f, soft);
+    b.add_particle(Vec3(0, 1, 0), Vec3::Zero(), 0.01f);
+    Model m = b.finalize("cpu");
+    auto v = explicit_stability_violations(m, 5e-4f);
+    ASSERT_EQ(v.size(), 2u);
+    EXPECT_EQ(v[0].message(),
+              "particle contact with shape 0 (its material averaged in): kd dt/m = 25.3 >= 2 (kd 505 N s/m, m 0.01 kg, dt "
+              "0.0005 s)");
+    EXPECT_EQ(v[1].term, "kf dt/m");
+    EXPECT_NEAR(v[1].value, 505 * 5e-4 / 0.01, 1e-3);
+    EXPECT_TRUE(explicit_stability_violations(m, 2e-5f).empty());
+}
+
 TEST(Stability, ShippedScenesOfExplicitSolversAreWithinTheLimit) {
     int checked = 0;
     for (const auto& f : std::filesystem::directory_iterator(std::string(WEFT_SOURCE_DIR) + "/scenes")) {

@@ -91,3 +91,84 @@ def test_rigid_push_optimisation_reaches_the_target():
     assert losses[-1] < 1e-3 * losses[0], losses
     assert sim.final_x() == pytest.approx(sim_rigid_push.TARGET, abs=5e-3)
     assert vx == pytest.approx(math.sqrt(2 * 0.5 * 9.81 * 0.4), rel=0.1)
+
+
+def _rest(model, steps, dt):
+    s0, s1 = model.state(), model.state()
+    it = wp.sim.SemiImplicitIntegrator()
+    for _ in range(steps):
+        it.simulate(model, s0, s1, dt)
+        s0, s1 = s1, s0
+    return s0
+
+
+def test_a_particle_rests_on_a_free_box_with_its_weight():
+    """Particles meet the shapes of moving bodies (Warp's eval_particle_body_contact): a 0.5 kg
+    particle on a free 0.8 kg box on the ground sinks into the box by m_p g / ke, ke the mean of
+    soft_contact_ke and the shape's ke, and the box into the ground by (m_b + m_p) g / (4 ke_g)."""
+    g, h, r, mp, thick = 9.80665, 0.1, 0.05, 0.5, 1e-5
+    b = wp.sim.ModelBuilder()
+    box = b.add_body(origin=((0.0, h + thick, 0.0), (0.0, 0.0, 0.0, 1.0)))
+    b.add_shape_box(body=box, hx=h, hy=h, hz=h, density=100.0)
+    b.add_particle(pos=(0.0, 2 * h + r + thick, 0.0), vel=(0.0, 0.0, 0.0), mass=mp, radius=r)
+    model = b.finalize(device="cpu")
+    s = _rest(model, 2000, 5e-4)
+    mb = 8 * h ** 3 * 100.0
+    box_y = s.body_q.numpy()[0][1]
+    assert box_y == pytest.approx(h + thick - (mb + mp) * g / (4 * 1e5), abs=1e-6)
+    x = s.particle_q.numpy()[0]
+    assert x[1] - (box_y + h + thick + r) == pytest.approx(-mp * g / (0.5 * (1e3 + 1e5)), abs=1e-6)
+
+
+def test_cloth_falls_onto_a_free_box_and_weighs_on_it():
+    """A cloth dropped onto a free box through the Python API rests on the box's top, and the box,
+    carrying part of it, sinks deeper into the ground than it does alone."""
+    def build(cloth):
+        b = wp.sim.ModelBuilder()
+        b.soft_contact_kd = b.soft_contact_kf = 10.0
+        box = b.add_body(origin=((0.0, 0.15, 0.0), (0.0, 0.0, 0.0, 1.0)))
+        b.add_shape_box(body=box, hx=0.15, hy=0.15, hz=0.15, density=100.0, kd=10.0, kf=10.0)
+        if cloth:
+            b.add_cloth_grid(pos=(-0.2, 0.4, 0.2), rot=(-0.7071068, 0.0, 0.0, 0.7071068), vel=(0.0, 0.0, 0.0), dim_x=8,
+                             dim_y=8, cell_x=0.05, cell_y=0.05, mass=0.01, tri_ke=1e3, tri_ka=1e3, tri_kd=1.0, edge_ke=0.5,
+                             edge_kd=0.01, particle_radius=0.01)
+        return b.finalize(device="cpu")
+    alone = _rest(build(False), 2000, 5e-4).body_q.numpy()[0]
+    s = _rest(build(True), 2000, 5e-4)
+    q = s.body_q.numpy()[0]
+    x = s.particle_q.numpy()
+    centre = x[4 * 9 + 4]
+    assert centre[0] == pytest.approx(q[0], abs=5e-3) and centre[2] == pytest.approx(q[2], abs=5e-3)
+    assert centre[1] == pytest.approx(q[1] + 0.15 + 1e-5 + 0.01, abs=1e-3)
+    assert q[1] < alone[1] - 1e-6, "the cloth's weight presses the box into the ground"
+    inside = (np.abs(x[:, 0] - q[0]) < 0.14) & (np.abs(x[:, 2] - q[2]) < 0.14) & (x[:, 1] < q[1] + 0.14)
+    assert not inside.any(), "no particle passes into the box"
+
+
+def test_cylinders_and_cones_on_bodies():
+    """add_shape_cylinder / add_shape_cone with Warp's keywords: mass and inertia from the density
+    (the cone's centre of mass a quarter of its height above its base, where Warp puts it at the
+    shape's origin), other axes refused by name, and a cylinder standing on the ground at the
+    penalty depth of its eight rim points."""
+    r, h, rho, g = 0.1, 0.15, 1000.0, 9.80665
+    b = wp.sim.ModelBuilder()
+    cyl = b.add_body(origin=((0.0, h + 1e-5, 0.0), (0.0, 0.0, 0.0, 1.0)))
+    b.add_shape_cylinder(body=cyl, radius=r, half_height=h, density=rho)
+    m = math.pi * r * r * 2 * h * rho
+    assert b.body_mass[cyl] == pytest.approx(m, rel=1e-6)
+    np.testing.assert_allclose(np.diag(np.array(b.body_inertia[cyl]).reshape(3, 3)),
+                               [m * (r * r / 4 + h * h / 3), m * r * r / 2, m * (r * r / 4 + h * h / 3)], rtol=1e-6)
+    cone = b.add_body(origin=((1.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
+    b.add_shape_cone(body=cone, radius=r, half_height=h, density=rho)
+    assert b.body_mass[cone] == pytest.approx(m / 3, rel=1e-6)
+    assert b.body_com[cone][1] == pytest.approx(h / 2, rel=1e-6)
+    with pytest.raises(wp.sim.BuildError, match=r"add_shape_cone: up_axis=2 is not supported"):
+        b.add_shape_cone(body=cone, up_axis=2)
+    with pytest.raises(wp.sim.BuildError, match=r"add_shape_cylinder: radius and half_height must be > 0, got 0.1 and 0"):
+        b.add_shape_cylinder(body=cyl, radius=0.1, half_height=0.0)
+    with pytest.raises(TypeError, match="half_heigth"):
+        b.add_shape_cylinder(body=cyl, half_heigth=0.1)
+    model = b.finalize(device="cpu")
+    assert model.shape_geo_type.numpy().tolist() == [6, 4]
+    s = _rest(model, 3000, 5e-4)
+    assert s.body_q.numpy()[cyl][1] == pytest.approx(h + 1e-5 - m * g / (8 * 1e5), abs=2e-6)

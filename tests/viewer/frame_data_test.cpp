@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "tests/viewer/viewer_test_util.h"
 
 #include "engine/model_builder.h"
@@ -94,12 +96,15 @@ TEST(FrameDataTest, ShapesAreClosedAndWoundOutward) {
     tet.vertices = {Vector3f(0, 0, 0), Vector3f(1, 0, 0), Vector3f(0, 1, 0), Vector3f(0, 0, 1)};
     tet.indices = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
     b.add_shape_mesh(Vector3f(0, 1, 3), tet);
+    b.add_shape_cylinder(-1, Vector3f(4, 1, 0), engine::Quat(Eigen::AngleAxisf(0.5f, Vector3f(0, 0, 1))), 0.3f, 0.4f);
+    b.add_shape_cone(-1, Vector3f(-4, 1, 0), engine::Quat::Identity(), 0.3f, 0.4f);
     engine::Model m = b.finalize("cpu");
     engine::State s = m.state();
     FrameData f = snapshot(m, s, engine::model_renderables(m), b.shape_geo_src);
-    ASSERT_EQ(f.meshes.size(), 4u);
-    const Vector3f centers[] = {{0, 1, 0}, {2, 1, 0}, {-2, 1, 0}, {0.25f, 1.25f, 3.25f}};
-    for (size_t k = 0; k < 4; ++k) {
+    ASSERT_EQ(f.meshes.size(), 6u);
+    const Vector3f centers[] = {{0, 1, 0}, {2, 1, 0}, {-2, 1, 0}, {0.25f, 1.25f, 3.25f}, {4, 1, 0}, {-4, 1, 0}};
+    double volumes[6] = {0, 0, 0, 0, 0, 0};
+    for (size_t k = 0; k < 6; ++k) {
         const MeshData& mesh = f.meshes[k];
         ASSERT_FALSE(mesh.indices.empty()) << mesh.name;
         EXPECT_EQ(mesh.color, shape_color(int(k)));
@@ -117,7 +122,13 @@ TEST(FrameDataTest, ShapesAreClosedAndWoundOutward) {
             EXPECT_GT(mesh.normals[mesh.indices[t]].dot(mid - centers[k]), 0.0f) << mesh.name << " triangle " << t / 3;
         }
         EXPECT_GT(volume, 0.0) << mesh.name;
+        volumes[k] = volume;
     }
+    // The cylinder's and cone's volumes are those of their 32-sided prisms: pi r^2 2h and a third of
+    // it, times the polygon's share of the circle, 32 sin(2 pi / 32) / (2 pi).
+    const double polygon = 32 * std::sin(2 * M_PI / 32) / (2 * M_PI);
+    EXPECT_NEAR(volumes[4], M_PI * 0.09 * 0.8 * polygon, 1e-5);
+    EXPECT_NEAR(volumes[5], M_PI * 0.09 * 0.8 / 3 * polygon, 1e-5);
     // The box's volume is exact: 8 hx hy hz.
     double box = 0;
     for (size_t t = 0; t < f.meshes[1].indices.size(); t += 3) {
