@@ -4,6 +4,7 @@
 // driven slider and of a hinge at its limit (Hooke's law), a velocity drive, a weld that keeps a
 // body's pose, collision filtering between jointed bodies, the simulator against the CPU, the
 // Tape's gradient against central differences, and every builder message.
+#include <cstdlib>
 #include <Eigen/Dense>
 #include <cmath>
 
@@ -263,8 +264,10 @@ ModelBuilder chain(int links) {
     return b;
 }
 
+// Slow for the same reason as RigidBodies.SimulatorStepsMatchTheCpu: WEFT_SLOW_TESTS=1 runs it.
 TEST(Joints, SimulatorStepsMatchTheCpu) {
     REQUIRE_CPU();
+    if (!std::getenv("WEFT_SLOW_TESTS")) GTEST_SKIP() << "slow (set WEFT_SLOW_TESTS=1 to run it)";
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no NVRTC";
     Model mc = chain(3).finalize("cpu"), ms = chain(3).finalize("sim:h200");
     SemiImplicitIntegrator a, z;
