@@ -19,14 +19,6 @@ namespace weft::engine {
 
 namespace {
 
-// Bytes a particle and each element take on the host (builder) and on the device (model, two
-// states, force slots), rounded up: enough to refuse a scene too large for memory from its counts,
-// before anything is allocated, instead of ending in std::bad_alloc.
-struct Footprint {
-    double particles = 0, springs = 0, tris = 0, edges = 0, tets = 0;
-    double bytes() const { return particles * 256 + springs * 96 + tris * 192 + edges * 128 + tets * 256; }
-};
-
 double physical_memory() {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
     return pages > 0 && size > 0 ? double(pages) * double(size) : INFINITY;
@@ -39,25 +31,41 @@ std::string gib(double bytes) {
     return os.str();
 }
 
-// Fails at `key` if what the scene holds so far plus `add` needs more than the machine's memory.
-void check_memory(const TableReader& r, const std::string& key, const ModelBuilder& b, Footprint add) {
+}  // namespace
+
+void check_memory(const TableReader& r, const std::string& key, const Scene& s, Footprint add) {
+    const ModelBuilder& b = s.builder;
     Footprint total = add;
     total.particles += b.particle_count();
     total.springs += double(b.spring_rest_length.size());
     total.tris += double(b.tri_indices.size());
     total.edges += double(b.edge_indices.size());
     total.tets += double(b.tet_indices.size());
-    double need = total.bytes(), have = physical_memory();
+    const auto& sr = b.smoke.resolution;
+    const double smoke_cells = double(sr[0]) * sr[1] * sr[2];
+    const double mpm_nodes =
+        b.mpm_grid.dx > 0 ? double(b.mpm_grid.cells[0] + 1) * (b.mpm_grid.cells[1] + 1) * (b.mpm_grid.cells[2] + 1) : 0.0;
+    double need = total.bytes() + smoke_cells * kSmokeCellBytes + mpm_nodes * kMpmNodeBytes;
+    double have = s.memory_limit > 0 ? s.memory_limit : physical_memory();
     if (need <= have) return;
-    std::ostringstream counts;
-    counts.precision(4);
-    counts << total.particles << " particles";
-    if (total.springs > 0) counts << ", " << total.springs << " springs";
-    if (total.tris > 0) counts << ", " << total.tris << " triangles";
-    if (total.tets > 0) counts << ", " << total.tets << " tetrahedra";
-    r.fail_at(key, "'" + key + "' makes the scene too large for memory: about " + gib(need) + " for " + counts.str() +
-                       ", and this machine has " + gib(have));
+    std::string counts;
+    for (auto [n, what] : {std::pair<double, const char*>{total.particles, " particles"},
+                           {total.springs, " springs"},
+                           {total.tris, " triangles"},
+                           {total.tets, " tetrahedra"},
+                           {smoke_cells, " smoke cells"},
+                           {mpm_nodes, " MPM grid nodes"}}) {
+        if (n <= 0) continue;
+        std::ostringstream os;
+        os.precision(4);
+        os << n << what;
+        counts += (counts.empty() ? "" : ", ") + os.str();
+    }
+    r.fail_at(key, "'" + key + "' makes the scene too large for memory: about " + gib(need) + " for " + counts +
+                       (s.memory_limit > 0 ? ", and the limit is " : ", and this machine has ") + gib(have));
 }
+
+namespace {
 
 // The options the solver declares, read from [simulation] with their types and ranges.
 void read_solver_options(TableReader& r, Scene& s) {
@@ -204,7 +212,7 @@ void read_scene(TableReader& root, Scene& s) {
                 r.fail_at("dim", "'dim' must hold integers from 1 to 1000, got " + format_number(dim[size_t(k)]));
             d[k] = int(dim[size_t(k)]);
         }
-        check_memory(r, "dim", b, {double(d[0]) * d[1] * d[2]});
+        check_memory(r, "dim", s, {double(d[0]) * d[1] * d[2]});
         uint64_t state = uint64_t(seed) * 6364136223846793005ull + 1442695040888963407ull;
         auto rnd = [&] {  // deterministic jitter in [-0.5, 0.5)
             state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -243,7 +251,7 @@ void read_scene(TableReader& root, Scene& s) {
                 r.fail_at("dim", "'dim' must hold integers from 2 to 4096, got " + format_number(v));
         d.dim_x = int(dim[0]);
         d.dim_z = int(dim[1]);
-        check_memory(r, "dim", b, {double(d.dim_x) * d.dim_z, 6.0 * d.dim_x * d.dim_z});
+        check_memory(r, "dim", s, {double(d.dim_x) * d.dim_z, 6.0 * d.dim_x * d.dim_z});
         d.spacing = float(r.number("spacing", d.spacing, 0.0, INFINITY, true));
         d.mass = float(r.number("mass", d.mass, 0.0));
         d.ke = float(r.number("ke", d.ke, 0.0));
@@ -266,7 +274,7 @@ void read_scene(TableReader& root, Scene& s) {
         d.dim_y = int(dim[1]);
         {
             double cells = double(d.dim_x) * d.dim_y;
-            check_memory(r, "dim", b, {double(d.dim_x + 1) * (d.dim_y + 1), 6.0 * cells, 2.0 * cells, 3.0 * cells});
+            check_memory(r, "dim", s, {double(d.dim_x + 1) * (d.dim_y + 1), 6.0 * cells, 2.0 * cells, 3.0 * cells});
         }
         auto cell = r.numbers("cell", 2, {0.1, 0.1});
         if (!(cell[0] > 0 && cell[1] > 0)) r.fail_at("cell", "'cell' sizes must be > 0");
@@ -303,7 +311,7 @@ void read_scene(TableReader& root, Scene& s) {
         d.dim_x = int(dim[0]);
         d.dim_y = int(dim[1]);
         d.dim_z = int(dim[2]);
-        check_memory(r, "dim", b,
+        check_memory(r, "dim", s,
                      {double(d.dim_x + 1) * (d.dim_y + 1) * (d.dim_z + 1), 0, 0, 0, 5.0 * d.dim_x * d.dim_y * d.dim_z});
         auto cell = r.numbers("cell", 3, {0.1, 0.1, 0.1});
         if (!(cell[0] > 0 && cell[1] > 0 && cell[2] > 0)) r.fail_at("cell", "'cell' sizes must be > 0");
@@ -379,9 +387,10 @@ void read_scene(TableReader& root, Scene& s) {
 
 }  // namespace
 
-Scene parse_scene(const std::string& text, const std::string& path) {
+Scene parse_scene(const std::string& text, const std::string& path, double memory_limit) {
     Scene s;
     s.path = path;
+    s.memory_limit = memory_limit;
     s.name = std::filesystem::path(path).stem().string();
     toml::table root;
     try {
@@ -440,7 +449,7 @@ Scene load_scene(const std::string& path) {
 
 namespace weft::engine {
 
-Scene parse_scene(const std::string&, const std::string& path) {
+Scene parse_scene(const std::string&, const std::string& path, double) {
     throw SceneError(path +
                      ": this build of Weft cannot read scene files: toml++ was not found when it was built "
                      "(Debian: apt-get install libtomlplusplus-dev, then rebuild)");

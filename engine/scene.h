@@ -68,6 +68,9 @@ struct Scene {
     std::vector<StabilityEstimate> stability;
     // "FILE:LINE: warning: ..." of the [[urdf]] / [[mjcf]] imports (engine/scene_import.cpp).
     std::vector<std::string> import_warnings;
+    // Bytes the loader lets the scene's particles and elements take (parse_scene's memory_limit);
+    // 0 = this machine's physical memory.
+    double memory_limit = 0.0;
 
     // "FILE:LINE:COL: warning: ..." for each estimate at or past kStabilityLimit (at most 5, then a
     // count), then the import warnings.
@@ -76,7 +79,11 @@ struct Scene {
 };
 
 Scene load_scene(const std::string& path);
-// Parses `text` as if read from `path` (errors name `path`).
-Scene parse_scene(const std::string& text, const std::string& path);
+// Parses `text` as if read from `path` (errors name `path`). A block whose particles and elements
+// would take the scene past `memory_limit` bytes on the host and device (an estimate from their
+// counts, made before anything is allocated) is an error at its key, "... too large for memory";
+// 0 = this machine's physical memory. The scene fuzzer (fuzz/scene_fuzz.cpp) passes a few MiB, so
+// that it exercises that check instead of building millions of particles.
+Scene parse_scene(const std::string& text, const std::string& path, double memory_limit = 0.0);
 
 }  // namespace weft::engine

@@ -21,7 +21,26 @@ namespace weft::engine {
 
 namespace {
 
-void read_volume(TableReader& r, ModelBuilder& b) {
+// At most how many particles the volume adds: particles_per_cell per cell along each axis of its
+// bounds, clipped to the grid (add_mpm_volume rejects a volume outside the grid's interior).
+double particle_bound(const MpmVolumeDef& d, const MpmGridDef& g) {
+    Eigen::Vector3f lo = d.lo, hi = d.hi;
+    if (d.shape == MpmVolumeDef::Shape::Sphere) {
+        lo = d.center.array() - d.radius;
+        hi = d.center.array() + d.radius;
+    }
+    const double h = double(g.dx) / d.particles_per_cell;
+    double n = 1;
+    for (int k = 0; k < 3; ++k) {
+        double a = std::max(double(lo[k]), double(g.lo[k])),
+               z = std::min(double(hi[k]), g.lo[k] + double(g.cells[size_t(k)]) * g.dx);
+        n *= z > a ? std::floor((z - a) / h) + 1 : 1;
+    }
+    return n;
+}
+
+void read_volume(TableReader& r, Scene& s) {
+    ModelBuilder& b = s.builder;
     MpmVolumeDef d;
     const std::string shape = r.string("shape", "box", {"box", "sphere"});
     if (shape == "box") {
@@ -56,6 +75,10 @@ void read_volume(TableReader& r, ModelBuilder& b) {
         d.theta_s = float(r.number("theta_s", d.theta_s, 0.0));
         d.hardening = float(r.number("hardening", d.hardening, 0.0));
     }
+    // Refused from its count before add_mpm_volume allocates: a volume filling a 1024^3 grid at 4
+    // particles per cell and axis is 7e10 particles, which the builder added one by one until
+    // memory ran out.
+    check_memory(r, d.shape == MpmVolumeDef::Shape::Box ? "hi" : "radius", s, {particle_bound(d, b.mpm_grid)});
     try {
         b.add_mpm_volume(d);
     } catch (const BuildError& e) { r.fail(r.table().source(), e.what()); }
@@ -83,6 +106,7 @@ void read_mpm_blocks(TableReader& root, Scene& s) {
         b.mpm_grid.cells[size_t(k)] = int(cells[size_t(k)]);
     }
     b.mpm_grid.dx = float(r.required_number("dx", 0.0, INFINITY, true));
+    check_memory(r, "cells", s, {});  // the grid's nodes, before any volume
     b.mpm_grid.lo = r.vec3("lo", Vec3::Zero());
     const auto& boundaries = mpm_boundary_names();
     const std::string boundary = r.string("boundary", "separate", boundaries);
@@ -99,7 +123,7 @@ void read_mpm_blocks(TableReader& root, Scene& s) {
     bool any = false;
     for_each_entry(r, "volume", [&](TableReader& vr) {
         any = true;
-        read_volume(vr, b);
+        read_volume(vr, s);
     });
     if (!any) r.fail(n->source(), "[mpm] needs at least one [[mpm.volume]]");
     r.finish();

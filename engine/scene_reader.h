@@ -204,6 +204,21 @@ private:
     std::set<std::string> asked_;
 };
 
+// Bytes a particle and each element take on the host (builder) and on the device (model, two
+// states, force slots), rounded up: enough to refuse a scene too large for memory from its counts,
+// before anything is allocated, instead of ending in std::bad_alloc. The grids: a smoke cell holds
+// about 30 floats (model, two states, the projection's scratch and multigrid levels), an MPM node
+// the integrator's three grid arrays (7 floats).
+struct Footprint {
+    double particles = 0, springs = 0, tris = 0, edges = 0, tets = 0;
+    double bytes() const { return particles * 256 + springs * 96 + tris * 192 + edges * 128 + tets * 256; }
+};
+inline constexpr double kSmokeCellBytes = 128, kMpmNodeBytes = 32;
+
+// Fails at `key` if what the scene holds so far (its particles, elements and the smoke or MPM
+// grid set so far) plus `add` needs more than s.memory_limit (engine/scene.cpp).
+void check_memory(const TableReader& r, const std::string& key, const Scene& s, Footprint add);
+
 // Each [[name]] entry as a TableReader.
 template <class F>
 void for_each_entry(TableReader& root, const std::string& name, F&& f) {

@@ -62,6 +62,7 @@ void read_smoke_blocks(TableReader& root, Scene& s) {
             r.fail_at("resolution", "'resolution' must be 3 integers from 1 to 4096, got " + format_number(v));
         d.resolution[size_t(k)] = int(v);
     }
+    check_memory(r, "resolution", s, {});  // 4096^3 cells would take 8 TiB in finalize()
     d.cell_size = float(r.number("cell_size", d.cell_size, 0.0, INFINITY, true));
     Vec3 o = r.vec3("origin", Vec3::Zero());
     d.origin = {o.x(), o.y(), o.z()};

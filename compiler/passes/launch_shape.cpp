@@ -130,9 +130,11 @@ LaunchShape launch_shape(const ir::Function& kernel) {
     Assignments assigns;
     assigns.visit_block(kernel.body);
     std::map<const ir::Var*, int> tid_vars;
-    for (const auto& [var, ds] : assigns.of)
-        if (!ds.empty() && ds[0] >= 0 && std::all_of(ds.begin(), ds.end(), [&](int d) { return d == ds[0]; }))
-            tid_vars[var] = ds[0];
+    // `first` is a copy: Clang 14 (the fuzz build) cannot capture a structured binding in a lambda.
+    for (const auto& [var, ds] : assigns.of) {
+        const int first = ds.empty() ? -1 : ds[0];
+        if (first >= 0 && std::all_of(ds.begin(), ds.end(), [first](int d) { return d == first; })) tid_vars[var] = first;
+    }
 
     CertainAccesses certain(kernel, tid_vars, r);
     for (const auto& s : kernel.body) {

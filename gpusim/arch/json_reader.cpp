@@ -86,7 +86,7 @@ private:
                     if (kv.first == key) throw JsonError(source_, kl, kc, "duplicate key '" + key + "'");
                 space();
                 expect(':');
-                v.object.emplace_back(std::move(key), value(depth + 1));
+                v.object.push_back({std::move(key), value(depth + 1)});
                 space();
                 if (peek() == ',') {
                     advance();

@@ -33,6 +33,11 @@ private:
     int col_;
 };
 
+// An object's member. A struct of its own, not std::pair<std::string, JsonValue>: Clang 14 with
+// libstdc++ 12 rejects that pair of a still incomplete JsonValue inside JsonValue (the fuzz build,
+// scripts/fuzz-ptx, is Clang).
+struct JsonMember;
+
 struct JsonValue {
     enum class Kind : uint8_t { Null, Bool, Number, String, Array, Object };
     Kind kind = Kind::Null;
@@ -40,12 +45,17 @@ struct JsonValue {
     double number = 0;
     std::string string;
     std::vector<JsonValue> array;
-    std::vector<std::pair<std::string, JsonValue>> object;  // in file order
-    int line = 0, col = 0;                                  // where the value starts
+    std::vector<JsonMember> object;  // in file order
+    int line = 0, col = 0;           // where the value starts
 
     // The member named `key`, or nullptr (objects only).
     const JsonValue* find(std::string_view key) const;
     static const char* kind_name(Kind k);
+};
+
+struct JsonMember {
+    std::string first;  // the key
+    JsonValue second;
 };
 
 inline constexpr int kJsonMaxDepth = 64;

@@ -471,6 +471,42 @@ TEST(MpmScene, ErrorsNameFileLineAndKey) {
               "[0.150000, 0.650000] (3 cells inside the domain)");
 }
 
+// A volume's particles count against the scene's memory limit before the builder adds any, and so
+// does the grid: a volume filling a 256^3 grid at 4 particles per cell and axis (1e9 particles)
+// was added one particle at a time until memory ran out, where the other blocks' counts were
+// already checked.
+TEST(MpmScene, GridsAndVolumesTooLargeForMemoryAreRefusedFromTheirCounts) {
+    const std::string big =
+        "[simulation]\nsolver = \"mpm\"\n[mpm]\ncells = [256, 256, 256]\ndx = 0.01\n[[mpm.volume]]\n"
+        "material = \"sand\"\nparticles_per_cell = 4\nlo = [0.03, 0.03, 0.03]\nhi = [2.53, 2.53, 2.53]\n";
+    // Explicit limits, so that the messages are the same on every machine (the largest grid is 32 GiB).
+    auto error_within = [](const std::string& text, double limit) {
+        try {
+            parse_scene(text, "scenes/x.toml", limit);
+        } catch (const SceneError& x) { return std::string(x.what()); }
+        return std::string("no error");
+    };
+    EXPECT_EQ(error_within(big, 100.0 * (1ull << 30)),
+              "scenes/x.toml:10:6: 'hi' makes the scene too large for memory: about 240 GiB for 1.003e+09 particles, "
+              "1.697e+07 MPM grid nodes, and the limit is 100 GiB");
+    EXPECT_EQ(error_within("[simulation]\nsolver = \"mpm\"\n[mpm]\ncells = [1024, 1024, 1024]\ndx = 0.01\n", 1ull << 30),
+              "scenes/x.toml:4:9: 'cells' makes the scene too large for memory: about 32.1 GiB for 1.077e+09 MPM grid nodes, and "
+              "the limit is 1 GiB");
+    // parse_scene's own limit (the scene fuzzer's): a sphere of 33^3 candidate positions, 9 MB, past 1 MiB
+    const std::string sphere = kHead +
+                               "[[mpm.volume]]\nshape = \"sphere\"\nmaterial = \"fluid\"\nparticles_per_cell = 4\n"
+                               "center = [0.4, 0.4, 0.4]\nradius = 0.2\n";
+    try {
+        parse_scene(sphere, "scenes/x.toml", 1 << 20);
+        ADD_FAILURE() << "no error";
+    } catch (const SceneError& x) {
+        EXPECT_STREQ(x.what(),
+                     "scenes/x.toml:11:10: 'radius' makes the scene too large for memory: about 0.00871 GiB for 3.594e+04 "
+                     "particles, 4913 MPM grid nodes, and the limit is 0.000977 GiB");
+    }
+    EXPECT_GT(parse_scene(sphere, "scenes/x.toml").builder.particle_count(), 10000);  // the same within this machine's memory
+}
+
 TEST(MpmScene, ShippedScenesLoadAndStep) {
     REQUIRE_CPU();
     for (const char* name : {"mpm_sand_column.toml", "mpm_dam_break.toml", "mpm_snowball.toml"}) {

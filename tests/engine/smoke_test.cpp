@@ -659,6 +659,25 @@ TEST(SmokeScene, PlumeLoadsAndRuns) {
     EXPECT_GT(total, 0.0);
 }
 
+// The grid counts against the scene's memory limit at its 'resolution': 4096^3 cells (8 TiB) were
+// accepted by the loader and left to finalize() to run out of memory.
+TEST(SmokeScene, GridTooLargeForMemoryIsRefusedAtItsResolution) {
+    const std::string e = scene_error("[smoke]\nresolution = [4096, 4096, 4096]\n");
+    EXPECT_EQ(e.rfind("scenes/x.toml:4:14: 'resolution' makes the scene too large for memory: about 8.19e+03 GiB for "
+                      "6.872e+10 smoke cells, and this machine has ",
+                      0),
+              0u)
+        << e;
+    try {
+        parse_scene("[simulation]\nsolver = \"smoke\"\n[smoke]\nresolution = [64, 64, 64]\n", "scenes/x.toml", 1 << 20);
+        ADD_FAILURE() << "no error";
+    } catch (const SceneError& x) {
+        EXPECT_STREQ(x.what(),
+                     "scenes/x.toml:4:14: 'resolution' makes the scene too large for memory: about 0.0312 GiB for 2.621e+05 "
+                     "smoke cells, and the limit is 0.000977 GiB");
+    }
+}
+
 TEST(SmokeScene, ErrorsNameFileLineAndKey) {
     const std::string ok = "[smoke]\nresolution = [8, 8, 1]\n";
     EXPECT_EQ(scene_error(ok), "no error");
