@@ -341,7 +341,7 @@ struct Ui {
         if (!have_profile) {
             ImGui::TextWrapped(device.rfind("sim:", 0) == 0 ? "run a frame to see where its simulated cycles went"
                                : measure                    ? "run a frame to see its kernels' measured times"
-                                                            : "kernel timing is off: frames run as one CUDA graph");
+                                         : "kernel timing is off (on cuda, frames run as one CUDA graph again)");
             return;
         }
         // The other kind's last profile, for a column beside this one: predicted beside measured.
