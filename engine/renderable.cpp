@@ -17,24 +17,19 @@ std::vector<Renderable> model_renderables(const Model& m) {
         r.radius = m.particle_radius;
         out.push_back(r);
     }
-    if (m.tri_count > 0) {
+    // Triangles (cloth) and the soft bodies' skin: each a surface over the particles.
+    auto surface = [&](const char* name, int count, const Array& indices) {
+        if (count == 0) return;
         Renderable r;
         r.kind = RenderableKind::Surface;
-        r.name = "triangles";
+        r.name = name;
         r.positions = "particle_q";
-        r.count = m.tri_count;
-        r.indices = m.tri_indices;
+        r.count = count;
+        r.indices = indices;
         out.push_back(r);
-    }
-    if (m.tet_surface_count > 0) {
-        Renderable r;
-        r.kind = RenderableKind::Surface;
-        r.name = "soft-body surface";
-        r.positions = "particle_q";
-        r.count = m.tet_surface_count;
-        r.indices = m.tet_surface_indices;
-        out.push_back(r);
-    }
+    };
+    surface("triangles", m.tri_count, m.tri_indices);
+    surface("soft-body surface", m.tet_surface_count, m.tet_surface_indices);
     if (m.spring_count > 0) {
         Renderable r;
         r.kind = RenderableKind::Lines;

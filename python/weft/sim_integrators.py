@@ -1,0 +1,88 @@
+"""wp.sim's integrators: the engine's registry by name (wp.sim.Integrator) and Warp's
+SemiImplicitIntegrator / XPBDIntegrator / MPMIntegrator over it. Re-exported by wp.sim
+(python/weft/sim.py)."""
+
+from . import _weft
+from . import recording as _recording
+
+__all__ = ["Integrator", "integrator_names", "create_integrator", "SemiImplicitIntegrator", "MPMIntegrator",
+           "XPBDIntegrator"]
+
+
+def integrator_names():
+    """The names of the registered integrators (engine/integrator_registry.h), sorted:
+    ["mpm", "semi_implicit", "smoke", "xpbd"]."""
+    return list(_weft.integrator_names())
+
+
+class Integrator:
+    """An integrator of the engine's registry, by name: wp.sim.Integrator("xpbd", iterations=4).
+
+    Every integrator has simulate(model, state_in, state_out, dt, control=None), which writes
+    state_out and leaves state_in as it was, and says what it is: `name`, `kernels` ((module
+    group, kernel) pairs), `graph_capture`, `differentiable`, `state_reads`, `state_writes`.
+    Options are the integrator's own (an unknown one raises RuntimeError with a did-you-mean);
+    SemiImplicitIntegrator and XPBDIntegrator are this class under Warp's names."""
+
+    def __init__(self, name, **options):
+        self._cpp = _weft.create_integrator(str(name), {str(k): float(v) for k, v in options.items()})
+
+    def simulate(self, model, state_in, state_out, dt, control=None):
+        if _recording.open_tapes:
+            # tape.gradients[a] finds the Model, State and Control arrays the step used, as for
+            # the arrays of a wp.launch (the C++ step records itself on the Tape).
+            _recording.note_arrays(a for obj in (model, state_in, state_out, control) if obj is not None
+                                   for a in obj._array_attributes())
+        self._cpp.simulate(model._cpp, state_in._cpp, state_out._cpp, float(dt), None if control is None else control._cpp)
+        return state_out
+
+    name = property(lambda self: self._cpp.name)
+    kernels = property(lambda self: list(self._cpp.kernels))
+    graph_capture = property(lambda self: self._cpp.graph_capture)
+    differentiable = property(lambda self: self._cpp.differentiable)
+    state_reads = property(lambda self: list(self._cpp.state_reads))
+    state_writes = property(lambda self: list(self._cpp.state_writes))
+
+
+def create_integrator(name, **options):
+    """wp.sim.Integrator(name, **options): the integrator registered as `name`."""
+    return Integrator(name, **options)
+
+
+def _no_other_keywords(cls, kwargs):
+    """An integrator keyword Weft does not simulate raises TypeError naming it: Warp's
+    friction_smoothing (Weft's rigid friction is viscous below the Coulomb limit, not Huber-
+    smoothed), the XPBD rigid-body keywords (joint_*/rigid_* relaxations, enable_restitution)
+    (docs/python.md, docs/rigid-bodies.md)."""
+    if kwargs:
+        raise TypeError(f"{cls.__name__}() got unexpected keyword argument(s) {', '.join(repr(k) for k in sorted(kwargs))}"
+                        " (Weft's integrators do not simulate them)")
+
+
+class SemiImplicitIntegrator(Integrator):
+    """Semi-implicit Euler: springs, triangle FEM, bending, neo-Hookean tetrahedra, contacts, and
+    rigid bodies (angular_damping: 1/s, Warp's default 0.05)."""
+
+    def __init__(self, angular_damping=0.05, **kwargs):
+        _no_other_keywords(SemiImplicitIntegrator, kwargs)
+        super().__init__("semi_implicit", angular_damping=float(angular_damping))
+        self.angular_damping = float(angular_damping)
+
+
+class MPMIntegrator(Integrator):
+    """MLS-MPM (docs/mpm.md): the particles of add_mpm_box / add_mpm_sphere on the dense grid of
+    set_mpm_grid. No options."""
+
+    def __init__(self, **kwargs):
+        _no_other_keywords(MPMIntegrator, kwargs)
+        super().__init__("mpm")
+
+
+class XPBDIntegrator(Integrator):
+    """Extended position-based dynamics: distance, bending, volume and contact constraints."""
+
+    def __init__(self, iterations=2, relaxation=0.9, **kwargs):
+        _no_other_keywords(XPBDIntegrator, kwargs)
+        super().__init__("xpbd", iterations=int(iterations), relaxation=float(relaxation))
+        self.iterations = int(iterations)
+        self.relaxation = float(relaxation)
