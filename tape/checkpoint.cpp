@@ -50,6 +50,22 @@ public:
     void on_overwrite(const Array& dst, const char* op) override { add(dst, op, false, true); }
     std::vector<Access> accesses;
 
+    // Forgets the arrays nobody but this collector holds any more: temporaries a step made and
+    // dropped. No later launch can write them, so the record needs them neither for its overwrite
+    // check nor for visualize(), and holding them would keep every step's temporaries alive until
+    // the backward pass (O(n_steps) memory instead of the checkpoints' O(sqrt(n_steps))).
+    void drop_dead() {
+        size_t kept = 0;
+        for (size_t j = 0; j < accesses.size(); ++j) {
+            if (accesses[j].array.owner().use_count() == 1) continue;
+            accesses[kept] = std::move(accesses[j]);
+            produced_[kept] = produced_[j];
+            ++kept;
+        }
+        accesses.resize(kept);
+        produced_.resize(kept);
+    }
+
 private:
     // An array the steps write before they read it (an integrator's scratch, a temporary) holds
     // values the steps made: reading it later is not an input of the record, so it stays a write
@@ -107,6 +123,7 @@ CheckpointStats checkpoint(const StepFn& step, int n_steps, const StateArrays& s
             for (Array& x : b) x.zero_unrecorded();  // every step starts from zeros, as a fresh state does
             step(k, a, b);
             std::swap(a, b);
+            collector.drop_dead();
         }
     }
     assign(state_out, a);

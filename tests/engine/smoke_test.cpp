@@ -594,14 +594,15 @@ TEST(SmokeControl, CheckpointedGradientMatchesThePlainTapeInSqrtMemory) {
     for (float x : gu_p) gmax = std::max(gmax, double(std::fabs(x)));
     ASSERT_GT(gmax, 0.0);
     for (size_t k = 0; k < gu_p.size(); ++k) ASSERT_NEAR(gu_c[k], gu_p[k], 1e-4 * gmax) << k;
-    // 4x the steps: the plain tape's peak grows about 4x; the checkpointed one less, and stays
-    // well below the plain tape's. (Measured 2026-12-05: plain 0.77 -> 2.97 MB, checkpointed 0.49 ->
-    // 1.45 MB. Not yet the sqrt(N) growth of the checkpointed particle rollouts: about 8 KB a step
-    // more stays alive during the checkpointed backward pass, not found yet; docs/smoke.md.)
+    // 4x the steps: the plain tape's peak grows about 4x, the checkpointed one as the square root
+    // of the steps, about 2x (checkpoints every sqrt(n) steps, one segment replayed at a time).
+    // Measured 2026-12-05: plain 0.77 -> 2.97 MB, checkpointed 0.23 -> 0.40 MB. (Before the
+    // checkpoint's access collector dropped dead temporaries: 0.49 -> 1.45 MB, every step's
+    // temporaries alive until the backward pass.)
     double plain = double(peak[1][0]) / double(peak[0][0]), ckpt = double(peak[1][1]) / double(peak[0][1]);
     EXPECT_GT(plain, 3.5) << peak[0][0] << " -> " << peak[1][0];
-    EXPECT_LT(ckpt, 0.85 * plain) << peak[0][1] << " -> " << peak[1][1];
-    EXPECT_LT(double(peak[1][1]), 0.6 * double(peak[1][0]));
+    EXPECT_LT(ckpt, 2.3) << peak[0][1] << " -> " << peak[1][1];
+    EXPECT_LT(double(peak[1][1]), 0.2 * double(peak[1][0]));
     std::cout << "peak bytes, plain tape: " << peak[0][0] << " (25 steps) " << peak[1][0]
               << " (100 steps); checkpointed: " << peak[0][1] << " " << peak[1][1] << "\n";
 }
