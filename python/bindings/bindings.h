@@ -16,6 +16,7 @@ void bind_tape(pybind11::module_& m);     // tape/tape.h, checkpoint.h, autograd
 void bind_streams(pybind11::module_& m);  // runtime/cuda/stream.h, pinned.h
 void bind_dlpack(pybind11::module_& m);   // runtime/dlpack.h
 void bind_engine(pybind11::module_& m);   // engine/model.h, model_builder.h, the integrators
+void bind_smoke(pybind11::module_& m);    // engine/smoke_grid.h, smoke.h (on bind_engine's classes)
 void bind_import(pybind11::module_& m);   // engine/urdf_import.h, mjcf_import.h
 void bind_audit(pybind11::module_& m);    // compiler/audit/audit.h
 void bind_viewer(pybind11::module_& m);   // viewer/script_renderer.h (builds with the viewer only)

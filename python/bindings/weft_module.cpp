@@ -13,6 +13,7 @@ PYBIND11_MODULE(_weft, m) {
     weft::python::bind_streams(m);
     weft::python::bind_dlpack(m);
     weft::python::bind_engine(m);
+    weft::python::bind_smoke(m);
     weft::python::bind_import(m);
     weft::python::bind_audit(m);
 #ifdef WEFT_HAVE_VIEWER

@@ -34,7 +34,7 @@ from . import arrays as _arrays
 BuildError = _weft.BuildError
 
 __all__ = ["ModelBuilder", "Model", "State", "Control", "Mesh", "Integrator", "integrator_names", "create_integrator",
-           "SemiImplicitIntegrator", "XPBDIntegrator", "MPMIntegrator", "collide", "BuildError", "eval_fk", "eval_ik", "JOINT_PRISMATIC", "JOINT_REVOLUTE",
+           "SemiImplicitIntegrator", "XPBDIntegrator", "MPMIntegrator", "SmokeIntegrator", "collide", "BuildError", "eval_fk", "eval_ik", "JOINT_PRISMATIC", "JOINT_REVOLUTE",
            "JOINT_BALL", "JOINT_FIXED", "JOINT_FREE", "JOINT_MODE_FORCE", "JOINT_MODE_TARGET_POSITION",
            "JOINT_MODE_TARGET_VELOCITY"]
 
@@ -43,6 +43,7 @@ JOINT_PRISMATIC, JOINT_REVOLUTE, JOINT_BALL, JOINT_FIXED, JOINT_FREE = 0, 1, 2, 
 JOINT_MODE_FORCE, JOINT_MODE_TARGET_POSITION, JOINT_MODE_TARGET_VELOCITY = 0, 1, 2
 
 from ._sim_values import _F32_MAX, _IDENTITY, _f32, _f32s, _opt, _transform_parts  # noqa: E402,F401
+from .sim_voxels import _VoxelBuilder  # noqa: E402
 
 
 class _Wrapped:
@@ -236,7 +237,7 @@ class _CoordinateList:
         return repr(self._values())
 
 
-class ModelBuilder:
+class ModelBuilder(_VoxelBuilder):
     """Builds a Model on the host, then uploads it with finalize(device, requires_grad)."""
 
     def __init__(self, up_vector=(0.0, 1.0, 0.0), gravity=-9.80665):
@@ -614,63 +615,6 @@ class ModelBuilder:
                     raise BuildError(f"{c}: {name} must be >= 0, got {v:g}")
                 setattr(self._cpp, "ground_" + name, v)
 
-    # MLS-MPM (docs/mpm.md): the grid, then volumes of particles of a material. Each material
-    # takes its own parameters and only those (an elastic volume given friction_angle raises
-    # TypeError naming it), with the C++ builder's defaults (engine/mpm_defs.h).
-    _MPM_PARAMS = {
-        "fixed_corotated": ("E", "nu"),
-        "neo_hookean": ("E", "nu"),
-        "fluid": ("bulk_modulus",),
-        "sand": ("E", "nu", "friction_angle"),
-        "snow": ("E", "nu", "theta_c", "theta_s", "hardening"),
-    }
-    _MPM_DEFAULTS = dict(E=1.0e4, nu=0.3, bulk_modulus=1.0e4, friction_angle=30.0, theta_c=2.5e-2, theta_s=7.5e-3,
-                         hardening=10.0)
-
-    def set_mpm_grid(self, dx, cells, lo=(0.0, 0.0, 0.0), boundary="separate", boundary_cells=3, floor=None):
-        """The dense MPM grid: cells (nx, ny, nz) of side dx (m) from the lower corner lo; boundary
-        "separate", "sticky", "slip" or "none": what the walls of the domain box do to the grid
-        velocity within boundary_cells cells of them; floor: the -y wall's kind (default: boundary's)."""
-        c = "set_mpm_grid"
-        try:
-            cells = tuple(int(n) for n in cells)
-        except (TypeError, ValueError):
-            raise BuildError(f"{c}: cells must be 3 integers, got {cells!r}") from None
-        if len(cells) != 3:
-            raise BuildError(f"{c}: cells must be 3 integers, got {cells!r}")
-        self._cpp.set_mpm_grid(_f32s(c, "lo", lo, 3), _f32(c, "dx", dx), cells, str(boundary), int(boundary_cells),
-                               "" if floor is None else str(floor))
-
-    def _mpm_volume(self, c, shape, lo, hi, center, radius, material, vel, density, particles_per_cell, params):
-        allowed = self._MPM_PARAMS.get(material)
-        if allowed is None:
-            raise BuildError(f"{c}: material must be one of {', '.join(repr(m) for m in self._MPM_PARAMS)}, got {material!r}")
-        other = sorted(k for k in params if k not in allowed)
-        if other:
-            raise TypeError(f"{c}() got unexpected keyword argument(s) {', '.join(repr(k) for k in other)} for material "
-                            f"{material!r} (its parameters: {', '.join(allowed)})")
-        values = dict(self._MPM_DEFAULTS)
-        values.update({k: _f32(c, k, v) for k, v in params.items()})
-        packed = tuple(values[k] for k in ("E", "nu", "bulk_modulus", "friction_angle", "theta_c", "theta_s", "hardening"))
-        return self._cpp.add_mpm_volume(shape, lo, hi, center, radius, _f32s(c, "vel", vel, 3), material,
-                                        _f32(c, "density", density), packed, int(particles_per_cell))
-
-    def add_mpm_box(self, lo, hi, material, vel=(0.0, 0.0, 0.0), density=1000.0, particles_per_cell=2, **params):
-        """Fills the box [lo, hi] with MPM particles of `material` ("fixed_corotated", "neo_hookean",
-        "fluid", "sand", "snow") and its parameters (E, nu; bulk_modulus; friction_angle; theta_c,
-        theta_s, hardening); particles_per_cell along each axis. Returns the number added."""
-        c = "add_mpm_box"
-        zero = (0.0, 0.0, 0.0)
-        return self._mpm_volume(c, "box", _f32s(c, "lo", lo, 3), _f32s(c, "hi", hi, 3), zero, 0.0, material, vel, density,
-                                particles_per_cell, params)
-
-    def add_mpm_sphere(self, center, radius, material, vel=(0.0, 0.0, 0.0), density=1000.0, particles_per_cell=2, **params):
-        """Fills the sphere (center, radius) with MPM particles, as add_mpm_box."""
-        c = "add_mpm_sphere"
-        zero = (0.0, 0.0, 0.0)
-        return self._mpm_volume(c, "sphere", zero, zero, _f32s(c, "center", center, 3), _f32(c, "radius", radius), material,
-                                vel, density, particles_per_cell, params)
-
     def finalize(self, device=None, requires_grad=False):
         """The Model on `device`. As in Warp, particle-particle contact starts once
         model.particle_grid.build(...) is called (unless builder.particle_contact asks for it
@@ -692,8 +636,8 @@ class ModelBuilder:
 
 
 # The integrators (python/weft/sim_integrators.py)
-from .sim_integrators import (Integrator, MPMIntegrator, SemiImplicitIntegrator, XPBDIntegrator,  # noqa: E402,F401
-                              create_integrator, integrator_names)
+from .sim_integrators import (Integrator, MPMIntegrator, SemiImplicitIntegrator, SmokeIntegrator,  # noqa: E402,F401
+                              XPBDIntegrator, create_integrator, integrator_names)
 
 
 def eval_fk(model, joint_q, joint_qd, mask, state):

@@ -5,7 +5,7 @@ SemiImplicitIntegrator / XPBDIntegrator / MPMIntegrator over it. Re-exported by 
 from . import _weft
 from . import recording as _recording
 
-__all__ = ["Integrator", "integrator_names", "create_integrator", "SemiImplicitIntegrator", "MPMIntegrator",
+__all__ = ["Integrator", "integrator_names", "create_integrator", "SemiImplicitIntegrator", "MPMIntegrator", "SmokeIntegrator",
            "XPBDIntegrator"]
 
 
@@ -86,3 +86,19 @@ class XPBDIntegrator(Integrator):
         super().__init__("xpbd", iterations=int(iterations), relaxation=float(relaxation))
         self.iterations = int(iterations)
         self.relaxation = float(relaxation)
+
+
+class SmokeIntegrator(Integrator):
+    """Eulerian smoke on the grid of ModelBuilder.set_smoke_grid (docs/smoke.md). No options: the
+    grid's settings are the model's. `last_solve` describes the last step's pressure projection."""
+
+    def __init__(self, **kwargs):
+        _no_other_keywords(SmokeIntegrator, kwargs)
+        super().__init__("smoke")
+
+    @property
+    def last_solve(self):
+        """The last step's projection: iterations, residual (|b - L psi| / |b|), divergence_in and
+        divergence_out (2-norms over the cells, 1/s), relative_divergence (out / in), and
+        viscosity_substeps."""
+        return dict(_weft.smoke_last_solve(self._cpp))

@@ -130,13 +130,16 @@ def _state_arrays(state, what):
         return [a._handle() for a in state], rebuild
     cpp = getattr(state, "_cpp", None)
     if isinstance(cpp, _weft.State):
-        # A wp.sim.State: what a step carries over (positions and velocities of particles and
-        # bodies); rebuild() gives each State its own zeroed outputs and grid scratch (particle_f,
-        # body_f, grid buckets), which a step writes, so that no two steps share them.
-        names = [n for n in ("particle_q", "particle_qd", "body_q", "body_qd") if getattr(cpp, n).size > 0]
+        # A wp.sim.State: what a step carries over is every array of it but the per-step outputs
+        # and grid scratch (particle_f, body_f, grid buckets): particles' and bodies' positions
+        # and velocities, MPM deformation (mpm_F, mpm_C, mpm_Jp), smoke fields. rebuild() gives
+        # each State its own zeroed scratch, which a step writes, so that no two steps share it.
+        scratch_names = ("particle_f", "body_f", "grid_bucket_count", "grid_bucket_particles")
+        arrays = sorted(n for n in dir(cpp) if not n.startswith("_") and isinstance(getattr(cpp, n), _weft.Array))
+        names = [n for n in arrays if n not in scratch_names and getattr(cpp, n).size > 0]
         if not names:
-            raise RuntimeError(f"checkpoint: {what} is a wp.sim.State without particles or bodies")
-        scratch = [n for n in ("particle_f", "body_f", "grid_bucket_count", "grid_bucket_particles") if getattr(cpp, n).size > 0]
+            raise RuntimeError(f"checkpoint: {what} is a wp.sim.State with nothing to carry (no particles, bodies or grids)")
+        scratch = [n for n in scratch_names if getattr(cpp, n).size > 0]
         kind = type(state)
 
         def rebuild_state(handles):
