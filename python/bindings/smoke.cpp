@@ -95,16 +95,20 @@ void bind_smoke(py::module_& m) {
         .def_property_readonly("smoke_resolution", [](const ModelBuilder& s) { return s.smoke.resolution; });
 
     auto model = py::reinterpret_borrow<py::class_<Model>>(m.attr("Model"));
-    model.def_property_readonly("smoke_resolution", [](const Model& x) { return std::array<int, 3>{x.smoke.nx, x.smoke.ny, x.smoke.nz}; })
+    model
+        .def_property_readonly("smoke_resolution",
+                               [](const Model& x) {
+                                   return std::array<int, 3>{x.smoke.nx, x.smoke.ny, x.smoke.nz};
+                               })
         .def_property_readonly("smoke_cell_size", [](const Model& x) { return x.smoke.h; })
         .def_property_readonly("smoke_origin", [](const Model& x) { return x.smoke.origin; });
 
     auto state = py::reinterpret_borrow<py::class_<State>>(m.attr("State"));
-    for (auto [name, member] : std::initializer_list<std::pair<const char*, Array State::*>>{
-             {"smoke_density", &State::smoke_density},
-             {"smoke_u", &State::smoke_u},
-             {"smoke_v", &State::smoke_v},
-             {"smoke_w", &State::smoke_w}})
+    for (auto [name, member] :
+         std::initializer_list<std::pair<const char*, Array State::*>>{{"smoke_density", &State::smoke_density},
+                                                                       {"smoke_u", &State::smoke_u},
+                                                                       {"smoke_v", &State::smoke_v},
+                                                                       {"smoke_w", &State::smoke_w}})
         state.def_property(
             name, [member = member](const State& c) { return c.*member; },
             [member = member](State& c, const Array& a) { c.*member = a; });
