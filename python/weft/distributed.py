@@ -444,7 +444,7 @@ def _gather_host(s, array, leading=None, counts=None):
 
 def _fold(rows, op, count):
     """rows[0] op rows[1] op ... in this order, in the rows' dtype ('mean': the sum / count)."""
-    acc = rows[0].copy()
+    acc = np.array(rows[0], copy=True)  # 0-d for rows of scalars: still an array `out=` can write
     step = {"sum": np.add, "mean": np.add, "max": np.maximum, "min": np.minimum}[op]
     if rows.dtype == np.bool_:
         step = np.logical_or if op == "max" else np.logical_and
