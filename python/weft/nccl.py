@@ -100,7 +100,7 @@ class Library:
         """A new ncclUniqueId as 128 bytes (rank 0 makes it; the others receive it over MPI)."""
         uid = _UniqueId()
         self.check("ncclGetUniqueId", self._lib.ncclGetUniqueId(ctypes.byref(uid)))
-        return bytes(uid.internal)
+        return ctypes.string_at(ctypes.addressof(uid), UNIQUE_ID_BYTES)  # all 128 bytes, NULs included
 
 
 class _Driver:
@@ -133,8 +133,10 @@ class Communicator:
         self._driver = _Driver()
         self._ctx = self._driver.primary_context(ordinal)
         self._driver.make_current(self._ctx)
+        if len(unique_id) != UNIQUE_ID_BYTES:
+            raise NcclError(f"ncclCommInitRank: a unique id has {UNIQUE_ID_BYTES} bytes, got {len(unique_id)}")
         uid = _UniqueId()
-        uid.internal = unique_id
+        ctypes.memmove(ctypes.addressof(uid), unique_id, UNIQUE_ID_BYTES)
         self._comm = ctypes.c_void_p(0)
         library.check("ncclCommInitRank", library._lib.ncclCommInitRank(ctypes.byref(self._comm), nranks, uid, rank))
 

@@ -1,9 +1,9 @@
 """Runs a command under `mpirun -np N` for CTest (tests/python/mpi/CMakeLists.txt):
 
-    launch.py N COMMAND...
+    launch.py [--require-cuda] N COMMAND...
 
 Exits 77 (CTest's SKIP_RETURN_CODE for these tests) with the reason on stdout when mpirun or
-mpi4py is missing. --oversubscribe lets N exceed the cores (CI has 2), and as root OpenMPI
+mpi4py is missing, and with --require-cuda when weft sees no CUDA device. --oversubscribe lets N exceed the cores (CI has 2), and as root OpenMPI
 wants --allow-run-as-root. Otherwise it returns mpirun's exit status: non-zero when any rank
 failed (OpenMPI then ends the other ranks, so a failed rank does not leave the others waiting).
 """
@@ -16,8 +16,12 @@ SKIP = 77
 
 
 def main():
-    if len(sys.argv) < 3 or not sys.argv[1].isdigit():
-        print("usage: launch.py N COMMAND...", file=sys.stderr)
+    args = sys.argv[1:]
+    require_cuda = args[:1] == ["--require-cuda"]
+    if require_cuda:
+        args = args[1:]
+    if len(args) < 2 or not args[0].isdigit():
+        print("usage: launch.py [--require-cuda] N COMMAND...", file=sys.stderr)
         return 2
     mpirun = shutil.which("mpirun")
     if mpirun is None:
@@ -28,10 +32,15 @@ def main():
         print(f"SKIP: mpi4py cannot be imported by {sys.executable} (Debian: apt-get install python3-mpi4py): "
               f"{probe.stderr.strip().splitlines()[-1] if probe.stderr.strip() else 'no reason given'}")
         return SKIP
-    command = [mpirun, "-np", sys.argv[1], "--oversubscribe"]
+    if require_cuda:
+        probe = subprocess.run([sys.executable, "-c", "import weft, sys; sys.exit(0 if weft.is_cuda_available() else 1)"])
+        if probe.returncode != 0:
+            print("SKIP: no CUDA device here (these tests run on a GPU machine; docs/scale-out.md says how)")
+            return SKIP
+    command = [mpirun, "-np", args[0], "--oversubscribe"]
     if os.geteuid() == 0:
         command.append("--allow-run-as-root")
-    command += sys.argv[2:]
+    command += args[1:]
     sys.stdout.flush()
     return subprocess.run(command).returncode
 

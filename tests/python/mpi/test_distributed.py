@@ -291,6 +291,10 @@ def test_nccl_is_loaded_at_run_time_when_present(dist):
     # the library's own ncclGetVersion agrees with the toolkit's header
     assert status.startswith(f"NCCL {header} from ")
     assert dist.backend("cuda:0") == "nccl"
+    # ncclGetUniqueId needs no GPU: 128 bytes (NULs kept), new each time
+    lib = wp.nccl.Library()
+    ids = [lib.unique_id(), lib.unique_id()]
+    assert [len(u) for u in ids] == [wp.nccl.UNIQUE_ID_BYTES] * 2 and ids[0] != ids[1]
 
 
 def test_nccl_missing_or_off_falls_back_to_mpi_with_host_staging(dist, monkeypatch):
