@@ -104,7 +104,7 @@ def optimise(first, count, reduce, iterations=10, rate=0.5, device=None, verbose
         history.append(v.copy())
         losses.append(float(np.sum(loss, dtype=np.float64)))
         if verbose:
-            print(f"iteration {it:3d}  loss {losses[-1]:.6f}  v {v}  gradient {grad}")
+            print(f"iteration {it:3d}  v {v}  gradient {grad}")
     return history, losses
 
 
