@@ -442,16 +442,22 @@ def _gather_host(s, array, leading=None, counts=None):
     return rows, path, staged
 
 
-def _fold(rows, op, count):
-    """rows[0] op rows[1] op ... in this order, in the rows' dtype ('mean': the sum / count)."""
-    acc = np.array(rows[0], copy=True)  # 0-d for rows of scalars: still an array `out=` can write
-    step = {"sum": np.add, "mean": np.add, "max": np.maximum, "min": np.minimum}[op]
+def _fold(rows, op, count, chunk=4096):
+    """rows[0] op rows[1] op ... in this order, in the rows' dtype ('mean': the sum / count).
+    Sums run as np.add.accumulate over chunks of rows, each chunk starting from the running
+    total: accumulate is sequential by definition (out[i] = out[i-1] + rows[i]), unlike
+    np.sum, whose pairwise order would differ from a one-by-one fold. Maxima and minima do
+    not depend on the order."""
     if rows.dtype == np.bool_:
-        step = np.logical_or if op == "max" else np.logical_and
-    for r in rows[1:]:
-        step(acc, r, out=acc)
+        return (np.logical_or if op == "max" else np.logical_and).reduce(rows, axis=0)
+    if op in ("max", "min"):
+        return (np.maximum if op == "max" else np.minimum).reduce(rows, axis=0)
+    acc = np.array(rows[0], copy=True)
+    for start in range(1, rows.shape[0], chunk):
+        block = np.concatenate([acc[None], rows[start:start + chunk]])
+        acc = np.add.accumulate(block, axis=0, dtype=rows.dtype)[-1]
     if op == "mean":
-        acc /= acc.dtype.type(count)
+        acc = np.array(acc / acc.dtype.type(count), dtype=rows.dtype)
     return acc
 
 

@@ -154,6 +154,16 @@ def test_gather_reduce_equals_one_process_holding_every_row(dist):
     assert dist.gather_reduce(part, op="mean").numpy().tobytes() == fold(grid, "mean").tobytes()
 
 
+def test_gather_reduce_of_many_rows_is_still_the_one_by_one_fold(dist):
+    # more rows than the fold's chunk (4096), split unevenly; a pairwise sum (np.sum) differs here
+    R, r = dist.world_size(), dist.rank()
+    rows = rank_data(0, (10007, 2), np.float32, seed=9)
+    first, last = r * 10007 // R, (r + 1) * 10007 // R
+    got = dist.gather_reduce(wp.array(rows[first:last], dtype=wp.float32, device="cpu")).numpy()
+    assert got.tobytes() == fold(rows, "sum").tobytes()
+    assert got.tobytes() != np.ascontiguousarray(rows.T).sum(axis=1).tobytes()  # pairwise along each column
+
+
 def test_byte_counters(dist):
     R, r = dist.world_size(), dist.rank()
     dist.reset_stats()
