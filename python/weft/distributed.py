@@ -75,6 +75,7 @@ class _State:
                 self.nccl_reason = f"not loaded: {e}"
         self.nccl_comm = None  # made by the first collective on a cuda array
         self.nccl_tried = False
+        self.scratch = np.empty(0, dtype=np.uint8)  # _scratch(): the gathering calls' host buffer
         self.stats = {"calls": 0, "bytes": 0, "staged_bytes": 0, "last": None,
                       "by_backend": {"mpi": 0, "nccl": 0, "mpi-staged": 0}}
 
@@ -434,7 +435,7 @@ def _gather_host(s, array, leading=None, counts=None):
         counts = [1] * s.size
         host = host.reshape((1,) + host.shape)
     inner = host.shape[1:]
-    rows = np.empty((sum(counts),) + inner, dtype=host.dtype)
+    rows = _scratch(s, (sum(counts),) + inner, host.dtype)
     row_bytes = rows.itemsize * int(np.prod(inner, dtype=np.int64))
     byte_counts = [c * row_bytes for c in counts]
     s.comm.Allgatherv(host.reshape(-1).view(np.uint8),
@@ -442,20 +443,36 @@ def _gather_host(s, array, leading=None, counts=None):
     return rows, path, staged
 
 
-def _fold(rows, op, count, chunk=4096):
+def _scratch(s, shape, dtype):
+    """A host buffer of `shape` reused by every gathering call (grown when too small), so that a
+    gather does not fault in fresh pages each time; callers copy out of it before returning."""
+    nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+    if s.scratch.nbytes < nbytes:
+        s.scratch = np.empty(nbytes, dtype=np.uint8)
+    return s.scratch[:nbytes].view(dtype).reshape(shape)
+
+
+def _fold(rows, op, count, chunk_elements=1 << 20):
     """rows[0] op rows[1] op ... in this order, in the rows' dtype ('mean': the sum / count).
-    Sums run as np.add.accumulate over chunks of rows, each chunk starting from the running
-    total: accumulate is sequential by definition (out[i] = out[i-1] + rows[i]), unlike
-    np.sum, whose pairwise order would differ from a one-by-one fold. Maxima and minima do
-    not depend on the order."""
+    Sums add row after row: long rows one np.add at a time; short rows through np.add.accumulate
+    over blocks of about `chunk_elements`, each block starting from the running total.
+    accumulate is sequential by definition (out[i] = out[i-1] + rows[i]), unlike np.sum, whose
+    pairwise order would differ from a one-by-one fold. Maxima and minima do not depend on the
+    order."""
     if rows.dtype == np.bool_:
         return (np.logical_or if op == "max" else np.logical_and).reduce(rows, axis=0)
     if op in ("max", "min"):
         return (np.maximum if op == "max" else np.minimum).reduce(rows, axis=0)
     acc = np.array(rows[0], copy=True)
-    for start in range(1, rows.shape[0], chunk):
-        block = np.concatenate([acc[None], rows[start:start + chunk]])
-        acc = np.add.accumulate(block, axis=0, dtype=rows.dtype)[-1]
+    row_elements = max(1, acc.size)
+    if row_elements >= 1024:
+        for r in rows[1:]:
+            np.add(acc, r, out=acc)
+    else:
+        chunk = max(1, chunk_elements // row_elements)
+        for start in range(1, rows.shape[0], chunk):
+            block = np.concatenate([acc[None], rows[start:start + chunk]])
+            acc = np.add.accumulate(block, axis=0, dtype=rows.dtype)[-1]
     if op == "mean":
         acc = np.array(acc / acc.dtype.type(count), dtype=rows.dtype)
     return acc

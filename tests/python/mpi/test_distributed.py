@@ -155,13 +155,15 @@ def test_gather_reduce_equals_one_process_holding_every_row(dist):
 
 
 def test_gather_reduce_of_many_rows_is_still_the_one_by_one_fold(dist):
-    # more rows than the fold's chunk (4096), split unevenly; a pairwise sum (np.sum) differs here
+    # more rows than one block of the fold (2**20 elements: 262144 rows of 4), split unevenly;
+    # a pairwise sum (np.sum along each column) differs from the fold here
     R, r = dist.world_size(), dist.rank()
-    rows = rank_data(0, (10007, 2), np.float32, seed=9)
-    first, last = r * 10007 // R, (r + 1) * 10007 // R
-    got = dist.gather_reduce(wp.array(rows[first:last], dtype=wp.float32, device="cpu")).numpy()
+    n = 300007
+    rows = rank_data(0, (n, 4), np.float32, seed=9)
+    first, last = r * n // R, (r + 1) * n // R
+    got = dist.gather_reduce(wp.array(rows[first:last], dtype=wp.vec4, device="cpu")).numpy().reshape(4)
     assert got.tobytes() == fold(rows, "sum").tobytes()
-    assert got.tobytes() != np.ascontiguousarray(rows.T).sum(axis=1).tobytes()  # pairwise along each column
+    assert got.tobytes() != np.ascontiguousarray(rows.T).sum(axis=1).tobytes()
 
 
 def test_byte_counters(dist):
