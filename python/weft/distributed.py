@@ -452,27 +452,18 @@ def _scratch(s, shape, dtype):
     return s.scratch[:nbytes].view(dtype).reshape(shape)
 
 
-def _fold(rows, op, count, chunk_elements=1 << 20):
+def _fold(rows, op, count):
     """rows[0] op rows[1] op ... in this order, in the rows' dtype ('mean': the sum / count).
-    Sums add row after row: long rows one np.add at a time; short rows through np.add.accumulate
-    over blocks of about `chunk_elements`, each block starting from the running total.
-    accumulate is sequential by definition (out[i] = out[i-1] + rows[i]), unlike np.sum, whose
-    pairwise order would differ from a one-by-one fold. Maxima and minima do not depend on the
-    order."""
+    Sums run as one np.add.accumulate over the rows, in place (`rows` is the caller's scratch and
+    is consumed): accumulate is sequential by definition (out[i] = out[i-1] + rows[i]), unlike
+    np.sum, whose pairwise order would differ from a one-by-one fold. Maxima and minima do not
+    depend on the order."""
     if rows.dtype == np.bool_:
         return (np.logical_or if op == "max" else np.logical_and).reduce(rows, axis=0)
     if op in ("max", "min"):
         return (np.maximum if op == "max" else np.minimum).reduce(rows, axis=0)
-    acc = np.array(rows[0], copy=True)
-    row_elements = max(1, acc.size)
-    if row_elements >= 1024:
-        for r in rows[1:]:
-            np.add(acc, r, out=acc)
-    else:
-        chunk = max(1, chunk_elements // row_elements)
-        for start in range(1, rows.shape[0], chunk):
-            block = np.concatenate([acc[None], rows[start:start + chunk]])
-            acc = np.add.accumulate(block, axis=0, dtype=rows.dtype)[-1]
+    np.add.accumulate(rows, axis=0, dtype=rows.dtype, out=rows)
+    acc = np.array(rows[-1], copy=True)
     if op == "mean":
         acc = np.array(acc / acc.dtype.type(count), dtype=rows.dtype)
     return acc

@@ -155,8 +155,7 @@ def test_gather_reduce_equals_one_process_holding_every_row(dist):
 
 
 def test_gather_reduce_of_many_rows_is_still_the_one_by_one_fold(dist):
-    # more rows than one block of the fold (2**20 elements: 262144 rows of 4), split unevenly;
-    # a pairwise sum (np.sum along each column) differs from the fold here
+    # 300007 rows split unevenly; a pairwise sum (np.sum along each column) differs from the fold here
     R, r = dist.world_size(), dist.rank()
     n = 300007
     rows = rank_data(0, (n, 4), np.float32, seed=9)
