@@ -28,6 +28,8 @@ DTYPES = {np.dtype(np.int8): 0, np.dtype(np.uint8): 1, np.dtype(np.bool_): 1, np
           np.dtype(np.float32): 7, np.dtype(np.float64): 8}
 OPS = {"sum": 0, "max": 2, "min": 3, "mean": 4}  # ncclSum, ncclMax, ncclMin, ncclAvg (NCCL >= 2.10)
 _UINT8 = 1
+_REQUIRED = ("ncclGetVersion", "ncclGetUniqueId", "ncclCommInitRank", "ncclCommDestroy", "ncclAllReduce",
+             "ncclBroadcast", "ncclGroupStart", "ncclGroupEnd", "ncclGetErrorString", "ncclGetLastError")
 
 
 class NcclError(RuntimeError):
@@ -70,6 +72,9 @@ class Library:
         if self._lib is None:
             raise OSError("libnccl.so.2 could not be loaded (" + "; ".join(tried) + ")")
         lib = self._lib
+        missing = [name for name in _REQUIRED if not hasattr(lib, name)]
+        if missing:
+            raise OSError(f"{self.path} lacks {', '.join(missing)} (wp.distributed needs NCCL 2.13 or newer)")
         lib.ncclGetErrorString.restype = ctypes.c_char_p
         lib.ncclGetErrorString.argtypes = [ctypes.c_int]
         lib.ncclGetLastError.restype = ctypes.c_char_p
