@@ -83,7 +83,7 @@ class _State:
 def _mpi():
     try:
         from mpi4py import MPI
-    except ImportError as e:
+    except (ImportError, RuntimeError, OSError) as e:  # not installed, or no MPI library for it to load
         raise DistributedError(f"wp.distributed needs mpi4py ({e}); on Debian: apt-get install python3-mpi4py "
                                "openmpi-bin") from None
     return MPI

@@ -12,9 +12,9 @@ import weft as wp  # noqa: E402
 
 try:
     from mpi4py import MPI  # noqa: F401
-except ImportError as e:  # the tests skip; run through launch.py, they are not even started
+except (ImportError, RuntimeError, OSError) as e:  # not installed, or installed without an MPI library
     MPI = None
-    _reason = f"mpi4py is not available ({e})"
+    _reason = f"mpi4py cannot be used here ({type(e).__name__}: {e})"
 
 
 @pytest.fixture

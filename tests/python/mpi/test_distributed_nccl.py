@@ -7,6 +7,7 @@ On a GPU machine (docs/scale-out.md, "Python: wp.distributed"):
 
 Each case is checked against values computed on the host from every rank's data; which path ran
 is checked against what the ranks' devices imply, found here through MPI, not through the module.
+The first test needs no MPI: it drives python/weft/nccl.py alone, as a group of one GPU.
 """
 import socket
 
@@ -23,6 +24,38 @@ pytestmark = pytest.mark.skipif(not wp.is_cuda_available(),
 def fill_for_rank(a: wp.array(dtype=float), rank: int):
     i = wp.tid()
     a[i] = float(rank + 1) * float(i + 1) * 0.25  # multiples of 1/4: every sum below is exact
+
+
+def test_nccl_bindings_as_a_group_of_one_gpu():
+    try:
+        lib = wp.nccl.Library()
+    except OSError as e:
+        pytest.skip(f"NCCL cannot be loaded here: {e}")
+    comm = wp.nccl.Communicator(lib, 1, lib.unique_id(), 0, 0)
+    stream = wp.Stream("cuda:0")
+    n = 1000
+    i = np.arange(1, n + 1, dtype=np.float64)
+    try:
+        with wp.ScopedStream(stream):
+            a = wp.empty(n, dtype=float, device="cuda:0")
+            wp.launch(fill_for_rank, dim=n, inputs=[a, 2], device="cuda:0")
+            for op in ("sum", "max", "min", "mean"):  # one rank: each reduction leaves the values
+                comm.all_reduce(a.ptr, n, np.float32, op, stream.cuda_stream)
+            assert a.numpy().tobytes() == (0.75 * i).astype(np.float32).tobytes()
+            b = wp.zeros(n, dtype=float, device="cuda:0")
+            comm.broadcast(a.ptr, b.ptr, a.capacity, 0, stream.cuda_stream)  # root's a into b
+            assert b.numpy().tobytes() == a.numpy().tobytes()
+            out = wp.full(2 * n, -1.0, dtype=float, device="cuda:0")
+            comm.gather(a.ptr, out.ptr, [a.capacity], stream.cuda_stream)  # a into the first half
+            got = out.numpy()
+            assert got[:n].tobytes() == a.numpy().tobytes() and np.all(got[n:] == -1.0)
+            d = wp.array(np.arange(7, dtype=np.int64) - 3, dtype=wp.int64, device="cuda:0")
+            comm.all_reduce(d.ptr, 7, np.int64, "max", stream.cuda_stream)
+            np.testing.assert_array_equal(d.numpy(), np.arange(7) - 3)
+    finally:
+        comm.destroy()
+    with pytest.raises(wp.nccl.NcclError, match=r"ncclCommInitRank: a unique id has 128 bytes, got 5"):
+        wp.nccl.Communicator(lib, 1, b"short", 0, 0)
 
 
 def expected_cuda_path(dist, mode):
