@@ -32,8 +32,8 @@ what the transport's algorithm moves on the wire) per call and in total, per pat
 copied between device and host by staging. The descriptions exchanged first are not counted.
 """
 
-import os
 import socket
+import sys
 
 import numpy as np
 
@@ -76,6 +76,7 @@ class _State:
         self.nccl_comm = None  # made by the first collective on a cuda array
         self.nccl_tried = False
         self.scratch = np.empty(0, dtype=np.uint8)  # _scratch(): the gathering calls' host buffer
+        self.previous_excepthook = sys.excepthook
         self.stats = {"calls": 0, "bytes": 0, "staged_bytes": 0, "last": None,
                       "by_backend": {"mpi": 0, "nccl": 0, "mpi-staged": 0}}
 
@@ -91,7 +92,8 @@ def _mpi():
 
 def init(comm=None, nccl="auto"):
     """Joins the ranks of `comm` (an mpi4py communicator; default MPI.COMM_WORLD) and makes this
-    rank's device (device()) Weft's default device. nccl: 'auto' uses NCCL for cuda arrays when it
+    rank's device (device()) Weft's default device. With several ranks, an uncaught exception
+    then stops every rank (MPI_Abort) instead of leaving them waiting. nccl: 'auto' uses NCCL for cuda arrays when it
     loads and starts, else MPI with host staging; 'off' always stages; 'on' raises where NCCL
     cannot be loaded or started. Run under mpirun, or alone as a world of one rank."""
     global _state
@@ -106,6 +108,23 @@ def init(comm=None, nccl="auto"):
         raise TypeError(f"wp.distributed.init: comm must be an mpi4py intracommunicator, got {type(comm).__name__}")
     _state = _State(comm, MPI, nccl)
     _context.set_device(_state.device)
+    if _state.size > 1:
+        _state.previous_excepthook = sys.excepthook
+        sys.excepthook = _abort_on_uncaught_exception
+
+
+def _abort_on_uncaught_exception(kind, value, tb):
+    """sys.excepthook while a group of several ranks is joined: an exception that ends this rank's
+    script would otherwise leave the other ranks waiting in their next collective for ever (and
+    this rank's MPI_Finalize waiting for them). It prints the traceback, names the rank, and
+    stops every rank (MPI_Abort), so that mpirun exits non-zero."""
+    s = _state
+    (s.previous_excepthook if s is not None else sys.__excepthook__)(kind, value, tb)
+    if s is not None:
+        sys.stderr.write(f"wp.distributed: rank {s.rank} of {s.size} stopped by an uncaught {kind.__name__}; "
+                         "stopping every rank\n")
+        sys.stderr.flush()
+        s.comm.Abort(1)
 
 
 def finalize():
@@ -114,6 +133,8 @@ def finalize():
     global _state
     if _state is not None and _state.nccl_comm is not None:
         _state.nccl_comm.destroy()
+    if _state is not None and sys.excepthook is _abort_on_uncaught_exception:
+        sys.excepthook = _state.previous_excepthook
     _state = None
 
 

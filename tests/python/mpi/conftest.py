@@ -25,3 +25,20 @@ def dist():
     if not wp.distributed.is_initialized():
         wp.distributed.init()
     return wp.distributed
+
+
+_exit_status = 0
+
+
+def pytest_sessionfinish(session, exitstatus):
+    global _exit_status
+    _exit_status = int(exitstatus)
+
+
+def pytest_unconfigure(config):
+    """A rank whose tests failed stops every rank once its report is printed: the others may be
+    waiting in a collective this rank will never reach (and its MPI_Finalize would wait for them)."""
+    if MPI is not None and _exit_status not in (0, 5) and MPI.COMM_WORLD.Get_size() > 1:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        MPI.COMM_WORLD.Abort(_exit_status)
