@@ -21,6 +21,7 @@ PACKAGES=(
   libegl-dev zlib1g-dev xauth                  # viewer: headless EGL rendering, PNG frames, xvfb-run
   ffmpeg                                       # --video out.mp4 (weft view --headless, weft run --render), ffprobe in tests
   clang-format-14                              # scripts/format, and the format check among the tests
+  python3-mpi4py openmpi-bin                   # wp.distributed (python/weft/distributed.py) and its mpirun tests
 )
 
 missing=()

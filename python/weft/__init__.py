@@ -37,6 +37,7 @@ from .tape import Tape, checkpoint
 from . import autograd
 from . import testing
 from . import sim
+from . import distributed
 from .audit import audit
 from .utils import ScopedTimer
 from . import utils
