@@ -48,3 +48,9 @@ if(glfw3_FOUND AND OpenGL_FOUND AND OpenGL_EGL_FOUND AND ZLIB_FOUND AND EXISTS $
   set(_weft_viewer_default ON)
 endif()
 option(WEFT_WITH_VIEWER "Interactive viewer (GLFW + OpenGL + Dear ImGui)" ${_weft_viewer_default})
+
+# OpenVDB output of smoke grids (`formats = ["vdb"]`, apps/vdb_write.h) where Debian's
+# libopenvdb-dev is installed; without it weft builds and says so when a scene asks for .vdb files.
+list(APPEND CMAKE_MODULE_PATH /usr/lib/x86_64-linux-gnu/cmake/OpenVDB /usr/lib/cmake/OpenVDB /usr/local/lib/cmake/OpenVDB)
+find_package(OpenVDB QUIET)
+option(WEFT_WITH_OPENVDB "OpenVDB output of smoke grids (libopenvdb-dev)" ${OpenVDB_FOUND})

@@ -374,11 +374,14 @@ void read_scene(TableReader& root, Scene& s) {
         if (const toml::node* f = r.get("formats")) {
             const toml::array* a = f->as_array();
             if (!a) r.fail(f->source(), "'formats' must be an array of strings, got " + std::string(toml_type_word(*f)));
-            s.output.npz = s.output.ply = false;
+            s.output.npz = s.output.ply = s.output.vdb = false;
             for (const auto& e : *a) {
                 auto v = e.value_exact<std::string>();
-                if (!v || (*v != "npz" && *v != "ply")) r.fail(e.source(), "'formats' entries must be \"npz\" or \"ply\"");
-                (*v == "npz" ? s.output.npz : s.output.ply) = true;
+                if (!v || (*v != "npz" && *v != "ply" && *v != "vdb"))
+                    r.fail(e.source(), "'formats' entries must be \"npz\", \"ply\" or \"vdb\"");
+                if (*v == "vdb" && s.builder.smoke.resolution[0] == 0)
+                    r.fail(e.source(), "\"vdb\" writes the smoke grid (OpenVDB), and this scene has no [smoke] table");
+                (*v == "npz" ? s.output.npz : *v == "ply" ? s.output.ply : s.output.vdb) = true;
             }
         }
         r.finish();

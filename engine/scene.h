@@ -34,6 +34,7 @@ struct SceneOutput {
     int every = 1;     // write every N-th frame
     bool npz = true;   // frame_NNNNN.npz: particle_q, particle_qd (float32, n x 3)
     bool ply = false;  // frame_NNNNN.ply: ASCII point cloud of the positions
+    bool vdb = false;  // frame_NNNNN.vdb: the smoke grid as OpenVDB grids (density, velocity)
 };
 
 // The explicit scheme's stability estimate of one stiffness or damping coefficient of the scene

@@ -34,9 +34,9 @@ def blob(n, cx, cy, width=0.1):
 
 
 class SmokeControl:
-    def __init__(self, cells=16, steps=100, dt=0.04, device=None):
+    def __init__(self, cells=16, steps=100, dt=0.04, advection="semi_lagrangian", device=None):
         b = wp.sim.ModelBuilder(gravity=0.0)
-        b.set_smoke_grid((cells, cells, 1), 1.0 / cells, buoyancy=0.0, solver="mgpcg", tolerance=1.0e-6)
+        b.set_smoke_grid((cells, cells, 1), 1.0 / cells, buoyancy=0.0, solver="mgpcg", tolerance=1.0e-6, advection=advection)
         b.set_smoke_fields(density=blob(cells, 0.35, 0.40))
         self.model = b.finalize(device=device, requires_grad=True)
         self.integrator = wp.sim.SmokeIntegrator()
@@ -81,9 +81,10 @@ def main():
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--iterations", type=int, default=30)
     parser.add_argument("--rate", type=float, default=0.05, help="Adam's step (m/s)")
+    parser.add_argument("--advection", default="semi_lagrangian", help="or maccormack (docs/smoke.md)")
     parser.add_argument("--device", default=None)
     args = parser.parse_args()
-    c = SmokeControl(args.cells, args.steps, device=args.device)
+    c = SmokeControl(args.cells, args.steps, advection=args.advection, device=args.device)
     opt = wp.optim.Adam([c.u0, c.v0], lr=args.rate)
     first = None
     for it in range(args.iterations):

@@ -20,6 +20,7 @@ PACKAGES=(
   libglfw3-dev libimgui-dev libgl-dev xvfb     # viewer
   libegl-dev zlib1g-dev xauth                  # viewer: headless EGL rendering, PNG frames, xvfb-run
   ffmpeg                                       # --video out.mp4 (weft view --headless, weft run --render), ffprobe in tests
+  libopenvdb-dev libboost-iostreams-dev        # smoke grids as .vdb files (formats = ["vdb"]); CMake's FindOpenVDB needs Boost
   clang-format-14                              # scripts/format, and the format check among the tests
   python3-mpi4py openmpi-bin                   # wp.distributed (python/weft/distributed.py) and its mpirun tests
 )

@@ -157,7 +157,9 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
               "scenes/x.toml:8:8: 'type' must be one of 'sphere', 'box', 'capsule', 'plane', 'mesh', got 'cone'");
     EXPECT_EQ(error_of(base + "[[cloth]]\ndim = [4, 0]\n"), "scenes/x.toml:8:7: 'dim' must hold integers from 1 to 4096, got 0");
     EXPECT_EQ(error_of(base + "[output]\nformats = [\"vtk\"]\n"),
-              "scenes/x.toml:8:12: 'formats' entries must be \"npz\" or \"ply\"");
+              "scenes/x.toml:8:12: 'formats' entries must be \"npz\", \"ply\" or \"vdb\"");
+    EXPECT_EQ(error_of(base + "[output]\nformats = [\"npz\", \"vdb\"]\n"),
+              "scenes/x.toml:8:19: \"vdb\" writes the smoke grid (OpenVDB), and this scene has no [smoke] table");
     EXPECT_EQ(error_of(base + "[model]\nground = 1\n"), "scenes/x.toml:8:10: 'ground' must be true or false, got an integer");
     EXPECT_EQ(error_of("[simulation]\n"), "scenes/x.toml: the scene has no particles or bodies");
     EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n"
