@@ -51,6 +51,13 @@ option(WEFT_WITH_VIEWER "Interactive viewer (GLFW + OpenGL + Dear ImGui)" ${_wef
 
 # OpenVDB output of smoke grids (`formats = ["vdb"]`, apps/vdb_write.h) where Debian's
 # libopenvdb-dev is installed; without it weft builds and says so when a scene asks for .vdb files.
+# OpenVDB's FindOpenVDB.cmake stops the configuration (QUIET or not) when Boost's iostreams is
+# missing, so it is asked only where Boost is.
 list(APPEND CMAKE_MODULE_PATH /usr/lib/x86_64-linux-gnu/cmake/OpenVDB /usr/lib/cmake/OpenVDB /usr/local/lib/cmake/OpenVDB)
-find_package(OpenVDB QUIET)
-option(WEFT_WITH_OPENVDB "OpenVDB output of smoke grids (libopenvdb-dev)" ${OpenVDB_FOUND})
+set(_weft_openvdb_default OFF)
+find_package(Boost QUIET COMPONENTS iostreams)
+if(Boost_FOUND)
+  find_package(OpenVDB QUIET)
+  set(_weft_openvdb_default ${OpenVDB_FOUND})
+endif()
+option(WEFT_WITH_OPENVDB "OpenVDB output of smoke grids (libopenvdb-dev)" ${_weft_openvdb_default})
