@@ -67,20 +67,9 @@ void ShapeImport::capsule(ElementReader& r, int body, const Frame& t, double rad
 void ShapeImport::cylinder(ElementReader& r, int body, const Frame& t, double radius, double half_height, double density) {
     if (!(radius > 0 && half_height > 0))
         r.fail("the cylinder's radius and half length must be > 0, got " + fmt(radius) + " and " + fmt(half_height));
-    const double h = std::max(half_height - radius, 0.0);
-    r.warn("cylinder: the builder has no cylinder shape yet; it collides as a capsule of radius " + fmt(radius) +
-           " and half height " + fmt(h) +
-           " (within the cylinder's length) and gives its body the cylinder's own mass and inertia");
-    located(r, [&] { b_.add_shape_capsule(body, t.p.cast<float>(), t.q.cast<float>(), float(radius), float(h), params(0.0)); });
-    if (body >= 0 && density > 0) {
-        // A solid cylinder along y: m = pi r^2 2h rho, Iyy = m r^2 / 2, Ixx = Izz = m (3 r^2 + 4 h^2) / 12.
-        MassProperties c;
-        c.mass = M_PI * radius * radius * 2.0 * half_height * density;
-        const double side = c.mass * (3 * radius * radius + 4 * half_height * half_height) / 12.0;
-        c.inertia = Eigen::Vector3d(side, 0.5 * c.mass * radius * radius, side).asDiagonal();
-        MassProperties& bm = b_.body_mass[size_t(body)];
-        bm = combine(bm, c, t.p, t.q);
-    }
+    located(r, [&] {
+        b_.add_shape_cylinder(body, t.p.cast<float>(), t.q.cast<float>(), float(radius), float(half_height), params(density));
+    });
 }
 
 void ShapeImport::mesh(ElementReader& r, int body, const Frame& t, const std::string& file, const Eigen::Vector3d& scale) {

@@ -1,9 +1,8 @@
 // engine/import_shapes.h: collision geometry of URDF and MJCF files as the builder's shapes, with
 // the importer's material (ImportOptions contact_*), and a located warning for every geometry the
-// builder cannot hold as it is:
+// builder cannot hold as it is (cylinders are the builder's own, GEO_CYLINDER, with their exact
+// mass and inertia):
 //
-//   cylinder        a capsule of the same radius whose rounded ends stay within the cylinder's
-//                   length (half height h - r); the body gets the cylinder's exact mass and inertia
 //   mesh on a body  skipped (the builder's mesh shapes are static); its mass is not added
 //   static mesh     an OBJ file becomes add_shape_mesh; other formats (STL, DAE) are skipped
 //   plane on a body skipped (planes are static)

@@ -323,9 +323,6 @@ TEST(MjcfImport, Warnings) {
         "model.xml:6: warning: joint 'j': frictionloss is not simulated (the joint's zero is its pose in the file)",
         "model.xml:7: warning: unsupported attribute 'condim' of <geom> ignored (and 1 more like it)",
         "model.xml:9: warning: geom 'ellipsoid' of body 'a': geom type 'ellipsoid' is not supported; the geom is skipped",
-        "model.xml:10: warning: geom 'cylinder' of body 'a': cylinder: the builder has no cylinder shape yet; it collides as a "
-        "capsule "
-        "of radius 0.1 and half height 0.2 (within the cylinder's length) and gives its body the cylinder's own mass and inertia",
         "model.xml:11: warning: geom 'sphere' of body 'a': contype=0 conaffinity=0: the geom still collides (the builder has no "
         "collision masks yet)",
         "model.xml:14: warning: unsupported element <sensor> in <mujoco> ignored",

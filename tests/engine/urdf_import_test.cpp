@@ -231,9 +231,6 @@ TEST(UrdfImport, Warnings) {
   <transmission name="t"/>
 </robot>)");
     std::vector<std::string> want = {
-        "robot.urdf:3: warning: link 'a' <cylinder>: cylinder: the builder has no cylinder shape yet; it collides as a capsule "
-        "of "
-        "radius 0.1 and half height 0.2 (within the cylinder's length) and gives its body the cylinder's own mass and inertia",
         "robot.urdf:4: warning: link 'a' <mesh>: mesh 'm.obj' on a body is skipped: the builder's mesh shapes are static (its "
         "mass "
         "is not added)",
@@ -260,6 +257,7 @@ TEST(UrdfImport, CylinderKeepsItsMassAndInertia) {
     EXPECT_NEAR(b.body_mass[0].inertia(1, 1), m * (3 * 0.01 + 0.36) / 12, 1e-6 * (m * (3 * 0.01 + 0.36) / 12));
     EXPECT_NEAR(b.body_mass[0].inertia(2, 2), m * (3 * 0.01 + 0.36) / 12, 1e-6 * (m * (3 * 0.01 + 0.36) / 12));
     ASSERT_EQ(b.shape_geo_type.size(), 1u);
-    EXPECT_EQ(b.shape_geo_type[0], GEO_CAPSULE);
-    EXPECT_FLOAT_EQ(b.shape_geo_scale[0].y(), 0.2f);  // half height 0.3 - r
+    EXPECT_EQ(b.shape_geo_type[0], GEO_CYLINDER);
+    EXPECT_FLOAT_EQ(b.shape_geo_scale[0].x(), 0.1f);  // radius
+    EXPECT_FLOAT_EQ(b.shape_geo_scale[0].y(), 0.3f);  // half length
 }
