@@ -312,6 +312,16 @@ int ModelBuilder::add_shape_capsule(const Vec3& pos, float radius, float half_he
     return add_shape(GEO_CAPSULE, pos, rot, Vec3(radius, half_height, 0), thickness);
 }
 
+int ModelBuilder::add_shape_cylinder(const Vec3& pos, float radius, float half_height, const Quat& rot, float thickness) {
+    if (!(radius > 0 && half_height > 0)) throw BuildError("add_shape_cylinder: radius and half_height must be > 0");
+    return add_shape(GEO_CYLINDER, pos, rot, Vec3(radius, half_height, 0), thickness);
+}
+
+int ModelBuilder::add_shape_cone(const Vec3& pos, float radius, float half_height, const Quat& rot, float thickness) {
+    if (!(radius > 0 && half_height > 0)) throw BuildError("add_shape_cone: radius and half_height must be > 0");
+    return add_shape(GEO_CONE, pos, rot, Vec3(radius, half_height, 0), thickness);
+}
+
 int ModelBuilder::add_shape_plane(const Eigen::Vector4f& plane, float thickness) {
     Vec3 n = plane.head<3>();
     if (n.norm() < 1e-6f) throw BuildError("add_shape_plane: the normal is zero");

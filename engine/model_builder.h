@@ -157,7 +157,13 @@ public:
     int add_shape_sphere(const Vec3& pos, float radius, const Quat& rot = Quat::Identity(), float thickness = 0.0f);
     int add_shape_box(const Vec3& pos, float hx, float hy, float hz, const Quat& rot = Quat::Identity(), float thickness = 0.0f);
     int add_shape_capsule(const Vec3& pos, float radius, float half_height, const Quat& rot = Quat::Identity(),
-                          float thickness = 0.0f);                              // axis along the local y axis
+                          float thickness = 0.0f);  // axis along the local y axis
+    // A cylinder from -half_height to +half_height along its local y; a cone with its base of
+    // `radius` at +half_height and its apex at -half_height (Warp's cone).
+    int add_shape_cylinder(const Vec3& pos, float radius, float half_height, const Quat& rot = Quat::Identity(),
+                           float thickness = 0.0f);
+    int add_shape_cone(const Vec3& pos, float radius, float half_height, const Quat& rot = Quat::Identity(),
+                       float thickness = 0.0f);
     int add_shape_plane(const Eigen::Vector4f& plane, float thickness = 0.0f);  // n.x + d = 0, solid below
     // A triangle mesh (Warp's add_shape_mesh(body, pos, rot, mesh, scale)): its vertices are scaled
     // by `scale` (> 0 per axis) in the shape frame, then placed by pos and rot. finalize() samples

@@ -332,7 +332,7 @@ void read_scene(TableReader& root, Scene& s) {
         } catch (const BuildError& e) { r.fail_at("cell", e.what()); }
     });
     for_each_entry(root, "shape", [&](TableReader& r) {
-        std::string type = r.string("type", "", {"sphere", "box", "capsule", "plane", "mesh"});
+        std::string type = r.string("type", "", {"sphere", "box", "capsule", "cylinder", "cone", "plane", "mesh"});
         if (type.empty()) r.fail(r.table().source(), "missing key 'type' in [[shape]]");
         float thickness = float(r.number("thickness", 0.0, 0.0));
         if (type == "plane") {
@@ -362,6 +362,14 @@ void read_scene(TableReader& root, Scene& s) {
         if (type == "capsule")
             b.add_shape_capsule(pos, float(r.required_number("radius", 0.0, INFINITY, true)),
                                 float(r.required_number("half_height", 0.0)), rot, thickness);
+        if (type == "cylinder" || type == "cone") {
+            float radius = float(r.required_number("radius", 0.0, INFINITY, true));
+            float half = float(r.required_number("half_height", 0.0, INFINITY, true));
+            if (type == "cylinder")
+                b.add_shape_cylinder(pos, radius, half, rot, thickness);
+            else
+                b.add_shape_cone(pos, radius, half, rot, thickness);
+        }
     });
 #define WEFT_SCENE_BLOCKS(reader) reader(root, s);
 #include "engine/scene_blocks.def"

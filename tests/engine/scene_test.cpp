@@ -153,8 +153,11 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(error_of("[[particle]]\npos = [0, 1, 0]\nmass = 1\n"), "scenes/x.toml:1:1: missing table [simulation]");
     EXPECT_EQ(error_of("[simulation]\nframes = = 3\n"),
               "scenes/x.toml:2:10: Error while parsing value: could not determine value type");
-    EXPECT_EQ(error_of(base + "[[shape]]\ntype = \"cone\"\npos = [0, 0, 0]\n"),
-              "scenes/x.toml:8:8: 'type' must be one of 'sphere', 'box', 'capsule', 'plane', 'mesh', got 'cone'");
+    EXPECT_EQ(error_of(base + "[[shape]]\ntype = \"cylindre\"\npos = [0, 0, 0]\n"),
+              "scenes/x.toml:8:8: 'type' must be one of 'sphere', 'box', 'capsule', 'cylinder', 'cone', 'plane', 'mesh', got "
+              "'cylindre' (did you mean 'cylinder'?)");
+    EXPECT_EQ(error_of(base + "[[shape]]\ntype = \"cone\"\npos = [0, 0, 0]\nradius = 0.2\n"),
+              "scenes/x.toml:7:1: missing key 'half_height' in [[shape]]");
     EXPECT_EQ(error_of(base + "[[cloth]]\ndim = [4, 0]\n"), "scenes/x.toml:8:7: 'dim' must hold integers from 1 to 4096, got 0");
     EXPECT_EQ(error_of(base + "[output]\nformats = [\"vtk\"]\n"),
               "scenes/x.toml:8:12: 'formats' entries must be \"npz\", \"ply\" or \"vdb\"");
@@ -335,6 +338,26 @@ TEST(Scene, MeshShapes) {
     EXPECT_EQ(error_of(mesh + tri + "indices = [0, 2, 1]\nsdf_resolutoin = 32\n"),
               "scenes/x.toml:11:1: unknown key 'sdf_resolutoin' (did you mean 'sdf_resolution'?)");
     EXPECT_EQ(error_of(mesh + tri + "indices = [0, 2, 1]\n"), "(no error)");
+}
+
+TEST(Scene, StaticCylinderAndConeShapes) {
+    Scene s = parse_scene(std::string(kMinimal) +
+                              "[[shape]]\ntype = \"cylinder\"\npos = [1, 0, 0]\nradius = 0.3\nhalf_height = 0.2\n"
+                              "[[shape]]\ntype = \"cone\"\npos = [2, 0, 0]\nradius = 0.25\nhalf_height = 0.4\nthickness = 0.01\n"
+                              "rot_axis = [1, 0, 0]\nrot_angle = 3.141592653589793\n",
+                          "scenes/x.toml");
+    ASSERT_EQ(s.builder.shape_geo_type.size(), 2u);
+    EXPECT_EQ(s.builder.shape_geo_type[0], GEO_CYLINDER);
+    EXPECT_EQ(s.builder.shape_geo_type[1], GEO_CONE);
+    EXPECT_EQ(s.builder.shape_body[0], -1);
+    EXPECT_FLOAT_EQ(s.builder.shape_geo_scale[0].x(), 0.3f);
+    EXPECT_FLOAT_EQ(s.builder.shape_geo_scale[0].y(), 0.2f);
+    EXPECT_FLOAT_EQ(s.builder.shape_geo_scale[1].x(), 0.25f);
+    EXPECT_FLOAT_EQ(s.builder.shape_geo_scale[1].y(), 0.4f);
+    EXPECT_FLOAT_EQ(s.builder.shape_geo_thickness[1], 0.01f);
+    EXPECT_FLOAT_EQ(s.builder.shape_transform[1][0], 2.0f);
+    EXPECT_EQ(error_of(std::string(kMinimal) + "[[shape]]\ntype = \"cylinder\"\npos = [0, 0, 0]\nradius = 0.3\nhalf_height = 0\n"),
+              "scenes/x.toml:11:15: 'half_height' must be > 0, got 0");
 }
 
 TEST(Scene, MutatedFilesNeverCrashTheLoader) {

@@ -202,6 +202,37 @@ TEST(SemiImplicit, ParticlesRestOnStaticShapes) {
     EXPECT_NEAR(q[0][0], 0.0f, 1e-4);
 }
 
+TEST(SemiImplicit, ParticlesRestOnStaticCylindersAndCones) {
+    REQUIRE_CPU();
+    // As above, on the flat ends and the side of cylinders and on a cone's base: sdf = r - m g / ke.
+    // The friction coefficient is within its explicit limit (kf dt / m = 0.5 < 2): the side's
+    // normal, turned by a float quaternion, is 6e-8 off the vertical, and an unstable viscous
+    // friction (the default kf = 1e3 gives 5) grows that into a sideways slide.
+    const float r = 0.05f, ke = 1e4f, mass = 0.1f;
+    ModelBuilder b;
+    b.ground = false;
+    b.soft_contact_ke = ke;
+    b.soft_contact_kd = 20.0f;
+    b.soft_contact_kf = 100.0f;
+    b.add_shape_cylinder(Vec3(0, 0, 0), 0.3f, 0.2f);                                                          // upright
+    b.add_shape_cylinder(Vec3(2, 0, 0), 0.25f, 0.6f, Quat(Eigen::AngleAxisf(float(M_PI) / 2, Vec3(0, 0, 1))));  // along x
+    b.add_shape_cone(Vec3(4, 0, 0), 0.3f, 0.2f);                                                              // base up
+    b.add_particle(Vec3(0.1f, 0.4f, 0.05f), Vec3::Zero(), mass, r);
+    b.add_particle(Vec3(2.3f, 0.5f, 0), Vec3::Zero(), mass, r);
+    b.add_particle(Vec3(4.1f, 0.4f, -0.05f), Vec3::Zero(), mass, r);
+    Model m = b.finalize("cpu");
+    SemiImplicitIntegrator integ;
+    State s = rollout(m, integ, 4000, 5e-4f);
+    auto q = host_vec3(s.particle_q);
+    const float sink = mass * 9.80665f / ke;
+    EXPECT_NEAR(q[0][1], 0.2f + r - sink, 2e-4);
+    EXPECT_NEAR(q[1][1], 0.25f + r - sink, 2e-4);
+    EXPECT_NEAR(q[2][1], 0.2f + r - sink, 2e-4);
+    EXPECT_NEAR(q[0][0], 0.1f, 1e-4);
+    EXPECT_NEAR(q[1][0], 2.3f, 1e-4);
+    EXPECT_NEAR(q[2][2], -0.05f, 1e-4);
+}
+
 TEST(SemiImplicit, BentHingeRelaxesToItsRestAngle) {
     REQUIRE_CPU();
     // Two triangles sharing the edge 2-3, flat at rest, opened by 60 degrees.
