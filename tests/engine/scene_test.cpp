@@ -356,8 +356,9 @@ TEST(Scene, StaticCylinderAndConeShapes) {
     EXPECT_FLOAT_EQ(s.builder.shape_geo_scale[1].y(), 0.4f);
     EXPECT_FLOAT_EQ(s.builder.shape_geo_thickness[1], 0.01f);
     EXPECT_FLOAT_EQ(s.builder.shape_transform[1][0], 2.0f);
-    EXPECT_EQ(error_of(std::string(kMinimal) + "[[shape]]\ntype = \"cylinder\"\npos = [0, 0, 0]\nradius = 0.3\nhalf_height = 0\n"),
-              "scenes/x.toml:11:15: 'half_height' must be > 0, got 0");
+    EXPECT_EQ(
+        error_of(std::string(kMinimal) + "[[shape]]\ntype = \"cylinder\"\npos = [0, 0, 0]\nradius = 0.3\nhalf_height = 0\n"),
+        "scenes/x.toml:11:15: 'half_height' must be > 0, got 0");
 }
 
 TEST(Scene, MutatedFilesNeverCrashTheLoader) {

@@ -214,9 +214,9 @@ TEST(SemiImplicit, ParticlesRestOnStaticCylindersAndCones) {
     b.soft_contact_ke = ke;
     b.soft_contact_kd = 20.0f;
     b.soft_contact_kf = 100.0f;
-    b.add_shape_cylinder(Vec3(0, 0, 0), 0.3f, 0.2f);                                                          // upright
+    b.add_shape_cylinder(Vec3(0, 0, 0), 0.3f, 0.2f);                                                            // upright
     b.add_shape_cylinder(Vec3(2, 0, 0), 0.25f, 0.6f, Quat(Eigen::AngleAxisf(float(M_PI) / 2, Vec3(0, 0, 1))));  // along x
-    b.add_shape_cone(Vec3(4, 0, 0), 0.3f, 0.2f);                                                              // base up
+    b.add_shape_cone(Vec3(4, 0, 0), 0.3f, 0.2f);                                                                // base up
     b.add_particle(Vec3(0.1f, 0.4f, 0.05f), Vec3::Zero(), mass, r);
     b.add_particle(Vec3(2.3f, 0.5f, 0), Vec3::Zero(), mass, r);
     b.add_particle(Vec3(4.1f, 0.4f, -0.05f), Vec3::Zero(), mass, r);
