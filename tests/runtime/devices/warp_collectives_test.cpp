@@ -331,7 +331,7 @@ def k(x: wp.array(dtype=float), out: wp.array(dtype=float)):
               "never calls it: it waits in wp.any_sync with mask 0xffffffff. Every lane the mask names must call the same "
               "collective with the same mask, or have returned (on a GPU this hangs or gives undefined values)");
     std::string barrier = cpu_error(R"(
-@wp.kernel
+@wp.kernel(block_dim=64)
 def k(x: wp.array(dtype=float), out: wp.array(dtype=float)):
     i = wp.tid()
     if wp.lane_id() < 16:
@@ -361,7 +361,7 @@ def good(x: wp.array(dtype=float), out: wp.array(dtype=float)):
     const int n = 64;
     std::vector<float> x(n);
     for (int i = 0; i < n; ++i) x[static_cast<size_t>(i)] = static_cast<float>(i);
-    auto xa = array_of(f32(), x), out = runtime::Array::zeros(f32(), {n});
+    auto xa = array_of(f32(), x), out = runtime::Array::zeros(f32(), {n}, {});
     EXPECT_NE(error_of([&] { run(m, "bad", {n}, {arg(xa), arg(out)}); }), "(no error)");
     run(m, "good", {n}, {arg(xa), arg(out)});
     auto got = values_of<float>(out);
