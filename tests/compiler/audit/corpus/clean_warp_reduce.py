@@ -10,5 +10,5 @@ def k(a: wp.array(dtype=float), out: wp.array(dtype=float)):
     while offset > 0:
         v += wp.shfl_down_sync(0xffffffff, v, offset)
         offset = offset // 2
-    if wp.lane_id() == 0:
+    if wp.lane_id() == 0:  # expect: divergence
         out[i // 32] = v

@@ -10,5 +10,5 @@ def k(a: wp.array(dtype=float), out: wp.array(dtype=float)):
     v = a[i]
     for k in range(5):
         v += wp.shfl_xor_sync(0xffffffff, v, 1 << k)  # expect: warp-sync-divergence
-    if wp.lane_id() == 0:
+    if wp.lane_id() == 0:  # expect: divergence
         out[i // 32] = v
