@@ -222,10 +222,8 @@ std::vector<WeftCase> heldout_warp_cases() {
     const int64_t m = int64_t{1} << 20;
     std::vector<WeftCase> c;
     c.push_back({"hw_warp_reduce_atomic", "warp_reduce_atomic", {m}, {floats(f32, {m}), zeros(f32, {1})}});
-    c.push_back({"hw_warp_scan",
-                 "warp_scan",
-                 {m},
-                 {floats(f32, {m}), zeros(f32, {m}), zeros(f32, {m / 32}), zeros(i32, {m / 32})}});
+    c.push_back(
+        {"hw_warp_scan", "warp_scan", {m}, {floats(f32, {m}), zeros(f32, {m}), zeros(f32, {m / 32}), zeros(i32, {m / 32})}});
     return c;
 }
 
@@ -307,7 +305,8 @@ std::string read_file(const std::string& path) {
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr,
-                     "usage: %s DEVICE [--set weft|heldout|heldout_warp] [--only ID] [--list] [--arch FILE.json] [--sass-counts]\n  DEVICE: "
+                     "usage: %s DEVICE [--set weft|heldout|heldout_warp] [--only ID] [--list] [--arch FILE.json] "
+                     "[--sass-counts]\n  DEVICE: "
                      "cuda:N (under ncu) or sim:ARCH\n",
                      argv[0]);
         return 2;

@@ -692,7 +692,8 @@ private:
                 lanes += exists;
                 if (exists && m[static_cast<size_t>(t)]) {
                     ++reached;
-                    if (first < 0 && (maybe_div_[static_cast<size_t>(t)] || maybe_exited_[static_cast<size_t>(t)])) first = l, maybe = true;
+                    if (first < 0 && (maybe_div_[static_cast<size_t>(t)] || maybe_exited_[static_cast<size_t>(t)]))
+                        first = l, maybe = true;
                 } else if (first < 0 || maybe) {
                     first = l, maybe = false;
                 }
@@ -711,7 +712,8 @@ private:
                         ev.why = "may not reach it: the condition varies between lanes";
                         break;
                     }
-                if (maybe_exited_[static_cast<size_t>(t)]) ev.why_loc = gone_loc_[static_cast<size_t>(t)], ev.why = "may have returned";
+                if (maybe_exited_[static_cast<size_t>(t)])
+                    ev.why_loc = gone_loc_[static_cast<size_t>(t)], ev.why = "may have returned";
             } else {
                 why_missing(t, &ev.why_loc, &ev.why);
                 ev.exited = returned_[static_cast<size_t>(t)] != 0;

@@ -116,14 +116,14 @@ struct SyncEvent {
 struct WarpCallEvent {
     const ir::Expr* call = nullptr;
     SourceLoc loc;
-    std::string builtin;        // "shfl_down_sync"
-    bool full_mask = false;     // the mask argument is 0xffffffff in every calling lane
-    int warp = -1;              // warp index within the block
+    std::string builtin;         // "shfl_down_sync"
+    bool full_mask = false;      // the mask argument is 0xffffffff in every calling lane
+    int warp = -1;               // warp index within the block
     int reached = 0, lanes = 0;  // of that warp: lanes that reach the call, lanes that exist
-    int missing_lane = -1;      // the first lane (0..31) of that warp that does not reach it
+    int missing_lane = -1;       // the first lane (0..31) of that warp that does not reach it
     bool missing_maybe = false;  // ... only perhaps (under a condition the interpreter could not decide)
-    bool exited = false;        // ... because it returned or does not exist (not waiting elsewhere)
-    SourceLoc why_loc;          // the condition, return or break that took it away
+    bool exited = false;         // ... because it returned or does not exist (not waiting elsewhere)
+    SourceLoc why_loc;           // the condition, return or break that took it away
     std::string why;
     std::vector<SourceLoc> call_sites;  // inside @wp.func bodies: the calls that led here
 };

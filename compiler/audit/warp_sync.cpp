@@ -34,11 +34,10 @@ std::vector<Finding> audit_warp_sync(const ir::Function&, const std::vector<Trac
                          : ev.exited      ? "the others have exited"
                                           : "the others never arrive");
             const std::string line = ev.why_loc.valid() ? " (line " + std::to_string(ev.why_loc.display_line()) + ")" : "";
-            f.notes.push_back({capture_loc(ev.why_loc), "lane " + std::to_string(ev.missing_lane) + " " +
-                                                            (ev.why.rfind("does", 0) == 0 || ev.why.rfind("may", 0) == 0
-                                                                 ? ev.why
-                                                                 : "skips it: " + ev.why) +
-                                                            line});
+            f.notes.push_back(
+                {capture_loc(ev.why_loc),
+                 "lane " + std::to_string(ev.missing_lane) + " " +
+                     (ev.why.rfind("does", 0) == 0 || ev.why.rfind("may", 0) == 0 ? ev.why : "skips it: " + ev.why) + line});
             f.notes.push_back(
                 {{},
                  ev.exited ? "a shuffle that reads an exited lane gets an undefined value; name only the lanes that take part "

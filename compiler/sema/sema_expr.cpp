@@ -555,7 +555,7 @@ ExprPtr Sema::lower_expr(const ast::Expr& e) {
             if (op.kind == Operand::Invalid) return nullptr;
             if (op.kind == Operand::Builtin && op.weft && !builtin_table().has_name(op.name)) {
                 static const std::set<std::string> special = {
-                    "tid",           "block_dim",         "block_idx",  "thread_idx",       "lane_id",      "warp_size",
+                    "tid",           "block_dim",         "block_idx",  "thread_idx",       "lane_id",
                     "shared_array",  "sync_threads",      "atomic_add", "atomic_sub",       "atomic_min",
                     "atomic_max",    "atomic_exch",       "atomic_cas", "printf",           "select",
                     "where",         "identity",          "constant",   "matrix_from_rows", "matrix_from_cols",

@@ -221,7 +221,8 @@ void BlockFibers::run(int nthreads, const std::function<void(int)>& body) {
             break;
         }
         for (int i = 0; i < nthreads; ++i)
-            if (s.fibers[static_cast<size_t>(i)].state == State::AtBarrier) s.fibers[static_cast<size_t>(i)].state = State::Runnable;
+            if (s.fibers[static_cast<size_t>(i)].state == State::AtBarrier)
+                s.fibers[static_cast<size_t>(i)].state = State::Runnable;
     }
     s.body = nullptr;
     if (s.error) std::rethrow_exception(s.error);
@@ -269,5 +270,5 @@ extern "C" void weft_cpu_sync_threads(void* block) {
 extern "C" uint64_t weft_cpu_warp_exchange(void* block, int op, uint32_t mask, uint64_t value, int src_lane) {
     if (!block) return value;  // not reached: kernels with collectives always run as fibers
     return static_cast<weft::runtime::BlockFibers*>(block)->warp_exchange(static_cast<weft::runtime::WarpOp>(op), mask, value,
-                                                                            src_lane);
+                                                                          src_lane);
 }

@@ -63,7 +63,8 @@ Classified classify(const compiler::BuiltinOverload& o) {
     if (o.flags & compiler::BuiltinFlags_Special)
         return {AdjointClass::Skipped, "special form resolved by semantic analysis (constructor, cast, atomic, thread index)"};
     if (o.flags & compiler::BuiltinFlags_Warp)
-        return {AdjointClass::Skipped, "warp collective: lanes exchange values (tests/runtime/devices/warp_collectives_test.cpp)"};
+        return {AdjointClass::Skipped,
+                "warp collective: lanes exchange values (adjoints: tests/tape/adjoint_test.cpp, WarpShuffles...)"};
     bool float_arg = false;
     for (const auto& p : o.params) float_arg = float_arg || is_differentiable(p.type);
     if (!is_differentiable(o.ret)) {

@@ -89,7 +89,7 @@ void write_fd_cases(std::ostream& out, const BuiltinTable& table) {
     for (const BuiltinOverload& o : table.overloads()) {
         ++index;
         // Warp collectives exchange values between lanes: their adjoints are checked against
-        // finite differences through whole kernels (tests/runtime/devices/warp_collectives_test.cpp).
+        // finite differences through whole kernels (tests/tape/adjoint_test.cpp, WarpShuffles...).
         if (!(o.flags & BuiltinFlags_Differentiable) || (o.flags & BuiltinFlags_Warp)) continue;
         out << "WEFT_FD_CASE(" << o.name << "_" << index << ", \"" << signature_text(o) << "\", \"" << o.name << "\", "
             << "[](const auto&... a) { return wp::" << o.cpp_name << "(a...); }, "
