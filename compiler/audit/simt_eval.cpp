@@ -291,7 +291,9 @@ private:
         }
         if (e.builtin && (e.builtin->flags & BuiltinFlags_Warp) && !args.empty() && quiet_ == 0) {
             warp_call(e, args[0], m);
-            return LaneVal::unknown(n_, true);  // what other lanes held: varying
+            // A shuffle gives each lane another lane's value: varying. A vote gives every lane of
+            // the warp the same answer, so a branch on it does not diverge within the warp.
+            return LaneVal::unknown(n_, e.builtin->name.rfind("shfl", 0) == 0);
         }
         const std::string name = e.builtin ? e.builtin->name : "";
         LaneVal r = LaneVal::unknown(n_, v);

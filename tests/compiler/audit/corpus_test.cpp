@@ -166,8 +166,8 @@ TEST(AuditCorpus, EveryFileGetsExactlyItsExpectedFindings) {
         for (const auto& k : kinds) seeded_files[k]++;
         if (p.filename().string().rfind("clean_", 0) == 0) ++clean_files;
     }
-    for (const char* id :
-         {"bounds", "divergence", "barrier-divergence", "shared-race", "bank-conflict", "uncoalesced", "oversize-constant"})
+    for (const char* id : {"bounds", "divergence", "barrier-divergence", "shared-race", "bank-conflict", "uncoalesced",
+                           "oversize-constant", "warp-sync-divergence"})
         EXPECT_GE(seeded_files[id], 5) << "fewer than 5 corpus files seed " << id;
     EXPECT_GE(clean_files, 20);
     RecordProperty("kernels", kernels);
