@@ -1,12 +1,13 @@
 // bench/gpusim/weft_validate.cpp: the Weft-kernel half of gpusim's validation against the H200.
 //
-//   weft_validate DEVICE [--set weft|heldout] [--only ID] [--list] [--arch FILE.json] [--sass-counts]
+//   weft_validate DEVICE [--set weft|heldout|heldout_warp] [--only ID] [--list] [--arch FILE.json] [--sass-counts]
 //
 // Launches every case of a set once, in order, on DEVICE through Weft's runtime, exactly as a
 // user's program would, with deterministic inputs (cases.h's generator):
 //   weft      (default) the calibration set: gpusim/validation/weft_kernels.py, group "weft"
 //   heldout   the held-out set: gpusim/validation/weft_heldout.py, group "heldout", never used to
 //             set a parameter of the model (issue 21)
+//   heldout_warp  a second held-out set, warp collectives: gpusim/validation/weft_heldout_warp.py
 // compiled by Weft (kernel language -> C++ -> NVRTC -> PTX).
 //   cuda:N     run under Nsight Compute on the H200 (gpusim/validation/run_h200.sh): prints
 //              `case ID SYMBOL CHECKSUM` per launch (ncu lists the launches by SYMBOL, in order)
@@ -213,6 +214,19 @@ std::vector<WeftCase> heldout_cases() {
     return c;
 }
 
+// The warp-collective held-out set (weft_heldout_warp.py): written after the model; never measured
+// before it was added, never used to set a parameter.
+std::vector<WeftCase> heldout_warp_cases() {
+    using namespace compiler;
+    const Type f32 = float32_type(), i32 = int32_type();
+    const int64_t m = int64_t{1} << 20;
+    std::vector<WeftCase> c;
+    c.push_back({"hw_warp_reduce_atomic", "warp_reduce_atomic", {m}, {floats(f32, {m}), zeros(f32, {1})}});
+    c.push_back(
+        {"hw_warp_scan", "warp_scan", {m}, {floats(f32, {m}), zeros(f32, {m}), zeros(f32, {m / 32}), zeros(i32, {m / 32})}});
+    return c;
+}
+
 int64_t count_of(const std::vector<int64_t>& shape) {
     int64_t n = 1;
     for (int64_t s : shape) n *= s;
@@ -291,7 +305,8 @@ std::string read_file(const std::string& path) {
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr,
-                     "usage: %s DEVICE [--set weft|heldout] [--only ID] [--list] [--arch FILE.json] [--sass-counts]\n  DEVICE: "
+                     "usage: %s DEVICE [--set weft|heldout|heldout_warp] [--only ID] [--list] [--arch FILE.json] "
+                     "[--sass-counts]\n  DEVICE: "
                      "cuda:N (under ncu) or sim:ARCH\n",
                      argv[0]);
         return 2;
@@ -316,11 +331,13 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (set != "weft" && set != "heldout") {
-        std::fprintf(stderr, "weft_validate: unknown set '%s' (sets: weft, heldout)\n", set.c_str());
+    if (set != "weft" && set != "heldout" && set != "heldout_warp") {
+        std::fprintf(stderr, "weft_validate: unknown set '%s' (sets: weft, heldout, heldout_warp)\n", set.c_str());
         return 2;
     }
-    const std::string kernels_file = set == "weft" ? "gpusim/validation/weft_kernels.py" : "gpusim/validation/weft_heldout.py";
+    const std::string kernels_file = set == "weft"      ? "gpusim/validation/weft_kernels.py"
+                                     : set == "heldout" ? "gpusim/validation/weft_heldout.py"
+                                                        : "gpusim/validation/weft_heldout_warp.py";
     setenv("WEFT_CUDA_GRID_WAVES", "0", 0);  // full grids, as the sim device launches
     try {
         // --arch FILE.json: the sim device uses that architecture file (a built-in of the same
@@ -342,7 +359,7 @@ int main(int argc, char** argv) {
         LaunchOptions opt;
         opt.device = dev;
         opt.debug = 0;  // the bounds-checked build is different code
-        for (const WeftCase& c : set == "weft" ? weft_cases() : heldout_cases()) {
+        for (const WeftCase& c : set == "weft" ? weft_cases() : set == "heldout" ? heldout_cases() : heldout_warp_cases()) {
             if (!only.empty() && c.id != only) continue;
             const Kernel k = module->kernel(c.kernel);
             if (list) {

@@ -63,6 +63,7 @@ std::vector<Finding> audit_kernel(const ir::Module& m, const ir::Function& k, co
     add(audit_bounds(k, launch));
     add(audit_divergence(k, traces));
     add(audit_barriers(k, traces));
+    add(audit_warp_sync(k, traces));
     add(audit_races(k, traces));
     add(audit_bank_conflicts(k, traces, machine_code(k, options), options.no_machine_code));
     add(audit_coalescing(k, launch, traces));

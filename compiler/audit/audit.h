@@ -6,6 +6,7 @@
 //
 //   Function ──simulate_block (block 0, last block)──> Trace ──┬─ divergence      divergent branches / loops
 //                                                            ├─ barriers        sync_threads under divergence
+//                                                            ├─ warp_sync       full-mask collectives under divergence
 //                                                            ├─ races           shared-memory data races
 //                                                            ├─ bank_conflicts  wavefronts per request
 //                                                            └─ coalescing      32-byte sectors per request
@@ -55,6 +56,7 @@ std::vector<Finding> audit_kernel(const ir::Module& m, const ir::Function& k, co
 std::vector<Finding> audit_bounds(const ir::Function& k, const LaunchModel& launch);
 std::vector<Finding> audit_divergence(const ir::Function& k, const std::vector<Trace>& traces);
 std::vector<Finding> audit_barriers(const ir::Function& k, const std::vector<Trace>& traces);
+std::vector<Finding> audit_warp_sync(const ir::Function& k, const std::vector<Trace>& traces);
 std::vector<Finding> audit_races(const ir::Function& k, const std::vector<Trace>& traces);
 std::vector<Finding> audit_bank_conflicts(const ir::Function& k, const std::vector<Trace>& traces, const CompiledShared* compiled,
                                           const std::string& no_machine_code);

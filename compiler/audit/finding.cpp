@@ -35,6 +35,8 @@ const CheckInfo kChecks[] = {
     {Check::Resources, "resources", "Registers, spills, shared memory and the occupancy they allow."},
     {Check::OversizeConstant, "oversize-constant",
      "A wp.constant too large for registers, or indexed with a non-literal index (copied to local memory)."},
+    {Check::WarpSyncDivergence, "warp-sync-divergence",
+     "A warp collective with the full mask 0xffffffff is reached by some lanes of a warp but not by others."},
 };
 
 std::string caret_lines(const FindingLoc& l) {

@@ -24,7 +24,17 @@
 namespace weft::compiler::audit {
 
 // [SECTION] Check ids
-enum class Check { Bounds, Divergence, BarrierDivergence, SharedRace, BankConflict, Uncoalesced, Resources, OversizeConstant };
+enum class Check {
+    Bounds,
+    Divergence,
+    BarrierDivergence,
+    SharedRace,
+    BankConflict,
+    Uncoalesced,
+    Resources,
+    OversizeConstant,
+    WarpSyncDivergence
+};
 const char* check_id(Check c);           // "shared-race"
 const char* check_description(Check c);  // one sentence (SARIF rule text, docs)
 const std::vector<Check>& all_checks();

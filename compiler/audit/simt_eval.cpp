@@ -289,6 +289,12 @@ private:
             v = v || args.back().varying;
             exact = exact && args.back().sym == 0 && is_intlike(a->type);
         }
+        if (e.builtin && (e.builtin->flags & BuiltinFlags_Warp) && !args.empty() && quiet_ == 0) {
+            warp_call(e, args[0], m);
+            // A shuffle gives each lane another lane's value: varying. A vote gives every lane of
+            // the warp the same answer, so a branch on it does not diverge within the warp.
+            return LaneVal::unknown(n_, e.builtin->name.rfind("shfl", 0) == 0);
+        }
         const std::string name = e.builtin ? e.builtin->name : "";
         LaneVal r = LaneVal::unknown(n_, v);
         if (!exact || !is_intlike(e.type)) return r;
@@ -651,6 +657,74 @@ private:
         }
     }
 
+    // What took thread t away from the statement being executed: the enclosing condition that is
+    // false for it, the loop that ended, or the return or break it took.
+    void why_missing(int t, SourceLoc* loc, std::string* why) const {
+        size_t i = static_cast<size_t>(t);
+        *why = "";
+        for (const auto& c : ctl_)
+            if (c.entering[i] && !c.taken[i]) {
+                *loc = c.cond;
+                *why = std::string(c.side == std::string("then")   ? "the condition is false"
+                                   : c.side == std::string("else") ? "the condition is true"
+                                                                   : "the loop has ended") +
+                       " for it";
+                return;
+            }
+        if (gone_loc_[i].valid()) *loc = gone_loc_[i], *why = gone_why_[i];
+    }
+
+    // A warp collective called by the threads of `m` with `mask` (its first argument): for a mask
+    // known to be 0xffffffff, the first warp that some of its lanes reach and others do not.
+    void warp_call(const Expr& e, const LaneVal& mask, const Mask& m0) {
+        Mask m = live(m0);
+        WarpCallEvent ev;
+        ev.builtin = e.builtin->name;
+        ev.full_mask = true;
+        for (int t = 0; t < n_; ++t) {
+            size_t i = static_cast<size_t>(t);
+            if (m[i] && !(mask.sym == 0 && mask.known[i] && (mask.off[i] & 0xffffffff) == 0xffffffff)) ev.full_mask = false;
+        }
+        for (int w = 0; ev.full_mask && w * kWarpSize < bd_ && ev.warp < 0; ++w) {
+            int reached = 0, first = -1, lanes = 0;
+            bool maybe = false;
+            for (int l = 0; l < kWarpSize; ++l) {
+                const int t = w * kWarpSize + l;
+                const bool exists = t < n_ && valid_[static_cast<size_t>(t)];
+                lanes += exists;
+                if (exists && m[static_cast<size_t>(t)]) {
+                    ++reached;
+                    if (first < 0 && (maybe_div_[static_cast<size_t>(t)] || maybe_exited_[static_cast<size_t>(t)]))
+                        first = l, maybe = true;
+                } else if (first < 0 || maybe) {
+                    first = l, maybe = false;
+                }
+            }
+            if (reached == 0 || first < 0) continue;
+            ev.warp = w, ev.reached = reached, ev.lanes = lanes, ev.missing_lane = first, ev.missing_maybe = maybe;
+            const int t = w * kWarpSize + first;
+            if (t >= n_ || !valid_[static_cast<size_t>(t)]) {
+                ev.why = "does not exist (the block's threads end at " + std::to_string(out_.nthreads) + ")";
+                ev.exited = true;
+            } else if (maybe) {
+                ev.why = "may not reach it";
+                for (const auto& c : ctl_)
+                    if (c.unknown_varying) {
+                        ev.why_loc = c.cond;
+                        ev.why = "may not reach it: the condition varies between lanes";
+                        break;
+                    }
+                if (maybe_exited_[static_cast<size_t>(t)])
+                    ev.why_loc = gone_loc_[static_cast<size_t>(t)], ev.why = "may have returned";
+            } else {
+                why_missing(t, &ev.why_loc, &ev.why);
+                ev.exited = returned_[static_cast<size_t>(t)] != 0;
+                if (ev.why.empty()) ev.why = "does not reach it";
+            }
+        }
+        rec_.warp_call(e, std::move(ev));
+    }
+
     void exec_sync(const Stmt& s, const Mask& m) {
         SyncEvent ev;
         ev.in_abstract_loop = abstract_loops_ > 0;
@@ -671,19 +745,7 @@ private:
                 break;
             }
         if (!ev.missing.empty()) {
-            int t = ev.missing.front();
-            size_t i = static_cast<size_t>(t);
-            ev.why = "";
-            for (const auto& c : ctl_)
-                if (c.entering[i] && !c.taken[i]) {
-                    ev.why_loc = c.cond;
-                    ev.why = std::string(c.side == std::string("then")   ? "the condition is false"
-                                         : c.side == std::string("else") ? "the condition is true"
-                                                                         : "the loop has ended") +
-                             " for it";
-                    break;
-                }
-            if (ev.why.empty() && gone_loc_[i].valid()) ev.why_loc = gone_loc_[i], ev.why = gone_why_[i];
+            why_missing(ev.missing.front(), &ev.why_loc, &ev.why);
         } else if (!ev.maybe_missing.empty()) {
             size_t i = static_cast<size_t>(ev.maybe_missing.front());
             if (maybe_exited_[i]) ev.why_loc = gone_loc_[i], ev.why = "may have " + gone_why_[i];

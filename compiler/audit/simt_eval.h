@@ -110,6 +110,24 @@ struct SyncEvent {
     std::vector<SourceLoc> call_sites;  // a barrier inside @wp.func bodies: the calls that led here
 };
 
+// A warp collective (wp.shfl_sync, wp.ballot_sync, ...) as one evaluation of it found it. With the
+// full mask every lane of a warp must call it; `warp` names the first warp where some lane does
+// not (it took another branch, returned, or lies past the launch), -1 if none.
+struct WarpCallEvent {
+    const ir::Expr* call = nullptr;
+    SourceLoc loc;
+    std::string builtin;         // "shfl_down_sync"
+    bool full_mask = false;      // the mask argument is 0xffffffff in every calling lane
+    int warp = -1;               // warp index within the block
+    int reached = 0, lanes = 0;  // of that warp: lanes that reach the call, lanes that exist
+    int missing_lane = -1;       // the first lane (0..31) of that warp that does not reach it
+    bool missing_maybe = false;  // ... only perhaps (under a condition the interpreter could not decide)
+    bool exited = false;         // ... because it returned or does not exist (not waiting elsewhere)
+    SourceLoc why_loc;           // the condition, return or break that took it away
+    std::string why;
+    std::vector<SourceLoc> call_sites;  // inside @wp.func bodies: the calls that led here
+};
+
 struct Trace {
     int64_t block_idx = 0;
     int block_dim = 0;
@@ -118,6 +136,7 @@ struct Trace {
     std::vector<AccessEvent> accesses;
     std::map<const ir::Stmt*, BranchStats> branches;
     std::vector<SyncEvent> syncs;
+    std::vector<WarpCallEvent> warp_calls;
     const ir::Stmt* final_interval_start = nullptr;  // the sync that opened the last interval
     std::vector<std::string> approximations;         // where the interpreter had to widen (for --verbose)
 };

@@ -114,4 +114,11 @@ void TraceRecorder::sync(const ir::Stmt& s, SyncEvent ev) {
     interval_start_ = &s;
 }
 
+void TraceRecorder::warp_call(const ir::Expr& call, WarpCallEvent ev) {
+    ev.call = &call;
+    ev.loc = call.loc;
+    ev.call_sites = call_sites_;
+    out_.warp_calls.push_back(std::move(ev));
+}
+
 }  // namespace weft::compiler::audit

@@ -9,6 +9,7 @@
 //            the access moves (a struct field or vector component: member_bytes below)
 //   branch   the per-warp lane split of a condition, summed over its evaluations
 //   sync     a barrier; it closes the current barrier interval and opens the next
+//   warp     a warp collective, with the first warp where a lane its full mask names is missing
 //
 // and every event carries the barrier interval it falls in and the @wp.func call sites that led
 // to it. The analyses read only the Trace.
@@ -43,6 +44,8 @@ public:
     void branch(const ir::Stmt& s, const SourceLoc& cond_loc, bool loop, const LaneVal& c, const Mask& m, bool bound_guard);
     // A barrier reached as `ev` says (threads, why some miss it); ends the current interval.
     void sync(const ir::Stmt& s, SyncEvent ev);
+    // A warp collective `call` evaluated as `ev` says.
+    void warp_call(const ir::Expr& call, WarpCallEvent ev);
     // The interpreter enters / leaves the body of a @wp.func called at `site`.
     void enter_call(const SourceLoc& site) { call_sites_.push_back(site); }
     void leave_call() { call_sites_.pop_back(); }

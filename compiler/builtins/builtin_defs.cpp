@@ -25,6 +25,7 @@ void register_specials(BuiltinTable& t) {
     t.add_special("block_idx", "block_idx() -> int32", "thread", "The index of this thread's block in the grid.");
     t.add_special("thread_idx", "thread_idx() -> int32", "thread", "The index of this thread within its block.");
     t.add_special("lane_id", "lane_id() -> int32", "thread", "The index of this thread within its warp of 32.");
+    t.add_special("warp_size", "warp_size() -> int32", "warp", "The number of lanes of a warp: 32 on every device.");
     t.add_special("shared_array", "shared_array(shape, dtype) -> array(dtype)", "thread",
                   "A block-wide array in shared memory; shape is a compile-time int or tuple of ints.");
     t.add_special("sync_threads", "sync_threads() -> None", "thread",
@@ -91,6 +92,7 @@ void register_builtins(BuiltinTable& t) {
     register_transform_builtins(t);
     register_spatial_builtins(t);
     register_random_builtins(t);
+    register_warp_builtins(t);
 }
 
 }  // namespace weft::compiler

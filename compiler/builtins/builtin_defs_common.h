@@ -28,5 +28,6 @@ void register_quat_builtins(BuiltinTable& t);
 void register_transform_builtins(BuiltinTable& t);
 void register_spatial_builtins(BuiltinTable& t);
 void register_random_builtins(BuiltinTable& t);
+void register_warp_builtins(BuiltinTable& t);
 
 }  // namespace weft::compiler

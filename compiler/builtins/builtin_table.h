@@ -24,6 +24,7 @@ enum BuiltinFlags : unsigned {
     BuiltinFlags_SideEffect = 1 << 1,      // must not be removed or reordered (atomics, random state)
     BuiltinFlags_Special = 1 << 2,         // resolved by sema itself; signature is documentation only
     BuiltinFlags_HostOnly = 1 << 3,        // CPU device only (print)
+    BuiltinFlags_Warp = 1 << 4,            // a warp collective: wp::<cpp_name>(ctx, args…); its lanes run in lock-step
 };
 
 struct BuiltinParam {

@@ -195,7 +195,8 @@ protected:
     // The builtin's own adjoint (compiler/native), checked against finite differences.
     std::string visit_Call(const ExprPtr& e, const In& in, const Value& out) override {
         if (!(e->builtin->flags & BuiltinFlags_Differentiable)) return "";
-        return "wp::adj_" + e->builtin->cpp_name + "(" + args(e, in, out.adj, e->type != void_type()) + ");\n";
+        const char* ctx = (e->builtin->flags & BuiltinFlags_Warp) ? "ctx, " : "";  // warp collectives: the context first
+        return "wp::adj_" + e->builtin->cpp_name + "(" + ctx + args(e, in, out.adj, e->type != void_type()) + ");\n";
     }
     std::string visit_CallFunc(const ExprPtr& e, const In& in, const Value& out) override {
         const std::string& A = out.adj;

@@ -183,8 +183,10 @@ private:
         return "(" + expr(e->args[0]) + " ? " + expr(e->args[1]) + " : " + expr(e->args[2]) + ")";
     }
     std::string visit_Call(const ExprPtr& e) override {
-        std::string s = "wp::" + e->builtin->cpp_name + "(";
-        for (size_t i = 0; i < e->args.size(); ++i) s += (i ? ", " : "") + expr(e->args[i]);
+        // Warp collectives take the thread context first (compiler/native/warp.h).
+        const bool warp = (e->builtin->flags & BuiltinFlags_Warp) != 0;
+        std::string s = "wp::" + e->builtin->cpp_name + (warp ? "(ctx" : "(");
+        for (size_t i = 0; i < e->args.size(); ++i) s += (i || warp ? ", " : "") + expr(e->args[i]);
         return s + ")";
     }
     std::string visit_CallFunc(const ExprPtr& e) override {
@@ -604,6 +606,7 @@ private:
         info.name = f.name;
         info.block_dim = f.block_dim;
         info.uses_sync = f.uses_sync;
+        info.uses_warp_sync = f.uses_warp_sync;
         info.shared_bytes = f.shared_bytes;
         info.loc = f.loc;
         std::function<bool(Type)> holds_array = [&](Type t) {
@@ -665,6 +668,11 @@ private:
                "gridDim.x;\n";
         os_ << "    ctx.smem = smem_; ctx.oob = oob; ctx.block = nullptr;\n";
         if (f.uses_sync) {
+            os_ << "    " << k << "_body<false>(ctx, bounds, args);\n";
+        } else if (f.uses_warp_sync) {
+            // One thread per launch index, no grid stride: a lane that looped on to its next index
+            // would meet its warp's other lanes at a shuffle of another iteration.
+            os_ << "    if (ctx.tid >= bounds.size) return;\n";
             os_ << "    " << k << "_body<false>(ctx, bounds, args);\n";
         } else {
             // A grid-stride loop: the runtime may launch fewer blocks than the launch has (a few

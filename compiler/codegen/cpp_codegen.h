@@ -46,6 +46,7 @@ struct KernelInfo {
     size_t args_align = 1;
     int block_dim = 0;  // 0: the launch chooses
     bool uses_sync = false;
+    bool uses_warp_sync = false;  // calls a warp collective: one thread per index, lanes in lock-step (cpu: fibers)
     size_t shared_bytes = 0;
     std::string cpu_range_symbol;
     std::string cpu_range_contig_symbol;  // same, for launches whose arrays are all dense row-major

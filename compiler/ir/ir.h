@@ -162,9 +162,10 @@ struct Function {
     Block body;
     std::string docstring;
     // Kernels:
-    int block_dim = 0;        // @wp.kernel(block_dim=N); 0 = launch default
-    bool uses_sync = false;   // calls wp.sync_threads() (directly or through funcs)
-    size_t shared_bytes = 0;  // static shared memory per block
+    int block_dim = 0;            // @wp.kernel(block_dim=N); 0 = launch default
+    bool uses_sync = false;       // calls wp.sync_threads() (directly or through funcs)
+    bool uses_warp_sync = false;  // calls a warp collective, wp.shfl_sync ... (directly or through funcs)
+    size_t shared_bytes = 0;      // static shared memory per block
     bool enable_backward = true;
     const Function* custom_grad = nullptr;  // @wp.func_grad replacement (funcs)
 

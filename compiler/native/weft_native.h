@@ -2,8 +2,8 @@
 //
 // Order matters only in one direction: core.h first (macros, scalar types), then the value types
 // from the bottom up (tuple/helpers, float16, scalar math, vectors, matrices, quaternions,
-// transforms, spatial algebra), then random numbers and atomics, and the array/launch headers
-// last. Includes are by bare file name: the headers are served flat, from an in-memory file
+// transforms, spatial algebra), random numbers and atomics, the array/launch headers, and warp
+// collectives last. Includes are by bare file name: the headers are served flat, from an in-memory file
 // system to the CPU JIT and as a named-header list to NVRTC. No system header is included.
 #pragma once
 
@@ -22,3 +22,4 @@
 #include "array.h"
 #include "launch.h"
 #include "adjoint.h"
+#include "warp.h"

@@ -197,6 +197,13 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
     if (name == "block_idx") return intrinsic(ir::IntrinsicOp::BlockIdx);
     if (name == "thread_idx") return intrinsic(ir::IntrinsicOp::ThreadIdx);
     if (name == "lane_id") return intrinsic(ir::IntrinsicOp::LaneId);
+    if (name == "warp_size") {  // a constant: 32 lanes on every device (gpusim's and CUDA's warps, the CPU's fibers)
+        if (!call.args.empty() || !call.keywords.empty()) {
+            error(DiagId::err_arg_count, loc, {name, "0", std::to_string(call.args.size() + call.keywords.size())});
+            return nullptr;
+        }
+        return ir::make_int(32, int32_type(), loc);
+    }
     if (name == "sync_threads") {
         error(DiagId::err_type_mismatch, loc, {"wp.sync_threads() as a statement of its own", "it inside an expression"});
         return nullptr;

@@ -318,6 +318,12 @@ std::unique_ptr<ir::Module> Sema::run() {
         return false;
     };
     for (auto& f : out_->functions) f->uses_sync = syncs(f->body);
+    // The same for warp collectives (builtins flagged Warp): funcs come before their callers.
+    for (auto& f : out_->functions)
+        f->uses_warp_sync = ir::any_expr(f->body, [](const ir::Expr& e) {
+            if (e.kind == ir::ExprKind::CallFunc) return e.func->uses_warp_sync;
+            return e.kind == ir::ExprKind::Call && e.builtin && (e.builtin->flags & BuiltinFlags_Warp) != 0;
+        });
 
     if (!diags_.has_errors()) {
         for (const auto& f : out_->functions) {

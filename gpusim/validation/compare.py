@@ -7,6 +7,9 @@ Compute's on the H200 (run_h200.sh's CSVs) and prints the comparison tables as M
         the held-out set alone (weft_heldout.py, issue 21): RESULTS_DIR holds sim_heldout.jsonl
         (weft_validate sim:h200 --set heldout), ncu_heldout.csv and heldout_driver.txt
         (run_h200.sh heldout). Scored apart from the calibration set, against the issue's targets.
+    compare.py --heldout RESULTS_DIR heldout_warp > table.md
+        the same for the warp-collective set (weft_heldout_warp.py): sim_heldout_warp.jsonl,
+        ncu_heldout_warp.csv, heldout_warp_driver.txt.
         RESULTS_DIR holds ncu_*.csv and sim.jsonl; MICRO_TXT (default RESULTS_DIR/micro.txt) is
         the microbenchmark run whose store/atomic rates the "micro" group is set against;
         RAMP_CSV (default RESULTS_DIR/ncu_ramp.csv, skipped when missing) is ncu's run of the
@@ -79,17 +82,18 @@ HELDOUT_PAIRS = [("h_p2g_sorted", "h_p2g_shuffled"), ("h_gather_rows_seq", "h_ga
                  ("h_atomic_hot", "h_atomic_spread"), ("h_row_sums", "h_col_sums")]
 
 
-def heldout(d):
+def heldout(d, name="heldout"):
     """The held-out table and its scores (cycles MAPE and Pearson on cycles and log cycles, SASS
-    estimate within 2%, occupancy, variant order, same PTX, checksums)."""
-    lines = [l.strip() for l in open(d + "/sim_heldout.jsonl") if l.strip()]
+    estimate within 2%, occupancy, variant order, same PTX, checksums). `name` is the set
+    (heldout, or heldout_warp: weft_heldout_warp.py), which names its files."""
+    lines = [l.strip() for l in open(f"{d}/sim_{name}.jsonl") if l.strip()]
     sim = [json.loads(l) for l in lines if l.startswith("{") and '"cycles"' in l]
-    hw = load_ncu(d + "/ncu_heldout.csv")
-    drv = [l.split() for l in open(d + "/heldout_driver.txt")]
+    hw = load_ncu(f"{d}/ncu_{name}.csv")
+    drv = [l.split() for l in open(f"{d}/{name}_driver.txt")]
     sim_ptx = next((l.split()[1] for l in lines if l.startswith("ptx ")), None)
     gpu_ptx = next((w[1] for w in drv if len(w) == 2 and w[0] == "ptx"), None)
     sums = {w[1]: float(w[3]) for w in drv if len(w) == 4 and w[0] == "case"}
-    assert len(sim) == len(hw), f"{len(sim)} launches in sim_heldout.jsonl, {len(hw)} in ncu_heldout.csv"
+    assert len(sim) == len(hw), f"{len(sim)} launches in sim_{name}.jsonl, {len(hw)} in ncu_{name}.csv"
     out = ["### Held-out kernels (never used to set a parameter)\n",
            "| case | cycles H200 | cycles gpusim | err | warp inst H200 (SASS) | gpusim SASS estimate | err | blocks/SM H200 | gpusim | "
            "ld sectors H200 | gpusim | achieved occ. H200 | gpusim | sim wall s |",
@@ -121,13 +125,14 @@ def heldout(d):
     cyc = {s["id"]: s["cycles"] for s in sim}
     hcy = {s["id"]: c for s, c in zip(sim, hc_all)}
     ok = 0
-    for a, b in HELDOUT_PAIRS:
+    pairs = [(a, b) for a, b in HELDOUT_PAIRS if a in cyc and b in cyc]  # the pairs of this set
+    for a, b in pairs:
         same = (cyc[a] > cyc[b]) == (hcy[a] > hcy[b])
         ok += same
         slow_h, slow_s = (a if hcy[a] > hcy[b] else b), (a if cyc[a] > cyc[b] else b)
         out.append(f"Pair {a} / {b}: slower on the H200 {slow_h} ({max(hcy[a], hcy[b]) / min(hcy[a], hcy[b]):.2f}x), "
                    f"in gpusim {slow_s} ({max(cyc[a], cyc[b]) / min(cyc[a], cyc[b]):.2f}x): {'same' if same else '**different**'}.")
-    out.append(f"Variant pairs ordered as on the H200: {ok} of {len(HELDOUT_PAIRS)}.")
+    out.append(f"Variant pairs ordered as on the H200: {ok} of {len(pairs)}.")
     out.append(f"Same PTX on both sides: {'yes' if sim_ptx and sim_ptx == gpu_ptx else '**no**'} (gpusim {sim_ptx}, H200 {gpu_ptx}).")
     agree = [abs(s["checksum"] - sums[s["id"]]) <= 1e-4 * max(1.0, abs(sums[s["id"]])) for s in sim if s["id"] in sums]
     out.append(f"Launches whose outputs' checksum agrees with the H200's (relative 1e-4): {sum(agree)} of {len(agree)}.")
@@ -138,7 +143,7 @@ def heldout(d):
 
 def main():
     if sys.argv[1] == "--heldout":
-        heldout(sys.argv[2])
+        heldout(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "heldout")
         return
     d = sys.argv[1]
     micro_path = sys.argv[2] if len(sys.argv) > 2 else d + "/micro.txt"

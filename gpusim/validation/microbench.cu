@@ -73,6 +73,9 @@ __global__ void lat_alu(u64* res, float fa, float fb, unsigned ia, unsigned ib, 
     if (kOp == 3) asm volatile(R16("ex2.approx.ftz.f32 %0, %0;\n") : "+f"(f));
     if (kOp == 4) asm volatile(R16("shfl.sync.bfly.b32 %0, %0, 1, 31, -1;\n") : "+r"(u));
     if (kOp == 5) asm volatile(R16("add.u32 %0, %0, %1;\nxor.b32 %0, %0, %2;\n") : "+r"(u) : "r"(ib), "r"(ia));
+    // kOp 4's butterflies by 1 cancel in pairs, which ptxas folds away; a source lane held in a
+    // register (ia & 31, unknown to ptxas) keeps a chain of 16 dependent shuffles.
+    if (kOp == 6) asm volatile(R16("shfl.sync.idx.b32 %0, %0, %1, 31, -1;\n") : "+r"(u) : "r"(ia & 31u));
   }
   const u64 t1 = clock64();
   res[0] = t1 - t0;
@@ -275,7 +278,8 @@ int main(int argc, char** argv) {
   const int hops = 4096;
   lat_shared<<<1, 1>>>(g_res, hops);
   out("latency_shared_load", double(res0()) / hops, "cycles");
-  const char* names[6] = {"latency_fma_f32", "latency_imad", "latency_fma_f64", "latency_mufu_ex2", "latency_shfl", "latency_iadd_xor_pair"};
+  const char* names[7] = {"latency_fma_f32", "latency_imad", "latency_fma_f64", "latency_mufu_ex2", "latency_shfl", "latency_iadd_xor_pair",
+                          "latency_shfl_idx_chain"};
   const int iters = 256;
   lat_alu<0><<<1, 1>>>(g_res, 1.0001f, 0.9999f, 3, 5, iters); out(names[0], double(res0()) / (16 * iters), "cycles");
   lat_alu<1><<<1, 1>>>(g_res, 1.0001f, 0.9999f, 3, 5, iters); out(names[1], double(res0()) / (16 * iters), "cycles");
@@ -283,6 +287,7 @@ int main(int argc, char** argv) {
   lat_alu<3><<<1, 1>>>(g_res, 1.0001f, 0.9999f, 3, 5, iters); out(names[3], double(res0()) / (16 * iters), "cycles");
   lat_alu<4><<<1, 32>>>(g_res, 1.0001f, 0.9999f, 3, 5, iters); out(names[4], double(res0()) / (16 * iters), "cycles");
   lat_alu<5><<<1, 1>>>(g_res, 1.0001f, 0.9999f, 3, 5, iters); out(names[5], double(res0()) / (32 * iters), "cycles");
+  lat_alu<6><<<1, 32>>>(g_res, 1.0001f, 0.9999f, 3, 5, iters); out(names[6], double(res0()) / (16 * iters), "cycles");
 
   // Global chains: L1 (16 KB, 128-byte stride), L2 (4 MB via .cg), DRAM (cold, 64 KB + 128 B stride).
   u64* buf;

@@ -6,7 +6,7 @@
 # ncu_sass_source.csv (per SASS instruction: executed warp instructions, with its PTX/source
 # line: checks gpusim/sass/sass_map.h's attribution instruction by instruction; not used to calibrate).
 #
-#   run_h200.sh [all|cuda|weft|heldout]     (default all; heldout only when named)
+#   run_h200.sh [all|cuda|weft|heldout|heldout_warp]     (default all; the held-out sets only when named)
 #     cuda  the above: kernels.cu's launches (nvcc)
 #     weft  builds Weft here (no LLVM) and profiles bench/gpusim/weft_validate on cuda:0: the
 #           Weft kernels of weft_kernels.py as Weft compiles them. Writes weft_driver.txt
@@ -15,6 +15,8 @@
 #     heldout the held-out set (weft_validate --set heldout: gpusim/validation/weft_heldout.py),
 #           measured once and never used to set a parameter (issue 21): heldout_driver.txt,
 #           ncu_heldout.csv, ncu_heldout_sass_source.csv.
+#     heldout_warp the second held-out set (weft_heldout_warp.py, warp collectives), the same way:
+#           heldout_warp_driver.txt, ncu_heldout_warp.csv, ncu_heldout_warp_sass_source.csv.
 set -u
 PHASE=${1:-all}
 V=gpusim/validation
@@ -68,22 +70,23 @@ wc -l "$OUT"/*.csv
 tail -3 "$OUT/driver.txt"
 fi
 
-if [ "$PHASE" = all ] || [ "$PHASE" = weft ] || [ "$PHASE" = heldout ]; then
+if [ "$PHASE" = all ] || [ "$PHASE" = weft ] || [ "$PHASE" = heldout ] || [ "$PHASE" = heldout_warp ]; then
   WB=${WEFT_BUILD:-/tmp/weft-validate-build}
   { cmake -S . -B $WB -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_WITH_LLVM=OFF -DWEFT_WITH_PYTHON=OFF -DWEFT_WITH_VIEWER=OFF \
       -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=ON && ninja -C $WB weft_validate; } > "$OUT/weft_build.log" 2>&1 || { tail -20 "$OUT/weft_build.log"; exit 1; }
 fi
-if [ "$PHASE" = heldout ]; then
-  W="$WB/bench/gpusim/weft_validate cuda:0 --set heldout"
-  $W > "$OUT/heldout_driver.txt" 2>&1  # fills the disk cache: NVRTC does not run under ncu
-  echo "heldout driver rc=$?"
-  timeout 300 $NCU --clock-control none --csv --page raw --metrics $KERN --log-file "$OUT/ncu_heldout.csv" $W >> "$OUT/heldout_ncu.txt" 2>&1
-  echo "heldout kernels rc=$?"
+if [ "$PHASE" = heldout ] || [ "$PHASE" = heldout_warp ]; then
+  S=$PHASE  # the set: heldout (weft_heldout.py) or heldout_warp (weft_heldout_warp.py); files are named after it
+  W="$WB/bench/gpusim/weft_validate cuda:0 --set $S"
+  $W > "$OUT/${S}_driver.txt" 2>&1  # fills the disk cache: NVRTC does not run under ncu
+  echo "$S driver rc=$?"
+  timeout 300 $NCU --clock-control none --csv --page raw --metrics $KERN --log-file "$OUT/ncu_${S}.csv" $W >> "$OUT/${S}_ncu.txt" 2>&1
+  echo "$S kernels rc=$?"
   timeout 240 $NCU --clock-control none --section SourceCounters --csv --page source --print-source sass \
-    --log-file "$OUT/ncu_heldout_sass_source.csv" $W >> "$OUT/heldout_ncu.txt" 2>&1
-  echo "heldout sass source rc=$?"
-  wc -l "$OUT"/ncu_heldout*.csv
-  tail -3 "$OUT/heldout_driver.txt"
+    --log-file "$OUT/ncu_${S}_sass_source.csv" $W >> "$OUT/${S}_ncu.txt" 2>&1
+  echo "$S sass source rc=$?"
+  wc -l "$OUT"/ncu_${S}*.csv
+  tail -3 "$OUT/${S}_driver.txt"
 fi
 if [ "$PHASE" = all ] || [ "$PHASE" = weft ]; then
   W="$WB/bench/gpusim/weft_validate cuda:0"

@@ -34,6 +34,7 @@ void bind_kernels(py::module_& m) {
         .def_property_readonly(
             "block_dim", [](const Kernel& k) { return k.info().block_dim; }, "0: the launch chooses")
         .def_property_readonly("uses_sync", [](const Kernel& k) { return k.info().uses_sync; })
+        .def_property_readonly("uses_warp_sync", [](const Kernel& k) { return k.info().uses_warp_sync; })
         .def_property_readonly("shared_bytes", [](const Kernel& k) { return k.info().shared_bytes; });
 
     py::class_<Module, std::shared_ptr<Module>>(m, "Module", "A compiled kernel module")

@@ -143,7 +143,9 @@ public:
         const int64_t nblocks = (req.size + bd - 1) / bd;
         wp::oob_record oob{};
         ThreadPool& pool = cpu_thread_pool();
-        const bool per_block = k.uses_sync || k.shared_bytes > 0;
+        // Kernels that synchronise a block or a warp run each block's threads as fibers.
+        const bool fibers = k.uses_sync || k.uses_warp_sync;
+        const bool per_block = fibers || k.shared_bytes > 0;
         // Chunks of whole blocks: enough chunks to balance, few enough to keep overhead low.
         int64_t target_chunks = per_block ? nblocks : std::max<int64_t>(1, std::min<int64_t>(nblocks, pool.size() * 8));
         int64_t blocks_per_chunk = (nblocks + target_chunks - 1) / target_chunks;
@@ -166,7 +168,7 @@ public:
             }
             for (int64_t b = b0; b < b1 && !cancel_flag().load(std::memory_order_relaxed); ++b) {
                 if (k.shared_bytes) std::memset(ws.smem.data(), 0, k.shared_bytes);
-                if (!k.uses_sync) {
+                if (!fibers) {
                     range(&bounds, req.args.data(), &ctx, b * bd, std::min<int64_t>(req.size, (b + 1) * bd));
                     continue;
                 }
@@ -175,12 +177,20 @@ public:
                 base.block = ws.fibers.get();
                 base.block_idx = static_cast<wp::int32>(b);
                 std::vector<wp::thread_ctx> ctxs(static_cast<size_t>(bd), base);
-                ws.fibers->run(static_cast<int>(bd), [&](int t) {
-                    wp::thread_ctx& c = ctxs[static_cast<size_t>(t)];
-                    c.thread_idx = t;
-                    c.tid = b * bd + t;
-                    thread(&bounds, req.args.data(), &c);
-                });
+                // A barrier kernel runs whole blocks (runtime::launch checks the size); a kernel
+                // with only warp collectives runs the threads of the launch, as on the GPU.
+                const int64_t nthreads = k.uses_sync ? bd : std::min<int64_t>(bd, req.size - b * bd);
+                try {
+                    ws.fibers->run(static_cast<int>(nthreads), [&](int t) {
+                        wp::thread_ctx& c = ctxs[static_cast<size_t>(t)];
+                        c.thread_idx = t;
+                        c.tid = b * bd + t;
+                        thread(&bounds, req.args.data(), &c);
+                    });
+                } catch (const WarpSyncError& e) {
+                    throw RuntimeError("kernel '" + k.name + "'" + (req.adjoint ? " (backward)" : "") + ", block " +
+                                       std::to_string(b) + ": " + e.what());
+                }
             }
         };
         std::atomic<int>& cancel = cancel_flag();
@@ -258,6 +268,7 @@ public:
         }
         std::vector<std::pair<std::string, void*>> symbols = {
             {"weft_cpu_sync_threads", reinterpret_cast<void*>(&weft_cpu_sync_threads)},
+            {"weft_cpu_warp_exchange", reinterpret_cast<void*>(&weft_cpu_warp_exchange)},
             {"weft_cpu_cancel", reinterpret_cast<void*>(&weft_cpu_cancel)}};
         return std::make_unique<CpuModule>(JitLibrary::load(object, symbols), m);
     }

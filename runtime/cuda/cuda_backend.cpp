@@ -65,7 +65,7 @@ public:
         long long blocks = (req.size + req.block_dim - 1) / req.block_dim;
         // Forward entries of kernels without barriers loop over a grid stride (cpp_codegen.cpp):
         // they may run on fewer blocks, a few waves of those the device holds at once.
-        const bool strided = !req.adjoint && !k.uses_sync;
+        const bool strided = !req.adjoint && !k.uses_sync && !k.uses_warp_sync;
         const int waves = strided ? grid_waves_for(k, ctx_.grid_waves()) : 0;
         if (waves > 0) blocks = std::min(blocks, resident_blocks(e, function, req.block_dim) * waves);
         if (blocks > 0x7fffffffll)

@@ -47,7 +47,8 @@ void SimModule::launch(const LaunchRequest& req) {
     // The grid the cuda device would launch (runtime/cuda/grid_policy.h): forward entries of
     // kernels without barriers loop over a grid stride and get at most a few waves of the
     // blocks the GPU holds at once, per WEFT_CUDA_GRID_WAVES (auto by default).
-    const int waves = !req.adjoint && !k.uses_sync ? grid_waves_for(k, grid_waves_from_env(kGridWavesAuto)) : 0;
+    const int waves =
+        !req.adjoint && !k.uses_sync && !k.uses_warp_sync ? grid_waves_for(k, grid_waves_from_env(kGridWavesAuto)) : 0;
     if (waves > 0) {
         const gpusim::ArchSpec& arch = sim_arch(arch_name_);
         const gpusim::KernelResources* res = resources(symbol, arch);

@@ -300,6 +300,40 @@ def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
                       4, {0.1, 0.5, -0.8, 1.2}, 2);
 }
 
+// Warp shuffles of float values: each adjoint goes back to the lane its value came from. Uniform
+// offsets (one shuffle of adjoints) and lane-dependent sources and offsets (the broadcast loop),
+// with a full warp and with lanes 24..31 returned before the shuffles.
+TEST_P(Adjoint, WarpShufflesSendAdjointsBackToTheirSourceLanes) {
+    std::vector<double> x(64);
+    for (size_t k = 0; k < x.size(); ++k) x[k] = 0.3 + 0.05 * static_cast<double>(k % 13) - 0.02 * static_cast<double>(k);
+    expect_matches_fd(R"(
+@wp.kernel
+def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    lane = wp.lane_id()
+    v = x[i] * x[i]
+    a = wp.shfl_down_sync(0xffffffff, v, 3)
+    b = wp.shfl_up_sync(0xffffffff, wp.sin(x[i]), 5)
+    c = wp.shfl_xor_sync(0xffffffff, v, 6)
+    d = wp.shfl_sync(0xffffffff, x[i], (lane * 7) % 32)
+    e = wp.shfl_down_sync(0xffffffff, x[i], lane % 3)
+    y[i] = a * x[i] + b + c * d + e * e
+)",
+                      64, x, 64);
+    expect_matches_fd(R"(
+@wp.kernel
+def k(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    lane = wp.lane_id()
+    if lane >= 24:
+        return
+    p = wp.vec2d(x[i], x[i] * x[i])
+    q = wp.shfl_xor_sync(0xffffffff, p, 1)
+    y[i] = wp.shfl_sync(0xffffffff, x[i] * x[i], lane % 8) + q[0] * q[1] + wp.shfl_up_sync(0xffffffff, x[i], 2)
+)",
+                      64, x, 64);
+}
+
 TEST_P(Adjoint, FloatParameterAdjoint) {
     auto m = module_of(R"(
 @wp.kernel

@@ -62,6 +62,9 @@ Classified classify(const compiler::BuiltinOverload& o) {
     using compiler::passes::is_differentiable;
     if (o.flags & compiler::BuiltinFlags_Special)
         return {AdjointClass::Skipped, "special form resolved by semantic analysis (constructor, cast, atomic, thread index)"};
+    if (o.flags & compiler::BuiltinFlags_Warp)
+        return {AdjointClass::Skipped,
+                "warp collective: lanes exchange values (adjoints: tests/tape/adjoint_test.cpp, WarpShuffles...)"};
     bool float_arg = false;
     for (const auto& p : o.params) float_arg = float_arg || is_differentiable(p.type);
     if (!is_differentiable(o.ret)) {

@@ -166,8 +166,8 @@ TEST(AuditCorpus, EveryFileGetsExactlyItsExpectedFindings) {
         for (const auto& k : kinds) seeded_files[k]++;
         if (p.filename().string().rfind("clean_", 0) == 0) ++clean_files;
     }
-    for (const char* id :
-         {"bounds", "divergence", "barrier-divergence", "shared-race", "bank-conflict", "uncoalesced", "oversize-constant"})
+    for (const char* id : {"bounds", "divergence", "barrier-divergence", "shared-race", "bank-conflict", "uncoalesced",
+                           "oversize-constant", "warp-sync-divergence"})
         EXPECT_GE(seeded_files[id], 5) << "fewer than 5 corpus files seed " << id;
     EXPECT_GE(clean_files, 20);
     RecordProperty("kernels", kernels);
@@ -206,6 +206,23 @@ TEST(AuditCorpus, WitnessesNameThreadsAddressesAndLines) {
     std::string barrier = run("barrier_after_return.py");
     EXPECT_NE(barrier.find("wp.sync_threads() is reached by 48 of the 64 threads of block 0"), std::string::npos) << barrier;
     EXPECT_NE(barrier.find("thread 48 skips it: returned (line 10)"), std::string::npos) << barrier;
+
+    std::string warp = run("warp_shfl_in_branch.py");
+    EXPECT_NE(warp.find("warp_shfl_in_branch.py:10:14: error: [warp-sync-divergence] wp.shfl_down_sync with the full mask "
+                        "0xffffffff is reached by 16 of the 32 lanes of warp 0 in block 0; the others never arrive"),
+              std::string::npos)
+        << warp;
+    EXPECT_NE(warp.find("        v += wp.shfl_down_sync(0xffffffff, v, 16)  # expect: warp-sync-divergence\n"
+                        "                 ^~~~~~~~~~~~~~~~~"),
+              std::string::npos)
+        << warp;
+    EXPECT_NE(warp.find("note: lane 16 skips it: the condition is false for it (line 9)"), std::string::npos) << warp;
+    std::string exited = run("warp_vote_partial_launch.py");
+    EXPECT_NE(exited.find("warning: [warp-sync-divergence] wp.ballot_sync with the full mask 0xffffffff is reached by 8 of "
+                          "the 8 lanes of warp 1 in block 0; the others have exited"),
+              std::string::npos)
+        << exited;
+    EXPECT_NE(exited.find("lane 8 does not exist (the block's threads end at 40)"), std::string::npos) << exited;
 
     std::string div = run("div_first_quarter.py");
     EXPECT_NE(div.find("divergent branch: 't < 16' differs between the lanes of a warp"), std::string::npos) << div;

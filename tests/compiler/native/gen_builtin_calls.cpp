@@ -34,6 +34,29 @@ void write_calls(std::ostream& out, const BuiltinTable& table) {
         out << "// " << signature_text(o) << "\n";
         out << "WEFT_CHECK_FN weft_check_" << index << "() {\n";
         std::string args;
+        if (o.flags & BuiltinFlags_Warp) {
+            // A warp collective takes the thread context first; its calls are checked unevaluated
+            // (their CPU side needs the runtime's rendezvous, which this test does not link).
+            out << "    const wp::thread_ctx ctx{};\n";
+            std::string wargs = "ctx";
+            for (size_t i = 0; i < o.params.size(); ++i) {
+                out << "    " << cpp_type_name(o.params[i].type) << " a" << i << "{};\n";
+                wargs += ", a" + std::to_string(i);
+            }
+            out << "    static_assert(wp::is_same<decltype(wp::" << o.cpp_name << "(" << wargs << ")), " << ret
+                << ">::value, \"return type of " << o.name << "\");\n";
+            if (o.flags & BuiltinFlags_Differentiable) {
+                for (size_t i = 0; i < o.params.size(); ++i) {
+                    out << "    " << cpp_type_name(o.params[i].type) << " adj_a" << i << "{};\n";
+                    wargs += ", adj_a" + std::to_string(i);
+                }
+                out << "    " << ret << " adj_ret{};\n";
+                out << "    static_assert(wp::is_same<decltype(wp::adj_" << o.cpp_name << "(" << wargs
+                    << ", adj_ret)), void>::value, \"adjoint of " << o.name << "\");\n";
+            }
+            out << "}\n\n";
+            continue;
+        }
         for (size_t i = 0; i < o.params.size(); ++i) {
             out << "    " << cpp_type_name(o.params[i].type) << " a" << i << "{};\n";
             args += (i ? ", a" : "a") + std::to_string(i);
@@ -65,7 +88,9 @@ void write_fd_cases(std::ostream& out, const BuiltinTable& table) {
     int index = 0;
     for (const BuiltinOverload& o : table.overloads()) {
         ++index;
-        if (!(o.flags & BuiltinFlags_Differentiable)) continue;
+        // Warp collectives exchange values between lanes: their adjoints are checked against
+        // finite differences through whole kernels (tests/tape/adjoint_test.cpp, WarpShuffles...).
+        if (!(o.flags & BuiltinFlags_Differentiable) || (o.flags & BuiltinFlags_Warp)) continue;
         out << "WEFT_FD_CASE(" << o.name << "_" << index << ", \"" << signature_text(o) << "\", \"" << o.name << "\", "
             << "[](const auto&... a) { return wp::" << o.cpp_name << "(a...); }, "
             << "[](auto&&... a) { wp::adj_" << o.cpp_name << "(a...); }, " << cpp_type_name(o.ret);
