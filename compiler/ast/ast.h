@@ -106,7 +106,8 @@ struct Stmt {
 struct Param {
     std::string name;
     SourceLoc loc;
-    ExprPtr annotation;  // may be null only for diagnostics
+    ExprPtr annotation;     // may be null only for diagnostics
+    ExprPtr default_value;  // `b: float = 2.0` (funcs only; sema refuses one on a kernel); may be null
 };
 
 enum class DefKind { Kernel, Func, FuncGrad };

@@ -319,7 +319,7 @@ private:
             param.name = p.text;
             param.loc = p.loc;
             if (accept_op(":")) param.annotation = expr();
-            if (at_op("=")) unsupported("default parameter values", cur().loc);
+            if (accept_op("=")) param.default_value = expr();
             fn.params.push_back(std::move(param));
             if (!accept_op(",")) break;
         }

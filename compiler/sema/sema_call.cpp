@@ -150,8 +150,29 @@ ExprPtr Sema::lower_call(const ast::Expr& call) {
                 ordered[static_cast<size_t>(it - fn->params.begin())] = v;
             }
             size_t given = args.size() + call.keywords.size();
-            if (given != fn->params.size() || std::any_of(ordered.begin(), ordered.end(), [](const ExprPtr& p) { return !p; })) {
-                error(DiagId::err_arg_count, loc, {fn->name, std::to_string(fn->params.size()), std::to_string(given)});
+            // Parameters left out take their defaults, lowered here as written in the def: in a
+            // scope without the caller's locals, so a default names only module-level values.
+            const auto& params = g->def->params;
+            size_t required = 0;
+            while (required < params.size() && !params[required].default_value) ++required;
+            for (size_t i = 0; i < ordered.size() && given <= ordered.size(); ++i) {
+                if (ordered[i] || i >= params.size() || !params[i].default_value) continue;
+                FuncScope defaults;
+                defaults.fn = scope_->fn;
+                defaults.def = scope_->def;
+                defaults.temp_counter = scope_->temp_counter;
+                FuncScope* caller = scope_;
+                scope_ = &defaults;
+                ordered[i] = lower_expr(*params[i].default_value);
+                scope_ = caller;
+                scope_->temp_counter = defaults.temp_counter;
+                if (!ordered[i]) return nullptr;
+            }
+            if (given > fn->params.size() || std::any_of(ordered.begin(), ordered.end(), [](const ExprPtr& p) { return !p; })) {
+                std::string takes = required == fn->params.size()
+                                        ? std::to_string(fn->params.size())
+                                        : std::to_string(required) + " to " + std::to_string(fn->params.size());
+                error(DiagId::err_arg_count, loc, {fn->name, takes, std::to_string(given)});
                 return nullptr;
             }
             for (size_t i = 0; i < ordered.size(); ++i) {

@@ -199,7 +199,15 @@ ir::Function* Sema::lower_function(const ast::FunctionDef& def) {
     scope_ = &scope;
 
     const char* what = def.kind == ast::DefKind::Kernel ? "kernel" : "function";
+    bool seen_default = false;
     for (const auto& p : def.params) {
+        // Defaults (Warp's funcs take them; a launch passes every kernel argument): each call that
+        // leaves the parameter out lowers the default expression (Sema::lower_call).
+        if (p.default_value && def.kind == ast::DefKind::Kernel)
+            error(DiagId::err_kernel_default, p.default_value->loc, {p.name});
+        else if (!p.default_value && seen_default)
+            error(DiagId::err_default_order, p.loc, {p.name});
+        seen_default |= p.default_value != nullptr;
         if (!p.annotation) {
             error(DiagId::err_missing_annotation, p.loc, {p.name, what, def.name});
             scope.locals[p.name] = nullptr;  // declared, but unusable: later uses stay silent

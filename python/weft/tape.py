@@ -46,7 +46,9 @@ class Tape:
     def backward(self, loss=None, grads=None):
         """Seeds loss.grad with 1 (loss: a one-element float array with requires_grad=True), or
         each array's gradient with grads[array], then runs the adjoints of the recorded launches
-        in reverse order. Gradients accumulate: call zero() between backward passes."""
+        in reverse order. With neither (as in Warp), the gradients already in the arrays (set by
+        hand: `y.grad.fill_(1.0)`, `y.grad = g`) are the seeds. Gradients accumulate: call zero()
+        between backward passes."""
         if loss is not None and grads is not None:
             raise RuntimeError("tape.backward: give either loss or grads, not both")
         if loss is not None:
@@ -55,7 +57,8 @@ class Tape:
             self._tape.backward(loss._handle())
             return
         if grads is None:
-            raise RuntimeError("tape.backward: give the loss array or grads={array: gradient}")
+            self._tape.backward_grads([])
+            return
         pairs = []
         for a, g in grads.items():
             if not isinstance(g, _arrays.array):

@@ -140,6 +140,39 @@ def k(a: wp.array(dtype=int), out: wp.array(dtype=int)):
     EXPECT_EQ(values_of<int>(out), expect);
 }
 
+TEST_P(KernelLanguage, FuncParametersWithDefaults) {
+    // As in Warp: a func's trailing parameters may have defaults, which a call leaves out or names;
+    // a default may use module constants (SCALE) and constructors, not the caller's locals (the
+    // caller's `b` does not change what f's default b is).
+    auto m = module_of(R"(
+SCALE = wp.constant(3.0)
+
+@wp.func
+def f(a: float, b: float = 2.0, c: wp.vec3 = wp.vec3(1.0, SCALE, 0.5)):
+    return a * b + c[1] - c[2]
+
+@wp.kernel
+def k(x: wp.array(dtype=float), out: wp.array2d(dtype=float)):
+    i = wp.tid()
+    b = 100.0
+    out[i, 0] = f(x[i])
+    out[i, 1] = f(x[i], 5.0)
+    out[i, 2] = f(x[i], c=wp.vec3(0.0, 1.0, 2.0))
+    out[i, 3] = f(b=b, a=x[i])
+)");
+    std::vector<float> x = {1.5f, -2.0f, 0.25f};
+    auto xa = array_of(f32(), x, dev()), out = runtime::Array::zeros(f32(), {3, 4}, dev());
+    run(m, "k", {3}, {arg(xa), arg(out)}, dev());
+    std::vector<float> expect;
+    for (float v : x) {
+        expect.push_back(v * 2.0f + 3.0f - 0.5f);
+        expect.push_back(v * 5.0f + 3.0f - 0.5f);
+        expect.push_back(v * 2.0f + 1.0f - 2.0f);
+        expect.push_back(v * 100.0f + 3.0f - 0.5f);
+    }
+    EXPECT_EQ(values_of<float>(out), expect);
+}
+
 TEST_P(KernelLanguage, IntegerSemanticsFollowWarp) {
     auto m = module_of(R"(
 @wp.kernel
