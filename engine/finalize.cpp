@@ -68,9 +68,10 @@ void upload_mesh_sdfs(const ModelBuilder& b, Model& m, const Uploader& up) {
     m.shape_sdf_cell = up(compiler::float32_type(), {m.shape_count}, cell, false);
 }
 
-// Worlds (add_builder): body shapes of two worlds never touch (kernels/rigid.py). What is not
-// separated by world yet is refused rather than simulated wrongly: particle-particle contact, and
-// particles of one world meeting the static shapes of another.
+// Worlds (add_builder): body shapes of two worlds never touch (kernels/rigid.py), and a particle
+// meets the static and body shapes of its own world and the shared ones (kernels/contact.py,
+// kernels/xpbd.py). What is not separated by world yet is refused rather than simulated wrongly:
+// particle-particle contact.
 void check_worlds(const ModelBuilder& b) {
     if (b.num_worlds < 2) return;
     std::set<int> particle_worlds;
@@ -81,16 +82,6 @@ void check_worlds(const ModelBuilder& b) {
         throw BuildError("finalize: particles of " + std::to_string(particle_worlds.size()) +
                          " worlds with particle-particle contact on: that contact does not separate worlds yet (turn "
                          "particle_contact off, or add the copies with separate_world false)");
-    for (size_t s = 0; s < b.shape_geo_type.size(); ++s) {
-        const int w = s < b.shape_world.size() ? b.shape_world[s] : -1;
-        if (b.shape_body[s] >= 0 || w < 0) continue;
-        for (int pw : particle_worlds)
-            if (pw != w)
-                throw BuildError("finalize: static shape " + std::to_string(s) + " belongs to world " + std::to_string(w) +
-                                 " but particles of world " + std::to_string(pw) +
-                                 " would collide with it (particle-shape contact does not separate worlds yet; add "
-                                 "shared static shapes to the builder itself, world -1)");
-    }
 }
 
 // Element ids grouped by world (kernels/worlds.py): world w's elements are list[start[w] ..
