@@ -351,10 +351,11 @@ int run_scene(const Args& args, const MpiJob& job) {
         }
         for (const OutputSlot& slot : slots) write_frame(slot, 0, scene.output, q, qd, body_q, body_qd, smoke_grids(model, a));
     }
-    // The world of particle i, for a message about it ("" without worlds).
+    // Particle i of the model as "particle P of world W" ("" without worlds).
     auto world_of_particle = [&](int64_t i) {
         if (worlds.count == 0 || worlds.particles == 0 || i < 0) return std::string();
-        return " (world " + std::to_string(worlds.first + int(i / worlds.particles)) + ")";
+        return "particle " + std::to_string(i % worlds.particles) + " of world " +
+               std::to_string(worlds.first + int(i / worlds.particles));
     };
     std::vector<float> q_prev, qd_prev;  // the last finite frame, to explain a divergence
     const bool stop_nonfinite = !args.flag("allow-nonfinite");
@@ -399,7 +400,7 @@ int run_scene(const Args& args, const MpiJob& job) {
             const int64_t bad = first_nonfinite(q) >= 0 ? first_nonfinite(q) / 3 : first_nonfinite(qd) / 3;
             std::string world = world_of_particle(bad);
             report(explain_nonfinite(scene, model, *integrator, frame, q_prev, qd_prev, q, qd) +
-                   (world.empty() ? "" : "\n  the first non-finite particle is " + std::to_string(bad) + world));
+                   (world.empty() ? "" : "\n  particle " + std::to_string(bad) + " is " + world));
             return 1;
         }
         if (frame % scene.output.every == 0)
