@@ -21,6 +21,7 @@ PACKAGES=(
   libegl-dev zlib1g-dev xauth                  # viewer: headless EGL rendering, PNG frames, xvfb-run
   ffmpeg                                       # --video out.mp4 (weft view --headless, weft run --render), ffprobe in tests
   clang-format-14                              # scripts/format, and the format check among the tests
+  libopenmpi-dev openmpi-bin                   # `mpirun weft run`: worlds split across ranks (docs/scale-out.md)
 )
 
 missing=()
