@@ -1,6 +1,7 @@
 // engine/add_builder.cpp: ModelBuilder::add_builder, copies of a model side by side (Warp's
 // add_builder), the basis of batched worlds: N copies of a small model in one set of arrays, one
-// launch per kernel for all of them.
+// launch per kernel for all of them; and replicate_worlds (engine/replicate_worlds.h), which makes
+// the N copies.
 //
 // World ids live in particle_world / shape_world / body_world, which may be shorter than their
 // element lists: a missing entry is -1 (an element added directly, which touches every world), so
@@ -8,6 +9,7 @@
 #include <Eigen/Geometry>
 
 #include "engine/model_builder.h"
+#include "engine/replicate_worlds.h"
 
 namespace weft::engine {
 
@@ -146,9 +148,9 @@ int ModelBuilder::add_builder(const ModelBuilder& o, const Xform& xform, bool se
     return world;
 }
 
-ModelBuilder ModelBuilder::replicate(const ModelBuilder& one, int count, const Vec3& spacing, int first) {
-    if (count < 1) throw BuildError("replicate: count must be >= 1, got " + std::to_string(count));
-    if (one.num_worlds > 0) throw BuildError("replicate: the builder to copy has worlds of its own already");
+ModelBuilder replicate_worlds(const ModelBuilder& one, int count, const Vec3& spacing, int first) {
+    if (count < 1) throw BuildError("replicate_worlds: count must be >= 1, got " + std::to_string(count));
+    if (one.num_worlds > 0) throw BuildError("replicate_worlds: the builder to copy has worlds of its own already");
     // The settings are every member that is not an element list: copy the builder, then empty the
     // lists add_builder appends to.
     ModelBuilder out = one;
@@ -166,7 +168,7 @@ ModelBuilder ModelBuilder::replicate(const ModelBuilder& one, int count, const V
           out.mpm_params, out.mpm_volume);
     out.num_worlds = 0;
     for (int w = 0; w < count; ++w) {
-        Xform x;
+        ModelBuilder::Xform x;
         x.p = spacing * float(first + w);
         out.add_builder(one, x, true);
     }

@@ -229,16 +229,9 @@ public:
     // model-wide settings (gravity, ground, contact parameters) stay. With `separate_world`, the
     // copy becomes a world of its own (world ids 0, 1, ...): body shapes of two worlds never touch
     // (elements added directly, world -1, touch every world). Returns the copy's world id, or -1.
-    // Throws BuildError where a separation is not simulated yet (finalize: particle-particle
-    // contact; here: MPM particles, smoke grids).
+    // Throws BuildError where a separation is not simulated yet (finalize: particle contact or
+    // static shapes shared by particles of several worlds; here: MPM particles, smoke grids).
     int add_builder(const ModelBuilder& other, const Xform& xform = {}, bool separate_world = true);
-    // `count` copies of `one` as worlds 0 .. count-1 of a new builder that has `one`'s settings
-    // (gravity, ground, contact parameters, defaults); copy w is moved by (first + w) * spacing
-    // (`first`: where a process's block of a larger set of worlds starts). Every array of
-    // the result is `count` times `one`'s, world by world (world w's particles are
-    // w * one.particle_count() .. (w + 1) * one.particle_count() - 1), so one world's copy computes
-    // what `one` alone does. Throws BuildError as add_builder does.
-    static ModelBuilder replicate(const ModelBuilder& one, int count, const Vec3& spacing = Vec3::Zero(), int first = 0);
     int num_worlds = 0;                                        // worlds made by add_builder(separate_world)
     int num_envs = 0;                                          // Warp's count of add_builder copies (update_num_env_count)
     std::vector<int> particle_world, shape_world, body_world;  // -1: every world

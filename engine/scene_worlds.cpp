@@ -1,6 +1,6 @@
 // engine/scene_worlds.cpp: a scene's [worlds] table (docs/scene-format.md, "Batched worlds in
 // scenes"): the model every other block built, replicated as separate worlds in one set of arrays
-// (ModelBuilder::replicate), then [worlds.vary]'s per-world values written into each world's copy.
+// (engine/replicate_worlds.h), then [worlds.vary]'s per-world values written into each world's copy.
 //
 //   [worlds]
 //   count = 64                 # worlds, 1 .. kMaxWorlds
@@ -16,9 +16,14 @@
 // against the one-world model (unknown names, indices, components, list lengths, log ranges that
 // cross zero) before anything is replicated, so no mistake surfaces at run time.
 #include "engine/gradient_param.h"
+#include "engine/replicate_worlds.h"
 #include "engine/scene_reader.h"
 
 #if WEFT_SCENE_FILES
+
+#include <cmath>
+#include <cstring>
+#include <map>
 
 namespace weft::engine {
 
@@ -198,7 +203,7 @@ void read_worlds(TableReader& root, Scene& s, WorldRange range) {
                  {more * b.particle_count(), more * double(b.spring_rest_length.size()), more * double(b.tri_indices.size()),
                   more * double(b.edge_indices.size()), more * double(b.tet_indices.size())});
     // World k of the builder is world first + k of the scene, and is moved as that one.
-    ModelBuilder batched = ModelBuilder::replicate(b, w.built, w.spacing, w.first);
+    ModelBuilder batched = replicate_worlds(b, w.built, w.spacing, w.first);
     for (const Vary& v : vary) {
         FloatRows rows = builder_rows(batched, v.array);
         const int64_t world_scalars = rows.rows / w.built * rows.per_row;

@@ -1,6 +1,6 @@
 // bench/engine/particle_worlds_bench.cpp: batched worlds of small particle models (issue 22): a
 // 32-particle spring chain and a 16 x 16-particle cloth, each replicated into N separate worlds of
-// one model (ModelBuilder::replicate, as a scene's [worlds] does) and stepped by the semi-implicit
+// one model (engine/replicate_worlds.h, as a scene's [worlds] does) and stepped by the semi-implicit
 // integrator with one launch per kernel for all worlds. The models are built in C++ (no scene
 // file), so the benchmark runs where toml++ is absent (the GPU machine).
 //
@@ -23,6 +23,7 @@
 
 #include "engine/integrator_registry.h"
 #include "engine/model_builder.h"
+#include "engine/replicate_worlds.h"
 #include "engine/stepper.h"
 
 using namespace weft;
@@ -143,7 +144,7 @@ int main(int argc, char** argv) {
                 printf("| %d | %.0f | skipped (over --max-particles) | | |\n", n, particles);
                 continue;
             }
-            engine::Model m = engine::ModelBuilder::replicate(one, n).finalize(device);
+            engine::Model m = engine::replicate_worlds(one, n).finalize(device);
             bool graphs = false;
             const double ms = ms_per_step(m, dt, min_time, graphs);
             any_graphs = any_graphs || graphs;
