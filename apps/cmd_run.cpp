@@ -217,15 +217,17 @@ int cmd_run(const std::vector<std::string>& argv) {
     Args args(argv, {"device", "frames", "out", "render", "video"}, {"quiet", "no-graph", "allow-nonfinite"});
     MpiJob job = MpiJob::start();
     if (!job.distributed()) return run_scene(args, job);
+    if (args.get("render") || args.get("video"))
+        job.fail(2, "rank " + std::to_string(job.rank()) +
+                        ": weft run: --render and --video draw one model, not a job's worlds split across ranks; run "
+                        "without mpirun to render");
     // Under mpirun every way out of a rank but success stops the job: a rank that returned or threw
     // while the others wait in the summary's gather would hang them.
     const std::string rank = "rank " + std::to_string(job.rank()) + ": ";
     int rc = 0;
     try {
         rc = run_scene(args, job);
-    } catch (const UsageError& e) {
-        job.fail(2, rank + "weft run: " + e.what());
-    } catch (const std::exception& e) {
+    } catch (const UsageError& e) { job.fail(2, rank + "weft run: " + e.what()); } catch (const std::exception& e) {
         std::string what = e.what();
         while (!what.empty() && what.back() == '\n') what.pop_back();
         job.fail(1, rank + what);
@@ -264,7 +266,7 @@ int run_scene(const Args& args, const MpiJob& job) {
     }
     if (auto f = args.get("frames")) scene.frames = int(parse_integer("--frames", *f, 0, engine::kMaxFrames));
     if (auto o = args.get("out")) scene.output.dir = *o;
-    runtime::parse_device(scene.device);  // a bad device string is reported before anything is built
+    runtime::parse_device(scene.device);                 // a bad device string is reported before anything is built
     bool quiet = args.flag("quiet") || job.rank() != 0;  // one progress bar: rank 0's
     bool tty = isatty(2);
 
@@ -441,8 +443,8 @@ int run_scene(const Args& args, const MpiJob& job) {
     }
     // Batched worlds: one line for the job, from every rank's worlds, particles and times (rank 0
     // prints it; the wall time of the job is its slowest rank's).
-    std::vector<double> all = job.gather({double(worlds.built), double(model.particle_count), double(model.body_count),
-                                          wall, setup_s});
+    std::vector<double> all =
+        job.gather({double(worlds.built), double(model.particle_count), double(model.body_count), wall, setup_s});
     if (job.rank() != 0) return finish();
     double built = 0, particles = 0, bodies = 0, job_wall = 0, job_setup = 0;
     for (size_t r = 0; r + 4 < all.size(); r += 5) {

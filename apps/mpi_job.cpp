@@ -23,9 +23,7 @@ namespace {
 
 }  // namespace
 
-bool launched_by_mpirun() {
-    return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE") || std::getenv("PMIX_RANK");
-}
+bool launched_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE") || std::getenv("PMIX_RANK"); }
 
 MpiJob MpiJob::start() {
     MpiJob job;
@@ -72,8 +70,7 @@ std::vector<double> MpiJob::gather(const std::vector<double>& values) const {
 #if WEFT_HAVE_MPI
     if (mpi_) {
         std::vector<double> all(rank_ == 0 ? values.size() * size_t(ranks_) : 0);
-        MPI_Gather(values.data(), int(values.size()), MPI_DOUBLE, all.data(), int(values.size()), MPI_DOUBLE, 0,
-                   MPI_COMM_WORLD);
+        MPI_Gather(values.data(), int(values.size()), MPI_DOUBLE, all.data(), int(values.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
         return all;
     }
 #endif

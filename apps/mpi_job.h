@@ -25,9 +25,7 @@ public:
     // started by mpirun with several processes and built without MPI.
     static MpiJob start();
     MpiJob(const MpiJob&) = delete;
-    MpiJob(MpiJob&& o) noexcept : rank_(o.rank_), ranks_(o.ranks_), local_rank_(o.local_rank_), mpi_(o.mpi_) {
-        o.mpi_ = false;
-    }
+    MpiJob(MpiJob&& o) noexcept : rank_(o.rank_), ranks_(o.ranks_), local_rank_(o.local_rank_), mpi_(o.mpi_) { o.mpi_ = false; }
     ~MpiJob();  // MPI_Finalize when MPI was initialised
 
     int rank() const { return rank_; }

@@ -122,7 +122,8 @@ ParamAddress parse_param_address(const std::string& spec, const std::string& con
         std::string near = support::closest_name(spec, gradient_param_names());
         if (near.empty()) near = support::closest_name(name, gradient_param_names());
         throw GradientParamError(err(context, spec,
-                                     "unknown parameter '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                                     "unknown parameter '" + name + "'" +
+                                         (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                                          "; parameters are Model arrays, initial-State arrays (particle_q, particle_qd) or "
                                          "scene keys such as spring.ke and cloth.tri_ke"));
     }
@@ -141,17 +142,17 @@ std::vector<int64_t> param_scalars(const ParamAddress& a, int64_t rows, int64_t 
     int comp_index = -1;
     if (!a.component.empty()) {
         if (!vec3)
-            throw GradientParamError(err(context, a.spec, "'." + a.component +
-                                                              "' applies to vec3 arrays (particle_q, particle_qd); '" +
-                                                              a.name + "' is not one"));
+            throw GradientParamError(
+                err(context, a.spec,
+                    "'." + a.component + "' applies to vec3 arrays (particle_q, particle_qd); '" + a.name + "' is not one"));
         if (a.component != "x" && a.component != "y" && a.component != "z")
             throw GradientParamError(err(context, a.spec, "unknown component '" + a.component + "': use .x, .y or .z"));
         comp_index = a.component[0] - 'x';
     }
     if (a.index >= rows)
-        throw GradientParamError(err(context, a.spec,
-                                     "index " + std::to_string(a.index) + " is out of range ('" + a.name + "' has " +
-                                         std::to_string(rows) + " entries)"));
+        throw GradientParamError(err(
+            context, a.spec,
+            "index " + std::to_string(a.index) + " is out of range ('" + a.name + "' has " + std::to_string(rows) + " entries)"));
     std::vector<int64_t> scalars;
     const int64_t first = a.index >= 0 ? a.index : 0, last = a.index >= 0 ? a.index + 1 : rows;
     for (int64_t r = first; r < last; ++r) {

@@ -131,8 +131,8 @@ void read_worlds(TableReader& root, Scene& s, WorldRange range) {
     if (!n) {
         if (range.parts > 1)
             root.fail(root.table().source(), "the scene has no [worlds] table, so it cannot be split across " +
-                                                  std::to_string(range.parts) +
-                                                  " processes; add [worlds] count = N (docs/scene-format.md)");
+                                                 std::to_string(range.parts) +
+                                                 " processes; add [worlds] count = N (docs/scene-format.md)");
         return;
     }
     if (!n->is_table()) root.fail(n->source(), "'worlds' must be a table, got " + std::string(toml_type_word(*n)));
@@ -143,13 +143,17 @@ void read_worlds(TableReader& root, Scene& s, WorldRange range) {
     const toml::node* vary_node = r.get("vary");
     r.finish();
     if (range.parts > w.count)
-        r.fail_at("count", "the scene has " + std::to_string(w.count) + " worlds, fewer than the " +
-                               std::to_string(range.parts) + " processes of this job (each needs one world at least)");
+        r.fail_at("count", "the scene has " + std::to_string(w.count) + " worlds, fewer than the " + std::to_string(range.parts) +
+                               " processes of this job (each needs one world at least)");
     ModelBuilder& b = s.builder;
     if (b.smoke.resolution != std::array<int, 3>{0, 0, 0})
         r.fail_at("count", "a scene with a [smoke] grid cannot have worlds: the grid is one per model");
     if (!b.mpm_material.empty())
         r.fail_at("count", "a scene with [[mpm]] particles cannot have worlds: they share one grid per model");
+    if (b.particle_contact && w.count > 1)
+        r.fail_at("count",
+                  "[particle_contact] does not separate worlds yet (particles of two worlds would collide): a "
+                  "scene with it on can have one world only");
 
     // Every vary entry, checked against the one-world model.
     std::vector<Vary> vary;
@@ -174,8 +178,9 @@ void read_worlds(TableReader& root, Scene& s, WorldRange range) {
                 v.array = a.array_name;
                 FloatRows rows = builder_rows(b, a.array_name);
                 if (!rows.data && rows.rows == 0 && a.array_name.find("activations") != std::string::npos)
-                    throw GradientParamError("[worlds.vary] '" + name + "': '" + a.array_name +
-                                             "' starts at 0 in every model (no scene key sets it), so worlds cannot differ in it");
+                    throw GradientParamError(
+                        "[worlds.vary] '" + name + "': '" + a.array_name +
+                        "' starts at 0 in every model (no scene key sets it), so worlds cannot differ in it");
                 if (rows.rows == 0)
                     throw GradientParamError("[worlds.vary] '" + name + "': '" + a.array_name +
                                              "' is empty in this scene (nothing of that kind was built)");
@@ -184,8 +189,8 @@ void read_worlds(TableReader& root, Scene& s, WorldRange range) {
             for (int64_t k : v.scalars) {
                 auto [it, fresh] = taken[v.array].emplace(k, name);
                 if (!fresh)
-                    vr.fail(node->source(), "'" + name + "' and '" + it->second + "' both set a value of " + v.array +
-                                                "; name each scalar once");
+                    vr.fail(node->source(),
+                            "'" + name + "' and '" + it->second + "' both set a value of " + v.array + "; name each scalar once");
             }
             v.values = read_values(vr, name, *node, w.count);
             vary.push_back(std::move(v));

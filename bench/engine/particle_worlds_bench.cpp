@@ -8,8 +8,8 @@
 //                         [--worlds 1,4,16,...,65536] [--min-time 0.5] [--max-particles 20000000]
 //
 // For each model and N: frames of 10 substeps (one CUDA graph each on cuda devices), two warm-up
-// frames, then timed frames until --min-time seconds have passed (at least one), synchronised by a
-// host copy before and after. Prints a markdown table per model: worlds, ms per step, world-steps
+// frames, then timed frames until --min-time seconds have passed (at least one), each followed by
+// a device synchronisation. Prints a markdown table per model: worlds, ms per step, world-steps
 // per second, and the efficiency against one world, N x (1 world's ms) / (N worlds' ms): 100% where
 // N worlds cost N times one world, more where one world alone is bound by launch overhead. An N whose
 // particle count passes --max-particles is skipped (and said so).
@@ -25,6 +25,7 @@
 #include "engine/model_builder.h"
 #include "engine/replicate_worlds.h"
 #include "engine/stepper.h"
+#include "runtime/device.h"
 
 using namespace weft;
 using engine::Vec3;
@@ -64,17 +65,18 @@ double ms_per_step(const engine::Model& m, float dt, double min_time, bool& grap
     frames.advance();
     frames.advance();  // the first replayed frame records its graph
     graphs = frames.uses_graph();
-    std::vector<float> q(size_t(m.particle_count) * 3);
-    frames.current().particle_q.copy_to_host(q.data(), 3 * sizeof(float));
+    runtime::DeviceBackend& device = runtime::backend(m.device);
+    device.synchronize();
     int n = 0;
     auto t = std::chrono::steady_clock::now();
     double s = 0;
     do {
         frames.advance();
         ++n;
-        frames.current().particle_q.copy_to_host(q.data(), 3 * sizeof(float));
+        device.synchronize();
         s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
     } while (s < min_time);
+    std::vector<float> q(size_t(m.particle_count) * 3);
     frames.current().particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
     for (float x : q)
         if (!std::isfinite(x)) {
@@ -125,8 +127,8 @@ int main(int argc, char** argv) {
             return usage();
     }
     const float dt = 1.0f / 600.0f;
-    printf("semi-implicit, dt %.3g s, frames of 10 substeps, device %s, at least %.2f s per point\n", double(dt),
-           device.c_str(), min_time);
+    printf("semi-implicit, dt %.3g s, frames of 10 substeps, device %s, at least %.2f s per point\n", double(dt), device.c_str(),
+           min_time);
     for (const std::string& name : models) {
         if (name != "chain" && name != "cloth") {
             fprintf(stderr, "particle_worlds_bench: unknown model '%s' (chain, cloth)\n", name.c_str());

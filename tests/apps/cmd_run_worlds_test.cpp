@@ -159,6 +159,14 @@ TEST(RunWorlds, AFailingRankStopsTheJobWithItsReason) {
     EXPECT_EQ(rc, 1) << out;
     EXPECT_NE(out.find(": the scene has 1 worlds, fewer than the 2 processes of this job"), std::string::npos) << out;
     EXPECT_NE(out.find("rank "), std::string::npos) << out;
+    // Pictures are of one model: under mpirun they are refused on every rank.
+    out = run(mpirun(2) + WEFT_BIN + " run " + write_scene(dir).string() + " --render " + (dir / "png").string(), &rc);
+    EXPECT_EQ(rc, 2) << out;
+    EXPECT_NE(out.find(": weft run: --render and --video draw one model, not a job's worlds split across ranks; run "
+                       "without mpirun to render"),
+              std::string::npos)
+        << out;
+    EXPECT_FALSE(fs::exists(dir / "png"));
     fs::remove_all(dir);
 }
 

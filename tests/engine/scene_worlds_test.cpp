@@ -68,10 +68,11 @@ TEST(SceneWorlds, EachWorldIsItsSceneRunAloneBitForBit) {
     if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "no CPU JIT";
     const int n = 5;
     const double vx[n] = {0.0, -1.0, 0.5, 2.0, 0.25};
-    const std::string worlds = "[worlds]\ncount = 5\n[worlds.vary]\n"
-                               "\"spring.ke\" = { from = 100.0, to = 900.0 }\n"
-                               "cloth.tri_ke = { from = 10.0, to = 1000.0, scale = \"log\" }\n"
-                               "\"particle_qd[2].x\" = [0.0, -1.0, 0.5, 2.0, 0.25]\n";
+    const std::string worlds =
+        "[worlds]\ncount = 5\n[worlds.vary]\n"
+        "\"spring.ke\" = { from = 100.0, to = 900.0 }\n"
+        "cloth.tri_ke = { from = 10.0, to = 1000.0, scale = \"log\" }\n"
+        "\"particle_qd[2].x\" = [0.0, -1.0, 0.5, 2.0, 0.25]\n";
     Scene batched = parse_scene(one_world(1, 1, 0) + worlds, "batched.toml");
     ASSERT_EQ(batched.worlds.count, n);
     ASSERT_EQ(batched.worlds.built, n);
@@ -164,9 +165,11 @@ TEST(SceneWorlds, MistakesAreLocatedErrors) {
     EXPECT_EQ(big,
               "scenes/x.toml:35:9: 'count' makes the scene too large for memory: about 86.8 GiB for 1.92e+08 particles, 3.2e+07 "
               "springs, 1.28e+08 triangles, and the limit is 0.931 GiB");
-    // What worlds cannot separate: a smoke grid, MPM particles.
-    std::string smoke = error_of(
-        "[simulation]\nsolver = \"smoke\"\n[smoke]\nresolution = [4, 4, 4]\n[worlds]\ncount = 2\n");
+    // What worlds cannot separate: particle-particle contact, a smoke grid.
+    EXPECT_EQ(error_of(base + "[particle_contact]\n[worlds]\ncount = 2\n"),
+              "scenes/x.toml:36:9: [particle_contact] does not separate worlds yet (particles of two worlds would collide): "
+              "a scene with it on can have one world only");
+    std::string smoke = error_of("[simulation]\nsolver = \"smoke\"\n[smoke]\nresolution = [4, 4, 4]\n[worlds]\ncount = 2\n");
     EXPECT_EQ(smoke, "scenes/x.toml:6:9: a scene with a [smoke] grid cannot have worlds: the grid is one per model");
 }
 
