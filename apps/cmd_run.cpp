@@ -124,34 +124,39 @@ NpyArray int_rows(const std::vector<std::array<int32_t, N>>& rows) {
     return a;
 }
 
-NpyArray float_column(const engine::Array& array, int64_t first, int64_t count) {
+NpyArray float_column(const std::vector<float>& all, int64_t first, int64_t count) {
     NpyArray a;
     a.descr = "<f4";
     a.shape = {count};
     a.data.resize(size_t(count) * sizeof(float));
-    if (count > 0) {
-        std::vector<float> all(size_t(array.size()));
-        array.copy_to_host(all.data(), all.size() * sizeof(float));
-        std::memcpy(a.data.data(), all.data() + first, a.data.size());
-    }
+    if (count > 0) std::memcpy(a.data.data(), all.data() + first, a.data.size());
     return a;
 }
 
+// A Model array of floats on the host (its first `count` entries).
+std::vector<float> host_floats(const engine::Array& array, int64_t count) {
+    std::vector<float> v(size_t(std::max<int64_t>(count, 0)));
+    if (count > 0) array.copy_to_host(v.data(), v.size() * sizeof(float));
+    return v;
+}
+
 // DIR/topology.npz: what does not change between frames, so that a reader of the frames needs no
-// scene. Every member is present, with 0 rows when the model has none of it.
-void write_topology(const OutputSlot& slot, const engine::Model& model, const engine::Topology& t) {
+// scene. Every member is present, with 0 rows when the model has none of it. `radius` and `mass`
+// are the whole model's (host_floats); the slot picks its particles.
+void write_topology(const OutputSlot& slot, const std::vector<float>& radius, const std::vector<float>& mass,
+                    const engine::Topology& t) {
     std::map<std::string, NpyArray> members;
     members["tri_indices"] = int_rows(t.triangles);
     members["tet_surface_indices"] = int_rows(t.tet_surface);
     members["spring_indices"] = int_rows(t.springs);
     members["edge_indices"] = int_rows(t.edges);
     members["tet_indices"] = int_rows(t.tetrahedra);
-    members["particle_radius"] = float_column(model.particle_radius, slot.particle_first, slot.particle_count);
-    members["particle_mass"] = float_column(model.particle_mass, slot.particle_first, slot.particle_count);
+    members["particle_radius"] = float_column(radius, slot.particle_first, slot.particle_count);
+    members["particle_mass"] = float_column(mass, slot.particle_first, slot.particle_count);
     write_npz((std::filesystem::path(slot.dir) / "topology.npz").string(), members);
 }
 
-// World k's share of the topology of `worlds` equal copies (ModelBuilder::replicate keeps each kind
+// World k's share of the topology of `worlds` equal copies (replicate_worlds keeps each kind
 // of element world by world), renumbered to the world's own particles (-1 stays -1).
 engine::Topology world_topology(const engine::Topology& all, int worlds, int k, int32_t particles_per_world) {
     auto part = [&](const auto& rows) {
@@ -194,7 +199,9 @@ std::map<std::string, NpyArray> smoke_grids(const engine::Model& m, const engine
 
 }  // namespace
 
+namespace {
 int run_scene(const Args& args, const MpiJob& job);
+}  // namespace
 
 int cmd_run(const std::vector<std::string>& argv) {
     for (const auto& a : argv)
@@ -235,6 +242,8 @@ int cmd_run(const std::vector<std::string>& argv) {
     if (rc != 0) job.fail(rc, "");
     return 0;
 }
+
+namespace {
 
 int run_scene(const Args& args, const MpiJob& job) {
     exit_cleanly_on_signals("weft run");
@@ -331,11 +340,13 @@ int run_scene(const Args& args, const MpiJob& job) {
     std::vector<OutputSlot> slots;
     if (!scene.output.dir.empty()) {
         engine::Topology topology = engine::model_topology(model);
+        const std::vector<float> radius = host_floats(model.particle_radius, model.particle_count);
+        const std::vector<float> mass = host_floats(model.particle_mass, model.particle_count);
         if (worlds.count == 0) {
             OutputSlot slot{scene.output.dir, 0, model.particle_count, 0, model.body_count, topology.surface()};
             slots.push_back(slot);
             std::filesystem::create_directories(slot.dir);
-            write_topology(slot, model, topology);
+            write_topology(slot, radius, mass, topology);
         }
         for (int k = 0; k < (worlds.count > 0 ? worlds.built : 0); ++k) {
             char name[32];
@@ -348,7 +359,7 @@ int run_scene(const Args& args, const MpiJob& job) {
                             worlds.bodies,
                             t.surface()};
             std::filesystem::create_directories(slot.dir);
-            write_topology(slot, model, t);
+            write_topology(slot, radius, mass, t);
             slots.push_back(std::move(slot));
         }
         for (const OutputSlot& slot : slots) write_frame(slot, 0, scene.output, q, qd, body_q, body_qd, smoke_grids(model, a));
@@ -466,5 +477,7 @@ int run_scene(const Args& args, const MpiJob& job) {
     fflush(stdout);
     return finish();
 }
+
+}  // namespace
 
 }  // namespace weft::apps

@@ -150,10 +150,6 @@ void read_worlds(TableReader& root, Scene& s, WorldRange range) {
         r.fail_at("count", "a scene with a [smoke] grid cannot have worlds: the grid is one per model");
     if (!b.mpm_material.empty())
         r.fail_at("count", "a scene with [[mpm]] particles cannot have worlds: they share one grid per model");
-    if (b.particle_contact && w.count > 1)
-        r.fail_at("count",
-                  "[particle_contact] does not separate worlds yet (particles of two worlds would collide): a "
-                  "scene with it on can have one world only");
 
     // Every vary entry, checked against the one-world model.
     std::vector<Vary> vary;

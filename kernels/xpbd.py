@@ -312,17 +312,18 @@ def solve_particle_contacts_xpbd(
             if c < 0.0:
                 d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
         if particle_grid != 0:
+            # Neighbours of the particle's own world only (hash_grid.py).
             ci = grid.grid_cell(xi, inv_cell_size)
             for dz in range(-1, 2):
                 for dy in range(-1, 2):
                     for dx in range(-1, 2):
                         cc = wp.vec3i(ci[0] + dx, ci[1] + dy, ci[2] + dz)
-                        b = grid.grid_bucket(cc, nbucket)
+                        b = grid.grid_bucket(cc, pw, nbucket)
                         nb = wp.min(bucket_count[b], capacity)
                         for s in range(nb):
                             j = bucket_particles[b * capacity + s]
                             xj = x[j]
-                            if grid.grid_cell_neighbor(i, j, xj, cc, inv_cell_size) and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+                            if grid.grid_cell_neighbor(i, j, xj, cc, inv_cell_size, pw, particle_world[j]) and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
                                 dv = xi - xj
                                 dist = wp.length(dv)
                                 err = dist - ri - particle_radius[j]

@@ -1,8 +1,8 @@
 // ModelBuilder::add_builder (engine/add_builder.cpp): copies of a model side by side. Indices are
 // offset and positions moved (against an Eigen transform), articulations stay separate, copies in
 // separate worlds pass through each other while copies in one world collide, N jointed copies in one
-// model follow the single model's trajectory moved by their offsets, and what worlds cannot
-// separate yet is refused by name.
+// model follow the single model's trajectory moved by their offsets, particles meet only their
+// own world's static shapes, and what worlds cannot separate yet is refused by name.
 #include <Eigen/Geometry>
 #include <cmath>
 #include <cstring>
@@ -161,9 +161,12 @@ TEST(AddBuilder, WhatWorldsDoNotSeparateYetIsRefused) {
     contact.particle_contact = true;
     contact.add_builder(one);
     contact.add_builder(one);
+    EXPECT_NO_THROW(contact.finalize("cpu")) << "particle contact of two worlds stays inside each";
+    contact.add_particle(Vec3(0, 2, 0), Vec3::Zero(), 1.0f);  // world -1: would need every world's buckets
     EXPECT_EQ(message_of([&] { contact.finalize("cpu"); }),
-              "finalize: particles of 2 worlds with particle-particle contact on: that contact does not separate worlds "
-              "yet (turn particle_contact off, or add the copies with separate_world false)");
+              "finalize: particle-particle contact between 1 particles of no world (added to the builder directly) and 2 "
+              "particles of its worlds: that contact separates worlds and cannot also span them (turn particle_contact "
+              "off, or add the shared particles as a world of their own)");
 }
 
 }  // namespace
