@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "engine/integrator_registry.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace {
