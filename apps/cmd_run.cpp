@@ -16,6 +16,13 @@
 // is not finite and says which launch and scene key caused it (apps/nonfinite_report.h);
 // --allow-nonfinite runs on. Exit codes: 0 success, 1 scene or run error, 2 usage, 130 / 143
 // interrupted by SIGINT / SIGTERM.
+//
+// A scene with [worlds] (docs/scene-format.md, "Batched worlds in scenes") runs every world in one
+// set of arrays and writes each world's frames and topology to DIR/world_NNNNN/ (NNNNN the
+// scene's world number), as if that world ran alone. Under mpirun (apps/mpi_job.h) each rank builds
+// and runs a contiguous block of the worlds on its own device and writes those worlds' folders;
+// rank 0 prints one summary for the job, and any rank's failure stops every rank with
+// "rank K: REASON" (docs/scale-out.md, "mpirun weft run").
 #include <unistd.h>
 
 #include <chrono>
@@ -29,6 +36,7 @@
 #include <sstream>
 
 #include "apps/cli.h"
+#include "apps/mpi_job.h"
 #include "apps/nonfinite_report.h"
 #include "apps/npz.h"
 #include "apps/ply.h"
@@ -61,20 +69,35 @@ void progress(int frame, int frames, bool tty) {
     fflush(stderr);
 }
 
-void write_frame(const std::string& dir, int frame, double time, const engine::SceneOutput& out, const std::vector<float>& q,
-                 const std::vector<float>& qd, const std::vector<float>& body_q, const std::vector<float>& body_qd,
-                 const engine::SmokeGrid& smoke, const std::map<std::string, NpyArray>& grids,
-                 const std::vector<std::array<int32_t, 3>>& faces) {
+// Where one output folder's share of the model goes: the whole model, or one world of a batched
+// scene (particles first .. first + count - 1 and its bodies), with that world's topology and faces.
+struct OutputSlot {
+    std::string dir;
+    int64_t particle_first = 0, particle_count = 0;
+    int64_t body_first = 0, body_count = 0;
+    std::vector<std::array<int32_t, 3>> faces;  // the .ply frames' faces
+};
+
+void write_frame(const OutputSlot& slot, int frame, double time, const engine::SceneOutput& out, const std::vector<float>& all_q,
+                 const std::vector<float>& all_qd, const std::vector<float>& all_body_q, const std::vector<float>& all_body_qd,
+                 const engine::SmokeGrid& smoke, const std::map<std::string, NpyArray>& grids) {
     char name[32];
     snprintf(name, sizeof name, "frame_%05d", frame);
-    std::string base = (std::filesystem::path(dir) / name).string();
+    std::string base = (std::filesystem::path(slot.dir) / name).string();
+    auto slice = [](const std::vector<float>& v, int64_t first, int64_t count, int64_t cols) {
+        return std::vector<float>(v.begin() + first * cols, v.begin() + (first + count) * cols);
+    };
+    const std::vector<float> q = slice(all_q, slot.particle_first, slot.particle_count, 3);
     if (out.npz) {
+        const std::vector<float> qd = slice(all_qd, slot.particle_first, slot.particle_count, 3);
+        const std::vector<float> body_q = slice(all_body_q, slot.body_first, slot.body_count, 7);
+        const std::vector<float> body_qd = slice(all_body_qd, slot.body_first, slot.body_count, 6);
         auto arr = [&](const std::vector<float>& v, int64_t cols) {
             NpyArray a;
             a.descr = "<f4";
             a.shape = {int64_t(v.size()) / cols, cols};
             a.data.resize(v.size() * sizeof(float));
-            std::memcpy(a.data.data(), v.data(), a.data.size());
+            if (!v.empty()) std::memcpy(a.data.data(), v.data(), a.data.size());
             return a;
         };
         // Bodies (when the scene has them): body_q as (x, y, z, qx, qy, qz, qw), body_qd as (w, v).
@@ -88,7 +111,7 @@ void write_frame(const std::string& dir, int frame, double time, const engine::S
         }
         write_npz(base + ".npz", members);
     }
-    if (out.ply) write_file_atomically(base + ".ply", ply_text(q, faces));
+    if (out.ply) write_file_atomically(base + ".ply", ply_text(q, slot.faces));
     if (out.vdb) {  // the smoke grid (the scene loader allows "vdb" only with one)
         auto field = [&](const char* name) { return reinterpret_cast<const float*>(grids.at(name).data.data()); };
         VdbFields f{smoke.nx,         smoke.ny,         smoke.nz,        smoke.h, smoke.origin, field("smoke_density"),
@@ -108,27 +131,57 @@ NpyArray int_rows(const std::vector<std::array<int32_t, N>>& rows) {
     return a;
 }
 
-NpyArray float_column(const engine::Array& array, int count) {
+NpyArray float_column(const std::vector<float>& all, int64_t first, int64_t count) {
     NpyArray a;
     a.descr = "<f4";
-    a.shape = {int64_t(count)};
+    a.shape = {count};
     a.data.resize(size_t(count) * sizeof(float));
-    if (count > 0) array.copy_to_host(a.data.data(), a.data.size());
+    if (count > 0) std::memcpy(a.data.data(), all.data() + first, a.data.size());
     return a;
 }
 
+// A Model array of floats on the host (its first `count` entries).
+std::vector<float> host_floats(const engine::Array& array, int64_t count) {
+    std::vector<float> v(size_t(std::max<int64_t>(count, 0)));
+    if (count > 0) array.copy_to_host(v.data(), v.size() * sizeof(float));
+    return v;
+}
+
 // DIR/topology.npz: what does not change between frames, so that a reader of the frames needs no
-// scene. Every member is present, with 0 rows when the model has none of it.
-void write_topology(const std::string& dir, const engine::Model& model, const engine::Topology& t) {
+// scene. Every member is present, with 0 rows when the model has none of it. `radius` and `mass`
+// are the whole model's (host_floats); the slot picks its particles.
+void write_topology(const OutputSlot& slot, const std::vector<float>& radius, const std::vector<float>& mass,
+                    const engine::Topology& t) {
     std::map<std::string, NpyArray> members;
     members["tri_indices"] = int_rows(t.triangles);
     members["tet_surface_indices"] = int_rows(t.tet_surface);
     members["spring_indices"] = int_rows(t.springs);
     members["edge_indices"] = int_rows(t.edges);
     members["tet_indices"] = int_rows(t.tetrahedra);
-    members["particle_radius"] = float_column(model.particle_radius, model.particle_count);
-    members["particle_mass"] = float_column(model.particle_mass, model.particle_count);
-    write_npz((std::filesystem::path(dir) / "topology.npz").string(), members);
+    members["particle_radius"] = float_column(radius, slot.particle_first, slot.particle_count);
+    members["particle_mass"] = float_column(mass, slot.particle_first, slot.particle_count);
+    write_npz((std::filesystem::path(slot.dir) / "topology.npz").string(), members);
+}
+
+// World k's share of the topology of `worlds` equal copies (replicate_worlds keeps each kind
+// of element world by world), renumbered to the world's own particles (-1 stays -1).
+engine::Topology world_topology(const engine::Topology& all, int worlds, int k, int32_t particles_per_world) {
+    auto part = [&](const auto& rows) {
+        using Rows = std::decay_t<decltype(rows)>;
+        const size_t n = rows.size() / size_t(worlds);
+        Rows out(rows.begin() + std::ptrdiff_t(n * size_t(k)), rows.begin() + std::ptrdiff_t(n * size_t(k + 1)));
+        for (auto& r : out)
+            for (int32_t& i : r)
+                if (i >= 0) i -= particles_per_world * k;
+        return out;
+    };
+    engine::Topology t;
+    t.triangles = part(all.triangles);
+    t.tet_surface = part(all.tet_surface);
+    t.springs = part(all.springs);
+    t.edges = part(all.edges);
+    t.tetrahedra = part(all.tetrahedra);
+    return t;
 }
 
 // The smoke grid's fields of a state, x fastest: (nz, ny, nx) cells and the three face arrays.
@@ -153,6 +206,10 @@ std::map<std::string, NpyArray> smoke_grids(const engine::Model& m, const engine
 
 }  // namespace
 
+namespace {
+int run_scene(const Args& args, const MpiJob& job);
+}  // namespace
+
 int cmd_run(const std::vector<std::string>& argv) {
     for (const auto& a : argv)
         if (a == "--help" || a == "-h") {
@@ -166,11 +223,40 @@ int cmd_run(const std::vector<std::string>& argv) {
                 "--render DIR writes DIR/frame_NNNNN.png for frame 0 and every frame, as `weft view --headless` does;\n"
                 "--video FILE pipes the same 1280x720 frames to ffmpeg at the scene's fps (.mp4, .mov, .mkv, .webm).\n"
                 "Stops at the first frame that is not finite, naming the launch and the scene key behind it;\n"
-                "--allow-nonfinite writes every frame anyway (and still exits 1).\n");
+                "--allow-nonfinite writes every frame anyway (and still exits 1).\n"
+                "A scene with [worlds] writes each world to DIR/world_NNNNN/. Under `mpirun -np R weft run SCENE`, each\n"
+                "rank runs a contiguous block of the worlds on its own device; rank 0 prints the job's summary.\n");
             return 0;
         }
     Args args(argv, {"device", "frames", "out", "render", "video"}, {"quiet", "no-graph", "allow-nonfinite"});
+    MpiJob job = MpiJob::start();
+    if (!job.distributed()) return run_scene(args, job);
+    if (args.get("render") || args.get("video"))
+        job.fail(2, "rank " + std::to_string(job.rank()) +
+                        ": weft run: --render and --video draw one model, not a job's worlds split across ranks; run "
+                        "without mpirun to render");
+    // Under mpirun every way out of a rank but success stops the job: a rank that returned or threw
+    // while the others wait in the summary's gather would hang them.
+    const std::string rank = "rank " + std::to_string(job.rank()) + ": ";
+    int rc = 0;
+    try {
+        rc = run_scene(args, job);
+    } catch (const UsageError& e) { job.fail(2, rank + "weft run: " + e.what()); } catch (const std::exception& e) {
+        std::string what = e.what();
+        while (!what.empty() && what.back() == '\n') what.pop_back();
+        job.fail(1, rank + what);
+    }
+    if (rc != 0) job.fail(rc, "");
+    return 0;
+}
+
+namespace {
+
+int run_scene(const Args& args, const MpiJob& job) {
     exit_cleanly_on_signals("weft run");
+    // Errors of the run itself: under mpirun each line names its rank.
+    const std::string rank_prefix = job.distributed() ? "rank " + std::to_string(job.rank()) + ": " : "";
+    auto report = [&](const std::string& text) { fprintf(stderr, "%s%s\n", rank_prefix.c_str(), text.c_str()); };
     if (args.positional().size() != 1)
         throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
 #ifdef WEFT_HAVE_VIEWER
@@ -180,13 +266,20 @@ int cmd_run(const std::vector<std::string>& argv) {
 #endif
     engine::Scene scene;
     try {
-        scene = engine::load_scene(args.positional()[0]);
+        scene = engine::load_scene(args.positional()[0], {job.rank(), job.ranks()});
     } catch (const engine::SceneError& e) {
-        fprintf(stderr, "%s\n", e.what());
+        report(e.what());
         return 1;
     }
-    for (const std::string& w : scene.warnings()) fprintf(stderr, "%s\n", w.c_str());
+    if (job.rank() == 0)
+        for (const std::string& w : scene.warnings()) fprintf(stderr, "%s\n", w.c_str());
     if (auto d = args.get("device")) scene.device = *d;
+    // "cuda" without an ordinal under mpirun: each rank takes the GPU of its local rank, round robin.
+    if (job.distributed() && scene.device == "cuda") {
+        int count = 0;
+        while (count < 64 && runtime::device_available(runtime::parse_device("cuda:" + std::to_string(count)))) ++count;
+        if (count > 0) scene.device = "cuda:" + std::to_string(job.local_rank() % count);
+    }
     if (auto f = args.get("frames")) scene.frames = int(parse_integer("--frames", *f, 0, engine::kMaxFrames));
     if (auto o = args.get("out")) scene.output.dir = *o;
     runtime::parse_device(scene.device);  // a bad device string is reported before anything is built
@@ -197,7 +290,7 @@ int cmd_run(const std::vector<std::string>& argv) {
                 scene.path.c_str());
         return 1;
     }
-    bool quiet = args.flag("quiet");
+    bool quiet = args.flag("quiet") || job.rank() != 0;  // one progress bar: rank 0's
     bool tty = isatty(2);
 
     auto t0 = Clock::now();
@@ -256,14 +349,41 @@ int cmd_run(const std::vector<std::string>& argv) {
 #else
     if (args.get("render")) throw UsageError("--render needs the viewer, which this build does not have");
 #endif
-    std::vector<std::array<int32_t, 3>> faces;  // the .ply frames' faces
+    // The output folders: DIR itself, or DIR/world_NNNNN for each world of a batched scene.
+    const engine::SceneWorlds& worlds = scene.worlds;
+    std::vector<OutputSlot> slots;
     if (!scene.output.dir.empty()) {
-        std::filesystem::create_directories(scene.output.dir);
         engine::Topology topology = engine::model_topology(model);
-        faces = topology.surface();
-        write_topology(scene.output.dir, model, topology);
-        write_frame(scene.output.dir, 0, 0.0, scene.output, q, qd, body_q, body_qd, model.smoke, smoke_grids(model, a), faces);
+        const std::vector<float> radius = host_floats(model.particle_radius, model.particle_count);
+        const std::vector<float> mass = host_floats(model.particle_mass, model.particle_count);
+        if (worlds.count == 0) {
+            OutputSlot slot{scene.output.dir, 0, model.particle_count, 0, model.body_count, topology.surface()};
+            slots.push_back(slot);
+            std::filesystem::create_directories(slot.dir);
+            write_topology(slot, radius, mass, topology);
+        }
+        for (int k = 0; k < (worlds.count > 0 ? worlds.built : 0); ++k) {
+            char name[32];
+            snprintf(name, sizeof name, "world_%05d", worlds.first + k);
+            engine::Topology t = world_topology(topology, worlds.built, k, worlds.particles);
+            OutputSlot slot{(std::filesystem::path(scene.output.dir) / name).string(),
+                            int64_t(k) * worlds.particles,
+                            worlds.particles,
+                            int64_t(k) * worlds.bodies,
+                            worlds.bodies,
+                            t.surface()};
+            std::filesystem::create_directories(slot.dir);
+            write_topology(slot, radius, mass, t);
+            slots.push_back(std::move(slot));
+        }
+        for (const OutputSlot& slot : slots) write_frame(slot, 0, 0.0, scene.output, q, qd, body_q, body_qd, model.smoke, smoke_grids(model, a));
     }
+    // Particle i of the model as "particle P of world W" ("" without worlds).
+    auto world_of_particle = [&](int64_t i) {
+        if (worlds.count == 0 || worlds.particles == 0 || i < 0) return std::string();
+        return "particle " + std::to_string(i % worlds.particles) + " of world " +
+               std::to_string(worlds.first + int(i / worlds.particles));
+    };
     std::vector<float> q_prev, qd_prev;  // the last finite frame, to explain a divergence
     const bool stop_nonfinite = !args.flag("allow-nonfinite");
     for (int frame = 1; frame <= scene.frames; ++frame) {
@@ -293,21 +413,27 @@ int cmd_run(const std::vector<std::string>& argv) {
             now.body_qd.copy_to_host(body_qd.data(), body_qd.size() * sizeof(float));
             if (stop_nonfinite && (first_nonfinite(body_q) >= 0 || first_nonfinite(body_qd) >= 0)) {
                 if (!quiet && tty) fprintf(stderr, "\n");
-                fprintf(stderr,
-                        "error: frame %d: a rigid body's pose or velocity is not finite (body %lld); reduce dt (raise "
-                        "substeps) or the shapes' contact stiffness ke\n",
-                        frame, (long long)(std::max(first_nonfinite(body_q) / 7, first_nonfinite(body_qd) / 6)));
+                const long long body = std::max(first_nonfinite(body_q) / 7, first_nonfinite(body_qd) / 6);
+                std::string world;
+                if (worlds.count > 0 && worlds.bodies > 0)
+                    world = " (world " + std::to_string(worlds.first + int(body / worlds.bodies)) + ")";
+                report("error: frame " + std::to_string(frame) + ": a rigid body's pose or velocity is not finite (body " +
+                       std::to_string(body) + world + "); reduce dt (raise substeps) or the shapes' contact stiffness ke");
                 return 1;
             }
         }
         if (stop_nonfinite && (first_nonfinite(q) >= 0 || first_nonfinite(qd) >= 0)) {
             if (!quiet && tty) fprintf(stderr, "\n");
-            fprintf(stderr, "%s\n", explain_nonfinite(scene, model, *integrator, frame, q_prev, qd_prev, q, qd).c_str());
+            const int64_t bad = first_nonfinite(q) >= 0 ? first_nonfinite(q) / 3 : first_nonfinite(qd) / 3;
+            std::string world = world_of_particle(bad);
+            report(explain_nonfinite(scene, model, *integrator, frame, q_prev, qd_prev, q, qd) +
+                   (world.empty() ? "" : "\n  particle " + std::to_string(bad) + " is " + world));
             return 1;
         }
-        if (!scene.output.dir.empty() && frame % scene.output.every == 0)
-            write_frame(scene.output.dir, frame, double(frame) / scene.fps, scene.output, q, qd, body_q, body_qd, model.smoke,
-                        smoke_grids(model, now), faces);
+        if (frame % scene.output.every == 0)
+            for (const OutputSlot& slot : slots)
+                write_frame(slot, frame, double(frame) / scene.fps, scene.output, q, qd, body_q, body_qd, model.smoke,
+                            smoke_grids(model, now));
         if (!quiet && (tty || frame == scene.frames || frame % std::max(1, scene.frames / 10) == 0))
             progress(frame, scene.frames, tty);
     }
@@ -318,22 +444,55 @@ int cmd_run(const std::vector<std::string>& argv) {
     double wall = std::chrono::duration<double>(Clock::now() - run_start).count();
     long steps = long(scene.frames) * scene.substeps;
     double sim_s = double(scene.frames) / scene.fps;
+    // After the summary: the grid's dropped contacts, and a divergence that --allow-nonfinite ran past.
+    auto finish = [&] {
+        if (int64_t dropped = engine::particle_grid_dropped(model, stepper.current().grid_bucket_count))
+            fprintf(stderr,
+                    "%swarning: %lld particles found their hash-grid bucket full in the last step; contacts were missed\n",
+                    rank_prefix.c_str(), (long long)dropped);
+        for (float v : q)
+            if (!std::isfinite(v)) {
+                report("error: the simulation diverged (non-finite positions); reduce dt (raise substeps) or stiffness");
+                return 1;
+            }
+        return 0;
+    };
+    if (worlds.count == 0) {
+        printf(
+            "%s: %d frames, %.3f s simulated, %ld steps of %.3g s, %d particles%s on %s%s; wall %.3f s (+ %.3f s setup and "
+            "first step), %.0f steps/s\n",
+            scene.name.c_str(), scene.frames, sim_s, steps, double(scene.dt()), model.particle_count,
+            model.body_count ? (", " + std::to_string(model.body_count) + " bodies").c_str() : "", model.device.str().c_str(),
+            stepper.uses_graph() ? " (a CUDA graph per frame)" : "", wall, setup_s,
+            steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
+        return finish();
+    }
+    // Batched worlds: one line for the job, from every rank's worlds, particles and times (rank 0
+    // prints it; the wall time of the job is its slowest rank's).
+    std::vector<double> all =
+        job.gather({double(worlds.built), double(model.particle_count), double(model.body_count), wall, setup_s});
+    if (job.rank() != 0) return finish();
+    double built = 0, particles = 0, bodies = 0, job_wall = 0, job_setup = 0;
+    for (size_t r = 0; r + 4 < all.size(); r += 5) {
+        built += all[r];
+        particles += all[r + 1];
+        bodies += all[r + 2];
+        job_wall = std::max(job_wall, all[r + 3]);
+        job_setup = std::max(job_setup, all[r + 4]);
+    }
+    std::string where = model.device.str();
+    if (job.distributed()) where = std::to_string(job.ranks()) + " ranks (rank 0 on " + where + ")";
     printf(
-        "%s: %d frames, %.3f s simulated, %ld steps of %.3g s, %d particles%s on %s%s; wall %.3f s (+ %.3f s setup and "
-        "first step), %.0f steps/s\n",
-        scene.name.c_str(), scene.frames, sim_s, steps, double(scene.dt()), model.particle_count,
-        model.body_count ? (", " + std::to_string(model.body_count) + " bodies").c_str() : "", model.device.str().c_str(),
-        stepper.uses_graph() ? " (a CUDA graph per frame)" : "", wall, setup_s,
-        steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
-    if (int64_t dropped = engine::particle_grid_dropped(model, stepper.current().grid_bucket_count))
-        fprintf(stderr, "warning: %lld particles found their hash-grid bucket full in the last step; contacts were missed\n",
-                (long long)dropped);
-    for (float v : q)
-        if (!std::isfinite(v)) {
-            fprintf(stderr, "error: the simulation diverged (non-finite positions); reduce dt (raise substeps) or stiffness\n");
-            return 1;
-        }
-    return 0;
+        "%s: %.0f worlds, %d frames, %.3f s simulated, %ld steps of %.3g s, %.0f particles%s on %s%s; wall %.3f s (+ %.3f s "
+        "setup and first step), %.0f world-steps/s\n",
+        scene.name.c_str(), built, scene.frames, sim_s, steps, double(scene.dt()), particles,
+        bodies > 0 ? (", " + std::to_string((long long)bodies) + " bodies").c_str() : "", where.c_str(),
+        stepper.uses_graph() ? " (a CUDA graph per frame)" : "", job_wall, job_setup,
+        steps > 1 && job_wall > 0 ? built * double(steps - 1) / job_wall : 0.0);
+    fflush(stdout);
+    return finish();
 }
+
+}  // namespace
 
 }  // namespace weft::apps

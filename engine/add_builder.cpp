@@ -1,6 +1,7 @@
 // engine/add_builder.cpp: ModelBuilder::add_builder, copies of a model side by side (Warp's
 // add_builder), the basis of batched worlds: N copies of a small model in one set of arrays, one
-// launch per kernel for all of them.
+// launch per kernel for all of them; and replicate_worlds (engine/replicate_worlds.h), which makes
+// the N copies.
 //
 // World ids live in particle_world / shape_world / body_world, which may be shorter than their
 // element lists: a missing entry is -1 (an element added directly, which touches every world), so
@@ -8,6 +9,7 @@
 #include <Eigen/Geometry>
 
 #include "engine/model_builder.h"
+#include "engine/replicate_worlds.h"
 
 namespace weft::engine {
 
@@ -144,6 +146,33 @@ int ModelBuilder::add_builder(const ModelBuilder& o, const Xform& xform, bool se
     std::vector<int> arts = articulation_starts(o);
     for (size_t a = 0; a + 1 < arts.size(); ++a) articulation_start.push_back(arts[a] + nj);
     return world;
+}
+
+ModelBuilder replicate_worlds(const ModelBuilder& one, int count, const Vec3& spacing, int first) {
+    if (count < 1) throw BuildError("replicate_worlds: count must be >= 1, got " + std::to_string(count));
+    if (one.num_worlds > 0) throw BuildError("replicate_worlds: the builder to copy has worlds of its own already");
+    // The settings are every member that is not an element list: copy the builder, then empty the
+    // lists add_builder appends to.
+    ModelBuilder out = one;
+    auto clear = [](auto&... v) { (v.clear(), ...); };
+    clear(out.particle_q, out.particle_qd, out.particle_mass, out.particle_radius, out.particle_flags, out.spring_indices,
+          out.spring_rest_length, out.spring_stiffness, out.spring_damping, out.tri_indices, out.tri_poses, out.tri_materials,
+          out.tri_areas, out.edge_indices, out.edge_rest_angle, out.edge_bending_properties, out.tet_indices, out.tet_poses,
+          out.tet_materials, out.shape_transform, out.shape_geo_type, out.shape_body, out.shape_material,
+          out.shape_material_share, out.shape_geo_scale, out.shape_geo_thickness, out.shape_geo_src, out.shape_sdf_resolution,
+          out.shape_sdf_margin, out.body_q, out.body_qd, out.body_mass, out.body_armature, out.body_name, out.joint_type,
+          out.joint_parent, out.joint_child, out.joint_mode, out.joint_collision_filter, out.joint_X_p, out.joint_X_c,
+          out.joint_axis, out.joint_act, out.joint_target_ke, out.joint_target_kd, out.joint_limit_lower, out.joint_limit_upper,
+          out.joint_limit_ke, out.joint_limit_kd, out.joint_armature, out.joint_name, out.joint_q, out.joint_qd,
+          out.articulation_start, out.particle_world, out.shape_world, out.body_world, out.mpm_material, out.mpm_params,
+          out.mpm_volume);
+    out.num_worlds = 0;
+    for (int w = 0; w < count; ++w) {
+        ModelBuilder::Xform x;
+        x.p = spacing * float(first + w);
+        out.add_builder(one, x, true);
+    }
+    return out;
 }
 
 }  // namespace weft::engine

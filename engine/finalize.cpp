@@ -68,29 +68,22 @@ void upload_mesh_sdfs(const ModelBuilder& b, Model& m, const Uploader& up) {
     m.shape_sdf_cell = up(compiler::float32_type(), {m.shape_count}, cell, false);
 }
 
-// Worlds (add_builder): body shapes of two worlds never touch (kernels/rigid.py). What is not
-// separated by world yet is refused rather than simulated wrongly: particle-particle contact, and
-// particles of one world meeting the static shapes of another.
+// Worlds (add_builder): body shapes of two worlds never touch (kernels/rigid.py), a particle meets
+// the static and body shapes of its own world and the shared ones (kernels/contact.py,
+// kernels/xpbd.py), and particle-particle contact finds the particles of its own world only
+// (kernels/hash_grid.py hashes the world into the bucket). What that cannot serve is refused
+// rather than simulated wrongly: particle contact between shared particles (world -1) and those of
+// the worlds, which would need every world's buckets.
 void check_worlds(const ModelBuilder& b) {
-    if (b.num_worlds < 2) return;
-    std::set<int> particle_worlds;
+    if (b.num_worlds < 1 || !b.particle_contact) return;
+    int shared = 0, in_worlds = 0;
     for (int i = 0; i < b.particle_count(); ++i)
-        particle_worlds.insert(size_t(i) < b.particle_world.size() ? b.particle_world[size_t(i)] : -1);
-    particle_worlds.erase(-1);
-    if (b.particle_contact && particle_worlds.size() > 1)
-        throw BuildError("finalize: particles of " + std::to_string(particle_worlds.size()) +
-                         " worlds with particle-particle contact on: that contact does not separate worlds yet (turn "
-                         "particle_contact off, or add the copies with separate_world false)");
-    for (size_t s = 0; s < b.shape_geo_type.size(); ++s) {
-        const int w = s < b.shape_world.size() ? b.shape_world[s] : -1;
-        if (b.shape_body[s] >= 0 || w < 0) continue;
-        for (int pw : particle_worlds)
-            if (pw != w)
-                throw BuildError("finalize: static shape " + std::to_string(s) + " belongs to world " + std::to_string(w) +
-                                 " but particles of world " + std::to_string(pw) +
-                                 " would collide with it (particle-shape contact does not separate worlds yet; add "
-                                 "shared static shapes to the builder itself, world -1)");
-    }
+        ++((size_t(i) < b.particle_world.size() ? b.particle_world[size_t(i)] : -1) < 0 ? shared : in_worlds);
+    if (shared > 0 && in_worlds > 0)
+        throw BuildError("finalize: particle-particle contact between " + std::to_string(shared) +
+                         " particles of no world (added to the builder directly) and " + std::to_string(in_worlds) +
+                         " particles of its worlds: that contact separates worlds and cannot also span them (turn "
+                         "particle_contact off, or add the shared particles as a world of their own)");
 }
 
 // Element ids grouped by world (kernels/worlds.py): world w's elements are list[start[w] ..

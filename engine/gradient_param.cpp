@@ -72,7 +72,9 @@ runtime::Array array_named(const std::string& name, const Model& m, const State&
     return m.tet_materials;
 }
 
-std::string err(const std::string& spec, const std::string& msg) { return "--wrt '" + spec + "': " + msg; }
+std::string err(const std::string& context, const std::string& spec, const std::string& msg) {
+    return context + " '" + spec + "': " + msg;
+}
 
 }  // namespace
 
@@ -82,7 +84,7 @@ std::vector<std::string> gradient_param_names() {
     return out;
 }
 
-GradientParam resolve_gradient_param(const std::string& spec, const Model& model, const State& initial) {
+ParamAddress parse_param_address(const std::string& spec, const std::string& context) {
     // NAME ('[' INDEX ']')? ('.' x|y|z)?  -- scene keys hold a '.', so the component is split off
     // only when what precedes it is not a name by itself.
     std::string name = spec, comp;
@@ -91,16 +93,17 @@ GradientParam resolve_gradient_param(const std::string& spec, const Model& model
     if (open != std::string::npos) {
         name = spec.substr(0, open);
         size_t close = spec.find(']', open);
-        if (close == std::string::npos) throw GradientParamError(err(spec, "expected ']' after the index"));
+        if (close == std::string::npos) throw GradientParamError(err(context, spec, "expected ']' after the index"));
         std::string digits = spec.substr(open + 1, close - open - 1);
         if (digits.empty() || digits.size() > 12 ||
             !std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit((unsigned char)c); }))
-            throw GradientParamError(err(spec, "the index must be an integer >= 0, got '" + digits + "'"));
+            throw GradientParamError(err(context, spec, "the index must be an integer >= 0, got '" + digits + "'"));
         index = std::stoll(digits);
         std::string rest = spec.substr(close + 1);
         if (!rest.empty()) {
             if (rest[0] != '.' || rest.size() < 2)
-                throw GradientParamError(err(spec, "unexpected '" + rest + "' after the index (a component is .x, .y or .z)"));
+                throw GradientParamError(
+                    err(context, spec, "unexpected '" + rest + "' after the index (a component is .x, .y or .z)"));
             comp = rest.substr(1);
         }
     } else {
@@ -118,48 +121,72 @@ GradientParam resolve_gradient_param(const std::string& spec, const Model& model
     if (!entry) {
         std::string near = support::closest_name(spec, gradient_param_names());
         if (near.empty()) near = support::closest_name(name, gradient_param_names());
-        throw GradientParamError(err(spec, "unknown parameter '" + name + "'" +
-                                               (near.empty() ? "" : " (did you mean '" + near + "'?)") +
-                                               "; parameters are Model arrays, initial-State arrays (particle_q, particle_qd) or "
-                                               "scene keys such as spring.ke and cloth.tri_ke"));
+        throw GradientParamError(err(context, spec,
+                                     "unknown parameter '" + name + "'" +
+                                         (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                                         "; parameters are Model arrays, initial-State arrays (particle_q, particle_qd) or "
+                                         "scene keys such as spring.ke and cloth.tri_ke"));
     }
-    GradientParam p;
-    p.spec = spec;
-    p.array_name = entry->array;
-    p.array = array_named(p.array_name, model, initial);
-    if (!p.array.valid() || p.array.size() == 0 || p.array.shape(0) == 0)
-        throw GradientParamError(err(spec, "'" + p.array_name + "' is empty in this scene (nothing of that kind was built)"));
-    if (!p.array.requires_grad())
-        throw GradientParamError(err(spec, "'" + p.array_name + "' has no gradient array (build the model with requires_grad)"));
-    const int64_t rows = p.array.shape(0);
-    const int64_t per_row = int64_t(p.array.nbytes() / sizeof(float)) / rows;
-    const bool vec3 = p.array.dtype() == vec3_type();
+    ParamAddress a;
+    a.spec = spec;
+    a.name = name;
+    a.array_name = entry->array;
+    a.index = index;
+    a.component = comp;
+    a.column = entry->column;
+    return a;
+}
+
+std::vector<int64_t> param_scalars(const ParamAddress& a, int64_t rows, int64_t per_row, bool vec3,
+                                   std::vector<std::string>* labels, const std::string& context) {
     int comp_index = -1;
-    if (!comp.empty()) {
+    if (!a.component.empty()) {
         if (!vec3)
             throw GradientParamError(
-                err(spec, "'." + comp + "' applies to vec3 arrays (particle_q, particle_qd); '" + name + "' is not one"));
-        if (comp != "x" && comp != "y" && comp != "z")
-            throw GradientParamError(err(spec, "unknown component '" + comp + "': use .x, .y or .z"));
-        comp_index = comp[0] - 'x';
+                err(context, a.spec,
+                    "'." + a.component + "' applies to vec3 arrays (particle_q, particle_qd); '" + a.name + "' is not one"));
+        if (a.component != "x" && a.component != "y" && a.component != "z")
+            throw GradientParamError(err(context, a.spec, "unknown component '" + a.component + "': use .x, .y or .z"));
+        comp_index = a.component[0] - 'x';
     }
-    if (index >= rows)
-        throw GradientParamError(err(spec, "index " + std::to_string(index) + " is out of range ('" + name + "' has " +
-                                               std::to_string(rows) + " entries)"));
-    const int64_t first = index >= 0 ? index : 0, last = index >= 0 ? index + 1 : rows;
+    if (a.index >= rows)
+        throw GradientParamError(err(
+            context, a.spec,
+            "index " + std::to_string(a.index) + " is out of range ('" + a.name + "' has " + std::to_string(rows) + " entries)"));
+    std::vector<int64_t> scalars;
+    const int64_t first = a.index >= 0 ? a.index : 0, last = a.index >= 0 ? a.index + 1 : rows;
     for (int64_t r = first; r < last; ++r) {
         for (int64_t k = 0; k < per_row; ++k) {
-            if (entry->column >= 0 && k != entry->column) continue;
+            if (a.column >= 0 && k != a.column) continue;
             if (comp_index >= 0 && k != comp_index) continue;
-            p.scalars.push_back(r * per_row + k);
-            std::string label = name + "[" + std::to_string(r) + "]";
+            scalars.push_back(r * per_row + k);
+            if (!labels) continue;
+            std::string label = a.name + "[" + std::to_string(r) + "]";
             if (vec3)
                 label += std::string(".") + char('x' + k);
-            else if (per_row > 1 && entry->column < 0)
-                label = name + "[" + std::to_string(r) + ", " + std::to_string(k) + "]";
-            p.labels.push_back(label);
+            else if (per_row > 1 && a.column < 0)
+                label = a.name + "[" + std::to_string(r) + ", " + std::to_string(k) + "]";
+            labels->push_back(label);
         }
     }
+    return scalars;
+}
+
+GradientParam resolve_gradient_param(const std::string& spec, const Model& model, const State& initial) {
+    const ParamAddress a = parse_param_address(spec);
+    GradientParam p;
+    p.spec = spec;
+    p.array_name = a.array_name;
+    p.array = array_named(p.array_name, model, initial);
+    if (!p.array.valid() || p.array.size() == 0 || p.array.shape(0) == 0)
+        throw GradientParamError(
+            err("--wrt", spec, "'" + p.array_name + "' is empty in this scene (nothing of that kind was built)"));
+    if (!p.array.requires_grad())
+        throw GradientParamError(
+            err("--wrt", spec, "'" + p.array_name + "' has no gradient array (build the model with requires_grad)"));
+    const int64_t rows = p.array.shape(0);
+    const int64_t per_row = int64_t(p.array.nbytes() / sizeof(float)) / rows;
+    p.scalars = param_scalars(a, rows, per_row, p.array.dtype() == vec3_type(), &p.labels);
     return p;
 }
 

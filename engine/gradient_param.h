@@ -42,4 +42,23 @@ GradientParam resolve_gradient_param(const std::string& spec, const Model& model
 // Every name resolve_gradient_param accepts without an index: array names, then scene keys.
 std::vector<std::string> gradient_param_names();
 
+// The addressing itself, for other users of the same names (a scene's [worlds.vary],
+// engine/scene_worlds.cpp): `spec` parsed as NAME[INDEX].COMPONENT against the table above.
+// Errors are GradientParamErrors that start "CONTEXT 'SPEC': " (context "--wrt" for the gradient
+// check).
+struct ParamAddress {
+    std::string spec;        // as written
+    std::string name;        // "cloth.tri_ke", "particle_qd"
+    std::string array_name;  // the Model / State array it lives in: "tri_materials"
+    int64_t index = -1;      // the element (row), -1 = every element
+    std::string component;   // "x", "y", "z" as written after the index or name; "" = none
+    int column = -1;         // the scalar within each row a scene key picks, -1 = every scalar
+};
+ParamAddress parse_param_address(const std::string& spec, const std::string& context = "--wrt");
+// The flat float32 scalar indices `a` picks in an array of `rows` rows of `per_row` scalars
+// (`vec3`: rows of three, the only ones a component applies to), with a label for each (when
+// `labels` is given). Errors: a component on a non-vec3 array, an index out of range.
+std::vector<int64_t> param_scalars(const ParamAddress& a, int64_t rows, int64_t per_row, bool vec3,
+                                   std::vector<std::string>* labels = nullptr, const std::string& context = "--wrt");
+
 }  // namespace weft::engine

@@ -235,8 +235,9 @@ public:
     // model-wide settings (gravity, ground, contact parameters) stay. With `separate_world`, the
     // copy becomes a world of its own (world ids 0, 1, ...): body shapes of two worlds never touch
     // (elements added directly, world -1, touch every world). Returns the copy's world id, or -1.
-    // Throws BuildError where a separation is not simulated yet (finalize: particle contact or
-    // static shapes shared by particles of several worlds; here: MPM particles, smoke grids).
+    // Throws BuildError where a separation is not simulated yet (finalize: particle contact between
+    // world -1 particles and the worlds'; here: MPM particles, smoke grids). N copies at once:
+    // replicate_worlds (engine/replicate_worlds.h).
     int add_builder(const ModelBuilder& other, const Xform& xform = {}, bool separate_world = true);
     int num_worlds = 0;                                        // worlds made by add_builder(separate_world)
     int num_envs = 0;                                          // Warp's count of add_builder copies (update_num_env_count)

@@ -18,6 +18,7 @@ void build_particle_grid(const Model& model, const Array& x, Array& bucket_count
     bucket_count.zero();
     runtime::launch(build, {model.particle_count},
                     {{"x", a(x)},
+                     {"particle_world", a(model.particle_world)},
                      {"inv_cell_size", f(1.0 / model.particle_grid_cell)},
                      {"nbucket", i(model.particle_grid_buckets)},
                      {"capacity", i(model.particle_grid_capacity)},

@@ -398,7 +398,7 @@ void read_scene(TableReader& root, Scene& s) {
 
 }  // namespace
 
-Scene parse_scene(const std::string& text, const std::string& path, double memory_limit) {
+Scene parse_scene(const std::string& text, const std::string& path, double memory_limit, WorldRange range) {
     Scene s;
     s.path = path;
     s.memory_limit = memory_limit;
@@ -415,6 +415,7 @@ Scene parse_scene(const std::string& text, const std::string& path, double memor
     const TableReader& root_reader = r;
     try {
         read_scene(r, s);
+        read_worlds(r, s, range);
     } catch (const BuildError& e) { throw SceneError(path + ": " + e.what()); }
     r.finish();
     const bool smoke = s.builder.smoke.resolution != std::array<int, 3>{0, 0, 0};  // a [smoke] grid (engine/scene_smoke.cpp)
@@ -440,7 +441,7 @@ Scene parse_scene(const std::string& text, const std::string& path, double memor
     return s;
 }
 
-Scene load_scene(const std::string& path) {
+Scene load_scene(const std::string& path, WorldRange range) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw SceneError(path + ": is a directory; give a scene file (.toml), e.g. " + path +
@@ -451,7 +452,7 @@ Scene load_scene(const std::string& path) {
     if (!in) throw SceneError(path + ": cannot open the scene file");
     std::stringstream ss;
     ss << in.rdbuf();
-    return parse_scene(ss.str(), path);
+    return parse_scene(ss.str(), path, 0.0, range);
 }
 
 }  // namespace weft::engine
@@ -460,13 +461,13 @@ Scene load_scene(const std::string& path) {
 
 namespace weft::engine {
 
-Scene parse_scene(const std::string&, const std::string& path, double) {
+Scene parse_scene(const std::string&, const std::string& path, double, WorldRange) {
     throw SceneError(path +
                      ": this build of Weft cannot read scene files: toml++ was not found when it was built "
                      "(Debian: apt-get install libtomlplusplus-dev, then rebuild)");
 }
 
-Scene load_scene(const std::string& path) { return parse_scene("", path); }
+Scene load_scene(const std::string& path, WorldRange range) { return parse_scene("", path); }
 
 }  // namespace weft::engine
 #endif

@@ -53,6 +53,24 @@ struct StabilityEstimate {
 };
 inline constexpr double kStabilityLimit = kExplicitLimit;  // engine/stability.h: one rule
 
+// [worlds] (docs/scene-format.md, "Batched worlds in scenes"): the scene's model replicated as
+// `count` separate worlds in one set of arrays (ModelBuilder::replicate), each world with its own
+// values of the parameters [worlds.vary] names.
+inline constexpr int kMaxWorlds = 1 << 24;
+struct SceneWorlds {
+    int count = 0;                  // worlds of the scene; 0 = no [worlds] table (one model, no world folders)
+    int first = 0;                  // the first world this process built (parse_scene's WorldRange)
+    int built = 0;                  // worlds built: first .. first + built - 1, as worlds 0 .. built - 1 of the builder
+    Vec3 spacing = Vec3::Zero();    // m: world w is moved by w * spacing
+    int particles = 0, bodies = 0;  // one world's share: world k's particles are k * particles .. (k + 1) * particles - 1
+};
+
+// Which worlds a process builds: the part-th of `parts` contiguous blocks, worlds
+// [count * part / parts, count * (part + 1) / parts) (an MPI rank's share; docs/scale-out.md).
+struct WorldRange {
+    int part = 0, parts = 1;
+};
+
 struct Scene {
     std::string path;
     std::string name;  // [scene] name, else the file's stem
@@ -72,6 +90,7 @@ struct Scene {
     // Bytes the loader lets the scene's particles and elements take (parse_scene's memory_limit);
     // 0 = this machine's physical memory.
     double memory_limit = 0.0;
+    SceneWorlds worlds;
 
     // "FILE:LINE:COL: warning: ..." for each estimate at or past kStabilityLimit (at most 5, then a
     // count), then the import warnings.
@@ -79,12 +98,14 @@ struct Scene {
     float dt() const { return 1.0f / (fps * float(substeps)); }
 };
 
-Scene load_scene(const std::string& path);
+Scene load_scene(const std::string& path, WorldRange range = {});
 // Parses `text` as if read from `path` (errors name `path`). A block whose particles and elements
 // would take the scene past `memory_limit` bytes on the host and device (an estimate from their
 // counts, made before anything is allocated) is an error at its key, "... too large for memory";
 // 0 = this machine's physical memory. The scene fuzzer (fuzz/scene_fuzz.cpp) passes a few MiB, so
-// that it exercises that check instead of building millions of particles.
-Scene parse_scene(const std::string& text, const std::string& path, double memory_limit = 0.0);
+// that it exercises that check instead of building millions of particles. A scene with [worlds]
+// builds the worlds of `range` only (all of them by default); a range with more parts than the
+// scene has worlds is an error at 'count'.
+Scene parse_scene(const std::string& text, const std::string& path, double memory_limit = 0.0, WorldRange range = {});
 
 }  // namespace weft::engine

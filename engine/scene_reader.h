@@ -240,6 +240,10 @@ void for_each_entry(TableReader& root, const std::string& name, F&& f) {
 // inline `vertices` ([[x, y, z], ...]) and `indices` (3 per triangle, from 0).
 Mesh read_mesh(TableReader& r);
 
+// [worlds] and [worlds.vary] (engine/scene_worlds.cpp): replaces s.builder, once every other
+// block is read, by the worlds of `range`.
+void read_worlds(TableReader& root, Scene& s, WorldRange range);
+
 // The families' block readers (engine/scene_blocks.def).
 #define WEFT_SCENE_BLOCKS(reader) void reader(TableReader& root, Scene& s);
 #include "engine/scene_blocks.def"

@@ -106,6 +106,10 @@ void XPBDIntegrator::simulate(const Model& m, const State& in, State& out, float
                                          {"ground_plane", v4(m.ground_plane)},
                                          {"soft_mu", f(m.soft_contact_mu)}};
         add_shape_args(contacts_args, m);
+        contacts_args.add("particle_world", a(m.particle_world))
+            .add("world_shape_start", a(m.world_shape_start))
+            .add("world_shape_list", a(m.world_shape_list))
+            .add("num_worlds", i(m.num_worlds));
         add_grid_args(contacts_args, m, grid_count, grid_particles);
         contacts_args.add("particle_mu", f(m.particle_mu));
         contacts_args.add("deltas", a(deltas));

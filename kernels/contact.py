@@ -79,6 +79,7 @@ def particle_contacts(
     v: wp.array(dtype=wp.vec3),
     particle_radius: wp.array(dtype=float),
     particle_flags: wp.array(dtype=wp.uint32),
+    particle_world: wp.array(dtype=int),
     inv_cell_size: float,
     nbucket: int,
     capacity: int,
@@ -89,18 +90,20 @@ def particle_contacts(
     kf: float,
     mu: float,
 ) -> wp.vec3:
+    # The particles of i's own world only: particles of two worlds never touch (worlds.py).
     f = wp.vec3(0.0)
+    wi = particle_world[i]
     ci = grid.grid_cell(xi, inv_cell_size)
     for dz in range(-1, 2):
         for dy in range(-1, 2):
             for dx in range(-1, 2):
                 c = wp.vec3i(ci[0] + dx, ci[1] + dy, ci[2] + dz)
-                b = grid.grid_bucket(c, nbucket)
+                b = grid.grid_bucket(c, wi, nbucket)
                 n = wp.min(bucket_count[b], capacity)
                 for s in range(n):
                     j = bucket_particles[b * capacity + s]
                     xj = x[j]
-                    if grid.grid_cell_neighbor(i, j, xj, c, inv_cell_size) and (particle_flags[j] & sc.PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+                    if grid.grid_cell_neighbor(i, j, xj, c, inv_cell_size, wi, particle_world[j]) and (particle_flags[j] & sc.PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
                         d_vec = xi - xj
                         d = wp.length(d_vec)
                         err = d - ri - particle_radius[j]
@@ -175,7 +178,7 @@ def eval_particle_terms(
                                    world_shape_list, num_worlds, body_q, body_qd, body_com, soft_ke, soft_kd, soft_kf,
                                    soft_mu)
         if particle_grid != 0:
-            f = f + particle_contacts(i, xi, vi, ri, x, v, particle_radius, particle_flags, inv_cell_size, nbucket,
+            f = f + particle_contacts(i, xi, vi, ri, x, v, particle_radius, particle_flags, particle_world, inv_cell_size, nbucket,
                                       capacity, bucket_count, bucket_particles, particle_ke, particle_kd, particle_kf,
                                       particle_mu)
     force_terms[i] = f

@@ -16,23 +16,30 @@ def grid_cell(p: wp.vec3, inv_cell_size: float) -> wp.vec3i:
 
 
 @wp.func
-def grid_bucket(c: wp.vec3i, nbucket: int) -> int:
+def grid_bucket(c: wp.vec3i, w: int, nbucket: int) -> int:
+    """The bucket of cell c of world w (worlds.py). World -1 (a model without worlds) hashes the cell
+    alone; world w >= 0 mixes its number in, so that the cells of worlds that overlap in space (a
+    scene's worlds all at one place) spread over the buckets instead of crowding into one."""
     h = (wp.uint32(c[0]) * wp.uint32(73856093)) ^ (wp.uint32(c[1]) * wp.uint32(19349663)) ^ (wp.uint32(c[2]) * wp.uint32(83492791))
+    if w >= 0:
+        h = h ^ (wp.uint32(w + 1) * wp.uint32(2654435761))
     return int(h % wp.uint32(nbucket))
 
 
 @wp.func
-def grid_cell_neighbor(i: int, j: int, xj: wp.vec3, c: wp.vec3i, inv_cell_size: float) -> bool:
-    """Whether particle j (at xj), found in the bucket of cell c, is another particle than i and
-    lies in cell c itself: another cell may share the bucket, and j counts only in its own cell.
-    The neighbour test of both contact solvers (contact.py, xpbd.py)."""
+def grid_cell_neighbor(i: int, j: int, xj: wp.vec3, c: wp.vec3i, inv_cell_size: float, wi: int, wj: int) -> bool:
+    """Whether particle j (at xj, of world wj), found in the bucket of cell c, is another particle
+    than i (of world wi) that lies in cell c itself and in i's world: another cell, or another
+    world's cell, may share the bucket, and j counts only in its own. The neighbour test of both
+    contact solvers (contact.py, xpbd.py)."""
     cj = grid_cell(xj, inv_cell_size)
-    return j != i and cj[0] == c[0] and cj[1] == c[1] and cj[2] == c[2]
+    return j != i and wj == wi and cj[0] == c[0] and cj[1] == c[1] and cj[2] == c[2]
 
 
 @wp.kernel(enable_backward=False)
 def build_grid(
     x: wp.array(dtype=wp.vec3),
+    particle_world: wp.array(dtype=int),
     inv_cell_size: float,
     nbucket: int,
     capacity: int,
@@ -40,7 +47,7 @@ def build_grid(
     bucket_particles: wp.array(dtype=int),
 ):
     i = wp.tid()
-    b = grid_bucket(grid_cell(x[i], inv_cell_size), nbucket)
+    b = grid_bucket(grid_cell(x[i], inv_cell_size), particle_world[i], nbucket)
     slot = wp.atomic_add(bucket_count, b, 1)
     if slot < capacity:
         bucket_particles[b * capacity + slot] = i

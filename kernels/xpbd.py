@@ -17,6 +17,7 @@ contacts with the ground, static shapes and other particles, with position-level
 import weft as wp
 import geometry as geo
 import hash_grid as grid
+import worlds
 import bending
 
 PARTICLE_FLAG_ACTIVE = wp.constant(wp.uint32(1))
@@ -278,6 +279,10 @@ def solve_particle_contacts_xpbd(
     shape_sdf_dims: wp.array2d(dtype=int),
     shape_sdf_origin: wp.array(dtype=wp.vec3),
     shape_sdf_cell: wp.array(dtype=float),
+    particle_world: wp.array(dtype=int),
+    world_shape_start: wp.array(dtype=int),
+    world_shape_list: wp.array(dtype=int),
+    num_worlds: int,
     particle_grid: int,
     inv_cell_size: float,
     nbucket: int,
@@ -298,23 +303,27 @@ def solve_particle_contacts_xpbd(
             n, c = geo.ground_contact(ground_plane, xi, ri)
             if c < 0.0:
                 d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
-        for s in range(shape_count):
+        # The static shapes of the particle's world and the shared ones (worlds.py).
+        pw = particle_world[i]
+        for k in range(worlds.candidate_count(pw, shape_count, world_shape_start, num_worlds)):
+            s = worlds.candidate(k, pw, world_shape_start, world_shape_list, num_worlds)
             n, c = geo.shape_contact(s, xi, ri, shape_body, shape_transform, shape_geo_type, shape_geo_scale, shape_geo_thickness,
                                      shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
             if c < 0.0:
                 d = d - n * c + friction_delta(dxi, n, -c, soft_mu)
         if particle_grid != 0:
+            # Neighbours of the particle's own world only (hash_grid.py).
             ci = grid.grid_cell(xi, inv_cell_size)
             for dz in range(-1, 2):
                 for dy in range(-1, 2):
                     for dx in range(-1, 2):
                         cc = wp.vec3i(ci[0] + dx, ci[1] + dy, ci[2] + dz)
-                        b = grid.grid_bucket(cc, nbucket)
+                        b = grid.grid_bucket(cc, pw, nbucket)
                         nb = wp.min(bucket_count[b], capacity)
                         for s in range(nb):
                             j = bucket_particles[b * capacity + s]
                             xj = x[j]
-                            if grid.grid_cell_neighbor(i, j, xj, cc, inv_cell_size) and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
+                            if grid.grid_cell_neighbor(i, j, xj, cc, inv_cell_size, pw, particle_world[j]) and (particle_flags[j] & PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
                                 dv = xi - xj
                                 dist = wp.length(dv)
                                 err = dist - ri - particle_radius[j]

@@ -22,7 +22,7 @@ PACKAGES=(
   ffmpeg                                       # --video out.mp4 (weft view --headless, weft run --render), ffprobe in tests
   libopenvdb-dev libboost-iostreams-dev        # smoke grids as .vdb files (formats = ["vdb"]); CMake's FindOpenVDB needs Boost
   clang-format-14                              # scripts/format, and the format check among the tests
-  python3-mpi4py openmpi-bin                   # wp.distributed (python/weft/distributed.py) and its mpirun tests
+  python3-mpi4py libopenmpi-dev openmpi-bin    # wp.distributed (python/weft/distributed.py), `mpirun weft run` (docs/scale-out.md) and their mpirun tests
 )
 
 missing=()

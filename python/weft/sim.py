@@ -462,8 +462,8 @@ class ModelBuilder(_VoxelBuilder):
         """Appends a copy of `builder` moved by `xform` (Warp's add_builder): its particles,
         elements, shapes, bodies and joints with their indices offset. `separate_collision_group`
         makes the copy a world of its own whose body shapes never touch another world's
-        (finalize refuses what is not separated yet: particle-particle contact between worlds,
-        particles meeting another world's static shapes); `update_num_env_count` counts it in
+        (finalize refuses particle-particle contact between shared particles and the worlds');
+        `update_num_env_count` counts it in
         num_envs. Returns nothing, as Warp's."""
         c = "add_builder"
         if not isinstance(builder, ModelBuilder):

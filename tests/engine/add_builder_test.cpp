@@ -1,11 +1,13 @@
 // ModelBuilder::add_builder (engine/add_builder.cpp): copies of a model side by side. Indices are
 // offset and positions moved (against an Eigen transform), articulations stay separate, copies in
 // separate worlds pass through each other while copies in one world collide, N jointed copies in one
-// model follow the single model's trajectory moved by their offsets, and what worlds cannot
-// separate yet is refused by name.
+// model follow the single model's trajectory moved by their offsets, particles meet only their
+// own world's static shapes, and what worlds cannot separate yet is refused by name.
 #include <Eigen/Geometry>
 #include <cmath>
+#include <cstring>
 
+#include "engine/integrator_registry.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace {
@@ -125,6 +127,34 @@ TEST(AddBuilder, BatchedWorldsFollowTheSingleModel) {
     }
 }
 
+// Two worlds at one place, each with a particle above its own static sphere at a different x: a
+// particle lands on its world's sphere only, bit for bit as that world alone (semi-implicit and
+// XPBD), and falls past the other world's sphere.
+TEST(AddBuilder, ParticlesMeetTheStaticShapesOfTheirOwnWorldOnly) {
+    auto world = [](float sphere_x) {
+        ModelBuilder b;
+        b.ground = false;
+        b.add_particle(Vec3(0, 1, 0), Vec3::Zero(), 1.0f, 0.05f);
+        b.add_shape_sphere(-1, Vec3(sphere_x, 0.5f, 0), Quat::Identity(), 0.3f);
+        return b;
+    };
+    ModelBuilder on = world(0.0f), off = world(5.0f);
+    ModelBuilder both;
+    both.ground = false;
+    both.add_builder(off);
+    both.add_builder(on);
+    for (const char* solver : {"semi_implicit", "xpbd"}) {
+        Model m_on = on.finalize("cpu"), m_both = both.finalize("cpu");
+        auto i_on = create_integrator(solver, {}), i_both = create_integrator(solver, {});
+        State s_on = rollout(m_on, *i_on, 600, 1e-3f), s_both = rollout(m_both, *i_both, 600, 1e-3f);
+        auto q_on = host_vec3(s_on.particle_q), q_both = host_vec3(s_both.particle_q);
+        EXPECT_GT(q_on[0][1], 0.5f) << solver << ": rests on its sphere";
+        EXPECT_EQ(std::memcmp(q_both[1].data(), q_on[0].data(), sizeof(float) * 3), 0)
+            << solver << ": world 1 differs from itself alone";
+        EXPECT_LT(q_both[0][1], 0.0f) << solver << ": world 0's particle fell past world 1's sphere";
+    }
+}
+
 TEST(AddBuilder, WhatWorldsDoNotSeparateYetIsRefused) {
     ModelBuilder one;
     one.add_particle(Vec3(0, 1, 0), Vec3::Zero(), 1.0f);
@@ -132,18 +162,12 @@ TEST(AddBuilder, WhatWorldsDoNotSeparateYetIsRefused) {
     contact.particle_contact = true;
     contact.add_builder(one);
     contact.add_builder(one);
+    EXPECT_NO_THROW(contact.finalize("cpu")) << "particle contact of two worlds stays inside each";
+    contact.add_particle(Vec3(0, 2, 0), Vec3::Zero(), 1.0f);  // world -1: would need every world's buckets
     EXPECT_EQ(message_of([&] { contact.finalize("cpu"); }),
-              "finalize: particles of 2 worlds with particle-particle contact on: that contact does not separate worlds "
-              "yet (turn particle_contact off, or add the copies with separate_world false)");
-    ModelBuilder with_shape = one;
-    with_shape.add_shape_sphere(-1, Vec3::Zero(), Quat::Identity(), 0.5f);
-    ModelBuilder shapes;
-    shapes.particle_contact = false;
-    shapes.add_builder(with_shape);
-    shapes.add_builder(with_shape);
-    EXPECT_EQ(message_of([&] { shapes.finalize("cpu"); }),
-              "finalize: static shape 0 belongs to world 0 but particles of world 1 would collide with it (particle-shape "
-              "contact does not separate worlds yet; add shared static shapes to the builder itself, world -1)");
+              "finalize: particle-particle contact between 1 particles of no world (added to the builder directly) and 2 "
+              "particles of its worlds: that contact separates worlds and cannot also span them (turn particle_contact "
+              "off, or add the shared particles as a world of their own)");
 }
 
 }  // namespace
