@@ -376,7 +376,8 @@ int run_scene(const Args& args, const MpiJob& job) {
             write_topology(slot, radius, mass, t);
             slots.push_back(std::move(slot));
         }
-        for (const OutputSlot& slot : slots) write_frame(slot, 0, 0.0, scene.output, q, qd, body_q, body_qd, model.smoke, smoke_grids(model, a));
+        for (const OutputSlot& slot : slots)
+            write_frame(slot, 0, 0.0, scene.output, q, qd, body_q, body_qd, model.smoke, smoke_grids(model, a));
     }
     // Particle i of the model as "particle P of world W" ("" without worlds).
     auto world_of_particle = [&](int64_t i) {

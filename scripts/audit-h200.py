@@ -38,7 +38,8 @@ import zipfile
 
 DTYPES = {  # kernel-language dtype -> (npy descr, components)
     "float": ("<f4", 1), "wp.float32": ("<f4", 1), "wp.float64": ("<f8", 1), "int": ("<i4", 1),
-    "wp.int32": ("<i4", 1), "wp.vec3": ("<f4", 3), "wp.vec4": ("<f4", 4), "wp.vec4d": ("<f8", 4),
+    "wp.int32": ("<i4", 1), "wp.uint32": ("<u4", 1), "wp.int64": ("<i8", 1), "wp.vec3": ("<f4", 3), "wp.vec4": ("<f4", 4),
+    "wp.vec4d": ("<f8", 4),
 }
 
 
@@ -48,7 +49,7 @@ def npy_bytes(descr, shape, values):
     header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, dims)
     pad = 64 - (10 + len(header) + 1) % 64
     header = header + " " * pad + "\n"
-    fmt = {"<f4": "f", "<f8": "d", "<i4": "i"}[descr]
+    fmt = {"<f4": "f", "<f8": "d", "<i4": "i", "<u4": "I", "<i8": "q"}[descr]
     return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + struct.pack("<%d%s" % (len(values), fmt), *values)
 
 
@@ -57,7 +58,7 @@ def fill(descr, count, components):
     out = []
     for i in range(count):
         for c in range(components):
-            if descr == "<i4":
+            if descr in ("<i4", "<u4", "<i8"):
                 out.append((i + c) % 7)
             else:
                 out.append(0.5 * ((i + c) % 17) - 2.0)

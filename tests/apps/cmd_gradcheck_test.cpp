@@ -57,6 +57,8 @@ const std::map<std::string, std::string> kSceneCases = {
     {"granular_pile", "--loss 'com(particle_q).y' --wrt particle_qd,particle_radius --samples 3 --steps 16"},
     {"soft_body_drop", "--loss 'sum(particle_q.x * particle_q.y)' --wrt soft_body.k_mu,particle_qd --samples 3 --steps 32"},
     {"spring_chain", "--loss 'mean(particle_q.y)' --wrt spring.ke,particle_qd[3] --steps 64"},
+    // 16 worlds, each with its own tri_ke (gradcheck sees the batched model's arrays)
+    {"worlds_sweep", "--loss 'sum(particle_q.x * particle_q.z)' --wrt cloth.tri_ke,particle_qd --samples 3 --steps 16"},
 };
 
 class ShippedScene : public ::testing::TestWithParam<std::string> {};
