@@ -24,47 +24,19 @@
 
 #include "tests/apps/weft_cli.h"
 #include "viewer/image.h"
+#include "tests/viewer/video_test_util.h"
 #include "viewer/video_writer.h"
 
 namespace {
 
+using weft::test::capture;
+using weft::test::probe;
 using weft::test::run_weft;
 namespace fs = std::filesystem;
 
+fs::path fresh_dir(const std::string& name) { return weft::test::fresh_artifact_dir("video_output", name); }
+
 const std::string kScenes = std::string(WEFT_SOURCE_DIR) + "/scenes/";
-
-fs::path fresh_dir(const std::string& name) {
-    fs::path d = fs::path(WEFT_BINARY_DIR) / "test-artifacts" / "video_output" / name;
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
-#define REQUIRE_FFMPEG()                                                                          \
-    if (weft::viewer::find_ffmpeg().empty() || system("command -v ffprobe >/dev/null 2>&1") != 0) \
-    GTEST_SKIP() << "ffmpeg / ffprobe are not installed (scripts/setup.sh installs ffmpeg)"
-
-std::string capture(const std::string& cmd) {
-    std::string out;
-    FILE* p = popen(cmd.c_str(), "r");
-    char buf[65536];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    pclose(p);
-    return out;
-}
-
-std::map<std::string, std::string> probe(const fs::path& file) {
-    std::string out = capture(
-        "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
-        "stream=width,height,nb_read_frames,r_frame_rate:format=duration -of default=noprint_wrappers=1 '" +
-        file.string() + "'");
-    std::map<std::string, std::string> kv;
-    std::istringstream in(out);
-    std::string line;
-    while (std::getline(in, line))
-        if (auto eq = line.find('='); eq != std::string::npos) kv[line.substr(0, eq)] = line.substr(eq + 1);
-    return kv;
-}
 
 std::vector<std::string> entries(const fs::path& dir) {
     std::vector<std::string> names;

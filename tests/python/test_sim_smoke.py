@@ -184,6 +184,8 @@ def test_builder_messages():
         b.set_smoke_grid((4, 4, 1), 0.1, advection="upwind")
     with pytest.raises(wp.sim.BuildError, match=r"set_smoke_grid: resolution must be 3 integers, got \(4, 4\)"):
         b.set_smoke_grid((4, 4), 0.1)
+    with pytest.raises(wp.sim.BuildError, match=r"set_smoke_grid: iterations must be an integer, got 2.5"):
+        b.set_smoke_grid((4, 4, 1), 0.1, iterations=2.5)
     with pytest.raises(wp.sim.BuildError, match=r"set_smoke_grid: cell_size must be a finite number, got nan"):
         b.set_smoke_grid((4, 4, 1), float("nan"))
     b.set_smoke_grid((4, 5, 1), 0.1)

@@ -18,6 +18,7 @@
 #include <map>
 #include <string>
 
+#include "tests/viewer/video_test_util.h"
 #include "viewer/video_writer.h"
 
 namespace {
@@ -26,44 +27,10 @@ using weft::viewer::Image;
 using weft::viewer::VideoError;
 using weft::viewer::VideoWriter;
 namespace fs = std::filesystem;
+using weft::test::capture;
+using weft::test::probe;
 
-fs::path fresh_dir(const std::string& name) {
-    fs::path d = fs::path(WEFT_BINARY_DIR) / "test-artifacts" / "video_writer" / name;
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
-#define REQUIRE_FFMPEG()                                                                          \
-    if (weft::viewer::find_ffmpeg().empty() || system("command -v ffprobe >/dev/null 2>&1") != 0) \
-    GTEST_SKIP() << "ffmpeg / ffprobe are not installed (scripts/setup.sh installs ffmpeg)"
-
-std::string capture(const std::string& cmd) {
-    std::string out;
-    FILE* p = popen(cmd.c_str(), "r");
-    char buf[65536];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    pclose(p);
-    return out;
-}
-
-// ffprobe's key=value lines for the first video stream (frames counted by decoding).
-std::map<std::string, std::string> probe(const fs::path& file) {
-    std::string out = capture(
-        "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
-        "stream=codec_name,width,height,pix_fmt,nb_read_frames,r_frame_rate:format=duration "
-        "-of default=noprint_wrappers=1 '" +
-        file.string() + "'");
-    std::map<std::string, std::string> kv;
-    size_t pos = 0;
-    while (pos < out.size()) {
-        size_t nl = out.find('\n', pos), eq = out.find('=', pos);
-        if (nl == std::string::npos) nl = out.size();
-        if (eq < nl) kv[out.substr(pos, eq - pos)] = out.substr(eq + 1, nl - eq - 1);
-        pos = nl + 1;
-    }
-    return kv;
-}
+fs::path fresh_dir(const std::string& name) { return weft::test::fresh_artifact_dir("video_writer", name); }
 
 // Frame k: a grey background, a red square at x = 16 + 12 k and a blue one that stays put.
 Image frame(int k, int w, int h) {

@@ -19,15 +19,7 @@ compiler::Type i32() { return compiler::int32_type(); }
 compiler::Type vec3f() { return compiler::vector_type(3, ScalarKind::Float32); }
 
 // Each test runs on every device: cpu, the simulator, and a CUDA GPU where one is present.
-class KernelLanguage : public ::testing::TestWithParam<std::string> {
-protected:
-    void SetUp() override {
-        device_ = runtime::parse_device(GetParam());
-        if (!runtime::device_available(device_)) GTEST_SKIP() << "device " << GetParam() << " is not available here";
-    }
-    const runtime::Device& dev() const { return device_; }
-    runtime::Device device_;
-};
+class KernelLanguage : public PerDevice {};
 
 TEST_P(KernelLanguage, IfElifElseAndTernary) {
     auto m = module_of(R"(
@@ -484,11 +476,6 @@ def k(seed: int, out: wp.array(dtype=float)):
     EXPECT_NE(a[0], a[1]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, KernelLanguage, ::testing::Values("cpu", "sim:h200", "cuda:0"), [](const auto& info) {
-    std::string n = info.param;
-    for (auto& c : n)
-        if (c == ':') c = '_';
-    return n;
-});
+WEFT_INSTANTIATE_PER_DEVICE(KernelLanguage);
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Helpers for tests that compile a kernel module from a string and run it on a device.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -15,6 +17,26 @@
     if (!weft::runtime::device_available(weft::runtime::Device{})) GTEST_SKIP() << "this build has no CPU JIT"
 
 namespace weft::test {
+
+// A test suite run once per device: instantiate with WEFT_INSTANTIATE_PER_DEVICE(Suite) (cpu, the
+// simulator, and a CUDA GPU where one is present); a device this machine lacks skips, saying so.
+class PerDevice : public ::testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override {
+        device_ = runtime::parse_device(GetParam());
+        if (!runtime::device_available(device_)) GTEST_SKIP() << "device " << GetParam() << " is not available here";
+    }
+    const runtime::Device& dev() const { return device_; }
+    runtime::Device device_;
+};
+
+// "sim:h200" -> "sim_h200": a test name may not hold ':'.
+inline std::string device_test_name(const ::testing::TestParamInfo<std::string>& info) {
+    std::string n = info.param;
+    for (auto& c : n)
+        if (c == ':') c = '_';
+    return n;
+}
 
 // The message of what `f` throws, or "(no error)".
 inline std::string error_of(const std::function<void()>& f) {
@@ -71,3 +93,6 @@ inline void run(const std::shared_ptr<runtime::Module>& m, const std::string& ke
 }
 
 }  // namespace weft::test
+
+#define WEFT_INSTANTIATE_PER_DEVICE(Suite) \
+    INSTANTIATE_TEST_SUITE_P(Devices, Suite, ::testing::Values("cpu", "sim:h200", "cuda:0"), weft::test::device_test_name)

@@ -24,15 +24,7 @@ compiler::Type i32() { return compiler::int32_type(); }
 compiler::Type i64() { return compiler::int64_type(); }
 compiler::Type u32() { return compiler::uint32_type(); }
 
-class WarpCollectives : public ::testing::TestWithParam<std::string> {
-protected:
-    void SetUp() override {
-        device_ = runtime::parse_device(GetParam());
-        if (!runtime::device_available(device_)) GTEST_SKIP() << "device " << GetParam() << " is not available here";
-    }
-    const runtime::Device& dev() const { return device_; }
-    runtime::Device device_;
-};
+class WarpCollectives : public PerDevice {};
 
 // A warp reduction (shfl_down tree) and an inclusive scan (Hillis-Steele with shfl_up), written
 // as CUDA programmers write them.
@@ -245,12 +237,7 @@ def k(x: wp.array(dtype=float), out: wp.array(dtype=float)):
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, WarpCollectives, ::testing::Values("cpu", "sim:h200", "cuda:0"), [](const auto& info) {
-    std::string s = info.param;
-    for (auto& c : s)
-        if (c == ':') c = '_';
-    return s;
-});
+WEFT_INSTANTIATE_PER_DEVICE(WarpCollectives);
 
 // [SECTION] what CUDA leaves undefined: the CPU device says so, naming the kernel and the builtin
 
