@@ -33,6 +33,7 @@
 #include "cases.h"
 #include "gpusim/arch/arch.h"
 #include "gpusim/ptx/parse_ptx.h"
+#include "gpusim/sass/sass_cfg.h"
 #include "gpusim/sass/sass_map.h"
 #include "result_json.h"
 #include "runtime/cuda/ptx.h"
@@ -406,6 +407,22 @@ int main(int argc, char** argv) {
                 std::printf("], \"sass_lines\": [");
                 const std::vector<gpusim::SassInstruction>& words = sass.kernels.at(r.symbol).code;
                 for (size_t i = 0; i < words.size(); ++i) std::printf("%s%d", i ? ", " : "", words[i].ptx_line);
+                // The estimate's blocks and each instruction's opcode and control flow, for reading
+                // its decisions off the machine code: block index, opcode (lo & 0xfff), and the
+                // flow ("" | "bra" | "exit" | "call" | "ret" | "bssy" | "bsync", "?" when
+                // conditional, "->T" the target instruction).
+                const gpusim::SassCfg g = gpusim::build_sass_cfg(words);
+                std::printf("], \"sass_blocks\": [");
+                for (size_t i = 0; i < words.size(); ++i) std::printf("%s%d", i ? ", " : "", g.block_of[i]);
+                std::printf("], \"sass_ops\": [");
+                static const char* kFlow[] = {"", "bra", "exit", "call", "ret", "bssy", "bsync"};
+                for (size_t i = 0; i < words.size(); ++i) {
+                    const gpusim::SassControl& c = g.control[i];
+                    std::printf("%s\"%03llx %s%s", i ? ", " : "", static_cast<unsigned long long>(words[i].lo & 0xfff),
+                                kFlow[static_cast<int>(c.flow)], c.conditional ? "?" : "");
+                    if (c.target >= 0) std::printf("->%lld", static_cast<long long>(c.target));
+                    std::printf("\"");
+                }
                 std::printf("]}\n");
             }
             std::fflush(stdout);

@@ -100,13 +100,20 @@ bool shows_line(const SassInstruction& w, const SassControl& c) {
 
 // The pieces of one PTX loop [header, branch] in the SASS, or none when ptxas did not unroll it
 // or the passes do not add up.
-std::vector<Piece> unrolled_pieces(const LoopTrips& lt, const Module& module, const KernelSass& ks, const SassCfg& g,
-                                   const std::vector<uint64_t>& runs) {
+std::vector<Piece> unrolled_pieces(const LoopTrips& lt, const std::vector<LoopTrips>& all, const Module& module,
+                                   const KernelSass& ks, const SassCfg& g, const std::vector<uint64_t>& runs) {
     const auto& code = module.instructions();
     if (lt.header < 0 || lt.branch < lt.header || static_cast<size_t>(lt.branch) >= code.size()) return {};
+    // The body's own lines: not those of a loop nested in it (a grid-stride loop around an unrolled
+    // one would otherwise find the inner loop's pieces and count them by its own trips).
+    auto nested = [&](int32_t i) {
+        for (const LoopTrips& o : all)
+            if (&o != &lt && o.header >= lt.header && o.branch <= lt.branch && i >= o.header && i <= o.branch) return true;
+        return false;
+    };
     std::set<int32_t> body_lines;
     for (int32_t i = lt.header; i <= lt.branch; ++i)
-        if (sass_one_to_one(module.instruction_text(i)) && !steps_itself(module.instruction_text(i)))
+        if (sass_one_to_one(module.instruction_text(i)) && !steps_itself(module.instruction_text(i)) && !nested(i))
             body_lines.insert(code[static_cast<size_t>(i)].ptx_line);
     // Per block: SASS instructions of each one-to-one body line.
     std::map<int32_t, std::map<int32_t, uint32_t>> per_block;
@@ -300,7 +307,7 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
     // 1. Unrolled loops.
     std::vector<bool> piece(nb, false);
     for (const LoopTrips& lt : counts.loops) {
-        const std::vector<Piece> pieces = unrolled_pieces(lt, module, ks, g, plain_runs);
+        const std::vector<Piece> pieces = unrolled_pieces(lt, counts.loops, module, ks, g, plain_runs);
         if (pieces.empty()) kept_loop(lt, module, ks, g, plain_runs, x, piece, flow);
         for (const Piece& p : pieces) {
             const size_t b = static_cast<size_t>(p.block);

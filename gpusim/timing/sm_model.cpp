@@ -106,6 +106,7 @@ void SmModel::start_blocks() {
             r.issued = 0;
             r.not_before = now_ + static_cast<uint64_t>(a.block_launch_cycles);
             r.reg_ready.assign(nregs, 0);
+            r.reg_flow.assign(nregs, static_cast<double>(now_));
             r.reg_kind.assign(nregs, static_cast<uint8_t>(Stall::Wait));
         }
     }
@@ -269,9 +270,12 @@ void SmModel::issue(int sched, int32_t wi) {
                     ready = r.reg_ready[static_cast<size_t>(c.src[k])];
                     kind = r.reg_kind[static_cast<size_t>(c.src[k])];
                 }
+            double flow = 0;
+            for (int k = 0; k < c.nsrc; ++k) flow = std::max(flow, r.reg_flow[static_cast<size_t>(c.src[k])]);
             for (int k = 0; k < c.ndst; ++k) {
                 r.reg_ready[static_cast<size_t>(c.dst[k])] = ready;
                 r.reg_kind[static_cast<size_t>(c.dst[k])] = kind;
+                r.reg_flow[static_cast<size_t>(c.dst[k])] = flow;
             }
             if (n == 0) timing[static_cast<size_t>(pc)].stall_cycles[static_cast<int>(Stall::Selected)] += 1;
         } else {
@@ -289,13 +293,13 @@ void SmModel::issue(int sched, int32_t wi) {
                     // issued what the machine code places before it (their operands ready), and its
                     // address is ready.
                     const LoadHoist& h = hoist[static_cast<size_t>(pc)];
+                    // Its address arithmetic goes ahead with it: the operands count from when their
+                    // values could have been ready (reg_flow), not from when the PTX order computed them.
                     double early = static_cast<double>(r.seg_start) + h.offset;
-                    for (int k = 0; k < c.nsrc; ++k)
-                        early = std::max(early, static_cast<double>(r.reg_ready[static_cast<size_t>(c.src[k])]));
+                    for (int k = 0; k < c.nsrc; ++k) early = std::max(early, r.reg_flow[static_cast<size_t>(c.src[k])]);
                     for (int32_t j : h.after) {
                         const InstrClass& p = cls[static_cast<size_t>(j)];
-                        for (int k = 0; k < p.nsrc; ++k)
-                            early = std::max(early, static_cast<double>(r.reg_ready[static_cast<size_t>(p.src[k])]));
+                        for (int k = 0; k < p.nsrc; ++k) early = std::max(early, r.reg_flow[static_cast<size_t>(p.src[k])]);
                     }
                     at = std::min(at, early);
                 }
@@ -307,9 +311,18 @@ void SmModel::issue(int sched, int32_t wi) {
                 done_at = now_ + static_cast<uint64_t>(a.pipes[static_cast<size_t>(c.pipe)].latency);
                 kind = static_cast<uint8_t>(wait_kind(c.pipe));
             }
+            // Dataflow time of the result: a memory access's when it arrives; anything else's its
+            // operands' dataflow time plus its latency.
+            double flow = static_cast<double>(done_at);
+            if (!(c.memory && log_.lanes != 0 && log_.where != MemWhere::Param)) {
+                flow = 0;
+                for (int k = 0; k < c.nsrc; ++k) flow = std::max(flow, r.reg_flow[static_cast<size_t>(c.src[k])]);
+                flow += static_cast<double>(done_at - now_);
+            }
             for (int k = 0; k < c.ndst; ++k) {
                 r.reg_ready[static_cast<size_t>(c.dst[k])] = done_at;
                 r.reg_kind[static_cast<size_t>(c.dst[k])] = kind;
+                r.reg_flow[static_cast<size_t>(c.dst[k])] = flow;
             }
             pipe_free_[static_cast<size_t>(sched)][static_cast<size_t>(c.pipe)] =
                 static_cast<double>(now_) + a.pipes[static_cast<size_t>(pipe)].issue_cycles;
@@ -444,12 +457,13 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
             uint32_t seen = 0;  // lanes already counted with an earlier lane on the same word
             for (uint32_t m = log.lanes; m; m &= m - 1) {
                 const int l = std::countr_zero(m);
-                const uint64_t x = log.addr[l];
+                // The word's device address, as the sectors' (the host's would never match `line`).
+                const uint64_t x = global_map ? global_map->device_address(log.addr[l]) : log.addr[l];
                 if (x / 128 != line || (seen >> l & 1)) continue;
                 uint32_t c = 0;
                 for (uint32_t q = log.lanes; q; q &= q - 1) {
                     const int o = std::countr_zero(q);
-                    if (log.addr[o] == x) ++c, seen |= 1u << o;
+                    if (log.addr[o] == log.addr[l]) ++c, seen |= 1u << o;
                 }
                 atomic_words.push_back({x, c});
                 same = std::max(same, static_cast<int>(c));

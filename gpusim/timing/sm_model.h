@@ -130,6 +130,11 @@ private:
         uint64_t seg_start = 0;       // cycle the warp issued its current schedule segment's first instruction
         double wide_shared_done = 0;  // data-ready cycle of its last shared load ptxas widened (SharedIssue)
         std::vector<uint64_t> reg_ready;
+        // Per register: when its value would be ready had every instruction since the last memory
+        // access issued as soon as its operands were (memory results: when they arrived). ptxas
+        // schedules a load's address arithmetic ahead with the load (LoadHoist); in the PTX order
+        // that arithmetic may sit behind an instruction waiting on an earlier load.
+        std::vector<double> reg_flow;
         std::vector<uint8_t> reg_kind;  // Stall reason a wait on the register counts as
     };
 

@@ -299,13 +299,18 @@ DONE:
     const uint32_t blocks = 132 * 8, warps = blocks * 8;
     std::vector<float> out_store(size_t{warps} * 32 + 64, 0.0f);
     float* out = out_store.data() + (128 - reinterpret_cast<uintptr_t>(out_store.data()) % 128) / 4;
-    auto cycles = [&](uint32_t spread) {
+    // With a memory map (as the sim device launches) the model sees device addresses, which
+    // differ from the host's: the words must still be recognised as one.
+    GlobalMemoryMap map;
+    map.add(reinterpret_cast<uint64_t>(out_store.data()), out_store.size() * sizeof(float), "out", uint64_t{0x7f} << 40);
+    auto cycles = [&](uint32_t spread, bool mapped = false) {
         std::fill(out_store.begin(), out_store.end(), 0.0f);
         ParamPacker p;
         p.add(out).add(spread);
         TimingOptions o;
         o.arch = builtin_arch("h200");
         o.registers_per_thread = 16;
+        if (mapped) o.launch.global_memory = &map;
         const uint64_t c = launch_timed(m, "a", {blocks, 1, 1}, {256, 1, 1}, p.bytes(), o).cycles;
         EXPECT_EQ(out[0], 1.0f + (spread == 0 ? warps - 1 : 0)) << spread;
         return c;
@@ -315,6 +320,10 @@ DONE:
     EXPECT_GE(one_word, static_cast<uint64_t>(warps * same));                 // serialised
     EXPECT_LE(one_word, static_cast<uint64_t>(warps * same * 1.1) + 20000u);  // and not much more
     EXPECT_LT(own_words * 4, one_word) << own_words;
+    const uint64_t one_word_mapped = cycles(0, true), own_words_mapped = cycles(32, true);
+    EXPECT_GE(one_word_mapped, static_cast<uint64_t>(warps * same));
+    EXPECT_LE(one_word_mapped, static_cast<uint64_t>(warps * same * 1.1) + 20000u);
+    EXPECT_LT(own_words_mapped * 4, one_word_mapped) << own_words_mapped;
 }
 
 TEST(Timing, SchedulerPolicies) {

@@ -525,6 +525,37 @@ TEST(SimDevice, SassEstimateOfValidationKernelsMatchesTheH200PerWarp) {
     EXPECT_EQ(reports[2]->result.sass_instructions, 22272u) << "laplace_2d";
 }
 
+// Every thread of reduce_atomic (gpusim/validation/weft_kernels.py) adds into one word: the
+// H200 serialises them at its L2 slice, 3,649,502 cycles for 2^20 threads (run 7,
+// bench/results/gpusim-h200/2026-12-03-run7-weft-tid/ncu_weft.csv), 3.48 cycles per add. The sim
+// device, which hands the timing model device addresses (not the host's), must serialise them
+// too: a quarter of the threads within 15% of a quarter of that time. (The model once compared a
+// device line with host word addresses, found no word in common and timed the adds as if spread:
+// 46,798 cycles at 2^20, -98.7%.)
+TEST(SimDevice, AtomicsOnOneWordAreSerialisedAsOnTheH200) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
+    auto m = runtime::Module::compile({{path, read_file(path), 0}});
+    const runtime::Device dev = runtime::parse_device("sim:h200");
+    const compiler::Type f32 = compiler::float32_type();
+    runtime::LaunchOptions o;
+    o.device = dev;
+    o.debug = 0;
+    const int64_t n = int64_t{1} << 18;
+    std::vector<float> host(size_t(n), 1.0f);
+    runtime::Array x = runtime::Array::zeros(f32, {n}, dev), out = runtime::Array::zeros(f32, {1}, dev);
+    x.copy_from_host(host.data(), host.size() * 4);
+    const uint64_t mark = runtime::sim_report_mark();
+    runtime::launch(m->kernel("reduce_atomic"), {n}, {runtime::LaunchArg::of(x), runtime::LaunchArg::of(out)}, o);
+    const auto reports = runtime::sim_reports_since(mark);
+    ASSERT_EQ(reports.size(), 1u);
+    float sum = 0;
+    out.copy_to_host(&sum, 4);
+    EXPECT_EQ(sum, static_cast<float>(n));
+    const double h200 = 3649502.0 * static_cast<double>(n) / static_cast<double>(int64_t{1} << 20);
+    EXPECT_NEAR(static_cast<double>(reports[0]->result.cycles), h200, 0.15 * h200);
+}
+
 TEST(SimDevice, SettingsAndArchitectureFilesAreChecked) {
     runtime::SimSettings s;
     s.scheduler = "fifo";
