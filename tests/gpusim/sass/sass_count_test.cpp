@@ -278,7 +278,8 @@ DONE:
     EXPECT_EQ(out[5], want);
     uint64_t ptx_loads = 0;
     for (const InstructionCounters& ic : r.per_instruction)
-        if (m.instructions()[static_cast<size_t>(ic.index)].op == Op::Ld && m.instructions()[static_cast<size_t>(ic.index)].space == Space::Global)
+        if (m.instructions()[static_cast<size_t>(ic.index)].op == Op::Ld &&
+            m.instructions()[static_cast<size_t>(ic.index)].space == Space::Global)
             ptx_loads += ic.counts.warp_instructions;
     ASSERT_EQ(ptx_loads, uint64_t{2} * 2 * rows);  // 2 warps x 2 outer passes x 64 loads
     const std::vector<double> per = estimate_sass_counts(map, m, "cols", r);
