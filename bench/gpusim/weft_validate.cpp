@@ -410,7 +410,8 @@ int main(int argc, char** argv) {
                 // The estimate's blocks and each instruction's opcode and control flow, for reading
                 // its decisions off the machine code: block index, opcode (lo & 0xfff), and the
                 // flow ("" | "bra" | "exit" | "call" | "ret" | "bssy" | "bsync", "?" when
-                // conditional, "->T" the target instruction).
+                // conditional, "->T" the target instruction), and ptxas's schedule: "sN" stall
+                // cycles, "wB" the scoreboard barrier it sets, "mM" the mask of those it waits on.
                 const gpusim::SassCfg g = gpusim::build_sass_cfg(words);
                 std::printf("], \"sass_blocks\": [");
                 for (size_t i = 0; i < words.size(); ++i) std::printf("%s%d", i ? ", " : "", g.block_of[i]);
@@ -421,6 +422,10 @@ int main(int argc, char** argv) {
                     std::printf("%s\"%03llx %s%s", i ? ", " : "", static_cast<unsigned long long>(words[i].lo & 0xfff),
                                 kFlow[static_cast<int>(c.flow)], c.conditional ? "?" : "");
                     if (c.target >= 0) std::printf("->%lld", static_cast<long long>(c.target));
+                    const gpusim::SassSchedule sc = gpusim::decode_sass_schedule(words[i].hi);
+                    std::printf(" s%d", sc.stall);
+                    if (sc.write_barrier >= 0) std::printf(" w%d", sc.write_barrier);
+                    if (sc.wait_mask) std::printf(" m%x", sc.wait_mask);
                     std::printf("\"");
                 }
                 std::printf("]}\n");

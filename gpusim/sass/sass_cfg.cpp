@@ -45,6 +45,17 @@ SassControl decode_sass_control(uint64_t lo, uint64_t hi, int64_t index) {
     return c;
 }
 
+SassSchedule decode_sass_schedule(uint64_t hi) {
+    const uint64_t c = hi >> 41;
+    SassSchedule s;
+    s.stall = static_cast<int>(c & 15);
+    const int wb = static_cast<int>(c >> 5 & 7), rb = static_cast<int>(c >> 8 & 7);
+    s.write_barrier = wb == 7 ? -1 : wb;
+    s.read_barrier = rb == 7 ? -1 : rb;
+    s.wait_mask = static_cast<uint32_t>(c >> 11 & 63);
+    return s;
+}
+
 bool sass_constant_load(uint64_t lo) {
     const uint64_t op = lo & 0xfff;
     return op == 0xb82 || op == 0xab9;

@@ -51,6 +51,22 @@ SassControl decode_sass_control(uint64_t lo, uint64_t hi, int64_t index);
 // 114 LDC and 164 ULDC words, no other instruction with either opcode).
 bool sass_constant_load(uint64_t lo);
 
+// ptxas's schedule of one instruction, from the control bits of its high word (hi >> 41), read
+// off `cuobjdump -sass` of the H200 runs (bench/results/gpusim-h200/2026-12-03-run3/sass.txt.gz:
+// an FFMA feeding the next one waits 4, an independent one 1; a MUFU.EX2 sets barrier 0 and its
+// consumer waits on mask 0b1):
+//   bits 0-3 stall: cycles before the warp's next instruction may issue (the fixed latencies
+//            ptxas scheduled for); bit 4 yield; bits 5-7 the scoreboard barrier a
+//            variable-latency instruction sets when its result is written (7: none); bits 8-10
+//            the one set when its sources have been read; bits 11-16 the barriers it waits on.
+struct SassSchedule {
+    int stall = 0;
+    int write_barrier = -1;  // -1: none
+    int read_barrier = -1;
+    uint32_t wait_mask = 0;
+};
+SassSchedule decode_sass_schedule(uint64_t hi);
+
 struct SassBlock {
     int32_t begin = 0, end = 0;  // instructions [begin, end)
     std::vector<int32_t> succ;   // successor blocks (a conditional branch: taken first)
