@@ -111,3 +111,31 @@ TEST(SassCfg, ConstantLoadsAsTheDisassemblerPrintsThem) {
 
 }  // namespace
 }  // namespace weft::gpusim
+
+namespace weft::gpusim {
+namespace {
+
+// ptxas's schedule bits against cuobjdump's disassembly of the H200 run 3 (sfu_mix and
+// micro_dram_inflight in bench/results/gpusim-h200/2026-12-03-run3/sass.txt.gz): a MUFU.EX2 sets
+// scoreboard barrier 0 and lets the next instruction issue 2 cycles later; the FMUL that reads
+// its result waits on barrier 0 (mask 0b1) and holds the warp 4 cycles for the dependent FFMA
+// behind it; an LDG sets barrier 0 when its address registers are read and 5 when its data arrive.
+TEST(SassCfg, ScheduleBitsAreReadAsCuobjdumpShowsThem) {
+    const SassSchedule ex2 = decode_sass_schedule(0x000e240000000800ull);  // MUFU.EX2 R7, R6
+    EXPECT_EQ(ex2.stall, 2);
+    EXPECT_EQ(ex2.write_barrier, 0);
+    EXPECT_EQ(ex2.read_barrier, -1);
+    EXPECT_EQ(ex2.wait_mask, 0u);
+    const SassSchedule fmul = decode_sass_schedule(0x001fc80000400000ull);  // @!P1 FMUL R7, R7, R7
+    EXPECT_EQ(fmul.stall, 4);
+    EXPECT_EQ(fmul.write_barrier, -1);
+    EXPECT_EQ(fmul.wait_mask, 1u);
+    const SassSchedule ldg = decode_sass_schedule(0x00016c000c1e1900ull);  // LDG.E R5, desc[UR4][R4.64]
+    EXPECT_EQ(ldg.stall, 6);
+    EXPECT_EQ(ldg.write_barrier, 5);
+    EXPECT_EQ(ldg.read_barrier, 0);
+    EXPECT_EQ(ldg.wait_mask, 0u);
+}
+
+}  // namespace
+}  // namespace weft::gpusim
