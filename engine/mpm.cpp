@@ -107,19 +107,26 @@ void MpmIntegrator::simulate(const Model& m, const State& in, State& out, float 
                      {"grid_mv", a(mv)},
                      {"grid_m", a(mass)}},
                     o);
-    runtime::launch(grid_update, {nodes},
-                    {{"grid_mv", a(mv)},
-                     {"grid_m", a(mass)},
-                     {"gravity", v3(m.gravity)},
-                     {"dt", f(dt)},
-                     {"nx", i(nx)},
-                     {"ny", i(ny)},
-                     {"nz", i(nz)},
-                     {"boundary", i(m.mpm_boundary)},
-                     {"floor_boundary", i(m.mpm_floor_boundary < 0 ? m.mpm_boundary : m.mpm_floor_boundary)},
-                     {"boundary_cells", i(m.mpm_boundary_cells)},
-                     {"grid_v", a(gv)}},
-                    o);
+    runtime::NamedArgs grid_args;
+    grid_args.add("grid_mv", a(mv))
+        .add("grid_m", a(mass))
+        .add("gravity", v3(m.gravity))
+        .add("dt", f(dt))
+        .add("lo", v3(lo))
+        .add("dx", f(m.mpm_dx))
+        .add("nx", i(nx))
+        .add("ny", i(ny))
+        .add("nz", i(nz))
+        .add("boundary", i(m.mpm_boundary))
+        .add("floor_boundary", i(m.mpm_floor_boundary < 0 ? m.mpm_boundary : m.mpm_floor_boundary))
+        .add("boundary_cells", i(m.mpm_boundary_cells));
+    add_shape_args(grid_args, m);
+    grid_args.add("shape_materials", a(m.shape_materials))
+        .add("ground", i(m.ground ? 1 : 0))
+        .add("ground_plane", v4(m.ground_plane))
+        .add("ground_mu", f(m.ground_mu))
+        .add("grid_v", a(gv));
+    runtime::launch(grid_update, {nodes}, grid_args, o);
     runtime::launch(g2p, {n},
                     {{"x", a(in.particle_q)},
                      {"grid_v", a(gv)},

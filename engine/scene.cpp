@@ -335,10 +335,23 @@ void read_scene(TableReader& root, Scene& s) {
         std::string type = r.string("type", "", {"sphere", "box", "capsule", "cylinder", "cone", "plane", "mesh"});
         if (type.empty()) r.fail(r.table().source(), "missing key 'type' in [[shape]]");
         float thickness = float(r.number("thickness", 0.0, 0.0));
+        // Friction of the shape as an MPM collider (docs/mpm.md); particle solvers touch static
+        // shapes with [contact]'s material, so there the key would be ignored: an error instead.
+        const bool has_mu = r.has("mu");
+        if (has_mu && s.solver != "mpm")
+            r.fail_at("mu",
+                      "'mu' of a [[shape]] is its friction as a collider of the mpm solver; particles touch static shapes "
+                      "with [contact] mu (solver '" +
+                          s.solver + "')");
+        const float mu = float(r.number("mu", b.default_shape_mu, 0.0));
+        const auto set_mu = [&] {
+            if (has_mu) b.shape_material.back()[4] = mu;
+        };
         if (type == "plane") {
             auto p = r.numbers("plane", 4, {0, 1, 0, 0});
             if (std::abs(p[0]) + std::abs(p[1]) + std::abs(p[2]) == 0) r.fail_at("plane", "'plane' normal must not be zero");
             b.add_shape_plane(Eigen::Vector4f(float(p[0]), float(p[1]), float(p[2]), float(p[3])), thickness);
+            set_mu();
             return;
         }
         Vec3 pos = r.vec3("pos", Vec3::Zero(), type != "mesh");
@@ -370,6 +383,7 @@ void read_scene(TableReader& root, Scene& s) {
             else
                 b.add_shape_cone(pos, radius, half, rot, thickness);
         }
+        set_mu();
     });
 #define WEFT_SCENE_BLOCKS(reader) reader(root, s);
 #include "engine/scene_blocks.def"

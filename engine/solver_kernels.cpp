@@ -24,7 +24,7 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"rigid", {"geometry.py", "worlds.py", "soft_contact.py", "rigid.py"}},
         {"articulation", {"geometry.py", "worlds.py", "soft_contact.py", "rigid.py", "articulation.py"}},
         {"smoke", {"smoke.py"}},
-        {"mpm", {"mpm.py"}},
+        {"mpm", {"geometry.py", "mpm.py"}},
     };
     return groups;
 }

@@ -6,8 +6,10 @@ One step is three launches (engine/mpm.cpp):
                its Kirchhoff stress tau, then scatter of mass and momentum
                m_i += w m_p,  (mv)_i += w (m_p v_p + (m_p C_p - dt V_p 4/dx^2 tau_p) (x_i - x_p))
                into the 27 nodes of the particle's 3x3x3 stencil (atomic adds)
-  grid_update  per node: v_i = (mv)_i / m_i + dt g, then the walls of the domain box (the
-               floor, the -y wall, may have a boundary kind of its own)
+  grid_update  per node: v_i = (mv)_i / m_i + dt g, then the colliders (static shapes and the
+               ground plane: a node inside one loses the velocity part into it and its tangential
+               part is slowed by Coulomb friction), then the walls of the domain box (the floor,
+               the -y wall, may have a boundary kind of its own)
   g2p          per particle: v_p = sum w v_i, C_p = 4/dx^2 sum w v_i (x_i - x_p)^T, x_p += dt v_p
 
 Grid: (nx+1) (ny+1) (nz+1) nodes, node (i, j, k) at lo + (i, j, k) dx, flat index (i (ny+1) + j) (nz+1) + k.
@@ -28,6 +30,7 @@ and snow need singular values: the eigenvectors V of F^T F by cyclic Jacobi rota
 its eigenvalues, U = F V Sigma^-1.
 """
 import weft as wp
+import geometry as geo
 
 MPM_FIXED_COROTATED = wp.constant(0)
 MPM_NEO_HOOKEAN = wp.constant(1)
@@ -223,18 +226,51 @@ def p2g(
                 wp.atomic_add(grid_m, node, mp * weight)
 
 
+@wp.func
+def collide_node(v: wp.vec3, n: wp.vec3, mu: float) -> wp.vec3:
+    """A grid node inside a collider whose outward normal is n: a velocity moving out is kept;
+    one moving in loses its normal part vn, and its tangential part is slowed by mu |vn| (Coulomb
+    friction), to rest when that is all of it (the MLS-MPM "separate" boundary with friction)."""
+    vn = wp.dot(v, n)
+    out = v
+    if vn < 0.0:
+        vt = v - n * vn
+        t = wp.length(vt)
+        if t <= -mu * vn:
+            out = wp.vec3()
+        else:
+            out = vt * (1.0 + mu * vn / t)
+    return out
+
+
 @wp.kernel
 def grid_update(
     grid_mv: wp.array(dtype=wp.vec3),
     grid_m: wp.array(dtype=float),
     gravity: wp.vec3,
     dt: float,
+    lo: wp.vec3,
+    dx: float,
     nx: int,
     ny: int,
     nz: int,
     boundary: int,
     floor_boundary: int,
     boundary_cells: int,
+    shape_body: wp.array(dtype=int),
+    shape_transform: wp.array(dtype=wp.transform),
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_count: int,
+    shape_sdf_values: wp.array(dtype=wp.vec4),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
+    shape_materials: wp.array2d(dtype=float),
+    ground: int,
+    ground_plane: wp.vec4,
+    ground_mu: float,
     grid_v: wp.array(dtype=wp.vec3),
 ):
     n = wp.tid()
@@ -245,6 +281,20 @@ def grid_update(
     vi = wp.vec3()
     if m > 0.0:
         vi = grid_mv[n] / m + gravity * dt
+        # Colliders, in index order then the ground: static shapes (their thickness added to the
+        # surface, as for particles) with their own friction coefficient, the ground with ground_mu.
+        xn = lo + wp.vec3(float(i), float(j), float(k)) * dx
+        for s in range(shape_count):
+            if shape_body[s] < 0:
+                cn, c = geo.shape_contact_at(shape_transform[s], s, xn, 0.0, 0.0, shape_geo_type, shape_geo_scale,
+                                             shape_geo_thickness, shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
+                                             shape_sdf_cell)
+                if c < 0.0:
+                    vi = collide_node(vi, cn, shape_materials[s, 4])
+        if ground != 0:
+            gn, gc = geo.ground_contact(ground_plane, xn, 0.0)
+            if gc < 0.0:
+                vi = collide_node(vi, gn, ground_mu)
         nodes = wp.vec3i(i, j, k)
         last = wp.vec3i(nx, ny, nz)
         for d in range(3):
