@@ -147,6 +147,17 @@ __global__ void atomic_add(float* a, size_t n, int spread, int passes) {
   for (int p = 0; p < passes; ++p)
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) atomicAdd(a + (spread == 2 ? i % 256 : spread ? i : i / 32), 1.0f);
 }
+// Scattered atomics (calibration for the L2 atomic unit under scattered addresses; issue 21 found
+// the held-out scattered kernels slower in gpusim than on the H200, but a held-out kernel may not
+// set a parameter): lane i adds into word (i * stride) % n of an L2-resident region, stride 8 =
+// one sector per lane (4 lanes per line), 32 = one line per lane. Compare with
+// atomic_distinct_ops (stride 1, 4 sectors per request): a per-sector cost gives 8x fewer
+// lane-ops per ns at stride 8, a per-request one the same rate.
+__global__ void atomic_stride(float* a, size_t n, int stride, int passes) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  for (int p = 0; p < passes; ++p)
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) atomicAdd(a + (i * stride) % n, 1.0f);
+}
 // Atomic probe (one launch of 132 x 8 blocks of 256, every lane `reps` REDs of 1.0f, L2-resident):
 // warp w works on line (w % lines), consecutive lines of 128 bytes.
 //   mode 0: all 32 lanes on the line's first word (a request of 32 lanes on one address)
@@ -265,14 +276,24 @@ static void atomic_probes(float* f) {
     }
 }
 
-// `microbench atomics` runs only the atomic probe.
+// The scattered atomics' rates over an 8 MB region (L2-resident), in lane-ops per ns.
+static void atomic_scatter(float* f) {
+  const size_t nf = (size_t(8) << 20) / 4;
+  for (int stride : {8, 32}) {
+    const float ms = time_ms([&] { atomic_stride<<<132 * 16, 256>>>(f, nf, stride, 2); }, 5);
+    out(stride == 8 ? "atomic_scatter_sector_ops" : "atomic_scatter_line_ops", double(nf) * 2 / (ms * 1e6), "lane_ops/ns");
+  }
+}
+
+// `microbench atomics` runs only the atomic probe and the scattered atomics.
 int main(int argc, char** argv) {
   CHECK(cudaMalloc(&g_res, 4096 * 8));
   if (argc > 1 && std::string(argv[1]) == "atomics") {
     void* f;
-    CHECK(cudaMalloc(&f, size_t(1) << 20));
-    CHECK(cudaMemset(f, 0, size_t(1) << 20));
+    CHECK(cudaMalloc(&f, size_t(8) << 20));
+    CHECK(cudaMemset(f, 0, size_t(8) << 20));
     atomic_probes(static_cast<float*>(f));
+    atomic_scatter(static_cast<float*>(f));
     return 0;
   }
   const int hops = 4096;
@@ -344,6 +365,7 @@ int main(int argc, char** argv) {
     ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, size_t(1) << 18, 2, 2); }, 5);
     out("atomic_hot_lines_ops", double(size_t(1) << 18) * 2 / (ms * 1e6), "lane_ops/ns");
     atomic_probes(f);
+    atomic_scatter(f);
   }
   // Loaded DRAM latency vs bandwidth: the chase of latency_dram (a fresh chain each time, so it
   // stays cold) beside 0 .. 1055 streaming blocks of 256 threads (at most 8 per SM, so all run
