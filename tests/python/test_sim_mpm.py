@@ -43,6 +43,33 @@ def test_mpm_volumes_and_their_keywords():
     assert it.state_writes == ["particle_q", "particle_qd", "mpm_F", "mpm_C", "mpm_Jp"]
 
 
+def test_static_shapes_are_colliders_of_the_grid():
+    # A block dropped onto a static box (body=-1) with Warp's keywords: the box's mu is its
+    # friction as a collider; the block never sinks into it by more than a node spacing, and
+    # without the box it falls past the box's top (the C++ tests check the friction law).
+    def lowest(with_box):
+        b = wp.sim.ModelBuilder()
+        b.set_mpm_grid(dx=0.05, cells=(32, 32, 32), boundary="separate")
+        b.add_mpm_box(lo=(0.7, 0.9, 0.7), hi=(0.9, 1.1, 0.9), material="fixed_corotated", E=2e4, nu=0.3)
+        if with_box:
+            b.add_shape_box(body=-1, pos=(0.8, 0.4, 0.8), hx=0.4, hy=0.2, hz=0.4, mu=0.3)
+        b.ground = False
+        model = b.finalize(device="cpu")
+        if with_box:
+            assert model.shape_materials.numpy()[0][4] == pytest.approx(0.3)
+        s0, s1 = model.state(), model.state()
+        integrator = wp.sim.MPMIntegrator()
+        low = np.inf
+        for _ in range(600):
+            integrator.simulate(model, s0, s1, 1e-3)
+            s0, s1 = s1, s0
+            low = min(low, float(s0.particle_q.numpy()[:, 1].min()))
+        return low
+
+    assert lowest(True) > 0.6 - 0.05
+    assert lowest(False) < 0.6 - 0.2
+
+
 def test_mpm_throw_gradient_and_optimisation():
     sim = sim_mpm_throw.MpmThrow("cpu")
     v0 = np.array([0.5, 0.5, 0.0])
