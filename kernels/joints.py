@@ -160,7 +160,8 @@ def euler_torque(n: int, a: int, q_p: wp.quat, r_err: wp.quat, w_err: wp.vec3, j
         t = t - w2 * (s * axis_force(a + 2, s * e[2], s * wp.dot(w2, w_err), joint_mode, joint_act, joint_target_ke,
                                      joint_target_kd, joint_limit_lower, joint_limit_upper, joint_limit_ke, joint_limit_kd))
     else:
-        t = t - w2 * (e[2] * attach_ke + wp.dot(w2, w_err) * (attach_kd * ANGULAR_DAMPING_SCALE))
+        # held as the fixed joint holds the whole rotation: +ke err on the parent, -ke err on the child
+        t = t + w2 * (e[2] * attach_ke + wp.dot(w2, w_err) * (attach_kd * ANGULAR_DAMPING_SCALE))
     return t
 
 

@@ -267,10 +267,15 @@ TEST(MjcfImport, Errors) {
               "model.xml:2: <geom>: unknown class 'hevy' (did you mean 'heavy'?)");
     EXPECT_EQ(
         error_of(R"(<mujoco><worldbody>
+  <body name="b"><joint name="j1"/><joint name="j2" type="ball"/><geom size="0.1"/></body>
+</worldbody></mujoco>)"),
+        "model.xml:2: joint 'j2': body 'b' has 2 joints and this one is a ball joint: several joints in one body must be "
+        "hinge and slide joints");
+    // Two hinges about the same axis (both MuJoCo's default z) cannot be a universal joint.
+    EXPECT_EQ(error_of(R"(<mujoco><worldbody>
   <body name="b"><joint name="j1"/><joint name="j2"/><geom size="0.1"/></body>
 </worldbody></mujoco>)"),
-        "model.xml:2: body 'b': has 2 joints ('j1', 'j2'): the builder's joints are one hinge, slide, ball or free joint per "
-        "body; several joints in one body need a D6 joint, which the builder does not have yet");
+              "model.xml:2: joint 'j1_j2': add_joint_universal: axis_0 and axis_1 must be perpendicular, got 0 degrees apart");
     EXPECT_EQ(error_of(R"(<mujoco><worldbody>
   <body name="a"><geom size="0.1"/><body name="b"><freejoint name="f"/><geom size="0.1"/></body></body>
 </worldbody></mujoco>)"),
