@@ -82,7 +82,7 @@ std::vector<JointAxisDef> read_axes(TableReader& r, const ModelBuilder& b, const
     std::vector<JointAxisDef> axes;
     for_each_entry(r, key, [&](TableReader& ar) { axes.push_back(read_axis(ar, b, true)); });
     if (axes.size() < lo || axes.size() > hi) {
-        const std::string want = lo == hi ? std::to_string(lo) : hi == 0 ? "no" : "at most " + std::to_string(hi);
+        const std::string want = hi == 0 ? "no" : lo == hi ? std::to_string(lo) : "at most " + std::to_string(hi);
         const std::string msg = "a " + type + " joint has " + want + " [[joint." + key + "]] table" + (hi == 1 ? "" : "s") +
                                 ", got " + std::to_string(axes.size());
         if (r.has(key)) r.fail_at(key, msg);
