@@ -165,10 +165,10 @@ ModelBuilder replicate_worlds(const ModelBuilder& one, int count, const Vec3& sp
           out.shape_material_share, out.shape_geo_scale, out.shape_geo_thickness, out.shape_geo_src, out.shape_sdf_resolution,
           out.shape_sdf_margin, out.body_q, out.body_qd, out.body_mass, out.body_armature, out.body_name, out.joint_type,
           out.joint_parent, out.joint_child, out.joint_mode, out.joint_collision_filter, out.joint_X_p, out.joint_X_c,
-          out.joint_axis_start, out.joint_axis_dim, out.joint_axis, out.joint_act, out.joint_target_ke, out.joint_target_kd, out.joint_limit_lower, out.joint_limit_upper,
-          out.joint_limit_ke, out.joint_limit_kd, out.joint_armature, out.joint_name, out.joint_q, out.joint_qd,
-          out.articulation_start, out.particle_world, out.shape_world, out.body_world, out.mpm_material, out.mpm_params,
-          out.mpm_volume);
+          out.joint_axis_start, out.joint_axis_dim, out.joint_axis, out.joint_act, out.joint_target_ke, out.joint_target_kd,
+          out.joint_limit_lower, out.joint_limit_upper, out.joint_limit_ke, out.joint_limit_kd, out.joint_armature,
+          out.joint_name, out.joint_q, out.joint_qd, out.articulation_start, out.particle_world, out.shape_world, out.body_world,
+          out.mpm_material, out.mpm_params, out.mpm_volume);
     out.num_worlds = 0;
     for (int w = 0; w < count; ++w) {
         ModelBuilder::Xform x;

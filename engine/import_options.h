@@ -18,7 +18,8 @@ namespace weft::engine {
 struct ImportOptions {
     ModelBuilder::Xform xform;    // placed on the root body (MJCF: on every top-level body and world geom)
     bool floating = false;        // root body: a free joint (true) or fixed to the world (false)
-    std::string base_joint;       // "" or one axis: "px" | "py" | "pz" (prismatic) | "rx" | "ry" | "rz" (revolute)
+    std::string base_joint;       // "" or axes separated by commas: "px" | "py" | "pz" (prismatic, also "l.") |
+                                  //   "rx" | "ry" | "rz" (revolute, also "a."); several make a D6 joint (Warp's rule)
     float density = 1000.0f;      // kg/m^3 of collision shapes without their own
     float stiffness = 100.0f;     // joint target_ke; > 0 makes the mode TARGET_POSITION (Warp's rule)
     float damping = 10.0f;        // joint target_kd (URDF <dynamics damping>, MJCF damping override it)

@@ -93,9 +93,9 @@ int ModelBuilder::add_joint(const char* call, int type, int parent, int child, c
         JointAxisDef& a = s.def;
         require_finite(w, "axis", a.axis);
         if (s.used && !(a.axis.norm() > 1e-6f))
-            throw BuildError(where + ": axis must be a nonzero vector" +
-                             (s.label.empty() ? "" : ", got (" + num(a.axis.x()) + ", " + num(a.axis.y()) + ", " +
-                                                         num(a.axis.z()) + ")"));
+            throw BuildError(
+                where + ": axis must be a nonzero vector" +
+                (s.label.empty() ? "" : ", got (" + num(a.axis.x()) + ", " + num(a.axis.y()) + ", " + num(a.axis.z()) + ")"));
         require_finite(w, "target", a.target);
         require_nonnegative(w, "target_ke", a.target_ke);
         require_nonnegative(w, "target_kd", a.target_kd);
@@ -105,8 +105,8 @@ int ModelBuilder::add_joint(const char* call, int type, int parent, int child, c
         require_finite(w, "limit_lower", a.limit_lower);
         require_finite(w, "limit_upper", a.limit_upper);
         if (a.limit_lower > a.limit_upper)
-            throw BuildError(where + ": limit_lower (" + num(a.limit_lower) + ") is above limit_upper (" +
-                             num(a.limit_upper) + ")");
+            throw BuildError(where + ": limit_lower (" + num(a.limit_lower) + ") is above limit_upper (" + num(a.limit_upper) +
+                             ")");
         a.limit_ke = std::isnan(a.limit_ke) ? default_joint_limit_ke : a.limit_ke;
         a.limit_kd = std::isnan(a.limit_kd) ? default_joint_limit_kd : a.limit_kd;
         require_nonnegative(w, "limit_ke", a.limit_ke);
@@ -114,7 +114,8 @@ int ModelBuilder::add_joint(const char* call, int type, int parent, int child, c
         if (a.mode != JOINT_MODE_FORCE && a.mode != JOINT_MODE_TARGET_POSITION && a.mode != JOINT_MODE_TARGET_VELOCITY)
             throw BuildError(where + ": mode " + std::to_string(a.mode) +
                              " is not a joint mode (0 force, 1 target position, 2 target velocity)");
-        if (s.used) a.axis.normalize();
+        if (s.used)
+            a.axis.normalize();
         else {
             a.mode = JOINT_MODE_FORCE;
             a.target = 0.0f;
@@ -250,8 +251,8 @@ int ModelBuilder::add_joint_universal(int parent, int child, const Xform& parent
 int ModelBuilder::add_joint_compound(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
                                      const JointAxisDef& axis_0, const JointAxisDef& axis_1, const JointAxisDef& axis_2,
                                      bool collision_filter_parent, float armature, const std::string& name) {
-    return add_joint("add_joint_compound", JOINT_COMPOUND, parent, child, parent_xform, child_xform, {},
-                     {axis_0, axis_1, axis_2}, collision_filter_parent, armature, name);
+    return add_joint("add_joint_compound", JOINT_COMPOUND, parent, child, parent_xform, child_xform, {}, {axis_0, axis_1, axis_2},
+                     collision_filter_parent, armature, name);
 }
 
 int ModelBuilder::add_joint_d6(int parent, int child, const Xform& parent_xform, const Xform& child_xform,

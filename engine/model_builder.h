@@ -226,9 +226,9 @@ public:
     int add_joint_universal(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
                             const JointAxisDef& axis_0, const JointAxisDef& axis_1, bool collision_filter_parent = true,
                             float armature = 0.01f, const std::string& name = "");
-    int add_joint_compound(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
-                           const JointAxisDef& axis_0, const JointAxisDef& axis_1, const JointAxisDef& axis_2,
-                           bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
+    int add_joint_compound(int parent, int child, const Xform& parent_xform, const Xform& child_xform, const JointAxisDef& axis_0,
+                           const JointAxisDef& axis_1, const JointAxisDef& axis_2, bool collision_filter_parent = true,
+                           float armature = 0.01f, const std::string& name = "");
     // Warp's add_joint_d6: translation along 0 to 3 linear axes (mutually perpendicular), then
     // rotation about 0 to 3 angular axes (as a revolute joint for one, universal for two, compound
     // for three); whatever no axis frees is held by the attachment springs.
@@ -316,9 +316,9 @@ public:
     std::vector<int> joint_type, joint_parent, joint_child, joint_collision_filter;  // per joint
     std::vector<std::array<float, 7>> joint_X_p, joint_X_c;                          // per joint
     std::vector<float> joint_armature;                                               // per joint
-    std::vector<int> joint_axis_start;                  // per joint: its first axis slot (Model::joint_axis_start)
-    std::vector<std::array<int, 2>> joint_axis_dim;     // per joint: linear, angular axis counts
-    std::vector<Vec3> joint_axis;                       // per axis slot (the rest as well)
+    std::vector<int> joint_axis_start;               // per joint: its first axis slot (Model::joint_axis_start)
+    std::vector<std::array<int, 2>> joint_axis_dim;  // per joint: linear, angular axis counts
+    std::vector<Vec3> joint_axis;                    // per axis slot (the rest as well)
     std::vector<int> joint_mode;
     std::vector<float> joint_act, joint_target_ke, joint_target_kd, joint_limit_lower, joint_limit_upper, joint_limit_ke,
         joint_limit_kd;
@@ -333,8 +333,8 @@ private:
     void check_particle(const char* what, int i) const;
     int add_shape(int type, const Vec3& pos, const Quat& rot, const Vec3& scale, float thickness);
     int add_joint(const char* call, int type, int parent, int child, const Xform& parent_xform, const Xform& child_xform,
-                  const std::vector<JointAxisDef>& linear, const std::vector<JointAxisDef>& angular, bool filter,
-                  float armature, const std::string& name);
+                  const std::vector<JointAxisDef>& linear, const std::vector<JointAxisDef>& angular, bool filter, float armature,
+                  const std::string& name);
     int add_body_shape(const char* call, int body, int type, const Vec3& pos, const Quat& rot, const Vec3& scale,
                        const ShapeParams& p);
 };

@@ -92,8 +92,7 @@ std::vector<JointAxisDef> read_axes(TableReader& r, const ModelBuilder& b, const
 }
 
 void read_joint(TableReader& r, ModelBuilder& b) {
-    std::string type =
-        r.string("type", "", {"revolute", "prismatic", "ball", "fixed", "free", "universal", "compound", "d6"});
+    std::string type = r.string("type", "", {"revolute", "prismatic", "ball", "fixed", "free", "universal", "compound", "d6"});
     if (type.empty()) r.fail(r.table().source(), "missing key 'type' in [[joint]]");
     const int parent = body_by_name(r, b, "parent", true);
     const int child = body_by_name(r, b, "child", false);

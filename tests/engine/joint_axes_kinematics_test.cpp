@@ -64,8 +64,8 @@ Iso joint_transform(const ModelBuilder& b, int j, const std::vector<float>& q) {
     for (int k = 0; k < nl; ++k) X.translation() += b.joint_axis[size_t(a + k)].cast<double>() * double(q[size_t(qs + k)]);
     Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
     for (int k = 0; k < na; ++k)
-        R = R * Eigen::AngleAxisd(double(q[size_t(qs + nl + k)]), b.joint_axis[size_t(a + nl + k)].cast<double>())
-                    .toRotationMatrix();
+        R = R *
+            Eigen::AngleAxisd(double(q[size_t(qs + nl + k)]), b.joint_axis[size_t(a + nl + k)].cast<double>()).toRotationMatrix();
     X.linear() = R;
     return X;
 }

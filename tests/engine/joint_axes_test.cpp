@@ -92,8 +92,8 @@ TEST(JointAxes, UniversalPendulumWithOneAxisLockedSwingsWithThePhysicalPendulumP
     const double I_pivot = mass * (2 * h) * (2 * h) / 6.0 + mass * L * L;
     const double T = 2 * kPi * std::sqrt(I_pivot / (mass * kG * L)) * (1 + theta0 * theta0 / 16);
     const double measured = crossings[0] / 0.75;
-    printf("universal pendulum period: measured %.5f s, analytic %.5f s (%.3f%%); largest out-of-plane drift %.2e m\n",
-           measured, T, 100 * (measured - T) / T, worst_z);
+    printf("universal pendulum period: measured %.5f s, analytic %.5f s (%.3f%%); largest out-of-plane drift %.2e m\n", measured,
+           T, 100 * (measured - T) / T, worst_z);
     EXPECT_NEAR(measured, T, 0.005 * T);
     EXPECT_LT(worst_z, 1.2 * w_x * std::sqrt(I_pivot / 1.0e4) * L);
     EXPECT_GT(worst_z, 0.5 * w_x * std::sqrt(I_pivot / 1.0e4) * L);
@@ -172,8 +172,8 @@ TEST(JointAxes, CompoundPositionDrivesSettleOnTheirTargets) {
     BodyState r = bodies_of(s)[0];
     const double off = r.q.angularDistance(want);
     std::vector<float> q = coordinates(m, s);
-    printf("compound drives after 3 s: angles %.4f %.4f %.4f (targets %.1f %.1f %.1f), %.2e rad from the Eigen rotation\n",
-           q[0], q[1], q[2], targets[0], targets[1], targets[2], off);
+    printf("compound drives after 3 s: angles %.4f %.4f %.4f (targets %.1f %.1f %.1f), %.2e rad from the Eigen rotation\n", q[0],
+           q[1], q[2], targets[0], targets[1], targets[2], off);
     EXPECT_LT(off, 2e-3);
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(q[size_t(k)], targets[k], 2e-3) << "angle " << k;
 }
@@ -330,17 +330,25 @@ TEST(JointAxesBuilder, MistakesNameTheCallTheAxisAndTheValue) {
     int a = b.add_body();
     int c = b.add_body();
     JointAxisDef x = along(Vec3::UnitX()), y = along(Vec3::UnitY()), z = along(Vec3::UnitZ());
-    EXPECT_EQ(message_of([&] { b.add_joint_d6(a, c, {}, {}, {x, along(Vec3::Zero())}, {}); }),
+    EXPECT_EQ(message_of([&] {
+                  b.add_joint_d6(a, c, {}, {}, {x, along(Vec3::Zero())}, {});
+              }),
               "add_joint_d6: linear_axes[1]: axis must be a nonzero vector, got (0, 0, 0)");
     EXPECT_EQ(message_of([&] { b.add_joint_universal(a, c, {}, {}, x, along(Vec3::Zero())); }),
               "add_joint_universal: axis_1: axis must be a nonzero vector, got (0, 0, 0)");
-    EXPECT_EQ(message_of([&] { b.add_joint_d6(a, c, {}, {}, {x, y, z, x}, {}); }),
+    EXPECT_EQ(message_of([&] {
+                  b.add_joint_d6(a, c, {}, {}, {x, y, z, x}, {});
+              }),
               "add_joint_d6: 4 linear axes given; a joint has at most 3 of each");
-    EXPECT_EQ(message_of([&] { b.add_joint_d6(a, c, {}, {}, {}, {x, y, z, x}); }),
+    EXPECT_EQ(message_of([&] {
+                  b.add_joint_d6(a, c, {}, {}, {}, {x, y, z, x});
+              }),
               "add_joint_d6: 4 angular axes given; a joint has at most 3 of each");
     EXPECT_EQ(message_of([&] { b.add_joint_compound(a, c, {}, {}, x, along(Vec3(1, 1, 0)), z); }),
               "add_joint_compound: axis_0 and axis_1 must be perpendicular, got 45 degrees apart");
-    EXPECT_EQ(message_of([&] { b.add_joint_d6(a, c, {}, {}, {x, y}, {z, along(Vec3(0, 0.1f, -1))}); }),
+    EXPECT_EQ(message_of([&] {
+                  b.add_joint_d6(a, c, {}, {}, {x, y}, {z, along(Vec3(0, 0.1f, -1))});
+              }),
               "add_joint_d6: angular_axes[0] and angular_axes[1] must be perpendicular, got 174.289 degrees apart");
     JointAxisDef crossed = y;
     crossed.limit_lower = 1.0f;

@@ -306,12 +306,11 @@ TEST(MjcfImport, Errors) {
   <body name="b"><geom class="hevy" size="0.1"/></body>
 </worldbody></mujoco>)"),
               "model.xml:2: <geom>: unknown class 'hevy' (did you mean 'heavy'?)");
-    EXPECT_EQ(
-        error_of(R"(<mujoco><worldbody>
+    EXPECT_EQ(error_of(R"(<mujoco><worldbody>
   <body name="b"><joint name="j1"/><joint name="j2" type="ball"/><geom size="0.1"/></body>
 </worldbody></mujoco>)"),
-        "model.xml:2: joint 'j2': body 'b' has 2 joints and this one is a ball joint: several joints in one body must be "
-        "hinge and slide joints");
+              "model.xml:2: joint 'j2': body 'b' has 2 joints and this one is a ball joint: several joints in one body must be "
+              "hinge and slide joints");
     // Two hinges about the same axis (both MuJoCo's default z) cannot be a universal joint.
     EXPECT_EQ(error_of(R"(<mujoco><worldbody>
   <body name="b"><joint name="j1"/><joint name="j2"/><geom size="0.1"/></body>

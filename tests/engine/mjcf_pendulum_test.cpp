@@ -190,9 +190,10 @@ TEST(MjcfPendulum, BodiesWithSeveralHingesSwingAsInMujoco) {
             travel[i] = std::max(travel[i], (tip_w - tip0).norm());
         }
     });
-    std::printf("two hinges (universal): largest tip distance Weft vs MuJoCo %.3e m (tip travel %.3f m); three hinges "
-                "(compound): %.3e m (travel %.3f m)\n",
-                worst[0], travel[0], worst[1], travel[1]);
+    std::printf(
+        "two hinges (universal): largest tip distance Weft vs MuJoCo %.3e m (tip travel %.3f m); three hinges "
+        "(compound): %.3e m (travel %.3f m)\n",
+        worst[0], travel[0], worst[1], travel[1]);
     for (int i = 0; i < 2; ++i) {
         EXPECT_GT(travel[i], 0.2);
         EXPECT_LT(worst[i], 1.5e-2);

@@ -62,7 +62,7 @@ TEST(Scene, JointBlocks) {
     const char* bodies = "[simulation]\n[[body]]\nname = \"arm\"\npos = [0, 0, 0]\nmass = 1.0\ninertia = [1, 1, 1]\n";
     EXPECT_EQ(error_of(std::string(bodies) + "[[joint]]\ntype = \"revolut\"\nparent = \"world\"\nchild = \"arm\"\n"),
               "scenes/x.toml:8:8: 'type' must be one of 'revolute', 'prismatic', 'ball', 'fixed', 'free', 'universal', "
-        "'compound', 'd6', got 'revolut' (did "
+              "'compound', 'd6', got 'revolut' (did "
               "you mean 'revolute'?)");
     EXPECT_EQ(error_of(std::string(bodies) + "[[joint]]\ntype = \"ball\"\nparent = \"world\"\nchild = \"armm\"\n"),
               "scenes/x.toml:10:9: no body named 'armm' (bodies are named by their [[body]] 'name'); did you mean 'arm'?");
