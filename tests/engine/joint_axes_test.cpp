@@ -4,11 +4,14 @@
 // of one linear axis against the prismatic joint, a compound joint's position drives settling on
 // their targets (the Eigen composition of the target angles), every axis of a D6 joint resting
 // where its drive and its limit balance (Hooke's law per axis), the Tape's gradient with respect
-// to a universal joint's drive targets against central differences, and the builder's messages.
+// to a universal joint's drive targets against central differences, one and four CPU threads
+// giving the same bits, and the builder's messages.
 #include <Eigen/Dense>
 #include <cmath>
+#include <cstring>
 
 #include "engine/kinematics.h"
+#include "runtime/cpu/thread_pool.h"
 #include "runtime/errors.h"
 #include "runtime/recorder.h"
 #include "tape/gradient_check.h"
@@ -297,6 +300,49 @@ TEST(JointAxes, GradientWithRespectToUniversalDriveTargetsMatchesFiniteDifferenc
         ASSERT_GT(std::abs(fd_best), 1e-3);
         EXPECT_NEAR(g[size_t(k)], fd_best, 0.03 * std::abs(fd_best)) << "axis " << k;
     }
+}
+
+// A chain of universal, compound and D6 joints with drives and limits, falling under gravity onto
+// the ground: each body sums its joints' and contacts' wrenches in its own thread, so one and four
+// CPU threads give the same bits.
+TEST(JointAxes, OneAndFourThreadsGiveTheSameBits) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    b.joint_attach_ke = 2.0e4f;
+    for (int k = 0; k < 6; ++k) {
+        int body = b.add_body(Vec3(0.25f * float(k + 1), 0.6f, 0.05f * float(k)));
+        b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), 0.1f, 0.04f, 0.04f);
+        b.set_body_velocity(body, Vec3(0.2f * float(k), -0.5f, 0.3f), Vec3(0, 0.1f, -0.2f));
+        JointAxisDef x = along(Vec3::UnitX()), y = along(Vec3::UnitY()), z = along(Vec3::UnitZ());
+        x.mode = JOINT_MODE_TARGET_POSITION;
+        x.target = 0.2f;
+        x.target_ke = 5.0f;
+        y.limit_lower = -0.3f;
+        y.limit_upper = 0.3f;
+        z.mode = JOINT_MODE_TARGET_VELOCITY;
+        z.target = 1.0f;
+        z.target_ke = 0.5f;
+        const Xform xp = k == 0 ? at(0, 0.6f, 0) : at(0.125f, 0, 0), xc = at(-0.125f, 0, 0);
+        if (k % 3 == 0) b.add_joint_universal(k - 1, body, xp, xc, x, y);
+        if (k % 3 == 1) b.add_joint_compound(k - 1, body, xp, xc, z, x, y);
+        if (k % 3 == 2) b.add_joint_d6(k - 1, body, xp, xc, {along(Vec3::UnitY())}, {y, z});
+    }
+    Model m = b.finalize("cpu");
+    std::vector<float> q[2], qd[2];
+    for (int t = 0; t < 2; ++t) {
+        runtime::set_cpu_threads(t == 0 ? 1 : 4);
+        SemiImplicitIntegrator it;
+        State s = rollout(m, it, 600, 2.5e-4f);
+        q[t].resize(size_t(7 * m.body_count));
+        qd[t].resize(size_t(6 * m.body_count));
+        s.body_q.copy_to_host(q[t].data(), q[t].size() * sizeof(float));
+        s.body_qd.copy_to_host(qd[t].data(), qd[t].size() * sizeof(float));
+    }
+    runtime::set_cpu_threads(0);
+    EXPECT_EQ(std::memcmp(q[0].data(), q[1].data(), q[0].size() * sizeof(float)), 0);
+    EXPECT_EQ(std::memcmp(qd[0].data(), qd[1].data(), qd[0].size() * sizeof(float)), 0);
+    for (float v : q[0]) ASSERT_TRUE(std::isfinite(v));
+    EXPECT_NE(q[0][1], 0.6f);  // it moved
 }
 
 TEST(JointAxesBuilder, SlotsCoordinatesAndDefaults) {
