@@ -38,11 +38,9 @@ __all__ = ["ModelBuilder", "Model", "State", "Control", "Mesh", "Integrator", "i
            "JOINT_BALL", "JOINT_FIXED", "JOINT_FREE", "JOINT_COMPOUND", "JOINT_UNIVERSAL", "JOINT_D6", "JOINT_MODE_FORCE",
            "JOINT_MODE_TARGET_POSITION", "JOINT_MODE_TARGET_VELOCITY", "JointAxis"]
 
-# Joint types and drive modes, Warp's numbers (engine/model.h; 7, Warp's distance joint, is not simulated).
-JOINT_PRISMATIC, JOINT_REVOLUTE, JOINT_BALL, JOINT_FIXED, JOINT_FREE = 0, 1, 2, 3, 4
-JOINT_COMPOUND, JOINT_UNIVERSAL, JOINT_D6 = 5, 6, 8
-JOINT_MODE_FORCE, JOINT_MODE_TARGET_POSITION, JOINT_MODE_TARGET_VELOCITY = 0, 1, 2
-
+from .sim_joints import (JOINT_BALL, JOINT_COMPOUND, JOINT_D6, JOINT_FIXED, JOINT_FREE, JOINT_MODE_FORCE,  # noqa: E402,F401
+                         JOINT_MODE_TARGET_POSITION, JOINT_MODE_TARGET_VELOCITY, JOINT_PRISMATIC, JOINT_REVOLUTE,
+                         JOINT_UNIVERSAL)
 from ._sim_values import _F32_MAX, _IDENTITY, _f32, _f32s, _opt, _transform_parts  # noqa: E402,F401
 from .sim_joints import JointAxis, _JointBuilder, _refuse_xpbd_keywords  # noqa: E402
 from .sim_voxels import _VoxelBuilder  # noqa: E402

@@ -1,5 +1,6 @@
 """wp.sim's joints of several axes: JointAxis (Warp's class) and the builder's add_joint_universal,
-add_joint_compound and add_joint_d6, with Warp 1.9's keywords (engine/joint_builder.cpp).
+add_joint_compound, add_joint_d6 and the generic add_joint, with Warp 1.9's keywords
+(engine/joint_builder.cpp); the joint type and drive mode numbers.
 
     builder.add_joint_d6(-1, body, linear_axes=[wp.sim.JointAxis((1.0, 0.0, 0.0), limit_lower=-0.5, limit_upper=0.5)],
                          angular_axes=[(0.0, 0.0, 1.0)])
@@ -14,7 +15,15 @@ import math
 
 from ._sim_values import BuildError, _f32, _f32s, _transform_parts
 
+# Joint types and drive modes, Warp's numbers (engine/model.h; 7, Warp's distance joint, is not simulated).
+JOINT_PRISMATIC, JOINT_REVOLUTE, JOINT_BALL, JOINT_FIXED, JOINT_FREE = 0, 1, 2, 3, 4
+JOINT_COMPOUND, JOINT_UNIVERSAL, JOINT_D6 = 5, 6, 8
 JOINT_MODE_FORCE, JOINT_MODE_TARGET_POSITION, JOINT_MODE_TARGET_VELOCITY = 0, 1, 2
+
+# add_joint's types: the C++ binding's name and the (linear, angular) axis counts, None for D6's any.
+_JOINT_KINDS = {JOINT_PRISMATIC: ("prismatic", (1, 0)), JOINT_REVOLUTE: ("revolute", (0, 1)), JOINT_BALL: ("ball", (0, 0)),
+                JOINT_FIXED: ("fixed", (0, 0)), JOINT_FREE: ("free", (0, 0)), JOINT_COMPOUND: ("compound", (0, 3)),
+                JOINT_UNIVERSAL: ("universal", (0, 2)), JOINT_D6: ("d6", None)}
 
 
 def _refuse_xpbd_keywords(c, linear_compliance, angular_compliance, enabled):
@@ -103,6 +112,37 @@ class _JointBuilder:
                                         _f32s(c, "parent_xform.q", prot, 4), _f32s(c, "child_xform.p", cpos, 3),
                                         _f32s(c, "child_xform.q", crot, 4), linear, angular, bool(collision_filter_parent),
                                         _f32(c, "armature", armature), "" if name is None else str(name))
+
+    def add_joint(self, joint_type, parent, child, linear_axes=None, angular_axes=None, name=None, parent_xform=None,
+                  child_xform=None, linear_compliance=0.0, angular_compliance=0.0, armature=1e-2, collision_filter_parent=True,
+                  enabled=True):
+        """Warp's generic add_joint: a joint of `joint_type` (JOINT_*) with the axes its type has
+        (revolute one angular, prismatic one linear, universal two angular, compound three, D6 any
+        up to three of each, ball, fixed and free none). Returns the joint's index."""
+        c = "add_joint"
+        kind = _JOINT_KINDS.get(joint_type) if isinstance(joint_type, int) else None
+        if kind is None:
+            raise BuildError(f"{c}: joint_type {joint_type!r} is not a joint type (JOINT_PRISMATIC 0, JOINT_REVOLUTE 1, "
+                             "JOINT_BALL 2, JOINT_FIXED 3, JOINT_FREE 4, JOINT_COMPOUND 5, JOINT_UNIVERSAL 6, JOINT_D6 8; "
+                             "Warp's distance joint is not simulated)")
+        lin, ang = _axis_list(c, "linear_axes", linear_axes), _axis_list(c, "angular_axes", angular_axes)
+        kind_name, counts = kind
+        if counts is not None and (len(lin), len(ang)) != counts:
+            raise BuildError(f"{c}: a {kind_name} joint has {counts[0]} linear and {counts[1]} angular axes, got "
+                             f"{len(lin)} and {len(ang)}")
+        if kind_name in ("universal", "compound", "d6"):
+            return self._axes_joint(c, kind_name, parent, child, lin, ang, parent_xform, child_xform, linear_compliance,
+                                    angular_compliance, armature, name, collision_filter_parent, enabled)
+        _refuse_xpbd_keywords(c, linear_compliance, angular_compliance, enabled)
+        ppos, prot = _transform_parts(c, parent_xform)
+        cpos, crot = _transform_parts(c, child_xform)
+        nan = float("nan")
+        v = (lin + ang)[0] if lin or ang else (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, nan, nan, nan, nan)
+        return self._cpp.add_joint(kind_name, int(parent), int(child), _f32s(c, "parent_xform.p", ppos, 3),
+                                   _f32s(c, "parent_xform.q", prot, 4), _f32s(c, "child_xform.p", cpos, 3),
+                                   _f32s(c, "child_xform.q", crot, 4), v[0:3], v[3], v[4], v[5], int(v[6]), v[7], v[8], v[9],
+                                   v[10], bool(collision_filter_parent), _f32(c, "armature", armature),
+                                   "" if name is None else str(name))
 
     def add_joint_universal(self, parent, child, axis_0, axis_1, parent_xform=None, child_xform=None, linear_compliance=0.0,
                             angular_compliance=0.0, armature=0.01, name=None, collision_filter_parent=True, enabled=True):

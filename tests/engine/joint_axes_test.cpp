@@ -5,9 +5,10 @@
 // their targets (the Eigen composition of the target angles), every axis of a D6 joint resting
 // where its drive and its limit balance (Hooke's law per axis), the Tape's gradient with respect
 // to a universal joint's drive targets against central differences, one and four CPU threads
-// giving the same bits, and the builder's messages.
+// giving the same bits, the simulator against the CPU, and the builder's messages.
 #include <Eigen/Dense>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "engine/kinematics.h"
@@ -303,10 +304,8 @@ TEST(JointAxes, GradientWithRespectToUniversalDriveTargetsMatchesFiniteDifferenc
 }
 
 // A chain of universal, compound and D6 joints with drives and limits, falling under gravity onto
-// the ground: each body sums its joints' and contacts' wrenches in its own thread, so one and four
-// CPU threads give the same bits.
-TEST(JointAxes, OneAndFourThreadsGiveTheSameBits) {
-    REQUIRE_CPU();
+// the ground.
+ModelBuilder axes_chain() {
     ModelBuilder b;
     b.joint_attach_ke = 2.0e4f;
     for (int k = 0; k < 6; ++k) {
@@ -327,7 +326,14 @@ TEST(JointAxes, OneAndFourThreadsGiveTheSameBits) {
         if (k % 3 == 1) b.add_joint_compound(k - 1, body, xp, xc, z, x, y);
         if (k % 3 == 2) b.add_joint_d6(k - 1, body, xp, xc, {along(Vec3::UnitY())}, {y, z});
     }
-    Model m = b.finalize("cpu");
+    return b;
+}
+
+// Each body sums its joints' and contacts' wrenches in its own thread, so one and four CPU threads
+// give the same bits.
+TEST(JointAxes, OneAndFourThreadsGiveTheSameBits) {
+    REQUIRE_CPU();
+    Model m = axes_chain().finalize("cpu");
     std::vector<float> q[2], qd[2];
     for (int t = 0; t < 2; ++t) {
         runtime::set_cpu_threads(t == 0 ? 1 : 4);
@@ -343,6 +349,22 @@ TEST(JointAxes, OneAndFourThreadsGiveTheSameBits) {
     EXPECT_EQ(std::memcmp(qd[0].data(), qd[1].data(), qd[0].size() * sizeof(float)), 0);
     for (float v : q[0]) ASSERT_TRUE(std::isfinite(v));
     EXPECT_NE(q[0][1], 0.6f);  // it moved
+}
+
+// The same chain on the simulator (the PTX the GPU runs) against the CPU; slow for the same reason
+// as Joints.SimulatorStepsMatchTheCpu: WEFT_SLOW_TESTS=1 runs it.
+TEST(JointAxes, SimulatorStepsMatchTheCpu) {
+    REQUIRE_CPU();
+    if (!std::getenv("WEFT_SLOW_TESTS")) GTEST_SKIP() << "slow (set WEFT_SLOW_TESTS=1 to run it)";
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no NVRTC";
+    Model mc = axes_chain().finalize("cpu"), ms = axes_chain().finalize("sim:h200");
+    SemiImplicitIntegrator a, z;
+    auto rc = bodies_of(rollout(mc, a, 20, 2.5e-4f));
+    auto rs = bodies_of(rollout(ms, z, 20, 2.5e-4f));
+    for (size_t k = 0; k < rc.size(); ++k) {
+        EXPECT_LT((rc[k].p - rs[k].p).norm(), 1e-5) << "body " << k;
+        EXPECT_LT((rc[k].w - rs[k].w).norm(), 1e-4 * (1 + rc[k].w.norm())) << "body " << k;
+    }
 }
 
 TEST(JointAxesBuilder, SlotsCoordinatesAndDefaults) {

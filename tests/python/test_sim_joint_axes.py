@@ -224,3 +224,28 @@ def test_mistakes_raise_by_name():
     with pytest.raises(wp.sim.BuildError, match="angular_compliance=0.5 is not supported"):
         b.add_joint_universal(p, c, x, y, angular_compliance=0.5)
     assert b.joint_count == 0
+
+
+def test_generic_add_joint_makes_each_type_with_its_axes():
+    b = wp.sim.ModelBuilder()
+    bodies = [b.add_body() for _ in range(6)]
+    A = wp.sim.JointAxis
+    j = [b.add_joint(wp.sim.JOINT_REVOLUTE, -1, bodies[0], angular_axes=[A((0.0, 0.0, 1.0), limit_lower=-0.5, limit_upper=0.5)]),
+         b.add_joint(wp.sim.JOINT_PRISMATIC, bodies[0], bodies[1], linear_axes=[(0.0, 1.0, 0.0)]),
+         b.add_joint(wp.sim.JOINT_BALL, bodies[1], bodies[2]),
+         b.add_joint(wp.sim.JOINT_UNIVERSAL, bodies[2], bodies[3], angular_axes=[(1.0, 0.0, 0.0), (0.0, 1.0, 0.0)]),
+         b.add_joint(wp.sim.JOINT_COMPOUND, bodies[3], bodies[4],
+                     angular_axes=[(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]),
+         b.add_joint(wp.sim.JOINT_D6, bodies[4], bodies[5], linear_axes=[(1.0, 0.0, 0.0)], name="slider")]
+    assert j == [0, 1, 2, 3, 4, 5]
+    model = b.finalize(device="cpu")
+    assert model.joint_type.numpy().tolist() == [1, 0, 2, 6, 5, 8]
+    assert model.joint_axis_start.numpy().tolist() == [0, 1, 2, 3, 5, 8, 9]
+    assert model.joint_limit_upper.numpy()[0] == pytest.approx(0.5)
+    assert model.joint_limit_kd.numpy()[0] == 10.0  # JointAxis's default
+    with pytest.raises(wp.sim.BuildError, match="add_joint: a universal joint has 0 linear and 2 angular axes, got 0 and 1"):
+        b.add_joint(wp.sim.JOINT_UNIVERSAL, -1, bodies[0], angular_axes=[(1.0, 0.0, 0.0)])
+    with pytest.raises(wp.sim.BuildError, match="add_joint: joint_type 7 is not a joint type"):
+        b.add_joint(7, -1, bodies[0])
+    with pytest.raises(TypeError, match="axes"):
+        b.add_joint(wp.sim.JOINT_D6, -1, bodies[0], axes=[(1.0, 0.0, 0.0)])
