@@ -50,6 +50,12 @@ class JointAxis:
             self.__dict__.update(axis.__dict__)
             return
         self.axis = tuple(axis)
+        try:  # normalised, as Warp's; a zero or malformed axis is kept for the builder to name
+            n = math.sqrt(sum(float(v) * float(v) for v in self.axis))
+            if len(self.axis) == 3 and 0.0 < n < math.inf:
+                self.axis = tuple(float(v) / n for v in self.axis)
+        except (TypeError, ValueError):
+            pass
         self.limit_lower = limit_lower
         self.limit_upper = limit_upper
         self.limit_ke = limit_ke

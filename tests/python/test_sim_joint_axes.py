@@ -192,7 +192,7 @@ def test_joint_axis_copies_and_defaults_as_warps():
     a = wp.sim.JointAxis((0.0, 2.0, 0.0), limit_lower=0.2, limit_upper=0.6, mode=wp.sim.JOINT_MODE_TARGET_POSITION)
     assert a.action == pytest.approx(0.4)  # a position drive whose limits exclude 0 starts mid-range
     b = wp.sim.JointAxis(a)
-    assert (b.axis, b.limit_lower, b.limit_ke, b.limit_kd, b.mode) == (a.axis, 0.2, 100.0, 10.0, a.mode)
+    assert (b.axis, b.limit_lower, b.limit_ke, b.limit_kd, b.mode) == ((0.0, 1.0, 0.0), 0.2, 100.0, 10.0, a.mode)
     assert wp.sim.JointAxis((1.0, 0.0, 0.0)).action == 0.0
     assert (wp.sim.JOINT_COMPOUND, wp.sim.JOINT_UNIVERSAL, wp.sim.JOINT_D6) == (5, 6, 8)
 
