@@ -377,8 +377,8 @@ private:
 
     // Several <joint>s in one body (hinge and slide only): one builder joint with an axis per
     // <joint>, named by their names joined with '_', at the first one's position with its armature
-    // (Warp's rule): two hinges make a universal joint, three a compound one, one slide a prismatic
-    // one, other mixes a D6 joint (its slides first, then its hinges, whatever their order).
+    // (Warp's rule): two hinges make a universal joint, three a compound one, any other mix of
+    // hinges and slides a D6 joint (its slides first, then its hinges, whatever their order).
     void read_joint_group(const std::vector<const XMLElement*>& joints, int link, int parent, const Frame& local,
                           const Frame& world, const std::string& body, const std::string& childclass) {
         std::vector<JointAxisDef> linear, angular;

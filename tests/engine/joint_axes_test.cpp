@@ -391,6 +391,15 @@ TEST(JointAxesBuilder, SlotsCoordinatesAndDefaults) {
     EXPECT_EQ(m.joint_coord_count, 10);
     EXPECT_EQ(m.joint_dof_count, 9);
     EXPECT_EQ(m.control().joint_act.size(), 7);
+    // Copies (add_builder) keep each joint's slots, offset by the slots before them.
+    ModelBuilder two;
+    two.add_builder(b);
+    two.add_builder(b);
+    EXPECT_EQ(two.joint_axis_start, (std::vector<int>{0, 1, 3, 4, 7, 8, 10, 11}));
+    EXPECT_EQ(two.joint_axis_dim[7], (std::array<int, 2>{2, 1}));
+    EXPECT_EQ(two.joint_axis_count(), 14);
+    EXPECT_EQ(two.joint_q_start(7), 10 + 7);
+    EXPECT_EQ(two.finalize("cpu").joint_coord_count, 20);
 }
 
 TEST(JointAxesBuilder, MistakesNameTheCallTheAxisAndTheValue) {
