@@ -130,6 +130,7 @@ void bind_engine(py::module_& m) {
              {"joint_axis_dim", &Model::joint_axis_dim},
              {"joint_axis", &Model::joint_axis},
              {"joint_mode", &Model::joint_mode},
+             {"joint_axis_mode", &Model::joint_mode},  // Warp's name of the same array
              {"joint_act", &Model::joint_act},
              {"joint_target_ke", &Model::joint_target_ke},
              {"joint_target_kd", &Model::joint_target_kd},

@@ -241,6 +241,8 @@ def test_generic_add_joint_makes_each_type_with_its_axes():
     model = b.finalize(device="cpu")
     assert model.joint_type.numpy().tolist() == [1, 0, 2, 6, 5, 8]
     assert model.joint_axis_start.numpy().tolist() == [0, 1, 2, 3, 5, 8, 9]
+    assert model.joint_axis_count == 9
+    assert model.joint_axis_mode.numpy().tolist() == model.joint_mode.numpy().tolist()  # Warp's name
     assert model.joint_limit_upper.numpy()[0] == pytest.approx(0.5)
     assert model.joint_limit_kd.numpy()[0] == 10.0  # JointAxis's default
     with pytest.raises(wp.sim.BuildError, match="add_joint: a universal joint has 0 linear and 2 angular axes, got 0 and 1"):
