@@ -149,8 +149,7 @@ TEST(JointAxes, D6WithOneLinearAxisFollowsThePrismaticJoint) {
 // A compound joint (axes z, x, y) with a position drive on each, no gravity: the body settles on
 // the rotation AngleAxis(z, t0) AngleAxis(x, t1) AngleAxis(y, t2) (Eigen, double), and eval_ik's
 // angles on the targets.
-TEST(JointAxes, CompoundPositionDrivesSettleOnTheirTargets) {
-    REQUIRE_CPU();
+void expect_compound_drives_settle(const std::string& device) {
     ModelBuilder b(0.0f);
     b.ground = false;
     int body = b.add_body();
@@ -167,7 +166,7 @@ TEST(JointAxes, CompoundPositionDrivesSettleOnTheirTargets) {
     }
     const Quat frame(Eigen::AngleAxisf(0.5f, Vec3(1, 2, 3).normalized()));
     b.add_joint_compound(-1, body, {Vec3::Zero(), frame}, at(0, 0, 0), d[0], d[1], d[2]);
-    Model m = b.finalize("cpu");
+    Model m = b.finalize(device);
     SemiImplicitIntegrator it;
     State s = rollout(m, it, 6000, 5e-4f);
     const Eigen::Quaterniond want = frame.cast<double>() * Eigen::AngleAxisd(targets[0], axes[0].cast<double>()) *
@@ -176,8 +175,8 @@ TEST(JointAxes, CompoundPositionDrivesSettleOnTheirTargets) {
     BodyState r = bodies_of(s)[0];
     const double off = r.q.angularDistance(want);
     std::vector<float> q = coordinates(m, s);
-    printf("compound drives after 3 s: angles %.4f %.4f %.4f (targets %.1f %.1f %.1f), %.2e rad from the Eigen rotation\n", q[0],
-           q[1], q[2], targets[0], targets[1], targets[2], off);
+    printf("%s: compound drives after 3 s: angles %.4f %.4f %.4f (targets %.1f %.1f %.1f), %.2e rad from the Eigen rotation\n",
+           device.c_str(), q[0], q[1], q[2], targets[0], targets[1], targets[2], off);
     EXPECT_LT(off, 2e-3);
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(q[size_t(k)], targets[k], 2e-3) << "angle " << k;
 }
@@ -185,8 +184,7 @@ TEST(JointAxes, CompoundPositionDrivesSettleOnTheirTargets) {
 // Per-axis limits: a D6 joint with linear axes x, y and angular axes z, x, each driven towards a
 // target beyond its limit, no gravity. At rest each axis sits where its drive and its limit spring
 // balance, target_ke (target - q) + limit_ke (limit - q) = 0, independently of the others.
-TEST(JointAxes, EveryAxisOfAD6JointRestsWhereItsDriveAndLimitBalance) {
-    REQUIRE_CPU();
+void expect_d6_axes_rest_where_drive_and_limit_balance(const std::string& device) {
     ModelBuilder b(0.0f);
     b.ground = false;
     int body = b.add_body();
@@ -212,7 +210,7 @@ TEST(JointAxes, EveryAxisOfAD6JointRestsWhereItsDriveAndLimitBalance) {
         return d;
     };
     b.add_joint_d6(-1, body, at(0, 0, 0), at(0, 0, 0), {def(lin[0]), def(lin[1])}, {def(ang[0]), def(ang[1])});
-    Model m = b.finalize("cpu");
+    Model m = b.finalize(device);
     SemiImplicitIntegrator it;
     State s = rollout(m, it, 8000, 5e-4f);
     std::vector<float> q = coordinates(m, s);
@@ -221,9 +219,27 @@ TEST(JointAxes, EveryAxisOfAD6JointRestsWhereItsDriveAndLimitBalance) {
         const Case& c = *all[k];
         const float limit = c.target > c.upper ? c.upper : c.lower;
         const double want = (c.target_ke * c.target + c.limit_ke * limit) / double(c.target_ke + c.limit_ke);
-        printf("axis %d: rests at %.5f, Hooke's law %.5f (limit %.2f, target %.2f)\n", k, q[size_t(k)], want, limit, c.target);
+        printf("%s: axis %d: rests at %.5f, Hooke's law %.5f (limit %.2f, target %.2f)\n", device.c_str(), k, q[size_t(k)], want,
+               limit, c.target);
         EXPECT_NEAR(q[size_t(k)], want, 5e-4) << "axis " << k;
     }
+}
+
+TEST(JointAxes, CompoundPositionDrivesSettleOnTheirTargets) {
+    REQUIRE_CPU();
+    expect_compound_drives_settle("cpu");
+}
+
+TEST(JointAxes, EveryAxisOfAD6JointRestsWhereItsDriveAndLimitBalance) {
+    REQUIRE_CPU();
+    expect_d6_axes_rest_where_drive_and_limit_balance("cpu");
+}
+
+// The same two on the GPU, against the same analytic answers (the GPU machine has no CPU device).
+TEST(JointAxes, CudaDrivesAndLimitsSettleWhereTheyShould) {
+    if (!runtime::device_available(runtime::parse_device("cuda:0"))) GTEST_SKIP() << "no CUDA device";
+    expect_compound_drives_settle("cuda:0");
+    expect_d6_axes_rest_where_drive_and_limit_balance("cuda:0");
 }
 
 const char* kTipLoss = R"(
