@@ -20,8 +20,8 @@ makes the axes of each kind orthonormal (engine/joint_builder.cpp).
               r_err held (as fixed), one: as revolute, two: as universal, three: as compound
   ball        x_err held; fixed: x_err and r_err held; free: nothing
 
-The torque of a decomposed angle k acts about its current axis (a0, a0 rotated by q0 for a1, and
-by both for a2) and its velocity is w_err along that axis, as in Warp's kernel. Warp's kernel
+The torque of a decomposed angle k acts about its current axis (a0; a1 turned by q0 about a0; a2
+turned by q0 and q1) and its velocity is w_err along that axis, as in Warp's kernel. Warp's kernel
 decomposes about the frame's x, y, z whatever the axes; here the decomposition is about the
 joint's own axes, as Warp's eval_fk / eval_ik place them, so the two agree for x, y, z axes.
 
