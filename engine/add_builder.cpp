@@ -119,7 +119,9 @@ int ModelBuilder::add_builder(const ModelBuilder& o, const Xform& xform, bool se
     body_mass.insert(body_mass.end(), o.body_mass.begin(), o.body_mass.end());
     body_armature.insert(body_armature.end(), o.body_armature.begin(), o.body_armature.end());
     body_name.insert(body_name.end(), o.body_name.begin(), o.body_name.end());
+    const int na = joint_axis_count();
     for (int j = 0; j < o.joint_count(); ++j) {
+        joint_axis_start.push_back(o.joint_axis_start[size_t(j)] + na);
         const int parent = o.joint_parent[size_t(j)];
         joint_parent.push_back(parent < 0 ? -1 : parent + nb);
         joint_child.push_back(o.joint_child[size_t(j)] + nb);
@@ -130,6 +132,7 @@ int ModelBuilder::add_builder(const ModelBuilder& o, const Xform& xform, bool se
     append(joint_mode, o.joint_mode);
     append(joint_collision_filter, o.joint_collision_filter);
     append(joint_X_c, o.joint_X_c);
+    append(joint_axis_dim, o.joint_axis_dim);
     append(joint_axis, o.joint_axis);
     append(joint_act, o.joint_act);
     append(joint_target_ke, o.joint_target_ke);
@@ -162,10 +165,10 @@ ModelBuilder replicate_worlds(const ModelBuilder& one, int count, const Vec3& sp
           out.shape_material_share, out.shape_geo_scale, out.shape_geo_thickness, out.shape_geo_src, out.shape_sdf_resolution,
           out.shape_sdf_margin, out.body_q, out.body_qd, out.body_mass, out.body_armature, out.body_name, out.joint_type,
           out.joint_parent, out.joint_child, out.joint_mode, out.joint_collision_filter, out.joint_X_p, out.joint_X_c,
-          out.joint_axis, out.joint_act, out.joint_target_ke, out.joint_target_kd, out.joint_limit_lower, out.joint_limit_upper,
-          out.joint_limit_ke, out.joint_limit_kd, out.joint_armature, out.joint_name, out.joint_q, out.joint_qd,
-          out.articulation_start, out.particle_world, out.shape_world, out.body_world, out.mpm_material, out.mpm_params,
-          out.mpm_volume);
+          out.joint_axis_start, out.joint_axis_dim, out.joint_axis, out.joint_act, out.joint_target_ke, out.joint_target_kd,
+          out.joint_limit_lower, out.joint_limit_upper, out.joint_limit_ke, out.joint_limit_kd, out.joint_armature,
+          out.joint_name, out.joint_q, out.joint_qd, out.articulation_start, out.particle_world, out.shape_world, out.body_world,
+          out.mpm_material, out.mpm_params, out.mpm_volume);
     out.num_worlds = 0;
     for (int w = 0; w < count; ++w) {
         ModelBuilder::Xform x;

@@ -169,22 +169,30 @@ void upload_joints(const ModelBuilder& b, Model& m, const Uploader& up) {
         }
         return v;
     };
+    const int na = b.joint_axis_count();
+    const int64_t n_axis = std::max(na, 1);
+    m.joint_axis_count = na;
     std::vector<float> axis;
     for (const Vec3& a : b.joint_axis) axis.insert(axis.end(), {a.x(), a.y(), a.z()});
+    std::vector<int> axis_start(b.joint_axis_start), axis_dim;
+    axis_start.push_back(na);
+    for (const auto& d : b.joint_axis_dim) axis_dim.insert(axis_dim.end(), {d[0], d[1]});
     m.joint_type = up(i32, {n}, pad(b.joint_type), false);
     m.joint_parent = up(i32, {n}, pad(b.joint_parent), false);
     m.joint_child = up(i32, {n}, pad(b.joint_child), false);
     m.joint_X_p = up(transform_type(), {n}, pad(flatten(b.joint_X_p), 7), false);
     m.joint_X_c = up(transform_type(), {n}, pad(flatten(b.joint_X_c), 7), false);
-    m.joint_axis = up(vec3_type(), {n}, axis.empty() ? std::vector<float>(3, 0.0f) : axis, false);
-    m.joint_mode = up(i32, {n}, pad(b.joint_mode), false);
-    m.joint_act = up(f32, {n}, pad(b.joint_act), true);
-    m.joint_target_ke = up(f32, {n}, pad(b.joint_target_ke), true);
-    m.joint_target_kd = up(f32, {n}, pad(b.joint_target_kd), true);
-    m.joint_limit_lower = up(f32, {n}, pad(b.joint_limit_lower), true);
-    m.joint_limit_upper = up(f32, {n}, pad(b.joint_limit_upper), true);
-    m.joint_limit_ke = up(f32, {n}, pad(b.joint_limit_ke), true);
-    m.joint_limit_kd = up(f32, {n}, pad(b.joint_limit_kd), true);
+    m.joint_axis_start = up(i32, {int64_t(nj) + 1}, axis_start, false);
+    m.joint_axis_dim = up(i32, {n, 2}, pad(axis_dim, 2), false);
+    m.joint_axis = up(vec3_type(), {n_axis}, axis.empty() ? std::vector<float>(3, 0.0f) : axis, false);
+    m.joint_mode = up(i32, {n_axis}, pad(b.joint_mode), false);
+    m.joint_act = up(f32, {n_axis}, pad(b.joint_act), true);
+    m.joint_target_ke = up(f32, {n_axis}, pad(b.joint_target_ke), true);
+    m.joint_target_kd = up(f32, {n_axis}, pad(b.joint_target_kd), true);
+    m.joint_limit_lower = up(f32, {n_axis}, pad(b.joint_limit_lower), true);
+    m.joint_limit_upper = up(f32, {n_axis}, pad(b.joint_limit_upper), true);
+    m.joint_limit_ke = up(f32, {n_axis}, pad(b.joint_limit_ke), true);
+    m.joint_limit_kd = up(f32, {n_axis}, pad(b.joint_limit_kd), true);
     m.joint_collision_filter = up(i32, {n}, pad(b.joint_collision_filter), false);
     std::vector<std::vector<int>> of_body(static_cast<size_t>(nb));  // in joint order, as a loop over joints
     for (int j = 0; j < nj; ++j) {
@@ -220,8 +228,10 @@ void upload_joints(const ModelBuilder& b, Model& m, const Uploader& up) {
         }
     std::vector<int> qs(size_t(nj) + 1, 0), qds(size_t(nj) + 1, 0);
     for (int j = 0; j < nj; ++j) {
-        qs[size_t(j) + 1] = qs[size_t(j)] + joint_coordinate_counts(b.joint_type[size_t(j)]).first;
-        qds[size_t(j) + 1] = qds[size_t(j)] + joint_coordinate_counts(b.joint_type[size_t(j)]).second;
+        const auto& d = b.joint_axis_dim[size_t(j)];
+        const auto [nq, nqd] = joint_coordinate_counts(b.joint_type[size_t(j)], d[0] + d[1]);
+        qs[size_t(j) + 1] = qs[size_t(j)] + nq;
+        qds[size_t(j) + 1] = qds[size_t(j)] + nqd;
     }
     if (b.joint_q.size() != size_t(qs.back()) || b.joint_qd.size() != size_t(qds.back()))
         throw BuildError("finalize: joint_q has " + std::to_string(b.joint_q.size()) + " entries and joint_qd " +

@@ -18,7 +18,8 @@ namespace weft::engine {
 struct ImportOptions {
     ModelBuilder::Xform xform;    // placed on the root body (MJCF: on every top-level body and world geom)
     bool floating = false;        // root body: a free joint (true) or fixed to the world (false)
-    std::string base_joint;       // "" or one axis: "px" | "py" | "pz" (prismatic) | "rx" | "ry" | "rz" (revolute)
+    std::string base_joint;       // "" or axes separated by commas: "px" | "py" | "pz" (prismatic, also "l.") |
+                                  //   "rx" | "ry" | "rz" (revolute, also "a."); several make a D6 joint (Warp's rule)
     float density = 1000.0f;      // kg/m^3 of collision shapes without their own
     float stiffness = 100.0f;     // joint target_ke; > 0 makes the mode TARGET_POSITION (Warp's rule)
     float damping = 10.0f;        // joint target_kd (URDF <dynamics damping>, MJCF damping override it)
@@ -42,6 +43,7 @@ struct ImportedActuator {
     std::string name;
     std::string type;            // "motor" | "position" | "velocity"
     int joint = -1;              // builder joint index
+    int axis = -1;               // its axis slot: the joint_act entry it drives
     float gear = 1.0f;           // control -> joint force (motor)
     float kp = 0.0f, kv = 0.0f;  // position / velocity gains as target_ke / target_kd
     bool ctrllimited = false;
@@ -54,6 +56,9 @@ struct ImportResult {
     int shape_start = 0, shape_end = 0;      // [start, end) of its shapes
     std::map<std::string, int> body_index;   // link / body name -> builder body
     std::map<std::string, int> joint_index;  // joint name -> builder joint
+    // hinge / slide joint name -> its axis slot (joint_act entry): several MJCF joints of one body
+    // are one builder joint with an axis each
+    std::map<std::string, int> joint_axis_index;
     std::vector<ImportedActuator> actuators;
     std::vector<float> joint_effort_limit;    // URDF <limit effort>, N or N m per imported joint (NaN: none)
     std::vector<float> joint_velocity_limit;  // URDF <limit velocity>, m/s or rad/s per imported joint (NaN: none)

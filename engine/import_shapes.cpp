@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "engine/body_inertia.h"
 #include "engine/obj_reader.h"
@@ -107,19 +108,42 @@ void ShapeImport::plane(ElementReader& r, int body, const Frame& t) {
     });
 }
 
+namespace {
+
+// The axes of a base_joint string, each "px" etc. (check_import_options has checked them).
+std::vector<std::string> base_joint_axes(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t end = s.find(',', start);
+        if (end == std::string::npos) end = s.size();
+        std::string a = s.substr(start, end - start);
+        a.erase(0, a.find_first_not_of(' '));
+        a.erase(a.find_last_not_of(' ') + 1);
+        out.push_back(a);
+        start = end + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
 int add_axis_base_joint(ModelBuilder& b, const ImportOptions& o, int root, const std::string& name) {
-    const std::string& s = o.base_joint;
-    const bool linear = s[0] == 'p' || s[0] == 'l';
-    JointAxisDef ax;
-    ax.axis = s[1] == 'x' ? Vec3(1, 0, 0) : s[1] == 'y' ? Vec3(0, 1, 0) : Vec3(0, 0, 1);
-    ax.limit_lower = o.joint_limit_lower;
-    ax.limit_upper = o.joint_limit_upper;
-    ax.limit_ke = o.limit_ke;
-    ax.limit_kd = o.limit_kd;
+    std::vector<JointAxisDef> linear, angular;
+    for (const std::string& s : base_joint_axes(o.base_joint)) {
+        JointAxisDef ax;
+        ax.axis = s[1] == 'x' ? Vec3(1, 0, 0) : s[1] == 'y' ? Vec3(0, 1, 0) : Vec3(0, 0, 1);
+        ax.limit_lower = o.joint_limit_lower;
+        ax.limit_upper = o.joint_limit_upper;
+        ax.limit_ke = o.limit_ke;
+        ax.limit_kd = o.limit_kd;
+        (s[0] == 'p' || s[0] == 'l' ? linear : angular).push_back(ax);
+    }
     // The position comes first and the rotation after the joint, so that the axis is the world's.
     ModelBuilder::Xform X_p{o.xform.p, Quat::Identity()}, X_c{Vec3::Zero(), o.xform.q.normalized().conjugate()};
-    return linear ? b.add_joint_prismatic(-1, root, X_p, X_c, ax, true, 0.0f, name)
-                  : b.add_joint_revolute(-1, root, X_p, X_c, ax, true, 0.0f, name);
+    if (linear.size() + angular.size() > 1) return b.add_joint_d6(-1, root, X_p, X_c, linear, angular, true, 0.0f, name);
+    return linear.size() == 1 ? b.add_joint_prismatic(-1, root, X_p, X_c, linear[0], true, 0.0f, name)
+                              : b.add_joint_revolute(-1, root, X_p, X_c, angular[0], true, 0.0f, name);
 }
 
 void set_free_coordinates(ModelBuilder& b, int joint) {
@@ -165,13 +189,16 @@ void check_import_options(const ImportOptions& o, const std::string& call) {
     if (o.up_axis != "X" && o.up_axis != "Y" && o.up_axis != "Z" && o.up_axis != "x" && o.up_axis != "y" && o.up_axis != "z")
         fail("up_axis must be 'X', 'Y' or 'Z', got '" + o.up_axis + "'");
     if (!o.base_joint.empty()) {
-        const std::string& s = o.base_joint;
-        bool ok = s.size() == 2 && (s[0] == 'p' || s[0] == 'l' || s[0] == 'r' || s[0] == 'a') &&
-                  (s[1] == 'x' || s[1] == 'y' || s[1] == 'z');
-        if (!ok)
-            fail("base_joint '" + s +
-                 "' is not supported: Weft takes one axis, 'px', 'py', 'pz' (prismatic) or 'rx', 'ry', 'rz' "
-                 "(revolute); several axes need a D6 joint, which the builder does not have yet");
+        std::set<std::string> seen;
+        for (const std::string& s : base_joint_axes(o.base_joint)) {
+            bool ok = s.size() == 2 && (s[0] == 'p' || s[0] == 'l' || s[0] == 'r' || s[0] == 'a') &&
+                      (s[1] == 'x' || s[1] == 'y' || s[1] == 'z');
+            if (!ok)
+                fail("base_joint '" + o.base_joint + "': '" + s +
+                     "' is not an axis: 'px', 'py', 'pz' (prismatic) or 'rx', 'ry', 'rz' (revolute), separated by commas");
+            const std::string key = std::string(1, s[0] == 'l' ? 'p' : s[0] == 'a' ? 'r' : s[0]) + s[1];
+            if (!seen.insert(key).second) fail("base_joint '" + o.base_joint + "' names axis '" + key + "' twice");
+        }
         if (o.floating) fail("base_joint and floating=true exclude each other");
     }
     if (!o.xform.p.allFinite() || !o.xform.q.coeffs().allFinite() || o.xform.q.norm() < 1e-6f)

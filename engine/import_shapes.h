@@ -46,9 +46,9 @@ private:
     ImportWarnings& w_;
 };
 
-// The builder's joint from the world to the root body `root` for ImportOptions::base_joint: one
-// axis, "px"/"py"/"pz" prismatic or "rx"/"ry"/"rz" revolute (Warp's D6 string with one axis), at
-// the root's pose. Returns the joint's index.
+// The builder's joint from the world to the root body `root` for ImportOptions::base_joint (Warp's
+// D6 string), at the root's pose: one axis, "px"/"py"/"pz" prismatic or "rx"/"ry"/"rz" revolute;
+// several ("px,py,rz") a D6 joint of those axes. Returns the joint's index.
 int add_axis_base_joint(ModelBuilder& b, const ImportOptions& o, int root, const std::string& name);
 
 // A free joint's coordinates (joint_q: position, quaternion x, y, z, w) set to its child's pose in

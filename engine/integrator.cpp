@@ -60,7 +60,7 @@ void check_step(const Model& m, const State& in, const State& out, float dt, con
     if (control) {
         check_array(control->particle_f, "control.particle_f", vec3_type(), m.particle_count, m, true);
         check_array(control->body_f, "control.body_f", spatial_vector_type(), m.body_count, m, true);
-        check_array(control->joint_act, "control.joint_act", compiler::float32_type(), m.joint_count, m, true);
+        check_array(control->joint_act, "control.joint_act", compiler::float32_type(), m.joint_axis_count, m, true);
     }
 }
 

@@ -246,26 +246,22 @@ private:
             b_.add_body(world.p.cast<float>(), world.q.cast<float>(), Vec3::Zero(), Eigen::Matrix3f::Zero(), 0.0f, 0.0f, name);
         res_.body_index[name] = link;
 
-        // The joint: at most one <joint> (or <freejoint>) per body.
+        // The joint: one <joint> (or <freejoint>) per body, or several hinge and slide joints, which
+        // become one joint with an axis each (Warp's rule: universal for two hinges, compound for
+        // three, D6 for the other mixes).
         std::vector<const XMLElement*> joints = br.children("joint");
         auto frees = br.children("freejoint");
         joints.insert(joints.end(), frees.begin(), frees.end());
-        if (joints.size() > 1) {
-            std::string names;
-            for (auto* j : joints)
-                names += std::string(names.empty() ? "'" : ", '") + (j->Attribute("name") ? j->Attribute("name") : "?") + "'";
-            br.fail("has " + std::to_string(joints.size()) + " joints (" + names +
-                    "): the builder's joints are one hinge, slide, ball or free joint per body; several joints in one body need "
-                    "a D6 joint, which the builder does not have yet");
-        }
         if (joints.empty()) {
             // A body without joints is welded to its parent.
             Frame X_p = parent < 0 ? world : local;
             add_joint_located(e, name, [&] {
                 return b_.add_joint_fixed(parent, link, X_p.xform(), ModelBuilder::Xform{}, true, 0.0f, name + "_joint");
             });
-        } else {
+        } else if (joints.size() == 1) {
             read_joint(joints[0], link, parent, local, world, name, childclass);
+        } else {
+            read_joint_group(joints, link, parent, local, world, name, childclass);
         }
 
         for (const XMLElement* g : br.children("geom")) read_geom(g, link, Frame{}, name, childclass);
@@ -319,50 +315,122 @@ private:
             }
             return;
         }
-        const Frame jp{r.vec3("pos", Vec3::Zero()).cast<double>() * o_.scale, Eigen::Quaterniond::Identity()};
+        AxisJoint a = read_axis_joint(r, type);
+        // The joint frame: at `pos` in the body, with the body's orientation; axes in the body frame.
+        const Frame X_p = (parent < 0 ? world : local) * a.pos;
+        const ModelBuilder::Xform X_c = a.pos.xform();
+        if (type == "ball") {
+            if (a.limited) r.warn("the ball joint's range is not simulated (the builder's ball joint has no limit)");
+            add_joint_located(e, name, [&] { return b_.add_joint_ball(parent, link, X_p.xform(), X_c, true, a.armature, name); });
+            return;
+        }
+        const int j = add_joint_located(e, name, [&] {
+            return a.angular ? b_.add_joint_revolute(parent, link, X_p.xform(), X_c, a.axis, true, a.armature, name)
+                             : b_.add_joint_prismatic(parent, link, X_p.xform(), X_c, a.axis, true, a.armature, name);
+        });
+        res_.joint_axis_index[name] = b_.joint_axis_start[size_t(j)];
+    }
+
+    // A hinge, slide or ball <joint> past its name and type: its position in the body, its axis with
+    // drive (stiffness, damping) and limits (range), its armature.
+    struct AxisJoint {
+        Frame pos;
+        JointAxisDef axis;
+        float armature = 0.0f;
+        bool angular = true, limited = false;
+    };
+    AxisJoint read_axis_joint(ElementReader& r, const std::string& type) {
+        AxisJoint a;
+        a.pos = Frame{r.vec3("pos", Vec3::Zero()).cast<double>() * o_.scale, Eigen::Quaterniond::Identity()};
         Eigen::Vector3d axis = r.vec3("axis", Vec3(0, 0, 1)).cast<double>();
         if (axis.norm() < 1e-9) r.fail("attribute 'axis' must be a nonzero vector");
         axis.normalize();
         const bool has_range = r.has("range");
         std::vector<double> range = r.numbers("range", 2, {0, 0});
         std::string limited = r.choice("limited", "auto", {"true", "false", "auto"});
-        const bool is_limited = limited == "true" || (limited == "auto" && autolimits_ && has_range);
-        if (is_limited && range[0] > range[1])
+        a.limited = limited == "true" || (limited == "auto" && autolimits_ && has_range);
+        if (a.limited && range[0] > range[1])
             r.fail("range lower (" + fmt(range[0]) + ") is above upper (" + fmt(range[1]) + ")");
         const bool has_stiffness = r.has("stiffness");
         const float stiffness = float(r.number("stiffness", o_.stiffness));
         const float damping = float(r.number("damping", o_.damping));
-        const float armature = float(r.number("armature", o_.armature) * o_.armature_scale);
-        if (stiffness < 0 || damping < 0 || armature < 0) r.fail("stiffness, damping and armature must be >= 0");
+        a.armature = float(r.number("armature", o_.armature) * o_.armature_scale);
+        if (stiffness < 0 || damping < 0 || a.armature < 0) r.fail("stiffness, damping and armature must be >= 0");
         for (const char* k : {"springref", "ref", "frictionloss"})
             if (r.number(k, 0.0) != 0.0) r.warn(std::string(k) + " is not simulated (the joint's zero is its pose in the file)");
         r.accept({"group", "user"});
         r.finish();
-
-        // The joint frame: at `pos` in the body, with the body's orientation; axes in the body frame.
-        const Frame X_p = (parent < 0 ? world : local) * jp;
-        const ModelBuilder::Xform X_c = jp.xform();
-        if (type == "ball") {
-            if (is_limited) r.warn("the ball joint's range is not simulated (the builder's ball joint has no limit)");
-            add_joint_located(e, name, [&] { return b_.add_joint_ball(parent, link, X_p.xform(), X_c, true, armature, name); });
-            return;
-        }
-        JointAxisDef ax;
+        JointAxisDef& ax = a.axis;
         ax.axis = axis.cast<float>();
         ax.target_ke = stiffness;
         ax.target_kd = damping;
         // Warp's rule, and damping alone as well: only TARGET_POSITION applies target_kd.
         ax.mode = (stiffness > 0 || has_stiffness || damping > 0) ? JOINT_MODE_TARGET_POSITION : JOINT_MODE_FORCE;
-        const bool angular = type == "hinge";
-        const double unit = angular ? (degrees_ ? M_PI / 180.0 : 1.0) : o_.scale;
-        ax.limit_lower = is_limited ? float(range[0] * unit) : o_.joint_limit_lower;
-        ax.limit_upper = is_limited ? float(range[1] * unit) : o_.joint_limit_upper;
+        a.angular = type == "hinge";
+        const double unit = a.angular ? (degrees_ ? M_PI / 180.0 : 1.0) : o_.scale;
+        ax.limit_lower = a.limited ? float(range[0] * unit) : o_.joint_limit_lower;
+        ax.limit_upper = a.limited ? float(range[1] * unit) : o_.joint_limit_upper;
         ax.limit_ke = o_.limit_ke;
         ax.limit_kd = o_.limit_kd;
-        add_joint_located(e, name, [&] {
-            return angular ? b_.add_joint_revolute(parent, link, X_p.xform(), X_c, ax, true, armature, name)
-                           : b_.add_joint_prismatic(parent, link, X_p.xform(), X_c, ax, true, armature, name);
+        return a;
+    }
+
+    // Several <joint>s in one body (hinge and slide only): one builder joint with an axis per
+    // <joint>, named by their names joined with '_', at the first one's position with its armature
+    // (Warp's rule): two hinges make a universal joint, three a compound one, any other mix of
+    // hinges and slides a D6 joint (its slides first, then its hinges, whatever their order).
+    void read_joint_group(const std::vector<const XMLElement*>& joints, int link, int parent, const Frame& local,
+                          const Frame& world, const std::string& body, const std::string& childclass) {
+        std::vector<JointAxisDef> linear, angular;
+        std::vector<std::string> names, linear_names, angular_names;
+        Frame pos;
+        float armature = 0.0f;
+        for (size_t k = 0; k < joints.size(); ++k) {
+            const XMLElement* e = joints[k];
+            ElementReader r0(f_, e, w_, "<joint>");
+            const std::string name = r0.string("name", body + "_joint_" + std::to_string(k));
+            ElementReader r(f_, e, w_, "joint '" + name + "'");
+            r.accept({"name"});
+            const bool is_free_tag = std::string(e->Name()) == "freejoint";
+            if (!is_free_tag) r.set_defaults(defaults_for(r, "joint", childclass));
+            r.accept({"class"});
+            const std::string type = is_free_tag ? "free" : r.choice("type", "hinge", {"hinge", "slide", "ball", "free"});
+            if (type == "free" || type == "ball")
+                r.fail("body '" + body + "' has " + std::to_string(joints.size()) + " joints and this one is a " + type +
+                       " joint: several joints in one body must be hinge and slide joints");
+            AxisJoint a = read_axis_joint(r, type);
+            if (k == 0) {
+                pos = a.pos;
+                armature = a.armature;
+            } else if ((a.pos.p - pos.p).norm() > 1e-9) {
+                r.warn("the joint is placed at the body's first joint's position (the builder's joint has one frame)");
+            }
+            names.push_back(name);
+            (a.angular ? angular : linear).push_back(a.axis);
+            (a.angular ? angular_names : linear_names).push_back(name);
+        }
+        std::string name;
+        for (const auto& n : names) name += (name.empty() ? "" : "_") + n;
+        const Frame X_p = (parent < 0 ? world : local) * pos;
+        const ModelBuilder::Xform X_c = pos.xform();
+        const int j = add_joint_located(joints[0], name, [&] {
+            if (linear.empty() && angular.size() == 2)
+                return b_.add_joint_universal(parent, link, X_p.xform(), X_c, angular[0], angular[1], true, armature, name);
+            if (linear.empty() && angular.size() == 3)
+                return b_.add_joint_compound(parent, link, X_p.xform(), X_c, angular[0], angular[1], angular[2], true, armature,
+                                             name);
+            return b_.add_joint_d6(parent, link, X_p.xform(), X_c, linear, angular, true, armature, name);
         });
+        // Each <joint> by its own name as well, for actuators and the import result.
+        const int first = b_.joint_axis_start[size_t(j)];
+        for (size_t k = 0; k < linear_names.size(); ++k) {
+            res_.joint_index[linear_names[k]] = j;
+            res_.joint_axis_index[linear_names[k]] = first + int(k);
+        }
+        for (size_t k = 0; k < angular_names.size(); ++k) {
+            res_.joint_index[angular_names[k]] = j;
+            res_.joint_axis_index[angular_names[k]] = first + int(linear_names.size() + k);
+        }
     }
 
     void read_geom(const XMLElement* e, int body, const Frame& frame, const std::string& body_name,
@@ -515,10 +583,12 @@ private:
                 std::string near = support::closest_name(joint, names);
                 ar.fail("no joint named '" + joint + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
             }
-            const size_t j = size_t(it->second);
-            act.joint = int(j);
-            if (b_.joint_type[j] != JOINT_REVOLUTE && b_.joint_type[j] != JOINT_PRISMATIC)
-                ar.fail("joint '" + joint + "' is not a hinge or slide joint (the builder's drives have one axis)");
+            act.joint = it->second;
+            auto axis_it = res_.joint_axis_index.find(joint);
+            if (axis_it == res_.joint_axis_index.end())
+                ar.fail("joint '" + joint + "' is not a hinge or slide joint (the builder's drives act on one axis)");
+            const size_t j = size_t(axis_it->second);
+            act.axis = int(j);
             auto gear = ar.numbers_between("gear", 1, 6);
             act.gear = gear.empty() ? 1.0f : float(gear[0]);
             for (size_t k = 1; k < gear.size(); ++k)

@@ -59,7 +59,7 @@ Control Model::control() const {
     c.particle_f = Array::zeros(vec3_type(), {int64_t(particle_count)}, device, requires_grad);
     if (body_count > 0) c.body_f = Array::zeros(spatial_vector_type(), {int64_t(body_count)}, device, requires_grad);
     if (joint_count > 0) {
-        c.joint_act = Array::empty(compiler::float32_type(), {int64_t(joint_count)}, device, requires_grad);
+        c.joint_act = Array::empty(compiler::float32_type(), {int64_t(joint_axis_count)}, device, requires_grad);
         c.joint_act.assign(joint_act);
     }
     return c;

@@ -33,16 +33,30 @@ enum ParticleFlags : uint32_t {
     ParticleFlags_Active = 1u << 0,  // integrated and in contact; inactive particles keep their state
 };
 
-// Joint types and drive modes (kernels/rigid.py; Warp's numbers).
-enum JointType : int { JOINT_PRISMATIC = 0, JOINT_REVOLUTE = 1, JOINT_BALL = 2, JOINT_FIXED = 3, JOINT_FREE = 4 };
+// Joint types and drive modes (kernels/joints.py; Warp's numbers: 7 is Warp's distance joint,
+// which Weft does not have).
+enum JointType : int {
+    JOINT_PRISMATIC = 0,
+    JOINT_REVOLUTE = 1,
+    JOINT_BALL = 2,
+    JOINT_FIXED = 3,
+    JOINT_FREE = 4,
+    JOINT_COMPOUND = 5,   // three rotation axes
+    JOINT_UNIVERSAL = 6,  // two rotation axes
+    JOINT_D6 = 8,         // up to three translation and three rotation axes
+};
 enum JointMode : int { JOINT_MODE_FORCE = 0, JOINT_MODE_TARGET_POSITION = 1, JOINT_MODE_TARGET_VELOCITY = 2 };
-// How many coordinates (joint_q) and velocities (joint_qd) a joint of `type` has (Warp's layout).
-inline std::pair<int, int> joint_coordinate_counts(int type) {
+// How many coordinates (joint_q) and velocities (joint_qd) a joint of `type` has (Warp's layout);
+// `d6_axes` is a D6 joint's number of axes (linear and angular together).
+inline std::pair<int, int> joint_coordinate_counts(int type, int d6_axes = 0) {
     switch (type) {
         case JOINT_PRISMATIC:
         case JOINT_REVOLUTE: return {1, 1};
         case JOINT_BALL: return {4, 3};
         case JOINT_FREE: return {7, 6};
+        case JOINT_COMPOUND: return {3, 3};
+        case JOINT_UNIVERSAL: return {2, 2};
+        case JOINT_D6: return {d6_axes, d6_axes};
         default: return {0, 0};
     }
 }
@@ -190,20 +204,29 @@ struct Model {
     // its parent's frame body_q[parent] * joint_X_p towards its child's body_q[child] * joint_X_c
     // with the attachment stiffness, leaving free what its type allows. Per-joint arrays have
     // max(joint_count, 1) entries (a kernel needs an array even of no joints).
+    //
+    // Axes: joint j's axes are slots joint_axis_start[j] .. joint_axis_start[j+1]-1 of the per-axis
+    // arrays, its linear axes first (joint_axis_dim[j, 0] of them), then its angular ones
+    // (joint_axis_dim[j, 1]): prismatic (1, 0), revolute (0, 1), universal (0, 2), compound (0, 3),
+    // D6 (n, m). A joint without axes (ball, fixed, free, a D6 of none) still has one unused slot
+    // (Warp's have none), so a model whose joints have at most one axis indexes joint_act by joint.
+    int joint_axis_count = 0;      // axis slots (entries of joint_act)
     Array joint_type;              // JointType, int32 (joint_count)
     Array joint_parent;            // int32 (joint_count): -1 = the world
     Array joint_child;             // int32 (joint_count)
     Array joint_X_p;               // transform (joint_count): the joint frame in the parent's frame (world for -1)
     Array joint_X_c;               // transform (joint_count): the joint frame in the child's frame
-    Array joint_axis;              // vec3 (joint_count): revolute / prismatic axis in the joint frame
-    Array joint_mode;              // JointMode, int32 (joint_count): what joint_act means
-    Array joint_act;               // float (joint_count): initial drive input (Control::joint_act overrides)
-    Array joint_target_ke;         // float (joint_count): drive stiffness (N m/rad or N/m)
-    Array joint_target_kd;         // float (joint_count): drive damping
-    Array joint_limit_lower;       // float (joint_count): rad or m
-    Array joint_limit_upper;       // float (joint_count)
-    Array joint_limit_ke;          // float (joint_count)
-    Array joint_limit_kd;          // float (joint_count)
+    Array joint_axis_start;        // int32 (joint_count + 1): the joint's first axis slot
+    Array joint_axis_dim;          // int32 (joint_count x 2): linear, angular axis counts
+    Array joint_axis;              // vec3 (joint_axis_count): unit axis in the joint frame
+    Array joint_mode;              // JointMode, int32 (joint_axis_count): what joint_act means
+    Array joint_act;               // float (joint_axis_count): initial drive input (Control::joint_act overrides)
+    Array joint_target_ke;         // float (joint_axis_count): drive stiffness (N m/rad or N/m)
+    Array joint_target_kd;         // float (joint_axis_count): drive damping
+    Array joint_limit_lower;       // float (joint_axis_count): rad or m
+    Array joint_limit_upper;       // float (joint_axis_count)
+    Array joint_limit_ke;          // float (joint_axis_count)
+    Array joint_limit_kd;          // float (joint_axis_count)
     Array joint_collision_filter;  // int32 (joint_count): 1 = the parent's and child's shapes do not collide
     Array body_joint_start;        // int32 (body_count + 1): body b's joints are body_joint_list[start[b] ..]
     Array body_joint_list;         // int32 (max(2 joint_count, 1))
@@ -302,7 +325,7 @@ struct Control {
     Array particle_f;  // external forces, vec3 (particle_count); empty = none
     Array body_f;      // external wrenches (torque about the centre of mass, force; world frame),
                        // spatial_vector (body_count); empty = none
-    Array joint_act;   // drive inputs, float (joint_count); empty = the model's joint_act
+    Array joint_act;   // drive inputs, float (joint_axis_count: one per axis slot); empty = the model's joint_act
 };
 
 // Element types of the model's arrays.

@@ -2,6 +2,8 @@
 // and finalize(), which lays out the force slots and uploads every array to the device.
 #include "engine/model_builder.h"
 
+#include "engine/build_checks.h"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -14,12 +16,6 @@ namespace {
 
 using Vec3d = Eigen::Vector3d;
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 // The dihedral angle of kernels/bending.py (atan2 form), in double precision.
 double dihedral_angle(const Vec3d& x1, const Vec3d& x2, const Vec3d& x3, const Vec3d& x4) {
     Vec3d n1 = (x3 - x1).cross(x4 - x1);
@@ -28,22 +24,11 @@ double dihedral_angle(const Vec3d& x1, const Vec3d& x2, const Vec3d& x3, const V
     return std::atan2(n2.cross(n1).dot(e), n1.dot(n2));
 }
 
-// Parameters are float32 on the device: NaN and infinities are refused here, where the call that
-// passed them can be named, rather than found as NaN frames later.
-void require_finite(const char* call, const char* name, float v) {
-    if (!std::isfinite(v)) throw BuildError(std::string(call) + ": " + name + " must be a finite number, got " + num(v));
-}
-void require_finite(const char* call, const char* name, const Vec3& v) {
-    if (!v.allFinite())
-        throw BuildError(std::string(call) + ": " + name + " must be finite, got (" + num(v.x()) + ", " + num(v.y()) + ", " +
-                         num(v.z()) + ")");
-}
-void require_nonnegative(const char* call, const char* name, float v) {
-    require_finite(call, name, v);
-    if (v < 0) throw BuildError(std::string(call) + ": " + name + " must be >= 0, got " + num(v));
-}
-
 }  // namespace
+
+using build_checks::num;
+using build_checks::require_finite;
+using build_checks::require_nonnegative;
 
 ModelBuilder::ModelBuilder(float g, Vec3 up_vector) : gravity(up_vector.normalized() * g) {}
 
@@ -468,137 +453,6 @@ int ModelBuilder::add_shape_cone(int body, const Vec3& pos, const Quat& rot, flo
     if (!(radius > 0 && half_height > 0))
         throw BuildError("add_shape_cone: radius and half_height must be > 0, got " + num(radius) + " and " + num(half_height));
     return add_body_shape("add_shape_cone", body, GEO_CONE, pos, rot, Vec3(radius, half_height, 0), p);
-}
-
-int ModelBuilder::add_joint(const char* call, int type, int parent, int child, const Xform& parent_xform,
-                            const Xform& child_xform, const JointAxisDef& axis, bool filter, float armature,
-                            const std::string& name) {
-    const std::string c = call;
-    if (child < 0 || child >= body_count())
-        throw BuildError(c + ": child body " + std::to_string(child) + " is out of range (the model has " +
-                         std::to_string(body_count()) + " bodies)");
-    if (parent < -1 || parent >= body_count())
-        throw BuildError(c + ": parent body " + std::to_string(parent) + " is out of range (the model has " +
-                         std::to_string(body_count()) + " bodies; -1 is the world)");
-    if (parent == child) throw BuildError(c + ": parent and child are both body " + std::to_string(child));
-    require_finite(call, "parent_xform position", parent_xform.p);
-    require_finite(call, "child_xform position", child_xform.p);
-    for (const Quat* q : {&parent_xform.q, &child_xform.q})
-        if (!q->coeffs().allFinite() || q->norm() < 1e-6f)
-            throw BuildError(c + ": a joint frame's rotation must be a finite, nonzero quaternion");
-    require_finite(call, "axis", axis.axis);
-    const bool has_axis = type == JOINT_REVOLUTE || type == JOINT_PRISMATIC;
-    if (has_axis && !(axis.axis.norm() > 1e-6f)) throw BuildError(c + ": axis must be a nonzero vector");
-    require_finite(call, "target", axis.target);
-    require_nonnegative(call, "target_ke", axis.target_ke);
-    require_nonnegative(call, "target_kd", axis.target_kd);
-    const float default_limit = type == JOINT_PRISMATIC ? 1.0e4f : 6.283185307f;
-    const float lower = std::isnan(axis.limit_lower) ? -default_limit : axis.limit_lower;
-    const float upper = std::isnan(axis.limit_upper) ? default_limit : axis.limit_upper;
-    require_finite(call, "limit_lower", lower);
-    require_finite(call, "limit_upper", upper);
-    if (lower > upper) throw BuildError(c + ": limit_lower (" + num(lower) + ") is above limit_upper (" + num(upper) + ")");
-    const float lke = std::isnan(axis.limit_ke) ? default_joint_limit_ke : axis.limit_ke;
-    const float lkd = std::isnan(axis.limit_kd) ? default_joint_limit_kd : axis.limit_kd;
-    require_nonnegative(call, "limit_ke", lke);
-    require_nonnegative(call, "limit_kd", lkd);
-    require_nonnegative(call, "armature", armature);
-    if (axis.mode != JOINT_MODE_FORCE && axis.mode != JOINT_MODE_TARGET_POSITION && axis.mode != JOINT_MODE_TARGET_VELOCITY)
-        throw BuildError(c + ": mode " + std::to_string(axis.mode) +
-                         " is not a joint mode (0 force, 1 target position, 2 target velocity)");
-    for (size_t j = 0; j < joint_child.size(); ++j)
-        if (joint_child[j] == child)
-            throw BuildError(c + ": " + body_name[size_t(child)] + " is already the child of joint '" + joint_name[j] +
-                             "' (a body has one parent joint)");
-    auto pack = [](const Xform& x) {
-        Quat q = x.q.normalized();
-        return std::array<float, 7>{x.p.x(), x.p.y(), x.p.z(), q.x(), q.y(), q.z(), q.w()};
-    };
-    joint_type.push_back(type);
-    joint_parent.push_back(parent);
-    joint_child.push_back(child);
-    joint_X_p.push_back(pack(parent_xform));
-    joint_X_c.push_back(pack(child_xform));
-    joint_axis.push_back(has_axis ? Vec3(axis.axis.normalized()) : Vec3(axis.axis));
-    joint_mode.push_back(has_axis ? axis.mode : int(JOINT_MODE_FORCE));
-    joint_act.push_back(has_axis ? axis.target : 0.0f);
-    joint_target_ke.push_back(axis.target_ke);
-    joint_target_kd.push_back(axis.target_kd);
-    joint_limit_lower.push_back(lower);
-    joint_limit_upper.push_back(upper);
-    joint_limit_ke.push_back(lke);
-    joint_limit_kd.push_back(lkd);
-    joint_armature.push_back(armature);
-    joint_collision_filter.push_back(filter && parent >= 0 ? 1 : 0);
-    joint_name.push_back(name.empty() ? "joint " + std::to_string(joint_type.size() - 1) : name);
-    const auto [nq, nqd] = joint_coordinate_counts(type);
-    joint_q.resize(joint_q.size() + size_t(nq), 0.0f);
-    joint_qd.resize(joint_qd.size() + size_t(nqd), 0.0f);
-    if (type == JOINT_BALL || type == JOINT_FREE) joint_q.back() = 1.0f;  // the quaternion's w
-    return joint_count() - 1;
-}
-
-std::vector<int> articulation_starts(const ModelBuilder& b) {
-    std::vector<int> s;
-    auto push = [&](int j) {
-        if (j < b.joint_count() && (s.empty() || s.back() != j)) s.push_back(j);
-    };
-    push(0);
-    for (int j : b.articulation_start) push(j);
-    s.push_back(b.joint_count());
-    if (s.size() == 1) s.insert(s.begin(), 0);  // no joints: no articulation, s = {0}
-    if (s.size() == 2 && s[0] == s[1]) s.pop_back();
-    return s;
-}
-
-void ModelBuilder::add_articulation() { articulation_start.push_back(joint_count()); }
-
-int ModelBuilder::articulation_count() const {
-    std::vector<int> s = articulation_starts(*this);
-    return int(s.size()) - 1;
-}
-
-int ModelBuilder::joint_q_start(int j) const {
-    int n = 0;
-    for (int k = 0; k < j; ++k) n += joint_coordinate_counts(joint_type[size_t(k)]).first;
-    return n;
-}
-
-int ModelBuilder::joint_qd_start(int j) const {
-    int n = 0;
-    for (int k = 0; k < j; ++k) n += joint_coordinate_counts(joint_type[size_t(k)]).second;
-    return n;
-}
-
-int ModelBuilder::add_joint_revolute(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
-                                     const JointAxisDef& axis, bool collision_filter_parent, float armature,
-                                     const std::string& name) {
-    return add_joint("add_joint_revolute", JOINT_REVOLUTE, parent, child, parent_xform, child_xform, axis,
-                     collision_filter_parent, armature, name);
-}
-
-int ModelBuilder::add_joint_prismatic(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
-                                      const JointAxisDef& axis, bool collision_filter_parent, float armature,
-                                      const std::string& name) {
-    return add_joint("add_joint_prismatic", JOINT_PRISMATIC, parent, child, parent_xform, child_xform, axis,
-                     collision_filter_parent, armature, name);
-}
-
-int ModelBuilder::add_joint_ball(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
-                                 bool collision_filter_parent, float armature, const std::string& name) {
-    return add_joint("add_joint_ball", JOINT_BALL, parent, child, parent_xform, child_xform, {}, collision_filter_parent,
-                     armature, name);
-}
-
-int ModelBuilder::add_joint_fixed(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
-                                  bool collision_filter_parent, float armature, const std::string& name) {
-    return add_joint("add_joint_fixed", JOINT_FIXED, parent, child, parent_xform, child_xform, {}, collision_filter_parent,
-                     armature, name);
-}
-
-int ModelBuilder::add_joint_free(int child, const Xform& parent_xform, int parent, const std::string& name,
-                                 const Xform& child_xform, float armature) {
-    return add_joint("add_joint_free", JOINT_FREE, parent, child, parent_xform, child_xform, {}, false, armature, name);
 }
 
 void ModelBuilder::set_ground_plane(const Vec3& normal, float offset) {

@@ -92,12 +92,15 @@ class ModelBuilder;
 // [s[a], s[a+1])): the joints before the first add_articulation() form one; empty ones are dropped.
 std::vector<int> articulation_starts(const ModelBuilder& b);
 
+// One axis of a joint (Warp's JointAxis): its direction, drive and limits. Revolute and
+// prismatic joints have one, universal two, compound three, D6 up to three linear and three
+// angular ones.
 struct JointAxisDef {
     Vec3 axis = Vec3(1, 0, 0);  // in the joint frame (normalised)
     float target = 0.0f;        // initial joint_act: a target position or velocity, or a force (by mode)
     float target_ke = 0.0f, target_kd = 0.0f;
     int mode = JOINT_MODE_FORCE;                 // JointMode
-    float limit_lower = NAN, limit_upper = NAN;  // rad or m; NaN: Warp's defaults, +-2 pi rad (revolute), +-1e4 m (prismatic)
+    float limit_lower = NAN, limit_upper = NAN;  // rad or m; NaN: +-2 pi rad (angular axes), +-1e4 m (linear axes)
     float limit_ke = NAN, limit_kd = NAN;        // NaN: default_joint_limit_ke / kd
 };
 
@@ -216,7 +219,24 @@ public:
                         bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
     int add_joint_free(int child, const Xform& parent_xform = {}, int parent = -1, const std::string& name = "",
                        const Xform& child_xform = {}, float armature = 0.0f);
+    // Rotation about two axes (universal) or three (compound) of the joint frame: the child's joint
+    // frame is the parent's rotated by R(axis_0, q0) R(axis_1, q1) [R(axis_2, q2)], each angle with
+    // its own drive and limits; a universal joint holds the rotation about axis_0 x axis_1 with the
+    // attachment spring. The axes must be mutually perpendicular (engine/joint_builder.cpp).
+    int add_joint_universal(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
+                            const JointAxisDef& axis_0, const JointAxisDef& axis_1, bool collision_filter_parent = true,
+                            float armature = 0.01f, const std::string& name = "");
+    int add_joint_compound(int parent, int child, const Xform& parent_xform, const Xform& child_xform, const JointAxisDef& axis_0,
+                           const JointAxisDef& axis_1, const JointAxisDef& axis_2, bool collision_filter_parent = true,
+                           float armature = 0.01f, const std::string& name = "");
+    // Warp's add_joint_d6: translation along 0 to 3 linear axes (mutually perpendicular), then
+    // rotation about 0 to 3 angular axes (as a revolute joint for one, universal for two, compound
+    // for three); whatever no axis frees is held by the attachment springs.
+    int add_joint_d6(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
+                     const std::vector<JointAxisDef>& linear_axes, const std::vector<JointAxisDef>& angular_axes,
+                     bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
     int joint_count() const { return int(joint_type.size()); }
+    int joint_axis_count() const { return int(joint_axis.size()); }  // axis slots (Model::joint_axis_count)
     // Starts an articulation: the joints added from now on, up to the next call, form one tree that
     // eval_fk / eval_ik walk in the order they were added (Warp's add_articulation). Joints added
     // before the first call form an articulation of their own.
@@ -225,7 +245,8 @@ public:
     // Reduced coordinates, Warp's layout: joint j's coordinates are joint_q[joint_q_start(j) ..] and
     // its velocities joint_qd[joint_qd_start(j) ..]: prismatic and revolute 1 and 1, ball 4 (a
     // quaternion x, y, z, w) and 3, fixed 0 and 0, free 7 (position, quaternion) and 6 (angular,
-    // linear). They start at zero (identity quaternions); edit them and call eval_fk.
+    // linear), universal 2 and 2, compound 3 and 3, D6 one each per axis (linear axes first). They
+    // start at zero (identity quaternions); edit them and call eval_fk.
     int joint_q_start(int j) const;
     int joint_qd_start(int j) const;
 
@@ -292,11 +313,15 @@ public:
     std::vector<MassProperties> body_mass;      // mass, com, inertia about com (body frame), double
     std::vector<double> body_armature;          // kg m^2, added to the inertia's diagonal
     std::vector<std::string> body_name;
-    std::vector<int> joint_type, joint_parent, joint_child, joint_mode, joint_collision_filter;
-    std::vector<std::array<float, 7>> joint_X_p, joint_X_c;
-    std::vector<Vec3> joint_axis;
+    std::vector<int> joint_type, joint_parent, joint_child, joint_collision_filter;  // per joint
+    std::vector<std::array<float, 7>> joint_X_p, joint_X_c;                          // per joint
+    std::vector<float> joint_armature;                                               // per joint
+    std::vector<int> joint_axis_start;               // per joint: its first axis slot (Model::joint_axis_start)
+    std::vector<std::array<int, 2>> joint_axis_dim;  // per joint: linear, angular axis counts
+    std::vector<Vec3> joint_axis;                    // per axis slot (the rest as well)
+    std::vector<int> joint_mode;
     std::vector<float> joint_act, joint_target_ke, joint_target_kd, joint_limit_lower, joint_limit_upper, joint_limit_ke,
-        joint_limit_kd, joint_armature;
+        joint_limit_kd;
     std::vector<std::string> joint_name;
     std::vector<float> joint_q, joint_qd;                      // reduced coordinates (above)
     std::vector<int> articulation_start;                       // first joint of each articulation
@@ -308,7 +333,8 @@ private:
     void check_particle(const char* what, int i) const;
     int add_shape(int type, const Vec3& pos, const Quat& rot, const Vec3& scale, float thickness);
     int add_joint(const char* call, int type, int parent, int child, const Xform& parent_xform, const Xform& child_xform,
-                  const JointAxisDef& axis, bool filter, float armature, const std::string& name);
+                  const std::vector<JointAxisDef>& linear, const std::vector<JointAxisDef>& angular, bool filter, float armature,
+                  const std::string& name);
     int add_body_shape(const char* call, int body, int type, const Vec3& pos, const Quat& rot, const Vec3& scale,
                        const ShapeParams& p);
 };

@@ -9,13 +9,16 @@
 //                            + half_height (capsule, cylinder, cone); density,
 //                            ke, kd, kf, ka, mu, restitution, thickness (the builder's defaults)
 //   [joint_attachment]       ke, kd: the joints' attachment stiffness and damping (Warp's 1e3, 1e2)
-//   [[joint]]                type = "revolute" | "prismatic" | "ball" | "fixed" | "free"; parent
-//                            ("world" or a body's name), child (a body's name); parent_pos,
-//                            parent_rot_axis/parent_rot_angle, child_pos, child_rot_axis/
-//                            child_rot_angle (the joint frame in each body's frame); axis; mode =
-//                            "force" | "target_position" | "target_velocity", target, target_ke,
-//                            target_kd; limit_lower, limit_upper, limit_ke, limit_kd;
+//   [[joint]]                type = "revolute" | "prismatic" | "ball" | "fixed" | "free" |
+//                            "universal" | "compound" | "d6"; parent ("world" or a body's name),
+//                            child (a body's name); parent_pos, parent_rot_axis/parent_rot_angle,
+//                            child_pos, child_rot_axis/child_rot_angle (the joint frame in each
+//                            body's frame); revolute and prismatic: axis; mode = "force" |
+//                            "target_position" | "target_velocity", target, target_ke, target_kd;
+//                            limit_lower, limit_upper, limit_ke, limit_kd;
 //                            collision_filter_parent, armature, name
+//     [[joint.linear_axis]]  d6: up to 3, each with axis (required) and the drive and limit keys
+//     [[joint.angular_axis]] universal: 2, compound: 3, d6: up to 3 (the same keys)
 #include "engine/scene_reader.h"
 
 #if WEFT_SCENE_FILES
@@ -51,21 +54,14 @@ int body_by_name(TableReader& r, const ModelBuilder& b, const std::string& key, 
                        (world_allowed ? ", or \"world\")" : ")") + (near.empty() ? "" : "; did you mean '" + near + "'?"));
 }
 
-void read_joint(TableReader& r, ModelBuilder& b) {
-    std::string type = r.string("type", "", {"revolute", "prismatic", "ball", "fixed", "free"});
-    if (type.empty()) r.fail(r.table().source(), "missing key 'type' in [[joint]]");
-    const int parent = body_by_name(r, b, "parent", true);
-    const int child = body_by_name(r, b, "child", false);
-    ModelBuilder::Xform xp{r.vec3("parent_pos"), r.rotation("parent_")};
-    ModelBuilder::Xform xc{r.vec3("child_pos"), r.rotation("child_")};
-    const bool filter = r.boolean("collision_filter_parent", true);
-    const float armature = float(r.number("armature", type == "free" ? 0.0 : 0.01, 0.0));
-    const std::string name = r.string("name", "");
-    if (type == "ball") return void(b.add_joint_ball(parent, child, xp, xc, filter, armature, name));
-    if (type == "fixed") return void(b.add_joint_fixed(parent, child, xp, xc, filter, armature, name));
-    if (type == "free") return void(b.add_joint_free(child, xp, parent, name, xc, armature));
+// An axis's drive and limits (the keys of a revolute or prismatic [[joint]], and of each
+// [[joint.linear_axis]] / [[joint.angular_axis]]); `axis_required` for the latter.
+JointAxisDef read_axis(TableReader& r, const ModelBuilder& b, bool axis_required) {
     JointAxisDef a;
-    a.axis = r.vec3("axis", Vec3(1, 0, 0));
+    a.axis = r.vec3("axis", Vec3(1, 0, 0), axis_required);
+    if (axis_required && !(a.axis.norm() > 1e-6f))
+        r.fail_at("axis", "'axis' must be a nonzero vector, got [" + format_number(a.axis.x()) + ", " +
+                              format_number(a.axis.y()) + ", " + format_number(a.axis.z()) + "]");
     const std::string mode = r.string("mode", "force", {"force", "target_position", "target_velocity"});
     a.mode = mode == "force"             ? JOINT_MODE_FORCE
              : mode == "target_position" ? JOINT_MODE_TARGET_POSITION
@@ -77,6 +73,47 @@ void read_joint(TableReader& r, ModelBuilder& b) {
     a.limit_upper = float(r.number("limit_upper", NAN));
     a.limit_ke = float(r.number("limit_ke", b.default_joint_limit_ke, 0.0));
     a.limit_kd = float(r.number("limit_kd", b.default_joint_limit_kd, 0.0));
+    return a;
+}
+
+// The [[joint.<key>]] axes of a universal, compound or D6 joint: between `lo` and `hi` of them.
+std::vector<JointAxisDef> read_axes(TableReader& r, const ModelBuilder& b, const std::string& type, const std::string& key,
+                                    size_t lo, size_t hi) {
+    std::vector<JointAxisDef> axes;
+    for_each_entry(r, key, [&](TableReader& ar) { axes.push_back(read_axis(ar, b, true)); });
+    if (axes.size() < lo || axes.size() > hi) {
+        const std::string want = hi == 0 ? "no" : lo == hi ? std::to_string(lo) : "at most " + std::to_string(hi);
+        const std::string msg = "a " + type + " joint has " + want + " [[joint." + key + "]] table" + (hi == 1 ? "" : "s") +
+                                ", got " + std::to_string(axes.size());
+        if (r.has(key)) r.fail_at(key, msg);
+        r.fail(r.table().source(), msg);
+    }
+    return axes;
+}
+
+void read_joint(TableReader& r, ModelBuilder& b) {
+    std::string type = r.string("type", "", {"revolute", "prismatic", "ball", "fixed", "free", "universal", "compound", "d6"});
+    if (type.empty()) r.fail(r.table().source(), "missing key 'type' in [[joint]]");
+    const int parent = body_by_name(r, b, "parent", true);
+    const int child = body_by_name(r, b, "child", false);
+    ModelBuilder::Xform xp{r.vec3("parent_pos"), r.rotation("parent_")};
+    ModelBuilder::Xform xc{r.vec3("child_pos"), r.rotation("child_")};
+    const bool filter = r.boolean("collision_filter_parent", true);
+    const float armature = float(r.number("armature", type == "free" ? 0.0 : 0.01, 0.0));
+    const std::string name = r.string("name", "");
+    if (type == "ball") return void(b.add_joint_ball(parent, child, xp, xc, filter, armature, name));
+    if (type == "fixed") return void(b.add_joint_fixed(parent, child, xp, xc, filter, armature, name));
+    if (type == "free") return void(b.add_joint_free(child, xp, parent, name, xc, armature));
+    if (type == "universal" || type == "compound" || type == "d6") {
+        const size_t n_ang = type == "universal" ? 2 : 3;
+        std::vector<JointAxisDef> lin = read_axes(r, b, type, "linear_axis", 0, type == "d6" ? 3 : 0);
+        std::vector<JointAxisDef> ang = read_axes(r, b, type, "angular_axis", type == "d6" ? 0 : n_ang, n_ang);
+        if (type == "universal") b.add_joint_universal(parent, child, xp, xc, ang[0], ang[1], filter, armature, name);
+        if (type == "compound") b.add_joint_compound(parent, child, xp, xc, ang[0], ang[1], ang[2], filter, armature, name);
+        if (type == "d6") b.add_joint_d6(parent, child, xp, xc, lin, ang, filter, armature, name);
+        return;
+    }
+    JointAxisDef a = read_axis(r, b, false);
     if (type == "revolute") b.add_joint_revolute(parent, child, xp, xc, a, filter, armature, name);
     if (type == "prismatic") b.add_joint_prismatic(parent, child, xp, xc, a, filter, armature, name);
 }

@@ -272,6 +272,8 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
             .add("joint_child", a(m.joint_child))
             .add("joint_X_p", a(m.joint_X_p))
             .add("joint_X_c", a(m.joint_X_c))
+            .add("joint_axis_start", a(m.joint_axis_start))
+            .add("joint_axis_dim", a(m.joint_axis_dim))
             .add("joint_axis", a(m.joint_axis))
             .add("joint_mode", a(m.joint_mode))
             .add("joint_act", a(control && control->joint_act.valid() ? control->joint_act : m.joint_act))

@@ -21,8 +21,8 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"hash_grid", {"hash_grid.py"}},
         {"contact", {"geometry.py", "worlds.py", "soft_contact.py", "hash_grid.py", "contact.py"}},
         {"xpbd", {"geometry.py", "worlds.py", "hash_grid.py", "bending.py", "xpbd.py"}},
-        {"rigid", {"geometry.py", "worlds.py", "soft_contact.py", "rigid.py"}},
-        {"articulation", {"geometry.py", "worlds.py", "soft_contact.py", "rigid.py", "articulation.py"}},
+        {"rigid", {"geometry.py", "worlds.py", "soft_contact.py", "joints.py", "rigid.py"}},
+        {"articulation", {"joints.py", "articulation.py"}},
         {"smoke", {"smoke.py"}},
         {"mpm", {"geometry.py", "mpm.py"}},
     };

@@ -363,6 +363,8 @@ private:
             }
         } catch (const BuildError& e) { f_.fail(j.e, "joint '" + j.name + "': " + e.what()); }
         res.joint_index[j.name] = k;
+        if (b_.joint_axis_dim[size_t(k)][0] + b_.joint_axis_dim[size_t(k)][1] == 1)
+            res.joint_axis_index[j.name] = b_.joint_axis_start[size_t(k)];
         res.joint_effort_limit.push_back(float(j.effort));
         res.joint_velocity_limit.push_back(float(j.velocity));
     }

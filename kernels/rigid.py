@@ -33,9 +33,9 @@ of its own points, then those of other bodies' points in its shapes; the force o
 computed by one function with the same arguments in both bodies' threads, so the two are equal and
 opposite bit for bit, and no atomics are needed.
 
-Joints (joint_wrench, Warp's eval_body_joints): springs pull a joint's child frame onto its
-parent's frame, leaving free what its type frees, plus the drive and limit forces of its free
-coordinate; both bodies' threads compute the same wrench, so joints too need no atomics.
+Joints (joints.py's joint_wrench, Warp's eval_body_joints): springs pull a joint's child frame onto
+its parent's frame, leaving free what its axes free, plus the drive and limit forces of its free
+coordinates; both bodies' threads compute the same wrench, so joints too need no atomics.
 
 Particles. Particles touching a body's shapes push it back (soft_contact.py): the reactions are
 summed in fixed chunks of (particle, shape) pairs by eval_body_particle_contacts, one thread per
@@ -48,6 +48,7 @@ exactly zero force, so skipping it changes no bits.
 """
 import weft as wp
 import geometry as geo
+import joints
 import soft_contact as sc
 import worlds
 
@@ -203,146 +204,6 @@ def pair_force(
     return f, xc
 
 
-JOINT_PRISMATIC = wp.constant(0)
-JOINT_REVOLUTE = wp.constant(1)
-JOINT_BALL = wp.constant(2)
-JOINT_FIXED = wp.constant(3)
-JOINT_FREE = wp.constant(4)
-JOINT_MODE_FORCE = wp.constant(0)
-JOINT_MODE_TARGET_POSITION = wp.constant(1)
-JOINT_MODE_TARGET_VELOCITY = wp.constant(2)
-
-
-@wp.func
-def rotation_vector(r: wp.quat) -> wp.vec3:
-    # The rotation r as axis * angle (angle in [0, pi]); 2 (x, y, z) near the identity, where the
-    # two agree to second order and the derivative stays finite.
-    x = wp.vec3(r[0], r[1], r[2])
-    w = r[3]
-    if w < 0.0:
-        x = -x
-        w = -w
-    s = wp.length(x)
-    if s < 1.0e-6:
-        return x * 2.0
-    return x * (2.0 * wp.atan2(s, w) / s)
-
-
-@wp.func
-def joint_twist(r: wp.quat, axis: wp.vec3) -> float:
-    # The angle in (-pi, pi] of the rotation r's twist about the unit axis (its swing-twist split).
-    w = r[3]
-    along = wp.dot(axis, wp.vec3(r[0], r[1], r[2]))
-    if w < 0.0:
-        w = -w
-        along = -along
-    return 2.0 * wp.atan2(along, w)
-
-
-@wp.func
-def joint_dof_force(q: float, qd: float, act: float, mode: int, target_ke: float, target_kd: float, lower: float,
-                    upper: float, limit_ke: float, limit_kd: float) -> float:
-    # Warp's eval_joint_force: the drive (a force act, or a spring to the target position act, or
-    # a damper to the target velocity act) plus the limit spring and damper past a limit.
-    target_f = 0.0
-    if mode == JOINT_MODE_FORCE:
-        target_f = act
-    elif mode == JOINT_MODE_TARGET_POSITION:
-        target_f = target_ke * (act - q) - target_kd * qd
-    elif mode == JOINT_MODE_TARGET_VELOCITY:
-        target_f = target_ke * (act - qd)
-    limit_f = 0.0
-    if q < lower:
-        limit_f = limit_ke * (lower - q) - limit_kd * qd
-        if mode == JOINT_MODE_TARGET_VELOCITY:
-            target_f = 0.0
-    elif q > upper:
-        limit_f = limit_ke * (upper - q) - limit_kd * qd
-        if mode == JOINT_MODE_TARGET_VELOCITY:
-            target_f = 0.0
-    return limit_f + target_f
-
-
-@wp.func
-def joint_wrench(
-    j: int,
-    body_q: wp.array(dtype=wp.transform),
-    body_qd: wp.array(dtype=wp.spatial_vector),
-    body_com: wp.array(dtype=wp.vec3),
-    joint_type: wp.array(dtype=int),
-    joint_parent: wp.array(dtype=int),
-    joint_child: wp.array(dtype=int),
-    joint_X_p: wp.array(dtype=wp.transform),
-    joint_X_c: wp.array(dtype=wp.transform),
-    joint_axis: wp.array(dtype=wp.vec3),
-    joint_mode: wp.array(dtype=int),
-    joint_act: wp.array(dtype=float),
-    joint_target_ke: wp.array(dtype=float),
-    joint_target_kd: wp.array(dtype=float),
-    joint_limit_lower: wp.array(dtype=float),
-    joint_limit_upper: wp.array(dtype=float),
-    joint_limit_ke: wp.array(dtype=float),
-    joint_limit_kd: wp.array(dtype=float),
-    attach_ke: float,
-    attach_kd: float,
-):
-    # Warp's eval_body_joints for one joint (maximal coordinates): the force f and torque t that
-    # pull the parent's joint frame towards the child's, and the two frames' origins in the world.
-    # The parent gets (f at x_p, t), the child (-f at x_c, -t). Both bodies' threads call this with
-    # the same arguments, so the two are equal and opposite bit for bit.
-    jt = joint_type[j]
-    parent = joint_parent[j]
-    child = joint_child[j]
-    X_wp = joint_X_p[j]
-    w_p = wp.vec3(0.0)
-    v_p = wp.vec3(0.0)
-    if parent >= 0:
-        Xb = body_q[parent]
-        X_wp = Xb * X_wp
-        qd_p = body_qd[parent]
-        w_p = wp.spatial_top(qd_p)
-        v_p = wp.spatial_bottom(qd_p) + wp.cross(w_p, wp.transform_get_translation(X_wp) - wp.transform_point(Xb, body_com[parent]))
-    Xc = body_q[child]
-    X_wc = Xc * joint_X_c[j]
-    qd_c = body_qd[child]
-    w_c = wp.spatial_top(qd_c)
-    v_c = wp.spatial_bottom(qd_c) + wp.cross(w_c, wp.transform_get_translation(X_wc) - wp.transform_point(Xc, body_com[child]))
-    x_p = wp.transform_get_translation(X_wp)
-    x_c = wp.transform_get_translation(X_wc)
-    q_p = wp.transform_get_rotation(X_wp)
-    r_err = wp.quat_inverse(q_p) * wp.transform_get_rotation(X_wc)
-    x_err = x_c - x_p
-    v_err = v_c - v_p
-    w_err = w_c - w_p
-    f = wp.vec3(0.0)
-    t = wp.vec3(0.0)
-    scale = 0.01  # Warp's angular damping scale of the attachment
-    if jt == JOINT_FIXED:
-        f = x_err * attach_ke + v_err * attach_kd
-        t = wp.quat_rotate(q_p, rotation_vector(r_err)) * attach_ke + w_err * (attach_kd * scale)
-    elif jt == JOINT_PRISMATIC:
-        axis_p = wp.quat_rotate(q_p, joint_axis[j])
-        q = wp.dot(x_err, axis_p)
-        qd = wp.dot(v_err, axis_p)
-        f = axis_p * -joint_dof_force(q, qd, joint_act[j], joint_mode[j], joint_target_ke[j], joint_target_kd[j],
-                                      joint_limit_lower[j], joint_limit_upper[j], joint_limit_ke[j], joint_limit_kd[j])
-        f = f + (x_err - axis_p * q) * attach_ke + (v_err - axis_p * qd) * attach_kd
-        t = wp.quat_rotate(q_p, rotation_vector(r_err)) * attach_ke + w_err * (attach_kd * scale)
-    elif jt == JOINT_REVOLUTE:
-        axis = joint_axis[j]
-        axis_p = wp.quat_rotate(q_p, axis)
-        axis_c = wp.quat_rotate(wp.transform_get_rotation(X_wc), axis)
-        q = joint_twist(r_err, axis)
-        qd = wp.dot(w_err, axis_p)
-        t = axis_p * -joint_dof_force(q, qd, joint_act[j], joint_mode[j], joint_target_ke[j], joint_target_kd[j],
-                                      joint_limit_lower[j], joint_limit_upper[j], joint_limit_ke[j], joint_limit_kd[j])
-        f = x_err * attach_ke + v_err * attach_kd
-        t = t + wp.cross(axis_p, axis_c) * attach_ke + (w_err - axis_p * qd) * (attach_kd * scale)
-    elif jt == JOINT_BALL:
-        f = x_err * attach_ke + v_err * attach_kd
-    return f, t, x_p, x_c
-
-
 @wp.func
 def may_touch(Xa: wp.transform, sa: int, Xb: wp.transform, sb: int, shape_geo_type: wp.array(dtype=int),
               shape_geo_scale: wp.array(dtype=wp.vec3), shape_geo_thickness: wp.array(dtype=float),
@@ -406,6 +267,8 @@ def eval_body_forces(
     joint_child: wp.array(dtype=int),
     joint_X_p: wp.array(dtype=wp.transform),
     joint_X_c: wp.array(dtype=wp.transform),
+    joint_axis_start: wp.array(dtype=int),
+    joint_axis_dim: wp.array2d(dtype=int),
     joint_axis: wp.array(dtype=wp.vec3),
     joint_mode: wp.array(dtype=int),
     joint_act: wp.array(dtype=float),
@@ -511,10 +374,11 @@ def eval_body_forces(
     # The joints this body is the parent or the child of.
     for k in range(body_joint_start[b], body_joint_start[b + 1]):
         j = body_joint_list[k]
-        fj, tj, x_p, x_c = joint_wrench(j, body_q, body_qd, body_com, joint_type, joint_parent, joint_child, joint_X_p,
-                                        joint_X_c, joint_axis, joint_mode, joint_act, joint_target_ke, joint_target_kd,
-                                        joint_limit_lower, joint_limit_upper, joint_limit_ke, joint_limit_kd,
-                                        joint_attach_ke, joint_attach_kd)
+        fj, tj, x_p, x_c = joints.joint_wrench(j, body_q, body_qd, body_com, joint_type, joint_parent, joint_child,
+                                               joint_X_p, joint_X_c, joint_axis_start, joint_axis_dim, joint_axis, joint_mode,
+                                               joint_act, joint_target_ke, joint_target_kd, joint_limit_lower,
+                                               joint_limit_upper, joint_limit_ke, joint_limit_kd, joint_attach_ke,
+                                               joint_attach_kd)
         if joint_parent[j] == b:
             f = f + fj
             t = t + tj + wp.cross(x_p - com, fj)

@@ -47,6 +47,7 @@ void bind_engine(py::module_& m) {
         .def_readonly("shape_count", &Model::shape_count)
         .def_readonly("body_count", &Model::body_count)
         .def_readonly("joint_count", &Model::joint_count)
+        .def_readonly("joint_axis_count", &Model::joint_axis_count)
         .def_readonly("num_worlds", &Model::num_worlds)
         .def_readonly("particle_body_chunks", &Model::particle_body_chunks)
         .def_readonly("joint_coord_count", &Model::joint_coord_count)
@@ -125,8 +126,11 @@ void bind_engine(py::module_& m) {
              {"joint_child", &Model::joint_child},
              {"joint_X_p", &Model::joint_X_p},
              {"joint_X_c", &Model::joint_X_c},
+             {"joint_axis_start", &Model::joint_axis_start},
+             {"joint_axis_dim", &Model::joint_axis_dim},
              {"joint_axis", &Model::joint_axis},
              {"joint_mode", &Model::joint_mode},
+             {"joint_axis_mode", &Model::joint_mode},  // Warp's name of the same array
              {"joint_act", &Model::joint_act},
              {"joint_target_ke", &Model::joint_target_ke},
              {"joint_target_kd", &Model::joint_target_kd},
@@ -264,6 +268,7 @@ void bind_engine(py::module_& m) {
             [](ModelBuilder& s, int body, const V3& w, const V3& v) { s.set_body_velocity(body, v3(w), v3(v)); }, py::arg("body"),
             py::arg("angular"), py::arg("linear"))
         .def_property_readonly("joint_count", &ModelBuilder::joint_count)
+        .def_property_readonly("joint_axis_count", &ModelBuilder::joint_axis_count)
         .def_readwrite("joint_attach_ke", &ModelBuilder::joint_attach_ke)
         .def_readwrite("joint_attach_kd", &ModelBuilder::joint_attach_kd)
         .def(
@@ -317,6 +322,45 @@ void bind_engine(py::module_& m) {
             py::arg("limit_kd"), py::arg("collision_filter_parent"), py::arg("armature"), py::arg("name"),
             "A joint between parent (-1: the world) and child: its frame at (parent_pos, parent_rot) in the parent's "
             "frame and (child_pos, child_rot) in the child's; limit_ke/limit_kd NaN for the builder's defaults")
+        .def(
+            "add_joint_axes",
+            [](ModelBuilder& s, const std::string& type, int parent, int child, const V3& xp, const Q4& qp, const V3& xc,
+               const Q4& qc, const std::vector<std::array<float, 11>>& linear, const std::vector<std::array<float, 11>>& angular,
+               bool collision_filter_parent, float armature, const std::string& name) {
+                ModelBuilder::Xform Xp{v3(xp), q4(qp)}, Xc{v3(xc), q4(qc)};
+                auto defs = [](const std::vector<std::array<float, 11>>& axes) {
+                    std::vector<JointAxisDef> out;
+                    for (const auto& v : axes) {
+                        JointAxisDef a;
+                        a.axis = Vec3(v[0], v[1], v[2]);
+                        a.target = v[3];
+                        a.target_ke = v[4];
+                        a.target_kd = v[5];
+                        a.mode = int(v[6]);
+                        a.limit_lower = v[7];
+                        a.limit_upper = v[8];
+                        a.limit_ke = v[9];
+                        a.limit_kd = v[10];
+                        out.push_back(a);
+                    }
+                    return out;
+                };
+                std::vector<JointAxisDef> lin = defs(linear), ang = defs(angular);
+                if (type == "universal" && lin.empty() && ang.size() == 2)
+                    return s.add_joint_universal(parent, child, Xp, Xc, ang[0], ang[1], collision_filter_parent, armature, name);
+                if (type == "compound" && lin.empty() && ang.size() == 3)
+                    return s.add_joint_compound(parent, child, Xp, Xc, ang[0], ang[1], ang[2], collision_filter_parent, armature,
+                                                name);
+                if (type == "d6") return s.add_joint_d6(parent, child, Xp, Xc, lin, ang, collision_filter_parent, armature, name);
+                throw BuildError("add_joint_axes: no joint type '" + type + "' with " + std::to_string(lin.size()) +
+                                 " linear and " + std::to_string(ang.size()) +
+                                 " angular axes (universal: 0 and 2, compound: 0 and 3, d6)");
+            },
+            py::arg("type"), py::arg("parent"), py::arg("child"), py::arg("parent_pos"), py::arg("parent_rot"),
+            py::arg("child_pos"), py::arg("child_rot"), py::arg("linear_axes"), py::arg("angular_axes"),
+            py::arg("collision_filter_parent"), py::arg("armature"), py::arg("name"),
+            "A universal, compound or D6 joint; each axis is (x, y, z, target, target_ke, target_kd, mode, limit_lower, "
+            "limit_upper, limit_ke, limit_kd), NaN limits for the defaults")
         .def(
             "add_body_shape",
             [](ModelBuilder& s, const std::string& type, int body, const V3& pos, const Q4& rot, const V3& size,

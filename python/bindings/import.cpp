@@ -74,12 +74,14 @@ py::dict result_of(const ImportResult& r) {
     d["shape_end"] = r.shape_end;
     d["body_index"] = r.body_index;
     d["joint_index"] = r.joint_index;
+    d["joint_axis_index"] = r.joint_axis_index;
     py::list acts;
     for (const auto& a : r.actuators) {
         py::dict x;
         x["name"] = a.name;
         x["type"] = a.type;
         x["joint"] = a.joint;
+        x["axis"] = a.axis;
         x["gear"] = a.gear;
         x["kp"] = a.kp;
         x["kv"] = a.kv;

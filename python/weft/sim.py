@@ -35,14 +35,14 @@ BuildError = _weft.BuildError
 
 __all__ = ["ModelBuilder", "Model", "State", "Control", "Mesh", "Integrator", "integrator_names", "create_integrator",
            "SemiImplicitIntegrator", "XPBDIntegrator", "MPMIntegrator", "SmokeIntegrator", "collide", "BuildError", "eval_fk", "eval_ik", "JOINT_PRISMATIC", "JOINT_REVOLUTE",
-           "JOINT_BALL", "JOINT_FIXED", "JOINT_FREE", "JOINT_MODE_FORCE", "JOINT_MODE_TARGET_POSITION",
-           "JOINT_MODE_TARGET_VELOCITY"]
+           "JOINT_BALL", "JOINT_FIXED", "JOINT_FREE", "JOINT_COMPOUND", "JOINT_UNIVERSAL", "JOINT_D6", "JOINT_MODE_FORCE",
+           "JOINT_MODE_TARGET_POSITION", "JOINT_MODE_TARGET_VELOCITY", "JointAxis"]
 
-# Joint types and drive modes, Warp's numbers (engine/model.h).
-JOINT_PRISMATIC, JOINT_REVOLUTE, JOINT_BALL, JOINT_FIXED, JOINT_FREE = 0, 1, 2, 3, 4
-JOINT_MODE_FORCE, JOINT_MODE_TARGET_POSITION, JOINT_MODE_TARGET_VELOCITY = 0, 1, 2
-
+from .sim_joints import (JOINT_BALL, JOINT_COMPOUND, JOINT_D6, JOINT_FIXED, JOINT_FREE, JOINT_MODE_FORCE,  # noqa: E402,F401
+                         JOINT_MODE_TARGET_POSITION, JOINT_MODE_TARGET_VELOCITY, JOINT_PRISMATIC, JOINT_REVOLUTE,
+                         JOINT_UNIVERSAL)
 from ._sim_values import _F32_MAX, _IDENTITY, _f32, _f32s, _opt, _transform_parts  # noqa: E402,F401
+from .sim_joints import JointAxis, _JointBuilder, _refuse_xpbd_keywords  # noqa: E402
 from .sim_voxels import _VoxelBuilder  # noqa: E402
 
 
@@ -237,7 +237,7 @@ class _CoordinateList:
         return repr(self._values())
 
 
-class ModelBuilder(_VoxelBuilder):
+class ModelBuilder(_JointBuilder, _VoxelBuilder):
     """Builds a Model on the host, then uploads it with finalize(device, requires_grad)."""
 
     def __init__(self, up_vector=(0.0, 1.0, 0.0), gravity=-9.80665):
@@ -478,14 +478,7 @@ class ModelBuilder(_VoxelBuilder):
                target_kd=0.0, mode=JOINT_MODE_FORCE, limit_lower=None, limit_upper=None, limit_ke=None, limit_kd=None,
                linear_compliance=0.0, angular_compliance=0.0, armature=0.01, name=None, collision_filter_parent=True,
                enabled=True):
-        # Compliances belong to Warp's XPBD joints, which this engine's XPBD integrator does not have
-        # (it refuses bodies): a nonzero one would be ignored, so it is refused instead.
-        for key, value in (("linear_compliance", linear_compliance), ("angular_compliance", angular_compliance)):
-            if _f32(c, key, value) != 0.0:
-                raise BuildError(f"{c}: {key}={value!r} is not supported (compliance is an XPBD joint parameter; the "
-                                 "semi-implicit joints use joint_attach_ke/kd)")
-        if enabled is not True:
-            raise BuildError(f"{c}: enabled={enabled!r} is not supported (every joint is enabled)")
+        _refuse_xpbd_keywords(c, linear_compliance, angular_compliance, enabled)
         ppos, prot = _transform_parts(c, parent_xform)
         cpos, crot = _transform_parts(c, child_xform)
         nan = float("nan")

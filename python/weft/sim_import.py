@@ -41,7 +41,8 @@ def _run(call, fn, filename, builder, xform, base_joint, keywords):
     kw = {"pos": _f32s(call, "xform position", pos, 3), "rot": _f32s(call, "xform rotation", rot, 4)}
     if base_joint is not None:
         if not isinstance(base_joint, str):
-            raise TypeError(f"{call}() keyword base_joint must be a string of one axis ('px', 'py', 'pz', 'rx', 'ry', 'rz'); "
+            raise TypeError(f"{call}() keyword base_joint must be a string of axes ('px', 'py', 'pz', 'rx', 'ry', 'rz', "
+                            f"separated by commas); "
                             f"a dict of joint parameters is not simulated by Weft")
         kw["base_joint"] = base_joint.strip().lower()
     for name, value in keywords.items():

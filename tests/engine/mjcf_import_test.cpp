@@ -241,6 +241,47 @@ TEST(MjcfImport, ActuatorModes) {
               "the gear");
 }
 
+// Several joints in one body (Warp's mapping): two hinges a universal joint, three a compound
+// one, a slide and a hinge a D6 joint (slides first); named by their names joined with '_', each
+// <joint> name kept in joint_index and its axis slot in joint_axis_index, where actuators act.
+TEST(MjcfImport, BodiesWithSeveralJoints) {
+    ImportOptions o;
+    o.stiffness = 0;
+    o.damping = 0;
+    ModelBuilder b;
+    ImportResult r = parse_mjcf_string(R"(<mujoco><compiler angle="radian"/><worldbody>
+    <body name="a"><joint name="ax" axis="1 0 0" range="-0.5 0.5" limited="true"/><joint name="ay" axis="0 1 0"/>
+      <geom size="0.1"/>
+      <body name="b" pos="0 0 -1"><joint name="bx" axis="1 0 0"/><joint name="by" axis="0 1 0"/>
+        <joint name="bz" axis="0 0 1"/><geom size="0.1"/>
+        <body name="c" pos="0 0 -1"><joint name="cz" axis="0 0 1"/><joint name="cs" type="slide" axis="1 0 0"/>
+          <geom size="0.1"/></body></body></body></worldbody>
+  <actuator><position joint="by" kp="9"/><motor joint="cz"/></actuator></mujoco>)",
+                                       "model.xml", b, o);
+    ASSERT_EQ(b.joint_count(), 3);
+    EXPECT_EQ(b.joint_type, (std::vector<int>{JOINT_UNIVERSAL, JOINT_COMPOUND, JOINT_D6}));
+    EXPECT_EQ(b.joint_name[0], "ax_ay");
+    EXPECT_EQ(b.joint_name[2], "cz_cs");
+    EXPECT_EQ(b.joint_axis_dim[2], (std::array<int, 2>{1, 1}));
+    EXPECT_EQ(r.joint_index.at("by"), 1);
+    EXPECT_EQ(r.joint_index.at("ax_ay"), 0);
+    EXPECT_EQ(r.joint_axis_index.at("ax"), 0);
+    EXPECT_EQ(r.joint_axis_index.at("by"), 3);
+    EXPECT_EQ(r.joint_axis_index.at("cs"), 5);  // the slide comes first in the D6 joint
+    EXPECT_EQ(r.joint_axis_index.at("cz"), 6);
+    EXPECT_FLOAT_EQ(b.joint_limit_lower[0], -0.5f);
+    EXPECT_FLOAT_EQ(b.joint_limit_lower[1], -1e6f);
+    EXPECT_LT((b.joint_axis[5] - Vec3(1, 0, 0)).norm(), 1e-6);
+    EXPECT_EQ(b.joint_mode[3], JOINT_MODE_TARGET_POSITION);
+    EXPECT_FLOAT_EQ(b.joint_target_ke[3], 9.0f);
+    EXPECT_EQ(b.joint_mode[2], JOINT_MODE_FORCE);
+    ASSERT_EQ(r.actuators.size(), 2u);
+    EXPECT_EQ(r.actuators[0].joint, 1);
+    EXPECT_EQ(r.actuators[0].axis, 3);
+    EXPECT_EQ(r.actuators[1].axis, 6);
+    EXPECT_EQ(b.joint_q.size(), size_t(2 + 3 + 2));
+}
+
 TEST(MjcfImport, StaticGeomsOfTheWorld) {
     ModelBuilder b;
     ImportResult r = parse_mjcf_string(R"(<mujoco><worldbody>
@@ -265,12 +306,16 @@ TEST(MjcfImport, Errors) {
   <body name="b"><geom class="hevy" size="0.1"/></body>
 </worldbody></mujoco>)"),
               "model.xml:2: <geom>: unknown class 'hevy' (did you mean 'heavy'?)");
-    EXPECT_EQ(
-        error_of(R"(<mujoco><worldbody>
+    EXPECT_EQ(error_of(R"(<mujoco><worldbody>
+  <body name="b"><joint name="j1"/><joint name="j2" type="ball"/><geom size="0.1"/></body>
+</worldbody></mujoco>)"),
+              "model.xml:2: joint 'j2': body 'b' has 2 joints and this one is a ball joint: several joints in one body must be "
+              "hinge and slide joints");
+    // Two hinges about the same axis (both MuJoCo's default z) cannot be a universal joint.
+    EXPECT_EQ(error_of(R"(<mujoco><worldbody>
   <body name="b"><joint name="j1"/><joint name="j2"/><geom size="0.1"/></body>
 </worldbody></mujoco>)"),
-        "model.xml:2: body 'b': has 2 joints ('j1', 'j2'): the builder's joints are one hinge, slide, ball or free joint per "
-        "body; several joints in one body need a D6 joint, which the builder does not have yet");
+              "model.xml:2: joint 'j1_j2': add_joint_universal: axis_0 and axis_1 must be perpendicular, got 0 degrees apart");
     EXPECT_EQ(error_of(R"(<mujoco><worldbody>
   <body name="a"><geom size="0.1"/><body name="b"><freejoint name="f"/><geom size="0.1"/></body></body>
 </worldbody></mujoco>)"),

@@ -1,7 +1,9 @@
 // tests/engine/mjcf_pendulum_test.cpp: an imported MJCF double pendulum
 // (tests/engine/data/double_pendulum.xml) simulated by the semi-implicit integrator's joints:
 // its energy against its initial energy, and its swing against MuJoCo 2.2.2 (RK4, same file,
-// where libmujoco-dev is installed; skipped with a message otherwise).
+// where libmujoco-dev is installed; skipped with a message otherwise); and two pendulums whose
+// bodies have two and three hinges (universal and compound joints, hinge_pair_pendulums.xml)
+// against MuJoCo the same way.
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
@@ -44,11 +46,11 @@ std::vector<Pose> poses(const State& s) {
     return out;
 }
 
-// The model as the tests run it: the file's frame kept (up_axis Y), free hinges. The joints'
+// A model as the tests run it: the file's frame kept (up_axis Y), free hinges. The joints'
 // attachment springs hold the links within m g / ke = 1.2 mm; their stiffness and damping are
 // bounded by the explicit step on the capsules' small axial inertia (5e-4 kg m^2): sqrt(ke / I) dt
 // = 0.45 and kd dt / I = 0.2 at ke 1e4, kd 1 (1e5 and Warp's kd 1e2 diverge).
-ModelBuilder imported() {
+ModelBuilder imported(const std::string& file) {
     ModelBuilder b;
     b.ground = false;
     b.joint_attach_ke = 1.0e4f;
@@ -57,9 +59,10 @@ ModelBuilder imported() {
     o.up_axis = "Y";
     o.stiffness = 0.0f;
     o.damping = 0.0f;
-    parse_mjcf(kFile, b, o);
+    parse_mjcf(file, b, o);
     return b;
 }
+ModelBuilder imported() { return imported(kFile); }
 
 // Kinetic plus potential energy (J) from the builder's mass properties and a state.
 double energy(const ModelBuilder& b, const std::vector<Pose>& s) {
@@ -145,6 +148,56 @@ TEST(MjcfPendulum, SwingMatchesMujoco) {
     // Penalty joints (m g / ke = 1.2 mm of stretch each) against MuJoCo's exact hinges: the link
     // tips agree within 1.5 cm over the 1 s swing (measured 8.0 mm).
     EXPECT_LT(worst, 1.5e-2);
+    mj_deleteData(d);
+    mj_deleteModel(mj);
+#else
+    GTEST_SKIP() << "MuJoCo (libmujoco-dev) was not found when this test was built: no reference to compare with";
+#endif
+}
+
+// Bodies with two and three hinges become one universal and one compound joint (Warp's mapping);
+// MuJoCo composes the hinges of a body in order, R(x, q0) R(y, q1) [R(z, q2)], as those joints
+// do. The capsule tips agree with MuJoCo's RK4 over a 1 s conical swing.
+TEST(MjcfPendulum, BodiesWithSeveralHingesSwingAsInMujoco) {
+#if WEFT_HAS_MUJOCO
+    REQUIRE_CPU();
+    const std::string file = std::string(WEFT_SOURCE_DIR) + "/tests/engine/data/hinge_pair_pendulums.xml";
+    char err[1000] = "";
+    mjModel* mj = mj_loadXML(file.c_str(), nullptr, err, sizeof err);
+    ASSERT_NE(mj, nullptr) << err;
+    mj->opt.integrator = mjINT_RK4;
+    mj->opt.timestep = kDt;
+    mjData* d = mj_makeData(mj);
+    ModelBuilder b = imported(file);
+    ASSERT_EQ(b.joint_type, (std::vector<int>{JOINT_UNIVERSAL, JOINT_COMPOUND}));
+    Model m = b.finalize("cpu");
+    SemiImplicitIntegrator it;
+    it.angular_damping = 0.0f;
+    double worst[2] = {0, 0}, travel[2] = {0, 0};
+    std::vector<Pose> start = poses(m.state());
+    rollout(m, it, kSteps, kDt, [&](int step, const State& s) {
+        mj_step(mj, d);
+        if (step % 50) return;
+        auto p = poses(s);
+        for (int i = 0; i < 2; ++i) {
+            const Eigen::Vector3d tip_w = p[size_t(i)].p + p[size_t(i)].q * Eigen::Vector3d(0, 0, -0.4);
+            Eigen::Matrix3d R;
+            for (int k = 0; k < 9; ++k) R(k / 3, k % 3) = d->xmat[9 * (i + 1) + k];
+            const Eigen::Vector3d x(d->xpos[3 * (i + 1)], d->xpos[3 * (i + 1) + 1], d->xpos[3 * (i + 1) + 2]);
+            const double dist = (tip_w - (x + R * Eigen::Vector3d(0, 0, -0.4))).norm();
+            worst[i] = std::isfinite(dist) ? std::max(worst[i], dist) : INFINITY;
+            const Eigen::Vector3d tip0 = start[size_t(i)].p + start[size_t(i)].q * Eigen::Vector3d(0, 0, -0.4);
+            travel[i] = std::max(travel[i], (tip_w - tip0).norm());
+        }
+    });
+    std::printf(
+        "two hinges (universal): largest tip distance Weft vs MuJoCo %.3e m (tip travel %.3f m); three hinges "
+        "(compound): %.3e m (travel %.3f m)\n",
+        worst[0], travel[0], worst[1], travel[1]);
+    for (int i = 0; i < 2; ++i) {
+        EXPECT_GT(travel[i], 0.2);
+        EXPECT_LT(worst[i], 1.5e-2);
+    }
     mj_deleteData(d);
     mj_deleteModel(mj);
 #else

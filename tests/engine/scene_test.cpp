@@ -61,7 +61,8 @@ TEST(Scene, JointBlocks) {
     EXPECT_FLOAT_EQ(s.builder.joint_attach_ke, 2.0e4f);
     const char* bodies = "[simulation]\n[[body]]\nname = \"arm\"\npos = [0, 0, 0]\nmass = 1.0\ninertia = [1, 1, 1]\n";
     EXPECT_EQ(error_of(std::string(bodies) + "[[joint]]\ntype = \"revolut\"\nparent = \"world\"\nchild = \"arm\"\n"),
-              "scenes/x.toml:8:8: 'type' must be one of 'revolute', 'prismatic', 'ball', 'fixed', 'free', got 'revolut' (did "
+              "scenes/x.toml:8:8: 'type' must be one of 'revolute', 'prismatic', 'ball', 'fixed', 'free', 'universal', "
+              "'compound', 'd6', got 'revolut' (did "
               "you mean 'revolute'?)");
     EXPECT_EQ(error_of(std::string(bodies) + "[[joint]]\ntype = \"ball\"\nparent = \"world\"\nchild = \"armm\"\n"),
               "scenes/x.toml:10:9: no body named 'armm' (bodies are named by their [[body]] 'name'); did you mean 'arm'?");
@@ -73,6 +74,70 @@ TEST(Scene, JointBlocks) {
     EXPECT_EQ(
         error_of(std::string(bodies) + "[[joint]]\ntype = \"revolute\"\nparent = \"world\"\nchild = \"arm\"\nlimit_lowr = 1\n"),
         "scenes/x.toml:11:1: unknown key 'limit_lowr' (did you mean 'limit_lower'?)");
+}
+
+// Universal, compound and D6 joints: their axes as [[joint.angular_axis]] / [[joint.linear_axis]]
+// tables, each with its own drive and limits; wrong counts, zero axes and unknown keys located.
+TEST(Scene, JointAxisBlocks) {
+    const std::string bodies =
+        "[simulation]\n"
+        "[[body]]\nname = \"a\"\npos = [0, 0, 0]\nmass = 1.0\ninertia = [1, 1, 1]\n"
+        "[[body]]\nname = \"b\"\npos = [0, 0, 0]\nmass = 1.0\ninertia = [1, 1, 1]\n"
+        "[[body]]\nname = \"c\"\npos = [0, 0, 0]\nmass = 1.0\ninertia = [1, 1, 1]\n";
+    Scene s = parse_scene(bodies +
+                              "[[joint]]\ntype = \"universal\"\nparent = \"world\"\nchild = \"a\"\n"
+                              "[[joint.angular_axis]]\naxis = [1, 0, 0]\nlimit_lower = -0.5\nlimit_upper = 0.5\n"
+                              "[[joint.angular_axis]]\naxis = [0, 0, 2]\nmode = \"target_position\"\ntarget = 0.3\n"
+                              "target_ke = 40\n"
+                              "[[joint]]\ntype = \"compound\"\nparent = \"a\"\nchild = \"b\"\n"
+                              "[[joint.angular_axis]]\naxis = [0, 0, 1]\n[[joint.angular_axis]]\naxis = [1, 0, 0]\n"
+                              "[[joint.angular_axis]]\naxis = [0, 1, 0]\n"
+                              "[[joint]]\ntype = \"d6\"\nparent = \"b\"\nchild = \"c\"\n"
+                              "[[joint.linear_axis]]\naxis = [0, 1, 0]\nlimit_lower = -0.1\nlimit_upper = 0.2\n"
+                              "[[joint.angular_axis]]\naxis = [0, 0, 1]\nmode = \"target_velocity\"\ntarget = 2\n"
+                              "target_ke = 5\n",
+                          "scenes/x.toml");
+    const ModelBuilder& b = s.builder;
+    ASSERT_EQ(b.joint_count(), 3);
+    EXPECT_EQ(b.joint_type[0], JOINT_UNIVERSAL);
+    EXPECT_EQ(b.joint_type[1], JOINT_COMPOUND);
+    EXPECT_EQ(b.joint_type[2], JOINT_D6);
+    EXPECT_EQ(b.joint_axis_start, (std::vector<int>{0, 2, 5}));
+    EXPECT_EQ(b.joint_axis_dim[2], (std::array<int, 2>{1, 1}));
+    EXPECT_FLOAT_EQ(b.joint_limit_upper[0], 0.5f);
+    EXPECT_FLOAT_EQ(b.joint_axis[1].z(), 1.0f);  // normalised
+    EXPECT_EQ(b.joint_mode[1], JOINT_MODE_TARGET_POSITION);
+    EXPECT_FLOAT_EQ(b.joint_act[1], 0.3f);
+    EXPECT_FLOAT_EQ(b.joint_target_ke[1], 40.0f);
+    EXPECT_FLOAT_EQ(b.joint_limit_lower[5], -0.1f);
+    EXPECT_EQ(b.joint_mode[6], JOINT_MODE_TARGET_VELOCITY);
+    EXPECT_FLOAT_EQ(b.joint_act[6], 2.0f);
+    const std::string head = bodies + "[[joint]]\ntype = \"universal\"\nparent = \"world\"\nchild = \"a\"\n";
+    // line 17 is the [[joint]] table, 18-20 its keys, 21 the first axis table
+    EXPECT_EQ(error_of(head + "[[joint.angular_axis]]\naxis = [1, 0, 0]\n"),
+              "scenes/x.toml:21:1: a universal joint has 2 [[joint.angular_axis]] tables, got 1");
+    EXPECT_EQ(error_of(head + "[[joint.angular_axis]]\naxis = [1, 0, 0]\n[[joint.angular_axis]]\naxis = [0, 1, 0]\n"
+                              "[[joint.linear_axis]]\naxis = [0, 1, 0]\n"),
+              "scenes/x.toml:25:1: a universal joint has no [[joint.linear_axis]] tables, got 1");
+    EXPECT_EQ(error_of(head + "[[joint.angular_axis]]\naxis = [1, 0, 0]\n[[joint.angular_axis]]\naxis = [0, 0, 0]\n"),
+              "scenes/x.toml:24:8: 'axis' must be a nonzero vector, got [0, 0, 0]");
+    EXPECT_EQ(error_of(head + "[[joint.angular_axis]]\naxis = [1, 0, 0]\nlimit_uper = 1\n[[joint.angular_axis]]\n"
+                              "axis = [0, 1, 0]\n"),
+              "scenes/x.toml:23:1: unknown key 'limit_uper' (did you mean 'limit_upper'?)");
+    EXPECT_EQ(error_of(head + "[[joint.angular_axis]]\nmode = \"force\"\n[[joint.angular_axis]]\naxis = [0, 1, 0]\n"),
+              "scenes/x.toml:21:1: missing key 'axis' in [[angular_axis]]");
+    EXPECT_EQ(error_of(head + "[[joint.angular_axis]]\naxis = [1, 0, 0]\n[[joint.angular_axis]]\naxis = [1, 1, 0]\n"),
+              "scenes/x.toml:17:1: [[joint]]: add_joint_universal: axis_0 and axis_1 must be perpendicular, got 45 degrees "
+              "apart");
+    EXPECT_EQ(error_of(bodies + "[[joint]]\ntype = \"d6\"\nparent = \"world\"\nchild = \"a\"\n" +
+                       "[[joint.linear_axis]]\naxis = [1, 0, 0]\n"
+                       "[[joint.linear_axis]]\naxis = [0, 1, 0]\n[[joint.linear_axis]]\naxis = [0, 0, 1]\n"
+                       "[[joint.linear_axis]]\naxis = [1, 0, 0]\n"),
+              "scenes/x.toml:21:1: a d6 joint has at most 3 [[joint.linear_axis]] tables, got 4");
+    // The single-axis keys belong to revolute and prismatic joints.
+    EXPECT_EQ(error_of(head + "axis = [1, 0, 0]\n[[joint.angular_axis]]\naxis = [1, 0, 0]\n[[joint.angular_axis]]\n"
+                              "axis = [0, 1, 0]\n"),
+              "scenes/x.toml:21:1: unknown key 'axis'");
 }
 
 TEST(Scene, RigidBodyBlocks) {

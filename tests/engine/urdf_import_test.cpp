@@ -135,6 +135,16 @@ TEST(UrdfImport, RootOptionsScaleAndXform) {
     EXPECT_EQ(b2.joint_type[0], JOINT_REVOLUTE);
     EXPECT_EQ(b2.joint_name[0], "base_joint");
     EXPECT_LT((b2.joint_axis[0] - Vec3(0, 0, 1)).norm(), 1e-6);
+    // Several axes: a D6 joint (Warp's base_joint string), its linear axes first.
+    ImportOptions d6;
+    d6.base_joint = "ry, px,lz";
+    ModelBuilder b3;
+    parse_urdf(kData + "two_link.urdf", b3, d6);
+    EXPECT_EQ(b3.joint_type[0], JOINT_D6);
+    EXPECT_EQ(b3.joint_axis_dim[0], (std::array<int, 2>{2, 1}));
+    EXPECT_LT((b3.joint_axis[1] - Vec3(0, 0, 1)).norm(), 1e-6);
+    EXPECT_LT((b3.joint_axis[2] - Vec3(0, 1, 0)).norm(), 1e-6);
+    EXPECT_EQ(b3.joint_q_start(1), 3);
 }
 
 TEST(UrdfImport, ContinuousJointsHaveNoLimits) {
@@ -207,10 +217,12 @@ TEST(UrdfImport, Errors) {
     bad.scale = 0;
     EXPECT_EQ(error_of(kOneLink, bad), "parse_urdf: scale must be > 0, got 0");
     ImportOptions bj;
-    bj.base_joint = "px,py";
+    bj.base_joint = "px,pq";
     EXPECT_EQ(error_of(kOneLink, bj),
-              "parse_urdf: base_joint 'px,py' is not supported: Weft takes one axis, 'px', 'py', 'pz' (prismatic) or 'rx', 'ry', "
-              "'rz' (revolute); several axes need a D6 joint, which the builder does not have yet");
+              "parse_urdf: base_joint 'px,pq': 'pq' is not an axis: 'px', 'py', 'pz' (prismatic) or 'rx', 'ry', 'rz' "
+              "(revolute), separated by commas");
+    bj.base_joint = "px, lx";
+    EXPECT_EQ(error_of(kOneLink, bj), "parse_urdf: base_joint 'px, lx' names axis 'px' twice");
     ModelBuilder b;
     try {
         parse_urdf("/nonexistent/robot.urdf", b);
