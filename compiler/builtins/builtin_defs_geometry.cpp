@@ -30,8 +30,10 @@ void register_quat_builtins(BuiltinTable& t) {
 void register_transform_builtins(BuiltinTable& t) {
     const char* g = "transform";
     for (ScalarKind s : kFloatKinds) {
-        const Type x = xform(s), q = quat(s), v3 = vec(3, s), m4 = mat(4, s);
+        const Type x = xform(s), q = quat(s), v3 = vec(3, s), m4 = mat(4, s), f = sc(s);
         t.add("transform_get_translation", v3, {p("t", x)}, g, "The translation of t.", kDiff);
+        t.add("lerp", x, {p("a", x), p("b", x), p("t", f)}, g, "Component-wise a + t (b - a) of p and q (not a pose blend).",
+              kDiff);
         t.add("transform_get_rotation", q, {p("t", x)}, g, "The rotation of t.", kDiff);
         t.add("transform_multiply", x, {p("a", x), p("b", x)}, g, "The composition a * b: b, then a.", kDiff);
         t.add("transform_point", v3, {p("t", x), p("point", v3)}, g, "point transformed by t (rotated, translated).", kDiff);

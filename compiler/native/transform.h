@@ -28,6 +28,20 @@ WP_FUNC transform_t<T> transform_identity() {
     return transform_t<T>(vec_t<3, T>(), quat_identity<T>());
 }
 
+// Warp's lerp of transforms: component-wise on p and q (the q is not renormalised; use
+// quat_slerp to blend rotations).
+template <typename T>
+WP_FUNC transform_t<T> lerp(const transform_t<T>& a, const transform_t<T>& b, T t) {
+    return transform_t<T>(lerp(a.p, b.p, t), lerp(a.q, b.q, t));
+}
+// d lerp = (1 - t) da + t db + (b - a) dt, for p and q alike
+template <typename T>
+WP_FUNC void adj_lerp(const transform_t<T>& a, const transform_t<T>& b, T t, transform_t<T>& adj_a, transform_t<T>& adj_b,
+                      T& adj_t, const transform_t<T>& adj_ret) {
+    adj_lerp(a.p, b.p, t, adj_a.p, adj_b.p, adj_t, adj_ret.p);
+    adj_lerp(a.q, b.q, t, adj_a.q, adj_b.q, adj_t, adj_ret.q);
+}
+
 // The constructor as a builtin: transform(p, q).
 template <typename T>
 WP_FUNC transform_t<T> transform(const vec_t<3, T>& p, const quat_t<T>& q) {

@@ -208,6 +208,7 @@ Operand Sema::global_operand(const std::string& name, const Global& g, SourceLoc
             r.value = g.value;
             return r;
         case Global::Struct:
+        case Global::TypeAlias:
             r.kind = Operand::TypeName;
             r.type = g.type;
             if (!r.type) r.kind = Operand::Invalid;

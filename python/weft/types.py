@@ -10,6 +10,7 @@ as in Warp. `type_of()` is the one place that turns any dtype-like thing into a 
 """
 
 import builtins
+import ctypes
 
 import numpy as np
 
@@ -54,7 +55,7 @@ class _ScalarValue:
         return int(self.value)
 
     def __bool__(self):
-        return bool(self.value)
+        return builtins.bool(self.value)
 
     def __index__(self):
         return int(self.value)
@@ -69,9 +70,18 @@ class _ScalarValue:
         return f"{type(self).__name__}({self.value!r})"
 
 
+# Warp's scalar dtypes carry their ctypes type as `_type_` (tests use it to wrap integers).
+_CTYPES = {
+    "bool": ctypes.c_bool, "int8": ctypes.c_int8, "uint8": ctypes.c_uint8, "int16": ctypes.c_int16,
+    "uint16": ctypes.c_uint16, "int32": ctypes.c_int32, "uint32": ctypes.c_uint32, "int64": ctypes.c_int64,
+    "uint64": ctypes.c_uint64, "float16": ctypes.c_uint16, "float32": ctypes.c_float, "float64": ctypes.c_double,
+}
+
+
 def _make_scalar(name):
     t = _weft.scalar_type(name)
-    cls = type(name, (_ScalarValue,), {"_weft_type": t, "_np": _NP_SCALARS[name], "__module__": "weft"})
+    cls = type(name, (_ScalarValue,), {"_weft_type": t, "_np": _NP_SCALARS[name], "_type_": _CTYPES[name],
+                                       "_length_": 1, "__module__": "weft"})
     _register(t, cls)
     return cls
 
@@ -90,9 +100,11 @@ float32 = _make_scalar("float32")
 float64 = _make_scalar("float64")
 half = float16
 
-scalar_types = (bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, float32, float64)
+# As Warp's: scalar_types has no bool, scalar_and_bool_types has.
 float_types = (float16, float32, float64)
 int_types = (int8, uint8, int16, uint16, int32, uint32, int64, uint64)
+scalar_types = int_types + float_types
+scalar_and_bool_types = (*scalar_types, bool)
 
 # ---------------------------------------------------------------------------------------------
 # Vectors, matrices, quaternions, transforms
@@ -221,6 +233,10 @@ def _make_value_class(t):
         "_np": np_type,
         "_shape": shape,
         "_length": t.components,
+        # Warp's names of the same facts
+        "_shape_": shape,
+        "_length_": t.components,
+        "_wp_scalar_type_": _DTYPE_OF_TYPE[_weft.scalar_type(t.scalar)],
         "_is_float": np.issubdtype(np_type, np.floating),
         "__module__": "weft",
     }
@@ -357,3 +373,7 @@ def unpack_value(t, raw):
     if t.kind == "struct":
         return dtype_of(t).from_bytes(raw)
     return dtype_of(t).from_bytes(raw)
+
+
+# Warp's dtype queries (wp.types.type_size, np_dtype_to_warp_type ...): python/weft/type_queries.py
+from .type_queries import *  # noqa: E402,F401,F403
