@@ -177,36 +177,113 @@ class _Value:
     def __hash__(self):
         return hash((type(self), self._data.tobytes()))
 
-    def _binary(self, other, op):
+    # Python-scope arithmetic follows Warp's: + and - of two values of one type or of a value and a
+    # scalar (component-wise), * and / by a scalar, * and @ as the kernel's products (matrix x
+    # matrix/vector, quaternion x quaternion, transform x transform: pyscope.mul). Values of
+    # different types (mat22f * mat22d) raise RuntimeError, as Warp does.
+    def _scalar_operand(self, o):
+        return isinstance(o, (int, float, np.integer, np.floating, _ScalarValue)) and not isinstance(o, builtins.bool)
+
+    def _no_overload(self, name, a, b):
+        return RuntimeError(f"Couldn't find a function '{name}' compatible with the arguments "
+                            f"'{_type_name(a)}, {_type_name(b)}'")
+
+    def _componentwise(self, other, op, name, reverse=False):
         if isinstance(other, _Value) and type(other) is not type(self):
-            return NotImplemented
-        return type(self)(op(self._data.astype(np.float64), np.asarray(other, dtype=np.float64)))
+            a, b = (other, self) if reverse else (self, other)
+            raise self._no_overload(name, a, b)
+        o = float(other) if isinstance(other, _ScalarValue) else other
+        x, y = self._data.astype(np.float64), np.asarray(o, dtype=np.float64)
+        return type(self)(op(y, x) if reverse else op(x, y))
 
     def __add__(self, o):
-        return self._binary(o, np.add)
+        return self._componentwise(o, np.add, "add")
+
+    def __radd__(self, o):
+        return self._componentwise(o, np.add, "add", reverse=True)
 
     def __sub__(self, o):
-        return self._binary(o, np.subtract)
+        return self._componentwise(o, np.subtract, "sub")
+
+    def __rsub__(self, o):
+        return self._componentwise(o, np.subtract, "sub", reverse=True)
+
+    def _product(self, a, b):
+        from . import pyscope
+        if self._scalar_operand(a) or self._scalar_operand(b):
+            return self._componentwise(b if self is a else a, np.multiply, "mul", reverse=self is b)
+        if not isinstance(a, _Value) or not isinstance(b, _Value):
+            a, b = (a, type(self)(b)) if self is a else (type(self)(a), b)  # a sequence takes self's type
+        if a._np != b._np:
+            raise self._no_overload("mul", a, b)
+        try:
+            return pyscope.mul(a, b)
+        except (TypeError, ValueError):
+            raise self._no_overload("mul", a, b) from None
 
     def __mul__(self, o):
-        if np.ndim(o) != 0:
-            return NotImplemented
-        return self._binary(o, np.multiply)
+        return self._product(self, o)
 
-    __rmul__ = __mul__
+    def __rmul__(self, o):
+        return self._product(o, self)
+
+    def __matmul__(self, o):
+        return self._product(self, o)
+
+    def __rmatmul__(self, o):
+        return self._product(o, self)
 
     def __truediv__(self, o):
-        if np.ndim(o) != 0:
-            return NotImplemented
-        return self._binary(o, np.divide)
+        if not self._scalar_operand(o):
+            raise self._no_overload("div", self, o)
+        return self._componentwise(o, np.divide, "div")
+
+    def __rtruediv__(self, o):
+        if not self._scalar_operand(o):
+            raise self._no_overload("div", o, self)
+        return self._componentwise(o, np.divide, "div", reverse=True)
 
     def __neg__(self):
         return type(self)(-self._data)
 
+    def __pos__(self):
+        return type(self)(self._data)
+
     def __repr__(self):
         return f"{type(self).__name__}({', '.join(repr(x) for x in self._data.ravel().tolist())})"
 
-    __str__ = __repr__
+    def __str__(self):
+        """As Warp prints values: `[1.0, 2.0, 3.0]`; a matrix row by row, `[[1.0, 2.0],\n [3.0, 4.0]]`."""
+        if self._data.ndim == 2:
+            return "[" + ",\n ".join("[" + ", ".join(map(str, row)) + "]" for row in self._data.tolist()) + "]"
+        return "[" + ", ".join(map(str, self._data.tolist())) + "]"
+
+
+def _type_name(x):
+    return type(x).__name__
+
+
+def _transform_init(self, *args, p=None, q=None):
+    """Warp's transform constructor: transform(p, q), transform(p=..., q=...) with p = (0, 0, 0) and
+    q = identity by default (so transform() is the identity), or the 7 components, or a copy."""
+    n = len(args) + (p is not None) + (q is not None)
+    if n <= 2 and all(np.ndim(a) == 1 and np.size(a) in (3, 4) for a in args):
+        if len(args) >= 1:
+            if p is not None:
+                raise TypeError("transform(): got multiple values for argument 'p'")
+            p = args[0]
+        if len(args) == 2:
+            if q is not None:
+                raise TypeError("transform(): got multiple values for argument 'q'")
+            q = args[1]
+        p = (0.0, 0.0, 0.0) if p is None else p
+        q = (0.0, 0.0, 0.0, 1.0) if q is None else q
+        if np.size(p) != 3 or np.size(q) != 4:
+            raise ValueError(f"{type(self).__name__}(p, q) takes a 3-vector and a quaternion")
+        return _Value.__init__(self, np.concatenate([np.ravel(p), np.ravel(q)]).astype(np.float64))
+    if p is not None or q is not None:
+        raise TypeError(f"{type(self).__name__}(): p= and q= go with at most a p and a q given by position")
+    return _Value.__init__(self, *args)
 
 
 def _component_property(index):
@@ -244,6 +321,7 @@ def _make_value_class(t):
         for i, name in enumerate("xyzw"[: min(4, t.components)]):
             attrs[name] = _component_property(i)
     if t.kind == "transform":
+        attrs["__init__"] = _transform_init
         attrs["p"] = property(lambda self: vector(3, self._np)(self._data[0:3]))
         attrs["q"] = property(lambda self: quaternion(self._np)(self._data[3:7]))
     cls = type(str(t), (_Value,), attrs)
