@@ -202,8 +202,9 @@ class SourceCollector:
         path, text, line_offset = source_chunk(pyobj)
         scope = scope_of(pyobj)
         if not inspect.isclass(pyobj):
-            for name, value in _annotation_names(text, pyobj).items():
-                scope.setdefault(name, value)
+            # what Python evaluated the annotation to wins over a module global of the same name
+            # (a test file's `for dtype in ...:` loop at module level)
+            scope.update(_annotation_names(text, pyobj))
         names, attrs = _references(text)
         for name in sorted(names):
             if name in scope:

@@ -160,6 +160,8 @@ class _Value:
         item = self._data[key]
         if np.ndim(item) == 0:
             return item.item()
+        if isinstance(key, slice) and self._data.ndim == 1:
+            return item.tolist()  # as Warp's (ctypes) vectors: a slice is a list
         if np.ndim(item) == 1 and self._weft_type.kind == "matrix":
             return vector(len(item), self._np)(item)
         return item.copy()
@@ -296,6 +298,16 @@ def _component_property(index):
     return property(get, set)
 
 
+def _part_setter(part):
+    def set(self, value):
+        value = np.ravel(np.asarray(value, dtype=np.float64))
+        if value.size != part.stop - part.start:
+            raise ValueError(f"{type(self).__name__}: expected {part.stop - part.start} components, got {value.size}")
+        self._data[part] = value
+
+    return set
+
+
 def _make_value_class(t):
     """The Python class of a C++ value type, created once per type."""
     if t in _DTYPE_OF_TYPE:
@@ -322,8 +334,8 @@ def _make_value_class(t):
             attrs[name] = _component_property(i)
     if t.kind == "transform":
         attrs["__init__"] = _transform_init
-        attrs["p"] = property(lambda self: vector(3, self._np)(self._data[0:3]))
-        attrs["q"] = property(lambda self: quaternion(self._np)(self._data[3:7]))
+        attrs["p"] = property(lambda self: vector(3, self._np)(self._data[0:3]), _part_setter(slice(0, 3)))
+        attrs["q"] = property(lambda self: quaternion(self._np)(self._data[3:7]), _part_setter(slice(3, 7)))
     cls = type(str(t), (_Value,), attrs)
     assert t.size == t.components * np.dtype(np_type).itemsize, f"layout of {t} is not packed"
     _register(t, cls)

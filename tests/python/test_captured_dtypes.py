@@ -167,3 +167,20 @@ def test_struct_instance_gradients(device):
     assert adj.y is None and adj.scale == 0.5  # no gradient array; other fields keep their values
     tape.reset()
     np.testing.assert_allclose(tape.gradients[p].x.numpy(), 0.0)
+
+
+dtype = np.float32  # a module global of the same name as the factory's parameter below
+
+
+def make_copy(dtype):  # noqa: F811 - the parameter shadows the global on purpose
+    def copy_k(a: wp.array(dtype=dtype, ndim=2), out: wp.array(dtype=dtype)):
+        out[0] = a[1, 0]
+
+    return wp.Kernel(copy_k, key=f"copy_{dtype.__name__}")
+
+
+def test_annotation_value_wins_over_a_global_of_the_same_name(device):
+    a = wp.array([[1.0, 2.0], [3.0, 4.0]], dtype=wp.float64, device=device)
+    out = wp.zeros(1, dtype=wp.float64, device=device)
+    wp.launch(make_copy(wp.float64), dim=1, inputs=[a, out], device=device)
+    assert out.numpy()[0] == 3.0
