@@ -393,7 +393,7 @@ ExprPtr Sema::lower_subscript(const ast::Expr& e) {
         }
         return true;
     };
-    if (is_vector(t) || t->kind == TypeKind::Quat) {
+    if (is_vector(t) || t->kind == TypeKind::Quat || t->kind == TypeKind::Transform) {  // t[i]: p0..p2, q0..q3
         if (idx.size() != 1) {
             error(DiagId::err_index_count, loc, {type_name(t), "1", std::to_string(idx.size())});
             return nullptr;
@@ -468,8 +468,17 @@ ExprPtr Sema::lower_binary(ast::BinOp op, ExprPtr a, ExprPtr b, SourceLoc loc) {
         return fold(ir::make_binary(bop, a, b, ta, loc));
     auto is_linalg = [](Type t) { return is_vector(t) || is_matrix(t) || t->kind == TypeKind::Quat; };
     // aggregate (+|-) aggregate of the same type
-    if ((bop == B::Add || bop == B::Sub) && ta == tb && (is_linalg(ta) || ta->kind == TypeKind::Transform && false))
+    if ((bop == B::Add || bop == B::Sub) && ta == tb && (is_linalg(ta) || ta->kind == TypeKind::Transform))
         return ir::make_binary(bop, a, b, ta, loc);
+    // transform * scalar, scalar * transform: component-wise, as Warp's
+    if (bop == B::Mul && ((ta->kind == TypeKind::Transform && is_scalar(tb)) || (is_scalar(ta) && tb->kind == TypeKind::Transform))) {
+        bool t_first = ta->kind == TypeKind::Transform;
+        Type tt = t_first ? ta : tb;
+        ExprPtr s = t_first ? b : a;
+        if (s->type->scalar != tt->scalar) s = implicit_convert(s, scalar_type(tt->scalar));
+        if (!s) return fail();
+        return t_first ? ir::make_binary(bop, a, s, tt, loc) : ir::make_binary(bop, s, b, tt, loc);
+    }
     // aggregate * scalar, scalar * aggregate, aggregate / scalar
     if (is_linalg(ta) && is_scalar(tb) && (bop == B::Mul || bop == B::Div)) {
         ExprPtr s = b->type->scalar == ta->scalar ? b : implicit_convert(b, scalar_type(ta->scalar));
