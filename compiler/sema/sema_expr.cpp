@@ -471,7 +471,8 @@ ExprPtr Sema::lower_binary(ast::BinOp op, ExprPtr a, ExprPtr b, SourceLoc loc) {
     if ((bop == B::Add || bop == B::Sub) && ta == tb && (is_linalg(ta) || ta->kind == TypeKind::Transform))
         return ir::make_binary(bop, a, b, ta, loc);
     // transform * scalar, scalar * transform: component-wise, as Warp's
-    if (bop == B::Mul && ((ta->kind == TypeKind::Transform && is_scalar(tb)) || (is_scalar(ta) && tb->kind == TypeKind::Transform))) {
+    if (bop == B::Mul &&
+        ((ta->kind == TypeKind::Transform && is_scalar(tb)) || (is_scalar(ta) && tb->kind == TypeKind::Transform))) {
         bool t_first = ta->kind == TypeKind::Transform;
         Type tt = t_first ? ta : tb;
         ExprPtr s = t_first ? b : a;

@@ -30,7 +30,8 @@ bool Sema::is_static_type_expr(const ast::Expr& e) {
     // literal sizes and scalar dtypes only: anything else is host code (a length from a variable)
     std::function<bool(const ast::Expr&)> is_static = [&](const ast::Expr& a) {
         if (a.kind == ast::ExprKind::Int) return true;
-        if (a.kind == ast::ExprKind::Tuple) return std::all_of(a.args.begin(), a.args.end(), [&](const auto& x) { return is_static(*x); });
+        if (a.kind == ast::ExprKind::Tuple)
+            return std::all_of(a.args.begin(), a.args.end(), [&](const auto& x) { return is_static(*x); });
         if (a.kind == ast::ExprKind::Name) return a.id == "float" || a.id == "int" || a.id == "bool";
         return is_static_type_expr(a);
     };
@@ -132,7 +133,8 @@ Type Sema::resolve_type(const ast::Expr& e) {
                     return i < e.args.size() ? e.args[i].get() : nullptr;
                 };
                 if (e.args.size() > 2) {
-                    error(DiagId::err_expected, e.args[2]->loc, {"at most 2 arguments in wp." + fname + "(...)", std::to_string(e.args.size())});
+                    error(DiagId::err_expected, e.args[2]->loc,
+                          {"at most 2 arguments in wp." + fname + "(...)", std::to_string(e.args.size())});
                     return nullptr;
                 }
                 for (const auto& k : e.keywords)
