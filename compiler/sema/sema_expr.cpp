@@ -228,6 +228,52 @@ Operand Sema::global_operand(const std::string& name, const Global& g, SourceLoc
     return r;
 }
 
+namespace {
+const std::map<std::string, double>& weft_constants() {
+    static const std::map<std::string, double> consts = {
+        {"pi", M_PI},    {"tau", 2 * M_PI},           {"half_pi", M_PI / 2}, {"e", M_E},           {"inf", INFINITY},
+        {"nan", NAN},    {"phi", 1.6180339887498949}, {"log2e", M_LOG2E},    {"log10e", M_LOG10E}, {"ln2", M_LN2},
+        {"ln10", M_LN10}};
+    return consts;
+}
+
+// Builtins that sema lowers itself (lower_builtin_call) rather than through the builtin table.
+const std::set<std::string>& special_builtins() {
+    static const std::set<std::string> special = {
+        "tid",           "block_dim",         "block_idx",  "thread_idx",       "lane_id",
+        "shared_array",  "sync_threads",      "atomic_add", "atomic_sub",       "atomic_min",
+        "atomic_max",    "atomic_exch",       "atomic_cas", "printf",           "select",
+        "where",         "identity",          "constant",   "matrix_from_rows", "matrix_from_cols",
+        "quat_identity", "transform_identity"};
+    return special;
+}
+}  // namespace
+
+bool Sema::is_weft_member_name(const std::string& name) {
+    return type_from_name(name).has_value() || weft_constants().count(name) || builtin_table().has_name(name) ||
+           special_builtins().count(name);
+}
+
+Operand Sema::weft_member(const std::string& name, SourceLoc loc) {
+    Operand r;
+    r.loc = loc;
+    if (auto t = type_from_name(name)) {
+        r.kind = Operand::TypeName;
+        r.type = *t;
+        return r;
+    }
+    if (auto c = weft_constants().find(name); c != weft_constants().end()) {
+        r.kind = Operand::Value;
+        r.value = ir::make_float(c->second, float32_type(), loc);
+        literals_.insert(r.value);
+        return r;
+    }
+    r.kind = Operand::Builtin;
+    r.name = name;
+    r.weft = true;
+    return r;
+}
+
 Operand Sema::lower_operand(const ast::Expr& e) {
     Operand r;
     r.loc = e.loc;
@@ -254,6 +300,9 @@ Operand Sema::lower_operand(const ast::Expr& e) {
             r.name = e.id;
             return r;
         }
+        // As Warp: a name that is no local, global or Python builtin may be a member of the weft
+        // module used without `wp.` (`vec3(...)`, `expect_eq(...)`, `pi`).
+        if (is_weft_member_name(e.id)) return weft_member(e.id, e.loc);
         SourceLoc l = e.loc;
         l.len = static_cast<int>(e.id.size());
         error(DiagId::err_undeclared_name, l, {e.id});
@@ -270,28 +319,7 @@ Operand Sema::lower_operand(const ast::Expr& e) {
         if (e.value->kind == ast::ExprKind::Name) {
             bool is_local = scope_ && scope_->locals.count(e.value->id);
             const Global* g = is_local ? nullptr : find_global(e.value->id);
-            if (g && g->kind == Global::WeftModule) {
-                r.loc = e.loc;
-                if (auto t = type_from_name(e.id)) {
-                    r.kind = Operand::TypeName;
-                    r.type = *t;
-                    return r;
-                }
-                static const std::map<std::string, double> consts = {
-                    {"pi", M_PI},    {"tau", 2 * M_PI},           {"half_pi", M_PI / 2}, {"e", M_E},           {"inf", INFINITY},
-                    {"nan", NAN},    {"phi", 1.6180339887498949}, {"log2e", M_LOG2E},    {"log10e", M_LOG10E}, {"ln2", M_LN2},
-                    {"ln10", M_LN10}};
-                if (auto c = consts.find(e.id); c != consts.end()) {
-                    r.kind = Operand::Value;
-                    r.value = ir::make_float(c->second, float32_type(), e.loc);
-                    literals_.insert(r.value);
-                    return r;
-                }
-                r.kind = Operand::Builtin;
-                r.name = e.id;
-                r.weft = true;
-                return r;
-            }
+            if (g && g->kind == Global::WeftModule) return weft_member(e.id, e.loc);
             if (g && g->kind == Global::OtherModule) {
                 // The module's global `name`, never a local of this function (module_member).
                 const Global* m = module_member(e.value->id, *g, e);
@@ -565,13 +593,7 @@ ExprPtr Sema::lower_expr(const ast::Expr& e) {
             if (op.kind == Operand::Value) return op.value;
             if (op.kind == Operand::Invalid) return nullptr;
             if (op.kind == Operand::Builtin && op.weft && !builtin_table().has_name(op.name)) {
-                static const std::set<std::string> special = {
-                    "tid",           "block_dim",         "block_idx",  "thread_idx",       "lane_id",
-                    "shared_array",  "sync_threads",      "atomic_add", "atomic_sub",       "atomic_min",
-                    "atomic_max",    "atomic_exch",       "atomic_cas", "printf",           "select",
-                    "where",         "identity",          "constant",   "matrix_from_rows", "matrix_from_cols",
-                    "quat_identity", "transform_identity"};
-                if (!special.count(op.name)) {
+                if (!special_builtins().count(op.name)) {
                     SourceLoc l = loc;
                     error(DiagId::err_unknown_builtin, l, {op.name});
                     std::vector<std::string> names = builtin_table().names();

@@ -58,6 +58,8 @@ Type Sema::resolve_type(const ast::Expr& e) {
                     return g->type;
                 }
                 if (g->kind == Global::TypeAlias) return g->type;
+            } else if (auto t = type_from_name(e.id)) {
+                return *t;  // `v: vec3` without `wp.`, as Warp
             }
             return unknown(e.id, e.loc);
         }

@@ -59,7 +59,7 @@ def constant(x):
         c = type(x)(x)
         c._weft_constant = True
         return c
-    raise TypeError(f"wp.constant takes a number or a vector/matrix/quaternion value, got {type(x).__name__}")
+    raise TypeError(f"Invalid constant type: {type(x)}")  # Warp's message
 
 
 def is_weft_module(value):

@@ -132,7 +132,9 @@ class _Value:
         else:
             flat = np.concatenate([np.ravel(np.asarray(a, dtype=np.float64 if self._is_float else None)) for a in args])
             if flat.size != self._length:
-                raise ValueError(f"{type(self).__name__} takes {self._length} components, got {flat.size}")
+                kind = "matrix" if self._data_ndim() == 2 else "vector"  # Warp's message
+                raise ValueError(f"Invalid number of arguments in {kind} constructor, expected {self._length} elements, "
+                                 f"got {flat.size}")
             data = flat.astype(self._np).reshape(self._shape)
         object.__setattr__(self, "_data", data)
 
@@ -156,7 +158,19 @@ class _Value:
     def __iter__(self):
         return (self[i] for i in range(len(self)))
 
+    @classmethod
+    def _data_ndim(cls):
+        return len(cls._shape)
+
+    @staticmethod
+    def _check_key(key):
+        keys = key if isinstance(key, tuple) else (key,)
+        for k in keys:
+            if not isinstance(k, (int, np.integer, slice)):
+                raise KeyError(f"Invalid key {k}, expected int or slice")
+
     def __getitem__(self, key):
+        self._check_key(key)
         item = self._data[key]
         if np.ndim(item) == 0:
             return item.item()
@@ -167,6 +181,7 @@ class _Value:
         return item.copy()
 
     def __setitem__(self, key, value):
+        self._check_key(key)
         self._data[key] = np.asarray(value)
 
     def __eq__(self, other):

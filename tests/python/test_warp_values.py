@@ -144,3 +144,20 @@ def test_transform_constructor_forms():
     assert list(wp.transform(*full)) == full and list(wp.transform(wp.transform(*full))) == full
     with pytest.raises(TypeError, match="multiple values for argument 'p'"):
         wp.transform((1.0, 2.0, 3.0), p=(1.0, 2.0, 3.0))
+
+
+def test_constructor_and_key_errors_as_warp():
+    with pytest.raises(ValueError, match=r"^Invalid number of arguments in vector constructor, expected 3 elements, got 2$"):
+        wp.vec3(1.0, 2.0)
+    with pytest.raises(ValueError, match=r"^Invalid number of arguments in matrix constructor, expected 4 elements, got 3$"):
+        wp.mat22(1.0, 2.0, 3.0)
+    v = wp.vec3(1.0, 2.0, 3.0)
+    with pytest.raises(KeyError, match="Invalid key None, expected int or slice"):
+        v[None]
+    with pytest.raises(KeyError, match="Invalid key None, expected int or slice"):
+        v[None] = 0.0
+    with pytest.raises(KeyError, match="Invalid key x, expected int or slice"):
+        wp.mat22()[0, "x"]
+    with pytest.raises(TypeError, match=r"^Invalid constant type: <class 'tuple'>$"):
+        wp.constant((1, 2, 3))
+    assert v[0:2] == [1.0, 2.0]  # a slice is a list, as Warp's
