@@ -73,8 +73,8 @@ public:
     // Resolves a type annotation; reports and returns nullptr on failure.
     Type resolve_type(const ast::Expr& e);
     std::optional<Type> type_of_operand_name(const std::string& weft_attr);  // "vec3" -> vec3f
-    bool is_weft_member_name(const std::string& name);        // vec3, expect_eq, pi: usable without `wp.`
-    Operand weft_member(const std::string& name, SourceLoc loc);  // what `wp.<name>` denotes
+    bool is_weft_member_name(const std::string& name);                       // vec3, expect_eq, pi: usable without `wp.`
+    Operand weft_member(const std::string& name, SourceLoc loc);             // what `wp.<name>` denotes
     bool is_weft_types_module(const ast::Expr& e);                           // `wp.types`
     bool is_static_type_expr(const ast::Expr& e);                            // wp.vec3, wp.types.vector(3, dtype=wp.float64) ...
 
