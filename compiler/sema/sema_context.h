@@ -85,6 +85,8 @@ public:
     ExprPtr lower_call(const ast::Expr& call);
     ExprPtr lower_builtin_call(const std::string& name, const ast::Expr& call, bool weft_qualified);
     ExprPtr lower_construct(Type t, const ast::Expr& call);
+    ExprPtr lower_generic_construct(const std::string& name, const ast::Expr& call);  // wp.quaternion(.., dtype=)
+    ExprPtr construct_value(Type t, std::vector<ExprPtr> args, SourceLoc loc);        // t(args), args lowered
     ExprPtr lower_subscript(const ast::Expr& e);
     ExprPtr lower_attribute_value(ExprPtr base, const ast::Expr& e);
     ExprPtr lower_binary(ast::BinOp op, ExprPtr a, ExprPtr b, SourceLoc loc);

@@ -240,11 +240,11 @@ const std::map<std::string, double>& weft_constants() {
 // Builtins that sema lowers itself (lower_builtin_call) rather than through the builtin table.
 const std::set<std::string>& special_builtins() {
     static const std::set<std::string> special = {
-        "tid",           "block_dim",         "block_idx",  "thread_idx",       "lane_id",
-        "shared_array",  "sync_threads",      "atomic_add", "atomic_sub",       "atomic_min",
-        "atomic_max",    "atomic_exch",       "atomic_cas", "printf",           "select",
-        "where",         "identity",          "constant",   "matrix_from_rows", "matrix_from_cols",
-        "quat_identity", "transform_identity"};
+        "tid",           "block_dim",          "block_idx",  "thread_idx",       "lane_id",
+        "shared_array",  "sync_threads",       "atomic_add", "atomic_sub",       "atomic_min",
+        "atomic_max",    "atomic_exch",        "atomic_cas", "printf",           "select",
+        "where",         "identity",           "constant",   "matrix_from_rows", "matrix_from_cols",
+        "quat_identity", "transform_identity", "quaternion", "transformation"};
     return special;
 }
 }  // namespace

@@ -38,3 +38,32 @@ def test_locals_win_and_unknown_names_are_errors(device):
     src = "import weft as wp\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    a[0] = lenght(a)\n"
     with pytest.raises(wp.CompileError, match="use of undeclared name 'lenght'"):
         wp._weft.Module.compile([("bare_names_err.py", src, 0)], "bare_err")
+
+
+@wp.kernel
+def generic_ctors(x: wp.array(dtype=wp.float64), q_out: wp.array(dtype=wp.quatd), t_out: wp.array(dtype=wp.transformd),
+                  qf_out: wp.array(dtype=wp.quatf)):
+    q_out[0] = wp.quaternion(x[0], x[1], x[2], x[3])  # float64 from the arguments
+    q_out[1] = wp.quaternion(wp.vec3d(x[0], x[1], x[2]), x[3])
+    t_out[0] = wp.transformation(wp.vec3d(x[0], x[1], x[2]), q_out[0])
+    qf_out[0] = wp.quaternion(1.0, 2.0, 3.0, 4.0, dtype=float)  # literals: float32 unless dtype= says
+    qf_out[1] = wp.quaternion(q_out[0], dtype=wp.float32)  # a precision cast
+
+
+def test_generic_quaternion_and_transformation_constructors(device):
+    xv = np.array([0.5, -1.25, 2.0, 0.75])
+    x = wp.array(xv, dtype=wp.float64, device=device)
+    q = wp.zeros(2, dtype=wp.quatd, device=device)
+    t = wp.zeros(1, dtype=wp.transformd, device=device)
+    qf = wp.zeros(2, dtype=wp.quatf, device=device)
+    wp.launch(generic_ctors, dim=1, inputs=[x, q, t, qf], device=device)
+    np.testing.assert_array_equal(q.numpy(), [xv, xv])
+    np.testing.assert_array_equal(t.numpy()[0], np.concatenate([xv[:3], xv]))
+    np.testing.assert_array_equal(qf.numpy(), [[1.0, 2.0, 3.0, 4.0], xv.astype(np.float32)])
+
+
+def test_generic_constructor_keywords_are_checked():
+    src = ("import weft as wp\n@wp.kernel\ndef k(a: wp.array(dtype=wp.quat)):\n"
+           "    a[0] = wp.quaternion(1.0, 2.0, 3.0, 4.0, dtyp=float)\n")
+    with pytest.raises(wp.CompileError, match="dtyp"):
+        wp._weft.Module.compile([("generic_ctor_err.py", src, 0)], "generic_err")
