@@ -10,6 +10,8 @@ void register_quat_builtins(BuiltinTable& t) {
         const Type q = quat(s), f = sc(s), v3 = vec(3, s), m3 = mat(3, s);
         t.add("quat_from_axis_angle", q, {p("axis", v3), p("angle", f)}, g,
               "The rotation by angle (radians) about axis (used as given, not normalized).", kDiff);
+        t.add("quat_rpy", q, {p("roll", f), p("pitch", f), p("yaw", f)}, g,
+              "The rotation by roll about x, then pitch about y, then yaw about z (radians).", kDiff);
         t.add("quat_to_axis_angle", tuple_type({v3, f}), {p("q", q)}, g,
               "The unit axis and the angle in [0, pi] of the rotation q, as a tuple.");
         t.add("quat_rotate", v3, {p("q", q), p("v", v3)}, g, "v rotated by the unit quaternion q.", kDiff);

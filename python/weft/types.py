@@ -162,12 +162,16 @@ class _Value:
     def _data_ndim(cls):
         return len(cls._shape)
 
-    @staticmethod
-    def _check_key(key):
+    @classmethod
+    def _check_key(cls, key):
+        """Warp's KeyErrors: a vector takes an int or a slice, a matrix one or two of them."""
         keys = key if isinstance(key, tuple) else (key,)
+        matrix = cls._data_ndim() == 2
+        if matrix and len(keys) > 2:
+            raise KeyError(f"Invalid key, expected one or two indices, got {len(keys)}")
         for k in keys:
             if not isinstance(k, (int, np.integer, slice)):
-                raise KeyError(f"Invalid key {k}, expected int or slice")
+                raise KeyError(f"Invalid key {k}, expected {'int or pair of ints' if matrix else 'int or slice'}")
 
     def __getitem__(self, key):
         self._check_key(key)

@@ -1,4 +1,4 @@
-"""wp.sim.quat_from_euler (Warp's): in Python and in a kernel, against quaternion products of
+"""wp.sim.quat_from_euler (Warp's) in Python and in a kernel, and the wp.quat_rpy builtin, against products of
 axis-angle rotations computed in numpy (float64)."""
 import numpy as np
 
@@ -35,3 +35,18 @@ def test_quat_from_euler_python_and_kernel(device):
     out = wp.zeros(4, dtype=wp.quat, device=device)
     wp.launch(euler_kernel, dim=4, inputs=[e, out], device=device)
     np.testing.assert_allclose(out.numpy(), ref, atol=1e-6)
+
+
+@wp.kernel
+def rpy_kernel(e: wp.array(dtype=wp.vec3d), out: wp.array(dtype=wp.quatd)):
+    i = wp.tid()
+    out[i] = wp.quat_rpy(e[i][0], e[i][1], e[i][2])
+
+
+def test_quat_rpy_builtin_in_kernels(device):
+    # (its adjoint is checked against finite differences by the builtin sweep, tests/tape)
+    angles = np.random.default_rng(6).uniform(-np.pi, np.pi, size=(4, 3))
+    e = wp.array(angles, dtype=wp.vec3d, device=device)
+    out = wp.zeros(4, dtype=wp.quatd, device=device)
+    wp.launch(rpy_kernel, dim=4, inputs=[e, out], device=device)
+    np.testing.assert_allclose(out.numpy(), [rpy_reference(*a) for a in angles], atol=1e-12)

@@ -156,8 +156,10 @@ def test_constructor_and_key_errors_as_warp():
         v[None]
     with pytest.raises(KeyError, match="Invalid key None, expected int or slice"):
         v[None] = 0.0
-    with pytest.raises(KeyError, match="Invalid key x, expected int or slice"):
+    with pytest.raises(KeyError, match="Invalid key x, expected int or pair of ints"):
         wp.mat22()[0, "x"]
+    with pytest.raises(KeyError, match="Invalid key, expected one or two indices, got 3"):
+        wp.mat22()[0, 1, 0] = 1.0
     with pytest.raises(TypeError, match=r"^Invalid constant type: <class 'tuple'>$"):
         wp.constant((1, 2, 3))
     assert v[0:2] == [1.0, 2.0]  # a slice is a list, as Warp's
