@@ -56,6 +56,8 @@ void register_spatial_builtins(BuiltinTable& t) {
         t.add("spatial_cross", sv, {p("a", sv), p("b", sv)}, g, "The motion cross product (wa x wb, wa x vb + va x wb).", kDiff);
         t.add("spatial_cross_dual", sv, {p("a", sv), p("b", sv)}, g, "The force cross product (wa x wb + va x vb, wa x vb).",
               kDiff);
+        t.add("spatial_adjoint", mat(6, s), {p("r", mat(3, s)), p("s", mat(3, s))}, g, "The 6x6 block matrix [[r, 0], [s, r]].",
+              kDiff);
         t.add("spatial_top", v3, {p("a", sv)}, g, "The angular (top) 3 components of a.", kDiff);
         t.add("spatial_bottom", v3, {p("a", sv)}, g, "The linear (bottom) 3 components of a.", kDiff);
     }

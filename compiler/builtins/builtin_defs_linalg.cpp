@@ -24,6 +24,7 @@ void register_vector_builtins(BuiltinTable& t) {
             t.add("lerp", v, {p("a", v), p("b", v), p("t", f)}, g, "Linear interpolation a + t (b - a).", kDiff);
             t.add("outer", mat(n, s), {p("a", v), p("b", v)}, g, "The outer product a b^T.", kDiff);
         }
+        t.add("outer", mat(6, s), {p("a", vec(6, s)), p("b", vec(6, s))}, g, "The outer product a b^T.", kDiff);
         // spatial_vector: Warp's lerp takes every vector type
         t.add("lerp", vec(6, s), {p("a", vec(6, s)), p("b", vec(6, s)), p("t", f)}, g, "Linear interpolation a + t (b - a).",
               kDiff);
