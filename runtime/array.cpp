@@ -109,7 +109,13 @@ void Array::set_grad(const Array& g) {
     if (g.dtype() != dtype_ || g.shape() != shape() || g.device() != device_)
         throw RuntimeError("cannot use " + g.describe() + " as the gradient of " + describe() +
                            ": it must have the same shape, dtype and device");
-    grad_ = std::make_shared<Array>(g);
+    // Copies of this array (a Tape's records of launches that used it) share one gradient
+    // object: retarget that object, so that a gradient set after recording (Warp's
+    // `y.grad = seed; tape.backward()`) is the one the adjoints read and write.
+    if (grad_)
+        *grad_ = g;
+    else
+        grad_ = std::make_shared<Array>(g);
 }
 
 void Array::zero_grad() {

@@ -144,6 +144,15 @@ struct ConstantDef {
     ExprPtr value;  // the argument of wp.constant(...)
 };
 
+// A module-level `NAME = wp.vec3` or `NAME = wp.vec(length=5, dtype=wp.float64)`: a name for a
+// type (the Python package writes one for each dtype a kernel captures from its closure, as
+// Warp's generic test kernels do). Sema keeps the ones whose right side is a static type.
+struct TypeAliasDef {
+    std::string name;
+    SourceLoc loc;
+    ExprPtr value;  // wp.<type name>, or wp.vec/mat/vector/matrix(...) (wp.types.* also)
+};
+
 struct Import {
     std::string module;  // "weft", "warp", "mymod"
     std::string alias;   // name bound in the module
@@ -156,6 +165,7 @@ struct Module {
     std::vector<std::unique_ptr<SourceFile>> files;  // owned sources (a module may be several chunks)
     std::vector<Import> imports;
     std::vector<ConstantDef> constants;
+    std::vector<TypeAliasDef> type_aliases;
     std::vector<StructDef> structs;
     std::vector<FunctionDef> functions;  // kernels, funcs and func_grads in source order
 };

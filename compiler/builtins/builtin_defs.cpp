@@ -56,6 +56,13 @@ void register_specials(BuiltinTable& t) {
                   "A vector: zero, every component x, from components, or converted from another scalar type.");
     t.add_special("matrix", "matNN[s](), matNN[s](x), matNN[s](m00, m01, ...), matNN[s](v0, v1, ...)", "constructor",
                   "A matrix: zero, every element x, from elements row by row, or from column vectors (as Warp).");
+    t.add_special("quaternion",
+                  "quaternion(x, y, z, w, dtype=None), quaternion(ijk: vec3, real, dtype=None), quaternion(q, dtype=None)",
+                  "constructor",
+                  "Warp's generic quaternion constructor: the scalar type from dtype= or the arguments (float32 for literals).");
+    t.add_special("transformation", "transformation(p: vec3, q: quat, dtype=None), transformation(x0, ..., x6, dtype=None)",
+                  "constructor",
+                  "Warp's generic transform constructor: the scalar type from dtype= or the arguments (float32 for literals).");
     t.add_special("matrix_from_rows", "matrix_from_rows(r0: vecN, ...) -> matMN", "constructor",
                   "A matrix whose rows are the given vectors.");
     t.add_special("matrix_from_cols", "matrix_from_cols(c0: vecN, ...) -> matNM", "constructor",

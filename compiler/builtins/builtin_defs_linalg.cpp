@@ -24,6 +24,10 @@ void register_vector_builtins(BuiltinTable& t) {
             t.add("lerp", v, {p("a", v), p("b", v), p("t", f)}, g, "Linear interpolation a + t (b - a).", kDiff);
             t.add("outer", mat(n, s), {p("a", v), p("b", v)}, g, "The outer product a b^T.", kDiff);
         }
+        t.add("outer", mat(6, s), {p("a", vec(6, s)), p("b", vec(6, s))}, g, "The outer product a b^T.", kDiff);
+        // spatial_vector: Warp's lerp takes every vector type
+        t.add("lerp", vec(6, s), {p("a", vec(6, s)), p("b", vec(6, s)), p("t", f)}, g, "Linear interpolation a + t (b - a).",
+              kDiff);
         const Type v3 = vec(3, s);
         t.add("cross", v3, {p("a", v3), p("b", v3)}, g, "The cross product of a and b.", kDiff);
     }
@@ -41,7 +45,7 @@ void register_matrix_builtins(BuiltinTable& t) {
             t.add("get_diag", v, {p("a", m)}, g, "The diagonal of a.", kDiff);
             t.add("determinant", f, {p("a", m)}, g, "The determinant of a.", kDiff);
             t.add("inverse", m, {p("a", m)}, g, "The inverse of a; the zero matrix if a is singular.", kDiff);
-            if (n <= 4) t.add("lerp", m, {p("a", m), p("b", m), p("t", f)}, g, "Element-wise a + t (b - a).", kDiff);
+            t.add("lerp", m, {p("a", m), p("b", m), p("t", f)}, g, "Element-wise a + t (b - a).", kDiff);
         }
         const Type v3 = vec(3, s);
         t.add("skew", mat(3, s), {p("v", v3)}, g, "The cross-product matrix: skew(v) @ w == cross(v, w).", kDiff);

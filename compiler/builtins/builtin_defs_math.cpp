@@ -34,12 +34,15 @@ void register_math_builtins(BuiltinTable& t) {
         {"ceil", "The smallest integer value not less than x.", 0},
         {"round", "x rounded to the nearest integer value, halves away from zero.", 0},
         {"trunc", "x rounded toward zero to an integer value.", 0},
+        {"rint", "x rounded to the nearest integer value, halves to even.", 0},
+        {"frac", "The fractional part of x, x - trunc(x) (the sign of x).", kDiff},
         {"sign", "-1 if x < 0, 1 otherwise.", 0},
         {"step", "1 if x < 0, 0 otherwise.", 0},
     };
     for (ScalarKind s : kFloatKinds) {
         const Type f = sc(s);
         for (const Unary& u : float_unary) t.add(u.name, f, {p("x", f)}, "math", u.doc, u.flags);
+        t.add("nonzero", f, {p("x", f)}, "math", "1 if x != 0, 0 otherwise.");
         t.add("isnan", bool_type(), {p("x", f)}, "math", "True if x is NaN.");
         t.add("isinf", bool_type(), {p("x", f)}, "math", "True if x is positive or negative infinity.");
         t.add("isfinite", bool_type(), {p("x", f)}, "math", "True if x is neither infinite nor NaN.");
@@ -61,11 +64,13 @@ void register_math_builtins(BuiltinTable& t) {
         const Type i = sc(s);
         t.add("abs", i, {p("x", i)}, "math", "The absolute value of x.");
         t.add("sign", i, {p("x", i)}, "math", "-1 if x < 0, 1 otherwise.");
+        t.add("step", i, {p("x", i)}, "math", "1 if x < 0, 0 otherwise.");
         t.add("pow_int", i, {p("x", i), p("n", int32_type())}, "math",
               "x raised to a non-negative integer power n (0 for n < 0 unless x is 1 or -1).");
     }
     for (ScalarKind s : {ScalarKind::Int32, ScalarKind::UInt32, ScalarKind::Int64, ScalarKind::UInt64}) {
         const Type i = sc(s);
+        t.add("nonzero", i, {p("x", i)}, "math", "1 if x != 0, 0 otherwise.");
         t.add("min", i, {p("a", i), p("b", i)}, "math", "The smaller of a and b.");
         t.add("max", i, {p("a", i), p("b", i)}, "math", "The larger of a and b.");
         t.add("clamp", i, {p("x", i), p("low", i), p("high", i)}, "math", "x limited to [low, high].");

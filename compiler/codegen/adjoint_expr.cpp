@@ -250,7 +250,7 @@ protected:
     std::string visit_Extract(const ExprPtr& e, const In& in, const Value& out) override {  // d(v[i]) -> dv[i] += A
         Type bt = e->args[0]->type;
         std::string a0 = x_.adj_or_dummy(in[0], bt), c;
-        if (bt->kind == TypeKind::Transform)
+        if (bt->kind == TypeKind::Transform && !is_scalar(e->type))  // .p / .q; t[i] is a component
             c = "(" + a0 + (e->args[1]->int_value == 0 ? ").p" : ").q");
         else if (in.size() == 3)
             c = "(" + a0 + ")(" + in[1].val + ", " + in[2].val + ")";

@@ -212,7 +212,8 @@ private:
     std::string visit_Extract(const ExprPtr& e) override {
         Type bt = e->args[0]->type;
         std::string b = expr(e->args[0]);
-        if (bt->kind == TypeKind::Transform) return "(" + b + (e->args[1]->int_value == 0 ? ").p" : ").q");
+        if (bt->kind == TypeKind::Transform && !is_scalar(e->type))  // .p / .q; t[i] is a component
+            return "(" + b + (e->args[1]->int_value == 0 ? ").p" : ").q");
         if (e->args.size() == 3) return "(" + b + ")(" + expr(e->args[1]) + ", " + expr(e->args[2]) + ")";
         return "(" + b + ")[" + expr(e->args[1]) + "]";
     }
@@ -432,7 +433,7 @@ private:
         for (const auto& p : path) {
             if (p.kind == ir::PathStep::Field) {
                 base = "(" + base + ")." + sanitize(t->fields[static_cast<size_t>(p.field)].name);
-            } else if (t->kind == TypeKind::Transform) {
+            } else if (t->kind == TypeKind::Transform && !is_scalar(p.type)) {
                 base = "(" + base + (p.indices[0]->int_value == 0 ? ").p" : ").q");
             } else if (p.indices.size() == 2) {
                 base = "(" + base + ")(" + expr(p.indices[0]) + ", " + expr(p.indices[1]) + ")";

@@ -123,6 +123,9 @@ private:
         if (at(Tok::Name) && peek().kind == Tok::Op && peek().text == "=" && is_literal_number(pos_ + 2)) {
             return literal_constant_def();
         }
+        if (at(Tok::Name) && peek().kind == Tok::Op && peek().text == "=" && is_type_alias_rhs(pos_ + 2)) {
+            return type_alias_def();
+        }
         if (at(Tok::Name) && peek().kind == Tok::Op && peek().text.size() >= 1 && peek().text.back() == '=' &&
             peek().text != "==" && peek().text != "<=" && peek().text != ">=" && peek().text != "!=") {
             forget_literal_constant(cur().text);  // NAME = <anything else>, NAME += ...: its value is not known here
@@ -152,7 +155,41 @@ private:
         mod_.constants.push_back({name.text, name.loc, std::move(v)});
     }
 
+    // `wp.NAME` or `wp.types.NAME`, optionally called with balanced parentheses, then the end of
+    // the line: the shape of a type alias (sema decides whether NAME is a type).
+    bool is_type_alias_rhs(size_t p) const {
+        auto tok = [&](size_t i) -> const Token& { return toks_[std::min(i, toks_.size() - 1)]; };
+        if (tok(p).kind != Tok::Name || !is_weft_alias(tok(p).text) || tok(p + 1).text != "." || tok(p + 2).kind != Tok::Name)
+            return false;
+        p += 3;
+        if (tok(p - 1).text == "types" && tok(p).text == "." && tok(p + 1).kind == Tok::Name) p += 2;
+        if (tok(p).kind == Tok::Op && tok(p).text == "(") {
+            // only the type constructors are parsed: other calls are host code the parser may not take
+            static const std::set<std::string> ctors = {"vec", "mat", "vector", "matrix"};
+            if (!ctors.count(tok(p - 1).text)) return false;
+            int depth = 0;
+            for (; p < toks_.size(); ++p) {
+                if (tok(p).kind == Tok::Newline || tok(p).kind == Tok::End) return false;
+                if (tok(p).kind == Tok::Op && (tok(p).text == "(" || tok(p).text == "[")) ++depth;
+                if (tok(p).kind == Tok::Op && (tok(p).text == ")" || tok(p).text == "]") && --depth == 0) break;
+            }
+            ++p;
+        }
+        return tok(p).kind == Tok::Newline || tok(p).kind == Tok::End;
+    }
+
+    void type_alias_def() {
+        Token name = toks_[pos_];
+        pos_ += 2;  // NAME =
+        ExprPtr v = expr();
+        expect_newline();
+        forget_literal_constant(name.text);
+        mod_.type_aliases.push_back({name.text, name.loc, std::move(v)});
+    }
+
     void forget_literal_constant(const std::string& name) {
+        auto& ta = mod_.type_aliases;
+        ta.erase(std::remove_if(ta.begin(), ta.end(), [&](const ast::TypeAliasDef& a) { return a.name == name; }), ta.end());
         if (!literal_constants_.erase(name)) return;
         auto& cs = mod_.constants;
         cs.erase(std::remove_if(cs.begin(), cs.end(), [&](const ast::ConstantDef& c) { return c.name == name; }), cs.end());

@@ -94,6 +94,7 @@ WP_LIBM_UNARY(floor, floorf, floor)
 WP_LIBM_UNARY(ceil, ceilf, ceil)
 WP_LIBM_UNARY(round, roundf, round)  // halves away from zero, as Warp
 WP_LIBM_UNARY(trunc, truncf, trunc)
+WP_LIBM_UNARY(rint, rintf, rint)  // halves to even (Warp's rint, numpy's rint)
 #undef WP_LIBM_UNARY
 
 WP_FUNC float32 pow(float32 x, float32 y) { return WP_LIBM(powf)(x, y); }
@@ -357,6 +358,23 @@ WP_FUNC void adj_smoothstep(T e0, T e1, T x, T& adj_e0, T& adj_e1, T& adj_x, T a
     adj_x += adj_s / w;
     adj_e0 += adj_s * (x - e1) / (w * w);
     adj_e1 -= adj_s * (x - e0) / (w * w);
+}
+
+// 1 if x != 0, 0 otherwise (Warp's nonzero). No adjoint: piecewise constant.
+template <typename T>
+WP_FUNC T nonzero(T x) {
+    return x == T(0) ? T(0) : T(1);
+}
+
+// The fractional part with the sign of x, x - trunc(x) (Warp's frac, numpy's modf(x)[0]).
+template <typename T>
+WP_FUNC T frac(T x) {
+    return x - trunc(x);
+}
+// d frac = dx (trunc is piecewise constant). Warp's adjoint of frac is zero; this one is the derivative.
+template <typename T>
+WP_FUNC void adj_frac(T x, T& adj_x, T adj_ret) {
+    adj_x += adj_ret;
 }
 
 // 1 if x < 0, 0 otherwise (Warp's step). No adjoint.

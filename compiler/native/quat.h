@@ -250,6 +250,30 @@ WP_FUNC void adj_quat_from_axis_angle(const vec_t<3, T>& axis, T angle, vec_t<3,
     adj_angle += T(0.5) * (c * dot(axis, gv) - s * adj_ret.w);
 }
 
+// Warp's quat_rpy: roll about x, then pitch about y, then yaw about z (q = q_z q_y q_x), from the
+// cosines and sines of the half angles. Each component is linear in each (c, s) pair.
+template <typename T>
+WP_FUNC quat_t<T> quat_rpy_terms(T cr, T sr, T cp, T sp, T cy, T sy) {
+    return quat_t<T>(cy * sr * cp - sy * cr * sp, cy * cr * sp + sy * sr * cp, sy * cr * cp - cy * sr * sp,
+                     cy * cr * cp + sy * sr * sp);
+}
+template <typename T>
+WP_FUNC quat_t<T> quat_rpy(T roll, T pitch, T yaw) {
+    const T r = roll * T(0.5), p = pitch * T(0.5), y = yaw * T(0.5);
+    return quat_rpy_terms(cos(r), sin(r), cos(p), sin(p), cos(y), sin(y));
+}
+// By linearity in each pair, d q / d roll = terms(d cr, d sr, ...) with d cr = -sr / 2, d sr = cr / 2
+// (the same for pitch and yaw); each adjoint is the dot product of that with adj_ret.
+template <typename T>
+WP_FUNC void adj_quat_rpy(T roll, T pitch, T yaw, T& adj_roll, T& adj_pitch, T& adj_yaw, const quat_t<T>& adj_ret) {
+    const T r = roll * T(0.5), p = pitch * T(0.5), y = yaw * T(0.5);
+    const T cr = cos(r), sr = sin(r), cp = cos(p), sp = sin(p), cy = cos(y), sy = sin(y), h = T(0.5);
+    const vec_t<4, T> g = quat_as_vec(adj_ret);
+    adj_roll += dot(quat_as_vec(quat_rpy_terms(-h * sr, h * cr, cp, sp, cy, sy)), g);
+    adj_pitch += dot(quat_as_vec(quat_rpy_terms(cr, sr, -h * sp, h * cp, cy, sy)), g);
+    adj_yaw += dot(quat_as_vec(quat_rpy_terms(cr, sr, cp, sp, -h * sy, h * cy)), g);
+}
+
 // The rotation's unit axis and its angle in [0, pi] (Warp returns them through out-parameters).
 template <typename T>
 WP_FUNC tuple_t<vec_t<3, T>, T> quat_to_axis_angle(const quat_t<T>& q) {

@@ -96,4 +96,28 @@ WP_FUNC void adj_spatial_cross_dual(const vec_t<6, T>& a, const vec_t<6, T>& b, 
     }
 }
 
+// Warp's spatial_adjoint: the 6x6 block matrix [[R, 0], [S, R]] (the adjoint of a transform when
+// S = skew(p) R).
+template <typename T>
+WP_FUNC mat_t<6, 6, T> spatial_adjoint(const mat_t<3, 3, T>& R, const mat_t<3, 3, T>& S) {
+    mat_t<6, 6, T> m;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            m(i, j) = R(i, j);
+            m(i + 3, j + 3) = R(i, j);
+            m(i + 3, j) = S(i, j);
+        }
+    return m;
+}
+// dR collects both diagonal blocks of the output's adjoint, dS the lower-left block
+template <typename T>
+WP_FUNC void adj_spatial_adjoint(const mat_t<3, 3, T>& R, const mat_t<3, 3, T>& S, mat_t<3, 3, T>& adj_R, mat_t<3, 3, T>& adj_S,
+                                 const mat_t<6, 6, T>& adj_ret) {
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            adj_R(i, j) += adj_ret(i, j) + adj_ret(i + 3, j + 3);
+            adj_S(i, j) += adj_ret(i + 3, j);
+        }
+}
+
 }  // namespace wp

@@ -18,6 +18,9 @@ struct transform_t {
     quat_t<T> q;
 
     WP_FUNC transform_t() : p(), q() {}
+    // Warp's t[i]: the 7 components p0 p1 p2 qx qy qz qw
+    WP_FUNC T& operator[](int i) { return i < 3 ? p[i] : q[i - 3]; }
+    WP_FUNC const T& operator[](int i) const { return i < 3 ? p[i] : q[i - 3]; }
     WP_FUNC transform_t(const vec_t<3, T>& p_, const quat_t<T>& q_) : p(p_), q(q_) {}
     template <typename U, enable_if_t<!is_same<U, T>::value> = 0>
     WP_FUNC explicit transform_t(const transform_t<U>& o) : p(o.p), q(o.q) {}
@@ -26,6 +29,20 @@ struct transform_t {
 template <typename T>
 WP_FUNC transform_t<T> transform_identity() {
     return transform_t<T>(vec_t<3, T>(), quat_identity<T>());
+}
+
+// Warp's lerp of transforms: component-wise on p and q (the q is not renormalised; use
+// quat_slerp to blend rotations).
+template <typename T>
+WP_FUNC transform_t<T> lerp(const transform_t<T>& a, const transform_t<T>& b, T t) {
+    return transform_t<T>(lerp(a.p, b.p, t), lerp(a.q, b.q, t));
+}
+// d lerp = (1 - t) da + t db + (b - a) dt, for p and q alike
+template <typename T>
+WP_FUNC void adj_lerp(const transform_t<T>& a, const transform_t<T>& b, T t, transform_t<T>& adj_a, transform_t<T>& adj_b,
+                      T& adj_t, const transform_t<T>& adj_ret) {
+    adj_lerp(a.p, b.p, t, adj_a.p, adj_b.p, adj_t, adj_ret.p);
+    adj_lerp(a.q, b.q, t, adj_a.q, adj_b.q, adj_t, adj_ret.q);
 }
 
 // The constructor as a builtin: transform(p, q).
@@ -82,6 +99,65 @@ template <typename T>
 WP_FUNC transform_t<T> operator*(const transform_t<T>& a, const transform_t<T>& b) {
     return transform_multiply(a, b);
 }
+
+// [SECTION] component-wise arithmetic (Warp's t + u, t - u, s * t): p and q alike, as 7 numbers
+template <typename T>
+WP_FUNC transform_t<T> add(const transform_t<T>& a, const transform_t<T>& b) {
+    return transform_t<T>(add(a.p, b.p), add(a.q, b.q));
+}
+// d(a + b) = da + db
+template <typename T>
+WP_FUNC void adj_add(const transform_t<T>& a, const transform_t<T>& b, transform_t<T>& adj_a, transform_t<T>& adj_b,
+                     const transform_t<T>& adj_ret) {
+    adj_add(a.p, b.p, adj_a.p, adj_b.p, adj_ret.p);
+    adj_add(a.q, b.q, adj_a.q, adj_b.q, adj_ret.q);
+}
+template <typename T>
+WP_FUNC transform_t<T> sub(const transform_t<T>& a, const transform_t<T>& b) {
+    return transform_t<T>(sub(a.p, b.p), sub(a.q, b.q));
+}
+// d(a - b) = da - db
+template <typename T>
+WP_FUNC void adj_sub(const transform_t<T>& a, const transform_t<T>& b, transform_t<T>& adj_a, transform_t<T>& adj_b,
+                     const transform_t<T>& adj_ret) {
+    adj_sub(a.p, b.p, adj_a.p, adj_b.p, adj_ret.p);
+    adj_sub(a.q, b.q, adj_a.q, adj_b.q, adj_ret.q);
+}
+template <typename T>
+WP_FUNC transform_t<T> mul(const transform_t<T>& a, nondeduced_t<T> s) {
+    return transform_t<T>(mul(a.p, s), mul(a.q, s));
+}
+template <typename T>
+WP_FUNC transform_t<T> mul(nondeduced_t<T> s, const transform_t<T>& a) {
+    return mul(a, s);
+}
+// d(t s) = s dt + t ds
+template <typename T>
+WP_FUNC void adj_mul(const transform_t<T>& a, T s, transform_t<T>& adj_a, T& adj_s, const transform_t<T>& adj_ret) {
+    adj_mul(a.p, s, adj_a.p, adj_s, adj_ret.p);
+    adj_mul(a.q, s, adj_a.q, adj_s, adj_ret.q);
+}
+template <typename T>
+WP_FUNC void adj_mul(T s, const transform_t<T>& a, T& adj_s, transform_t<T>& adj_a, const transform_t<T>& adj_ret) {
+    adj_mul(a, s, adj_a, adj_s, adj_ret);
+}
+template <typename T>
+WP_FUNC transform_t<T> operator+(const transform_t<T>& a, const transform_t<T>& b) {
+    return add(a, b);
+}
+template <typename T>
+WP_FUNC transform_t<T> operator-(const transform_t<T>& a, const transform_t<T>& b) {
+    return sub(a, b);
+}
+template <typename T>
+WP_FUNC transform_t<T> operator*(const transform_t<T>& a, nondeduced_t<T> s) {
+    return mul(a, s);
+}
+template <typename T>
+WP_FUNC transform_t<T> operator*(nondeduced_t<T> s, const transform_t<T>& a) {
+    return mul(a, s);
+}
+
 template <typename T>
 WP_FUNC bool operator==(const transform_t<T>& a, const transform_t<T>& b) {
     return a.p == b.p && a.q == b.q;

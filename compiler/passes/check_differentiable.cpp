@@ -87,7 +87,7 @@ namespace {
 // code generator emits for them (nothing). d floor(x) = d ceil(x) = d round(x) = d trunc(x) =
 // d sign(x) = d step(x) = d (a // b) = 0, almost everywhere.
 bool piecewise_constant(const std::string& name) {
-    static const std::set<std::string> names = {"floor", "ceil", "round", "trunc", "sign", "step", "floordiv"};
+    static const std::set<std::string> names = {"floor", "ceil", "round", "rint", "trunc", "sign", "step", "nonzero", "floordiv"};
     return names.count(name) > 0;
 }
 

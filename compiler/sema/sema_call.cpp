@@ -489,6 +489,7 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
         return ir::make_construct(mt, elems, loc);
     }
     (void)weft_qualified;
+    if (name == "quaternion" || name == "transformation") return lower_generic_construct(name, call);
     if (!builtin_table().has_name(name)) {
         error(DiagId::err_unknown_builtin, call.value->loc, {name});
         suggest(name, builtin_table().names());
@@ -506,13 +507,49 @@ ExprPtr Sema::lower_builtin_call(const std::string& name, const ast::Expr& call,
 }
 
 ExprPtr Sema::lower_construct(Type t, const ast::Expr& call) {
-    SourceLoc loc = call.loc;
     std::vector<ExprPtr> args = lower_args(call);
     if (args.size() != call.args.size()) return nullptr;
     if (!call.keywords.empty()) {
         error(DiagId::err_keyword_arg, call.keywords[0].loc, {call.keywords[0].name, type_name(t) + "(...)"});
         return nullptr;
     }
+    return construct_value(t, args, call.loc);
+}
+
+ExprPtr Sema::lower_generic_construct(const std::string& name, const ast::Expr& call) {
+    // Warp's wp.quaternion(..., dtype=None) and wp.transformation(..., dtype=None): the type's
+    // constructor, with the scalar type from dtype= or else from the first non-literal float
+    // argument (float32 when there is none).
+    const ast::Expr* dtype = nullptr;
+    for (const auto& k : call.keywords) {
+        if (k.name != "dtype") {
+            error(DiagId::err_keyword_arg, k.loc, {k.name, "wp." + name});
+            return nullptr;
+        }
+        dtype = k.value.get();
+    }
+    std::vector<ExprPtr> args = lower_args(call);
+    if (args.size() != call.args.size()) return nullptr;
+    ScalarKind s = ScalarKind::Float32;
+    if (dtype) {
+        Type d = resolve_type(*dtype);
+        if (!d) return nullptr;
+        if (!is_scalar(d) || !is_float_kind(d->scalar)) {
+            error(DiagId::err_type_mismatch, dtype->loc, {"a float dtype", type_name(d)});
+            return nullptr;
+        }
+        s = d->scalar;
+    } else {
+        for (const auto& a : args)
+            if (a->type && a->type->kind != TypeKind::Struct && is_float_kind(a->type->scalar) && !literals_.count(a)) {
+                s = a->type->scalar;
+                break;
+            }
+    }
+    return construct_value(name == "quaternion" ? quat_type(s) : transform_type(s), args, call.loc);
+}
+
+ExprPtr Sema::construct_value(Type t, std::vector<ExprPtr> args, SourceLoc loc) {
     auto to_scalar = [&](ExprPtr a, ScalarKind s) -> ExprPtr {
         // Constructor arguments convert like explicit casts between numeric scalars.
         if (!is_numeric(a->type) && a->type != bool_type()) {
@@ -569,6 +606,16 @@ ExprPtr Sema::lower_construct(Type t, const ast::Expr& call) {
                 if (!s) return nullptr;
                 elems.push_back(s);
             }
+            return ir::make_construct(t, elems, loc);
+        }
+        if (t->kind == TypeKind::Quat && args.size() == 2 && args[0]->type == vector_type(3, t->scalar)) {
+            // Warp's quat(ijk: vec3, real): the imaginary part, then the real part
+            ExprPtr w = to_scalar(args[1], t->scalar);
+            if (!w) return nullptr;
+            std::vector<ExprPtr> elems;
+            for (int i = 0; i < 3; ++i)
+                elems.push_back(ir::make_extract(args[0], {ir::make_int(i, int32_type(), loc)}, scalar_type(t->scalar), loc));
+            elems.push_back(w);
             return ir::make_construct(t, elems, loc);
         }
         if (is_matrix(t) && static_cast<int>(args.size()) == t->cols) {

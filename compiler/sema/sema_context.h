@@ -23,10 +23,10 @@ using ir::ExprPtr;
 
 // What a name at module level means.
 struct Global {
-    enum Kind { Constant, Struct, Func, Kernel, WeftModule, OtherModule } kind;
+    enum Kind { Constant, Struct, Func, Kernel, WeftModule, OtherModule, TypeAlias } kind;
     SourceLoc loc;
     ExprPtr value;                          // Constant: folded IR constant
-    Type type = nullptr;                    // Struct
+    Type type = nullptr;                    // Struct; TypeAlias: the type it names
     const ast::FunctionDef* def = nullptr;  // Func / Kernel
     std::string module;                     // WeftModule / OtherModule: the module imported ("geometry")
 };
@@ -73,6 +73,10 @@ public:
     // Resolves a type annotation; reports and returns nullptr on failure.
     Type resolve_type(const ast::Expr& e);
     std::optional<Type> type_of_operand_name(const std::string& weft_attr);  // "vec3" -> vec3f
+    bool is_weft_member_name(const std::string& name);                       // vec3, expect_eq, pi: usable without `wp.`
+    Operand weft_member(const std::string& name, SourceLoc loc);             // what `wp.<name>` denotes
+    bool is_weft_types_module(const ast::Expr& e);                           // `wp.types`
+    bool is_static_type_expr(const ast::Expr& e);                            // wp.vec3, wp.types.vector(3, dtype=wp.float64) ...
 
     // ---- expressions (sema_expr.cpp) ----
     Operand lower_operand(const ast::Expr& e);
@@ -81,6 +85,8 @@ public:
     ExprPtr lower_call(const ast::Expr& call);
     ExprPtr lower_builtin_call(const std::string& name, const ast::Expr& call, bool weft_qualified);
     ExprPtr lower_construct(Type t, const ast::Expr& call);
+    ExprPtr lower_generic_construct(const std::string& name, const ast::Expr& call);  // wp.quaternion(.., dtype=)
+    ExprPtr construct_value(Type t, std::vector<ExprPtr> args, SourceLoc loc);        // t(args), args lowered
     ExprPtr lower_subscript(const ast::Expr& e);
     ExprPtr lower_attribute_value(ExprPtr base, const ast::Expr& e);
     ExprPtr lower_binary(ast::BinOp op, ExprPtr a, ExprPtr b, SourceLoc loc);

@@ -208,6 +208,7 @@ Operand Sema::global_operand(const std::string& name, const Global& g, SourceLoc
             r.value = g.value;
             return r;
         case Global::Struct:
+        case Global::TypeAlias:
             r.kind = Operand::TypeName;
             r.type = g.type;
             if (!r.type) r.kind = Operand::Invalid;
@@ -224,6 +225,52 @@ Operand Sema::global_operand(const std::string& name, const Global& g, SourceLoc
             r.name = name;
             return r;
     }
+    return r;
+}
+
+namespace {
+const std::map<std::string, double>& weft_constants() {
+    static const std::map<std::string, double> consts = {
+        {"pi", M_PI},    {"tau", 2 * M_PI},           {"half_pi", M_PI / 2}, {"e", M_E},           {"inf", INFINITY},
+        {"nan", NAN},    {"phi", 1.6180339887498949}, {"log2e", M_LOG2E},    {"log10e", M_LOG10E}, {"ln2", M_LN2},
+        {"ln10", M_LN10}};
+    return consts;
+}
+
+// Builtins that sema lowers itself (lower_builtin_call) rather than through the builtin table.
+const std::set<std::string>& special_builtins() {
+    static const std::set<std::string> special = {
+        "tid",           "block_dim",          "block_idx",  "thread_idx",       "lane_id",
+        "shared_array",  "sync_threads",       "atomic_add", "atomic_sub",       "atomic_min",
+        "atomic_max",    "atomic_exch",        "atomic_cas", "printf",           "select",
+        "where",         "identity",           "constant",   "matrix_from_rows", "matrix_from_cols",
+        "quat_identity", "transform_identity", "quaternion", "transformation"};
+    return special;
+}
+}  // namespace
+
+bool Sema::is_weft_member_name(const std::string& name) {
+    return type_from_name(name).has_value() || weft_constants().count(name) || builtin_table().has_name(name) ||
+           special_builtins().count(name);
+}
+
+Operand Sema::weft_member(const std::string& name, SourceLoc loc) {
+    Operand r;
+    r.loc = loc;
+    if (auto t = type_from_name(name)) {
+        r.kind = Operand::TypeName;
+        r.type = *t;
+        return r;
+    }
+    if (auto c = weft_constants().find(name); c != weft_constants().end()) {
+        r.kind = Operand::Value;
+        r.value = ir::make_float(c->second, float32_type(), loc);
+        literals_.insert(r.value);
+        return r;
+    }
+    r.kind = Operand::Builtin;
+    r.name = name;
+    r.weft = true;
     return r;
 }
 
@@ -253,6 +300,9 @@ Operand Sema::lower_operand(const ast::Expr& e) {
             r.name = e.id;
             return r;
         }
+        // As Warp: a name that is no local, global or Python builtin may be a member of the weft
+        // module used without `wp.` (`vec3(...)`, `expect_eq(...)`, `pi`).
+        if (is_weft_member_name(e.id)) return weft_member(e.id, e.loc);
         SourceLoc l = e.loc;
         l.len = static_cast<int>(e.id.size());
         error(DiagId::err_undeclared_name, l, {e.id});
@@ -269,28 +319,7 @@ Operand Sema::lower_operand(const ast::Expr& e) {
         if (e.value->kind == ast::ExprKind::Name) {
             bool is_local = scope_ && scope_->locals.count(e.value->id);
             const Global* g = is_local ? nullptr : find_global(e.value->id);
-            if (g && g->kind == Global::WeftModule) {
-                r.loc = e.loc;
-                if (auto t = type_from_name(e.id)) {
-                    r.kind = Operand::TypeName;
-                    r.type = *t;
-                    return r;
-                }
-                static const std::map<std::string, double> consts = {
-                    {"pi", M_PI},    {"tau", 2 * M_PI},           {"half_pi", M_PI / 2}, {"e", M_E},           {"inf", INFINITY},
-                    {"nan", NAN},    {"phi", 1.6180339887498949}, {"log2e", M_LOG2E},    {"log10e", M_LOG10E}, {"ln2", M_LN2},
-                    {"ln10", M_LN10}};
-                if (auto c = consts.find(e.id); c != consts.end()) {
-                    r.kind = Operand::Value;
-                    r.value = ir::make_float(c->second, float32_type(), e.loc);
-                    literals_.insert(r.value);
-                    return r;
-                }
-                r.kind = Operand::Builtin;
-                r.name = e.id;
-                r.weft = true;
-                return r;
-            }
+            if (g && g->kind == Global::WeftModule) return weft_member(e.id, e.loc);
             if (g && g->kind == Global::OtherModule) {
                 // The module's global `name`, never a local of this function (module_member).
                 const Global* m = module_member(e.value->id, *g, e);
@@ -392,7 +421,7 @@ ExprPtr Sema::lower_subscript(const ast::Expr& e) {
         }
         return true;
     };
-    if (is_vector(t) || t->kind == TypeKind::Quat) {
+    if (is_vector(t) || t->kind == TypeKind::Quat || t->kind == TypeKind::Transform) {  // t[i]: p0..p2, q0..q3
         if (idx.size() != 1) {
             error(DiagId::err_index_count, loc, {type_name(t), "1", std::to_string(idx.size())});
             return nullptr;
@@ -467,8 +496,18 @@ ExprPtr Sema::lower_binary(ast::BinOp op, ExprPtr a, ExprPtr b, SourceLoc loc) {
         return fold(ir::make_binary(bop, a, b, ta, loc));
     auto is_linalg = [](Type t) { return is_vector(t) || is_matrix(t) || t->kind == TypeKind::Quat; };
     // aggregate (+|-) aggregate of the same type
-    if ((bop == B::Add || bop == B::Sub) && ta == tb && (is_linalg(ta) || ta->kind == TypeKind::Transform && false))
+    if ((bop == B::Add || bop == B::Sub) && ta == tb && (is_linalg(ta) || ta->kind == TypeKind::Transform))
         return ir::make_binary(bop, a, b, ta, loc);
+    // transform * scalar, scalar * transform: component-wise, as Warp's
+    if (bop == B::Mul &&
+        ((ta->kind == TypeKind::Transform && is_scalar(tb)) || (is_scalar(ta) && tb->kind == TypeKind::Transform))) {
+        bool t_first = ta->kind == TypeKind::Transform;
+        Type tt = t_first ? ta : tb;
+        ExprPtr s = t_first ? b : a;
+        if (s->type->scalar != tt->scalar) s = implicit_convert(s, scalar_type(tt->scalar));
+        if (!s) return fail();
+        return t_first ? ir::make_binary(bop, a, s, tt, loc) : ir::make_binary(bop, s, b, tt, loc);
+    }
     // aggregate * scalar, scalar * aggregate, aggregate / scalar
     if (is_linalg(ta) && is_scalar(tb) && (bop == B::Mul || bop == B::Div)) {
         ExprPtr s = b->type->scalar == ta->scalar ? b : implicit_convert(b, scalar_type(ta->scalar));
@@ -554,13 +593,7 @@ ExprPtr Sema::lower_expr(const ast::Expr& e) {
             if (op.kind == Operand::Value) return op.value;
             if (op.kind == Operand::Invalid) return nullptr;
             if (op.kind == Operand::Builtin && op.weft && !builtin_table().has_name(op.name)) {
-                static const std::set<std::string> special = {
-                    "tid",           "block_dim",         "block_idx",  "thread_idx",       "lane_id",
-                    "shared_array",  "sync_threads",      "atomic_add", "atomic_sub",       "atomic_min",
-                    "atomic_max",    "atomic_exch",       "atomic_cas", "printf",           "select",
-                    "where",         "identity",          "constant",   "matrix_from_rows", "matrix_from_cols",
-                    "quat_identity", "transform_identity"};
-                if (!special.count(op.name)) {
+                if (!special_builtins().count(op.name)) {
                     SourceLoc l = loc;
                     error(DiagId::err_unknown_builtin, l, {op.name});
                     std::vector<std::string> names = builtin_table().names();

@@ -109,6 +109,11 @@ void Sema::collect_globals() {
     }
     for (const auto& s : ast_.structs) define(s.name, Global{Global::Struct, s.loc, nullptr, nullptr, nullptr, {}});
     for (const auto& c : ast_.constants) define(c.name, Global{Global::Constant, c.loc, nullptr, nullptr, nullptr, {}});
+    for (const auto& a : ast_.type_aliases) {
+        // `V = wp.vec3`: a name of a type. Other `V = wp.something` lines are host code.
+        if (!is_static_type_expr(*a.value)) continue;
+        if (Type t = resolve_type(*a.value)) define(a.name, Global{Global::TypeAlias, a.loc, nullptr, t, nullptr, {}});
+    }
     for (const auto& f : ast_.functions) {
         if (f.kind == ast::DefKind::FuncGrad) {
             // Warp's `wp.adjoint[x] += ...` form becomes Weft's returned adjoints (adjoint_accumulators.h).

@@ -210,7 +210,7 @@ void Sema::lower_assign(const ast::Expr& target, ExprPtr value, SourceLoc loc, i
                 }
                 p.indices.push_back(i);
             }
-            if ((is_vector(cur) || cur->kind == TypeKind::Quat) && p.indices.size() == 1) {
+            if ((is_vector(cur) || cur->kind == TypeKind::Quat || cur->kind == TypeKind::Transform) && p.indices.size() == 1) {
                 p.type = scalar_type(cur->scalar);
             } else if (is_matrix(cur) && p.indices.size() == 1) {
                 p.type = vector_type(cur->cols, cur->scalar);

@@ -1,10 +1,43 @@
 // Type annotations: `float`, `wp.vec3`, `wp.array(dtype=wp.vec3, ndim=2)`, `wp.array2d(dtype=float)`,
 // `wp.vec(length=3, dtype=wp.float64)`, `wp.mat(shape=(3, 3), dtype=float)`, struct names.
+#include <algorithm>
+#include <functional>
+#include <set>
+
 #include "compiler/sema/sema_context.h"
 
 namespace weft::compiler::sema_detail {
 
 std::optional<Type> Sema::type_of_operand_name(const std::string& n) { return type_from_name(n); }
+
+bool Sema::is_weft_types_module(const ast::Expr& e) {
+    if (e.kind != ast::ExprKind::Attribute || e.id != "types" || e.value->kind != ast::ExprKind::Name) return false;
+    const Global* g = find_global(e.value->id);
+    return g && g->kind == Global::WeftModule;
+}
+
+bool Sema::is_static_type_expr(const ast::Expr& e) {
+    if (e.kind == ast::ExprKind::Attribute) {
+        const Global* g = e.value->kind == ast::ExprKind::Name ? find_global(e.value->id) : nullptr;
+        bool weft = (g && g->kind == Global::WeftModule) || is_weft_types_module(*e.value);
+        return weft && type_from_name(e.id).has_value();
+    }
+    if (e.kind != ast::ExprKind::Call || e.value->kind != ast::ExprKind::Attribute) return false;
+    static const std::set<std::string> ctors = {"vec", "mat", "vector", "matrix"};
+    const ast::Expr& f = *e.value;
+    const Global* g = f.value->kind == ast::ExprKind::Name ? find_global(f.value->id) : nullptr;
+    if (!ctors.count(f.id) || !((g && g->kind == Global::WeftModule) || is_weft_types_module(*f.value))) return false;
+    // literal sizes and scalar dtypes only: anything else is host code (a length from a variable)
+    std::function<bool(const ast::Expr&)> is_static = [&](const ast::Expr& a) {
+        if (a.kind == ast::ExprKind::Int) return true;
+        if (a.kind == ast::ExprKind::Tuple)
+            return std::all_of(a.args.begin(), a.args.end(), [&](const auto& x) { return is_static(*x); });
+        if (a.kind == ast::ExprKind::Name) return a.id == "float" || a.id == "int" || a.id == "bool";
+        return is_static_type_expr(a);
+    };
+    return std::all_of(e.args.begin(), e.args.end(), [&](const auto& a) { return is_static(*a); }) &&
+           std::all_of(e.keywords.begin(), e.keywords.end(), [&](const auto& k) { return is_static(*k.value); });
+}
 
 Type Sema::resolve_type(const ast::Expr& e) {
     auto unknown = [&](const std::string& name, SourceLoc loc) -> Type {
@@ -24,10 +57,17 @@ Type Sema::resolve_type(const ast::Expr& e) {
                     if (!g->type) error(DiagId::err_unknown_type, e.loc, {e.id + " (its definition has errors)"});
                     return g->type;
                 }
+                if (g->kind == Global::TypeAlias) return g->type;
+            } else if (auto t = type_from_name(e.id)) {
+                return *t;  // `v: vec3` without `wp.`, as Warp
             }
             return unknown(e.id, e.loc);
         }
         case ast::ExprKind::Attribute: {
+            if (is_weft_types_module(*e.value)) {  // wp.types.vec3
+                if (auto t = type_from_name(e.id)) return *t;
+                return unknown(e.id, e.loc);
+            }
             if (e.value->kind == ast::ExprKind::Name) {
                 const Global* g = find_global(e.value->id);
                 if (g && g->kind == Global::WeftModule) {
@@ -87,8 +127,22 @@ Type Sema::resolve_type(const ast::Expr& e) {
                         error(DiagId::err_keyword_arg, k.loc, {k.name, "wp." + fname});
                 return array_type(elem, ndim);
             }
+            if (fname == "vector" || fname == "matrix") fname = fname == "vector" ? "vec" : "mat";  // wp.types.*
             if (fname == "vec" || fname == "mat") {
-                const ast::Expr* dt = kw("dtype");
+                // Warp's positional forms: vec(length, dtype), mat(shape, dtype)
+                auto arg = [&](const char* name, size_t i) -> const ast::Expr* {
+                    if (const ast::Expr* k = kw(name)) return k;
+                    return i < e.args.size() ? e.args[i].get() : nullptr;
+                };
+                if (e.args.size() > 2) {
+                    error(DiagId::err_expected, e.args[2]->loc,
+                          {"at most 2 arguments in wp." + fname + "(...)", std::to_string(e.args.size())});
+                    return nullptr;
+                }
+                for (const auto& k : e.keywords)
+                    if (k.name != "dtype" && k.name != (fname == "vec" ? "length" : "shape"))
+                        error(DiagId::err_keyword_arg, k.loc, {k.name, "wp." + fname});
+                const ast::Expr* dt = arg("dtype", 1);
                 Type s = dt ? resolve_type(*dt) : float32_type();
                 if (!s) return nullptr;
                 if (!is_scalar(s)) {
@@ -97,7 +151,7 @@ Type Sema::resolve_type(const ast::Expr& e) {
                 }
                 bool ok = true;
                 if (fname == "vec") {
-                    const ast::Expr* len = kw("length");
+                    const ast::Expr* len = arg("length", 0);
                     if (!len) {
                         error(DiagId::err_expected, e.loc, {"length=N in wp.vec(...)", "none"});
                         return nullptr;
@@ -110,7 +164,7 @@ Type Sema::resolve_type(const ast::Expr& e) {
                     }
                     return vector_type(static_cast<int>(n), s->scalar);
                 }
-                const ast::Expr* shape = kw("shape");
+                const ast::Expr* shape = arg("shape", 0);
                 if (!shape || shape->kind != ast::ExprKind::Tuple || shape->args.size() != 2) {
                     error(DiagId::err_expected, e.loc, {"shape=(rows, cols) in wp.mat(...)", "none"});
                     return nullptr;

@@ -94,6 +94,7 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), de
     elif record_tape:
         _recording.note_arrays(v for v in values if isinstance(v, _arrays.array))
         _recording.note_arrays(a for v in values if hasattr(v, "held_arrays") for _, a in v.held_arrays())
+        _recording.note_structs([v for v in values if hasattr(v, "held_arrays")])
     if not adjoint and _context.config.mode == "debug":
         import importlib  # (weft.audit the name is the function; the module is in sys.modules)
         importlib.import_module("weft.audit").audit_on_launch(kernel, dims, values, block_dim)

@@ -13,6 +13,14 @@ import circle (arrays.copy records, and tape.py needs arrays).
 open_tapes = []  # Python tapes open, innermost last
 
 
+def note_structs(instances):
+    """Every open tape keeps each of `instances` (wp.struct instances a launch passed), so that
+    tape.gradients can answer for them as Warp's does."""
+    for t in open_tapes:
+        for s in instances:
+            t._seen_structs.setdefault(id(s), s)
+
+
 def note_arrays(arrays):
     """Every open tape keeps each of `arrays` (wp.array objects; each kept once per tape)."""
     if not open_tapes:

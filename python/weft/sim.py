@@ -665,6 +665,7 @@ def collide(model, state, edge_sdf_iter=10, iterate_mesh_vertices=True, requires
 
 # wp.sim.parse_urdf / parse_mjcf (python/weft/sim_import.py)
 from .sim_import import ModelImportError, parse_mjcf, parse_urdf  # noqa: E402,F401
+from .sim_rotations import quat_from_euler  # noqa: E402,F401
 
 # wp.sim.render.SimRendererOpenGL / SimRenderer (python/weft/sim_render.py)
 from . import sim_render as render  # noqa: E402

@@ -7,6 +7,7 @@ keeps its place in the user's file, so diagnostics point into that file:
     import weft as wp                     synthetic: each name under which weft is imported
     import helpers_mod as helpers         synthetic: other Python modules used as `helpers.f`
     SCALE = weft.constant(2.0)            synthetic: constants (wp.constant, plain numbers)
+    wptype = weft.float64                 synthetic: dtypes a definition captures (closures, globals)
     @wp.struct class Particle: ...        the struct's lines, decorators included
     @wp.func def axpy(...): ...           each func (and its @wp.func_grad), transitively
     @wp.kernel def saxpy(...): ...        the kernel itself, last
@@ -58,7 +59,7 @@ def constant(x):
         c = type(x)(x)
         c._weft_constant = True
         return c
-    raise TypeError(f"wp.constant takes a number or a vector/matrix/quaternion value, got {type(x).__name__}")
+    raise TypeError(f"Invalid constant type: {type(x)}")  # Warp's message
 
 
 def is_weft_module(value):
@@ -98,6 +99,24 @@ def _is_constant_value(value):
     return isinstance(value, (bool, int, float)) and not isinstance(value, type)
 
 
+def _dtype_type(value):
+    """The `_weft.Type` of a value dtype (wp.float32, wp.vec3, wp.types.vector(5, float64) ...) or None."""
+    if not isinstance(value, type) or not issubclass(value, (_types._ScalarValue, _types._Value)):
+        return None
+    return value._weft_type
+
+
+def type_alias_text(name, t, alias):
+    """`NAME = alias.<type>` for a captured dtype; vectors and matrices use wp.vec/wp.mat(...)."""
+    if t.kind == "vector":
+        rhs = f"{alias}.vec(length={t.components}, dtype={alias}.{t.scalar})"
+    elif t.kind == "matrix":
+        rhs = f"{alias}.mat(shape=({t.rows}, {t.cols}), dtype={alias}.{t.scalar})"
+    else:
+        rhs = f"{alias}.{t}"  # float32, quatd, transformh
+    return f"{name} = {rhs}"
+
+
 def source_chunk(pyobj):
     """(path, dedented text, line_offset) of a function or class, decorators included."""
     try:
@@ -123,6 +142,32 @@ def scope_of(pyobj):
     return scope
 
 
+def _annotation_names(text, pyobj):
+    """Names used in a function's parameter annotations, bound to what Python evaluated them to.
+
+    An annotation is evaluated in the scope around the def, so a dtype that a factory function
+    passes in (`def make(dtype): def fn(a: wp.array(dtype=dtype))`) is in neither the function's
+    globals nor its closure: only in `__annotations__`. `NAME` and `wp.array*(dtype=NAME)` are read.
+    """
+    annotations = getattr(pyobj, "__annotations__", None) or {}
+    tree = ast.parse(text)
+    fn = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    out = {}
+    if fn is None:
+        return out
+    for arg in fn.args.args + fn.args.kwonlyargs:
+        node, value = arg.annotation, annotations.get(arg.arg)
+        if node is None or value is None:
+            continue
+        if isinstance(node, ast.Name):
+            out[node.id] = value
+        elif isinstance(node, ast.Call) and hasattr(value, "dtype"):
+            dtype_node = next((k.value for k in node.keywords if k.arg == "dtype"), node.args[0] if node.args else None)
+            if isinstance(dtype_node, ast.Name):
+                out[dtype_node.id] = value.dtype
+    return out
+
+
 def _references(text):
     """(loaded names, (base, attr) pairs) of a definition, minus names it binds itself."""
     tree = ast.parse(text)
@@ -144,6 +189,7 @@ class SourceCollector:
         self.weft_aliases = []
         self.module_imports = {}  # alias -> module name
         self.constants = {}       # name -> value
+        self.type_aliases = {}    # name -> _weft.Type (dtypes captured by closures or globals)
         self.chunks = []          # definitions, callees before callers
         self._seen = set()
 
@@ -155,6 +201,10 @@ class SourceCollector:
         pyobj = definition._python_object()
         path, text, line_offset = source_chunk(pyobj)
         scope = scope_of(pyobj)
+        if not inspect.isclass(pyobj):
+            # what Python evaluated the annotation to wins over a module global of the same name
+            # (a test file's `for dtype in ...:` loop at module level)
+            scope.update(_annotation_names(text, pyobj))
         names, attrs = _references(text)
         for name in sorted(names):
             if name in scope:
@@ -187,6 +237,12 @@ class SourceCollector:
             self.add(value)
         elif _is_constant_value(value):
             self.constants.setdefault(name, value)
+        elif (t := _dtype_type(value)) is not None:
+            # Warp's generic kernels capture their dtype: `def fn(a: wp.array(dtype=wptype))`
+            known = self.type_aliases.setdefault(name, t)
+            if known != t:
+                raise TypeError(f"'{name}' names two types in one kernel's definitions ({known} and {t}); "
+                                "Weft compiles a kernel and its funcs in one namespace, so give them different names")
 
     def sources(self):
         """The chunks in compile order: imports, constants, definitions."""
@@ -195,7 +251,8 @@ class SourceCollector:
         lines = [f"import weft as {a}" for a in aliases]
         lines += [f"import {m} as {a}" for a, m in sorted(self.module_imports.items())]
         out = [("<weft imports>", "\n".join(lines) + "\n", 0)]
-        if self.constants:
-            text = "\n".join(constant_text(n, v, constant_alias) for n, v in sorted(self.constants.items()))
-            out.append(("<weft constants>", text + "\n", 0))
+        if self.constants or self.type_aliases:
+            texts = [constant_text(n, v, constant_alias) for n, v in sorted(self.constants.items())]
+            texts += [type_alias_text(n, t, constant_alias) for n, t in sorted(self.type_aliases.items())]
+            out.append(("<weft constants>", "\n".join(texts) + "\n", 0))
         return out + self.chunks

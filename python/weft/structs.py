@@ -156,8 +156,8 @@ class StructInstance:
         """This instance as a numpy structured scalar (array fields as raw descriptor bytes)."""
         return np.frombuffer(self.to_bytes(), dtype=self._struct.numpy_dtype())[0]
 
-    def __eq__(self, other):
-        return isinstance(other, StructInstance) and other._struct is self._struct and other._values == self._values
+    # No __eq__: as in Warp, instances compare (and hash) by identity, so that they can key dicts
+    # (tape.gradients[instance]). Compare fields, or numpy_value(), for equality of contents.
 
     def __repr__(self):
         fields = ", ".join(f"{k}={v!r}" for k, v in self._values.items())

@@ -31,6 +31,7 @@ class Tape:
     def __init__(self):
         self._tape = _weft.Tape()
         self._seen = {}  # id -> wp.array used by a recorded launch or copy (kept alive, as Warp does; recording.py)
+        self._seen_structs = {}  # id -> wp.struct instance passed to a recorded launch
 
     def __enter__(self):
         self._tape.activate()
@@ -74,15 +75,21 @@ class Tape:
                 a.zero_grad()
 
     def reset(self):
-        """Forgets the recording (gradients are zeroed first)."""
+        """Forgets the recording (gradients are zeroed first). As in Warp, tape.gradients keeps
+        its entries (zeroed) until the tape is dropped."""
         self.zero()
         self._tape.reset()
-        self._seen.clear()
 
     @property
     def gradients(self):
-        """{array: gradient array} for every array with requires_grad that a recorded launch used."""
-        return {a: a.grad for a in self._seen.values() if a.requires_grad}
+        """{array: gradient array} for every array with requires_grad that a recorded launch used,
+        and {struct instance: its adjoint} for every struct instance passed to a recorded launch:
+        as in Warp, an instance of the same struct whose array fields are the gradient arrays (None
+        for arrays without requires_grad) and whose other fields hold the instance's own values."""
+        out = {a: a.grad for a in self._seen.values() if a.requires_grad}
+        for s in self._seen_structs.values():
+            out[s] = _struct_adjoint(s)
+        return out
 
     @property
     def launches(self):
@@ -116,6 +123,16 @@ class Tape:
         if filename is not None:
             self._tape.visualize(str(filename))
         return self._tape.dot()
+
+
+def _struct_adjoint(instance):
+    adj = instance._struct()
+    for name, ft, _ in instance._weft_type.fields:
+        value = getattr(instance, name)
+        if ft.kind == "array":
+            value = value.grad if value is not None and value.requires_grad else None
+        setattr(adj, name, value)
+    return adj
 
 
 def _state_arrays(state, what):

@@ -10,6 +10,7 @@ as in Warp. `type_of()` is the one place that turns any dtype-like thing into a 
 """
 
 import builtins
+import ctypes
 
 import numpy as np
 
@@ -54,7 +55,7 @@ class _ScalarValue:
         return int(self.value)
 
     def __bool__(self):
-        return bool(self.value)
+        return builtins.bool(self.value)
 
     def __index__(self):
         return int(self.value)
@@ -69,9 +70,18 @@ class _ScalarValue:
         return f"{type(self).__name__}({self.value!r})"
 
 
+# Warp's scalar dtypes carry their ctypes type as `_type_` (tests use it to wrap integers).
+_CTYPES = {
+    "bool": ctypes.c_bool, "int8": ctypes.c_int8, "uint8": ctypes.c_uint8, "int16": ctypes.c_int16,
+    "uint16": ctypes.c_uint16, "int32": ctypes.c_int32, "uint32": ctypes.c_uint32, "int64": ctypes.c_int64,
+    "uint64": ctypes.c_uint64, "float16": ctypes.c_uint16, "float32": ctypes.c_float, "float64": ctypes.c_double,
+}
+
+
 def _make_scalar(name):
     t = _weft.scalar_type(name)
-    cls = type(name, (_ScalarValue,), {"_weft_type": t, "_np": _NP_SCALARS[name], "__module__": "weft"})
+    cls = type(name, (_ScalarValue,), {"_weft_type": t, "_np": _NP_SCALARS[name], "_type_": _CTYPES[name],
+                                       "_length_": 1, "__module__": "weft"})
     _register(t, cls)
     return cls
 
@@ -90,9 +100,11 @@ float32 = _make_scalar("float32")
 float64 = _make_scalar("float64")
 half = float16
 
-scalar_types = (bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, float32, float64)
+# As Warp's: scalar_types has no bool, scalar_and_bool_types has.
 float_types = (float16, float32, float64)
 int_types = (int8, uint8, int16, uint16, int32, uint32, int64, uint64)
+scalar_types = int_types + float_types
+scalar_and_bool_types = (*scalar_types, bool)
 
 # ---------------------------------------------------------------------------------------------
 # Vectors, matrices, quaternions, transforms
@@ -120,7 +132,9 @@ class _Value:
         else:
             flat = np.concatenate([np.ravel(np.asarray(a, dtype=np.float64 if self._is_float else None)) for a in args])
             if flat.size != self._length:
-                raise ValueError(f"{type(self).__name__} takes {self._length} components, got {flat.size}")
+                kind = "matrix" if self._data_ndim() == 2 else "vector"  # Warp's message
+                raise ValueError(f"Invalid number of arguments in {kind} constructor, expected {self._length} elements, "
+                                 f"got {flat.size}")
             data = flat.astype(self._np).reshape(self._shape)
         object.__setattr__(self, "_data", data)
 
@@ -144,15 +158,34 @@ class _Value:
     def __iter__(self):
         return (self[i] for i in range(len(self)))
 
+    @classmethod
+    def _data_ndim(cls):
+        return len(cls._shape)
+
+    @classmethod
+    def _check_key(cls, key):
+        """Warp's KeyErrors: a vector takes an int or a slice, a matrix one or two of them."""
+        keys = key if isinstance(key, tuple) else (key,)
+        matrix = cls._data_ndim() == 2
+        if matrix and len(keys) > 2:
+            raise KeyError(f"Invalid key, expected one or two indices, got {len(keys)}")
+        for k in keys:
+            if not isinstance(k, (int, np.integer, slice)):
+                raise KeyError(f"Invalid key {k}, expected {'int or pair of ints' if matrix else 'int or slice'}")
+
     def __getitem__(self, key):
+        self._check_key(key)
         item = self._data[key]
         if np.ndim(item) == 0:
             return item.item()
+        if isinstance(key, slice) and self._data.ndim == 1:
+            return item.tolist()  # as Warp's (ctypes) vectors: a slice is a list
         if np.ndim(item) == 1 and self._weft_type.kind == "matrix":
             return vector(len(item), self._np)(item)
         return item.copy()
 
     def __setitem__(self, key, value):
+        self._check_key(key)
         self._data[key] = np.asarray(value)
 
     def __eq__(self, other):
@@ -165,36 +198,113 @@ class _Value:
     def __hash__(self):
         return hash((type(self), self._data.tobytes()))
 
-    def _binary(self, other, op):
+    # Python-scope arithmetic follows Warp's: + and - of two values of one type or of a value and a
+    # scalar (component-wise), * and / by a scalar, * and @ as the kernel's products (matrix x
+    # matrix/vector, quaternion x quaternion, transform x transform: pyscope.mul). Values of
+    # different types (mat22f * mat22d) raise RuntimeError, as Warp does.
+    def _scalar_operand(self, o):
+        return isinstance(o, (int, float, np.integer, np.floating, _ScalarValue)) and not isinstance(o, builtins.bool)
+
+    def _no_overload(self, name, a, b):
+        return RuntimeError(f"Couldn't find a function '{name}' compatible with the arguments "
+                            f"'{_type_name(a)}, {_type_name(b)}'")
+
+    def _componentwise(self, other, op, name, reverse=False):
         if isinstance(other, _Value) and type(other) is not type(self):
-            return NotImplemented
-        return type(self)(op(self._data.astype(np.float64), np.asarray(other, dtype=np.float64)))
+            a, b = (other, self) if reverse else (self, other)
+            raise self._no_overload(name, a, b)
+        o = float(other) if isinstance(other, _ScalarValue) else other
+        x, y = self._data.astype(np.float64), np.asarray(o, dtype=np.float64)
+        return type(self)(op(y, x) if reverse else op(x, y))
 
     def __add__(self, o):
-        return self._binary(o, np.add)
+        return self._componentwise(o, np.add, "add")
+
+    def __radd__(self, o):
+        return self._componentwise(o, np.add, "add", reverse=True)
 
     def __sub__(self, o):
-        return self._binary(o, np.subtract)
+        return self._componentwise(o, np.subtract, "sub")
+
+    def __rsub__(self, o):
+        return self._componentwise(o, np.subtract, "sub", reverse=True)
+
+    def _product(self, a, b):
+        from . import pyscope
+        if self._scalar_operand(a) or self._scalar_operand(b):
+            return self._componentwise(b if self is a else a, np.multiply, "mul", reverse=self is b)
+        if not isinstance(a, _Value) or not isinstance(b, _Value):
+            a, b = (a, type(self)(b)) if self is a else (type(self)(a), b)  # a sequence takes self's type
+        if a._np != b._np:
+            raise self._no_overload("mul", a, b)
+        try:
+            return pyscope.mul(a, b)
+        except (TypeError, ValueError):
+            raise self._no_overload("mul", a, b) from None
 
     def __mul__(self, o):
-        if np.ndim(o) != 0:
-            return NotImplemented
-        return self._binary(o, np.multiply)
+        return self._product(self, o)
 
-    __rmul__ = __mul__
+    def __rmul__(self, o):
+        return self._product(o, self)
+
+    def __matmul__(self, o):
+        return self._product(self, o)
+
+    def __rmatmul__(self, o):
+        return self._product(o, self)
 
     def __truediv__(self, o):
-        if np.ndim(o) != 0:
-            return NotImplemented
-        return self._binary(o, np.divide)
+        if not self._scalar_operand(o):
+            raise self._no_overload("div", self, o)
+        return self._componentwise(o, np.divide, "div")
+
+    def __rtruediv__(self, o):
+        if not self._scalar_operand(o):
+            raise self._no_overload("div", o, self)
+        return self._componentwise(o, np.divide, "div", reverse=True)
 
     def __neg__(self):
         return type(self)(-self._data)
 
+    def __pos__(self):
+        return type(self)(self._data)
+
     def __repr__(self):
         return f"{type(self).__name__}({', '.join(repr(x) for x in self._data.ravel().tolist())})"
 
-    __str__ = __repr__
+    def __str__(self):
+        """As Warp prints values: `[1.0, 2.0, 3.0]`; a matrix row by row, `[[1.0, 2.0],\n [3.0, 4.0]]`."""
+        if self._data.ndim == 2:
+            return "[" + ",\n ".join("[" + ", ".join(map(str, row)) + "]" for row in self._data.tolist()) + "]"
+        return "[" + ", ".join(map(str, self._data.tolist())) + "]"
+
+
+def _type_name(x):
+    return type(x).__name__
+
+
+def _transform_init(self, *args, p=None, q=None):
+    """Warp's transform constructor: transform(p, q), transform(p=..., q=...) with p = (0, 0, 0) and
+    q = identity by default (so transform() is the identity), or the 7 components, or a copy."""
+    n = len(args) + (p is not None) + (q is not None)
+    if n <= 2 and all(np.ndim(a) == 1 and np.size(a) in (3, 4) for a in args):
+        if len(args) >= 1:
+            if p is not None:
+                raise TypeError("transform(): got multiple values for argument 'p'")
+            p = args[0]
+        if len(args) == 2:
+            if q is not None:
+                raise TypeError("transform(): got multiple values for argument 'q'")
+            q = args[1]
+        p = (0.0, 0.0, 0.0) if p is None else p
+        q = (0.0, 0.0, 0.0, 1.0) if q is None else q
+        if np.size(p) != 3 or np.size(q) != 4:
+            raise ValueError(f"{type(self).__name__}(p, q) takes a 3-vector and a quaternion")
+        return _Value.__init__(self, np.concatenate([np.ravel(p), np.ravel(q)]).astype(np.float64))
+    if p is not None or q is not None:
+        raise TypeError(f"{type(self).__name__}(): p= and q= go with at most a p and a q given by position")
+    return _Value.__init__(self, *args)
 
 
 def _component_property(index):
@@ -205,6 +315,16 @@ def _component_property(index):
         self._data[index] = value
 
     return property(get, set)
+
+
+def _part_setter(part):
+    def set(self, value):
+        value = np.ravel(np.asarray(value, dtype=np.float64))
+        if value.size != part.stop - part.start:
+            raise ValueError(f"{type(self).__name__}: expected {part.stop - part.start} components, got {value.size}")
+        self._data[part] = value
+
+    return set
 
 
 def _make_value_class(t):
@@ -221,6 +341,10 @@ def _make_value_class(t):
         "_np": np_type,
         "_shape": shape,
         "_length": t.components,
+        # Warp's names of the same facts
+        "_shape_": shape,
+        "_length_": t.components,
+        "_wp_scalar_type_": _DTYPE_OF_TYPE[_weft.scalar_type(t.scalar)],
         "_is_float": np.issubdtype(np_type, np.floating),
         "__module__": "weft",
     }
@@ -228,8 +352,9 @@ def _make_value_class(t):
         for i, name in enumerate("xyzw"[: min(4, t.components)]):
             attrs[name] = _component_property(i)
     if t.kind == "transform":
-        attrs["p"] = property(lambda self: vector(3, self._np)(self._data[0:3]))
-        attrs["q"] = property(lambda self: quaternion(self._np)(self._data[3:7]))
+        attrs["__init__"] = _transform_init
+        attrs["p"] = property(lambda self: vector(3, self._np)(self._data[0:3]), _part_setter(slice(0, 3)))
+        attrs["q"] = property(lambda self: quaternion(self._np)(self._data[3:7]), _part_setter(slice(3, 7)))
     cls = type(str(t), (_Value,), attrs)
     assert t.size == t.components * np.dtype(np_type).itemsize, f"layout of {t} is not packed"
     _register(t, cls)
@@ -357,3 +482,7 @@ def unpack_value(t, raw):
     if t.kind == "struct":
         return dtype_of(t).from_bytes(raw)
     return dtype_of(t).from_bytes(raw)
+
+
+# Warp's dtype queries (wp.types.type_size, np_dtype_to_warp_type ...): python/weft/type_queries.py
+from .type_queries import *  # noqa: E402,F401,F403

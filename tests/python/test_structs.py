@@ -112,4 +112,11 @@ def test_struct_array_from_structured_numpy(device):
     assert [q.mass for q in items] == [1.0, 2.0, 3.0]
     assert items[2].pos == wp.vec3(0.0, 5.0, 0.0)
     z = wp.zeros(2, dtype=Particle, device=device)
-    assert z.list()[0] == Particle()
+    assert z.list()[0].numpy_value() == Particle().numpy_value()
+
+
+def test_struct_instances_compare_and_hash_by_identity():
+    # As in Warp: instances key dicts (tape.gradients[instance]); equal contents are not equality.
+    a, b = Particle(), Particle()
+    assert a == a and a != b
+    assert {a: 1, b: 2}[a] == 1

@@ -18,7 +18,7 @@ using compiler::TypeKind;
 // expectation independently. If the two disagree, a ZeroAdjoint kernel fails to compile (the pass
 // rejects it) or a NoAdjoint kernel compiles (the pass accepts it), and a test says which.
 bool piecewise_constant(const std::string& name) {
-    static const std::set<std::string> names = {"floor", "ceil", "round", "trunc", "sign", "step", "floordiv"};
+    static const std::set<std::string> names = {"floor", "ceil", "round", "rint", "trunc", "sign", "step", "nonzero", "floordiv"};
     return names.count(name) > 0;
 }
 

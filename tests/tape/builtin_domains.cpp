@@ -94,7 +94,8 @@ std::vector<std::vector<double>> domain_point(const compiler::BuiltinOverload& o
         x[0][0] = uniform(rng, -0.8, 0.8);
     } else if (is(n, {"abs", "sign", "step"})) {  // kink or jump at 0
         for (double& v : x[0]) v = signed_uniform(rng, 0.2, 1);
-    } else if (is(n, {"floor", "ceil", "round", "trunc"})) {  // jumps at integers (round: at halves)
+    } else if (is(n, {"floor", "ceil", "round", "rint", "trunc", "frac",
+                      "nonzero"})) {  // jumps at integers (round, rint: at halves)
         x[0][0] = (uniform(rng, 0, 1) < 0.5 ? -1 : 1) * (e % 3 + uniform(rng, 0.1, 0.4));
     } else if (is(n, {"mod", "pymod", "floordiv"})) {  // jumps where a / b is an integer (per component)
         for (size_t c = 0; c < x[0].size(); ++c) {
