@@ -19,7 +19,7 @@ import math as _math
 from . import _weft
 from .types import (bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, float32, float64,
                     half, scalar_types, float_types, int_types, vector, matrix, quaternion, transformation)
-from .types import dtype_from_numpy, dtype_to_numpy
+from .type_queries import dtype_from_numpy, dtype_to_numpy  # also wp.types.<query>: type_queries adds its names there
 from .types import vector as vec, matrix as mat  # Warp's wp.vec(length, dtype), wp.mat(shape, dtype)
 from .types import value_classes as _value_classes
 from .context import (Device, ScopedDevice, config, get_cuda_device_count, get_cuda_devices, get_device,

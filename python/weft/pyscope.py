@@ -381,3 +381,7 @@ def transform_inverse(t):
     p, q = _pq(t)
     qi = _np.concatenate([-q[:3], [q[3]]])
     return _xform(-_qrot(qi, p), qi, _dt(t))
+
+
+# Values' * and @ in Python scope are this module's mul (types.py calls it through this hook).
+_types._python_scope_mul = mul

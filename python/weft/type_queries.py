@@ -205,3 +205,9 @@ __all__ = [
 ]
 
 vector_types = tuple(dict.fromkeys(_t.value_classes.values()))
+
+
+# wp.types.<query>, as in Warp: this module's names join weft.types' namespace (types.py cannot
+# import this module: it is imported by it).
+for _name in __all__:
+    setattr(_t, _name, globals()[_name])

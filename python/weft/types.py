@@ -230,7 +230,6 @@ class _Value:
         return self._componentwise(o, np.subtract, "sub", reverse=True)
 
     def _product(self, a, b):
-        from . import pyscope
         if self._scalar_operand(a) or self._scalar_operand(b):
             return self._componentwise(b if self is a else a, np.multiply, "mul", reverse=self is b)
         if not isinstance(a, _Value) or not isinstance(b, _Value):
@@ -238,7 +237,7 @@ class _Value:
         if a._np != b._np:
             raise self._no_overload("mul", a, b)
         try:
-            return pyscope.mul(a, b)
+            return _python_scope_mul(a, b)
         except (TypeError, ValueError):
             raise self._no_overload("mul", a, b) from None
 
@@ -484,5 +483,11 @@ def unpack_value(t, raw):
     return dtype_of(t).from_bytes(raw)
 
 
-# Warp's dtype queries (wp.types.type_size, np_dtype_to_warp_type ...): python/weft/type_queries.py
-from .type_queries import *  # noqa: E402,F401,F403
+# The kernel's product of two values, for Python scope: pyscope.mul, which pyscope installs here
+# when it is imported (it imports this module; importing it from here would make a circle).
+def _python_scope_mul(a, b):
+    raise TypeError("weft.pyscope is not imported (import weft)")
+
+
+# Warp's dtype queries (wp.types.type_size, np_dtype_to_warp_type ...) are python/weft/type_queries.py's;
+# it adds them to this module's namespace when weft imports it.
