@@ -280,27 +280,13 @@ def joint_wrench(
         na = joint_axis_dim[j, 1]
         x_free = wp.vec3(0.0)  # the parts of x_err and v_err along the linear axes
         v_free = wp.vec3(0.0)
-        if nl > 0:
-            f0, ax0, q0, qd0 = slide_force(a, q_p, x_err, v_err, joint_axis, joint_mode, joint_act, joint_target_ke,
+        for k in range(nl):
+            fk, axk, qk, qdk = slide_force(a + k, q_p, x_err, v_err, joint_axis, joint_mode, joint_act, joint_target_ke,
                                            joint_target_kd, joint_limit_lower, joint_limit_upper, joint_limit_ke,
                                            joint_limit_kd)
-            f = f + f0
-            x_free = x_free + ax0 * q0
-            v_free = v_free + ax0 * qd0
-        if nl > 1:
-            f1, ax1, q1, qd1 = slide_force(a + 1, q_p, x_err, v_err, joint_axis, joint_mode, joint_act, joint_target_ke,
-                                           joint_target_kd, joint_limit_lower, joint_limit_upper, joint_limit_ke,
-                                           joint_limit_kd)
-            f = f + f1
-            x_free = x_free + ax1 * q1
-            v_free = v_free + ax1 * qd1
-        if nl > 2:
-            f2, ax2, q2, qd2 = slide_force(a + 2, q_p, x_err, v_err, joint_axis, joint_mode, joint_act, joint_target_ke,
-                                           joint_target_kd, joint_limit_lower, joint_limit_upper, joint_limit_ke,
-                                           joint_limit_kd)
-            f = f + f2
-            x_free = x_free + ax2 * q2
-            v_free = v_free + ax2 * qd2
+            f = f + fk
+            x_free = x_free + axk * qk
+            v_free = v_free + axk * qdk
         f = f + (x_err - x_free) * attach_ke + (v_err - v_free) * attach_kd
         if na == 0:
             t = held_rotation_torque(q_p, r_err, w_err, attach_ke, attach_kd)

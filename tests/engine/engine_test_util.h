@@ -20,6 +20,12 @@
 
 namespace weft::engine::test {
 
+constexpr double kG = 9.80665;  // standard gravity, m/s^2 (ModelBuilder's default)
+constexpr double kPi = 3.14159265358979323846;
+
+// A frame at (x, y, z), unrotated.
+inline ModelBuilder::Xform at(float x, float y, float z) { return {Vec3(x, y, z), Quat::Identity()}; }
+
 #define REQUIRE_CPU() \
     if (!runtime::device_available(runtime::Device{})) GTEST_SKIP() << "this build has no CPU JIT"
 

@@ -25,11 +25,7 @@ using namespace weft;
 using namespace weft::engine;
 using namespace weft::engine::test;
 
-constexpr double kG = 9.80665;
-constexpr double kPi = 3.14159265358979323846;
 using Xform = ModelBuilder::Xform;
-
-Xform at(float x, float y, float z) { return {Vec3(x, y, z), Quat::Identity()}; }
 
 JointAxisDef along(const Vec3& a) {
     JointAxisDef d;

@@ -257,8 +257,6 @@ TEST(MeshSdf, KernelInterpolatesEveryPackedGrid) {
     }
 }
 
-constexpr double kG = 9.80665;
-
 TEST(MeshContact, ParticlesRestOnMeshBoxesAsOnAnalyticBoxes) {
     REQUIRE_CPU();
     // One model: an analytic box, a mesh of the same box (a scaled unit cube, same rotation), a

@@ -23,7 +23,6 @@ using namespace weft;
 using namespace weft::engine;
 using namespace weft::engine::test;
 
-constexpr double kG = 9.80665;
 constexpr float kThick = 1e-5f;  // default_shape_thickness of body shapes
 
 Eigen::Vector3d at(const std::vector<std::array<float, 3>>& v, size_t i) { return {v[i][0], v[i][1], v[i][2]}; }

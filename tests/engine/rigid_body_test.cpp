@@ -24,8 +24,6 @@ using namespace weft;
 using namespace weft::engine;
 using namespace weft::engine::test;
 
-constexpr double kG = 9.80665;
-
 State run(const Model& m, SemiImplicitIntegrator& it, int steps, float dt,
           const std::function<void(int, const State&)>& each = nullptr) {
     return rollout(m, it, steps, dt, each);

@@ -14,8 +14,6 @@ using namespace weft;
 using namespace weft::engine;
 using namespace weft::engine::test;
 
-constexpr double kG = 9.80665;
-
 TEST(SemiImplicit, FreeFallAndProjectile) {
     REQUIRE_CPU();
     ModelBuilder b;

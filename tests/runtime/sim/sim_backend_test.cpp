@@ -414,12 +414,17 @@ TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
     std::filesystem::remove_all(dir);
 }
 
+// The Weft half of gpusim's H200 validation, gpusim/validation/weft_kernels.py, compiled.
+auto validation_kernels() {
+    const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
+    return runtime::Module::compile({{path, read_file(path), 0}});
+}
+
 // The Weft half of gpusim's H200 validation (gpusim/validation/weft_kernels.py, scored by
 // compare.py) computes what it says on the sim device: small launches against exact answers.
 TEST(SimDevice, ValidationKernelsComputeWhatTheySay) {
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
-    const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
-    auto m = runtime::Module::compile({{path, read_file(path), 0}});
+    auto m = validation_kernels();
     const runtime::Device dev = runtime::parse_device("sim:h200");
     const compiler::Type f32 = compiler::float32_type();
     runtime::LaunchOptions o;
@@ -497,8 +502,7 @@ TEST(SimDevice, ValidationKernelsComputeWhatTheySay) {
 TEST(SimDevice, SassEstimateOfValidationKernelsMatchesTheH200PerWarp) {
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
     if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
-    const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
-    auto m = runtime::Module::compile({{path, read_file(path), 0}});
+    auto m = validation_kernels();
     const runtime::Device dev = runtime::parse_device("sim:h200");
     const compiler::Type f32 = compiler::float32_type();
     runtime::LaunchOptions o;
@@ -534,8 +538,7 @@ TEST(SimDevice, SassEstimateOfValidationKernelsMatchesTheH200PerWarp) {
 // 46,798 cycles at 2^20, -98.7%.)
 TEST(SimDevice, AtomicsOnOneWordAreSerialisedAsOnTheH200) {
     if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
-    const std::string path = std::string(WEFT_SOURCE_DIR) + "/gpusim/validation/weft_kernels.py";
-    auto m = runtime::Module::compile({{path, read_file(path), 0}});
+    auto m = validation_kernels();
     const runtime::Device dev = runtime::parse_device("sim:h200");
     const compiler::Type f32 = compiler::float32_type();
     runtime::LaunchOptions o;
