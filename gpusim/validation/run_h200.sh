@@ -7,7 +7,7 @@
 # line: checks gpusim/sass/sass_map.h's attribution instruction by instruction; not used to calibrate).
 #
 #   run_h200.sh [all|cuda|weft|heldout|heldout_warp]     (default all; the held-out sets only when named)
-#   SKIP_SASS=1: the held-out phases skip the per-SASS-instruction page (the slowest ncu pass)
+#   SKIP_SASS=1: the held-out and weft phases skip the per-SASS-instruction page (the slowest ncu pass)
 #     cuda  the above: kernels.cu's launches (nvcc)
 #     weft  builds Weft here (no LLVM) and profiles bench/gpusim/weft_validate on cuda:0: the
 #           Weft kernels of weft_kernels.py as Weft compiles them. Writes weft_driver.txt
@@ -97,9 +97,11 @@ if [ "$PHASE" = all ] || [ "$PHASE" = weft ]; then
   echo "weft driver rc=$?"
   timeout 300 $NCU --clock-control none --csv --page raw --metrics $KERN --log-file "$OUT/ncu_weft.csv" $W >> "$OUT/weft_ncu.txt" 2>&1
   echo "weft kernels rc=$?"
-  timeout 240 $NCU --clock-control none --section SourceCounters --csv --page source --print-source sass \
-    --log-file "$OUT/ncu_weft_sass_source.csv" $W >> "$OUT/weft_ncu.txt" 2>&1
-  echo "weft sass source rc=$?"
+  if [ -z "${SKIP_SASS:-}" ]; then
+    timeout 240 $NCU --clock-control none --section SourceCounters --csv --page source --print-source sass \
+      --log-file "$OUT/ncu_weft_sass_source.csv" $W >> "$OUT/weft_ncu.txt" 2>&1
+    echo "weft sass source rc=$?"
+  fi
   wc -l "$OUT"/ncu_weft*.csv
   tail -3 "$OUT/weft_driver.txt"
 fi
