@@ -189,6 +189,7 @@ ArchSpec read_spec(Reader& r) {
     a.l2_slices = r.integer("l2.slices", 1, 4096);
     a.l2_store_lines_per_cycle = r.number("l2.store_lines_per_cycle", 0.01, 1e5);
     a.l2_atomic_sectors_per_cycle = r.number("l2.atomic_sectors_per_cycle", 0.01, 1e5);
+    a.l2_atomic_lane_ops_per_cycle = r.number("l2.atomic_lane_ops_per_cycle", 0.01, 1e6);
     a.l2_atomic_slice_sectors_per_cycle = r.number("l2.atomic_slice_sectors_per_cycle", 0.001, 1e4);
     a.l2_atomic_slice_lines = r.integer("l2.atomic_slice_lines", 1, 1 << 20);
     a.l2_atomic_same_address_cycles = r.number("l2.atomic_same_address_cycles", 0, 1e5);

@@ -82,7 +82,8 @@ struct ArchSpec {
     double l2_bandwidth_bytes_per_cycle = 5500;      // whole chip, reads
     int l2_slices = 96;                              // L2 slices; a 128-byte line lives in slice (line index mod slices)
     double l2_store_lines_per_cycle = 37;            // whole chip: store requests (one per line) per cycle
-    double l2_atomic_sectors_per_cycle = 28;         // whole chip: atomic sectors (distinct words) per cycle
+    double l2_atomic_sectors_per_cycle = 28;         // whole chip, SMs into L2: atomic sectors per cycle
+    double l2_atomic_lane_ops_per_cycle = 1e6;       // whole chip, SMs into L2: atomic lane operands per cycle
     double l2_atomic_slice_sectors_per_cycle = 0.3;  // one slice: atomic sectors (distinct words) per cycle
     int l2_atomic_slice_lines = 1;                   // consecutive 128-byte lines whose atomics one slice serves
     double l2_atomic_same_address_cycles = 10;       // a slice's cycles per lane on one word (serialised), float atomics

@@ -442,7 +442,10 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
             l2_pending.insert(sectors[i] * 32);
         }
         const double start = std::max(t1, l2_free_);
-        l2_free_ = start + nsec * env_.atomic_cycles_per_sector;
+        // The SM's path into L2 carries a request's sectors and each active lane's operand: a
+        // request of one sector per lane costs more than one of 32 lanes on 4 sectors, but less than
+        // 8 times more (the H200's scattered vs coalesced atomic microbenchmarks).
+        l2_free_ = start + nsec * env_.atomic_cycles_per_sector + std::popcount(log.lanes) * env_.atomic_cycles_per_lane;
         drain = std::max(drain, l2_free_);
         // Per line of the request: its sectors pass the slice's atomic unit one after the other, and
         // its busiest word's lanes wait for that word's earlier operations (the launcher serialises

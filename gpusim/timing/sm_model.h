@@ -38,7 +38,8 @@ struct SmEnv {
     double l2_cycles_per_sector = 1, dram_cycles_per_sector = 1;
     // The SM's share of the chip's store rate into L2 (cycles per line written) and atomic rate
     // (cycles per sector), and one L2 slice's cycles per atomic sector (slices / chip rate).
-    double store_cycles_per_line = 1, atomic_cycles_per_sector = 1, slice_atomic_cycles_per_sector = 1;
+    double store_cycles_per_line = 1, atomic_cycles_per_sector = 1, atomic_cycles_per_lane = 0,
+           slice_atomic_cycles_per_sector = 1;
     double dram_miss_share = 1;       // of a sector's DRAM service time, what one L2 miss pays in this
                                       // epoch: distinct sectors fetched / L2 misses of the launch's
                                       // epochs before (SMs missing on the same sector share one fill)

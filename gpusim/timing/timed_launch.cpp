@@ -197,6 +197,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     env.dram_cycles_per_sector = a.l2_sector_bytes / (a.dram_bytes_per_cycle() / active_sms);
     env.store_cycles_per_line = active_sms / a.l2_store_lines_per_cycle;
     env.atomic_cycles_per_sector = active_sms / a.l2_atomic_sectors_per_cycle;
+    env.atomic_cycles_per_lane = active_sms / a.l2_atomic_lane_ops_per_cycle;
     env.slice_atomic_cycles_per_sector = 1.0 / a.l2_atomic_slice_sectors_per_cycle;
     std::vector<double> slice_free(static_cast<size_t>(a.l2_slices), 0.0);
     std::unordered_map<uint64_t, double> word_free;  // atomics: when each word's last operation is done
@@ -306,9 +307,12 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
             double start = std::max(f, e.cycle);
             for (uint32_t k = e.first; k < e.first + e.n; ++k) start = std::max(start, word_free[atomic_words[k].first]);
             f = start + e.slice_cycles;
-            // The unit holds the line for its busiest word's lanes too: the store/atomic probes of
-            // microbench.cu fit this better than words pipelining past each other (docs/gpusim.md).
-            for (uint32_t k = e.first; k < e.first + e.n; ++k) f = std::max(f, start + atomic_words[k].second * e.same_cycles);
+            // The unit holds the line for its busiest word's further lanes too (each waits for the one
+            // before it on that word): the store/atomic probes of microbench.cu fit this better than
+            // words pipelining past each other (docs/gpusim.md). A word's first lane costs the unit
+            // only its sector's time; a later request's lane on the word still waits for `word_free`.
+            for (uint32_t k = e.first; k < e.first + e.n; ++k)
+                f = std::max(f, start + (atomic_words[k].second - 1) * e.same_cycles + env.slice_atomic_cycles_per_sector);
             slices_done = std::max(slices_done, f);
             for (uint32_t k = e.first; k < e.first + e.n; ++k) {
                 const double w = start + atomic_words[k].second * e.same_cycles;

@@ -75,13 +75,17 @@ inline std::vector<Case> all_cases() {
   c.push_back({"atomic_distinct", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, nf, 1, 2, 0, 0, size_t(nf)});
   c.push_back({"atomic_same_word", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, nf / 32, 0, 2, 0, 0, size_t(nf / 32)});
   c.push_back({"atomic_hot_lines", "micro_atomic_add", "micro", 132 * 16, 1, 256, 1, 1 << 18, 2, 2, 0, 0, 256});
+  c.push_back({"atomic_scatter_sector", "micro_atomic_stride", "micro", 132 * 16, 1, 256, 1, nf, 8, 2, 0, 0, size_t(nf)});
+  c.push_back({"atomic_scatter_line", "micro_atomic_stride", "micro", 132 * 16, 1, 256, 1, nf, 32, 2, 0, 0, size_t(nf)});
   // microbench.cu's atomic probe (same launches): "word" = 32 lanes on one address per line,
-  // "line" = 32 distinct words of a line, over 1..128 consecutive lines; "intword" = "word" with ints.
-  for (int mode : {0, 1, 2})
+  // "line" = 32 distinct words of a line, over 1..128 consecutive lines; "intword" = "word" with ints;
+  // "cas" = "word" with compare-and-swap; "casmax" = a float maximum by a compare-and-swap loop.
+  const char* probe_kind[5] = {"word", "line", "intword", "cas", "casmax"};
+  for (int mode : {0, 1, 2, 3, 4})
     for (int lines : {1, 2, 4, 8, 16, 32, 64, 128}) {
-      if ((mode == 1 && lines != 1 && lines != 8 && lines != 64) || (mode == 2 && lines != 1)) continue;
+      if ((mode == 1 && lines != 1 && lines != 8 && lines != 64) || (mode == 2 && lines != 1) || (mode >= 3 && lines != 1 && lines != 64)) continue;
       const int reps = mode != 1 && lines <= 2 ? 2 : 8;
-      c.push_back({std::string("atomic_probe_") + (mode == 1 ? "line" : mode == 2 ? "intword" : "word") + "_l" + std::to_string(lines), "micro_atomic_probe", "micro", 132 * 8, 1, 256, 1,
+      c.push_back({std::string("atomic_probe_") + probe_kind[mode] + "_l" + std::to_string(lines), "micro_atomic_probe", "micro", 132 * 8, 1, 256, 1,
                    lines, mode, reps, 0, 0, size_t(lines) * 32});
     }
   // DRAM ramp: one wave (132 SMs x 8 blocks of 256) with p = 1..16 loads per thread, and four

@@ -68,7 +68,8 @@ def load_weft(d):
 # The "micro" cases: microbench.cu's figure each reproduces, and the work it counts.
 MICRO = {"store_coalesced": ("store_coalesced_sectors", (1 << 21) * 8 / 8), "store_scatter": ("store_scatter_sectors", (1 << 21) * 8),
          "store_stride8": ("store_stride8_sectors", (1 << 21) * 8), "atomic_hot_lines": ("atomic_hot_lines_ops", (1 << 18) * 2),
-         "atomic_distinct": ("atomic_distinct_ops", (1 << 21) * 2), "atomic_same_word": ("atomic_same_word_ops", (1 << 21) // 32 * 2)}
+         "atomic_distinct": ("atomic_distinct_ops", (1 << 21) * 2), "atomic_same_word": ("atomic_same_word_ops", (1 << 21) // 32 * 2),
+         "atomic_scatter_sector": ("atomic_scatter_sector_ops", (1 << 21) * 2), "atomic_scatter_line": ("atomic_scatter_line_ops", (1 << 21) * 2)}
 
 
 def key(s):

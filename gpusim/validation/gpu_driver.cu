@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
       {"fma_chain", fma_chain}, {"sfu_mix", sfu_mix}, {"stencil_smem", stencil_smem},
       {"matmul_naive", matmul_naive}, {"matmul_tiled", matmul_tiled}, {"histogram_smem", histogram_smem},
       {"divergent_loop", divergent_loop}, {"micro_store_stride", micro_store_stride}, {"micro_atomic_add", micro_atomic_add}, {"micro_atomic_probe", micro_atomic_probe},
+      {"micro_atomic_stride", micro_atomic_stride},
       {"micro_dram_inflight", micro_dram_inflight}};
   const std::string group = argc > 1 ? argv[1] : "";
   for (const Case& c : all_cases()) {

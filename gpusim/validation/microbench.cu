@@ -163,6 +163,8 @@ __global__ void atomic_stride(float* a, size_t n, int stride, int passes) {
 //   mode 0: all 32 lanes on the line's first word (a request of 32 lanes on one address)
 //   mode 1: lane l on word l of the line (a request of 32 distinct words, 4 sectors)
 //   mode 2: as mode 0 with int atomics (histograms count with ints)
+//   mode 3: as mode 0 with compare-and-swap (atom.cas, a value returned)
+//   mode 4: as mode 0, a float maximum by a compare-and-swap loop (lanes retry until theirs lands)
 // Mode 0 over 1 line is the same-address rate of one L2 atomic unit; mode 0 over 2..128 lines
 // shows over how many L2 slices consecutive lines spread (the rate grows with the slices hit);
 // mode 1 over 1 line is one slice's rate for distinct sectors.
@@ -171,7 +173,16 @@ __global__ void atomic_probe(float* a, int lines, int mode, int reps) {
   float* p = a + size_t(t / 32 % unsigned(lines)) * 32 + (mode == 1 ? t % 32 : 0);
   for (int r = 0; r < reps; ++r) {
     if (mode == 2) atomicAdd(reinterpret_cast<int*>(p), 1);
-    else atomicAdd(p, 1.0f);
+    else if (mode == 3) atomicCAS(reinterpret_cast<int*>(p), r, r + 1);  // compare-and-swap with return
+    else if (mode == 4) {  // a float maximum as a compare-and-swap loop (Weft's atomic_max on floats)
+      int* q = reinterpret_cast<int*>(p);
+      const float v = float(t % 997) + float(r);
+      int old = *q, assumed;
+      do {
+        assumed = old;
+        old = atomicCAS(q, assumed, __float_as_int(fmaxf(__int_as_float(assumed), v)));
+      } while (old != assumed);
+    } else atomicAdd(p, 1.0f);
   }
 }
 // Loaded DRAM latency: block 0's first thread chases a cold chain (as latency_dram) while the
@@ -265,13 +276,14 @@ static double throughput(int iters) {
 
 // The atomic probe's rates (lane-ops per ns), with the launch shape of cases.h's probe cases.
 static void atomic_probes(float* f) {
-  for (int mode : {0, 1, 2})
+  for (int mode : {0, 1, 2, 3, 4})
     for (int lines : {1, 2, 4, 8, 16, 32, 64, 128}) {
-      if ((mode == 1 && lines != 1 && lines != 8 && lines != 64) || (mode == 2 && lines != 1)) continue;
+      if ((mode == 1 && lines != 1 && lines != 8 && lines != 64) || (mode == 2 && lines != 1) || (mode >= 3 && lines != 1 && lines != 64)) continue;
       const int reps = mode != 1 && lines <= 2 ? 2 : 8;
       const float ms = time_ms([&] { atomic_probe<<<132 * 8, 256>>>(f, lines, mode, reps); }, 5);
       char name[64];
-      std::snprintf(name, sizeof name, "atomic_probe_%s_l%d_ops", mode == 1 ? "line" : mode == 2 ? "intword" : "word", lines);
+      const char* kind[5] = {"word", "line", "intword", "cas", "casmax"};
+      std::snprintf(name, sizeof name, "atomic_probe_%s_l%d_ops", kind[mode], lines);
       out(name, 132.0 * 8 * 256 * reps / (ms * 1e6), "lane_ops/ns");
     }
 }
@@ -285,15 +297,38 @@ static void atomic_scatter(float* f) {
   }
 }
 
-// `microbench atomics` runs only the atomic probe and the scattered atomics.
+// Store and atomic throughput into L2 (an 8 MB region: L2-resident), in sectors or operations per
+// nanosecond for the whole chip (divide by the SM clock in GHz for per-cycle).
+static void store_and_atomic_rates(float* f) {
+  const size_t nf = (size_t(8) << 20) / 4;
+  const int passes = 8;
+  float ms = time_ms([&] { store_stride<<<132 * 16, 256>>>(f, nf, 1, passes); }, 5);
+  out("store_coalesced_sectors", double(nf) * passes / 8 / (ms * 1e6), "sectors/ns");
+  ms = time_ms([&] { store_stride<<<132 * 16, 256>>>(f, nf, 32, passes); }, 5);
+  out("store_scatter_sectors", double(nf) * passes / (ms * 1e6), "sectors/ns");
+  // One sector per lane, four lanes per line (8 lines per request): separates a per-line
+  // store cost (4x the scatter rate in sectors) from a per-sector one (the scatter rate).
+  ms = time_ms([&] { store_stride<<<132 * 16, 256>>>(f, nf, 8, passes); }, 5);
+  out("store_stride8_sectors", double(nf) * passes / (ms * 1e6), "sectors/ns");
+  ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, nf, 1, 2); }, 5);
+  out("atomic_distinct_ops", double(nf) * 2 / (ms * 1e6), "lane_ops/ns");
+  ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, nf / 32, 0, 2); }, 5);
+  out("atomic_same_word_ops", double(nf / 32) * 2 / (ms * 1e6), "lane_ops/ns");
+  ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, size_t(1) << 18, 2, 2); }, 5);
+  out("atomic_hot_lines_ops", double(size_t(1) << 18) * 2 / (ms * 1e6), "lane_ops/ns");
+  atomic_probes(f);
+  atomic_scatter(f);
+}
+
+// `microbench atomics` runs only the store and atomic rates (coalesced, scattered, same-word, hot
+// lines, the probe), all from one process so that their ratios are of one clock state.
 int main(int argc, char** argv) {
   CHECK(cudaMalloc(&g_res, 4096 * 8));
   if (argc > 1 && std::string(argv[1]) == "atomics") {
     void* f;
     CHECK(cudaMalloc(&f, size_t(8) << 20));
     CHECK(cudaMemset(f, 0, size_t(8) << 20));
-    atomic_probes(static_cast<float*>(f));
-    atomic_scatter(static_cast<float*>(f));
+    store_and_atomic_rates(static_cast<float*>(f));
     return 0;
   }
   const int hops = 4096;
@@ -344,29 +379,7 @@ int main(int argc, char** argv) {
   const size_t l2n = (size_t(16) << 20) / 16;
   ms = time_ms([&] { read4<<<132 * 16, 256>>>(a, reinterpret_cast<float*>(scratch), l2n, 32); }, 5);
   out("l2_read_bandwidth", 32.0 * l2n * 16 / (ms * 1e-3) / 1e9, "GB/s");
-  // Store and atomic throughput into L2 (an 8 MB region: L2-resident), in sectors or
-  // operations per nanosecond for the whole chip (divide by the SM clock in GHz for per-cycle).
-  {
-    float* f = reinterpret_cast<float*>(scratch);
-    const size_t nf = (size_t(8) << 20) / 4;
-    const int passes = 8;
-    ms = time_ms([&] { store_stride<<<132 * 16, 256>>>(f, nf, 1, passes); }, 5);
-    out("store_coalesced_sectors", double(nf) * passes / 8 / (ms * 1e6), "sectors/ns");
-    ms = time_ms([&] { store_stride<<<132 * 16, 256>>>(f, nf, 32, passes); }, 5);
-    out("store_scatter_sectors", double(nf) * passes / (ms * 1e6), "sectors/ns");
-    // One sector per lane, four lanes per line (8 lines per request): separates a per-line
-    // store cost (4x the scatter rate in sectors) from a per-sector one (the scatter rate).
-    ms = time_ms([&] { store_stride<<<132 * 16, 256>>>(f, nf, 8, passes); }, 5);
-    out("store_stride8_sectors", double(nf) * passes / (ms * 1e6), "sectors/ns");
-    ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, nf, 1, 2); }, 5);
-    out("atomic_distinct_ops", double(nf) * 2 / (ms * 1e6), "lane_ops/ns");
-    ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, nf / 32, 0, 2); }, 5);
-    out("atomic_same_word_ops", double(nf / 32) * 2 / (ms * 1e6), "lane_ops/ns");
-    ms = time_ms([&] { atomic_add<<<132 * 16, 256>>>(f, size_t(1) << 18, 2, 2); }, 5);
-    out("atomic_hot_lines_ops", double(size_t(1) << 18) * 2 / (ms * 1e6), "lane_ops/ns");
-    atomic_probes(f);
-    atomic_scatter(f);
-  }
+  store_and_atomic_rates(reinterpret_cast<float*>(scratch));
   // Loaded DRAM latency vs bandwidth: the chase of latency_dram (a fresh chain each time, so it
   // stays cold) beside 0 .. 1055 streaming blocks of 256 threads (at most 8 per SM, so all run
   // beside the chaser). Bandwidth = the stream's bytes over the chase's time (globaltimer).

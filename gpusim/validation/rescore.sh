@@ -27,7 +27,7 @@ cp "$R/ncu_kernels.csv" "$R/ncu_sweep.csv" "$R/2026-12-03-run3/ncu_calib.csv" "$
 N=$R/2026-12-06-run8  # the newest run: Weft and held-out kernels re-measured with today's PTX
 cp "$N/ncu_weft.csv" "$N/weft_driver.txt" "$O/"
 cp "$N/ncu_heldout.csv" "$N/heldout_driver.txt" "$N/ncu_heldout_warp.csv" "$N/heldout_warp_driver.txt" "$O/"
-cat "$R/2026-12-03-run3/micro.txt" "$N/microbench_atomics.txt" > "$O/micro.txt"
+cat "$R/2026-12-03-run3/micro.txt" "$R/2026-12-06-run9/micro_atomics_median.txt" > "$O/micro.txt"  # run 9: the store and atomic rates, median of 3 rounds
 /usr/bin/python3 gpusim/validation/compare.py "$O" "$O/micro.txt" "$R/2026-12-03-run3/ncu_ramp.csv" > "$O/calib.md"
 /usr/bin/python3 gpusim/validation/compare.py --heldout "$O" > "$O/heldout.md"
 /usr/bin/python3 gpusim/validation/compare.py --heldout "$O" heldout_warp > "$O/heldout_warp.md"
