@@ -40,6 +40,20 @@ const char* pipe_class_name(PipeClass c) {
     return "?";
 }
 
+const char* expanded_op_name(ExpandedOp e) {
+    switch (e) {
+        case ExpandedOp::SqrtF32: return "sqrt_f32";
+        case ExpandedOp::RcpF32: return "rcp_f32";
+        case ExpandedOp::DivF32: return "div_f32";
+        case ExpandedOp::SqrtF64: return "sqrt_f64";
+        case ExpandedOp::RcpF64: return "rcp_f64";
+        case ExpandedOp::DivF64: return "div_f64";
+        case ExpandedOp::DivInt: return "div_int";
+        case ExpandedOp::kCount: break;
+    }
+    return "?";
+}
+
 namespace {
 
 class Reader {
@@ -203,6 +217,9 @@ ArchSpec read_spec(Reader& r) {
         a.pipes[c].latency = r.number("latency." + n, 0, 100000);
         a.pipes[c].issue_cycles = r.number("issue_cycles." + n, 0.25, 1024);
     }
+    for (int e = 0; e < kNumExpandedOps; ++e)
+        a.expanded_latency[e] =
+            r.number(std::string("expanded_latency.") + expanded_op_name(static_cast<ExpandedOp>(e)), 0, 100000);
     a.launch_overhead_cycles = r.number("launch.overhead_cycles", 0, 1e9);
     a.launch_overhead_us = r.number("launch.overhead_us", 0, 1e6);
     a.block_launch_cycles = r.number("launch.block_launch_cycles", 0, 1e6);

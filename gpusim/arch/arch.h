@@ -39,6 +39,13 @@ enum class PipeClass : uint8_t { Alu, Fma, Imad, Fp64, Sfu, Conv, Branch, Shfl, 
 inline constexpr int kNumPipeClasses = static_cast<int>(PipeClass::kCount);
 const char* pipe_class_name(PipeClass c);
 
+// Precise operations that ptxas expands into a routine of dependent instructions (a range check,
+// a MUFU approximation, Newton steps, a branch to a slow path that is rarely taken): their latency
+// is the routine's, not one SFU or FP64 instruction's.
+enum class ExpandedOp : uint8_t { SqrtF32, RcpF32, DivF32, SqrtF64, RcpF64, DivF64, DivInt, kCount };
+inline constexpr int kNumExpandedOps = static_cast<int>(ExpandedOp::kCount);
+const char* expanded_op_name(ExpandedOp e);  // the key in an architecture file's "expanded_latency"
+
 struct PipeTiming {
     double latency = 4;       // cycles
     double issue_cycles = 1;  // cycles per warp instruction per sub-partition
@@ -98,6 +105,7 @@ struct ArchSpec {
     std::vector<std::pair<double, double>> dram_loaded_latency = {{0.0, 0.0}};
     // instruction classes
     PipeTiming pipes[kNumPipeClasses];
+    double expanded_latency[kNumExpandedOps] = {43, 64, 46, 80, 61, 112, 60};  // cycles, fast path
     // launch
     double launch_overhead_cycles = 3000;  // kernel start to first block issue plus drain
     double launch_overhead_us = 2.5;       // host-side launch interval (back-to-back launches)

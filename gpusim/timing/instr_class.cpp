@@ -66,6 +66,27 @@ PipeClass pipe_of(const Instr& in) {
     }
 }
 
+// Precise square roots, reciprocals and divisions, and integer divisions of up to 32 bits: ptxas
+// expands each into a routine (the .approx / .full forms are one or two instructions).
+int expanded_of(const Instr& in) {
+    const bool approx = (in.flags & (Flag_Approx | Flag_Full)) != 0;
+    const bool f32 = in.type == Type::F32, f64 = in.type == Type::F64;
+    switch (in.op) {
+        case Op::Sqrt:
+            if (approx) return -1;
+            return f32 ? static_cast<int>(ExpandedOp::SqrtF32) : f64 ? static_cast<int>(ExpandedOp::SqrtF64) : -1;
+        case Op::Rcp:
+            if (approx) return -1;
+            return f32 ? static_cast<int>(ExpandedOp::RcpF32) : f64 ? static_cast<int>(ExpandedOp::RcpF64) : -1;
+        case Op::Div:
+        case Op::Rem:
+            if (f32) return approx || in.op == Op::Rem ? -1 : static_cast<int>(ExpandedOp::DivF32);
+            if (f64) return in.op == Op::Div ? static_cast<int>(ExpandedOp::DivF64) : -1;
+            return !type_is_float(in.type) && type_bits(in.type) <= 32 ? static_cast<int>(ExpandedOp::DivInt) : -1;
+        default: return -1;
+    }
+}
+
 bool folded(const Instr& in, const Function* fn, int32_t index) {
     switch (in.op) {
         case Op::Ld: return in.space == Space::Param && fn && index >= fn->begin && index < fn->end && fn->is_entry;
@@ -102,6 +123,7 @@ std::vector<InstrClass> classify_instructions(const Module& m) {
         c.pipe = pipe_of(in);
         c.memory = op_class(in.op) == OpClass::Mem || op_class(in.op) == OpClass::Atomic;
         c.folded = folded(in, owner[i], static_cast<int32_t>(i));
+        c.expanded = static_cast<int8_t>(expanded_of(in));
         if (c.folded) c.memory = false;
         if (in.guard >= 0) add(c.src, c.nsrc, 10, in.guard);
         const bool w0 = writes_ops0(in.op);

@@ -18,8 +18,9 @@ namespace weft::gpusim {
 
 struct InstrClass {
     PipeClass pipe = PipeClass::Alu;
-    bool folded = false;  // no issue slot, no latency
-    bool memory = false;  // ld/st/atom/red: pipe decided per issue from where it went
+    bool folded = false;   // no issue slot, no latency
+    bool memory = false;   // ld/st/atom/red: pipe decided per issue from where it went
+    int8_t expanded = -1;  // an ExpandedOp: its latency is the arch's expanded_latency, not the pipe's
     uint8_t nsrc = 0, ndst = 0;
     int32_t src[10] = {};  // registers read (guard and address registers included)
     int32_t dst[5] = {};   // registers written

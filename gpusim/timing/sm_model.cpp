@@ -308,7 +308,8 @@ void SmModel::issue(int sched, int32_t wi) {
                        : c.pipe == PipeClass::Shared  ? PipeClass::Global
                                                       : c.pipe;
             } else {
-                done_at = now_ + static_cast<uint64_t>(a.pipes[static_cast<size_t>(c.pipe)].latency);
+                done_at = now_ + static_cast<uint64_t>(c.expanded >= 0 ? a.expanded_latency[c.expanded]
+                                                                       : a.pipes[static_cast<size_t>(c.pipe)].latency);
                 kind = static_cast<uint8_t>(wait_kind(c.pipe));
             }
             // Dataflow time of the result: a memory access's when it arrives; anything else's its

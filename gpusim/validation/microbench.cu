@@ -76,6 +76,15 @@ __global__ void lat_alu(u64* res, float fa, float fb, unsigned ia, unsigned ib, 
     // kOp 4's butterflies by 1 cancel in pairs, which ptxas folds away; a source lane held in a
     // register (ia & 31, unknown to ptxas) keeps a chain of 16 dependent shuffles.
     if (kOp == 6) asm volatile(R16("shfl.sync.idx.b32 %0, %0, %1, 31, -1;\n") : "+r"(u) : "r"(ia & 31u));
+    // Precise (IEEE-rounded) operations that ptxas expands into a routine of dependent SASS
+    // instructions with a range check and a slow path; the values stay in the fast path (near 1).
+    if (kOp == 7) asm volatile(R16("sqrt.rn.f32 %0, %0;\n") : "+f"(f));
+    if (kOp == 8) asm volatile(R16("rcp.rn.f32 %0, %0;\n") : "+f"(f));
+    if (kOp == 9) asm volatile(R16("div.rn.f32 %0, %1, %0;\n") : "+f"(f) : "f"(fa));
+    if (kOp == 10) asm volatile(R16("sqrt.rn.f64 %0, %0;\n") : "+d"(d));
+    if (kOp == 11) asm volatile(R16("rcp.rn.f64 %0, %0;\n") : "+d"(d));
+    if (kOp == 12) asm volatile(R16("div.rn.f64 %0, %1, %0;\n") : "+d"(d) : "d"(double(fa)));
+    if (kOp == 13) asm volatile(R16("div.u32 %0, %0, %1;\n") : "+r"(u) : "r"(ib));
   }
   const u64 t1 = clock64();
   res[0] = t1 - t0;
@@ -320,6 +329,21 @@ static void store_and_atomic_rates(float* f) {
   atomic_scatter(f);
 }
 
+// Latency of one precise operation in a dependent chain (issue to result, fast path), for
+// arch's expanded_latency: ptxas expands each into a routine (docs/gpusim.md).
+static void expanded_latencies() {
+  const int iters = 64;
+  const float fa = 1.0001f;
+  const unsigned ia = 4000000000u, ib = 3;
+  lat_alu<7><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_sqrt_rn_f32", double(res0()) / (16 * iters), "cycles");
+  lat_alu<8><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_rcp_rn_f32", double(res0()) / (16 * iters), "cycles");
+  lat_alu<9><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_div_rn_f32", double(res0()) / (16 * iters), "cycles");
+  lat_alu<10><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_sqrt_rn_f64", double(res0()) / (16 * iters), "cycles");
+  lat_alu<11><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_rcp_rn_f64", double(res0()) / (16 * iters), "cycles");
+  lat_alu<12><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_div_rn_f64", double(res0()) / (16 * iters), "cycles");
+  lat_alu<13><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_div_u32", double(res0()) / (16 * iters), "cycles");
+}
+
 // `microbench atomics` runs only the store and atomic rates (coalesced, scattered, same-word, hot
 // lines, the probe), all from one process so that their ratios are of one clock state.
 int main(int argc, char** argv) {
@@ -329,6 +353,10 @@ int main(int argc, char** argv) {
     CHECK(cudaMalloc(&f, size_t(8) << 20));
     CHECK(cudaMemset(f, 0, size_t(8) << 20));
     store_and_atomic_rates(static_cast<float*>(f));
+    return 0;
+  }
+  if (argc > 1 && std::string(argv[1]) == "expanded") {  // only the expanded operations' latencies
+    expanded_latencies();
     return 0;
   }
   const int hops = 4096;
@@ -344,6 +372,7 @@ int main(int argc, char** argv) {
   lat_alu<4><<<1, 32>>>(g_res, 1.0001f, 0.9999f, 3, 5, iters); out(names[4], double(res0()) / (16 * iters), "cycles");
   lat_alu<5><<<1, 1>>>(g_res, 1.0001f, 0.9999f, 3, 5, iters); out(names[5], double(res0()) / (32 * iters), "cycles");
   lat_alu<6><<<1, 32>>>(g_res, 1.0001f, 0.9999f, 3, 5, iters); out(names[6], double(res0()) / (16 * iters), "cycles");
+  expanded_latencies();
 
   // Global chains: L1 (16 KB, 128-byte stride), L2 (4 MB via .cg), DRAM (cold, 64 KB + 128 B stride).
   u64* buf;

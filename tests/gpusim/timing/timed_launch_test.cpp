@@ -389,6 +389,41 @@ TEST(Timing, ScatteredAtomicsCostPerSectorAndPerLaneAsOnTheH200) {
     EXPECT_LT(scattered / coalesced, 4.2 * 1.15) << coalesced << " " << scattered;
 }
 
+// A chain of 64 dependent square roots in one thread: the precise form (sqrt.rn, a routine
+// after ptxas) costs the arch's expanded_latency.sqrt_f32 each (the H100/H200 measured 42.8
+// cycles), the approximate form (one MUFU) the SFU's latency; integer division likewise.
+TEST(Timing, PreciseOperationsTakeTheirRoutinesLatency) {
+    auto chain = [](const std::string& op, const std::string& type) {
+        std::ostringstream p;
+        p << ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry c(.param .u64 out)\n{\n"
+             "  .reg .f32 %f<2>;\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+             "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n";
+        const bool f = type == "f32";
+        p << (f ? "  mov.f32 %f1, 0f3F800000;\n" : "  mov.u32 %r1, 1000000000;\n");
+        for (int k = 0; k < 64; ++k) p << "  " << op << (f ? " %f1, %f1;\n" : " %r1, %r1, 3;\n");
+        p << (f ? "  st.global.f32 [%rd1], %f1;\n" : "  st.global.u32 [%rd1], %r1;\n") << "  ret;\n}\n";
+        const Module m = parse_ptx(p.str(), "c.ptx");
+        uint32_t out = 0;
+        ParamPacker pp;
+        pp.add(&out);
+        TimingOptions o;
+        o.arch = builtin_arch("h200");
+        o.registers_per_thread = 16;
+        return static_cast<double>(launch_timed(m, "c", {1, 1, 1}, {1, 1, 1}, pp.bytes(), o).cycles);
+    };
+    const ArchSpec a = builtin_arch("h200");
+    const double fixed = chain("mov.f32", "f32");  // launch, the store, and 64 moves (folded)
+    const double rn = chain("sqrt.rn.f32", "f32") - fixed, approx = chain("sqrt.approx.f32", "f32") - fixed;
+    const double idiv = chain("div.u32", "u32") - chain("add.u32", "u32");
+    EXPECT_NEAR(rn, 64 * a.expanded_latency[static_cast<int>(ExpandedOp::SqrtF32)], 64 * 2.0) << rn;
+    EXPECT_NEAR(approx, 64 * a.pipes[static_cast<int>(PipeClass::Sfu)].latency, 64 * 2.0) << approx;
+    EXPECT_NEAR(
+        idiv, 64 * (a.expanded_latency[static_cast<int>(ExpandedOp::DivInt)] - a.pipes[static_cast<int>(PipeClass::Alu)].latency),
+        64 * 2.0)
+        << idiv;
+    EXPECT_EQ(a.expanded_latency[static_cast<int>(ExpandedOp::SqrtF32)], 43);  // h200.json, run 10's 42.8 cycles
+}
+
 TEST(Timing, SchedulerPolicies) {
     GreedyThenOldestPolicy gto;
     const SchedulerCandidate c[3] = {{0, 5}, {1, 2}, {2, 9}};
