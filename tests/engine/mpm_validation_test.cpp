@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ostream>
+#include <string>
 #include <vector>
 
 #include "engine/mpm.h"
@@ -99,8 +101,7 @@ DamBreakRun dam_break(int cells_a) {
 // Prints the front against the experiment and returns the smallest and largest Z_sim / Z_data - 1
 // over the experiment's points with T <= T_max.
 std::pair<double, double> print_front_table(const char* label, const DamBreakRun& r, double T_max) {
-    std::printf("%s: %d particles, %d steps, %.1f s\n   T     Z (M&M)  Z (MPM)  error\n", label, r.particles, r.steps,
-                r.seconds);
+    std::printf("%s: %d particles, %d steps, %.1f s\n   T     Z (M&M)  Z (MPM)  error\n", label, r.particles, r.steps, r.seconds);
     double lo = 1e9, hi = -1e9;
     for (size_t i = 0; i < r.Z.size(); ++i) {
         const double err = r.Z[i] / kMartinMoyce[i].Z - 1;
@@ -112,11 +113,12 @@ std::pair<double, double> print_front_table(const char* label, const DamBreakRun
 
 // The issue asks for the front within 10% of the experiment. It is not: the simulated front runs
 // ahead of Martin and Moyce's by 10-21% from T = 0.84 on, at 16 and at 32 cells across a
-// (bench/results/mpm-dam-break-2026-12-06.md; the lead shrinks by about 2 points per doubling
-// at T > 2, and is unchanged by doubling the sound speed), while at T = 0.41 it is 3-7% behind.
-// At the 8 cells a CTest test affords (5 s) the error is -7.3% to +16.7% for T <= 3; the test
-// asks -10% to +20%, and that the front is not faster than the shallow-water (Ritter) front,
-// x - a <= 2 t sqrt(g 2a), i.e. Z - 1 <= 2 T, which bounds the collapse of an inviscid column.
+// (bench/results/mpm-dam-break-2026-12-06.md; the lead at T > 2 shrinks by 2-3 points from 16
+// to 32 cells, and is unchanged by doubling the sound speed), while at T = 0.41 it is 3-7% behind.
+// At the 8 cells a CTest test affords (3-6 s) the error is -7.3% to +16.7% for T <= 3; the test
+// asks -10% to +20%, and that the front has not overtaken the shallow-water (Ritter 1892) front on
+// a dry bed, which moves at 2 sqrt(g h0) from the start: x - a <= 2 t sqrt(g 2a), i.e.
+// Z - 1 <= 2 T (a sanity bound of the long-wave theory, not a theorem of the Euler equations).
 TEST(MpmValidation, DamBreakFrontFollowsMartinAndMoyce) {
     REQUIRE_CPU();
     const DamBreakRun r = dam_break(8);
@@ -204,8 +206,8 @@ SandRun sand_column(double a, int cells_L0, double phi) {
     r.particles = m.particle_count;
     const double lambda_2mu = v.E * (1 - v.nu) / ((1 + v.nu) * (1 - 2 * v.nu));
     const double dt = 0.3 * dx / std::sqrt(lambda_2mu / v.density);  // CFL 0.3 of the P-wave speed
-    r.steps = int(std::ceil(6 * std::sqrt(H / g) / dt));                // Lube et al.: the flow stops by ~3 sqrt(H / g)
-    const double floor_y = wall * dx;                                  // the back wall's face is at wall * dx too
+    r.steps = int(std::ceil(6 * std::sqrt(H / g) / dt));             // Lube et al.: the flow stops by ~3 sqrt(H / g)
+    const double floor_y = wall * dx;                                // the back wall's face is at wall * dx too
     double pe0 = 0;
     for (int p = 0; p < r.particles; ++p) pe0 += b.particle_mass[size_t(p)] * g * (b.particle_q[size_t(p)].y() - floor_y);
     const auto t0 = std::chrono::steady_clock::now();
@@ -250,10 +252,11 @@ void print_sand(int cells_L0, double a, double phi, const SandRun& r) {
 
 // 8 cells across L0 (18 s of CPU time), a = 0.5, 1, 1.5, the friction angle given as the
 // plane-strain equivalent of 35 degrees (25.2). The runout grows in proportion to a, as in the
-// experiments, but with a smaller constant: measured 0.44, 0.89, 1.37 (73-76% of Lube et al.'s 1.2 a; the
-// 8-, 12- and 16-cell runouts of a = 1 with 35 degrees as given agree within 1%). The test asks 60-100% of the fit, each
-// runout / a within 15% of a = 1's, the flow stopped (kinetic energy below 1e-3 of the released
-// potential energy) and no slope of the deposit steeper than 35 + 5 degrees.
+// experiments, but with a smaller constant: measured 0.44, 0.89, 1.37 (73-76% of Lube et al.'s
+// 1.2 a). Finer grids give longer runouts for a >= 1 (a = 1: 0.92 at 12 cells, 0.96 at 16), so
+// the band is this resolution's. The test asks 60-100% of the fit, each runout / a within 15% of
+// a = 1's, the flow stopped (kinetic energy below 1e-3 of the released potential energy) and no
+// slope of the deposit steeper than 35 + 5 degrees.
 TEST(MpmValidation, SandRunoutGrowsWithAspectRatio) {
     REQUIRE_CPU();
     const double phi = plane_strain_input_angle(35);
@@ -274,13 +277,42 @@ TEST(MpmValidation, SandRunoutGrowsWithAspectRatio) {
     }
 }
 
-// The convergence table: a = 0.5, 1, 2, 4 at 8 and 12 cells across L0 (WEFT_SLOW_TESTS=1).
-TEST(MpmValidation, SandRunoutGrowsWithAspectRatioFine) {
+// The table of bench/results/mpm-granular-runout-2026-12-06.md, one case per test
+// (WEFT_SLOW_TESTS=1; e.g. --gtest_filter='*SandRunoutFine*a1_cells16'): a = 0.5, 1, 2, 4 at 8,
+// 12 and 16 cells across L0 with the plane-strain angle, each within 60-100% of the fit where the
+// fit exists, stopped, and no slope above 40 degrees.
+struct SandCase {
+    double a;
+    int cells;
+};
+
+void PrintTo(const SandCase& c, std::ostream* os) { *os << "a = " << c.a << ", " << c.cells << " cells across L0"; }
+
+class SandRunoutFine : public ::testing::TestWithParam<SandCase> {};
+
+TEST_P(SandRunoutFine, AgainstTheFit) {
     if (!slow_tests()) GTEST_SKIP() << "slow (set WEFT_SLOW_TESTS=1 to run it)";
     REQUIRE_CPU();
+    const auto [a, cells] = GetParam();
     const double phi = plane_strain_input_angle(35);
-    for (int cells : {8, 12})
-        for (double a : {0.5, 1.0, 2.0, 4.0}) print_sand(cells, a, phi, sand_column(a, cells, phi));
+    const SandRun r = sand_column(a, cells, phi);
+    print_sand(cells, a, phi, r);
+    if (!std::isnan(runout_fit(a))) {
+        EXPECT_GT(r.runout, 0.6 * runout_fit(a));
+        EXPECT_LT(r.runout, 1.0 * runout_fit(a));
+    }
+    EXPECT_LT(r.ke_ratio, 1e-3) << "still flowing";
+    EXPECT_LT(r.slope_deg, 35.0 + 5.0);
 }
+
+INSTANTIATE_TEST_SUITE_P(MpmValidation, SandRunoutFine,
+                         ::testing::Values(SandCase{0.5, 8}, SandCase{1, 8}, SandCase{2, 8}, SandCase{4, 8}, SandCase{0.5, 12},
+                                           SandCase{1, 12}, SandCase{2, 12}, SandCase{4, 12}, SandCase{0.5, 16}, SandCase{1, 16},
+                                           SandCase{2, 16}, SandCase{4, 16}),
+                         [](const ::testing::TestParamInfo<SandCase>& info) {
+                             const double a = info.param.a;
+                             return "a" + std::string(a == 0.5 ? "0_5" : std::to_string(int(a))) + "_cells" +
+                                    std::to_string(info.param.cells);
+                         });
 
 }  // namespace
