@@ -8,12 +8,13 @@
 // the sim device, exactly as `weft run --no-graph` launches them on cuda:0 under ncu
 // (scripts/h200-heldout), and prints one JSON line per kernel symbol:
 //   {"kernel": SYMBOL, "launches": K, "lines": [[FILE, LINE, WARP_CYCLES], ...],
-//    "sass": [[FILE, LINE] or null, ...]}
+//    "sass": [[FILE, LINE] or null, ...], "ops": [OPCODE, ...]}
 // `lines`: the warp-cycles gpusim spent at each source line (issued plus stalled, summed over
 // the kernel's launches); `sass`: for each SASS instruction of the kernel's machine code (ptxas
 // on the module's sm_90 PTX, the code the H200 ran), the source line gpusim attributes the PTX
 // instruction it came from to, so that ncu's per-SASS-instruction warp samples can be summed
-// per source line (gpusim/validation/hot_lines.py compares the two).
+// per source line (gpusim/validation/hot_lines.py compares the two). `ops`: each of those SASS
+// instructions' 12-bit opcode, for aligning this code with the one the GPU ran when the two differ.
 #include <cstdio>
 #include <map>
 #include <string>
@@ -38,18 +39,38 @@ struct KernelLines {
     std::map<int32_t, std::pair<std::string, int>> by_ptx_line;
 };
 
-// The SASS of `symbol` in one of the solver modules (the first whose PTX has it).
+// A solver module's SASS, and the source line of every PTX line (from its .loc directives, the
+// call site for inlined code, as the reports attribute: also for instructions no launch ran).
+struct ModuleSass {
+    gpusim::SassMap sass;
+    std::map<int32_t, std::pair<std::string, int>> lines;
+};
+
+// The SASS of `symbol` in one of the solver modules (the first whose PTX has it), and its module.
 const gpusim::KernelSass* find_sass(const std::string& symbol, const gpusim::ArchSpec& arch,
-                                    std::map<std::string, gpusim::SassMap>& maps) {
+                                    std::map<std::string, ModuleSass>& maps, const ModuleSass** module) {
     for (const auto& [group, files] : engine::solver_module_groups()) {
         (void)files;
         auto it = maps.find(group);
         if (it == maps.end()) {
             const std::string ptx = runtime::generate_ptx(engine::solver_module(group)->compiled(), arch.sm_target());
-            it = maps.emplace(group, gpusim::map_sass(ptx, arch)).first;
+            ModuleSass m;
+            m.sass = gpusim::map_sass(ptx, arch);
+            const gpusim::Module parsed = gpusim::parse_ptx(ptx, group + ".ptx");
+            for (const gpusim::Instr& in : parsed.instructions()) {
+                if (in.loc < 0) continue;
+                const gpusim::SourceLoc& loc = parsed.locations()[static_cast<size_t>(in.loc)];
+                const int32_t f = loc.report_file();
+                if (f >= 0 && static_cast<size_t>(f) < parsed.files().size() && loc.report_line() > 0)
+                    m.lines[in.ptx_line] = {parsed.files()[static_cast<size_t>(f)], loc.report_line()};
+            }
+            it = maps.emplace(group, std::move(m)).first;
         }
-        auto k = it->second.kernels.find(symbol);
-        if (k != it->second.kernels.end()) return &k->second;
+        auto k = it->second.sass.kernels.find(symbol);
+        if (k != it->second.sass.kernels.end()) {
+            *module = &it->second;
+            return &k->second;
+        }
     }
     return nullptr;
 }
@@ -101,7 +122,7 @@ int main(int argc, char** argv) {
             for (const auto& in : counts.per_instruction)
                 if (in.line > 0) k.by_ptx_line[in.ptx_line] = {file_names[in.file], in.line};
         }
-        std::map<std::string, gpusim::SassMap> maps;
+        std::map<std::string, ModuleSass> maps;
         const gpusim::ArchSpec& arch = runtime::sim_arch(dev.arch);
         for (const std::string& sym : order) {
             const KernelLines& k = kernels[sym];
@@ -114,15 +135,23 @@ int main(int argc, char** argv) {
                 first = false;
             }
             out += "], \"sass\": [";
-            if (const gpusim::KernelSass* ks = find_sass(sym, arch, maps))
+            std::string ops;
+            const ModuleSass* module = nullptr;
+            if (const gpusim::KernelSass* ks = find_sass(sym, arch, maps, &module))
                 for (size_t i = 0; i < ks->code.size(); ++i) {
-                    auto at = k.by_ptx_line.find(ks->code[i].ptx_line);
+                    // The line the reports gave the PTX instruction, or for one no launch ran, its .loc's.
+                    const std::pair<std::string, int>* where = nullptr;
+                    if (auto at = k.by_ptx_line.find(ks->code[i].ptx_line); at != k.by_ptx_line.end())
+                        where = &at->second;
+                    else if (auto lo = module->lines.find(ks->code[i].ptx_line); lo != module->lines.end())
+                        where = &lo->second;
                     out += i ? ", " : "";
-                    out += at == k.by_ptx_line.end() ? "null"
-                                                     : "[" + ("\"" + support::json_escape(at->second.first) + "\"") + ", " +
-                                                           std::to_string(at->second.second) + "]";
+                    out += where == nullptr ? "null"
+                                            : "[" + ("\"" + support::json_escape(where->first) + "\"") + ", " +
+                                                  std::to_string(where->second) + "]";
+                    ops += (i ? ", " : "") + std::to_string(ks->code[i].lo & 0xfff);
                 }
-            out += "]}";
+            out += "], \"ops\": [" + ops + "]}";
             std::printf("%s\n", out.c_str());
         }
     } catch (const std::exception& e) {

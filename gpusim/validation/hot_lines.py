@@ -11,13 +11,59 @@ one table of SASS instructions per launch. ncu's warp stall samples (all samples
 per SASS instruction are summed per source line through SIM.jsonl's map, over the kernel's
 launches, and set against gpusim's warp-cycles: the top-N lines of each, and how many of ncu's
 top N are in gpusim's top N. Lines gpusim attributes to the runtime's own headers (array.h: the
-launch's grid-stride loop) count like any other."""
-import csv, json, sys
+launch's grid-stride loop) count like any other.
+
+The machine code the GPU ran (NVRTC's) need not be the code gpusim maps (ptxas on the same PTX):
+the two SASS sequences are aligned by their mnemonics (SIM.jsonl's 12-bit opcodes, named through
+the cuobjdump listings of earlier H200 runs, `--opcodes`; ncu's own disassembly), and an H200
+instruction takes the source line of the gpusim instruction it is aligned with. An instruction
+with no counterpart is 'unmapped'. `--no-align` pairs them by position (the old rule)."""
+import csv, difflib, glob, gzip, json, os, re, sys
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_LISTINGS = sorted(glob.glob(os.path.join(ROOT, "../../bench/results/gpusim-h200/*/sass.txt.gz"))) + \
+    sorted(glob.glob(os.path.join(ROOT, "../../bench/results/gpusim-h200/*/expanded_sass.txt")))
+LISTING_LINE = re.compile(r"/\*[0-9a-f]{4}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)[^;]*;\s*/\* 0x([0-9a-f]{16}) \*/")
+
+
+def opcode_names(paths):
+    """{12-bit opcode: mnemonic} and {low 9 bits: mnemonic} from cuobjdump -sass listings (the
+    low 9 bits name the operation, the top 3 its operand form; both unambiguous in the listings)."""
+    full, low = {}, {}
+    for p in paths:
+        text = gzip.open(p, "rt").read() if p.endswith(".gz") else open(p).read()
+        for m in LISTING_LINE.finditer(text):
+            lo = int(m.group(3), 16)
+            full[lo & 0xFFF] = m.group(2)
+            low[lo & 0x1FF] = m.group(2)
+    return full, low
+
+
+def ncu_mnemonic(source):
+    """'@!P0  BRA 0x...' -> 'BRA'; 'LDG.E R1, ...' -> 'LDG'."""
+    words = source.split()
+    if words and words[0].startswith("@"):
+        words = words[1:]
+    return words[0].split(".")[0] if words else "?"
+
+
+def align(sim_ops, hw_ops):
+    """H200 instruction index -> gpusim instruction index: the matching runs of the two mnemonic
+    sequences, and runs replaced one for one (an opcode the listings never named, '?20a', against
+    the H200's 'FSET': the same instruction)."""
+    mapping = {}
+    sm = difflib.SequenceMatcher(None, sim_ops, hw_ops, autojunk=False)
+    for tag, a1, a2, b1, b2 in sm.get_opcodes():
+        if tag == "equal" or (tag == "replace" and a2 - a1 == b2 - b1):
+            for k in range(b2 - b1):
+                mapping[b1 + k] = a1 + k
+    return mapping
 
 
 def load_ncu(path):
-    """{kernel: [samples per SASS instruction, summed over launches]} and launches per kernel."""
-    samples, launches, kernel, header = {}, {}, None, None
+    """{kernel: [samples per SASS instruction, summed over launches]}, launches per kernel, and
+    {kernel: [mnemonic per SASS instruction]}."""
+    samples, launches, kernel, header, mnemonics = {}, {}, None, None, {}
     for row in csv.reader(open(path)):
         if not row:
             continue
@@ -33,11 +79,14 @@ def load_ncu(path):
         rec = dict(zip(header, row))  # rows in address order: the kernel's instructions from its first
         v = rec.get("Warp Stall Sampling (All Samples)", "0").replace(",", "") or "0"
         s = samples.setdefault(kernel, [])
+        ops = mnemonics.setdefault(kernel, [])
         if len(s) <= idx:
             s.extend([0.0] * (idx + 1 - len(s)))
+            ops.extend(["?"] * (idx + 1 - len(ops)))
         s[idx] += float(v)
+        ops[idx] = ncu_mnemonic(rec.get("Source", ""))
         idx += 1
-    return samples, launches
+    return samples, launches, mnemonics
 
 
 def main():
@@ -47,8 +96,18 @@ def main():
         i = args.index("--top")
         top = int(args[i + 1])
         del args[i:i + 2]
+    listings = DEFAULT_LISTINGS
+    if "--opcodes" in args:
+        i = args.index("--opcodes")
+        listings = args[i + 1].split(",")
+        del args[i:i + 2]
+    by_position = "--no-align" in args
+    if by_position:
+        args.remove("--no-align")
+    full, low = opcode_names(listings)
     sim = [json.loads(l) for l in open(args[0]) if l.strip()]
-    ncu, ncu_launches = load_ncu(args[1])
+    ncu, ncu_launches, ncu_ops = load_ncu(args[1])
+    aligned_total, hw_total = 0, 0
     out = [f"| kernel | launches (gpusim / H200) | H200 samples | top {top} lines, H200 (share) | top {top} lines, gpusim (share) | agree |",
            "|---|---|---|---|---|---|"]
     agree_total, possible_total, kernels_ok = 0, 0, 0
@@ -59,8 +118,16 @@ def main():
             continue
         per_line = {}
         unmapped = 0.0
+        if by_position or "ops" not in k:
+            index = {i: i for i in range(len(ncu[name]))}
+        else:
+            sim_ops = [full.get(o, low.get(o & 0x1FF, f"?{o:03x}")) for o in k["ops"]]
+            index = align(sim_ops, ncu_ops[name])
+        aligned_total += sum(1 for i in range(len(ncu[name])) if i in index and index[i] < len(k["sass"]))
+        hw_total += len(ncu[name])
         for i, v in enumerate(ncu[name]):
-            where = k["sass"][i] if i < len(k["sass"]) else None
+            j = index.get(i)
+            where = k["sass"][j] if j is not None and j < len(k["sass"]) else None
             if where is None:
                 unmapped += v
                 continue
@@ -83,6 +150,8 @@ def main():
     out.append("")
     out.append(f"Kernels whose top lines agree in at least 4 of {top} (or all, for kernels with fewer lines): {kernels_ok} of "
                f"{len([k for k in sim if k['kernel'] in ncu])}; lines in common {agree_total} of {possible_total}.")
+    out.append(f"H200 SASS instructions paired with gpusim's ({'by position' if by_position else 'aligned by mnemonic'}): "
+               f"{aligned_total} of {hw_total}.")
     print("\n".join(out))
 
 
