@@ -9,6 +9,8 @@ use of each device, through the disk cache. Each kernel owns one runtime Module,
 
 import functools
 
+import numpy as np
+
 from . import _weft
 from . import generics as _generics
 from . import sources as _sources
@@ -47,10 +49,37 @@ class Function:
         functools.update_wrapper(self, func)
 
     def __call__(self, *args, **kwargs):
-        return self.func(*args, **kwargs)
+        return self._python_overload(args)(*args, **kwargs)
+
+    def _python_overload(self, args):
+        """The definition a Python call runs: as in Warp, the first concrete overload whose
+        annotations the positional arguments match, else the first generic one; else the latest."""
+        if len(self.overloads) == 1:
+            return self.func
+        for generic in (False, True):
+            for f in self.overloads:
+                annotations = [getattr(f, "__annotations__", {}).get(n) for n in f.__code__.co_varnames[: len(args)]]
+                if any(_types.is_generic(a) for a in annotations) != generic or len(args) > f.__code__.co_argcount:
+                    continue
+                if all(_python_value_matches(v, a) for v, a in zip(args, annotations)):
+                    return f
+        return self.func
 
     def __repr__(self):
         return f"<weft func {self.func.__qualname__}>"
+
+
+def _python_value_matches(value, annotation):
+    """Whether a Python value fits a parameter annotation (for choosing a Python call's overload)."""
+    if annotation is None or _types.is_generic(annotation):
+        return True
+    if annotation is int:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if annotation is float:
+        return isinstance(value, (float, np.floating))
+    if annotation is bool:
+        return isinstance(value, (bool, np.bool_))
+    return isinstance(annotation, type) and isinstance(value, annotation)
 
 
 class FuncGrad:

@@ -171,6 +171,13 @@ def test_func_overloads_pick_by_argument_types(device):
     assert len(combine.overloads) == 3
 
 
+def test_python_call_picks_the_overload_by_argument_types():
+    assert combine(3.0, 4.0) == 12.0  # float overload
+    assert combine(10, 3) == 7  # int overload
+    v = combine(wp.vec3(1.0, 2.0, 3.0), wp.vec3(1.0, 1.0, 1.0))  # the generic one
+    np.testing.assert_array_equal(np.array([*v]), [2.0, 3.0, 4.0])
+
+
 @wp.func
 def vsum(v: wp.vec(length=Any, dtype=wp.Float)):
     s = v[0] - v[0]
