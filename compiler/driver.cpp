@@ -145,6 +145,7 @@ std::shared_ptr<CompiledModule> analyze_module(const std::vector<ModuleSource>& 
 
     // sema: syntax tree -> typed IR (names resolved, overloads chosen, constants folded)
     SemaOptions so;
+    so.kernel_arg_types = options.kernel_arg_types;
     so.module_key = !options.module_key.empty() ? options.module_key : sources.empty() ? "module" : sources[0].path;
     m->ir = analyze(m->ast, diags, so);
     log.after("sema", !diags.has_errors());

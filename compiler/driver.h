@@ -23,6 +23,7 @@
 // describes the pipeline.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -45,6 +46,9 @@ struct CompileOptions {
     bool debug = false;             // bounds-checked array accesses in the generated code
     std::string module_key;         // default: the first source's path
     int adjoint_tape_bytes = 4096;  // per-thread tape of backward kernels (docs/autodiff.md)
+    // Generic kernels (Warp's `Any` parameters) to instantiate: kernel name -> each parameter's
+    // type (nullptr: as annotated). Unnamed generic kernels are templates and produce no code.
+    std::map<std::string, std::vector<Type>> kernel_arg_types;
     // Not part of the output (nor of any cache key):
     std::string dump_ir;              // passes to dump after, as WEFT_DUMP_IR; default: $WEFT_DUMP_IR
     std::ostream* dump_to = nullptr;  // where dumps go; default std::cerr

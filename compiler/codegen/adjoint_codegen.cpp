@@ -337,7 +337,7 @@ std::string cpp_sanitize(const std::string& s) {
     return out;
 }
 std::string cpp_var_name(const ir::Var* v) { return cpp_sanitize(v->name) + "_" + std::to_string(v->id); }
-std::string cpp_func_name(const ir::Function* f) { return "wpf_" + cpp_sanitize(f->name); }
+std::string cpp_func_name(const ir::Function* f) { return "wpf_" + cpp_sanitize(f->name) + f->cpp_suffix; }
 
 void emit_adjoint_prelude(std::ostream& os, const AdjointOptions& o) {
     os << "using adj_tape_t = wp::adj_tape<" << o.tape_bytes << ">;\n\n";

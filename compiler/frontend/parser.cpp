@@ -155,8 +155,9 @@ void Parser::decorated() {
         expect_op(")");
     }
     expect_newline();
-    if (!is_weft_alias(base.text) || attr.empty()) {
+    if (!is_weft_alias(base.text) || attr.empty() || attr == "overload") {
         // Somebody else's decorator: skip the decorated definition (and further decorators).
+        // @wp.overload declares the types of a generic's instance: host code, like wp.overload(k, [...]).
         while (at_op("@")) skip_statement();
         skip_statement();
         return;

@@ -155,6 +155,7 @@ enum class FunctionKind { Kernel, Func };
 struct Function {
     FunctionKind kind = FunctionKind::Func;
     std::string name;
+    std::string cpp_suffix;  // funcs: tells apart the C++ names of overloads and generic instances ("_1")
     SourceLoc loc;
     std::vector<Var*> params;
     Type ret = nullptr;                      // void for kernels

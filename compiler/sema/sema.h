@@ -7,6 +7,7 @@
 // error where that is sensible, so one run reports several problems.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -18,6 +19,9 @@ namespace weft::compiler {
 
 struct SemaOptions {
     std::string module_key = "module";  // distinguishes structs of different modules
+    // Generic kernels to instantiate: kernel name -> the type of each parameter (nullptr: as
+    // annotated). A generic kernel not named here is a template and is not lowered.
+    std::map<std::string, std::vector<Type>> kernel_arg_types;
 };
 
 // Returns the IR module; it is complete only when `diags.has_errors()` is false.

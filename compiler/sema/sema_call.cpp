@@ -131,28 +131,50 @@ ExprPtr Sema::lower_call(const ast::Expr& call) {
                 error(DiagId::err_kernel_call, loc, {f.name});
                 return nullptr;
             }
-            ir::Function* fn = lower_function(*g->def);
-            if (!fn) return nullptr;
             std::vector<ExprPtr> args = lower_args(call);
             if (args.size() != call.args.size()) return nullptr;
-            // keyword arguments by parameter name
-            std::vector<ExprPtr> ordered(fn->params.size());
-            for (size_t i = 0; i < args.size() && i < ordered.size(); ++i) ordered[i] = args[i];
+            std::vector<std::pair<std::string, ExprPtr>> keywords;
             for (const auto& kw : call.keywords) {
-                auto it =
-                    std::find_if(fn->params.begin(), fn->params.end(), [&](const ir::Var* p) { return p->name == kw.name; });
-                if (it == fn->params.end()) {
-                    error(DiagId::err_keyword_arg, kw.loc, {kw.name, "'" + fn->name + "'"});
-                    return nullptr;
-                }
                 ExprPtr v = lower_expr(*kw.value);
                 if (!v) return nullptr;
-                ordered[static_cast<size_t>(it - fn->params.begin())] = v;
+                keywords.push_back({kw.name, v});
+            }
+            // One concrete definition: checked below with implicit conversions. Overloads and
+            // generic definitions: the one the arguments select (sema_generics.cpp).
+            const ast::FunctionDef* def = g->def;
+            if (g->overloads.size() > 1 || is_generic_def(*def)) {
+                def = pick_overload(*g, args, keywords);
+                if (!def) {
+                    std::vector<ExprPtr> all = args;
+                    for (const auto& kw : keywords) all.push_back(kw.second);
+                    error(DiagId::err_no_overload, loc, {f.name, arg_types(all)});
+                    for (const ast::FunctionDef* o : g->overloads) note(DiagId::note_func_candidate, o->loc, {f.name});
+                    return nullptr;
+                }
+            }
+            std::vector<Type> bound;  // a generic def's parameter types, from the arguments
+            ir::Function* fn = nullptr;
+            if (!is_generic_def(*def)) {
+                fn = lower_function(*def);
+                if (!fn) return nullptr;
+            }
+            const auto& params = def->params;
+            // keyword arguments by parameter name
+            std::vector<ExprPtr> ordered(params.size());
+            for (size_t i = 0; i < args.size() && i < ordered.size(); ++i) ordered[i] = args[i];
+            for (const auto& [name, v] : keywords) {
+                auto it = std::find_if(params.begin(), params.end(), [&](const ast::Param& p) { return p.name == name; });
+                if (it == params.end()) {
+                    const ast::Keyword& kw = *std::find_if(call.keywords.begin(), call.keywords.end(),
+                                                           [&](const ast::Keyword& k) { return k.name == name; });
+                    error(DiagId::err_keyword_arg, kw.loc, {name, "'" + def->name + "'"});
+                    return nullptr;
+                }
+                ordered[static_cast<size_t>(it - params.begin())] = v;
             }
             size_t given = args.size() + call.keywords.size();
             // Parameters left out take their defaults, lowered here as written in the def: in a
             // scope without the caller's locals, so a default names only module-level values.
-            const auto& params = g->def->params;
             size_t required = 0;
             while (required < params.size() && !params[required].default_value) ++required;
             for (size_t i = 0; i < ordered.size() && given <= ordered.size(); ++i) {
@@ -168,13 +190,21 @@ ExprPtr Sema::lower_call(const ast::Expr& call) {
                 scope_->temp_counter = defaults.temp_counter;
                 if (!ordered[i]) return nullptr;
             }
-            if (given > fn->params.size() || std::any_of(ordered.begin(), ordered.end(), [](const ExprPtr& p) { return !p; })) {
-                std::string takes = required == fn->params.size()
-                                        ? std::to_string(fn->params.size())
-                                        : std::to_string(required) + " to " + std::to_string(fn->params.size());
-                error(DiagId::err_arg_count, loc, {fn->name, takes, std::to_string(given)});
+            if (given > params.size() || std::any_of(ordered.begin(), ordered.end(), [](const ExprPtr& p) { return !p; })) {
+                std::string takes = required == params.size() ? std::to_string(params.size())
+                                                              : std::to_string(required) + " to " + std::to_string(params.size());
+                error(DiagId::err_arg_count, loc, {def->name, takes, std::to_string(given)});
                 return nullptr;
             }
+            if (!fn) {
+                // the instance of the generic def for these argument types
+                for (size_t i = 0; i < params.size(); ++i)
+                    bound.push_back(params[i].annotation && is_generic_annotation(*params[i].annotation) ? ordered[i]->type
+                                                                                                         : nullptr);
+                fn = lower_function(*def, bound);
+                if (!fn) return nullptr;
+            }
+            if (fn->params.size() != params.size()) return nullptr;  // a parameter's type was reported
             for (size_t i = 0; i < ordered.size(); ++i) {
                 ExprPtr c = implicit_convert(ordered[i], fn->params[i]->type);
                 if (!c) {

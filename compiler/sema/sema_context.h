@@ -25,10 +25,11 @@ using ir::ExprPtr;
 struct Global {
     enum Kind { Constant, Struct, Func, Kernel, WeftModule, OtherModule, TypeAlias } kind;
     SourceLoc loc;
-    ExprPtr value;                          // Constant: folded IR constant
-    Type type = nullptr;                    // Struct; TypeAlias: the type it names
-    const ast::FunctionDef* def = nullptr;  // Func / Kernel
-    std::string module;                     // WeftModule / OtherModule: the module imported ("geometry")
+    ExprPtr value;                                   // Constant: folded IR constant
+    Type type = nullptr;                             // Struct; TypeAlias: the type it names
+    const ast::FunctionDef* def = nullptr;           // Func / Kernel (a func's first definition)
+    std::string module;                              // WeftModule / OtherModule: the module imported ("geometry")
+    std::vector<const ast::FunctionDef*> overloads;  // Func: every definition of the name, in source order
 };
 
 // The result of lowering an expression that may denote something other than a value
@@ -62,8 +63,11 @@ public:
     void collect_globals();
     void define_structs();
     void define_constants();
-    ir::Function* lower_function(const ast::FunctionDef& def);  // memoised; detects recursion
+    // Memoised per (def, bound); detects recursion. `bound` gives the types of a generic def's
+    // parameters (one per parameter; nullptr where the annotation is concrete).
+    ir::Function* lower_function(const ast::FunctionDef& def, const std::vector<Type>& bound = {});
     const Global* find_global(const std::string& name) const;
+    void report_duplicate_overloads();  // two concrete definitions of a func with one signature
     // `alias.name` where `alias` imports another kernel module: the global `name` of that module,
     // or nullptr after reporting. Never a local of the function being lowered.
     const Global* module_member(const std::string& alias, const Global& module, const ast::Expr& attr);
@@ -77,6 +81,15 @@ public:
     Operand weft_member(const std::string& name, SourceLoc loc);             // what `wp.<name>` denotes
     bool is_weft_types_module(const ast::Expr& e);                           // `wp.types`
     bool is_static_type_expr(const ast::Expr& e);                            // wp.vec3, wp.types.vector(3, dtype=wp.float64) ...
+
+    // ---- generics and overload sets (sema_generics.cpp) ----
+    std::string constraint_name(const ast::Expr& e);      // "Int", "Float", "Scalar" for wp.Int ...; else ""
+    bool is_generic_annotation(const ast::Expr& e);       // Any, wp.array(dtype=Any), wp.vec(Any, float) ...
+    bool is_generic_def(const ast::FunctionDef& def);     // some parameter's annotation is generic
+    bool matches_annotation(const ast::Expr& e, Type t);  // `t` is a type the annotation allows
+    // The definition of func `g` a call with these (lowered) arguments uses, or nullptr.
+    const ast::FunctionDef* pick_overload(const Global& g, const std::vector<ExprPtr>& args,
+                                          const std::vector<std::pair<std::string, ExprPtr>>& keywords);
 
     // ---- expressions (sema_expr.cpp) ----
     Operand lower_operand(const ast::Expr& e);
@@ -119,7 +132,8 @@ public:
     SemaOptions opts_;
     std::unique_ptr<ir::Module> out_;
     std::map<std::string, Global> globals_;
-    std::map<const ast::FunctionDef*, ir::Function*> lowered_;
+    std::map<std::pair<const ast::FunctionDef*, std::vector<Type>>, ir::Function*> lowered_;
+    int instances_ = 0;  // generic instances and overloads lowered: their C++ names' suffixes
     std::set<const ast::FunctionDef*> in_progress_;
     std::map<std::string, const ast::FunctionDef*> func_grads_;  // func name -> @func_grad def
     std::deque<ast::FunctionDef> rewritten_grads_;               // func_grads_ rewritten from Warp's wp.adjoint[x] form

@@ -314,6 +314,31 @@ Operand Sema::lower_operand(const ast::Expr& e) {
         suggest(e.id, cands);
         return r;
     }
+    bool is_local_or_global = e.kind == ast::ExprKind::Call && e.value->kind == ast::ExprKind::Name &&
+                              ((scope_ && scope_->locals.count(e.value->id)) || find_global(e.value->id));
+    if (e.kind == ast::ExprKind::Call && e.value->kind == ast::ExprKind::Name && e.value->id == "type" && !is_local_or_global &&
+        e.args.size() == 1 && e.keywords.empty()) {
+        // Python's type(x): the type of a value, as generic code uses it (`type(a)(0)`, `type(a).dtype`)
+        ExprPtr v = lower_expr(*e.args[0]);
+        if (!v) return r;
+        r.kind = Operand::TypeName;
+        r.type = v->type;
+        return r;
+    }
+    if (e.kind == ast::ExprKind::Attribute && e.id == "dtype") {
+        // `a.dtype` of an array, `T.dtype` of a type: the element type (vectors, matrices: their scalar)
+        Operand base = lower_operand(*e.value);
+        Type t = base.kind == Operand::TypeName ? base.type : base.kind == Operand::Value ? base.value->type : nullptr;
+        if (t && (is_array(t) || base.kind == Operand::TypeName)) {
+            Type elem = is_array(t) ? t->elem : is_scalar(t) || is_struct(t) ? nullptr : scalar_type(t->scalar);
+            if (elem) {
+                r.kind = Operand::TypeName;
+                r.type = elem;
+                return r;
+            }
+        }
+        if (base.kind == Operand::Invalid) return r;
+    }
     if (e.kind == ast::ExprKind::Attribute) {
         // Only module attributes and `a.shape` need the operand view; values go through lower_expr.
         if (e.value->kind == ast::ExprKind::Name) {

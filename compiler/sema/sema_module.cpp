@@ -123,7 +123,17 @@ void Sema::collect_globals() {
             });
             continue;
         }
+        // Another definition of a func in the same file is an overload (sema_generics.cpp); in
+        // another module's file it is a redefinition (the modules of a compile share one namespace).
+        auto it = globals_.find(f.name);
+        auto same_file = [](const SourceLoc& a, const SourceLoc& b) { return a.file && b.file && a.file->path == b.file->path; };
+        if (f.kind == ast::DefKind::Func && it != globals_.end() && it->second.kind == Global::Func &&
+            same_file(it->second.loc, f.loc)) {
+            it->second.overloads.push_back(&f);
+            continue;
+        }
         define(f.name, Global{f.kind == ast::DefKind::Kernel ? Global::Kernel : Global::Func, f.loc, nullptr, nullptr, &f, {}});
+        if (auto d = globals_.find(f.name); d != globals_.end() && d->second.def == &f) d->second.overloads = {&f};
     }
 }
 
@@ -183,8 +193,9 @@ void Sema::define_constants() {
     }
 }
 
-ir::Function* Sema::lower_function(const ast::FunctionDef& def) {
-    auto it = lowered_.find(&def);
+ir::Function* Sema::lower_function(const ast::FunctionDef& def, const std::vector<Type>& bound) {
+    auto key = std::make_pair(&def, bound);
+    auto it = lowered_.find(key);
     if (it != lowered_.end()) return it->second;
     if (in_progress_.count(&def)) {
         error(DiagId::err_recursion, def.loc, {def.name});
@@ -197,6 +208,10 @@ ir::Function* Sema::lower_function(const ast::FunctionDef& def) {
     fn->name = def.name;
     fn->loc = def.loc;
     fn->docstring = def.docstring;
+    if (def.kind == ast::DefKind::Func) {
+        const Global* g = find_global(def.name);
+        if (!bound.empty() || (g && g->overloads.size() > 1)) fn->cpp_suffix = "_" + std::to_string(++instances_);
+    }
     FuncScope scope;
     scope.fn = fn.get();
     scope.def = &def;
@@ -218,7 +233,21 @@ ir::Function* Sema::lower_function(const ast::FunctionDef& def) {
             scope.locals[p.name] = nullptr;  // declared, but unusable: later uses stay silent
             continue;
         }
-        Type t = resolve_type(*p.annotation);
+        Type t = nullptr;
+        size_t index = static_cast<size_t>(&p - def.params.data());
+        if (is_generic_annotation(*p.annotation)) {
+            t = index < bound.size() ? bound[index] : nullptr;
+            if (!t) {
+                error(DiagId::err_generic_unbound, p.loc, {p.name, what, def.name});
+            } else if (!matches_annotation(*p.annotation, t)) {
+                error(DiagId::err_generic_mismatch, p.loc, {p.name, what, def.name, type_name(t)});
+                t = nullptr;
+            }
+        } else {
+            t = resolve_type(*p.annotation);
+            if (t && index < bound.size() && bound[index] && bound[index] != t && def.kind == ast::DefKind::Kernel)
+                error(DiagId::err_generic_mismatch, p.loc, {p.name, what, def.name, type_name(bound[index])});
+        }
         if (!t) {
             scope.locals[p.name] = nullptr;
             continue;
@@ -251,6 +280,8 @@ ir::Function* Sema::lower_function(const ast::FunctionDef& def) {
             for (const auto& a : def.returns->args)
                 if (Type t = resolve_type(*a)) items.push_back(t);
             scope.ret = tuple_type(items);
+        } else if (is_generic_annotation(*def.returns)) {
+            // `-> wp.Scalar`, `-> Any`: inferred from the body, as for an unannotated return
         } else if (Type t = resolve_type(*def.returns)) {
             scope.ret = t;
         }
@@ -285,7 +316,7 @@ ir::Function* Sema::lower_function(const ast::FunctionDef& def) {
     in_progress_.erase(&def);
     ir::Function* raw = fn.get();
     out_->functions.push_back(std::move(fn));
-    lowered_[&def] = raw;
+    lowered_[key] = raw;
 
     if (auto g = func_grads_.find(def.name); g != func_grads_.end() && raw->kind == ir::FunctionKind::Func) {
         // The custom adjoint is an ordinary func whose parameters are the func's inputs followed
@@ -294,6 +325,27 @@ ir::Function* Sema::lower_function(const ast::FunctionDef& def) {
         raw->custom_grad = grad;
     }
     return raw;
+}
+
+void Sema::report_duplicate_overloads() {
+    // Two concrete definitions of one func with the same parameter types: the second could never
+    // be called. (Python's @wp.func replaces such a definition before the compiler sees it.)
+    for (const auto& [name, g] : globals_) {
+        if (g.kind != Global::Func || g.overloads.size() < 2) continue;
+        std::vector<std::pair<std::vector<Type>, const ast::FunctionDef*>> seen;
+        for (const ast::FunctionDef* def : g.overloads) {
+            auto it = lowered_.find(std::make_pair(def, std::vector<Type>{}));
+            if (it == lowered_.end() || !it->second) continue;
+            std::vector<Type> sig;
+            for (const ir::Var* p : it->second->params) sig.push_back(p->type);
+            auto prev = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == sig; });
+            if (prev != seen.end()) {
+                error(DiagId::err_duplicate_definition, def->loc, {name});
+                note(DiagId::note_previous_definition, prev->second->loc, {name});
+            }
+            seen.push_back({sig, def});
+        }
+    }
 }
 
 std::unique_ptr<ir::Module> Sema::run() {
@@ -310,10 +362,23 @@ std::unique_ptr<ir::Module> Sema::run() {
             }
             continue;  // lowered with its func
         }
-        if (f.kind == ast::DefKind::Func) lower_function(f);
+        // generic funcs are lowered per call (their instances), concrete ones now
+        if (f.kind == ast::DefKind::Func && !is_generic_def(f)) lower_function(f);
     }
-    for (const auto& f : ast_.functions)
-        if (f.kind == ast::DefKind::Kernel && !diags_.stopped()) lower_function(f);
+    report_duplicate_overloads();
+    for (const auto& f : ast_.functions) {
+        if (f.kind != ast::DefKind::Kernel || diags_.stopped()) continue;
+        auto types = opts_.kernel_arg_types.find(f.name);
+        if (types != opts_.kernel_arg_types.end()) {
+            if (types->second.size() != f.params.size())
+                error(DiagId::err_arg_count, f.loc,
+                      {f.name, std::to_string(f.params.size()), std::to_string(types->second.size())});
+            else
+                lower_function(f, types->second);
+        } else if (!is_generic_def(f)) {
+            lower_function(f);  // a generic kernel no one instantiates is a template: no code
+        }
+    }
 
     // Propagate "uses a barrier" from funcs to the kernels calling them.
     std::function<bool(const ir::Block&)> syncs = [&](const ir::Block& b) -> bool {

@@ -40,17 +40,21 @@ void bind_kernels(py::module_& m) {
     py::class_<Module, std::shared_ptr<Module>>(m, "Module", "A compiled kernel module")
         .def_static(
             "compile",
-            [](const std::vector<std::tuple<std::string, std::string, int>>& sources, const std::string& module_key) {
+            [](const std::vector<std::tuple<std::string, std::string, int>>& sources, const std::string& module_key,
+               const std::map<std::string, std::vector<const compiler::TypeNode*>>& kernel_arg_types) {
                 std::vector<compiler::ModuleSource> src;
                 for (const auto& [path, text, line_offset] : sources) src.push_back({path, text, line_offset});
                 compiler::CompileOptions options;
                 options.module_key = module_key;
+                options.kernel_arg_types = kernel_arg_types;
                 py::gil_scoped_release unlocked;
                 return Module::compile(src, options);
             },
             py::arg("sources"), py::arg("module_key"),
+            py::arg("kernel_arg_types") = std::map<std::string, std::vector<const compiler::TypeNode*>>{},
             "Runs the front end now (CompileError on bad source); device code is built on first launch. "
-            "sources: [(path, text, line_offset)], the text starting at line line_offset + 1 of path.")
+            "sources: [(path, text, line_offset)], the text starting at line line_offset + 1 of path. "
+            "kernel_arg_types: {generic kernel name: [Type or None per parameter]}, the instance to compile.")
         .def("kernel", &Module::kernel, "RuntimeError with did-you-mean when missing")
         .def("kernel_names", &Module::kernel_names)
         .def(

@@ -18,7 +18,8 @@ import math as _math
 
 from . import _weft
 from .types import (bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, float32, float64,
-                    half, scalar_types, float_types, int_types, vector, matrix, quaternion, transformation)
+                    half, scalar_types, float_types, int_types, vector, matrix, quaternion, transformation,
+                    Int, Float, Scalar)
 from .type_queries import dtype_from_numpy, dtype_to_numpy  # also wp.types.<query>: type_queries adds its names there
 from .types import vector as vec, matrix as mat  # Warp's wp.vec(length, dtype), wp.mat(shape, dtype)
 from .types import value_classes as _value_classes
@@ -27,7 +28,7 @@ from .context import (Device, ScopedDevice, config, get_cuda_device_count, get_c
                       synchronize_device)
 from .arrays import (array, array1d, array2d, array3d, array4d, clone, copy, empty, empty_like, from_numpy, full,
                      full_like, ones, ones_like, zeros, zeros_like)
-from .kernels import Function, Kernel, func, func_grad, kernel, struct
+from .kernels import Function, Kernel, func, func_grad, kernel, overload, struct
 from .structs import Struct, StructInstance
 from .sources import constant
 from .launch import launch

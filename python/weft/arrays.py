@@ -11,6 +11,8 @@ kernel parameters and struct fields are annotated (`x: wp.array(dtype=wp.vec3)`)
 alive); on cuda it is a copy.
 """
 
+import typing
+
 import numpy as np
 
 from . import _weft
@@ -100,8 +102,9 @@ class array:
 
     def _init_args(self, data, dtype, shape, device, requires_grad, ndim, pinned):
         if data is None and shape is None:
-            # A type annotation: wp.array(dtype=float, ndim=2)
-            self.dtype = dtype if dtype is not None else _types.float32
+            # A type annotation: wp.array(dtype=float, ndim=2); without dtype (or dtype=Any), one
+            # of a generic kernel or func (generics.py)
+            self.dtype = dtype if dtype is not None else typing.Any
             self._annotation_ndim = ndim or 1
             return
         if isinstance(data, array):
@@ -291,6 +294,8 @@ class array:
 
     def __repr__(self):
         if self._arr is None:
+            if _types.is_generic(self.dtype):
+                return f"wp.array(dtype={getattr(self.dtype, '__name__', self.dtype)}, ndim={self._annotation_ndim})"
             return f"wp.array(dtype={_types.type_of(self.dtype)}, ndim={self._annotation_ndim})"
         return self._arr.describe()
 

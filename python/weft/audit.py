@@ -52,6 +52,8 @@ def _dims(dim):
 def audit(kernel, dim=None, inputs=None, outputs=None, shapes=None, args=None, block_dim=None, max_constant_bytes=64):
     """The audit's findings for `kernel` launched over `dim` threads (a list of Finding, sorted by
     place). Unknown shapes and arguments are treated symbolically, as by `weft audit`."""
+    if getattr(kernel, "is_generic", False):
+        kernel = kernel.for_arguments(list(inputs or []) + list(outputs or []))
     compiled = kernel.compile()
     names = [p[0] for p in compiled.params]
     shape_map = {k: [int(s) for s in v] for k, v in (shapes or {}).items()}

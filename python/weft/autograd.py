@@ -22,9 +22,11 @@ from .launch import _launch_arg
 
 
 def _args(kernel, inputs, outputs):
+    values = list(inputs) + list(outputs or [])
+    if getattr(kernel, "is_generic", False):
+        kernel = kernel.for_arguments(values)
     compiled = kernel.compile()
     params = compiled.params
-    values = list(inputs) + list(outputs or [])
     args = [_launch_arg(kernel.key, params[i] if i < len(params) else None, v) for i, v in enumerate(values)]
     return compiled, args[: len(inputs)], args[len(inputs):]
 

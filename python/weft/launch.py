@@ -78,9 +78,11 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), de
     parameter, a one-element array that receives its adjoint). record_tape=False keeps the launch
     off an active wp.Tape.
     """
+    values = list(inputs) + list(outputs)
+    if getattr(kernel, "is_generic", False):
+        kernel = kernel.for_arguments(values)  # the instance for these argument types (generics.py)
     compiled = kernel.compile()
     params = compiled.params
-    values = list(inputs) + list(outputs)
     args = [_launch_arg(kernel.key, params[i] if i < len(params) else None, v) for i, v in enumerate(values)]
     dims = _launch_dims(kernel.key, dim)
     dev = _context.get_device(device)

@@ -198,7 +198,13 @@ class SourceCollector:
         if id(definition) in self._seen:
             return
         self._seen.add(id(definition))
-        pyobj = definition._python_object()
+        for pyobj in getattr(definition, "_python_objects", lambda: [definition._python_object()])():
+            self._add_chunk(definition, pyobj)
+        for grad in getattr(definition, "grads", ()):
+            self.add(grad)
+
+    def _add_chunk(self, definition, pyobj):
+        """One definition's chunk (a func's overloads are one chunk each), after what it needs."""
         path, text, line_offset = source_chunk(pyobj)
         scope = scope_of(pyobj)
         if not inspect.isclass(pyobj):
@@ -222,8 +228,6 @@ class SourceCollector:
             text = f"@{self.weft_aliases[0] if self.weft_aliases else 'wp'}.kernel\n" + text
             line_offset -= 1
         self.chunks.append((path, text, line_offset))
-        for grad in getattr(definition, "grads", ()):
-            self.add(grad)
 
     @staticmethod
     def _is_definition(value):

@@ -11,6 +11,7 @@ as in Warp. `type_of()` is the one place that turns any dtype-like thing into a 
 
 import builtins
 import ctypes
+import typing
 
 import numpy as np
 
@@ -360,21 +361,88 @@ def _make_value_class(t):
     return cls
 
 
+# ---------------------------------------------------------------------------------------------
+# Generic types: annotations of generic funcs and kernels (python/weft/generics.py instantiates
+# them). `typing.Any` stands for any type; these stand for a family of types.
+
+
+class Int:
+    """Warp's wp.Int: in an annotation, any integer scalar type (a generic parameter)."""
+
+    _weft_generic = ("Int",)
+
+
+class Float:
+    """Warp's wp.Float: in an annotation, any floating-point scalar type (a generic parameter)."""
+
+    _weft_generic = ("Float",)
+
+
+class Scalar:
+    """Warp's wp.Scalar: in an annotation, any numeric scalar type (a generic parameter)."""
+
+    _weft_generic = ("Scalar",)
+
+
+def is_generic(t):
+    """Whether `t` (a dtype or annotation piece) leaves something open: Any, wp.Int/Float/Scalar,
+    wp.vec(length=Any, ...), wp.array(dtype=Any) ..."""
+    if t is typing.Any:
+        return True
+    if getattr(t, "_weft_generic", None) is not None:
+        return True
+    if getattr(t, "_annotation_ndim", None) is not None:  # wp.array(dtype=...) used as a type
+        return is_generic(t.dtype)
+    return False
+
+
+class _GenericValue:
+    """Base of generic vector/matrix/quaternion/transform types: annotations, not values."""
+
+    _weft_generic = None
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} is a generic type (it has Any in it): "
+                        "usable as an annotation of a generic func or kernel, not as a value")
+
+
+def _generic_class(kind, **parts):
+    text = ", ".join(f"{k}={'Any' if v is typing.Any else getattr(v, '__name__', v)}" for k, v in parts.items())
+    attrs = {"_weft_generic": (kind, tuple(parts.items())), "__module__": "weft",
+             "_wp_generic_type_str_": kind, "_wp_scalar_type_": parts.get("dtype", typing.Any)}
+    if kind == "vector":
+        attrs["_length_"] = parts["length"]
+        attrs["_shape_"] = (parts["length"],)
+    if kind == "matrix":
+        attrs["_shape_"] = parts["shape"]
+    return type(f"{kind}({text})", (_GenericValue,), attrs)
+
+
 def vector(length, dtype=float):
-    """The vector dtype of `length` components of `dtype` (Warp's wp.vec(length, dtype))."""
+    """The vector dtype of `length` components of `dtype` (Warp's wp.vec(length, dtype)).
+    With length=Any or a generic dtype (Any, wp.Float ...): a generic type, for annotations."""
+    if length is typing.Any or is_generic(dtype):
+        return _generic_class("vector", length=length, dtype=dtype)
     return _make_value_class(_weft.vector_type(int(length), str(type_of(dtype))))
 
 
 def matrix(shape, dtype=float):
-    """The matrix dtype of shape (rows, cols) (Warp's wp.mat(shape, dtype))."""
+    """The matrix dtype of shape (rows, cols) (Warp's wp.mat(shape, dtype)); generic with Any in
+    shape or dtype."""
+    if shape is typing.Any or any(s is typing.Any for s in shape) or is_generic(dtype):
+        return _generic_class("matrix", shape=shape, dtype=dtype)
     return _make_value_class(_weft.matrix_type(int(shape[0]), int(shape[1]), str(type_of(dtype))))
 
 
 def quaternion(dtype=float):
+    if is_generic(dtype):
+        return _generic_class("quaternion", dtype=dtype)
     return _make_value_class(_weft.quat_type(str(type_of(dtype))))
 
 
 def transformation(dtype=float):
+    if is_generic(dtype):
+        return _generic_class("transformation", dtype=dtype)
     return _make_value_class(_weft.transform_type(str(type_of(dtype))))
 
 
