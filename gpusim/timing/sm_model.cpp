@@ -438,9 +438,27 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
     l1_free_ = t1 + nlines;
     *kind = static_cast<uint8_t>(Stall::LongScoreboard);
     if (log.atomic) {
+        // The L2 performs the atomic on its copy of the sector: a sector not in L2 is read from
+        // DRAM first (the H200 reads the 4 MB of atomic_spread's counters from DRAM; ncu
+        // dram__bytes_read), and that line's operations wait for it.
+        bool missed[64] = {};
+        int nmissed = 0;
         for (int i = 0; i < nsec; ++i) {
-            l2_log.push_back({sectors[i] * 32, true, false});
-            l2_pending.insert(sectors[i] * 32);
+            const uint64_t addr = sectors[i] * 32;
+            missed[i] = !(env_.l2->probe(addr) || l2_pending.count(addr));
+            if (missed[i])
+                ++nmissed, ++k.l2_misses;
+            else
+                ++k.l2_hits;
+            l2_log.push_back({addr, true, missed[i]});
+            l2_pending.insert(addr);
+        }
+        double fill = 0;  // when the missed sectors have arrived from DRAM
+        if (nmissed) {
+            const double ds = std::max(t1, dram_free);
+            dram_free = ds + nmissed * env_.dram_cycles_per_sector * env_.dram_miss_share;
+            dram_read_bytes += static_cast<uint64_t>(nmissed) * static_cast<uint64_t>(a.l2_sector_bytes);
+            fill = dram_free + a.dram_latency + env_.dram_extra_latency;
         }
         const double start = std::max(t1, l2_free_);
         // The SM's path into L2 carries a request's sectors and each active lane's operand: a
@@ -453,10 +471,12 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
         // them at atomic_same_address_cycles per lane, across requests and SMs).
         const double same_cycles = type_is_float(in.type) ? a.l2_atomic_same_address_cycles : a.l2_atomic_same_address_cycles_int;
         int same = 1;
+        double last_fill = 0;
         for (int i = 0; i < nsec;) {
             const uint64_t line = sectors[i] / 4;
             int n = 0;
-            for (; i + n < nsec && sectors[i + n] / 4 == line; ++n) {}
+            bool line_missed = false;
+            for (; i + n < nsec && sectors[i + n] / 4 == line; ++n) line_missed |= missed[i + n];
             const uint32_t first = static_cast<uint32_t>(atomic_words.size());
             uint32_t seen = 0;  // lanes already counted with an earlier lane on the same word
             for (uint32_t m = log.lanes; m; m &= m - 1) {
@@ -472,11 +492,16 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
                 atomic_words.push_back({x, c});
                 same = std::max(same, static_cast<int>(c));
             }
-            atomic_log.push_back({l2_free_, line, n * env_.slice_atomic_cycles_per_sector, first,
+            // A line waiting for its DRAM fill reaches its slice's unit when the data has come (the
+            // launcher orders the slices' work by this time: the miss does not hold the others up).
+            const double arrive = line_missed ? std::max(l2_free_, fill) : l2_free_;
+            if (line_missed) last_fill = std::max(last_fill, arrive);
+            atomic_log.push_back({arrive, line, n * env_.slice_atomic_cycles_per_sector, first,
                                   static_cast<uint32_t>(atomic_words.size()) - first, same_cycles});
             i += n;
         }
-        const double done = l2_free_ + a.pipes[static_cast<size_t>(PipeClass::Atomic)].latency + (same - 1) * same_cycles;
+        const double done =
+            std::max(l2_free_, last_fill) + a.pipes[static_cast<size_t>(PipeClass::Atomic)].latency + (same - 1) * same_cycles;
         k.memory_latency_cycles += static_cast<uint64_t>(done - now);
         return ceil_cycle(done);
     }

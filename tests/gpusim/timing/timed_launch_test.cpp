@@ -380,9 +380,13 @@ TEST(Timing, ScatteredAtomicsCostPerSectorAndPerLaneAsOnTheH200) {
         TimingOptions o;
         o.arch = builtin_arch("h200");
         o.registers_per_thread = 16;
-        const uint64_t c = launch_timed(m, "a", {blocks, 1, 1}, {256, 1, 1}, p.bytes(), o).cycles;
+        const TimingResult r = launch_timed(m, "a", {blocks, 1, 1}, {256, 1, 1}, p.bytes(), o);
         EXPECT_EQ(out[0], stride == 1 ? 2.0f : 33.0f) << stride;  // 270,336 threads over 262,144 words
-        return c;
+        // The L2 reads each sector an atomic touches from DRAM once (it was never in L2): every
+        // sector of the 16 regions of 1 MiB (stride 1), or the one sector of each of 8,192 lines
+        // per region (stride 32).
+        EXPECT_EQ(r.dram_read_bytes, stride == 1 ? uint64_t{16} << 20 : uint64_t{16} * 8192 * 32) << stride;
+        return r.cycles;
     };
     const double coalesced = static_cast<double>(cycles(1)), scattered = static_cast<double>(cycles(32));
     EXPECT_GT(scattered / coalesced, 4.2 * 0.85) << coalesced << " " << scattered;
