@@ -66,8 +66,9 @@ PipeClass pipe_of(const Instr& in) {
     }
 }
 
-// Precise square roots, reciprocals and divisions, and integer divisions of up to 32 bits: ptxas
-// expands each into a routine (the .approx / .full forms are one or two instructions).
+// Precise square roots, reciprocals and divisions, and integer divisions of up to 32 bits by a
+// register: ptxas expands each into a routine (the .approx / .full forms are one or two
+// instructions; a division by an immediate becomes a multiply and a shift).
 int expanded_of(const Instr& in) {
     const bool approx = (in.flags & (Flag_Approx | Flag_Full)) != 0;
     const bool f32 = in.type == Type::F32, f64 = in.type == Type::F64;
@@ -82,6 +83,8 @@ int expanded_of(const Instr& in) {
         case Op::Rem:
             if (f32) return approx || in.op == Op::Rem ? -1 : static_cast<int>(ExpandedOp::DivF32);
             if (f64) return in.op == Op::Div ? static_cast<int>(ExpandedOp::DivF64) : -1;
+            // By a constant, ptxas multiplies and shifts instead.
+            if (in.ops[2].kind == OperandKind::Imm) return -1;
             return !type_is_float(in.type) && type_bits(in.type) <= 32 ? static_cast<int>(ExpandedOp::DivInt) : -1;
         default: return -1;
     }

@@ -400,11 +400,11 @@ TEST(Timing, PreciseOperationsTakeTheirRoutinesLatency) {
     auto chain = [](const std::string& op, const std::string& type) {
         std::ostringstream p;
         p << ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry c(.param .u64 out)\n{\n"
-             "  .reg .f32 %f<2>;\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+             "  .reg .f32 %f<2>;\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
              "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n";
         const bool f = type == "f32";
-        p << (f ? "  mov.f32 %f1, 0f3F800000;\n" : "  mov.u32 %r1, 1000000000;\n");
-        for (int k = 0; k < 64; ++k) p << "  " << op << (f ? " %f1, %f1;\n" : " %r1, %r1, 3;\n");
+        p << (f ? "  mov.f32 %f1, 0f3F800000;\n" : "  mov.u32 %r1, 1000000000;\n  mov.u32 %r2, 3;\n");
+        for (int k = 0; k < 64; ++k) p << "  " << op << (f ? " %f1, %f1;\n" : " %r1, %r1, %r2;\n");
         p << (f ? "  st.global.f32 [%rd1], %f1;\n" : "  st.global.u32 [%rd1], %r1;\n") << "  ret;\n}\n";
         const Module m = parse_ptx(p.str(), "c.ptx");
         uint32_t out = 0;
@@ -426,6 +426,24 @@ TEST(Timing, PreciseOperationsTakeTheirRoutinesLatency) {
         64 * 2.0)
         << idiv;
     EXPECT_EQ(a.expanded_latency[static_cast<int>(ExpandedOp::SqrtF32)], 43);  // h200.json, run 10's 42.8 cycles
+    // By an immediate, ptxas multiplies and shifts: an integer operation's latency, no routine.
+    auto by_immediate = [&](const std::string& op) {
+        std::ostringstream p;
+        p << ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry c(.param .u64 out)\n{\n"
+             "  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+             "  mov.u32 %r1, 1000000000;\n";
+        for (int k = 0; k < 64; ++k) p << "  " << op << " %r1, %r1, 3;\n";
+        p << "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+        const Module m = parse_ptx(p.str(), "c.ptx");
+        uint32_t out = 0;
+        ParamPacker pp;
+        pp.add(&out);
+        TimingOptions o;
+        o.arch = builtin_arch("h200");
+        o.registers_per_thread = 16;
+        return static_cast<double>(launch_timed(m, "c", {1, 1, 1}, {1, 1, 1}, pp.bytes(), o).cycles);
+    };
+    EXPECT_LT(by_immediate("div.u32") - by_immediate("add.u32"), 64 * 30.0);
 }
 
 TEST(Timing, SchedulerPolicies) {
