@@ -2,8 +2,9 @@
 # gpusim/validation/rescore.sh OUT — score the current gpusim against every stored H200 measurement
 # in one command, on this machine (no GPU): the calibration set (run 1's nvcc kernels and sweep,
 # run 3's calibration launches, microbenchmarks and DRAM ramp, run 8's Weft kernels and atomic
-# microbenchmarks) and the two held-out sets (run 8: heldout, heldout_warp). Writes OUT/calib.md and OUT/heldout.md (compare.py's tables),
-# the sim's JSONL beside the ncu files they are set against, and prints the summary lines.
+# microbenchmarks) and the two held-out sets (run 8: heldout, heldout_warp). Writes OUT/calib.md,
+# OUT/heldout.md and OUT/heldout_warp.md (compare.py's tables), the sim's JSONL beside the ncu
+# files they are set against, and prints the summary lines.
 #
 #   cmake --build build -j2 --target gpusim_validate weft_validate
 #   gpusim/validation/rescore.sh /tmp/rescore
