@@ -444,22 +444,10 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
         bool missed[64] = {};
         int nmissed = 0;
         for (int i = 0; i < nsec; ++i) {
-            const uint64_t addr = sectors[i] * 32;
-            missed[i] = !(env_.l2->probe(addr) || l2_pending.count(addr));
-            if (missed[i])
-                ++nmissed, ++k.l2_misses;
-            else
-                ++k.l2_hits;
-            l2_log.push_back({addr, true, missed[i]});
-            l2_pending.insert(addr);
+            missed[i] = l2_lookup(sectors[i] * 32, true, k);
+            nmissed += missed[i];
         }
-        double fill = 0;  // when the missed sectors have arrived from DRAM
-        if (nmissed) {
-            const double ds = std::max(t1, dram_free);
-            dram_free = ds + nmissed * env_.dram_cycles_per_sector * env_.dram_miss_share;
-            dram_read_bytes += static_cast<uint64_t>(nmissed) * static_cast<uint64_t>(a.l2_sector_bytes);
-            fill = dram_free + a.dram_latency + env_.dram_extra_latency;
-        }
+        const double fill = nmissed ? dram_fetch(t1, nmissed) : 0;  // when the missed sectors have come
         const double start = std::max(t1, l2_free_);
         // The SM's path into L2 carries a request's sectors and each active lane's operand: a
         // request of one sector per lane costs more than one of 32 lanes on 4 sectors, but less than
@@ -527,15 +515,7 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
         }
         ++k.l1_misses;
         ++l2_n;
-        if (env_.l2->probe(addr) || l2_pending.count(addr)) {
-            ++k.l2_hits;
-            l2_log.push_back({addr, false, false});
-        } else {
-            ++k.l2_misses;
-            ++dram_n;
-            l2_pending.insert(addr);
-            l2_log.push_back({addr, false, true});
-        }
+        dram_n += l2_lookup(addr, false, k);
     }
     double done = t1 + a.l1_hit_latency;
     if (l2_n) {
@@ -543,14 +523,28 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
         l2_free_ = start + l2_n * env_.l2_cycles_per_sector;
         done = std::max(done, l2_free_ + a.l2_hit_latency);
     }
-    if (dram_n) {
-        const double start = std::max(t1, dram_free);
-        dram_free = start + dram_n * env_.dram_cycles_per_sector * env_.dram_miss_share;
-        dram_read_bytes += static_cast<uint64_t>(dram_n) * static_cast<uint64_t>(a.l2_sector_bytes);
-        done = std::max(done, dram_free + a.dram_latency + env_.dram_extra_latency);
-    }
+    if (dram_n) done = std::max(done, dram_fetch(t1, dram_n));
     k.memory_latency_cycles += static_cast<uint64_t>(done - now);
     return ceil_cycle(done);
+}
+
+bool SmModel::l2_lookup(uint64_t addr, bool dirty, TimingCounters& k) {
+    const bool miss = !(env_.l2->probe(addr) || l2_pending.count(addr));
+    if (miss) {
+        ++k.l2_misses;
+        l2_pending.insert(addr);
+    } else {
+        ++k.l2_hits;
+        if (dirty) l2_pending.insert(addr);
+    }
+    l2_log.push_back({addr, dirty, miss});
+    return miss;
+}
+
+double SmModel::dram_fetch(double t, int n) {
+    dram_free = std::max(t, dram_free) + n * env_.dram_cycles_per_sector * env_.dram_miss_share;
+    dram_read_bytes += static_cast<uint64_t>(n) * static_cast<uint64_t>(env_.arch->l2_sector_bytes);
+    return dram_free + env_.arch->dram_latency + env_.dram_extra_latency;
 }
 
 }  // namespace weft::gpusim

@@ -143,6 +143,11 @@ private:
     void issue(int sched, int32_t wi);
     // `at`: the cycle the request leaves the warp (now, or earlier for a load ptxas hoisted).
     uint64_t memory_done(int32_t wi, const Instr& in, const MemAccessLog& log, uint8_t* kind, double at);
+    // A sector's L2 lookup (a hit, or already on its way from DRAM for this SM), logged for the
+    // launcher; true on a miss, which this SM fetches. `dirty`: the access writes the sector.
+    bool l2_lookup(uint64_t addr, bool dirty, TimingCounters& k);
+    // `n` missed sectors through this SM's DRAM queue from cycle `t`: when their data has come.
+    double dram_fetch(double t, int n);
     void finish_warp(int32_t wi);
 
     const SmEnv& env_;

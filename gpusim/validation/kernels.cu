@@ -7,6 +7,8 @@
 // shuffle reduction, naive vs tiled matmul, coalesced vs strided reads.
 #define K extern "C" __global__ void
 
+#include "micro_loops.cuh"
+
 K empty_kernel(const float*, const float*, float*, int, int, int) {}
 
 // ---- shared-memory bank sweep: one warp; lane reads element (lane / q) * n, p times -------
@@ -214,31 +216,11 @@ K micro_atomic_add(const float*, const float*, float* a, int n, int spread, int 
 }
 // microbench.cu's atomic_stride (the scattered atomics): lane i adds into word (i * p) % n;
 // p = 8: one sector per lane (4 lanes per line), p = 32: one line per lane.
-K micro_atomic_stride(const float*, const float*, float* a, int n, int p, int q) {
-  const size_t threads = size_t(gridDim.x) * blockDim.x, nn = size_t(n);
-  for (int r = 0; r < q; ++r)
-    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nn; i += threads) atomicAdd(a + (i * size_t(p)) % nn, 1.0f);
-}
+K micro_atomic_stride(const float*, const float*, float* a, int n, int p, int q) { atomic_stride_loop(a, size_t(n), size_t(p), q); }
 // microbench.cu's atomic_probe: n = lines, p = mode (0 one word per line, 1 every word of the
 // line, 2 one word with int atomics, 3 one word with compare-and-swap, 4 a float maximum on one
 // word by a compare-and-swap loop), q = reps.
-K micro_atomic_probe(const float*, const float*, float* a, int n, int p, int q) {
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  float* x = a + size_t(t / 32 % unsigned(n)) * 32 + (p == 1 ? t % 32 : 0);
-  for (int r = 0; r < q; ++r) {
-    if (p == 2) atomicAdd(reinterpret_cast<int*>(x), 1);
-    else if (p == 3) atomicCAS(reinterpret_cast<int*>(x), r, r + 1);
-    else if (p == 4) {
-      int* y = reinterpret_cast<int*>(x);
-      const float v = float(t % 997) + float(r);
-      int old = *y, assumed;
-      do {
-        assumed = old;
-        old = atomicCAS(y, assumed, __float_as_int(fmaxf(__int_as_float(assumed), v)));
-      } while (old != assumed);
-    } else atomicAdd(x, 1.0f);
-  }
-}
+K micro_atomic_probe(const float*, const float*, float* a, int n, int p, int q) { atomic_probe_loop(a, n, p, q); }
 
 // ---- DRAM ramp: bytes in flight vs time (group "ramp" of cases.h, never scored) ---------------
 // Every thread issues `p` independent 4-byte loads, `threads` floats apart (each a coalesced

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "micro_loops.cuh"
+
 #define CHECK(x)                                                                                   \
   do {                                                                                             \
     cudaError_t e_ = (x);                                                                          \
@@ -162,38 +164,12 @@ __global__ void atomic_add(float* a, size_t n, int spread, int passes) {
 // one sector per lane (4 lanes per line), 32 = one line per lane. Compare with
 // atomic_distinct_ops (stride 1, 4 sectors per request): a per-sector cost gives 8x fewer
 // lane-ops per ns at stride 8, a per-request one the same rate.
-__global__ void atomic_stride(float* a, size_t n, int stride, int passes) {
-  const size_t threads = size_t(gridDim.x) * blockDim.x;
-  for (int p = 0; p < passes; ++p)
-    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) atomicAdd(a + (i * stride) % n, 1.0f);
-}
-// Atomic probe (one launch of 132 x 8 blocks of 256, every lane `reps` REDs of 1.0f, L2-resident):
-// warp w works on line (w % lines), consecutive lines of 128 bytes.
-//   mode 0: all 32 lanes on the line's first word (a request of 32 lanes on one address)
-//   mode 1: lane l on word l of the line (a request of 32 distinct words, 4 sectors)
-//   mode 2: as mode 0 with int atomics (histograms count with ints)
-//   mode 3: as mode 0 with compare-and-swap (atom.cas, a value returned)
-//   mode 4: as mode 0, a float maximum by a compare-and-swap loop (lanes retry until theirs lands)
-// Mode 0 over 1 line is the same-address rate of one L2 atomic unit; mode 0 over 2..128 lines
-// shows over how many L2 slices consecutive lines spread (the rate grows with the slices hit);
-// mode 1 over 1 line is one slice's rate for distinct sectors.
-__global__ void atomic_probe(float* a, int lines, int mode, int reps) {
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  float* p = a + size_t(t / 32 % unsigned(lines)) * 32 + (mode == 1 ? t % 32 : 0);
-  for (int r = 0; r < reps; ++r) {
-    if (mode == 2) atomicAdd(reinterpret_cast<int*>(p), 1);
-    else if (mode == 3) atomicCAS(reinterpret_cast<int*>(p), r, r + 1);  // compare-and-swap with return
-    else if (mode == 4) {  // a float maximum as a compare-and-swap loop (Weft's atomic_max on floats)
-      int* q = reinterpret_cast<int*>(p);
-      const float v = float(t % 997) + float(r);
-      int old = *q, assumed;
-      do {
-        assumed = old;
-        old = atomicCAS(q, assumed, __float_as_int(fmaxf(__int_as_float(assumed), v)));
-      } while (old != assumed);
-    } else atomicAdd(p, 1.0f);
-  }
-}
+__global__ void atomic_stride(float* a, size_t n, int stride, int passes) { atomic_stride_loop(a, n, size_t(stride), passes); }
+// Atomic probe (one launch of 132 x 8 blocks of 256, every lane `reps` operations, L2-resident;
+// the modes in micro_loops.cuh). Mode 0 over 1 line is the same-address rate of one L2 atomic
+// unit; mode 0 over 2..128 lines shows over how many L2 slices consecutive lines spread (the rate
+// grows with the slices hit); mode 1 over 1 line is one slice's rate for distinct sectors.
+__global__ void atomic_probe(float* a, int lines, int mode, int reps) { atomic_probe_loop(a, lines, mode, reps); }
 // Loaded DRAM latency: block 0's first thread chases a cold chain (as latency_dram) while the
 // other blocks stream reads over `a` until it is done; the chase's cycles per hop and the
 // stream's bytes over the same time give one point of the latency-vs-bandwidth curve
@@ -331,17 +307,20 @@ static void store_and_atomic_rates(float* f) {
 
 // Latency of one precise operation in a dependent chain (issue to result, fast path), for
 // arch's expanded_latency: ptxas expands each into a routine (docs/gpusim.md).
-static void expanded_latencies() {
+template <int kOp>
+static void expanded_latency(const char* name) {
   const int iters = 64;
-  const float fa = 1.0001f;
-  const unsigned ia = 4000000000u, ib = 3;
-  lat_alu<7><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_sqrt_rn_f32", double(res0()) / (16 * iters), "cycles");
-  lat_alu<8><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_rcp_rn_f32", double(res0()) / (16 * iters), "cycles");
-  lat_alu<9><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_div_rn_f32", double(res0()) / (16 * iters), "cycles");
-  lat_alu<10><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_sqrt_rn_f64", double(res0()) / (16 * iters), "cycles");
-  lat_alu<11><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_rcp_rn_f64", double(res0()) / (16 * iters), "cycles");
-  lat_alu<12><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_div_rn_f64", double(res0()) / (16 * iters), "cycles");
-  lat_alu<13><<<1, 1>>>(g_res, fa, 0.9999f, ia, ib, iters); out("latency_div_u32", double(res0()) / (16 * iters), "cycles");
+  lat_alu<kOp><<<1, 1>>>(g_res, 1.0001f, 0.9999f, 4000000000u, 3, iters);
+  out(name, double(res0()) / (16 * iters), "cycles");
+}
+static void expanded_latencies() {
+  expanded_latency<7>("latency_sqrt_rn_f32");
+  expanded_latency<8>("latency_rcp_rn_f32");
+  expanded_latency<9>("latency_div_rn_f32");
+  expanded_latency<10>("latency_sqrt_rn_f64");
+  expanded_latency<11>("latency_rcp_rn_f64");
+  expanded_latency<12>("latency_div_rn_f64");
+  expanded_latency<13>("latency_div_u32");
 }
 
 // `microbench atomics` runs only the store and atomic rates (coalesced, scattered, same-word, hot

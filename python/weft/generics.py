@@ -124,7 +124,7 @@ def overload(kernel, arg_types=None):
     if getattr(kernel, "_is_kernel", False):
         if not kernel.is_generic:
             raise RuntimeError(f"Only generic kernels can be overloaded.  Kernel {kernel.key} is not generic")
-        return kernel.instance(overload_arg_types(kernel, arg_types or []))
+        return kernel.instance(overload_arg_types(kernel, [] if arg_types is None else arg_types))
     if inspect.isfunction(kernel):
         fn = kernel
         generic = fn.__globals__.get(fn.__name__)

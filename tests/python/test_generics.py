@@ -131,6 +131,17 @@ def test_overload_errors():
         wp.overload(accumulate, {"value": Any})
     with pytest.raises(TypeError, match="1 types given for 2 parameters"):
         wp.overload(fill, [wp.array(dtype=int)])
+    with pytest.raises(TypeError, match="Kernel overload types must be given in a list or dict"):
+        wp.overload(fill, wp.array(dtype=int))
+    with pytest.raises(TypeError, match=r"kernel 'accumulate': parameter 'value': "):
+        wp.overload(accumulate, {"value": "not a type"})
+    with pytest.raises(TypeError, match="wp.overload expects a generic kernel or a def, got 5"):
+        wp.overload(5)
+
+    def no_such_kernel(a: wp.array(dtype=int)): ...
+
+    with pytest.raises(RuntimeError, match="Failed to find a kernel named 'no_such_kernel'"):
+        wp.overload(no_such_kernel)
 
 
 @wp.kernel

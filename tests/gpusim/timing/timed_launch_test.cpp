@@ -397,15 +397,16 @@ TEST(Timing, ScatteredAtomicsCostPerSectorAndPerLaneAsOnTheH200) {
 // after ptxas) costs the arch's expanded_latency.sqrt_f32 each (the H100/H200 measured 42.8
 // cycles), the approximate form (one MUFU) the SFU's latency; integer division likewise.
 TEST(Timing, PreciseOperationsTakeTheirRoutinesLatency) {
-    auto chain = [](const std::string& op, const std::string& type) {
+    // 64 dependent `op`s in one thread: `f32` on %f1 (unary), else on %r1 by `divisor` (a register
+    // holding 3, or the immediate 3).
+    auto chain = [](const std::string& op, bool f32, const std::string& divisor = "%r2") {
         std::ostringstream p;
         p << ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry c(.param .u64 out)\n{\n"
              "  .reg .f32 %f<2>;\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
              "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n";
-        const bool f = type == "f32";
-        p << (f ? "  mov.f32 %f1, 0f3F800000;\n" : "  mov.u32 %r1, 1000000000;\n  mov.u32 %r2, 3;\n");
-        for (int k = 0; k < 64; ++k) p << "  " << op << (f ? " %f1, %f1;\n" : " %r1, %r1, %r2;\n");
-        p << (f ? "  st.global.f32 [%rd1], %f1;\n" : "  st.global.u32 [%rd1], %r1;\n") << "  ret;\n}\n";
+        p << (f32 ? "  mov.f32 %f1, 0f3F800000;\n" : "  mov.u32 %r1, 1000000000;\n  mov.u32 %r2, 3;\n");
+        for (int k = 0; k < 64; ++k) p << "  " << op << (f32 ? " %f1, %f1;\n" : " %r1, %r1, " + divisor + ";\n");
+        p << (f32 ? "  st.global.f32 [%rd1], %f1;\n" : "  st.global.u32 [%rd1], %r1;\n") << "  ret;\n}\n";
         const Module m = parse_ptx(p.str(), "c.ptx");
         uint32_t out = 0;
         ParamPacker pp;
@@ -416,9 +417,9 @@ TEST(Timing, PreciseOperationsTakeTheirRoutinesLatency) {
         return static_cast<double>(launch_timed(m, "c", {1, 1, 1}, {1, 1, 1}, pp.bytes(), o).cycles);
     };
     const ArchSpec a = builtin_arch("h200");
-    const double fixed = chain("mov.f32", "f32");  // launch, the store, and 64 moves (folded)
-    const double rn = chain("sqrt.rn.f32", "f32") - fixed, approx = chain("sqrt.approx.f32", "f32") - fixed;
-    const double idiv = chain("div.u32", "u32") - chain("add.u32", "u32");
+    const double fixed = chain("mov.f32", true);  // launch, the store, and 64 moves (folded)
+    const double rn = chain("sqrt.rn.f32", true) - fixed, approx = chain("sqrt.approx.f32", true) - fixed;
+    const double idiv = chain("div.u32", false) - chain("add.u32", false);
     EXPECT_NEAR(rn, 64 * a.expanded_latency[static_cast<int>(ExpandedOp::SqrtF32)], 64 * 2.0) << rn;
     EXPECT_NEAR(approx, 64 * a.pipes[static_cast<int>(PipeClass::Sfu)].latency, 64 * 2.0) << approx;
     EXPECT_NEAR(
@@ -427,23 +428,7 @@ TEST(Timing, PreciseOperationsTakeTheirRoutinesLatency) {
         << idiv;
     EXPECT_EQ(a.expanded_latency[static_cast<int>(ExpandedOp::SqrtF32)], 43);  // h200.json, run 10's 42.8 cycles
     // By an immediate, ptxas multiplies and shifts: an integer operation's latency, no routine.
-    auto by_immediate = [&](const std::string& op) {
-        std::ostringstream p;
-        p << ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry c(.param .u64 out)\n{\n"
-             "  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n"
-             "  mov.u32 %r1, 1000000000;\n";
-        for (int k = 0; k < 64; ++k) p << "  " << op << " %r1, %r1, 3;\n";
-        p << "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
-        const Module m = parse_ptx(p.str(), "c.ptx");
-        uint32_t out = 0;
-        ParamPacker pp;
-        pp.add(&out);
-        TimingOptions o;
-        o.arch = builtin_arch("h200");
-        o.registers_per_thread = 16;
-        return static_cast<double>(launch_timed(m, "c", {1, 1, 1}, {1, 1, 1}, pp.bytes(), o).cycles);
-    };
-    EXPECT_LT(by_immediate("div.u32") - by_immediate("add.u32"), 64 * 30.0);
+    EXPECT_LT(chain("div.u32", false, "3") - chain("add.u32", false, "3"), 64 * 30.0);
 }
 
 TEST(Timing, SchedulerPolicies) {
