@@ -43,21 +43,24 @@ int cmd_view(const std::vector<std::string>& argv) {
         if (a == "--help" || a == "-h") {
             printf(
                 "usage: weft view SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--color-by speed|force|none|ARRAY]\n"
-                "                 [--headless [--png DIR] [--video FILE.mp4]] [--size WxH]\n"
+                "                 [--headless [--png DIR] [--video FILE.mp4]] [--size WxH] [--run-ahead]\n"
                 "Opens a window that plays the scene (docs/viewer.md: mouse, keys, panels). --headless renders frame 0\n"
                 "(the initial state) to frame N with no display needed: --png DIR writes DIR/frame_00000.png ..\n"
                 "frame_NNNNN.png, --video FILE pipes them to ffmpeg at the scene's fps (.mp4, .mov, .mkv or .webm).\n"
                 "In a window, --frames N plays from the start and closes after N frames; with --png DIR it writes the\n"
-                "window after each frame.\n");
+                "window after each frame. --run-ahead (a window) steps frames back to back as fast as the device goes\n"
+                "and draws the latest, instead of playing at the scene's frame rate.\n");
             return 0;
         }
-    Args args(argv, {"device", "frames", "png", "video", "size", "color-by"}, {"headless"});
+    Args args(argv, {"device", "frames", "png", "video", "size", "color-by"}, {"headless", "run-ahead"});
     if (args.positional().size() != 1)
         throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
     bool headless = args.flag("headless");
     if (headless && !args.get("png") && !args.get("video"))
         throw UsageError("--headless writes PNG frames or a video: give --png DIR or --video FILE.mp4");
     if (!headless && args.get("video")) throw UsageError("--video writes the frames of a headless run: add --headless");
+    if (headless && args.flag("run-ahead"))
+        throw UsageError("--run-ahead is for a window (it draws the latest frame); --headless writes every frame");
     if (!headless && args.get("png") && !args.get("frames"))
         throw UsageError(
             "--png DIR in a window writes the window after each frame of a --frames N run; add --frames N, or "
@@ -93,6 +96,7 @@ int cmd_view(const std::vector<std::string>& argv) {
         viewer::AppOptions o;
         o.frames = frames;
         o.colors = colors;
+        o.run_ahead = args.flag("run-ahead");
         o.width = width;
         o.height = height;
         if (auto p = args.get("png")) {

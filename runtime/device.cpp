@@ -32,7 +32,8 @@ std::string Device::str() const {
 
 bool Device::supports(Capability c) const {
     switch (c) {
-        case Capability::GraphCapture: return kind == DeviceKind::Cuda;  // CUDA graphs; cpu and sim run the work again
+        case Capability::GraphCapture: return kind == DeviceKind::Cuda;     // CUDA graphs; cpu and sim run the work again
+        case Capability::GraphicsInterop: return kind == DeviceKind::Cuda;  // cpu and sim memory is the host's already
     }
     return false;
 }
@@ -80,6 +81,11 @@ void DeviceBackend::fill(void* dst, const void* value, size_t element_size, size
     std::vector<std::byte> host(element_size * count);
     for (size_t i = 0; i < count; ++i) std::memcpy(host.data() + i * element_size, value, element_size);
     copy_from_host(dst, host.data(), host.size());
+}
+
+std::unique_ptr<GraphicsResource> DeviceBackend::register_gl_buffer(unsigned gl_buffer) {
+    throw RuntimeError(device().str() + ": cannot share memory with OpenGL (buffer " + std::to_string(gl_buffer) +
+                       "); its arrays are in host memory, upload them instead");
 }
 
 bool device_available(const Device& d) {

@@ -22,7 +22,8 @@ enum class DeviceKind { Cpu, Cuda, Sim };
 // its kind, so that a new kind of device answers for itself (ARCHITECTURE.md: engine/ does not
 // ask which device kind runs it).
 enum class Capability {
-    GraphCapture,  // a sequence of launches can be recorded once and replayed by one call (runtime/replay.h)
+    GraphCapture,     // a sequence of launches can be recorded once and replayed by one call (runtime/replay.h)
+    GraphicsInterop,  // its memory can be copied into OpenGL buffers without the host (register_gl_buffer)
 };
 
 struct Device {
@@ -54,6 +55,29 @@ struct LaunchRequest {
     bool adjoint = false;         // run the backward entry; `args` is then the K_args_adj block
 };
 
+// A point in the queue of work one thread has given a device (cuda: an event recorded on the
+// thread's current stream; DeviceBackend::mark_queue). Another thread can order its own work after
+// it without waiting for what the first thread queued later.
+class QueueMark {
+public:
+    virtual ~QueueMark() = default;
+    virtual void wait() const = 0;  // the host waits until the work before the mark has run
+};
+
+// An OpenGL buffer object registered with a device (DeviceBackend::register_gl_buffer): the viewer
+// copies State arrays into its vertex buffers this way on cuda (CUDA-OpenGL interop), with no host
+// round trip. Destroy it while the GL context that made the buffer is current.
+class GraphicsResource {
+public:
+    virtual ~GraphicsResource() = default;
+    // Copies `bytes` of this device's memory at `src` to the buffer's start, after the work before
+    // `after` (null: before the calling thread's current stream's work queued so far) and before
+    // the graphics API's next use of the buffer; returns once the copy is done, so `src` may be
+    // freed at once. The copy runs on a stream of its own: work queued after `after` (a
+    // simulation running ahead) does not delay it.
+    virtual void copy_from(const void* src, size_t bytes, const QueueMark* after = nullptr) = 0;
+};
+
 class LoadedModule {  // a compiled module made ready on one device
 public:
     virtual ~LoadedModule() = default;
@@ -78,6 +102,12 @@ public:
     // True while the calling thread's current stream on this device is recording a graph: work
     // queued now is replayed later, and nothing may wait for it or read it back.
     virtual bool capturing() { return false; }
+    // A mark after the work the calling thread has queued on this device so far; null on devices
+    // that run work as it is given (cpu, sim: there is nothing to wait for).
+    virtual std::shared_ptr<QueueMark> mark_queue() { return nullptr; }
+    // Registers the buffer object `gl_buffer` of the OpenGL context current on the calling thread.
+    // The default throws RuntimeError: the device cannot share memory with OpenGL.
+    virtual std::unique_ptr<GraphicsResource> register_gl_buffer(unsigned gl_buffer);
     // Compiles (or fetches from the disk cache) and loads a module for this device.
     virtual std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) = 0;
 };

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <deque>
 #include <thread>
 
 #include "runtime/kernel_timing.h"
@@ -43,6 +44,8 @@ struct JobResult {
     std::string error;
     double seconds = 0;
     int steps = 0;
+    int frames = 0;         // frames the job stepped (a run-ahead job publishes several at a time)
+    bool has_frame = true;  // `frame` is a snapshot to draw
 };
 
 // One job at a time on a worker thread: a frame, a device switch or a reset.
@@ -65,10 +68,15 @@ public:
         thread_ = std::thread([this, job] {
             JobResult r = job();
             std::lock_guard<std::mutex> lock(mutex_);
-            result_ = std::move(r);
-            has_result_ = true;
+            merge(std::move(r));
             running_.store(false);
         });
+    }
+    // A result while the job goes on (run ahead): it replaces one not yet taken, whose frames and
+    // time it adds to its own.
+    void publish(JobResult r) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        merge(std::move(r));
     }
     bool take(JobResult& out) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -81,6 +89,17 @@ public:
     std::atomic<int> done_steps{0}, total_steps{0};
 
 private:
+    void merge(JobResult r) {
+        if (has_result_ && result_.stepped) {
+            r.frames += result_.frames;
+            r.steps += result_.steps;
+            r.seconds += result_.seconds;
+            r.stepped = true;
+            if (r.error.empty()) r.error = std::move(result_.error);
+        }
+        result_ = std::move(r);
+        has_result_ = true;
+    }
     std::thread thread_;
     std::atomic<bool> running_{false};
     std::mutex mutex_;
@@ -102,6 +121,10 @@ struct Ui {
     bool have_profile = false;
     FrameProfile predicted, measured;         // the last of each kind, for the side-by-side column
     std::atomic<bool> measure_kernels{true};  // time each launch on cpu and cuda (cuda: frames without graphs)
+    std::atomic<bool> want_velocity{false};   // a particle is picked: jobs read the velocities back
+    std::atomic<bool> want_frame{true};       // the UI took the last published frame (run ahead)
+    bool running_ahead = false;               // the worker's job is a run-ahead loop
+    std::string pending_switch;               // a device chosen while running ahead
     int selected_kernel = -1;
     std::vector<DeviceChoice> devices;
     std::string device;           // the session's device (read while no job runs)
@@ -123,9 +146,11 @@ struct Ui {
         JobResult r;
         r.stepped = stepped;
         r.frame_index = session.frame();
-        r.frame = session.snapshot(options.colors);
-        r.velocity.resize(size_t(session.model().particle_count));
-        session.state().particle_qd.copy_to_host(r.velocity.data(), r.velocity.size() * sizeof(Eigen::Vector3f));
+        r.frame = session.snapshot(options.colors, true);
+        if (want_velocity.load()) {
+            r.velocity.resize(size_t(session.model().particle_count));
+            session.state().particle_qd.copy_to_host(r.velocity.data(), r.velocity.size() * sizeof(Eigen::Vector3f));
+        }
         if (profile_it) {
             r.profile = timing ? measured_profile(timing->results(), session.device().str()) : frame_profile_since(mark);
             r.profiled = true;
@@ -155,6 +180,7 @@ struct Ui {
                 JobResult r = collect(true, mark, sim || measure, timing ? &*timing : nullptr);
                 r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
                 r.steps = session.substeps();
+                r.frames = 1;
                 return r;
             } catch (const FrameCancelled&) {
                 JobResult r = collect(false, mark, false);
@@ -171,6 +197,61 @@ struct Ui {
                 }
                 JobResult r = collect(false, mark, false);
                 r.error = message;
+                return r;
+            }
+        });
+    }
+
+    // Run ahead: frames back to back on the worker (whole frames, as CUDA graphs on cuda) until
+    // cancelled or `limit` frames (< 0: no limit); after a frame, when the window has taken the
+    // last one, a snapshot of vertex arrays is published. The window draws at its own rate and the
+    // simulation is not held to it: what the viewer costs a frame is a snapshot's device copies
+    // every few frames (bench/viewer/viewer_bench.cpp --run-ahead measures it).
+    void start_run_ahead(int limit) {
+        running_ahead = true;
+        want_frame = true;
+        worker.start([this, limit] {
+            session.set_graphs(true);
+            JobResult pending;
+            int done = 0;
+            auto t0 = Clock::now();
+            // At most two frames queued ahead of the device (cuda runs frames asynchronously): a
+            // snapshot is drawn a frame or two after it was taken, not after a long queue.
+            std::deque<std::shared_ptr<runtime::QueueMark>> queued;
+            runtime::DeviceBackend& device = runtime::backend(session.device());
+            try {
+                while (!worker.cancel.load() && (limit < 0 || done < limit)) {
+                    if (queued.size() >= 2) {
+                        if (queued.front()) queued.front()->wait();
+                        queued.pop_front();
+                    }
+                    session.step_frame();
+                    queued.push_back(device.mark_queue());
+                    ++done;
+                    ++pending.frames;
+                    pending.steps += session.substeps();
+                    if (want_frame.exchange(false)) {
+                        JobResult r = collect(true, 0, false);
+                        auto now = Clock::now();
+                        r.frames = pending.frames, r.steps = pending.steps;
+                        r.seconds = std::chrono::duration<double>(now - t0).count();
+                        t0 = now;
+                        pending = JobResult();
+                        worker.publish(std::move(r));
+                    }
+                }
+                if (pending.frames == 0) {
+                    JobResult none;
+                    none.has_frame = false;
+                    return none;
+                }
+                JobResult r = collect(true, 0, false);
+                r.frames = pending.frames, r.steps = pending.steps;
+                r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+                return r;
+            } catch (const std::exception& e) {
+                JobResult r = collect(false, 0, false);
+                r.error = e.what();
                 return r;
             }
         });
@@ -201,18 +282,21 @@ struct Ui {
     void take_results() {
         JobResult r;
         if (!worker.take(r)) return;
-        frame = std::move(r.frame);
+        want_frame = true;
+        if (!worker.busy()) running_ahead = false;
+        if (r.has_frame) frame = std::move(r.frame);
         frame_index = r.frame_index;
         velocity = std::move(r.velocity);
         device = session.device().str();
+        if (!r.has_frame) return;
         if (!r.error.empty()) {
             error = r.error;
             playback.pause();
             if (frames_left >= 0) exit_code = 1, frames_left = 0;
         } else if (r.stepped) {
             error.clear();
-            playback.frame_done(r.steps, r.seconds);
-            if (frames_left > 0) --frames_left;
+            for (int k = 0; k < r.frames; ++k) playback.frame_done(r.steps / std::max(r.frames, 1), r.seconds / r.frames);
+            if (frames_left > 0) frames_left = std::max(frames_left - r.frames, 0);
             window_png_due = !options.window_png_dir.empty();
         }
         if (r.profiled) {
@@ -224,8 +308,8 @@ struct Ui {
         } else if (r.stepped) {
             have_profile = false;
         }
-        if (pick.group >= 0 && (size_t(pick.group) >= frame.particles.size() ||
-                                size_t(pick.particle) >= frame.particles[size_t(pick.group)].positions.size()))
+        if (pick.group >= 0 &&
+            (size_t(pick.group) >= frame.particles.size() || size_t(pick.particle) >= frame.particles[size_t(pick.group)].size()))
             pick = Pick();
     }
 
@@ -256,22 +340,39 @@ struct Ui {
             if (ImGui::Button("step")) playback.step();
             ImGui::SameLine();
             if (ImGui::Button("reset")) playback.reset();
+            ImGui::BeginDisabled(playback.run_ahead);
             ImGui::SliderFloat("speed", &playback.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic);
+            ImGui::EndDisabled();
+            ImGui::Checkbox("run ahead", &playback.run_ahead);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip(
+                    "frames back to back as fast as the device goes; the window shows the latest\n"
+                    "(not on sim: a simulated frame is profiled one at a time)");
             ImGui::Text("frame %d   t = %.3f s   %.0f steps/s", frame_index, frame_index / double(session.scene().fps),
                         playback.steps_per_second());
             const char* colors[] = {"speed", "force", "none"};
             if (ImGui::Combo("colour by", &color_choice, colors, 3)) options.colors.quantity = colors[color_choice];
-            for (const ParticleData& p : frame.particles)
+            const std::vector<float>& drawn_hi = renderer.last_value_ranges();
+            for (size_t k = 0; k < frame.particles.size(); ++k) {
+                const ParticleData& p = frame.particles[k];
                 if (options.colors.quantity != "none")
                     ImGui::Text("%s: %s from %.3g (dark blue) to %.3g (yellow)", p.name.c_str(), options.colors.quantity.c_str(),
-                                double(p.value_lo), double(p.value_hi));
+                                double(p.value_lo), double(k < drawn_hi.size() ? drawn_hi[k] : p.value_hi));
+            }
         }
 
         if (ImGui::CollapsingHeader("Device", ImGuiTreeNodeFlags_DefaultOpen)) {
             if (ImGui::BeginCombo("device", device.c_str())) {
                 for (const DeviceChoice& c : devices) {
-                    ImGui::BeginDisabled(!c.available || busy);
-                    if (ImGui::Selectable(c.device.c_str(), c.device == device) && c.device != device) start_switch(c.device);
+                    ImGui::BeginDisabled(!c.available || (busy && !running_ahead));
+                    if (ImGui::Selectable(c.device.c_str(), c.device == device) && c.device != device) {
+                        if (running_ahead) {  // after the loop stops, at its next frame
+                            pending_switch = c.device;
+                            worker.cancel = true;
+                        } else {
+                            start_switch(c.device);
+                        }
+                    }
                     ImGui::EndDisabled();
                     if (!c.available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
                         ImGui::SetTooltip("%s", c.reason.c_str());
@@ -473,6 +574,7 @@ int run_app(Session& session, const AppOptions& options) {
         ui.device = session.device().str();
         ui.frame = session.snapshot(options.colors);
         ui.frames_left = options.frames;
+        ui.playback.run_ahead = options.run_ahead;
         fit_camera(ui.camera, ui.frame);
         if (options.frames >= 0) ui.playback.play();
         const auto start = Clock::now();
@@ -522,13 +624,26 @@ int run_app(Session& session, const AppOptions& options) {
                     ui.pick = pick_particle(ui.camera.ray(io.MousePos.x * sx, io.MousePos.y * sy, width, height), ui.frame);
             }
 
-            // The simulation: one job at a time.
+            // The simulation: one job at a time. Running ahead (not on the simulator, whose frames are
+            // profiled one at a time), the job loops until paused, a switch or reset is asked for, or
+            // --frames is reached.
             double now = std::chrono::duration<double>(Clock::now() - start).count();
+            ui.want_velocity = ui.pick.group >= 0;
+            const bool sim = session.device().kind == runtime::DeviceKind::Sim;
             if (!ui.worker.busy()) {
-                if (ui.playback.take_reset())
+                if (!ui.pending_switch.empty()) {
+                    std::string to = std::move(ui.pending_switch);
+                    ui.pending_switch.clear();
+                    ui.start_switch(to);
+                } else if (ui.playback.take_reset()) {
                     ui.start_reset();
-                else if (ui.frames_left != 0 && ui.playback.frames_due(now, session.scene().fps) > 0)
+                } else if (ui.frames_left != 0 && ui.playback.playing() && ui.playback.run_ahead && !sim) {
+                    ui.start_run_ahead(ui.frames_left);
+                } else if (ui.frames_left != 0 && ui.playback.frames_due(now, session.scene().fps) > 0) {
                     ui.start_frame();
+                }
+            } else if (ui.running_ahead && (!ui.playback.playing() || !ui.playback.run_ahead || ui.frames_left == 0)) {
+                ui.worker.cancel = true;
             }
 
             ui.panels(renderer, width, height);

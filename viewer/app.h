@@ -15,6 +15,9 @@
 // the user switched to moves the scene back to the previous device. Mouse: left drag orbits,
 // right or shift-left drag pans, the wheel zooms, a left click picks a particle. Keys: space
 // play/pause, '.' one frame, 'r' reset, 's' screenshot (PNG), 'h' help, 'f' frame the scene.
+// Frames are drawn from vertex arrays (snapshot's `vertex_arrays`): on cuda the window reads the
+// State's positions on the device (CUDA-OpenGL interop), with no host copy. Running ahead, the
+// worker steps frames back to back and publishes a snapshot whenever the window took the last one.
 #pragma once
 
 #include <string>
@@ -31,6 +34,7 @@ struct AppOptions {
     std::string window_png_dir;        // non-empty: after each frame, the whole window (panels
                                        //   included) to DIR/frame_NNNNN.png
     ColorOptions colors;
+    bool run_ahead = false;  // frames back to back as fast as the device goes (Playback::run_ahead)
 };
 
 // Opens the window and runs until it is closed (or `frames` frames were simulated). Returns 0, or

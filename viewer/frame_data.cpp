@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 
+#include "runtime/device.h"
 #include "runtime/errors.h"
 #include "runtime/write_versions.h"
 #include "support/closest_name.h"
@@ -233,18 +234,64 @@ const std::vector<std::string>& color_quantity_names() {
     return names;
 }
 
-bool FrameData::bounds(Vector3f& lo, Vector3f& hi) const {
+std::vector<float> VertexArray::read() const {
+    if (!device.valid()) return host;
+    std::vector<float> out(count * size_t(width));
+    device.copy_to_host(out.data(), bytes());
+    return out;
+}
+
+std::vector<float> VertexArray::read(size_t i) const {
+    std::vector<float> out(static_cast<size_t>(width));
+    if (i >= count) throw runtime::RuntimeError("viewer: vertex " + std::to_string(i) + " of " + std::to_string(count));
+    const size_t at = i * size_t(width);
+    if (!device.valid())
+        std::copy(host.begin() + long(at), host.begin() + long(at) + width, out.begin());
+    else
+        runtime::backend(device.device())
+            .copy_to_host(out.data(), static_cast<const float*>(device.data()) + at, out.size() * sizeof(float));
+    return out;
+}
+
+std::vector<Vector3f> ParticleData::host_positions() const {
+    if (!position_array) return positions;
+    std::vector<float> x = position_array->read();
+    std::vector<Vector3f> out(position_array->count);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = Vector3f(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+    return out;
+}
+
+std::vector<float> ParticleData::host_radius() const { return radius_array ? radius_array->read() : radius; }
+
+bool FrameData::has_vertex_arrays() const {
+    for (const ParticleData& p : particles)
+        if (p.position_array) return true;
+    for (const MeshData& m : meshes)
+        if (m.position_array) return true;
+    for (const LineData& l : lines)
+        if (l.position_array) return true;
+    return false;
+}
+
+bool FrameData::bounds(Vector3f& lo, Vector3f& hi, bool skip_arrays) const {
     lo = Vector3f::Constant(INFINITY);
     hi = Vector3f::Constant(-INFINITY);
-    for (const ParticleData& p : particles)
-        for (size_t i = 0; i < p.positions.size(); ++i) {
-            if (!p.positions[i].allFinite()) continue;
-            lo = lo.cwiseMin(p.positions[i] - Vector3f::Constant(p.radius[i]));
-            hi = hi.cwiseMax(p.positions[i] + Vector3f::Constant(p.radius[i]));
+    auto add = [&](const Vector3f& p, float r) {
+        if (p.allFinite()) lo = lo.cwiseMin(p - Vector3f::Constant(r)), hi = hi.cwiseMax(p + Vector3f::Constant(r));
+    };
+    for (const ParticleData& p : particles) {
+        if (p.position_array && skip_arrays) continue;
+        std::vector<Vector3f> x = p.host_positions();
+        std::vector<float> r = p.host_radius();
+        for (size_t i = 0; i < x.size(); ++i) add(x[i], r[i]);
+    }
+    for (const MeshData& m : meshes) {
+        for (const Vector3f& v : m.positions) add(v, 0.0f);
+        if (m.position_array && !skip_arrays) {
+            std::vector<float> x = m.position_array->read();
+            for (size_t i = 0; i < m.position_array->count; ++i) add(Vector3f(x[3 * i], x[3 * i + 1], x[3 * i + 2]), 0.0f);
         }
-    for (const MeshData& m : meshes)
-        for (const Vector3f& v : m.positions)
-            if (v.allFinite()) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    }
     for (const VolumeData& v : volumes) {
         Vector3f size(float(v.dims[0]), float(v.dims[1]), float(v.dims[2]));
         lo = lo.cwiseMin(v.origin);
@@ -315,7 +362,8 @@ IndexList SnapshotCache::indices(const engine::Array& a, size_t count) {
 }
 
 FrameData snapshot(const engine::Model& model, const engine::State& state, const std::vector<engine::Renderable>& renderables,
-                   const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options, SnapshotCache* cache) {
+                   const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options, SnapshotCache* cache,
+                   bool vertex_arrays) {
     struct UseCache {
         SnapshotCache* previous;
         explicit UseCache(SnapshotCache* c) : previous(model_cache) { model_cache = c; }
@@ -331,6 +379,30 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
         if (it != read_vec3.end() && it->second.size() == count) return it->second;
         return read_vec3[name] = vec3s(engine::state_array(state, name), count, what, false);
     };
+    // With `vertex_arrays`: each array copied once per snapshot (particles, surfaces and lines share
+    // one). A device copy is queued on this thread's current stream; the renderer's interop copy
+    // out of it is queued on the drawing thread's, which is the same stream (the device's default)
+    // unless a caller made another one current.
+    std::map<const void*, std::shared_ptr<VertexArray>> copied;
+    auto vertex_array = [&](const engine::Array& a, size_t count, int width, const char* what) -> VertexArrayRef {
+        const size_t bytes = count * size_t(width) * sizeof(float);
+        if (!a.valid() || a.nbytes() != bytes || !a.is_contiguous())
+            throw runtime::RuntimeError(std::string("viewer: ") + what + " has " + (a.valid() ? a.describe() : "no array") +
+                                        ", expected " + std::to_string(count) + " x " + std::to_string(width) + " values");
+        auto it = copied.find(a.data());
+        if (it != copied.end() && it->second->bytes() == bytes) return it->second;
+        auto v = std::make_shared<VertexArray>();
+        v->count = count;
+        v->width = width;
+        if (a.device().supports(runtime::Capability::GraphicsInterop)) {
+            v->device = engine::Array::empty(a.dtype(), a.shape(), a.device());
+            v->device.assign_unrecorded(a);
+        } else {
+            v->host.resize(count * size_t(width));
+            a.copy_to_host(v->host.data(), bytes);
+        }
+        return copied[a.data()] = v;
+    };
     f.serial = ++snapshots;
     f.ground = model.ground;
     f.ground_plane = Eigen::Vector4f(model.ground_plane[0], model.ground_plane[1], model.ground_plane[2], model.ground_plane[3]);
@@ -341,9 +413,15 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
             case engine::RenderableKind::Particles: {
                 ParticleData p;
                 p.name = r.name;
-                p.positions = state_vec3(r.positions, n, "the particle positions");
-                p.radius = to_host<float>(r.radius, n, "the particle radii");
-                p.colors.assign(n, options.uniform);
+                p.uniform = options.uniform;
+                if (vertex_arrays) {
+                    p.position_array = vertex_array(engine::state_array(state, r.positions), n, 3, "the particle positions");
+                    p.radius_array = vertex_array(r.radius, n, 1, "the particle radii");
+                } else {
+                    p.positions = state_vec3(r.positions, n, "the particle positions");
+                    p.radius = to_host<float>(r.radius, n, "the particle radii");
+                    p.colors.assign(n, options.uniform);
+                }
                 if (options.quantity != "none") {
                     std::string array = options.quantity == "speed"   ? "particle_qd"
                                         : options.quantity == "force" ? "particle_f"
@@ -357,17 +435,37 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                     }
                     const engine::Array& a = engine::state_array(state, array);
                     std::vector<float> values(n, 0.0f);
+                    p.value_lo = options.lo;
+                    p.value_hi = options.hi;
+                    size_t per = 0;
                     if (a.valid() && a.size() > 0) {
-                        size_t per = size_t(a.size()) * a.element_size() / sizeof(float) / std::max<size_t>(n, 1);
+                        per = size_t(a.size()) * a.element_size() / sizeof(float) / std::max<size_t>(n, 1);
                         if (per * n * sizeof(float) != size_t(a.size()) * a.element_size())
                             throw runtime::RuntimeError("viewer: cannot colour " + std::to_string(n) + " particles by '" +
                                                         options.quantity + "', " + a.describe() + " is not per particle");
+                    }
+                    if (vertex_arrays && per >= 1 && per <= 4) {
+                        // The renderer colours by |value| (and finds the range when asked) on the GPU.
+                        p.value_array = vertex_array(a, n, int(per), options.quantity.c_str());
+                        if (options.hi <= options.lo) p.value_lo = p.value_hi = 0.0f;
+                        f.particles.push_back(std::move(p));
+                        break;
+                    }
+                    if (per > 0) {
                         std::vector<float> raw = to_host<float>(a, per * n, options.quantity.c_str(), false);
                         for (size_t i = 0; i < n; ++i)
                             values[i] = Eigen::Map<Eigen::VectorXf>(raw.data() + per * i, Eigen::Index(per)).norm();
                     }
-                    p.value_lo = options.lo;
-                    p.value_hi = options.hi;
+                    if (vertex_arrays) {  // magnitudes from the host, coloured by the renderer
+                        auto v = std::make_shared<VertexArray>();
+                        v->count = n;
+                        v->width = 1;
+                        v->host = values;
+                        p.value_array = v;
+                        if (options.hi <= options.lo) p.value_lo = p.value_hi = 0.0f;
+                        f.particles.push_back(std::move(p));
+                        break;
+                    }
                     if (options.hi <= options.lo) {
                         p.value_lo = 0.0f;
                         p.value_hi = 0.0f;
@@ -384,8 +482,15 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                 MeshData m;
                 m.name = r.name;
                 const engine::Array& q = engine::state_array(state, r.positions);
-                m.positions = state_vec3(r.positions, size_t(q.size()), "the surface positions");
                 m.indices = index_list(r.indices, 3 * n, "the surface triangles");
+                m.color = Vector3f(0.30f, 0.55f, 0.85f);
+                m.back_color = Vector3f(0.85f, 0.45f, 0.30f);
+                if (vertex_arrays) {  // normals made by the renderer
+                    m.position_array = vertex_array(q, size_t(q.size()), 3, "the surface positions");
+                    f.meshes.push_back(std::move(m));
+                    break;
+                }
+                m.positions = state_vec3(r.positions, size_t(q.size()), "the surface positions");
                 // Area-weighted vertex normals: the sum of the (unnormalised) face normals around a vertex.
                 m.normals.assign(m.positions.size(), Vector3f::Zero());
                 for (size_t t = 0; t < n; ++t) {
@@ -395,8 +500,6 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                     m.normals[a] += fn, m.normals[b] += fn, m.normals[c] += fn;
                 }
                 for (Vector3f& v : m.normals) v = v.norm() > 0 ? Vector3f(v.normalized()) : Vector3f(0, 1, 0);
-                m.color = Vector3f(0.30f, 0.55f, 0.85f);
-                m.back_color = Vector3f(0.85f, 0.45f, 0.30f);
                 f.meshes.push_back(std::move(m));
                 break;
             }
@@ -404,7 +507,10 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
                 LineData l;
                 l.name = r.name;
                 const engine::Array& q = engine::state_array(state, r.positions);
-                l.positions = state_vec3(r.positions, size_t(q.size()), "the line positions");
+                if (vertex_arrays)
+                    l.position_array = vertex_array(q, size_t(q.size()), 3, "the line positions");
+                else
+                    l.positions = state_vec3(r.positions, size_t(q.size()), "the line positions");
                 l.indices = index_list(r.indices, 2 * n, "the line indices");
                 f.lines.push_back(std::move(l));
                 break;
@@ -447,6 +553,12 @@ FrameData snapshot(const engine::Model& model, const engine::State& state, const
         }
     }
     for (MeshData& m : shapes) f.meshes.push_back(std::move(m));
+    std::shared_ptr<runtime::QueueMark> ready;
+    for (auto& [data, v] : copied)
+        if (v->device.valid()) {
+            if (!ready) ready = runtime::backend(v->device.device()).mark_queue();
+            v->ready = ready;
+        }
     if (!frames.empty()) {
         Vector3f lo, hi;
         float diagonal = f.bounds(lo, hi) ? (hi - lo).norm() : 1.0f;

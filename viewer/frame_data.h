@@ -20,6 +20,7 @@
 
 #include "engine/mesh_sdf.h"
 #include "engine/renderable.h"
+#include "runtime/device.h"
 
 namespace weft::viewer {
 
@@ -56,18 +57,52 @@ private:
     std::shared_ptr<std::vector<uint32_t>> data_;
 };
 
+// A State (or model) array copied for one snapshot, for a renderer to draw without host copies
+// (snapshot() with `vertex_arrays`): on a device that shares memory with OpenGL
+// (runtime::Capability::GraphicsInterop, cuda) it is a device array of the snapshot's own, which
+// the renderer copies into its vertex buffers on the device (no host round trip); elsewhere (cpu,
+// sim, whose arrays are host memory) it is a host vector the renderer uploads. The array is the
+// snapshot's: the simulation may go on writing the State while the snapshot is drawn.
+struct VertexArray {
+    engine::Array device;     // count x width floats on a GraphicsInterop device; or invalid, and:
+    std::vector<float> host;  // count x width floats
+    // On the device: the point of the snapshotting thread's queue after the snapshot's copies; a
+    // renderer on another thread copies out of `device` after it (GraphicsResource::copy_from).
+    std::shared_ptr<runtime::QueueMark> ready;
+    size_t count = 0;
+    int width = 0;                            // floats per vertex: 3 (positions, velocities) or 1..4
+    std::vector<float> read() const;          // the values on the host (a device copy for `device`)
+    std::vector<float> read(size_t i) const;  // vertex i's `width` values
+    size_t bytes() const { return count * size_t(width) * sizeof(float); }
+};
+using VertexArrayRef = std::shared_ptr<const VertexArray>;
+
 struct ParticleData {
     std::string name;
     std::vector<Eigen::Vector3f> positions;  // m (count)
     std::vector<float> radius;               // m (count)
     std::vector<Eigen::Vector3f> colors;     // linear RGB in [0, 1] (count)
     float value_lo = 0, value_hi = 0;        // the quantity's range the colour map spans
+    // Drawn from vertex arrays instead (snapshot's `vertex_arrays`): when position_array is set,
+    // positions, radius and colors are empty. The colour of particle i is then
+    // color_map((|value_array[i]| - value_lo) / (value_hi - value_lo)), or `uniform` without a
+    // value_array; value_hi <= value_lo asks the renderer for the frame's largest |value| (found on
+    // the GPU, Renderer::last_ranges()).
+    VertexArrayRef position_array, radius_array, value_array;
+    Eigen::Vector3f uniform{0.85f, 0.55f, 0.2f};
+    size_t size() const { return position_array ? position_array->count : positions.size(); }
+    // positions and radius, or the arrays' values read back to the host (picking, tests).
+    std::vector<Eigen::Vector3f> host_positions() const;
+    std::vector<float> host_radius() const;
 };
 
 struct MeshData {
     std::string name;
-    std::vector<Eigen::Vector3f> positions;        // m, world space (vertices)
-    std::vector<Eigen::Vector3f> normals;          // unit, per vertex (vertices)
+    std::vector<Eigen::Vector3f> positions;  // m, world space (vertices)
+    std::vector<Eigen::Vector3f> normals;    // unit, per vertex (vertices)
+    // Drawn from a vertex array instead (positions and normals empty): the renderer makes the same
+    // area-weighted vertex normals as snapshot() on the GPU.
+    VertexArrayRef position_array;
     IndexList indices;                             // 3 per triangle
     Eigen::Vector3f color{0.8f, 0.8f, 0.8f};       // front faces (counter-clockwise seen from outside)
     Eigen::Vector3f back_color{0.8f, 0.8f, 0.8f};  // back faces; surfaces are lit on both sides
@@ -76,6 +111,7 @@ struct MeshData {
 struct LineData {
     std::string name;
     std::vector<Eigen::Vector3f> positions;  // m
+    VertexArrayRef position_array;           // drawn from instead of `positions` (then empty)
     IndexList indices;                       // 2 per line
     Eigen::Vector3f color{0.9f, 0.9f, 0.9f};
 };
@@ -110,8 +146,10 @@ struct FrameData {
     uint64_t serial = 0;
 
     // The box around every particle (with its radius), every mesh vertex and every volume's grid;
-    // false when empty.
-    bool bounds(Eigen::Vector3f& lo, Eigen::Vector3f& hi) const;
+    // false when empty. Vertex arrays are read back to the host for it (a device copy on cuda);
+    // with `skip_arrays` they are left out (the renderer finds their box on the GPU).
+    bool bounds(Eigen::Vector3f& lo, Eigen::Vector3f& hi, bool skip_arrays = false) const;
+    bool has_vertex_arrays() const;
 };
 
 struct ColorOptions {
@@ -174,8 +212,13 @@ const std::vector<std::string>& color_quantity_names();
 // diagonal long (1 cm to 1 m). Throws runtime::RuntimeError for an unknown quantity
 // (with a did-you-mean) or an array of another length.
 // `cache` (nullable) keeps the model's arrays between snapshots (SnapshotCache).
+// `vertex_arrays`: particles, surfaces and lines keep their State arrays as VertexArrays (one copy
+// per State array, shared by everything drawn from it) instead of host vectors, and colours are
+// left to the renderer: on cuda the snapshot then copies nothing to the host but the model's
+// cached arrays, and the renderer reads device memory (CUDA-OpenGL interop). A quantity whose
+// elements are more than 4 floats is reduced to its magnitude on the host.
 FrameData snapshot(const engine::Model& model, const engine::State& state, const std::vector<engine::Renderable>& renderables,
                    const std::vector<engine::Mesh>& shape_meshes, const ColorOptions& options = {},
-                   SnapshotCache* cache = nullptr);
+                   SnapshotCache* cache = nullptr, bool vertex_arrays = false);
 
 }  // namespace weft::viewer

@@ -11,11 +11,12 @@ Pick pick_particle(const Ray& ray, const FrameData& frame) {
     Pick best;
     float best_t = INFINITY;
     for (size_t g = 0; g < frame.particles.size(); ++g) {
-        const ParticleData& p = frame.particles[g];
-        for (size_t i = 0; i < p.positions.size(); ++i) {
-            Eigen::Vector3f oc = ray.origin - p.positions[i];
+        const std::vector<Eigen::Vector3f> x = frame.particles[g].host_positions();
+        const std::vector<float> r = frame.particles[g].host_radius();
+        for (size_t i = 0; i < x.size(); ++i) {
+            Eigen::Vector3f oc = ray.origin - x[i];
             float b = ray.direction.dot(oc);
-            float disc = b * b - (oc.squaredNorm() - p.radius[i] * p.radius[i]);
+            float disc = b * b - (oc.squaredNorm() - r[i] * r[i]);
             if (!(disc >= 0.0f)) continue;
             float s = std::sqrt(disc);
             float t = -b - s < 0.0f ? (-b + s >= 0.0f ? 0.0f : -1.0f) : -b - s;
@@ -29,7 +30,14 @@ Pick pick_particle(const Ray& ray, const FrameData& frame) {
 
 std::string describe_pick(const Pick& pick, const FrameData& frame, const std::vector<Eigen::Vector3f>& velocity) {
     if (pick.group < 0) return "no particle";
-    const Eigen::Vector3f& x = frame.particles[size_t(pick.group)].positions[size_t(pick.particle)];
+    const ParticleData& p = frame.particles[size_t(pick.group)];
+    Eigen::Vector3f x;
+    if (p.position_array) {
+        std::vector<float> v = p.position_array->read(size_t(pick.particle));
+        x = Eigen::Vector3f(v[0], v[1], v[2]);
+    } else {
+        x = p.positions[size_t(pick.particle)];
+    }
     char text[256];
     int n = snprintf(text, sizeof text, "particle %d: position (%.3f, %.3f, %.3f) m", pick.particle, double(x.x()), double(x.y()),
                      double(x.z()));

@@ -25,6 +25,9 @@ public:
     void reset();  // the caller resets the simulation when take_reset() says so (and pauses)
 
     float speed = 1.0f;  // simulated seconds per wall-clock second, (0, 100]
+    // While playing, frames run back to back as fast as the device goes instead of at `speed`
+    // (the window's run-ahead loop; frames_due is then not asked).
+    bool run_ahead = false;
 
     // Frames to simulate now (0 or 1) at wall-clock time `now` (s) for a scene of `fps` frames per
     // simulated second.

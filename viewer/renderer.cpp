@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/device.h"
 #include "runtime/errors.h"
 
 namespace weft::viewer {
@@ -49,17 +50,93 @@ vec3 shade(vec3 albedo, vec3 n, vec3 world) {
 }
 )";
 
+// u_normal_texture = 1: the normals are not an attribute but were summed per vertex into
+// u_normals by the normal pass (kNormalGeometry), vertex i at texel (i % width, i / width).
 const char* kMeshVertex = R"(
 layout(location = 0) in vec3 a_pos;
 layout(location = 1) in vec3 a_normal;
 uniform mat4 u_vp;
+uniform int u_normal_texture;
+uniform sampler2D u_normals;
 out vec3 v_world;
 out vec3 v_normal;
 void main() {
     v_world = a_pos;
-    v_normal = a_normal;
+    vec3 n = a_normal;
+    if (u_normal_texture == 1) {
+        int w = textureSize(u_normals, 0).x;
+        n = texelFetch(u_normals, ivec2(gl_VertexID % w, gl_VertexID / w), 0).xyz;
+        if (!(dot(n, n) > 0.0)) n = vec3(0.0, 1.0, 0.0);
+    }
+    v_normal = n;
     gl_Position = u_vp * vec4(a_pos, 1.0);
 }
+)";
+
+// The normal pass of a mesh drawn from a vertex array: each triangle's unnormalised face normal is
+// added (blending GL_ONE, GL_ONE into a float texture) to the texel of each of its three vertices,
+// the same area-weighted sum as snapshot() makes on the host.
+const char* kNormalVertex = R"(
+layout(location = 0) in vec3 a_pos;
+out vec3 v_pos;
+flat out int v_id;
+void main() {
+    v_pos = a_pos;
+    v_id = gl_VertexID;
+    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+}
+)";
+
+const char* kNormalGeometry = R"(
+layout(triangles) in;
+layout(points, max_vertices = 3) out;
+in vec3 v_pos[];
+flat in int v_id[];
+uniform ivec2 u_size;
+out vec3 g_normal;
+void main() {
+    vec3 n = cross(v_pos[1] - v_pos[0], v_pos[2] - v_pos[0]);
+    if (any(isnan(n)) || any(isinf(n))) return;
+    for (int k = 0; k < 3; ++k) {
+        vec2 texel = vec2(float(v_id[k] % u_size.x), float(v_id[k] / u_size.x)) + 0.5;
+        gl_Position = vec4(texel / vec2(u_size) * 2.0 - 1.0, 0.0, 1.0);
+        g_normal = n;
+        EmitVertex();
+        EndPrimitive();
+    }
+}
+)";
+
+const char* kNormalFragment = R"(
+in vec3 g_normal;
+out vec4 o_sum;
+void main() { o_sum = vec4(g_normal, 0.0); }
+)";
+
+// The range pass of vertex arrays: blending with GL_MAX into two texels of a float texture,
+// texel 0 gets max(x + r) (xyz) and max |value| (w), texel 1 max(-x + r): the box around the
+// particles with their radius and the largest value, without reading the vertices back.
+const char* kRangeVertex = R"(
+layout(location = 0) in vec3 a_pos;
+layout(location = 1) in float a_radius;
+layout(location = 2) in vec4 a_value;
+uniform int u_value_width;  // 0: no value
+uniform float u_sign;       // +1: texel 0, -1: texel 1
+flat out vec4 v_out;
+void main() {
+    bool bad = any(isnan(a_pos)) || any(isinf(a_pos));
+    vec4 mask = vec4(lessThan(ivec4(0, 1, 2, 3), ivec4(u_value_width)));
+    float value = u_value_width > 0 && u_sign > 0.0 ? length(a_value * mask) : -1e30;
+    if (isnan(value) || isinf(value)) value = -1e30;
+    v_out = bad ? vec4(-1e30, -1e30, -1e30, value) : vec4(u_sign * a_pos + vec3(a_radius), value);
+    gl_Position = vec4(u_sign > 0.0 ? -0.5 : 0.5, 0.0, 0.0, 1.0);
+}
+)";
+
+const char* kRangeFragment = R"(
+flat in vec4 v_out;
+out vec4 o_max;
+void main() { o_max = v_out; }
 )";
 
 const char* kMeshFragment = R"(
@@ -82,14 +159,29 @@ void main() {}
 
 // Sphere impostors: one quad per instance in the plane through the centre facing the eye, wide
 // enough to hold the sphere's silhouette; the fragment intersects its eye ray with the sphere.
+// The colour map of frame_data.cpp's color_map(), for particles coloured on the GPU.
 const char* kParticleVertex = R"(
 layout(location = 0) in vec2 a_corner;
 layout(location = 1) in vec3 a_center;
 layout(location = 2) in float a_radius;
 layout(location = 3) in vec3 a_color;
+layout(location = 4) in vec4 a_value;
 uniform mat4 u_view;
 uniform mat4 u_proj;
 uniform int u_ortho;
+uniform int u_value_width;  // 0: a_color; else the colour map of |a_value| (its first u_value_width floats)
+uniform float u_value_lo;
+uniform float u_value_hi;
+vec3 color_map(float t) {
+    const vec3 s0 = vec3(0.12, 0.15, 0.55), s1 = vec3(0.15, 0.40, 0.85), s2 = vec3(0.10, 0.70, 0.70);
+    const vec3 s3 = vec3(0.45, 0.85, 0.30), s4 = vec3(0.98, 0.90, 0.15);
+    t = (isnan(t) || isinf(t)) ? 0.0 : clamp(t, 0.0, 1.0) * 4.0;
+    int i = min(int(t), 3);
+    float f = t - float(i);
+    vec3 a = i == 0 ? s0 : i == 1 ? s1 : i == 2 ? s2 : s3;
+    vec3 b = i == 0 ? s1 : i == 1 ? s2 : i == 2 ? s3 : s4;
+    return (1.0 - f) * a + f * b;
+}
 out vec3 v_eye;
 flat out vec3 v_center;
 flat out float v_radius;
@@ -103,6 +195,10 @@ void main() {
     v_center = c;
     v_radius = a_radius;
     v_color = a_color;
+    if (u_value_width > 0) {
+        vec4 mask = vec4(lessThan(ivec4(0, 1, 2, 3), ivec4(u_value_width)));
+        v_color = color_map((length(a_value * mask) - u_value_lo) / max(u_value_hi - u_value_lo, 1e-12));
+    }
     gl_Position = u_proj * vec4(v_eye, 1.0);
 }
 )";
@@ -222,16 +318,19 @@ GLuint compile(GLenum kind, const std::string& source, const char* name) {
     return s;
 }
 
-GLuint program(const char* vertex, const char* fragment, bool lighting, const char* name) {
+GLuint program(const char* vertex, const char* fragment, bool lighting, const char* name, const char* geometry = nullptr) {
     std::string header = "#version 330 core\n";
     GLuint p = glCreateProgram();
     GLuint vs = compile(GL_VERTEX_SHADER, header + vertex, name);
     GLuint fs = compile(GL_FRAGMENT_SHADER, header + (lighting ? kLighting : "") + fragment, name);
+    GLuint gs = geometry ? compile(GL_GEOMETRY_SHADER, header + geometry, name) : 0;
     glAttachShader(p, vs);
     glAttachShader(p, fs);
+    if (gs) glAttachShader(p, gs);
     glLinkProgram(p);
     glDeleteShader(vs);
     glDeleteShader(fs);
+    if (gs) glDeleteShader(gs);
     GLint ok = 0;
     glGetProgramiv(p, GL_LINK_STATUS, &ok);
     if (!ok) {
@@ -280,7 +379,171 @@ Matrix4f ortho(float half, float near_plane, float far_plane) {
 }  // namespace
 
 struct Renderer::Impl {
-    GLuint mesh = 0, depth = 0, particles = 0, lines = 0, ground = 0, volume = 0;
+    GLuint mesh = 0, depth = 0, particles = 0, lines = 0, ground = 0, volume = 0, normal_pass = 0, range_pass = 0;
+
+    // Vertex buffers filled from the VertexArrays of the frame being drawn, one per distinct array
+    // (particles, surfaces and lines of one State array share it): through CUDA-OpenGL interop for
+    // a device array, by an upload for a host one. Kept between frames, grown when needed.
+    struct ArrayBuffer {
+        GLuint buffer = 0;
+        size_t capacity = 0;
+        std::unique_ptr<runtime::GraphicsResource> interop;  // registered with `device`; again after growing
+        runtime::Device device;
+    };
+    std::vector<ArrayBuffer> array_buffers;
+    std::vector<std::pair<const VertexArray*, GLuint>> filled;  // this frame's arrays and their buffers
+    GLuint array_vao = 0, array_particle_vao = 0;
+
+    GLuint array_buffer(const VertexArray& a) {
+        for (const auto& [key, buffer] : filled)
+            if (key == &a) return buffer;
+        if (filled.size() == array_buffers.size()) {
+            array_buffers.emplace_back();
+            glGenBuffers(1, &array_buffers.back().buffer);
+        }
+        ArrayBuffer& b = array_buffers[filled.size()];
+        const size_t bytes = std::max<size_t>(a.bytes(), 16);
+        glBindBuffer(GL_ARRAY_BUFFER, b.buffer);
+        if (bytes > b.capacity) {
+            b.interop.reset();  // a registration is of the buffer's storage, which glBufferData replaces
+            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), nullptr, GL_DYNAMIC_DRAW);
+            b.capacity = bytes;
+        }
+        if (a.device.valid()) {
+            if (!b.interop || b.device != a.device.device()) {
+                b.interop.reset();
+                b.interop = runtime::backend(a.device.device()).register_gl_buffer(b.buffer);
+                b.device = a.device.device();
+            }
+            b.interop->copy_from(a.device.data(), a.bytes(), a.ready.get());
+        } else if (a.bytes()) {
+            glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(a.bytes()), a.host.data());
+        }
+        filled.push_back({&a, b.buffer});
+        return b.buffer;
+    }
+
+    // Attribute `location` of the bound VAO read from array `a` (null: the constant `fallback`).
+    void bind_array(GLuint location, const VertexArrayRef& a, const Eigen::Vector4f& fallback, int divisor) {
+        if (!a) {
+            glDisableVertexAttribArray(location);
+            glVertexAttrib4fv(location, fallback.data());
+            return;
+        }
+        glBindBuffer(GL_ARRAY_BUFFER, array_buffer(*a));
+        glVertexAttribPointer(location, a->width, GL_FLOAT, GL_FALSE, 0, nullptr);
+        glEnableVertexAttribArray(location);
+        glVertexAttribDivisor(location, GLuint(divisor));
+    }
+
+    // The range pass's target (two texels per range), and what it found for each particle set of
+    // the frame being drawn.
+    GLuint range_fbo = 0, range_texture = 0;
+    int range_slots = 0;
+    struct Range3 {
+        Vector3f lo = Vector3f::Constant(INFINITY), hi = Vector3f::Constant(-INFINITY);
+        float value_hi = 0.0f;
+    };
+    std::vector<float> value_hi;  // per particle set, as drawn (Renderer::last_value_ranges)
+    struct RangeJob {
+        VertexArrayRef positions, radius, value;
+    };
+
+    // For each job, the box of its positions (each grown by its radius) and its largest |value|,
+    // found on the GPU in one pass and read back once.
+    std::vector<Range3> gpu_ranges(const std::vector<RangeJob>& jobs) {
+        std::vector<Range3> out(jobs.size());
+        if (jobs.empty()) return out;
+        const int slots = int(jobs.size());
+        glBindTexture(GL_TEXTURE_2D, range_texture);
+        if (slots > range_slots) {
+            glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, 2 * slots, 1, 0, GL_RGBA, GL_FLOAT, nullptr);
+            range_slots = slots;
+        }
+        glBindFramebuffer(GL_FRAMEBUFFER, range_fbo);
+        glViewport(0, 0, 2 * range_slots, 1);
+        const float clear[4] = {-1e30f, -1e30f, -1e30f, -1e30f};
+        glClearBufferfv(GL_COLOR, 0, clear);
+        glDisable(GL_DEPTH_TEST);
+        glEnable(GL_BLEND);
+        glBlendEquation(GL_MAX);
+        glBlendFunc(GL_ONE, GL_ONE);
+        glUseProgram(range_pass);
+        glBindVertexArray(array_vao);
+        for (int k = 0; k < slots; ++k) {
+            const RangeJob& j = jobs[size_t(k)];
+            glViewport(2 * k, 0, 2, 1);  // this job's two texels
+            bind_array(0, j.positions, Eigen::Vector4f::Zero(), 0);
+            bind_array(1, j.radius, Eigen::Vector4f::Zero(), 0);
+            bind_array(2, j.value, Eigen::Vector4f::Zero(), 0);
+            set(range_pass, "u_value_width", j.value ? j.value->width : 0);
+            for (float sign : {1.0f, -1.0f}) {
+                set(range_pass, "u_sign", sign);
+                glDrawArrays(GL_POINTS, 0, GLsizei(j.positions->count));
+            }
+        }
+        for (GLuint k : {0u, 1u, 2u}) glDisableVertexAttribArray(k);
+        std::vector<float> texels(size_t(8 * slots));
+        glReadPixels(0, 0, 2 * slots, 1, GL_RGBA, GL_FLOAT, texels.data());
+        glBlendEquation(GL_FUNC_ADD);
+        glDisable(GL_BLEND);
+        glEnable(GL_DEPTH_TEST);
+        for (int k = 0; k < slots; ++k) {
+            const float* t = &texels[size_t(8 * k)];
+            Range3& r = out[size_t(k)];
+            if (t[0] > -1e29f) {
+                r.hi = Vector3f(t[0], t[1], t[2]);
+                r.lo = -Vector3f(t[4], t[5], t[6]);
+            }
+            r.value_hi = t[3] > 0.0f ? t[3] : 0.0f;
+        }
+        return out;
+    }
+
+    // Per-vertex normals of meshes drawn from vertex arrays (kNormalGeometry), one texture each.
+    struct NormalTarget {
+        GLuint fbo = 0, texture = 0;
+        int width = 0, height = 0;
+    };
+    std::vector<NormalTarget> normal_targets;
+    static constexpr int kNormalTextureWidth = 1024;
+
+    GLuint vertex_normals(size_t slot, const MeshData& m, GLuint indices) {
+        if (slot == normal_targets.size()) {
+            normal_targets.emplace_back();
+            glGenFramebuffers(1, &normal_targets.back().fbo);
+            glGenTextures(1, &normal_targets.back().texture);
+        }
+        NormalTarget& t = normal_targets[slot];
+        const int count = int(std::max<size_t>(m.position_array->count, 1));
+        const int width = std::min(count, kNormalTextureWidth), height = (count + width - 1) / width;
+        glBindTexture(GL_TEXTURE_2D, t.texture);
+        if (width != t.width || height != t.height) {
+            glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, width, height, 0, GL_RGBA, GL_FLOAT, nullptr);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+            glBindFramebuffer(GL_FRAMEBUFFER, t.fbo);
+            glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.texture, 0);
+            t.width = width, t.height = height;
+        }
+        glBindFramebuffer(GL_FRAMEBUFFER, t.fbo);
+        glViewport(0, 0, width, height);
+        const float zero[4] = {0, 0, 0, 0};
+        glClearBufferfv(GL_COLOR, 0, zero);
+        glDisable(GL_DEPTH_TEST);
+        glEnable(GL_BLEND);
+        glBlendEquation(GL_FUNC_ADD);
+        glBlendFunc(GL_ONE, GL_ONE);
+        glUseProgram(normal_pass);
+        glUniform2i(glGetUniformLocation(normal_pass, "u_size"), width, height);
+        glBindVertexArray(array_vao);
+        bind_array(0, m.position_array, Eigen::Vector4f::Zero(), 0);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, indices);
+        glDrawElements(GL_TRIANGLES, GLsizei(m.indices.size()), GL_UNSIGNED_INT, nullptr);
+        glDisable(GL_BLEND);
+        glEnable(GL_DEPTH_TEST);
+        return t.texture;
+    }
     GLuint volume_texture = 0;
     GLuint offscreen_fbo = 0, offscreen_color = 0, offscreen_depth = 0;  // render_offscreen's target
     // Line indices kept uploaded while their storage lives (IndexList::storage): a model's springs
@@ -349,14 +612,53 @@ struct Renderer::Impl {
     }
 
     void draw_particles(const FrameData& frame, GLuint p) {
-        glBindVertexArray(particle_vao);
-        for (const ParticleData& d : frame.particles) {
+        for (size_t k = 0; k < frame.particles.size(); ++k) {
+            const ParticleData& d = frame.particles[k];
+            if (d.position_array) {
+                if (!d.position_array->count) continue;
+                glBindVertexArray(array_particle_vao);
+                bind_array(1, d.position_array, Eigen::Vector4f::Zero(), 1);
+                bind_array(2, d.radius_array, Eigen::Vector4f::Zero(), 1);
+                bind_array(3, nullptr, Eigen::Vector4f(d.uniform.x(), d.uniform.y(), d.uniform.z(), 1.0f), 1);
+                bind_array(4, d.value_array, Eigen::Vector4f::Zero(), 1);
+                set(p, "u_value_width", d.value_array ? d.value_array->width : 0);
+                set(p, "u_value_lo", d.value_lo);
+                set(p, "u_value_hi", k < value_hi.size() ? value_hi[k] : d.value_hi);
+                glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(d.position_array->count));
+                continue;
+            }
             if (d.positions.empty()) continue;
+            glBindVertexArray(particle_vao);
+            set(p, "u_value_width", 0);
             upload(center_buffer, GL_ARRAY_BUFFER, d.positions);
             upload(radius_buffer, GL_ARRAY_BUFFER, d.radius);
             upload(color_buffer, GL_ARRAY_BUFFER, d.colors);
             glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(d.positions.size()));
         }
+    }
+
+    // Meshes drawn from vertex arrays: `normals` (one texture each, 0 for none: the shadow pass).
+    void draw_array_meshes(const FrameData& frame, const std::vector<GLuint>& normals, GLuint p, bool colors) {
+        size_t slot = 0;
+        for (const MeshData& m : frame.meshes) {
+            if (!m.position_array || m.indices.empty()) continue;
+            glBindVertexArray(array_vao);
+            bind_array(0, m.position_array, Eigen::Vector4f::Zero(), 0);
+            bind_array(1, nullptr, Eigen::Vector4f(0, 1, 0, 0), 0);
+            glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, line_indices(m.indices));
+            GLuint texture = slot < normals.size() ? normals[slot] : 0;
+            ++slot;
+            set(p, "u_normal_texture", texture ? 1 : 0);
+            glActiveTexture(GL_TEXTURE2);
+            glBindTexture(GL_TEXTURE_2D, texture);
+            glActiveTexture(GL_TEXTURE0);
+            if (colors) {
+                set(p, "u_color", m.color);
+                set(p, "u_back_color", m.back_color);
+            }
+            glDrawElements(GL_TRIANGLES, GLsizei(m.indices.size()), GL_UNSIGNED_INT, nullptr);
+        }
+        set(p, "u_normal_texture", 0);
     }
 };
 
@@ -374,7 +676,29 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
     g.lines = program(kLineVertex, kLineFragment, false, "line");
     g.ground = program(kMeshVertex, kGroundFragment, true, "ground");
     g.volume = program(kMeshVertex, kVolumeFragment, false, "volume");
+    g.normal_pass = program(kNormalVertex, kNormalFragment, false, "normal", kNormalGeometry);
+    g.range_pass = program(kRangeVertex, kRangeFragment, false, "range");
+    // The normals texture is on unit 2 (0: the shadow map, 1: volumes): two samplers of different
+    // types on one unit make a draw fail.
+    for (GLuint p : {g.mesh, g.depth, g.ground, g.volume}) {
+        glUseProgram(p);
+        set(p, "u_normals", 2);
+        set(p, "u_normal_texture", 0);
+    }
+    glUseProgram(0);
     glGenTextures(1, &g.volume_texture);
+
+    glGenVertexArrays(1, &g.array_vao);
+    glGenVertexArrays(1, &g.array_particle_vao);
+    glGenFramebuffers(1, &g.range_fbo);
+    glGenTextures(1, &g.range_texture);
+    glBindTexture(GL_TEXTURE_2D, g.range_texture);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, 2, 1, 0, GL_RGBA, GL_FLOAT, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, g.range_fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, g.range_texture, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
 
     glGenVertexArrays(1, &g.vao);
     glBindVertexArray(g.vao);
@@ -406,6 +730,10 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
         glEnableVertexAttribArray(GLuint(k + 1));
         glVertexAttribDivisor(GLuint(k + 1), 1);
     }
+    glBindVertexArray(g.array_particle_vao);  // the corners; the instanced attributes are bound per draw
+    glBindBuffer(GL_ARRAY_BUFFER, g.corner_buffer);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(0);
     glBindVertexArray(0);
 
     glGenTextures(1, &g.shadow_texture);
@@ -427,8 +755,20 @@ Renderer::Renderer() : impl_(std::make_unique<Impl>()) {
 
 Renderer::~Renderer() {
     Impl& g = *impl_;
-    for (GLuint p : {g.mesh, g.depth, g.particles, g.lines, g.ground, g.volume}) glDeleteProgram(p);
+    for (GLuint p : {g.mesh, g.depth, g.particles, g.lines, g.ground, g.volume, g.normal_pass, g.range_pass}) glDeleteProgram(p);
     glDeleteTextures(1, &g.volume_texture);
+    for (Impl::ArrayBuffer& b : g.array_buffers) {
+        b.interop.reset();  // unregistered before the buffer goes
+        glDeleteBuffers(1, &b.buffer);
+    }
+    for (const Impl::NormalTarget& t : g.normal_targets) {
+        glDeleteFramebuffers(1, &t.fbo);
+        glDeleteTextures(1, &t.texture);
+    }
+    glDeleteVertexArrays(1, &g.array_vao);
+    glDeleteVertexArrays(1, &g.array_particle_vao);
+    glDeleteFramebuffers(1, &g.range_fbo);
+    glDeleteTextures(1, &g.range_texture);
     for (const Impl::KeptIndices& k : g.kept_indices) glDeleteBuffers(1, &k.buffer);
     if (g.offscreen_fbo) {
         glDeleteFramebuffers(1, &g.offscreen_fbo);
@@ -449,9 +789,52 @@ void Renderer::render(const FrameData& frame, const OrbitCamera& camera, int wid
     GLint target = 0;
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
 
-    // Scene bounds: the shadow box and the ground's size.
+    // Vertex arrays: into this frame's buffers; their box and value ranges found on the GPU.
+    g.filled.clear();
+    g.value_hi.assign(frame.particles.size(), 0.0f);
     Vector3f lo, hi;
-    if (!frame.bounds(lo, hi)) lo = hi = camera.target;
+    bool any = frame.bounds(lo, hi, true);
+    auto grow = [&](const Impl::Range3& r) {
+        if (!(r.lo.array() <= r.hi.array()).all()) return;
+        lo = any ? lo.cwiseMin(r.lo) : r.lo;
+        hi = any ? hi.cwiseMax(r.hi) : r.hi;
+        any = true;
+    };
+    // One range per distinct positions array (particles first: their radius and value ranges).
+    std::vector<Impl::RangeJob> jobs;
+    std::vector<int> particle_job(frame.particles.size(), -1);
+    auto job_of = [&](const VertexArrayRef& positions) {
+        for (size_t k = 0; k < jobs.size(); ++k)
+            if (jobs[k].positions == positions) return int(k);
+        return -1;
+    };
+    for (size_t k = 0; k < frame.particles.size(); ++k) {
+        const ParticleData& p = frame.particles[k];
+        g.value_hi[k] = p.value_hi;
+        if (!p.position_array || !p.position_array->count) continue;
+        const bool auto_range = p.value_array && !(p.value_hi > p.value_lo);
+        particle_job[k] = int(jobs.size());
+        jobs.push_back({p.position_array, p.radius_array, auto_range ? p.value_array : nullptr});
+    }
+    for (const MeshData& m : frame.meshes)
+        if (m.position_array && m.position_array->count && !m.indices.empty() && job_of(m.position_array) < 0)
+            jobs.push_back({m.position_array, nullptr, nullptr});
+    for (const LineData& l : frame.lines)
+        if (l.position_array && l.position_array->count && !l.indices.empty() && job_of(l.position_array) < 0)
+            jobs.push_back({l.position_array, nullptr, nullptr});
+    std::vector<Impl::Range3> found = g.gpu_ranges(jobs);
+    for (const Impl::Range3& r : found) grow(r);
+    for (size_t k = 0; k < frame.particles.size(); ++k)
+        if (particle_job[k] >= 0 && jobs[size_t(particle_job[k])].value) g.value_hi[k] = found[size_t(particle_job[k])].value_hi;
+    std::vector<GLuint> normal_textures;
+    for (const MeshData& m : frame.meshes) {
+        if (!m.position_array || m.indices.empty()) continue;
+        normal_textures.push_back(g.vertex_normals(normal_textures.size(), m, g.line_indices(m.indices)));
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(target));
+
+    // Scene bounds: the shadow box and the ground's size.
+    if (!any) lo = hi = camera.target;
     Vector3f center = 0.5f * (lo + hi);
     float radius = std::max(0.5f * (hi - lo).norm(), 0.5f);
 
@@ -460,6 +843,7 @@ void Renderer::render(const FrameData& frame, const OrbitCamera& camera, int wid
     std::vector<uint32_t> indices;
     std::vector<Impl::Range> ranges;
     auto add = [&](const MeshData& m) {
+        if (m.position_array) return;  // drawn from its array (draw_array_meshes)
         ranges.push_back({&m, GLint(positions.size()), indices.size(), m.indices.size()});
         positions.insert(positions.end(), m.positions.begin(), m.positions.end());
         normals.insert(normals.end(), m.normals.begin(), m.normals.end());
@@ -513,6 +897,7 @@ void Renderer::render(const FrameData& frame, const OrbitCamera& camera, int wid
         glUseProgram(g.depth);
         set(g.depth, "u_vp", light_vp);
         g.draw_meshes(scene, g.depth, false);
+        g.draw_array_meshes(frame, {}, g.depth, false);
         glUseProgram(g.particles);
         set(g.particles, "u_view", light_view);
         set(g.particles, "u_proj", light_proj);
@@ -537,6 +922,7 @@ void Renderer::render(const FrameData& frame, const OrbitCamera& camera, int wid
     set(g.mesh, "u_vp", vp);
     g.bind_lighting(g.mesh, light, light_vp, o);
     g.draw_meshes(scene, g.mesh, true);
+    g.draw_array_meshes(frame, normal_textures, g.mesh, true);
 
     if (draw_ground) {
         glUseProgram(g.ground);
@@ -566,11 +952,18 @@ void Renderer::render(const FrameData& frame, const OrbitCamera& camera, int wid
     g.drop_dead_indices();
     for (const LineData& l : frame.lines) {
         if (l.indices.empty()) continue;
-        upload(g.position_buffer, GL_ARRAY_BUFFER, l.positions);
+        if (l.position_array) {
+            glBindVertexArray(g.array_vao);
+            g.bind_array(0, l.position_array, Eigen::Vector4f::Zero(), 0);
+        } else {
+            glBindVertexArray(g.vao);
+            upload(g.position_buffer, GL_ARRAY_BUFFER, l.positions);
+        }
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.line_indices(l.indices));
         set(g.lines, "u_color", l.color);
         glDrawElements(GL_LINES, GLsizei(l.indices.size()), GL_UNSIGNED_INT, nullptr);
     }
+    glBindVertexArray(g.vao);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.index_buffer);  // the vao's own, for the next frame's meshes
 
     // Volumes last: they are translucent, and blend over everything opaque in front of or behind
@@ -624,6 +1017,8 @@ void Renderer::render(const FrameData& frame, const OrbitCamera& camera, int wid
     glBindVertexArray(0);
     glUseProgram(0);
 }
+
+const std::vector<float>& Renderer::last_value_ranges() const { return impl_->value_hi; }
 
 Image Renderer::render_image(const FrameData& frame, const OrbitCamera& camera, int width, int height, const RenderOptions& o) {
     if (width <= 0 || height <= 0 || width > 16384 || height > 16384)

@@ -13,12 +13,16 @@
 // Lighting is Lambert with an ambient term and a 3x3 PCF shadow lookup:
 //   colour = albedo (ambient + (1 - ambient) max(n.l, 0) lit)
 // with no specular and no tone mapping, so a pixel's colour is its albedo scaled, which the
-// screenshot tests check. Needs a current OpenGL >= 3.3 core context (viewer/gl_context.h or
+// screenshot tests check. A frame of vertex arrays (snapshot's `vertex_arrays`) is drawn from
+// buffers filled on the device (CUDA-OpenGL interop on cuda): particle colours, the scene's box and
+// surface normals are then computed by the GPU (a range pass with GL_MAX blending, a normal pass
+// that adds face normals into a float texture), and nothing is read back but the 2-texel range. Needs a current OpenGL >= 3.3 core context (viewer/gl_context.h or
 // viewer/window.h); the GL functions come from libOpenGL (GLVND) directly.
 #pragma once
 
 #include <Eigen/Dense>
 #include <memory>
+#include <vector>
 
 #include "viewer/camera.h"
 #include "viewer/frame_data.h"
@@ -60,6 +64,11 @@ public:
     // a window or a read-back, for benchmarks (bench/viewer/viewer_bench.cpp).
     void render_offscreen(const FrameData& frame, const OrbitCamera& camera, int width, int height,
                           const RenderOptions& options = {});
+
+    // The top of the colour range each particle set of the last render() was drawn with: the
+    // frame's own value_hi, or for vertex arrays with an automatic range the largest |value| the
+    // GPU found (the legend shows it).
+    const std::vector<float>& last_value_ranges() const;
 
 private:
     struct Impl;

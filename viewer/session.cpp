@@ -226,9 +226,9 @@ float Session::parameter(const std::string& name) const {
     return *field(*model_, name);
 }
 
-FrameData Session::snapshot(const ColorOptions& colors) const {
+FrameData Session::snapshot(const ColorOptions& colors, bool vertex_arrays) const {
     return viewer::snapshot(*model_, *current_, integrator_->renderables(*model_), scene_.builder.shape_geo_src, colors,
-                            cache_.get());
+                            cache_.get(), vertex_arrays);
 }
 
 }  // namespace weft::viewer

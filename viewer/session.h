@@ -77,7 +77,8 @@ public:
     void set_parameter(const std::string& name, float value);
     float parameter(const std::string& name) const;
 
-    FrameData snapshot(const ColorOptions& colors = {}) const;
+    // `vertex_arrays`: see viewer::snapshot (the window draws those; host vectors for tests and PNGs).
+    FrameData snapshot(const ColorOptions& colors = {}, bool vertex_arrays = false) const;
 
     // Whether whole frames may run as one CUDA graph (the default; only cuda devices capture).
     // Off, every launch of a frame is made one by one, which is what measuring each kernel's time

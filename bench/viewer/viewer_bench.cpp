@@ -1,28 +1,42 @@
 // bench/viewer/viewer_bench.cpp: what watching a simulation costs next to running it (issue 16's
 // viewer benchmark).
 //
-//   viewer_bench [--device cuda:0|cpu] [--sizes 128,512] [--frames 60] [--size 1280x720] [--profile] [--out FILE.md]
+//   viewer_bench [--device cuda:0|cpu] [--sizes 128,512] [--frames 60] [--seconds 2] [--size 1280x720] [--profile] [--out FILE.md]
 //
 // The cloth of bench/engine/cloth_bench.cpp (a dx x dx spring grid, semi-implicit Euler, 60 frames
 // per second x 16 substeps; one CUDA graph per frame on cuda), drawn as `weft view` draws it:
 // every particle as a sphere impostor coloured by speed, every spring as a line, the ground grid
-// and the shadow map. For each size, three loops of `frames` frames each (after warm-up frames):
+// and the shadow map. For each size, in lockstep (one drawing per simulated frame; `frames` frames
+// after warm-up):
 //
 //   sim       the frame's substeps and a synchronisation: the simulation's frame time
-//   snapshot  the same, then viewer::snapshot with a SnapshotCache (as viewer::Session takes it):
-//             the State's positions and velocities to the host, the colours, the lines
-//   view      the same, then Renderer::render_offscreen at --size (EGL; it waits for the GPU):
-//             what the viewer does per frame, without a window's buffer swap
+//   snapshot  the same, then viewer::snapshot with a SnapshotCache to host vectors: the State's
+//             positions and velocities to the host, the colours, the lines
+//   view      the same, then Renderer::render_offscreen at --size (EGL; it waits for the GPU)
+//   arrays    sim, then a snapshot of vertex arrays (device copies on cuda) and the render, which
+//             fills its buffers through CUDA-OpenGL interop and colours on the GPU: the window's path
 //
-// and reports milliseconds per frame of each, the viewer's overhead (view - sim) / sim, and the
-// frames per second a window could show (1000 / view ms). Positions reach OpenGL through the host
-// (no CUDA-OpenGL interop): the copy is part of `snapshot`. With --profile it also lists one
-// eager frame's kernels as the viewer's profile panel measures them (runtime/kernel_timing.h).
+// and as the window runs ahead (`weft view --run-ahead`): a simulation thread steps frames back to
+// back (no synchronisation per frame) and makes a vertex-array snapshot whenever the drawing
+// thread took the last one; the drawing thread renders the latest, for --seconds each:
+//
+//   back to back   the simulation thread alone: its ms per frame (the baseline)
+//   60 Hz window   drawing at a display's 60 frames per second: the simulation's ms per frame,
+//                  its overhead against back to back, and the drawings per second
+//   unthrottled    drawing as fast as it can: the same
+//
+// With --profile it also lists one eager frame's kernels as the viewer's profile panel measures
+// them (runtime/kernel_timing.h).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <atomic>
+#include <deque>
 #include <fstream>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -42,14 +56,22 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+struct RunAhead {
+    double sim_ms = 0;  // per simulated frame
+    double draws = 0;   // per second
+    long frames = 0, drawn = 0;
+};
+
 struct Row {
     int dx = 0;
     int particles = 0, springs = 0;
-    double sim_ms = 0, snapshot_ms = 0, view_ms = 0;
+    double sim_ms = 0, snapshot_ms = 0, view_ms = 0, arrays_ms = 0;
+    RunAhead alone, at60, unthrottled;
     std::string profile;  // --profile: one eager frame's measured kernels (markdown)
 };
 
-Row measure(int dx, const std::string& device, int frames, int width, int height, viewer::Renderer& renderer, bool profile) {
+Row measure(int dx, const std::string& device, int frames, double seconds, int width, int height, viewer::Renderer& renderer,
+            bool profile) {
     engine::ModelBuilder b(-9.81f);
     b.ground = false;
     engine::SpringGridDef d;
@@ -69,13 +91,13 @@ Row measure(int dx, const std::string& device, int frames, int width, int height
     row.particles = m.particle_count;
     row.springs = m.spring_count;
 
-    auto loop = [&](int mode) {  // 0: sim, 1: + snapshot, 2: + render
+    auto loop = [&](int mode) {  // 0: sim, 1: + snapshot, 2: + render, 3: sim + vertex arrays + render
         auto frame = [&] {
             stepper.advance();
             be.synchronize();
             if (mode == 0) return;
-            viewer::FrameData f = viewer::snapshot(m, stepper.current(), parts, {}, {}, &cache);
-            if (mode == 2) renderer.render_offscreen(f, camera, width, height);
+            viewer::FrameData f = viewer::snapshot(m, stepper.current(), parts, {}, {}, &cache, mode == 3);
+            if (mode >= 2) renderer.render_offscreen(f, camera, width, height);
         };
         for (int w = 0; w < 3; ++w) frame();  // compiles, records the graph, warms the caches
         auto t = Clock::now();
@@ -86,6 +108,75 @@ Row measure(int dx, const std::string& device, int frames, int width, int height
     row.sim_ms = loop(0);
     row.snapshot_ms = loop(1);
     row.view_ms = loop(2);
+    row.arrays_ms = loop(3);
+
+    // Run ahead: `draw_hz` 0 draws as fast as it can, < 0 not at all.
+    auto run_ahead = [&](double draw_hz) {
+        std::atomic<bool> stop{false}, want{true};
+        std::mutex mutex;
+        std::shared_ptr<viewer::FrameData> latest;
+        std::atomic<long> stepped{0};
+        std::exception_ptr failed;
+        auto t0 = Clock::now();
+        std::thread sim([&] {
+            try {
+                // At most two frames queued ahead of the GPU (as the window's loop): the drawing
+                // thread's copies wait for a snapshot's point, not for a long queue behind it.
+                std::deque<std::shared_ptr<runtime::QueueMark>> queued;
+                while (!stop.load()) {
+                    if (queued.size() >= 2) {
+                        if (queued.front()) queued.front()->wait();
+                        queued.pop_front();
+                    }
+                    stepper.advance();
+                    queued.push_back(be.mark_queue());
+                    stepped.fetch_add(1);
+                    if (draw_hz >= 0 && want.exchange(false)) {
+                        auto f = std::make_shared<viewer::FrameData>(
+                            viewer::snapshot(m, stepper.current(), parts, {}, {}, &cache, true));
+                        std::lock_guard<std::mutex> lock(mutex);
+                        latest = std::move(f);
+                    }
+                }
+                be.synchronize();
+            } catch (...) { failed = std::current_exception(); }
+        });
+        RunAhead r;
+        auto next = Clock::now();
+        while (std::chrono::duration<double>(Clock::now() - t0).count() < seconds) {
+            if (draw_hz < 0) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                continue;
+            }
+            std::shared_ptr<viewer::FrameData> f;
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                f = std::move(latest);
+            }
+            if (!f) {
+                std::this_thread::yield();
+                continue;
+            }
+            renderer.render_offscreen(*f, camera, width, height);
+            want = true;
+            ++r.drawn;
+            if (draw_hz > 0) {
+                next += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / draw_hz));
+                std::this_thread::sleep_until(next);
+            }
+        }
+        stop = true;
+        sim.join();
+        if (failed) std::rethrow_exception(failed);
+        double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+        r.frames = stepped.load();
+        r.sim_ms = 1000.0 * wall / double(std::max(r.frames, 1L));
+        r.draws = double(r.drawn) / wall;
+        return r;
+    };
+    row.alone = run_ahead(-1);
+    row.at60 = run_ahead(60);
+    row.unthrottled = run_ahead(0);
     if (profile) {
         engine::FrameStepper eager(
             m, s0, s1, 16, [&](engine::State& in, engine::State& out) { integ->simulate(m, in, out, dt); }, false);
@@ -134,6 +225,7 @@ int main(int argc, char** argv) {
     std::string device = "cuda:0", out_path;
     std::vector<int> sizes = {128, 512};
     int frames = 60, width = 1280, height = 720;
+    double seconds = 2.0;
     bool profile = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -150,6 +242,8 @@ int main(int argc, char** argv) {
             sizes = parse_sizes(value());
         else if (a == "--frames")
             frames = std::max(1, std::atoi(value().c_str()));
+        else if (a == "--seconds")
+            seconds = std::max(0.1, std::atof(value().c_str()));
         else if (a == "--size") {
             std::string v = value();
             if (std::sscanf(v.c_str(), "%dx%d", &width, &height) != 2 || width < 16 || height < 16) {
@@ -163,7 +257,7 @@ int main(int argc, char** argv) {
         else {
             std::fprintf(stderr,
                          "viewer_bench: unknown option '%s'\nusage: viewer_bench [--device D] [--sizes 128,512] [--frames N] "
-                         "[--size WxH] [--profile] [--out FILE.md]\n",
+                         "[--seconds S] [--size WxH] [--profile] [--out FILE.md]\n",
                          a.c_str());
             return 2;
         }
@@ -175,20 +269,34 @@ int main(int argc, char** argv) {
         std::string profiles;
         md << "viewer_bench on " << device << ", " << width << "x" << height << ", " << frames
            << " frames; OpenGL: " << viewer::gl_description() << "\n\n"
-           << "| cloth | particles | springs | sim ms/frame | + snapshot | + render (view) | overhead (view - sim) / sim | "
-              "window fps (1000 / view) |\n|---|---|---|---|---|---|---|---|\n";
+           << "Lockstep (one drawing per simulated frame), ms per frame:\n\n"
+           << "| cloth | particles | springs | sim | + snapshot (host) | + render (view) | overhead (view - sim) / sim | "
+              "sim + arrays + render | overhead (arrays - sim) / sim | fps (1000 / arrays) |\n"
+              "|---|---|---|---|---|---|---|---|---|---|\n";
+        std::string ahead =
+            "\nRunning ahead (`weft view --run-ahead`): the simulation steps back to back, the drawing thread renders the "
+            "latest snapshot of vertex arrays; " +
+            std::to_string(seconds) +
+            " s each:\n\n| cloth | back to back ms/frame | 60 Hz window: ms/frame | overhead | drawings/s | unthrottled: "
+            "ms/frame | overhead | drawings/s |\n|---|---|---|---|---|---|---|---|\n";
         for (int dx : sizes) {
-            Row r = measure(dx, device, frames, width, height, renderer, profile);
+            Row r = measure(dx, device, frames, seconds, width, height, renderer, profile);
             profiles += r.profile;
             char line[512];
-            std::snprintf(line, sizeof line, "| %d^2 | %d | %d | %.3f | %.3f | %.3f | %.0f%% | %.0f |\n", r.dx, r.particles,
-                          r.springs, r.sim_ms, r.snapshot_ms, r.view_ms, 100.0 * (r.view_ms - r.sim_ms) / r.sim_ms,
-                          1000.0 / r.view_ms);
+            std::snprintf(line, sizeof line, "| %d^2 | %d | %d | %.3f | %.3f | %.3f | %.0f%% | %.3f | %.0f%% | %.0f |\n", r.dx,
+                          r.particles, r.springs, r.sim_ms, r.snapshot_ms, r.view_ms, 100.0 * (r.view_ms - r.sim_ms) / r.sim_ms,
+                          r.arrays_ms, 100.0 * (r.arrays_ms - r.sim_ms) / r.sim_ms, 1000.0 / r.arrays_ms);
             md << line;
+            std::fputs(line, stdout);
+            std::snprintf(line, sizeof line, "| %d^2 | %.4f | %.4f | %.1f%% | %.0f | %.4f | %.1f%% | %.0f |\n", r.dx,
+                          r.alone.sim_ms, r.at60.sim_ms, 100.0 * (r.at60.sim_ms - r.alone.sim_ms) / r.alone.sim_ms, r.at60.draws,
+                          r.unthrottled.sim_ms, 100.0 * (r.unthrottled.sim_ms - r.alone.sim_ms) / r.alone.sim_ms,
+                          r.unthrottled.draws);
+            ahead += line;
             std::fputs(line, stdout);
             std::fflush(stdout);
         }
-        md << profiles;
+        md << ahead << profiles;
         if (!out_path.empty())
             std::ofstream(out_path) << md.str();
         else

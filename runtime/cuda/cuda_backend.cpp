@@ -197,6 +197,84 @@ private:
     std::unordered_map<const compiler::KernelInfo*, Entry> functions_;
 };
 
+// An event recorded on the marking thread's current stream.
+class CudaQueueMark final : public QueueMark {
+public:
+    explicit CudaQueueMark(CudaContext& ctx) : ctx_(ctx) {
+        const CudaDriver& cu = cuda_driver();
+        ctx_.check(cu.cuEventCreate(&event_, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+        ctx_.check(cu.cuEventRecord(event_, ctx_.current_stream()), "cuEventRecord");
+    }
+    ~CudaQueueMark() override {
+        ctx_.bind();
+        cuda_driver().cuEventDestroy(event_);
+    }
+    void wait() const override {
+        ctx_.bind();
+        ctx_.check(cuda_driver().cuEventSynchronize(event_), "cuEventSynchronize");
+    }
+    CUevent event() const { return event_; }
+
+private:
+    CudaContext& ctx_;
+    CUevent event_ = nullptr;
+};
+
+// A GL buffer object registered with the driver (write-discard: CUDA only ever fills it). Each
+// copy runs on the buffer's own stream: it waits for the mark (or for the calling thread's current
+// stream as it is now), maps the buffer, copies, unmaps (GL's next use waits for the copy) and
+// waits for the copy to finish.
+class CudaGlBuffer final : public GraphicsResource {
+public:
+    CudaGlBuffer(CudaContext& ctx, unsigned gl_buffer) : ctx_(ctx), gl_buffer_(gl_buffer) {
+        const CudaDriver& cu = cuda_driver();
+        ctx_.check(cu.cuGraphicsGLRegisterBuffer(&resource_, gl_buffer, CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD),
+                   "cuGraphicsGLRegisterBuffer");
+        CUresult r = cu.cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING);
+        if (r != CUDA_SUCCESS) cu.cuGraphicsUnregisterResource(resource_);
+        ctx_.check(r, "cuStreamCreate");
+    }
+    ~CudaGlBuffer() override {  // no throw from a destructor
+        ctx_.bind();
+        cuda_driver().cuGraphicsUnregisterResource(resource_);
+        cuda_driver().cuStreamDestroy(stream_);
+    }
+
+    void copy_from(const void* src, size_t bytes, const QueueMark* after) override {
+        if (!bytes) return;
+        ctx_.ensure_usable();
+        ctx_.bind();
+        const CudaDriver& cu = cuda_driver();
+        CUstream s = stream_;
+        if (after) {
+            ctx_.check(cu.cuStreamWaitEvent(s, static_cast<const CudaQueueMark*>(after)->event(), 0), "cuStreamWaitEvent");
+        } else {
+            CudaQueueMark now(ctx_);
+            ctx_.check(cu.cuStreamWaitEvent(s, now.event(), 0), "cuStreamWaitEvent");
+        }
+        ctx_.check(cu.cuGraphicsMapResources(1, &resource_, s), "cuGraphicsMapResources");
+        CUdeviceptr dst = 0;
+        size_t size = 0;
+        CUresult r = cu.cuGraphicsResourceGetMappedPointer(&dst, &size, resource_);
+        if (r == CUDA_SUCCESS && bytes > size) {
+            cu.cuGraphicsUnmapResources(1, &resource_, s);
+            throw RuntimeError(ctx_.device().str() + ": cannot copy " + std::to_string(bytes) + " bytes into GL buffer " +
+                               std::to_string(gl_buffer_) + " of " + std::to_string(size) + " bytes");
+        }
+        if (r == CUDA_SUCCESS) r = cu.cuMemcpyDtoDAsync(dst, reinterpret_cast<CUdeviceptr>(src), bytes, s);
+        CUresult u = cu.cuGraphicsUnmapResources(1, &resource_, s);
+        ctx_.check(r, "cuGraphicsResourceGetMappedPointer / cuMemcpyDtoDAsync");
+        ctx_.check(u, "cuGraphicsUnmapResources");
+        ctx_.check(cu.cuStreamSynchronize(s), "cuStreamSynchronize");
+    }
+
+private:
+    CudaContext& ctx_;
+    unsigned gl_buffer_;
+    CUgraphicsResource resource_ = nullptr;
+    CUstream stream_ = nullptr;
+};
+
 class CudaBackend : public DeviceBackend {
 public:
     explicit CudaBackend(CudaContext& ctx) : ctx_(ctx) {}
@@ -305,6 +383,16 @@ public:
     void synchronize() override { ctx_.synchronize(); }
 
     bool capturing() override { return ctx_.capturing(ctx_.current_stream()); }
+
+    std::shared_ptr<QueueMark> mark_queue() override {
+        prepare();
+        return std::make_shared<CudaQueueMark>(ctx_);
+    }
+
+    std::unique_ptr<GraphicsResource> register_gl_buffer(unsigned gl_buffer) override {
+        prepare();
+        return std::make_unique<CudaGlBuffer>(ctx_, gl_buffer);
+    }
 
     std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) override {
         (void)debug;  // the generated source already differs in debug mode

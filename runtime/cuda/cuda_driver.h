@@ -26,6 +26,11 @@
 
 #include <cuda.h>
 
+// cudaGL.h's one function Weft uses, declared here so that the runtime includes no GL header
+// (cudaGL.h includes GL/gl.h; its GLuint is unsigned int). The same declaration as cudaGL.h's.
+extern "C" CUresult CUDAAPI cuGraphicsGLRegisterBuffer(CUgraphicsResource* pCudaResource, unsigned int buffer,
+                                                       unsigned int Flags);
+
 namespace weft::runtime {
 
 // [SECTION] entry points
@@ -57,6 +62,9 @@ namespace weft::runtime {
     X(cuEventDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate)       \
     X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)                                    \
     X(cuStreamQuery) X(cuEventQuery) X(cuStreamIsCapturing) X(cuGraphGetNodes)                  \
+    /* OpenGL interop (the viewer's vertex buffers) */                                           \
+    X(cuGraphicsGLRegisterBuffer) X(cuGraphicsUnregisterResource) X(cuGraphicsMapResources)      \
+    X(cuGraphicsUnmapResources) X(cuGraphicsResourceGetMappedPointer)                           \
     /* errors */                                                                                \
     X(cuGetErrorName) X(cuGetErrorString)
 // clang-format on

@@ -70,6 +70,16 @@ TEST(ViewCommand, WindowPlaysAndCloses) {
     EXPECT_EQ(w.height, 400);
 }
 
+TEST(ViewCommand, WindowRunningAheadStopsAtItsFrames) {
+    // --run-ahead: the worker steps frames back to back and the window draws the latest; the run
+    // still ends at exactly --frames.
+    std::string why;
+    if (!weft::viewer::test::ensure_display(why)) GTEST_SKIP() << why;
+    auto r = run_weft("view " + kScenes + "bounce.toml --frames 40 --run-ahead --size 320x200");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("bounce: 40 frames on cpu; the window drew "), std::string::npos) << r.out;
+}
+
 TEST(ViewCommand, NoDisplaySuggestsHeadless) {
     std::string cmd = std::string("env -u DISPLAY -u WAYLAND_DISPLAY ") + WEFT_BINARY + " view " + kScenes + "bounce.toml 2>&1";
     FILE* f = popen(cmd.c_str(), "r");
@@ -102,6 +112,9 @@ TEST(ViewCommand, UsageErrors) {
     r = run_weft("view " + kScenes + "bounce.toml --headless --png x --size 10y");
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.out, "weft view: --size expects WIDTHxHEIGHT, got '10y'\n");
+    r = run_weft("view " + kScenes + "bounce.toml --headless --png x --run-ahead");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.out, "weft view: --run-ahead is for a window (it draws the latest frame); --headless writes every frame\n");
     r = run_weft("view " + kScenes + "bounce.toml --headles");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.out.find("--headles"), std::string::npos) << r.out;

@@ -86,6 +86,53 @@ TEST(FrameDataTest, ClothNormalsAndSprings) {
     EXPECT_EQ(f.lines[0].indices, (std::vector<uint32_t>{0, 8}));
 }
 
+TEST(FrameDataTest, VertexArraysHoldWhatTheHostSnapshotHolds) {
+    WEFT_REQUIRE_CPU_DEVICE();
+    // The cloth of ClothNormalsAndSprings with velocities: one positions array shared by the
+    // particles, the surface and the springs; the velocity as the colour value (3 floats each);
+    // read back, the same numbers as the host snapshot; the same box.
+    engine::ModelBuilder b;
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i)
+            b.add_particle(Vector3f(float(i), 1 + 0.1f * float(i * j), float(j)), Vector3f(float(i), -float(j), 0.5f), 1.0f,
+                           0.05f + 0.01f * float(i));
+    for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 2; ++i) {
+            int a = j * 3 + i;
+            b.add_triangle(a, a + 3, a + 1);
+            b.add_triangle(a + 1, a + 3, a + 4);
+        }
+    b.add_spring(0, 8, 10.0f, 0.0f);
+    engine::Model m = b.finalize("cpu");
+    engine::State s = m.state();
+    FrameData host = snapshot(m, s, engine::model_renderables(m), {});
+    FrameData arrays = snapshot(m, s, engine::model_renderables(m), {}, {}, nullptr, true);
+    ASSERT_EQ(arrays.particles.size(), 1u);
+    const ParticleData& p = arrays.particles[0];
+    ASSERT_TRUE(p.position_array && p.radius_array && p.value_array);
+    EXPECT_TRUE(p.positions.empty() && p.colors.empty());
+    EXPECT_EQ(p.size(), 9u);
+    EXPECT_EQ(p.value_array->width, 3);
+    EXPECT_FALSE(p.position_array->device.valid());  // cpu memory is the host's: no device copy
+    EXPECT_EQ(arrays.meshes.at(0).position_array, p.position_array);
+    EXPECT_EQ(arrays.lines.at(0).position_array, p.position_array);
+    EXPECT_EQ(arrays.lines[0].indices, (std::vector<uint32_t>{0, 8}));
+    EXPECT_EQ(p.host_positions(), host.particles[0].positions);
+    EXPECT_EQ(p.host_radius(), host.particles[0].radius);
+    EXPECT_EQ(p.position_array->read(4), (std::vector<float>{1.0f, 1.1f, 1.0f}));
+    std::vector<float> v = p.value_array->read();
+    for (size_t i = 0; i < 9; ++i)
+        EXPECT_FLOAT_EQ(Vector3f(v[3 * i], v[3 * i + 1], v[3 * i + 2]).norm(),
+                        Vector3f(float(i % 3), -float(i / 3), 0.5f).norm());
+    Vector3f lo, hi, lo2, hi2;
+    ASSERT_TRUE(host.bounds(lo, hi));
+    ASSERT_TRUE(arrays.bounds(lo2, hi2));
+    EXPECT_EQ(lo, lo2);
+    EXPECT_EQ(hi, hi2);
+    EXPECT_FALSE(arrays.bounds(lo2, hi2, true));  // without the arrays nothing is left
+    EXPECT_THROW(p.position_array->read(9), runtime::RuntimeError);
+}
+
 TEST(FrameDataTest, ShapesAreClosedAndWoundOutward) {
     WEFT_REQUIRE_CPU_DEVICE();
     engine::ModelBuilder b;

@@ -35,6 +35,31 @@ TEST(PickingTest, ProjectedCentrePicksTheParticle) {
     EXPECT_EQ(pick_particle(cam.ray(2, 2, 800, 600), f).particle, -1);
 }
 
+TEST(PickingTest, VertexArraysPickAsHostVectorsDo) {
+    FrameData host = particles({{-0.5f, 0, 0}, {0.5f, 0, 0}, {0, 0.5f, -1}}, 0.2f);
+    FrameData arrays;
+    ParticleData p;
+    auto x = std::make_shared<VertexArray>();
+    x->count = 3, x->width = 3, x->host = {-0.5f, 0, 0, 0.5f, 0, 0, 0, 0.5f, -1};
+    auto r = std::make_shared<VertexArray>();
+    r->count = 3, r->width = 1, r->host = {0.2f, 0.2f, 0.2f};
+    p.position_array = x;
+    p.radius_array = r;
+    arrays.particles.push_back(p);
+    OrbitCamera cam;
+    cam.distance = 4.0f;
+    for (int k = 0; k < 3; ++k) {
+        Vector2f px;
+        ASSERT_TRUE(cam.project(host.particles[0].positions[size_t(k)], 200, 100, px));
+        Ray ray = cam.ray(px.x(), px.y(), 200, 100);
+        Pick a = pick_particle(ray, host), b = pick_particle(ray, arrays);
+        EXPECT_EQ(a.particle, k);
+        EXPECT_EQ(b.particle, k);
+        EXPECT_FLOAT_EQ(a.distance, b.distance);
+        EXPECT_EQ(describe_pick(a, host, {}), describe_pick(b, arrays, {}));
+    }
+}
+
 TEST(PickingTest, TheNearerOfTwoInLineWins) {
     OrbitCamera cam;
     Vector3f a = cam.target, dir = (cam.target - cam.eye()).normalized();

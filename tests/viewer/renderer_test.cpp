@@ -10,6 +10,7 @@
 
 #include "engine/integrator_registry.h"
 #include "engine/model_builder.h"
+#include "runtime/device.h"
 #include "tests/viewer/viewer_test_util.h"
 
 namespace weft::viewer {
@@ -287,6 +288,106 @@ TEST_P(RendererTest, VolumesAbsorbAlongTheEyeRayThroughTheirValues) {
         }
     EXPECT_GT(dense, 500);
     EXPECT_GT(empty, 500);
+}
+
+// A bent 12 x 12 cloth (particles of varied speed, triangles, springs) over the ground.
+engine::Model bent_cloth() {
+    engine::ModelBuilder b;
+    const int n = 12;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            float x = -0.6f + 1.2f * float(i) / float(n - 1), z = -0.6f + 1.2f * float(j) / float(n - 1);
+            Vector3f v(std::sin(3.0f * x), float(i * j % 5), 0.5f * z);
+            b.add_particle(Vector3f(x, 0.6f + 0.25f * std::sin(4.0f * x) * std::cos(3.0f * z), z), v, 1.0f, 0.03f);
+        }
+    for (int j = 0; j + 1 < n; ++j)
+        for (int i = 0; i + 1 < n; ++i) {
+            int a = j * n + i;
+            b.add_triangle(a, a + n, a + 1);
+            b.add_triangle(a + 1, a + n, a + n + 1);
+            b.add_spring(a, a + 1, 10.0f, 0.0f);
+            b.add_spring(a, a + n, 10.0f, 0.0f);
+        }
+    return b.finalize("cpu");
+}
+
+TEST_P(RendererTest, VertexArraysDrawWhatHostVectorsDraw) {
+    // The window's path (snapshot with vertex arrays: colours, the scene's box and the surface's
+    // normals made by the GPU) against the host path (all of it computed here on the host): the
+    // same pixels within rounding. Wrong GPU normals, colour map or range change whole regions.
+    WEFT_REQUIRE_CPU_DEVICE();
+    WEFT_REQUIRE_CONTEXT(GetParam(), ctx);
+    engine::Model model = bent_cloth();
+    engine::State st = model.state();
+    FrameData host = snapshot(model, st, engine::model_renderables(model), {});
+    FrameData arrays = snapshot(model, st, engine::model_renderables(model), {}, {}, nullptr, true);
+    ASSERT_TRUE(arrays.has_vertex_arrays());
+    ASSERT_TRUE(arrays.meshes[0].positions.empty() && arrays.meshes[0].position_array);
+    OrbitCamera cam;
+    cam.target = Vector3f(0, 0.5f, 0);
+    cam.distance = 2.2f;
+    cam.pitch = 0.6f;
+    cam.yaw = 0.4f;
+    Renderer renderer;
+    Image a = renderer.render_image(host, cam, kWidth, kHeight);
+    EXPECT_FLOAT_EQ(renderer.last_value_ranges().at(0), host.particles[0].value_hi);
+    Image b = renderer.render_image(arrays, cam, kWidth, kHeight);
+    EXPECT_NEAR(renderer.last_value_ranges().at(0), host.particles[0].value_hi, 1e-6f * host.particles[0].value_hi);
+    const std::string kind = GetParam() == ContextKind::Egl ? "egl" : "glfw";
+    write_png(test::artifact("cloth_host_" + kind + ".png"), a);
+    write_png(test::artifact("cloth_arrays_" + kind + ".png"), b);
+    int differ = 0, cloth = 0, worst = 0;
+    for (int y = 0; y < kHeight; ++y)
+        for (int x = 0; x < kWidth; ++x) {
+            const uint8_t *p = a.pixel(x, y), *q = b.pixel(x, y);
+            int d = 0;
+            for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(p[c]) - int(q[c])));
+            worst = std::max(worst, d);
+            differ += d > 2;
+            cloth += !is_background(p, RenderOptions().background);
+        }
+    EXPECT_GT(cloth, kWidth * kHeight / 10);
+    EXPECT_LE(differ, kWidth * kHeight / 1000) << "worst channel difference " << worst;
+}
+
+TEST_P(RendererTest, CudaArraysAreDrawnThroughInteropAsHostVectorsAre) {
+    // On a GPU: the cloth's State on cuda:0, snapshot as device arrays (copies on the device) and
+    // drawn through CUDA-OpenGL interop, against the host snapshot of the same State.
+    const runtime::Device gpu = runtime::parse_device("cuda:0");
+    if (!runtime::device_available(gpu)) GTEST_SKIP() << "no CUDA GPU here (device cuda:0 is not available)";
+    WEFT_REQUIRE_CONTEXT(GetParam(), ctx);
+    engine::ModelBuilder b;
+    for (int j = 0; j < 40; ++j)
+        for (int i = 0; i < 40; ++i)
+            b.add_particle(
+                Vector3f(-0.6f + 0.03f * float(i), 0.6f + 0.2f * std::sin(0.3f * float(i + j)), -0.6f + 0.03f * float(j)),
+                Vector3f(0.1f * float(i % 7), 0.2f * float(j % 3), 0), 1.0f, 0.015f);
+    for (int j = 0; j + 1 < 40; ++j)
+        for (int i = 0; i + 1 < 40; ++i) {
+            int a = j * 40 + i;
+            b.add_triangle(a, a + 40, a + 1);
+            b.add_triangle(a + 1, a + 40, a + 41);
+            b.add_spring(a, a + 1, 10.0f, 0.0f);
+        }
+    engine::Model model = b.finalize("cuda:0");
+    engine::State st = model.state();
+    FrameData host = snapshot(model, st, engine::model_renderables(model), {});
+    FrameData arrays = snapshot(model, st, engine::model_renderables(model), {}, {}, nullptr, true);
+    ASSERT_TRUE(arrays.particles.at(0).position_array->device.valid());
+    OrbitCamera cam;
+    cam.target = Vector3f(0, 0.5f, 0);
+    cam.distance = 2.2f;
+    cam.pitch = 0.6f;
+    Renderer renderer;
+    Image a = renderer.render_image(host, cam, kWidth, kHeight);
+    Image c = renderer.render_image(arrays, cam, kWidth, kHeight);
+    EXPECT_NEAR(renderer.last_value_ranges().at(0), host.particles[0].value_hi, 1e-6f * host.particles[0].value_hi);
+    write_png(test::artifact(std::string("cuda_arrays_") + (GetParam() == ContextKind::Egl ? "egl" : "glfw") + ".png"), c);
+    int differ = 0;
+    for (int y = 0; y < kHeight; ++y)
+        for (int x = 0; x < kWidth; ++x)
+            for (int k = 0; k < 3; ++k) differ += std::abs(int(a.pixel(x, y)[k]) - int(c.pixel(x, y)[k])) > 2;
+    EXPECT_LE(differ, kWidth * kHeight / 1000);
 }
 
 INSTANTIATE_TEST_SUITE_P(Contexts, RendererTest, ::testing::Values(ContextKind::Egl, ContextKind::GlfwHidden), test::kind_name);

@@ -130,11 +130,14 @@ struct Typedef {
     int arity;
 };
 
-// PFN_<base>_v<version> typedefs of cudaTypedefs.h (not the _ptsz/_ptds stream variants).
+// PFN_<base>_v<version> typedefs of cudaTypedefs.h and cudaGLTypedefs.h (the OpenGL interop
+// entry point), not the _ptsz/_ptds stream variants.
 std::map<std::string, std::vector<Typedef>> read_typedefs() {
-    std::ifstream f(WEFT_CUDA_INCLUDE_DIR "/cudaTypedefs.h");
     std::stringstream ss;
-    ss << f.rdbuf();
+    for (const char* header : {WEFT_CUDA_INCLUDE_DIR "/cudaTypedefs.h", WEFT_CUDA_INCLUDE_DIR "/cudaGLTypedefs.h"}) {
+        std::ifstream f(header);
+        ss << f.rdbuf() << "\n";
+    }
     const std::string text = ss.str();
     std::map<std::string, std::vector<Typedef>> out;
     const std::regex re(R"(typedef\s+CUresult\s+\(CUDAAPI\s+\*PFN_(\w+?)_v(\d+)(_ptsz|_ptds)?\)\s*\(([^;]*)\)\s*;)");
@@ -166,7 +169,7 @@ TEST(CudaDriverPrototypes, EveryEntryPointResolvesToAVersionWithItsArity) {
     ASSERT_GT(entries.size(), 40u);
     for (const CudaEntryPoint& e : entries) {
         auto it = typedefs.find(e.base);
-        ASSERT_NE(it, typedefs.end()) << e.base << " has no PFN typedef in cudaTypedefs.h";
+        ASSERT_NE(it, typedefs.end()) << e.base << " has no PFN typedef in cudaTypedefs.h or cudaGLTypedefs.h";
         const Typedef* best = nullptr;
         for (const Typedef& t : it->second)
             if (t.version <= e.version && (!best || t.version > best->version)) best = &t;
