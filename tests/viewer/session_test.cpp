@@ -110,6 +110,7 @@ TEST(SessionTest, GravityEditMatchesFreeFall) {
 }
 
 TEST(SessionTest, ParameterErrorsNameTheParameter) {
+    WEFT_REQUIRE_CPU_DEVICE();
     Session s(chain());
     try {
         s.set_parameter("gravty_y", 1.0f);
@@ -126,6 +127,7 @@ TEST(SessionTest, ParameterErrorsNameTheParameter) {
 }
 
 TEST(SessionTest, CancelledFrameLeavesTheStateAsItWas) {
+    WEFT_REQUIRE_CPU_DEVICE();
     Session s(chain());
     s.step_frame();
     std::vector<float> before = positions(s);
