@@ -78,6 +78,10 @@ public:
     // True while the calling thread's current stream on this device is recording a graph: work
     // queued now is replayed later, and nothing may wait for it or read it back.
     virtual bool capturing() { return false; }
+    // Memory that is not a graph allocation even while this thread captures (on cuda: allocated
+    // with the capture set aside, runtime/capture_check.h); elsewhere allocate/free.
+    virtual void* allocate_outside_capture(size_t bytes) { return allocate(bytes); }
+    virtual void free_outside_capture(void* p) { free(p); }
     // Compiles (or fetches from the disk cache) and loads a module for this device.
     virtual std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) = 0;
 };

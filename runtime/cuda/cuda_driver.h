@@ -57,6 +57,7 @@ namespace weft::runtime {
     X(cuEventDestroy) X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate)       \
     X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)                                    \
     X(cuStreamQuery) X(cuEventQuery) X(cuStreamIsCapturing) X(cuGraphGetNodes)                  \
+    X(cuThreadExchangeStreamCaptureMode)                                                        \
     /* errors */                                                                                \
     X(cuGetErrorName) X(cuGetErrorString)
 // clang-format on
