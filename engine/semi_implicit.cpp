@@ -328,7 +328,8 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
         body_force_grad_ = runtime::zeros_outside_capture(spatial_vector_type(), {m.body_count}, m.device);
     const bool reactions = m.body_count > 0 && m.particle_count > 0 && m.particle_body_chunks > 0;
     if (reactions && (!body_particle_wrench_grad_.valid() || body_particle_wrench_grad_.size() != body_particle_wrench_.size()))
-        body_particle_wrench_grad_ = runtime::zeros_outside_capture(spatial_vector_type(), {body_particle_wrench_.size()}, m.device);
+        body_particle_wrench_grad_ =
+            runtime::zeros_outside_capture(spatial_vector_type(), {body_particle_wrench_.size()}, m.device);
     // The backward pass: the adjoints newest first; gradients of the slots and of particle_f go
     // to the scratch gradients (zeroed first), every other gradient to its array's grad().
     tape->record_func(

@@ -7,6 +7,7 @@
 #include "runtime/capture_check.h"
 #include "runtime/config.h"
 #include "runtime/device.h"
+#include "runtime/memory_stats.h"
 #if WEFT_HAVE_CPU_JIT
 #include "runtime/cpu/thread_pool.h"
 #endif
@@ -44,6 +45,15 @@ void bind_runtime(py::module_& m) {
     m.def(
         "capturing", [](const std::string& s) { return capturing(parse_device(s)); },
         "True while this thread's work on the device is recorded (a CUDA graph capture or a CaptureCheck)");
+
+    m.def(
+        "memory_stats",
+        [] {
+            MemoryStats s = memory_stats();
+            return py::dict(py::arg("live_bytes") = s.live_bytes, py::arg("peak_bytes") = s.peak_bytes);
+        },
+        "bytes of every owned array, on every device, now and at the peak since reset_peak_memory() (runtime/memory_stats.h)");
+    m.def("reset_peak_memory", &reset_peak_memory, "peak := live");
 
     py::class_<Config>(m, "Config", "Process-wide runtime settings")
         .def_readwrite("debug", &Config::debug, "bounds-check every array access in every launch (WEFT_DEBUG=1)")
