@@ -2,6 +2,7 @@
 #include "engine/model.h"
 
 #include "runtime/recorder.h"
+#include "runtime/write_versions.h"
 
 namespace weft::engine {
 
@@ -67,13 +68,14 @@ Control Model::control() const {
 
 void State::clear_forces() {
     // Under a recorder (a Tape), this state's particle_f may be the force that a recorded step
-    // wrote and its backward pass reads: give the state a new zero array instead of overwriting it.
+    // wrote and its backward pass reads: zeroing it would falsify that gradient (the Tape would
+    // refuse it). Such a force is left as it is: no integrator reads state_in.particle_f, so the
+    // steps compute the same. Nothing is allocated or freed, so a recorded rollout can be
+    // captured into a CUDA graph (docs/autodiff.md).
     for (Array* f : {&particle_f, &body_f}) {
         if (!f->valid()) continue;
-        if (runtime::active_recorder())
-            *f = Array::zeros(f->dtype(), f->shape(), f->device());
-        else
-            f->zero();
+        if (runtime::active_recorder() && runtime::writes_watched(runtime::allocation_of(*f))) continue;
+        f->zero();
     }
 }
 

@@ -315,8 +315,8 @@ struct State {
     Array smoke_w;        // m/s, float (nx ny (nz + 1))
 
     // Zeroes particle_f and body_f (Warp's idiom before a step; Weft's integrators do not read it). While a
-    // Tape records, the state gets a new zero array instead: the old one may be the force a
-    // recorded step wrote and its backward reads.
+    // Tape records, a force that a recorded step wrote (its backward reads it) is left as it is
+    // instead, so that the rollout stays differentiable and allocates nothing (CUDA graph capture).
     void clear_forces();
 };
 

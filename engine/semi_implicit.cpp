@@ -5,6 +5,7 @@
 #include "engine/launch_args.h"
 #include "engine/particle_grid.h"
 #include "engine/solver_kernels.h"
+#include "runtime/capture_check.h"
 #include "runtime/errors.h"
 #include "runtime/named_args.h"
 #include "runtime/recorder.h"
@@ -63,8 +64,10 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
     o.device = m.device;
     const int64_t n = m.particle_count;
     const int64_t slots = std::max(m.term_layout.count, 1);
+    // The integrator's scratch (slots, and below their gradients) outlives any CUDA graph capture
+    // of its first step: memory outside the capture (runtime/capture_check.h).
     if (!force_terms_.valid() || force_terms_.size() != slots || force_terms_.device() != m.device) {
-        force_terms_ = Array::zeros(vec3_type(), {slots}, m.device);
+        force_terms_ = runtime::zeros_outside_capture(vec3_type(), {slots}, m.device);
         force_terms_grad_ = force_grad_ = Array();
     }
 
@@ -207,7 +210,7 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
             const int64_t slots_b = int64_t(m.body_count) * chunks;
             if (!body_particle_wrench_.valid() || body_particle_wrench_.size() != slots_b ||
                 body_particle_wrench_.device() != m.device) {
-                body_particle_wrench_ = Array::zeros(spatial_vector_type(), {slots_b}, m.device);
+                body_particle_wrench_ = runtime::zeros_outside_capture(spatial_vector_type(), {slots_b}, m.device);
                 body_particle_wrench_grad_ = Array();
             }
             static const runtime::Kernel reactions = solver_kernel("rigid", "eval_body_particle_contacts");
@@ -318,14 +321,15 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
         accesses.push_back({out.grid_bucket_count, "hash grid counts", false, true});
         accesses.push_back({out.grid_bucket_particles, "hash grid buckets", false, true});
     }
-    if (!force_terms_grad_.valid()) force_terms_grad_ = Array::zeros(vec3_type(), {slots}, m.device);
-    if (!force_grad_.valid() || force_grad_.size() != n) force_grad_ = Array::zeros(vec3_type(), {n}, m.device);
+    if (!force_terms_grad_.valid()) force_terms_grad_ = runtime::zeros_outside_capture(vec3_type(), {slots}, m.device);
+    if (!force_grad_.valid() || force_grad_.size() != n) force_grad_ = runtime::zeros_outside_capture(vec3_type(), {n}, m.device);
     if (m.body_count > 0 &&
         (!body_force_grad_.valid() || body_force_grad_.size() != m.body_count || body_force_grad_.device() != m.device))
-        body_force_grad_ = Array::zeros(spatial_vector_type(), {m.body_count}, m.device);
+        body_force_grad_ = runtime::zeros_outside_capture(spatial_vector_type(), {m.body_count}, m.device);
     const bool reactions = m.body_count > 0 && m.particle_count > 0 && m.particle_body_chunks > 0;
     if (reactions && (!body_particle_wrench_grad_.valid() || body_particle_wrench_grad_.size() != body_particle_wrench_.size()))
-        body_particle_wrench_grad_ = Array::zeros(spatial_vector_type(), {body_particle_wrench_.size()}, m.device);
+        body_particle_wrench_grad_ =
+            runtime::zeros_outside_capture(spatial_vector_type(), {body_particle_wrench_.size()}, m.device);
     // The backward pass: the adjoints newest first; gradients of the slots and of particle_f go
     // to the scratch gradients (zeroed first), every other gradient to its array's grad().
     tape->record_func(

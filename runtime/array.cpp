@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "runtime/capture_check.h"
 #include "runtime/errors.h"
 #include "runtime/memory_stats.h"
 #include "runtime/recorder.h"
@@ -60,9 +61,11 @@ Array Array::empty(compiler::Type dtype, const std::vector<int64_t>& shape, cons
     note_allocated(bytes);
     a.data_ = p;
     a.owner_ = std::shared_ptr<void>(p, [&be, bytes](void* q) {
+        note_capture_free(q);
         be.free(q);
         note_freed(bytes);
     });
+    note_capture_allocation(device, p, a.describe());
     if (requires_grad) a.set_requires_grad(true);
     return a;
 }
@@ -160,10 +163,27 @@ void Array::copy_from_host(const void* src, size_t bytes) {
     write_from_host(src, bytes);
 }
 
+namespace {
+
+void refuse_host_write(const Array& a) {
+    refuse_in_capture(a.device(), "a copy from host memory into " + a.describe(),
+                      "a graph cannot record a copy from pageable host memory (it would copy whatever the buffer holds "
+                      "when it replays); fill or zero the array on the device, or copy from an array of the device");
+}
+
+void refuse_host_read(const Array& a) {
+    refuse_in_capture(a.device(), "a copy of " + a.describe() + " to the host",
+                      "the captured work has not run yet, and the read would wait for it; read results after "
+                      "replaying the graph");
+}
+
+}  // namespace
+
 void Array::write_from_host(const void* src, size_t bytes) {
     if (bytes != nbytes())
         throw RuntimeError("copy into " + describe() + ": expected " + std::to_string(nbytes()) + " bytes, got " +
                            std::to_string(bytes));
+    refuse_host_write(*this);
     if (is_contiguous()) {
         backend(device_).copy_from_host(data_, src, bytes);
         return;
@@ -186,8 +206,10 @@ void Array::copy_to_host(void* dst, size_t bytes) const {
     if (bytes != nbytes())
         throw RuntimeError("copy from " + describe() + ": expected " + std::to_string(nbytes()) + " bytes, got " +
                            std::to_string(bytes));
+    refuse_host_read(*this);
     if (is_contiguous()) {
         backend(device_).copy_to_host(dst, data_, bytes);
+        run_deferred_checks(device_);  // a synchronising point: status words of replays are read here
         return;
     }
     if (!device_.is_host_memory())
@@ -228,10 +250,13 @@ void Array::assign_unrecorded(const Array& src) {
     // Host memory <-> a device: one copy by the device, no staging here (from pinned memory it is
     // a DMA ordered on the current stream, runtime/cuda/pinned.h).
     if (is_contiguous() && src.is_contiguous() && device_.is_host_memory() != src.device_.is_host_memory()) {
-        if (device_.is_host_memory())
+        if (device_.is_host_memory()) {
+            refuse_host_read(src);
             backend(src.device_).copy_to_host(data_, src.data_, nbytes());
-        else
+        } else {
+            refuse_host_write(*this);
             backend(device_).copy_from_host(data_, src.data_, nbytes());
+        }
         return;
     }
     std::vector<std::byte> host(nbytes());

@@ -108,6 +108,10 @@ public:
     // Registers the buffer object `gl_buffer` of the OpenGL context current on the calling thread.
     // The default throws RuntimeError: the device cannot share memory with OpenGL.
     virtual std::unique_ptr<GraphicsResource> register_gl_buffer(unsigned gl_buffer);
+    // Memory that is not a graph allocation even while this thread captures (on cuda: allocated
+    // with the capture set aside, runtime/capture_check.h); elsewhere allocate/free.
+    virtual void* allocate_outside_capture(size_t bytes) { return allocate(bytes); }
+    virtual void free_outside_capture(void* p) { free(p); }
     // Compiles (or fetches from the disk cache) and loads a module for this device.
     virtual std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) = 0;
 };

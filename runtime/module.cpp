@@ -10,6 +10,7 @@
 
 #include "runtime/cancel.h"
 #include "runtime/config.h"
+#include "runtime/capture_check.h"
 #include "runtime/errors.h"
 #include "runtime/kernel_timing.h"
 #include "runtime/launch_checks.h"
@@ -121,6 +122,11 @@ LoadedModule& Module::loaded(const Device& d, bool debug) {
     LoadedModule& ref = *lm;
     loaded_.emplace(key, std::move(lm));
     return ref;
+}
+
+bool Module::is_loaded(const Device& d, bool debug) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return loaded_.count(d.str() + (debug ? "/debug" : "")) > 0;
 }
 
 namespace {
@@ -252,6 +258,26 @@ void run_interruptible(const Kernel& k, const Device& device, LaunchRequest& req
     }
 }
 
+// What a launch does that a graph capture cannot record (runtime/capture_check.h), as errors.
+void refuse_uncapturable_launch(const Kernel& k, const LaunchOptions& options, bool debug) {
+    const Device& d = options.device;
+    const std::string what = std::string(options.adjoint ? "backward launch" : "launch") + " of kernel '" + k.name() + "'";
+    if (debug)
+        refuse_in_capture(d, "a debug-mode " + what,
+                          "debug launches read their bounds record back after each launch; capture without debug mode");
+    if (!k.module()->is_loaded(d, debug))
+        refuse_in_capture(d, "the first " + what + " on " + d.str(),
+                          "it loads the kernel's module, which a capture cannot record; launch the kernel once before "
+                          "capturing");
+    if (!options.adjoint && config().verify_finite)
+        refuse_in_capture(d, "a " + what + " with verify_finite on",
+                          "it reads every float argument back after the launch; capture with verify_finite off");
+    if (options.adjoint && !options.adjoint_status.valid())
+        refuse_in_capture(d, "a " + what + " without an adjoint_status",
+                          "it reads its per-thread tape status back after the launch; pass LaunchOptions::adjoint_status "
+                          "(a Tape's backward pass does: tape::deferred_adjoint_status)");
+}
+
 // The backward launch: K_args_adj = { K_args, gradient arrays, status }. See compiler/codegen/adjoint_codegen.h.
 void launch_adjoint(const Kernel& k, const std::vector<LaunchArg>& args, const LaunchOptions& options, LaunchRequest& req) {
     const compiler::KernelInfo& info = k.info();
@@ -361,6 +387,7 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
                            ")");
     bool debug = options.debug < 0 ? config().debug : options.debug != 0;
     req.debug = debug;
+    if (req.size > 0 && capturing(options.device)) refuse_uncapturable_launch(k, options, debug);
     req.args = pack_arguments(k, args, options.device);
     std::vector<Array> arrays(args.size());
     for (size_t i = 0; i < args.size(); ++i)

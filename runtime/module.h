@@ -72,6 +72,7 @@ public:
     const compiler::CompiledModule& compiled() const { return *compiled_; }
     // The module made ready on a device (compiling or loading from the disk cache).
     LoadedModule& loaded(const Device& d, bool debug);
+    bool is_loaded(const Device& d, bool debug);  // loaded() would neither compile nor load
     // Debug builds (bounds checks) are a second compilation of the same sources.
     const compiler::CompiledModule& compiled(bool debug);
 

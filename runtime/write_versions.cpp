@@ -39,6 +39,12 @@ void unwatch_writes(const void* allocation) {
     watched.store(int(entries.size()));
 }
 
+bool writes_watched(const void* allocation) {
+    if (watched.load(std::memory_order_relaxed) == 0) return false;
+    std::lock_guard<std::mutex> lock(mu);
+    return entries.count(allocation) > 0;
+}
+
 namespace {
 
 template <class Describe>

@@ -29,6 +29,8 @@ const void* allocation_of(const Array& a);
 // Reference-counted: an allocation stays watched until every watch() is matched by unwatch().
 void watch_writes(const void* allocation);
 void unwatch_writes(const void* allocation);
+// True while some watch_writes(allocation) is not matched (a live Tape's record touched it).
+bool writes_watched(const void* allocation);
 
 // A write to `a`'s allocation made by `what` ("zero", "launch of kernel 'k'"): bumps its version
 // when watched.

@@ -1,6 +1,7 @@
 // The Tape. See tape.h.
 #include "tape/tape.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -9,6 +10,7 @@
 #include <unordered_map>
 
 #include "compiler/diagnostics.h"
+#include "runtime/capture_check.h"
 #include "runtime/errors.h"
 #include "runtime/write_versions.h"
 
@@ -319,14 +321,18 @@ void Tape::backward(const std::vector<std::pair<Array, Array>>& grads) {
 namespace {
 
 // The status words of a backward pass's launches (LaunchOptions::adjoint_status): chunks of
-// device memory handed out 4 words at a time, read back and checked once at the end.
+// device memory handed out 4 words at a time, read back and checked once at the end of the pass.
+// A pass recorded into a graph (runtime/capture_check.h) cannot read them back: its chunks are
+// memory outside the graph, zeroed by a memset the graph replays, and the pass leaves a deferred
+// check with the capture that reads them after each replay, at the next synchronising point.
 class StatusPool {
 public:
     runtime::Array take(const runtime::Kernel& k, const runtime::Device& d) {
         const std::string key = d.str();
         auto it = current_.find(key);
         if (it == current_.end() || used_[it->second] + 4 > chunks_[it->second].size()) {
-            chunks_.push_back(runtime::Array::zeros(compiler::int32_type(), {kChunkWords}, d));
+            chunks_.push_back(runtime::capturing(d) ? runtime::zeros_outside_capture(compiler::int32_type(), {kChunkWords}, d)
+                                                    : runtime::Array::zeros(compiler::int32_type(), {kChunkWords}, d));
             used_.push_back(0);
             current_[key] = chunks_.size() - 1;
             it = current_.find(key);
@@ -338,15 +344,16 @@ public:
         used_[c] += 4;
         return runtime::Array::wrap(words, compiler::int32_type(), {4}, {4}, d, chunk.owner());
     }
-    // True when a chunk's device is recording a graph: its words are written when the graph is
-    // replayed, so there is nothing to read yet (and a read would end the capture).
+    // True when a chunk's device is recording a graph (or under a capture check): its words are
+    // written when the graph is replayed, so there is nothing to read yet (a read would end the
+    // capture).
     bool capturing() const {
         for (const runtime::Array& c : chunks_)
-            if (runtime::backend(c.device()).capturing()) return true;
+            if (runtime::capturing(c.device())) return true;
         return false;
     }
-    // Throws the error of the first launch (in the order they were handed out) that overflowed.
-    void check() const {
+    // The error of the first launch (in the order they were handed out) that overflowed, or "".
+    std::string problem() const {
         std::vector<std::vector<int32_t>> host(chunks_.size());
         for (size_t c = 0; c < chunks_.size(); ++c) {
             host[c].resize(static_cast<size_t>(chunks_[c].size()));
@@ -354,8 +361,24 @@ public:
         }
         for (const Taken& t : taken_) {
             std::string problem = runtime::adjoint_overflow_message(t.kernel, host[t.chunk].data() + t.offset);
-            if (!problem.empty()) throw RuntimeError(problem);
+            if (!problem.empty()) return problem;
         }
+        return "";
+    }
+    void check() const {
+        std::string p = problem();
+        if (!p.empty()) throw RuntimeError(p);
+    }
+    // Leaves the check of `pool` (this pool, captured) with the capture of each device it used.
+    static void defer(const std::shared_ptr<StatusPool>& pool) {
+        std::vector<runtime::Device> devices;
+        for (const runtime::Array& c : pool->chunks_)
+            if (std::find(devices.begin(), devices.end(), c.device()) == devices.end()) devices.push_back(c.device());
+        for (const runtime::Device& d : devices)
+            runtime::defer_check(d, [pool]() {
+                std::string p = pool->problem();
+                return p.empty() ? p : p + " (found after a replay of a captured backward pass)";
+            });
     }
     // Makes a pool the one deferred_adjoint_status draws from on this thread, for a scope.
     struct Active {
@@ -430,8 +453,8 @@ void Tape::run_backward() {
     // pool read back once after the pass (not after every launch: a rollout's backward is
     // hundreds of small launches, and a read-back each is a synchronisation each). The launches
     // of record_func callbacks draw from the same pool (deferred_adjoint_status).
-    StatusPool pool;
-    StatusPool::Active active(&pool);
+    auto pool = std::make_shared<StatusPool>();  // shared: a captured pass's deferred check keeps it
+    StatusPool::Active active(pool.get());
     for (size_t n = records_.size(); n-- > 0;) {
         Record& r = records_[n];
         switch (r.kind) {
@@ -445,7 +468,7 @@ void Tape::run_backward() {
                 runtime::LaunchOptions o = r.options;
                 o.adjoint = true;
                 o.record_tape = false;
-                o.adjoint_status = pool.take(r.kernel, o.device);
+                o.adjoint_status = pool->take(r.kernel, o.device);
                 runtime::launch(r.kernel, r.dim, r.args, o);
                 break;
             }
@@ -463,10 +486,13 @@ void Tape::run_backward() {
                 break;
         }
     }
-    // A backward pass captured into a graph cannot read its status words back: its per-thread
-    // tape overflow goes unreported (docs/autodiff.md, "Capturing a backward pass"; run the pass
-    // once uncaptured first, as a warm-up, to check it). The words live and die inside the graph.
-    if (!pool.capturing()) pool.check();
+    // A backward pass captured into a graph cannot read its status words back now: the graph
+    // keeps a deferred check that reads them after each replay (docs/autodiff.md, "Capturing a
+    // backward pass").
+    if (pool->capturing())
+        StatusPool::defer(pool);
+    else
+        pool->check();
     refresh_versions();  // what the pass itself wrote (checkpoints recompute their segments) is not an outside write
 }
 

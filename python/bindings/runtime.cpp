@@ -4,8 +4,10 @@
 #include <pybind11/stl.h>
 
 #include "python/bindings/bindings.h"
+#include "runtime/capture_check.h"
 #include "runtime/config.h"
 #include "runtime/device.h"
+#include "runtime/memory_stats.h"
 #if WEFT_HAVE_CPU_JIT
 #include "runtime/cpu/thread_pool.h"
 #endif
@@ -26,9 +28,32 @@ void bind_runtime(py::module_& m) {
         "synchronize",
         [](const std::string& s) {
             py::gil_scoped_release unlocked;
-            backend(parse_device(s)).synchronize();
+            const Device d = parse_device(s);
+            backend(d).synchronize();
+            run_deferred_checks(d);
         },
-        "Waits for the device's work to finish");
+        "Waits for the device's work to finish; raises the error of a replayed graph's deferred status check");
+
+    py::class_<CaptureCheck, std::shared_ptr<CaptureCheck>>(
+        m, "CaptureCheck",
+        "While alive, this thread's work on the device follows the rules of a CUDA graph capture (runtime/capture_check.h)")
+        .def(py::init([](const std::string& device) { return std::make_shared<CaptureCheck>(parse_device(device)); }),
+             py::arg("device"))
+        .def("end", &CaptureCheck::end,
+             "ends the check; raises when an array allocated during it is still alive, and marks its deferred checks "
+             "pending");
+    m.def(
+        "capturing", [](const std::string& s) { return capturing(parse_device(s)); },
+        "True while this thread's work on the device is recorded (a CUDA graph capture or a CaptureCheck)");
+
+    m.def(
+        "memory_stats",
+        [] {
+            MemoryStats s = memory_stats();
+            return py::dict(py::arg("live_bytes") = s.live_bytes, py::arg("peak_bytes") = s.peak_bytes);
+        },
+        "bytes of every owned array, on every device, now and at the peak since reset_peak_memory() (runtime/memory_stats.h)");
+    m.def("reset_peak_memory", &reset_peak_memory, "peak := live");
 
     py::class_<Config>(m, "Config", "Process-wide runtime settings")
         .def_readwrite("debug", &Config::debug, "bounds-check every array access in every launch (WEFT_DEBUG=1)")

@@ -32,7 +32,7 @@ from .kernels import Function, Kernel, func, func_grad, kernel, overload, struct
 from .structs import Struct, StructInstance
 from .sources import constant
 from .launch import launch
-from .streams import (Event, ScopedCapture, ScopedStream, Stream, capture_launch, get_event_elapsed_time,
+from .streams import (Event, ScopedCapture, ScopedCaptureCheck, ScopedStream, Stream, capture_launch, get_event_elapsed_time,
                       get_stream, synchronize_event, synchronize_stream)
 from .dlpack import from_dlpack, to_dlpack
 from .tape import Tape, checkpoint

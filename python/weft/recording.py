@@ -29,3 +29,22 @@ def note_arrays(arrays):
     for t in open_tapes:
         for a in arrays:
             t._seen.setdefault(id(a), a)
+
+
+def note_objects(objects):
+    """For wp.sim's simulate(): every open tape keeps each of `objects` (Model, State, Control) and
+    the wp.arrays of their array attributes. An object is looked at once per tape: a rollout passes
+    the same Model to every step, and a State to two, and reading every attribute of each at every
+    step was most of the step's Python time (bench/results/rollout-python-2026-12-06.md)."""
+    if not open_tapes:
+        return
+    for obj in objects:
+        if all(id(obj) in t._seen_objects for t in open_tapes):
+            continue
+        arrays = obj._array_attributes()
+        for t in open_tapes:
+            if id(obj) in t._seen_objects:
+                continue
+            t._seen_objects[id(obj)] = obj
+            for a in arrays:
+                t._seen.setdefault(id(a), a)

@@ -46,6 +46,9 @@ from .sim_joints import JointAxis, _JointBuilder, _refuse_xpbd_keywords  # noqa:
 from .sim_voxels import _VoxelBuilder  # noqa: E402
 
 
+_ARRAY_NAMES = {}  # C++ class -> names of its array attributes (_Wrapped._array_attributes)
+
+
 class _Wrapped:
     """Forwards attributes to the C++ object; array attributes come back as wp.arrays (one
     wrapper per underlying array, so `tape.gradients[state.particle_q]` finds it)."""
@@ -81,12 +84,15 @@ class _Wrapped:
 
     def _array_attributes(self):
         """The wrappers of every non-empty array attribute (one object per attribute, as getattr gives)."""
+        cpp = self._cpp
+        names = _ARRAY_NAMES.get(type(cpp))
+        if names is None:  # the array properties of a C++ class, found once (dir() is slow)
+            names = [n for n in dir(cpp) if not n.startswith("_") and isinstance(getattr(cpp, n, None), _weft.Array)]
+            _ARRAY_NAMES[type(cpp)] = names
         out = []
-        for name in dir(self._cpp):
-            if not name.startswith("_") and isinstance(getattr(self._cpp, name, None), _weft.Array):
-                a = getattr(self._cpp, name)
-                if a.size:
-                    out.append(getattr(self, name))
+        for name in names:
+            if getattr(cpp, name).size:
+                out.append(getattr(self, name))
         return out
 
     def _check_replacement(self, name, new):

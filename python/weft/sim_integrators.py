@@ -31,8 +31,7 @@ class Integrator:
         if _recording.open_tapes:
             # tape.gradients[a] finds the Model, State and Control arrays the step used, as for
             # the arrays of a wp.launch (the C++ step records itself on the Tape).
-            _recording.note_arrays(a for obj in (model, state_in, state_out, control) if obj is not None
-                                   for a in obj._array_attributes())
+            _recording.note_objects(obj for obj in (model, state_in, state_out, control) if obj is not None)
         self._cpp.simulate(model._cpp, state_in._cpp, state_out._cpp, float(dt), None if control is None else control._cpp)
         return state_out
 

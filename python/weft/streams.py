@@ -18,7 +18,11 @@ Capture records launches instead of running them; the graph replays them with on
     wp.capture_launch(capture.graph)            # 100 launches
 
 Launch each kernel once before capturing (module loading cannot be captured), allocate before
-capturing, and capture without debug mode. The C++ API is runtime/cuda/stream.h.
+capturing, and capture without debug mode. What cannot be captured raises RuntimeError naming the
+operation (runtime/capture_check.h). A Tape's forward launches and backward() capture together
+(docs/autodiff.md, "Capturing a backward pass"). On any device, wp.ScopedCaptureCheck(device)
+applies the same rules to work that runs eagerly, so capture-safety can be tested without a GPU.
+The C++ API is runtime/cuda/stream.h.
 """
 
 from . import _weft
@@ -193,6 +197,33 @@ class ScopedCapture:
             self._device.__exit__(exc_type, exc, tb)
         if exc_type is None:
             self.graph = Graph(graph)
+
+
+class ScopedCaptureCheck:
+    """with wp.ScopedCaptureCheck(device): ... runs the block eagerly under the rules of a CUDA graph
+    capture (any device: cpu and sim too): a copy to or from the host, a kernel's first launch on
+    the device, a debug-mode launch raise RuntimeError naming the operation, and an array allocated
+    in the block that is still alive at its end raises on exit. Deferred status checks registered
+    in the block (a Tape's backward pass) run at the next synchronising point, as after a replay."""
+
+    def __init__(self, device=None):
+        self.device = _context.get_device(device)
+        self._check = None
+
+    def __enter__(self):
+        self._check = _weft.CaptureCheck(self.device.alias)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        check, self._check = self._check, None
+        if exc_type is None:
+            check.end()
+        else:
+            try:
+                check.end()
+            except RuntimeError:
+                pass  # the block's own error is the one to report
+        return False
 
 
 def capture_launch(graph, stream=None):

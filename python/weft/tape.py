@@ -32,6 +32,7 @@ class Tape:
         self._tape = _weft.Tape()
         self._seen = {}  # id -> wp.array used by a recorded launch or copy (kept alive, as Warp does; recording.py)
         self._seen_structs = {}  # id -> wp.struct instance passed to a recorded launch
+        self._seen_objects = {}  # id -> wp.sim Model/State/Control a recorded step used (recording.note_objects)
 
     def __enter__(self):
         self._tape.activate()

@@ -65,6 +65,7 @@ namespace weft::runtime {
     /* OpenGL interop (the viewer's vertex buffers) */                                           \
     X(cuGraphicsGLRegisterBuffer) X(cuGraphicsUnregisterResource) X(cuGraphicsMapResources)      \
     X(cuGraphicsUnmapResources) X(cuGraphicsResourceGetMappedPointer)                           \
+    X(cuThreadExchangeStreamCaptureMode)                                                        \
     /* errors */                                                                                \
     X(cuGetErrorName) X(cuGetErrorString)
 // clang-format on

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/cuda/cuda_backend.h"
 #include "runtime/cuda/cuda_context.h"
 #include "runtime/cuda/cuda_driver.h"
 #include "runtime/errors.h"
@@ -76,7 +77,10 @@ Stream& Stream::operator=(Stream&& o) noexcept {
     return *this;
 }
 
-void Stream::synchronize() const { context_of(device_, "Stream::synchronize").synchronize_stream(stream_); }
+void Stream::synchronize() const {
+    context_of(device_, "Stream::synchronize").synchronize_stream(stream_);
+    run_deferred_checks(device_);
+}
 
 bool Stream::done() const {
     CudaContext& ctx = context_of(device_, "Stream::done");
@@ -129,6 +133,7 @@ void Event::record(const Stream& s) {
 void Event::synchronize() const {
     CudaContext& ctx = context_of(device_, "Event::synchronize");
     ctx.check(cuda_driver().cuEventSynchronize(event_), "cuEventSynchronize");
+    run_deferred_checks(device_);
 }
 
 bool Event::done() const {
@@ -167,7 +172,8 @@ Graph::Graph(Graph&& o) noexcept
     : device_(o.device_),
       graph_(std::exchange(o.graph_, nullptr)),
       exec_(std::exchange(o.exec_, nullptr)),
-      nodes_(std::exchange(o.nodes_, 0)) {}
+      nodes_(std::exchange(o.nodes_, 0)),
+      keep_(std::move(o.keep_)) {}
 
 Graph& Graph::operator=(Graph&& o) noexcept {
     if (this != &o) {
@@ -176,6 +182,7 @@ Graph& Graph::operator=(Graph&& o) noexcept {
         graph_ = std::exchange(o.graph_, nullptr);
         exec_ = std::exchange(o.exec_, nullptr);
         nodes_ = std::exchange(o.nodes_, 0);
+        keep_ = std::move(o.keep_);
     }
     return *this;
 }
@@ -199,6 +206,7 @@ void Graph::launch(const Stream& s) const {
     rec.shape[0] = static_cast<long long>(nodes_);
     ctx.log().record(rec);
     ctx.check(cuda_driver().cuGraphLaunch(exec_, s.handle()), "cuGraphLaunch");
+    keep_.mark_pending();
     if (ctx.sync_every_launch() && !ctx.capturing(s.handle())) ctx.synchronize_stream(s.handle());
 }
 
@@ -207,6 +215,7 @@ void begin_capture(const Stream& s) {
     if (ctx.capturing(s.handle())) throw RuntimeError("begin_capture: a capture is already under way on this stream");
     ctx.check(cuda_driver().cuStreamBeginCapture(s.handle(), CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "cuStreamBeginCapture");
     tls_captures.push_back({s.device().ordinal, s.handle(), ctx.set_current_stream(s.handle())});
+    open_capture_frame(s.device());
 }
 
 Graph end_capture() {
@@ -231,7 +240,9 @@ Graph end_capture(const Stream& s) {
     ctx.set_current_stream(previous);
     Graph g;
     g.device_ = s.device();
+    g.keep_ = close_capture_frame(s.device());
     CUresult r = cuda_driver().cuStreamEndCapture(s.handle(), &g.graph_);
+    free_after_capture(s.device().ordinal);  // memory freed during the capture that it did not allocate
     if (r == CUDA_ERROR_STREAM_CAPTURE_INVALIDATED)
         throw RuntimeError(
             "end_capture: the capture was invalidated by an operation that cannot be recorded (a copy to or "
@@ -244,6 +255,9 @@ Graph end_capture(const Stream& s) {
 
 // ---- synchronize ----------------------------------------------------------------------------
 
-void synchronize(const Device& device) { context_of(device, "synchronize").synchronize(); }
+void synchronize(const Device& device) {
+    context_of(device, "synchronize").synchronize();
+    run_deferred_checks(device);
+}
 
 }  // namespace weft::runtime

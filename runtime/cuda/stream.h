@@ -28,10 +28,11 @@
 //     g.launch();  g.launch();                        // 200 steps, one driver call each 100
 //     s.synchronize();
 //
-// Not capturable: debug-mode launches (they read a record back after each launch), copies to or
-// from host memory, synchronisation. Module compilation is: launch each kernel once before
-// capturing so that its module is loaded. Allocation during capture is recorded as a graph
-// allocation; allocate before capturing.
+// Not capturable (runtime/capture_check.h has the full table; those the runtime sees raise an error
+// naming the operation): debug-mode launches (they read a record back after each launch), copies to
+// or from host memory, synchronisation, module loading (launch each kernel once before capturing).
+// Allocation during capture is recorded as a graph allocation; allocate before capturing. Memory
+// freed during a capture that was allocated before it is freed when the capture ends.
 //
 // All types are move-only handles; errors raise runtime::RuntimeError. The handles of a device
 // that faulted (launch_log.h) raise on use and release nothing on destruction.
@@ -41,6 +42,7 @@
 
 #include <cuda.h>
 
+#include "runtime/capture_check.h"
 #include "runtime/device.h"
 
 namespace weft::runtime {
@@ -128,7 +130,10 @@ public:
     bool valid() const { return exec_ != nullptr; }
     const Device& device() const { return device_; }
     size_t node_count() const;  // operations recorded (launches, copies, ...)
-    void launch() const;        // on the device's current stream of this thread
+    // On the device's current stream of this thread. Each launch marks the deferred checks of the
+    // captured work (runtime/capture_check.h: a backward pass's status words) pending: the next
+    // synchronising point runs them and raises their error.
+    void launch() const;
     void launch(const Stream& s) const;
 
 private:
@@ -137,6 +142,7 @@ private:
     CUgraph graph_ = nullptr;
     CUgraphExec exec_ = nullptr;
     size_t nodes_ = 0;
+    CaptureKeep keep_;  // deferred checks of the captured work, and the status memory they read
 };
 
 // Starts recording on `s` (thread-local capture mode: other threads are unaffected) and makes it
