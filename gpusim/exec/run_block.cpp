@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace weft::gpusim {
 namespace {
@@ -12,7 +14,7 @@ void init_warps(BlockContext& ctx, RegisterFile& regs) {
     const uint32_t nwarps = (ctx.nthreads + kWarpSize - 1) / kWarpSize;
     const size_t nregs = static_cast<size_t>(ctx.module->num_registers());
     const size_t total = nregs * kWarpSize * nwarps;
-    if (regs.size != total) {
+    if (regs.size < total) {
         regs.data.reset(new uint64_t[total]);
         regs.size = total;
     }
@@ -107,6 +109,26 @@ std::string hex32(uint32_t v) {
 }  // namespace
 
 void throw_barrier_deadlock(const BlockContext& ctx) { deadlock(ctx); }
+
+namespace {
+std::mutex g_files_mu;
+std::vector<RegisterFile> g_files;
+constexpr size_t kMaxPooledFiles = 8192;  // 132 SMs x 32 block slots, twice
+}  // namespace
+
+RegisterFile take_register_file() {
+    std::lock_guard<std::mutex> lock(g_files_mu);
+    if (g_files.empty()) return {};
+    RegisterFile f = std::move(g_files.back());
+    g_files.pop_back();
+    return f;
+}
+
+void give_register_file(RegisterFile&& file) {
+    if (!file.data) return;
+    std::lock_guard<std::mutex> lock(g_files_mu);
+    if (g_files.size() < kMaxPooledFiles) g_files.push_back(std::move(file));
+}
 
 void init_block_warps(BlockContext& ctx, RegisterFile& regs) {
     init_warps(ctx, regs);

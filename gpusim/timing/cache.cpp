@@ -1,6 +1,7 @@
 // gpusim/timing/cache.cpp — SectoredCache (cache.h).
 #include "gpusim/timing/cache.h"
 
+#include <algorithm>
 #include <span>
 
 namespace weft::gpusim {
@@ -9,14 +10,26 @@ SectoredCache::SectoredCache(uint64_t size_bytes, uint32_t line_bytes, uint32_t 
                              const CachePolicy* policy)
     : line_bytes_(line_bytes), sector_bytes_(sector_bytes), assoc_(assoc), policy_(policy) {
     sets_ = static_cast<uint32_t>(size_bytes / (uint64_t{line_bytes} * assoc));
-    ways_.assign(uint64_t{sets_} * assoc_, Way{});
+    ways_.reset(new Way[uint64_t{sets_} * assoc_]);
+    touched_.assign(sets_, 0);
+}
+
+SectoredCache::Way* SectoredCache::touch(uint32_t set) {
+    Way* ways = &ways_[uint64_t{set} * assoc_];
+    if (!touched_[set]) {
+        for (uint32_t w = 0; w < assoc_; ++w) ways[w] = Way{~uint64_t{0}, 0, 0, 0, 0};
+        touched_[set] = 1;
+    }
+    return ways;
 }
 
 bool SectoredCache::probe(uint64_t addr) const {
     if (sets_ == 0) return false;
     const uint64_t line = addr / line_bytes_;
     const uint32_t bit = 1u << ((addr % line_bytes_) / sector_bytes_);
-    const Way* set = &ways_[uint64_t{set_of(line)} * assoc_];
+    const uint32_t s = set_of(line);
+    if (!touched_[s]) return false;
+    const Way* set = &ways_[uint64_t{s} * assoc_];
     for (uint32_t w = 0; w < assoc_; ++w)
         if (set[w].tag == line) return (set[w].valid & bit) != 0;
     return false;
@@ -26,7 +39,7 @@ bool SectoredCache::access(uint64_t addr, bool dirty, uint64_t* evicted_dirty_se
     if (sets_ == 0) return false;
     const uint64_t line = addr / line_bytes_;
     const uint32_t bit = 1u << ((addr % line_bytes_) / sector_bytes_);
-    Way* set = &ways_[uint64_t{set_of(line)} * assoc_];
+    Way* set = touch(set_of(line));
     ++clock_;
     Way* victim = &set[0];
     for (uint32_t w = 0; w < assoc_; ++w) {
@@ -59,7 +72,7 @@ bool SectoredCache::access(uint64_t addr, bool dirty, uint64_t* evicted_dirty_se
 }
 
 void SectoredCache::clear() {
-    for (Way& w : ways_) w = Way{};
+    std::fill(touched_.begin(), touched_.end(), 0);
     clock_ = 0;
 }
 

@@ -5,9 +5,15 @@
 // fills only the sectors that were asked for, as NVIDIA's L1 and L2 do. Sets are chosen by a
 // multiplicative hash of the line address, standing in for the GPUs' undocumented address
 // hashing (plain modulo indexing would make power-of-two strides thrash unrealistically).
+//
+// Sets are initialised when first touched: the H200's L2 has 491,520 ways, and filling them
+// with empty tags on every launch cost more than a short launch's simulation. The ways are
+// allocated uninitialised (untouched pages are never faulted in); `touched_` says which sets
+// hold ways yet.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "gpusim/timing/policies.h"
@@ -31,19 +37,22 @@ public:
     uint64_t size_bytes() const { return uint64_t{sets_} * assoc_ * line_bytes_; }
 
 private:
-    struct Way {
-        uint64_t tag = ~uint64_t{0};  // line address; ~0 = empty
-        uint32_t valid = 0;           // sector bits
-        uint32_t dirty = 0;
-        uint64_t stamp = 0;  // LRU
-        uint64_t filled = 0;
+    struct Way {         // trivial: allocated uninitialised, set up per set by touch()
+        uint64_t tag;    // line address; ~0 = empty
+        uint32_t valid;  // sector bits
+        uint32_t dirty;
+        uint64_t stamp;  // LRU
+        uint64_t filled;
     };
     uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>(((line * 0x9E3779B97F4A7C15ull) >> 20) % sets_); }
+    // The ways of `set`, emptied on first use.
+    Way* touch(uint32_t set);
 
     uint32_t line_bytes_ = 128, sector_bytes_ = 32, assoc_ = 1, sets_ = 0;
     uint64_t clock_ = 0;
     const CachePolicy* policy_ = nullptr;
-    std::vector<Way> ways_;  // [set][assoc]
+    std::unique_ptr<Way[]> ways_;   // [set][assoc]; a set's ways are valid once touched_[set]
+    std::vector<uint8_t> touched_;  // per set
 };
 
 }  // namespace weft::gpusim

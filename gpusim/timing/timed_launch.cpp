@@ -5,10 +5,10 @@
 #include <cmath>
 #include <map>
 #include <ostream>
-#include <thread>
 #include <unordered_set>
 
 #include "gpusim/ptx/call_graph.h"
+#include "gpusim/timing/epoch_pool.h"
 #include "gpusim/timing/sm_model.h"
 
 namespace weft::gpusim {
@@ -141,6 +141,12 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     auto compact = [&](int32_t r) {
         return r < kNumStaticSregs ? r : r >= reg_lo && r < reg_hi ? kNumStaticSregs + (r - reg_lo) : spare;
     };
+    int32_t pc_begin = kernel.begin, pc_end = kernel.end;
+    for (const Function& f : module.functions())
+        if (!f.is_entry && f.has_body && f.end > f.begin) {
+            pc_begin = std::min(pc_begin, f.begin);
+            pc_end = std::max(pc_end, f.end);
+        }
     for (InstrClass& c : classes) {
         for (int k = 0; k < c.nsrc; ++k) c.src[k] = compact(c.src[k]);
         for (int k = 0; k < c.ndst; ++k) c.dst[k] = compact(c.dst[k]);
@@ -154,6 +160,8 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     env.kernel = &kernel;
     env.classes = &classes;
     env.scoreboard_regs = static_cast<size_t>(spare) + 1;
+    env.pc_begin = pc_begin;
+    env.pc_end = pc_end;
     // A forward conditional branch that ptxas if-converted (no SASS of its own) still costs the
     // SASS of the code it skips: on the GPU that code issues, predicated off.
     if (!options.issue_weights.empty()) {
@@ -229,27 +237,18 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     uint64_t epoch_index = 0;
     uint64_t launch_misses = 0, launch_fetched = 0;  // L2 misses to DRAM, distinct sectors fetched
     env.dram_extra_latency = a.dram_extra_latency(0);
-    const int nthreads = std::max(1, std::min(options.threads, a.sm_count));
+    EpochPool pool(std::max(1, std::min(options.threads, a.sm_count)));
+    std::vector<size_t> active;
     for (uint64_t end = options.epoch_cycles;; end += options.epoch_cycles) {
         bool all_done = true;
         for (const SmModel& s : sms) all_done &= s.done();
         if (all_done) break;
-        if (nthreads == 1) {
-            for (SmModel& s : sms) s.run_until(end);
-        } else {
-            std::vector<std::thread> pool;
-            std::vector<std::exception_ptr> errors(static_cast<size_t>(nthreads));
-            for (int t = 0; t < nthreads; ++t)
-                pool.emplace_back([&, t] {
-                    try {
-                        for (size_t i = static_cast<size_t>(t); i < sms.size(); i += static_cast<size_t>(nthreads))
-                            sms[i].run_until(end);
-                    } catch (...) { errors[static_cast<size_t>(t)] = std::current_exception(); }
-                });
-            for (std::thread& th : pool) th.join();
-            for (const std::exception_ptr& e : errors)
-                if (e) std::rethrow_exception(e);
-        }
+        // The SMs with work left, shared out among the host threads (an SM's epoch depends only on
+        // what was merged before it, so who runs it does not matter).
+        active.clear();
+        for (size_t i = 0; i < sms.size(); ++i)
+            if (!sms[i].done()) active.push_back(i);
+        pool.run(active.size(), [&](size_t k) { sms[active[k]].run_until(end); });
         // The epoch's L2 traffic, in SM order: fills, LRU, dirty write-backs to DRAM; a sector
         // that several SMs fetched from DRAM in this epoch is paid for once.
         // Each miss was charged `dram_miss_share` of a sector's DRAM time; the queue is set right
@@ -328,10 +327,12 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     std::vector<TimingCounters> timing(ninstr);
     uint64_t finish = 0;
     double warp_cycles = 0;
+    const size_t first = static_cast<size_t>(pc_begin);
     for (const SmModel& s : sms) {
-        for (size_t i = 0; i < ninstr; ++i) {
-            counts[i] += s.counts[i];
-            timing[i] += s.timing[i];
+        if (s.counts.empty()) continue;  // an SM the grid gave no block
+        for (size_t i = first; i < static_cast<size_t>(pc_end); ++i) {
+            counts[i] += s.counts[i - first];
+            timing[i] += s.timing[i - first];
         }
         finish = std::max({finish, s.finish, static_cast<uint64_t>(std::ceil(s.drain))});
         result.sm_active_cycles += s.active_cycles;
