@@ -78,6 +78,10 @@ struct BlockContext {
     const Module* module = nullptr;
     const Function* kernel = nullptr;
     const Instr* code = nullptr;
+    // The functions the kernel can run (gpusim/ptx/call_graph.h), whose register rows each block
+    // zeroes; null: the kernel and every .func of the module (a module's .funcs may be huge, and
+    // most kernels call none of them).
+    const std::vector<int32_t>* functions = nullptr;
     Dim3 grid, block, ctaid;
     uint64_t block_linear = 0;
     std::span<const std::byte> params;

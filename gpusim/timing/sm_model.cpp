@@ -47,7 +47,6 @@ SmModel::SmModel(const SmEnv& env, int32_t index) : env_(env), index_(index), ne
     counts.assign(ninstr, Counters{});
     timing.assign(ninstr, TimingCounters{});
     slots_.resize(static_cast<size_t>(env.blocks_per_sm));
-    for (Slot& s : slots_) s.regs = take_register_file();
     warps_.resize(static_cast<size_t>(env.blocks_per_sm) * env.nwarps);
     sched_warps_.resize(static_cast<size_t>(a.schedulers_per_sm));
     for (size_t i = 0; i < warps_.size(); ++i) sched_warps_[i % sched_warps_.size()].push_back(static_cast<int32_t>(i));
@@ -87,6 +86,7 @@ void SmModel::start_blocks() {
         ctx.module = env_.module;
         ctx.kernel = env_.kernel;
         ctx.code = env_.module->instructions().data();
+        ctx.functions = env_.functions;
         ctx.grid = env_.grid;
         ctx.block = env_.block;
         ctx.params = env_.params;
@@ -108,6 +108,7 @@ void SmModel::start_blocks() {
         const Dim3 g = env_.grid;
         ctx.ctaid = {static_cast<uint32_t>(b % g.x), static_cast<uint32_t>((b / g.x) % g.y),
                      static_cast<uint32_t>(b / (uint64_t{g.x} * g.y))};
+        if (!s.regs.data) s.regs = take_register_file(block_register_elements(ctx));
         init_block_warps(ctx, s.regs);
         s.live = static_cast<uint32_t>(ctx.warps.size());
         const size_t nregs = env_.scoreboard_regs;

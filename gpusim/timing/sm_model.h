@@ -52,6 +52,7 @@ struct SmEnv {
     // The instructions the kernel can reach (its body and the module's .funcs): the SMs' counts
     // cover [pc_begin, pc_end), not the whole module (a module holds many kernels).
     int32_t pc_begin = 0, pc_end = 0;
+    const std::vector<int32_t>* functions = nullptr;  // reachable_functions() of the kernel
 };
 
 struct TraceRecord {

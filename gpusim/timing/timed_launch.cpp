@@ -128,12 +128,17 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     // across all its kernels, and a scoreboard of all of them per warp dominated short blocks).
     // Registers outside (other kernels' code, never run here) share one spare entry.
     std::vector<InstrClass> classes = classify_instructions(module);
+    // Only the functions the kernel can call count: a module's other .funcs may hold thousands of
+    // registers (a backward body), which every block would clear and every warp would track.
+    const std::vector<int32_t> functions = reachable_functions(module, static_cast<int32_t>(&kernel - module.functions().data()));
     int32_t reg_lo = INT32_MAX, reg_hi = 0;
-    for (const Function& f : module.functions())
-        if ((!f.is_entry || &f == &kernel) && f.reg_end > f.reg_begin) {
+    for (const int32_t i : functions) {
+        const Function& f = module.functions()[static_cast<size_t>(i)];
+        if (f.reg_end > f.reg_begin) {
             reg_lo = std::min(reg_lo, f.reg_begin);
             reg_hi = std::max(reg_hi, f.reg_end);
         }
+    }
     if (reg_lo > reg_hi) reg_lo = reg_hi = kNumStaticSregs;
     reg_lo = std::max<int32_t>(reg_lo, kNumStaticSregs);
     reg_hi = std::max(reg_hi, reg_lo);
@@ -142,11 +147,13 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
         return r < kNumStaticSregs ? r : r >= reg_lo && r < reg_hi ? kNumStaticSregs + (r - reg_lo) : spare;
     };
     int32_t pc_begin = kernel.begin, pc_end = kernel.end;
-    for (const Function& f : module.functions())
-        if (!f.is_entry && f.has_body && f.end > f.begin) {
+    for (const int32_t i : functions) {
+        const Function& f = module.functions()[static_cast<size_t>(i)];
+        if (f.has_body && f.end > f.begin) {
             pc_begin = std::min(pc_begin, f.begin);
             pc_end = std::max(pc_end, f.end);
         }
+    }
     for (InstrClass& c : classes) {
         for (int k = 0; k < c.nsrc; ++k) c.src[k] = compact(c.src[k]);
         for (int k = 0; k < c.ndst; ++k) c.dst[k] = compact(c.dst[k]);
@@ -161,6 +168,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     env.classes = &classes;
     env.scoreboard_regs = static_cast<size_t>(spare) + 1;
     env.pc_begin = pc_begin;
+    env.functions = &functions;
     env.pc_end = pc_end;
     // A forward conditional branch that ptxas if-converted (no SASS of its own) still costs the
     // SASS of the code it skips: on the GPU that code issues, predicated off.
