@@ -2,6 +2,7 @@
 #include "gpusim/timing/cache.h"
 
 #include <algorithm>
+#include <mutex>
 #include <span>
 
 namespace weft::gpusim {
@@ -69,6 +70,36 @@ bool SectoredCache::access(uint64_t addr, bool dirty, uint64_t* evicted_dirty_se
     victim->stamp = clock_;
     victim->filled = clock_;
     return false;
+}
+
+namespace {
+std::mutex g_caches_mu;
+std::vector<SectoredCache> g_caches;
+constexpr size_t kMaxPooledCaches = 300;  // an L2 and 132 L1s, for two launches at a time
+}  // namespace
+
+SectoredCache take_cache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc,
+                         const CachePolicy* policy) {
+    const uint32_t sets = static_cast<uint32_t>(size_bytes / (uint64_t{line_bytes} * assoc));
+    {
+        std::lock_guard<std::mutex> lock(g_caches_mu);
+        for (size_t i = 0; i < g_caches.size(); ++i)
+            if (g_caches[i].same_shape(line_bytes, sector_bytes, assoc, sets)) {
+                SectoredCache c = std::move(g_caches[i]);
+                g_caches[i] = std::move(g_caches.back());
+                g_caches.pop_back();
+                c.clear();
+                c.set_policy(policy);
+                return c;
+            }
+    }
+    return SectoredCache(size_bytes, line_bytes, sector_bytes, assoc, policy);
+}
+
+void give_cache(SectoredCache&& cache) {
+    if (!cache.holds_ways()) return;
+    std::lock_guard<std::mutex> lock(g_caches_mu);
+    if (g_caches.size() < kMaxPooledCaches) g_caches.push_back(std::move(cache));
 }
 
 void SectoredCache::clear() {

@@ -20,6 +20,14 @@
 
 namespace weft::gpusim {
 
+class SectoredCache;
+// Every launch starts with empty caches, and the tag stores are large (the H200's L2: 15 MB of
+// ways): launches take theirs from a process-wide pool and give them back, so that their pages
+// are faulted in once per process rather than per launch. A taken cache is empty (cleared).
+SectoredCache take_cache(uint64_t size_bytes, uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc,
+                         const CachePolicy* policy = nullptr);
+void give_cache(SectoredCache&& cache);
+
 class SectoredCache {
 public:
     SectoredCache() = default;
@@ -35,6 +43,11 @@ public:
     bool access(uint64_t addr, bool dirty, uint64_t* evicted_dirty_sectors = nullptr);
     void clear();
     uint64_t size_bytes() const { return uint64_t{sets_} * assoc_ * line_bytes_; }
+    bool same_shape(uint32_t line_bytes, uint32_t sector_bytes, uint32_t assoc, uint32_t sets) const {
+        return line_bytes_ == line_bytes && sector_bytes_ == sector_bytes && assoc_ == assoc && sets_ == sets;
+    }
+    void set_policy(const CachePolicy* policy) { policy_ = policy; }
+    bool holds_ways() const { return ways_ != nullptr && sets_ > 0; }  // false: empty, or moved from
 
 private:
     struct Way {         // trivial: allocated uninitialised, set up per set by touch()

@@ -53,14 +53,14 @@ SmModel::SmModel(const SmEnv& env, int32_t index) : env_(env), index_(index), ne
     for (int s = 0; s < a.schedulers_per_sm; ++s) policies_.push_back(env.options->scheduler());
     pipe_free_.assign(static_cast<size_t>(a.schedulers_per_sm), {});
     sched_free_.assign(static_cast<size_t>(a.schedulers_per_sm), 0.0);
-    l1_ =
-        SectoredCache(static_cast<uint64_t>(std::max(0, env.l1_bytes)), static_cast<uint32_t>(a.l1_line_bytes),
-                      static_cast<uint32_t>(a.l1_sector_bytes), static_cast<uint32_t>(a.l1_assoc), env.options->l1_policy.get());
+    l1_ = take_cache(static_cast<uint64_t>(std::max(0, env.l1_bytes)), static_cast<uint32_t>(a.l1_line_bytes),
+                     static_cast<uint32_t>(a.l1_sector_bytes), static_cast<uint32_t>(a.l1_assoc), env.options->l1_policy.get());
     budget_ = env.options->launch.max_warp_instructions;
 }
 
 SmModel::~SmModel() {
     for (Slot& s : slots_) give_register_file(std::move(s.regs));
+    give_cache(std::move(l1_));
 }
 
 void SmModel::start_blocks() {

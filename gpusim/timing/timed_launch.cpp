@@ -160,8 +160,13 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     }
     const NvidiaBankModel default_banks;
     const int64_t stack = stack_bytes_needed(module, static_cast<int32_t>(&kernel - module.functions().data()));
-    SectoredCache l2(static_cast<uint64_t>(a.l2_bytes), static_cast<uint32_t>(a.l2_line_bytes),
-                     static_cast<uint32_t>(a.l2_sector_bytes), static_cast<uint32_t>(a.l2_assoc), options.l2_policy.get());
+    SectoredCache l2 =
+        take_cache(static_cast<uint64_t>(a.l2_bytes), static_cast<uint32_t>(a.l2_line_bytes),
+                   static_cast<uint32_t>(a.l2_sector_bytes), static_cast<uint32_t>(a.l2_assoc), options.l2_policy.get());
+    struct GiveBack {
+        SectoredCache& cache;
+        ~GiveBack() { give_cache(std::move(cache)); }
+    } l2_back{l2};
     SmEnv env;
     env.module = &module;
     env.kernel = &kernel;
