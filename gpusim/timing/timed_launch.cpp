@@ -85,6 +85,48 @@ bool may_use_shared(const Module& module, const Function& kernel) {
     return false;
 }
 
+// Does the kernel read what a global atomic returned (an `atom` on global or generic memory whose
+// destination register appears in any other instruction it can run)? Then its path depends on the
+// order in which SMs' atomics reach a word (a CAS loop retries as often as it loses), and SMs
+// simulated at the same time on several host threads would make that order the host's: such a
+// launch runs on one thread, in SM order, so that its report does not depend on the thread count.
+// An atomic whose result is never read (NVRTC gives it a register of its own) leaves the path
+// alone; only the rounding of float sums can then differ with threads.
+bool reads_global_atomic_results(const Module& module, const std::vector<int32_t>& functions) {
+    std::vector<int32_t> dests;
+    for (const int32_t f : functions)
+        for (int32_t i = module.functions()[static_cast<size_t>(f)].begin; i < module.functions()[static_cast<size_t>(f)].end;
+             ++i) {
+            const Instr& in = module.instructions()[static_cast<size_t>(i)];
+            if (in.op == Op::Atom && in.space != Space::Shared && in.nops > 0 && in.ops[0].kind == OperandKind::Reg)
+                dests.push_back(in.ops[0].reg);
+        }
+    if (dests.empty()) return false;
+    std::sort(dests.begin(), dests.end());
+    std::vector<int32_t> uses(dests.size(), 0);  // instructions naming each destination register
+    auto note = [&](int32_t r) {
+        const auto it = std::lower_bound(dests.begin(), dests.end(), r);
+        if (it != dests.end() && *it == r) ++uses[static_cast<size_t>(it - dests.begin())];
+    };
+    for (const int32_t f : functions)
+        for (int32_t i = module.functions()[static_cast<size_t>(f)].begin; i < module.functions()[static_cast<size_t>(f)].end;
+             ++i) {
+            const Instr& in = module.instructions()[static_cast<size_t>(i)];
+            note(in.guard);
+            note(in.pdest);
+            for (int k = 0; k < in.nops && k < 5; ++k) {
+                const Operand& o = in.ops[k];
+                if (o.kind == OperandKind::Reg || o.kind == OperandKind::Addr) note(o.reg);
+                if (o.kind == OperandKind::Vec)
+                    for (int v = 0; v < o.nvec && v < 4; ++v) note(o.vregs[v]);
+            }
+        }
+    // Each destination is named once by its own atom; a second naming may read it.
+    for (size_t k = 0; k < dests.size(); ++k)
+        if (uses[k] > 1 || (k + 1 < dests.size() && dests[k + 1] == dests[k])) return true;
+    return false;
+}
+
 }  // namespace
 
 TimingResult launch_timed(const Module& module, std::string_view kernel_name, Dim3 grid, Dim3 block,
@@ -250,7 +292,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     uint64_t epoch_index = 0;
     uint64_t launch_misses = 0, launch_fetched = 0;  // L2 misses to DRAM, distinct sectors fetched
     env.dram_extra_latency = a.dram_extra_latency(0);
-    EpochPool pool(std::max(1, std::min(options.threads, a.sm_count)));
+    EpochPool pool(reads_global_atomic_results(module, functions) ? 1 : std::max(1, std::min(options.threads, a.sm_count)));
     std::vector<size_t> active;
     for (uint64_t end = options.epoch_cycles;; end += options.epoch_cycles) {
         bool all_done = true;
