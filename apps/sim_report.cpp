@@ -27,8 +27,9 @@
 namespace weft::apps {
 
 const std::vector<std::string>& sim_option_names() {
-    static const std::vector<std::string> v = {"scheduler",   "trace-jsonl", "trace-opcode", "trace-sm",  "trace-warp",
-                                               "trace-block", "trace-line",  "trace-cycles", "trace-max", "chrome-trace"};
+    static const std::vector<std::string> v = {"scheduler",    "threads",    "trace-jsonl", "trace-opcode",
+                                               "trace-sm",     "trace-warp", "trace-block", "trace-line",
+                                               "trace-cycles", "trace-max",  "chrome-trace"};
     return v;
 }
 
@@ -46,6 +47,8 @@ std::string sim_options_usage() {
            "  --scheduler POLICY        warp scheduler: " +
            list(gpusim::scheduler_names(), "gto") +
            "\n"
+           "  --threads N               host threads simulating the SMs (default: WEFT_SIM_THREADS, else every core;\n"
+           "                            the report is the same for any N)\n"
            "  --trace-jsonl FILE        write every issued warp instruction as one JSON line, filtered by:\n"
            "    --trace-opcode OP       opcode prefix at a '.' boundary (ld, ld.shared, bar, fma.rn)\n"
            "    --trace-sm N  --trace-warp N  --trace-block N  --trace-line N (kernel source line)\n"
@@ -98,6 +101,7 @@ std::string configure_sim(const Args& args) {
     try {
         runtime::sim_scheduler(s.scheduler);
     } catch (const runtime::RuntimeError& e) { throw UsageError(std::string("--scheduler: ") + e.what()); }
+    if (args.get("threads")) s.threads = static_cast<int>(std::min<int64_t>(int_option(args, "threads", 1), 1024));
     gpusim::TraceFilter& f = s.trace_filter;
     f.sm = static_cast<int32_t>(int_option(args, "trace-sm", 0));
     f.warp = static_cast<int32_t>(int_option(args, "trace-warp", 0));

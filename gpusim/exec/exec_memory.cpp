@@ -8,7 +8,9 @@
 // accesses go to host memory, and must fall inside LaunchOptions::global_memory's buffers when
 // it is set (global_memory.h); global atomics use std::atomic_ref so that blocks
 // running on several host threads stay correct.
+#include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstring>
 
 #include "gpusim/exec/address_space.h"
@@ -31,7 +33,28 @@ std::string hex(uint64_t v) {
     return buf;
 }
 
-Target resolve(BlockContext& c, Warp& w, const Instr& in, const Operand& a, int lane, uint32_t size, bool write, int32_t pc) {
+// Addresses [lo, hi) that lie in one buffer of the launch's map (LaunchOptions::global_memory):
+// resolve() checks a global access there without searching the map. A warp's accesses mostly
+// fall in one array, so covered_span() checks the range of all its lanes' addresses once.
+struct CoveredSpan {
+    uint64_t lo = 0, hi = 0;
+    bool holds(uint64_t addr, uint32_t size) const { return addr >= lo && addr < hi && hi - addr >= size; }
+};
+
+CoveredSpan covered_span(const BlockContext& c, const Warp& w, const Operand& a, uint32_t mask, uint32_t size) {
+    if (!c.options || !c.options->global_memory || (a.base != AddrBase::None && a.base != AddrBase::Host) || mask == 0) return {};
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for_lanes(mask, [&](int lane) {
+        const uint64_t addr = (a.reg >= 0 ? reg_at(w, a.reg, lane) : 0) + a.imm;
+        lo = std::min(lo, addr);
+        hi = std::max(hi, addr);
+    });
+    if (hi - lo >= UINT32_MAX - size || !c.options->global_memory->contains(lo, static_cast<uint32_t>(hi - lo + size))) return {};
+    return {lo, hi + size};
+}
+
+Target resolve(BlockContext& c, Warp& w, const Instr& in, const Operand& a, int lane, uint32_t size, bool write, int32_t pc,
+               const CoveredSpan& covered) {
     uint64_t addr = (a.reg >= 0 ? reg_at(w, a.reg, lane) : 0) + a.imm;
     const uint32_t frame = w.stack.back().frame;
     Where where;
@@ -67,7 +90,8 @@ Target resolve(BlockContext& c, Warp& w, const Instr& in, const Operand& a, int 
             }
     }
     const char* verb = write ? "write" : "read";
-    if (size > 1 && addr % size != 0)
+    // Access sizes are powers of two (1 to 32 bytes): a mask, not a division, per lane.
+    if (size > 1 && (std::has_single_bit(size) ? (addr & (size - 1)) != 0 : addr % size != 0))
         fault(c, w, lane, pc, std::string("misaligned ") + std::to_string(size) + "-byte " + verb + " at address " + hex(addr));
     switch (where) {
         case Where::Shared:
@@ -75,6 +99,10 @@ Target resolve(BlockContext& c, Warp& w, const Instr& in, const Operand& a, int 
                 fault(c, w, lane, pc,
                       std::string("shared memory ") + verb + " out of bounds: " + std::to_string(size) + " bytes at offset " +
                           std::to_string(addr) + ", the block has " + std::to_string(c.shared_size) + " bytes of shared memory");
+            if (write) {
+                c.shared_written_lo = std::min(c.shared_written_lo, addr);
+                c.shared_written_hi = std::max(c.shared_written_hi, addr + size);
+            }
             return {c.shared + addr, where};
         case Where::Local: {
             if (addr > c.local_per_thread || c.local_per_thread - addr < size)
@@ -97,7 +125,8 @@ Target resolve(BlockContext& c, Warp& w, const Instr& in, const Operand& a, int 
                 fault(c, w, lane, pc, std::string("global ") + verb + " through a null pointer (address " + hex(addr) + ")");
             if (addr >= kSharedWindow)
                 fault(c, w, lane, pc, std::string("global ") + verb + " at " + hex(addr) + ", which is not a host address");
-            if (c.options && c.options->global_memory && !c.options->global_memory->contains(addr, size))
+            if (c.options && c.options->global_memory && !covered.holds(addr, size) &&
+                !c.options->global_memory->contains(addr, size))
                 fault(c, w, lane, pc,
                       std::string("global ") + verb + " of " + std::to_string(size) + " bytes at " + hex(addr) +
                           " is outside every buffer of the launch: " + c.options->global_memory->describe(addr));
@@ -242,7 +271,7 @@ uint64_t atomic_rmw(std::byte* p, const Instr& in, uint64_t b, uint64_t cv) {
 }  // namespace
 
 void exec_memory(BlockContext& c, Warp& w, const Instr& in, uint32_t mask, int32_t pc) {
-    Counters* k = c.per_instr ? &c.per_instr[pc] : nullptr;
+    Counters* k = c.per_instr ? &c.per_instr[pc - c.per_instr_base] : nullptr;
     if (c.mem_log) c.mem_log->lanes = 0;
     switch (in.op) {
         case Op::Ld:
@@ -254,8 +283,9 @@ void exec_memory(BlockContext& c, Warp& w, const Instr& in, uint32_t mask, int32
             const uint32_t size = static_cast<uint32_t>(type_bytes(in.type));
             const bool is_signed = type_is_signed(in.type);
             bool any_shared = false;
+            const CoveredSpan covered = covered_span(c, w, addr, mask, size * in.vec);
             for_lanes(mask, [&](int l) {
-                const Target t = resolve(c, w, in, addr, l, size * in.vec, write, pc);
+                const Target t = resolve(c, w, in, addr, l, size * in.vec, write, pc, covered);
                 if (in.vec > 1 && (reinterpret_cast<uintptr_t>(t.p) % (size * in.vec)) != 0 && t.where == Where::Global)
                     fault(c, w, l, pc, "misaligned vector access at " + hex(reinterpret_cast<uintptr_t>(t.p)));
                 if (write) {
@@ -286,8 +316,9 @@ void exec_memory(BlockContext& c, Warp& w, const Instr& in, uint32_t mask, int32
             const Operand& addr = in.ops[has_dest ? 1 : 0];
             const uint32_t size = static_cast<uint32_t>(type_bytes(in.type));
             bool any_shared = false;
+            const CoveredSpan covered = covered_span(c, w, addr, mask, size);
             for_lanes(mask, [&](int l) {
-                const Target t = resolve(c, w, in, addr, l, size, true, pc);
+                const Target t = resolve(c, w, in, addr, l, size, true, pc, covered);
                 const uint64_t b = rd(c, w, in.ops[has_dest ? 2 : 1], l);
                 const uint64_t cv = (has_dest && in.nops == 4) ? rd(c, w, in.ops[3], l) : 0;
                 uint64_t old;

@@ -106,6 +106,7 @@ void settle(BlockContext& ctx, Warp& w) {
 void run_warp(BlockContext& ctx, Warp& w, uint32_t quantum) {
     const Instr* code = ctx.code;
     Counters* per_instr = ctx.per_instr;
+    const int32_t base = ctx.per_instr_base;
     uint64_t issued = 0;
     while (quantum-- > 0) {
         if (w.stack.empty()) {
@@ -120,13 +121,13 @@ void run_warp(BlockContext& ctx, Warp& w, uint32_t quantum) {
         ++issued;
         ++w.issued;
         if (per_instr) {
-            Counters& k = per_instr[pc];
+            Counters& k = per_instr[pc - base];
             ++k.warp_instructions;
             k.thread_instructions += static_cast<uint32_t>(std::popcount(active));
         }
         switch (in.op) {
             case Op::Bra: {
-                if (per_instr) ++per_instr[pc].branches;
+                if (per_instr) ++per_instr[pc - base].branches;
                 const uint32_t taken = mask, not_taken = active & ~mask;
                 if (ctx.loop_log && in.target <= pc) ctx.loop_log->backward_branch(w.loop_passes, pc, in.target, active, taken);
                 if (not_taken == 0) {
@@ -134,7 +135,7 @@ void run_warp(BlockContext& ctx, Warp& w, uint32_t quantum) {
                 } else if (taken == 0) {
                     top.pc = pc + 1;
                 } else {
-                    if (per_instr) ++per_instr[pc].divergent_branches;
+                    if (per_instr) ++per_instr[pc - base].divergent_branches;
                     const SimtEntry base = top;
                     top.pc = in.rpc;               // the reconvergence entry (rpc -1: lanes meet only when both paths end)
                     if (in.rpc < 0) top.mask = 0;  // no reconvergence point: nothing continues after the paths

@@ -99,6 +99,7 @@ LaunchResult launch(const Module& module, std::string_view kernel_name, Dim3 gri
     uint64_t error_block = UINT64_MAX;
     std::exception_ptr error;
 
+    const std::vector<int32_t> functions = reachable_functions(module, static_cast<int32_t>(kernel - module.functions().data()));
     auto work = [&](Worker& wk) {
         wk.per_instr.assign(ninstr, Counters{});
         wk.shared.resize(shared_size);
@@ -108,6 +109,7 @@ LaunchResult launch(const Module& module, std::string_view kernel_name, Dim3 gri
         ctx.module = &module;
         ctx.kernel = kernel;
         ctx.code = module.instructions().data();
+        ctx.functions = &functions;
         ctx.grid = grid;
         ctx.block = block;
         ctx.params = params;

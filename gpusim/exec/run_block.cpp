@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace weft::gpusim {
 namespace {
@@ -11,19 +13,24 @@ namespace {
 void init_warps(BlockContext& ctx, RegisterFile& regs) {
     const uint32_t nwarps = (ctx.nthreads + kWarpSize - 1) / kWarpSize;
     const size_t nregs = static_cast<size_t>(ctx.module->num_registers());
-    const size_t total = nregs * kWarpSize * nwarps;
-    if (regs.size != total) {
+    const size_t total = block_register_elements(ctx);
+    if (regs.size < total) {
         regs.data.reset(new uint64_t[total]);
         regs.size = total;
     }
     // Zero the rows this block can read: the kernel's and every .func's (see RegisterFile).
+    auto zero_rows = [&](uint64_t* base, const Function& f) {
+        if (f.reg_end > f.reg_begin)
+            std::memset(base + static_cast<size_t>(f.reg_begin) * kWarpSize, 0,
+                        static_cast<size_t>(f.reg_end - f.reg_begin) * kWarpSize * sizeof(uint64_t));
+    };
     for (uint32_t wi = 0; wi < nwarps; ++wi) {
         uint64_t* base = regs.data.get() + nregs * kWarpSize * wi;
-        for (const Function& f : ctx.module->functions()) {
-            if (f.is_entry && &f != ctx.kernel) continue;
-            if (f.reg_end > f.reg_begin)
-                std::memset(base + static_cast<size_t>(f.reg_begin) * kWarpSize, 0,
-                            static_cast<size_t>(f.reg_end - f.reg_begin) * kWarpSize * sizeof(uint64_t));
+        if (ctx.functions) {
+            for (const int32_t f : *ctx.functions) zero_rows(base, ctx.module->functions()[static_cast<size_t>(f)]);
+        } else {
+            for (const Function& f : ctx.module->functions())
+                if (!f.is_entry || &f == ctx.kernel) zero_rows(base, f);
         }
     }
     ctx.warps.clear();
@@ -107,6 +114,36 @@ std::string hex32(uint32_t v) {
 }  // namespace
 
 void throw_barrier_deadlock(const BlockContext& ctx) { deadlock(ctx); }
+
+size_t block_register_elements(const BlockContext& ctx) {
+    const size_t nwarps = (ctx.nthreads + kWarpSize - 1) / kWarpSize;
+    return static_cast<size_t>(ctx.module->num_registers()) * kWarpSize * nwarps;
+}
+
+namespace {
+std::mutex g_files_mu;
+std::vector<RegisterFile> g_files;
+constexpr size_t kMaxPooledFiles = 8192;  // 132 SMs x 32 block slots, twice
+}  // namespace
+
+RegisterFile take_register_file(size_t elements) {
+    std::lock_guard<std::mutex> lock(g_files_mu);
+    // The smallest that is large enough: files of a module with many registers stay for it.
+    size_t best = g_files.size();
+    for (size_t i = 0; i < g_files.size(); ++i)
+        if (g_files[i].size >= elements && (best == g_files.size() || g_files[i].size < g_files[best].size)) best = i;
+    if (best == g_files.size()) return {};
+    RegisterFile f = std::move(g_files[best]);
+    g_files[best] = std::move(g_files.back());
+    g_files.pop_back();
+    return f;
+}
+
+void give_register_file(RegisterFile&& file) {
+    if (!file.data) return;
+    std::lock_guard<std::mutex> lock(g_files_mu);
+    if (g_files.size() < kMaxPooledFiles) g_files.push_back(std::move(file));
+}
 
 void init_block_warps(BlockContext& ctx, RegisterFile& regs) {
     init_warps(ctx, regs);

@@ -24,4 +24,15 @@ bool release_barriers(BlockContext& ctx);
 // Throws the SimError run_block throws when no warp of the block can progress.
 [[noreturn]] void throw_barrier_deadlock(const BlockContext& ctx);
 
+// A register file holds a row for every register of the module in each warp of a block, most
+// never touched, and the timing model keeps one per block slot of each SM: allocating them anew
+// per launch made a frame of short launches fault the same pages in again and again. Slots take
+// theirs from this process-wide pool (any thread) when they first hold a block, and give them back
+// when the launch ends; a file from the pool holds stale rows, which init_block_warps clears as it
+// clears a reused one. take_register_file: the smallest pooled file of at least `elements`
+// (block_register_elements), or an empty one (init_block_warps allocates it).
+size_t block_register_elements(const BlockContext& ctx);
+RegisterFile take_register_file(size_t elements);
+void give_register_file(RegisterFile&& file);
+
 }  // namespace weft::gpusim

@@ -78,16 +78,26 @@ struct BlockContext {
     const Module* module = nullptr;
     const Function* kernel = nullptr;
     const Instr* code = nullptr;
+    // The functions the kernel can run (gpusim/ptx/call_graph.h), whose register rows each block
+    // zeroes; null: the kernel and every .func of the module (a module's .funcs may be huge, and
+    // most kernels call none of them).
+    const std::vector<int32_t>* functions = nullptr;
     Dim3 grid, block, ctaid;
     uint64_t block_linear = 0;
     std::span<const std::byte> params;
     std::byte* shared = nullptr;
     uint64_t shared_size = 0;
+    // Bytes [lo, hi) of shared memory that stores and atomics have written (kept by exec_memory):
+    // the timing model zeroes only those before a slot's next block, not the module's whole
+    // shared size (the sum over all its kernels).
+    uint64_t shared_written_lo = UINT64_MAX, shared_written_hi = 0;
     std::byte* local = nullptr;  // [thread][local_per_thread]
     uint64_t local_per_thread = 0;
     uint32_t nthreads = 0;
     std::vector<Warp> warps;
-    Counters* per_instr = nullptr;  // indexed by instruction, nullptr when not counting
+    Counters* per_instr = nullptr;  // per_instr[pc - per_instr_base]; nullptr when not counting
+    int32_t per_instr_base = 0;     // first instruction per_instr covers (the timing model's SMs count
+                                    // only the instructions the kernel can reach)
     Counters* total = nullptr;
     const LaunchOptions* options = nullptr;
     bool concurrent = false;             // other blocks run at the same time on other host threads

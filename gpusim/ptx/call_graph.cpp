@@ -38,6 +38,26 @@ void mark_recursive_functions(std::vector<Function>& functions, const std::vecto
     }
 }
 
+std::vector<int32_t> reachable_functions(const Module& module, int32_t kernel) {
+    const auto edges = callees(module.functions(), module.instructions());
+    std::vector<char> seen(module.functions().size(), 0);
+    std::vector<int32_t> work{kernel};
+    seen[static_cast<size_t>(kernel)] = 1;
+    while (!work.empty()) {
+        const int32_t f = work.back();
+        work.pop_back();
+        for (int32_t g : edges[static_cast<size_t>(f)])
+            if (!seen[static_cast<size_t>(g)]) {
+                seen[static_cast<size_t>(g)] = 1;
+                work.push_back(g);
+            }
+    }
+    std::vector<int32_t> out;
+    for (size_t f = 0; f < seen.size(); ++f)
+        if (seen[f]) out.push_back(static_cast<int32_t>(f));
+    return out;
+}
+
 int64_t stack_bytes_needed(const Module& module, int32_t kernel) {
     const auto& functions = module.functions();
     const auto edges = callees(functions, module.instructions());

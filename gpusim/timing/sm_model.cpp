@@ -38,8 +38,12 @@ Stall wait_kind(PipeClass p) {
 }  // namespace
 
 SmModel::SmModel(const SmEnv& env, int32_t index) : env_(env), index_(index), next_block_(static_cast<uint64_t>(index)) {
+    if (next_block_ >= env.nblocks) {  // the grid has no block for this SM: it holds nothing
+        done_ = true;
+        return;
+    }
     const ArchSpec& a = *env.arch;
-    const size_t ninstr = env.module->instructions().size();
+    const size_t ninstr = static_cast<size_t>(env.pc_end - env.pc_begin);
     counts.assign(ninstr, Counters{});
     timing.assign(ninstr, TimingCounters{});
     slots_.resize(static_cast<size_t>(env.blocks_per_sm));
@@ -49,11 +53,14 @@ SmModel::SmModel(const SmEnv& env, int32_t index) : env_(env), index_(index), ne
     for (int s = 0; s < a.schedulers_per_sm; ++s) policies_.push_back(env.options->scheduler());
     pipe_free_.assign(static_cast<size_t>(a.schedulers_per_sm), {});
     sched_free_.assign(static_cast<size_t>(a.schedulers_per_sm), 0.0);
-    l1_ =
-        SectoredCache(static_cast<uint64_t>(std::max(0, env.l1_bytes)), static_cast<uint32_t>(a.l1_line_bytes),
-                      static_cast<uint32_t>(a.l1_sector_bytes), static_cast<uint32_t>(a.l1_assoc), env.options->l1_policy.get());
+    l1_ = take_cache(static_cast<uint64_t>(std::max(0, env.l1_bytes)), static_cast<uint32_t>(a.l1_line_bytes),
+                     static_cast<uint32_t>(a.l1_sector_bytes), static_cast<uint32_t>(a.l1_assoc), env.options->l1_policy.get());
     budget_ = env.options->launch.max_warp_instructions;
-    if (next_block_ >= env.nblocks) done_ = true;
+}
+
+SmModel::~SmModel() {
+    for (Slot& s : slots_) give_register_file(std::move(s.regs));
+    give_cache(std::move(l1_));
 }
 
 void SmModel::start_blocks() {
@@ -68,14 +75,21 @@ void SmModel::start_blocks() {
         s.block = b;
         s.start = now_;
         BlockContext& ctx = s.ctx;
+        // Shared memory starts zeroed: a new slot's is allocated so, a reused slot's has only what
+        // its last block wrote cleared.
+        if (s.shared.size() != env_.shared_size)
+            s.shared.assign(env_.shared_size, std::byte{0});
+        else if (ctx.shared_written_lo < ctx.shared_written_hi)
+            std::fill(s.shared.begin() + static_cast<long>(ctx.shared_written_lo),
+                      s.shared.begin() + static_cast<long>(ctx.shared_written_hi), std::byte{0});
         ctx = BlockContext{};
         ctx.module = env_.module;
         ctx.kernel = env_.kernel;
         ctx.code = env_.module->instructions().data();
+        ctx.functions = env_.functions;
         ctx.grid = env_.grid;
         ctx.block = env_.block;
         ctx.params = env_.params;
-        s.shared.assign(env_.shared_size, std::byte{0});
         s.local.assign(env_.local_per_thread * env_.nthreads, std::byte{0});
         ctx.shared = s.shared.data();
         ctx.shared_size = env_.shared_size;
@@ -83,6 +97,7 @@ void SmModel::start_blocks() {
         ctx.local_per_thread = env_.local_per_thread;
         ctx.nthreads = env_.nthreads;
         ctx.per_instr = counts.data();
+        ctx.per_instr_base = env_.pc_begin;
         ctx.loop_log = &loops;
         ctx.options = &env_.options->launch;
         ctx.concurrent = env_.options->threads > 1;
@@ -93,6 +108,7 @@ void SmModel::start_blocks() {
         const Dim3 g = env_.grid;
         ctx.ctaid = {static_cast<uint32_t>(b % g.x), static_cast<uint32_t>((b / g.x) % g.y),
                      static_cast<uint32_t>(b / (uint64_t{g.x} * g.y))};
+        if (!s.regs.data) s.regs = take_register_file(block_register_elements(ctx));
         init_block_warps(ctx, s.regs);
         s.live = static_cast<uint32_t>(ctx.warps.size());
         const size_t nregs = env_.scoreboard_regs;
@@ -108,6 +124,7 @@ void SmModel::start_blocks() {
             r.reg_ready.assign(nregs, 0);
             r.reg_flow.assign(nregs, static_cast<double>(now_));
             r.reg_kind.assign(nregs, static_cast<uint8_t>(Stall::Wait));
+            r.ready_pc = -1;
         }
     }
 }
@@ -152,18 +169,25 @@ void SmModel::run_until(uint64_t end) {
                     continue;
                 }
                 const InstrClass& c = cls[static_cast<size_t>(pc)];
-                uint64_t ready = 0;
-                uint8_t kind = static_cast<uint8_t>(Stall::Wait);
-                for (int k = 0; k < c.nsrc; ++k)
-                    if (r.reg_ready[static_cast<size_t>(c.src[k])] > ready) {
-                        ready = r.reg_ready[static_cast<size_t>(c.src[k])];
-                        kind = r.reg_kind[static_cast<size_t>(c.src[k])];
-                    }
-                for (int k = 0; k < c.ndst; ++k)
-                    if (r.reg_ready[static_cast<size_t>(c.dst[k])] > ready) {
-                        ready = r.reg_ready[static_cast<size_t>(c.dst[k])];
-                        kind = r.reg_kind[static_cast<size_t>(c.dst[k])];
-                    }
+                if (r.ready_pc != pc) {
+                    uint64_t ready = 0;
+                    uint8_t kind = static_cast<uint8_t>(Stall::Wait);
+                    for (int k = 0; k < c.nsrc; ++k)
+                        if (r.reg_ready[static_cast<size_t>(c.src[k])] > ready) {
+                            ready = r.reg_ready[static_cast<size_t>(c.src[k])];
+                            kind = r.reg_kind[static_cast<size_t>(c.src[k])];
+                        }
+                    for (int k = 0; k < c.ndst; ++k)
+                        if (r.reg_ready[static_cast<size_t>(c.dst[k])] > ready) {
+                            ready = r.reg_ready[static_cast<size_t>(c.dst[k])];
+                            kind = r.reg_kind[static_cast<size_t>(c.dst[k])];
+                        }
+                    r.ready_pc = pc;
+                    r.ready_at = ready;
+                    r.ready_kind = kind;
+                }
+                const uint64_t ready = r.ready_at;
+                const uint8_t kind = r.ready_kind;
                 if (ready > now_) {
                     next_event = std::min(next_event, ready);
                     pending_.push_back({pc, static_cast<Stall>(kind)});
@@ -216,7 +240,7 @@ void SmModel::run_until(uint64_t end) {
             }
             dt = std::max<uint64_t>(1, next_event - now_);
         }
-        for (const Pending& p : pending_) timing[static_cast<size_t>(p.pc)].stall_cycles[static_cast<int>(p.why)] += dt;
+        for (const Pending& p : pending_) timing_at(p.pc).stall_cycles[static_cast<int>(p.why)] += dt;
         warp_cycles += static_cast<double>(live_warps) * static_cast<double>(dt);
         active_cycles += dt;
         now_ += dt;
@@ -250,6 +274,7 @@ void SmModel::issue(int sched, int32_t wi) {
     WarpRec& r = warps_[static_cast<size_t>(wi)];
     Slot& s = slots_[static_cast<size_t>(r.slot)];
     Warp& w = s.ctx.warps[static_cast<size_t>(r.widx)];
+    r.ready_pc = -1;  // its registers change
     for (int n = 0; n <= kMaxFolded; ++n) {
         if (w.state != WarpState::Ready) break;
         const int32_t pc = w.stack.back().pc;
@@ -277,11 +302,11 @@ void SmModel::issue(int sched, int32_t wi) {
                 r.reg_kind[static_cast<size_t>(c.dst[k])] = kind;
                 r.reg_flow[static_cast<size_t>(c.dst[k])] = flow;
             }
-            if (n == 0) timing[static_cast<size_t>(pc)].stall_cycles[static_cast<int>(Stall::Selected)] += 1;
+            if (n == 0) timing_at(pc).stall_cycles[static_cast<int>(Stall::Selected)] += 1;
         } else {
             ++issued;
             ++r.issued;
-            timing[static_cast<size_t>(pc)].stall_cycles[static_cast<int>(Stall::Selected)] += 1;
+            timing_at(pc).stall_cycles[static_cast<int>(Stall::Selected)] += 1;
             uint64_t done_at;
             uint8_t kind;
             PipeClass pipe = c.pipe;
@@ -367,7 +392,7 @@ void SmModel::issue(int sched, int32_t wi) {
 uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& log, uint8_t* kind, double at) {
     const ArchSpec& a = *env_.arch;
     WarpRec& r = warps_[static_cast<size_t>(wi)];
-    TimingCounters& k = timing[static_cast<size_t>(&in - env_.module->instructions().data())];
+    TimingCounters& k = timing_at(static_cast<int32_t>(&in - env_.module->instructions().data()));
     const double now = at;
     if (log.where == MemWhere::Shared) {
         uint32_t addr[32];

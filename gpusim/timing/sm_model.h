@@ -49,6 +49,10 @@ struct SmEnv {
     std::vector<double> skip_weight;  // per if-converted branch: issue cycles of the code it skips
     std::vector<uint8_t> seg_leader;  // per instruction: starts a schedule segment (with load_hoist)
     size_t scoreboard_regs = 0;       // registers in the scoreboard (classes' src/dst are compacted)
+    // The instructions the kernel can reach (its body and the module's .funcs): the SMs' counts
+    // cover [pc_begin, pc_end), not the whole module (a module holds many kernels).
+    int32_t pc_begin = 0, pc_end = 0;
+    const std::vector<int32_t>* functions = nullptr;  // reachable_functions() of the kernel
 };
 
 struct TraceRecord {
@@ -61,6 +65,8 @@ struct TraceRecord {
 class SmModel {
 public:
     SmModel(const SmEnv& env, int32_t index);
+    ~SmModel();  // gives the slots' register files back to their pool (run_block.h)
+    SmModel(SmModel&&) = default;
     // Simulates until cycle `end` or until the SM has no work left.
     void run_until(uint64_t end);
     bool done() const { return done_; }
@@ -97,9 +103,9 @@ public:
     double dram_free = 0;  // DRAM queue (cycles); the launcher adds write-backs
 
     // Results.
-    std::vector<Counters> counts;        // functional counts per instruction
+    std::vector<Counters> counts;        // functional counts per instruction, [pc - env.pc_begin]
     LoopTripLog loops;                   // per-lane loop trip counts (loop_trips.h)
-    std::vector<TimingCounters> timing;  // per instruction
+    std::vector<TimingCounters> timing;  // per instruction, [pc - env.pc_begin]
     uint64_t finish = 0;                 // cycle the last block ended
     uint64_t active_cycles = 0;
     double warp_cycles = 0;  // integral of resident warps over time
@@ -137,6 +143,12 @@ private:
         // that arithmetic may sit behind an instruction waiting on an earlier load.
         std::vector<double> reg_flow;
         std::vector<uint8_t> reg_kind;  // Stall reason a wait on the register counts as
+        // The scoreboard's answer for the instruction at `ready_pc` (its registers' latest ready
+        // cycle and that register's kind), kept until the warp issues: only its own issue changes
+        // its registers or its PC, and the cycle loop asks every cycle.
+        int32_t ready_pc = -1;
+        uint64_t ready_at = 0;
+        uint8_t ready_kind = 0;
     };
 
     void start_blocks();
@@ -149,6 +161,7 @@ private:
     // `n` missed sectors through this SM's DRAM queue from cycle `t`: when their data has come.
     double dram_fetch(double t, int n);
     void finish_warp(int32_t wi);
+    TimingCounters& timing_at(int32_t pc) { return timing[static_cast<size_t>(pc - env_.pc_begin)]; }
 
     const SmEnv& env_;
     int32_t index_;

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <map>
 #include <ostream>
-#include <thread>
 #include <unordered_set>
 
 #include "gpusim/ptx/call_graph.h"
+#include "gpusim/timing/epoch_pool.h"
 #include "gpusim/timing/sm_model.h"
 
 namespace weft::gpusim {
@@ -85,6 +85,48 @@ bool may_use_shared(const Module& module, const Function& kernel) {
     return false;
 }
 
+// Does the kernel read what a global atomic returned (an `atom` on global or generic memory whose
+// destination register appears in any other instruction it can run)? Then its path depends on the
+// order in which SMs' atomics reach a word (a CAS loop retries as often as it loses), and SMs
+// simulated at the same time on several host threads would make that order the host's: such a
+// launch runs on one thread, in SM order, so that its report does not depend on the thread count.
+// An atomic whose result is never read (NVRTC gives it a register of its own) leaves the path
+// alone; only the rounding of float sums can then differ with threads.
+bool reads_global_atomic_results(const Module& module, const std::vector<int32_t>& functions) {
+    std::vector<int32_t> dests;
+    for (const int32_t f : functions)
+        for (int32_t i = module.functions()[static_cast<size_t>(f)].begin; i < module.functions()[static_cast<size_t>(f)].end;
+             ++i) {
+            const Instr& in = module.instructions()[static_cast<size_t>(i)];
+            if (in.op == Op::Atom && in.space != Space::Shared && in.nops > 0 && in.ops[0].kind == OperandKind::Reg)
+                dests.push_back(in.ops[0].reg);
+        }
+    if (dests.empty()) return false;
+    std::sort(dests.begin(), dests.end());
+    std::vector<int32_t> uses(dests.size(), 0);  // instructions naming each destination register
+    auto note = [&](int32_t r) {
+        const auto it = std::lower_bound(dests.begin(), dests.end(), r);
+        if (it != dests.end() && *it == r) ++uses[static_cast<size_t>(it - dests.begin())];
+    };
+    for (const int32_t f : functions)
+        for (int32_t i = module.functions()[static_cast<size_t>(f)].begin; i < module.functions()[static_cast<size_t>(f)].end;
+             ++i) {
+            const Instr& in = module.instructions()[static_cast<size_t>(i)];
+            note(in.guard);
+            note(in.pdest);
+            for (int k = 0; k < in.nops && k < 5; ++k) {
+                const Operand& o = in.ops[k];
+                if (o.kind == OperandKind::Reg || o.kind == OperandKind::Addr) note(o.reg);
+                if (o.kind == OperandKind::Vec)
+                    for (int v = 0; v < o.nvec && v < 4; ++v) note(o.vregs[v]);
+            }
+        }
+    // Each destination is named once by its own atom; a second naming may read it.
+    for (size_t k = 0; k < dests.size(); ++k)
+        if (uses[k] > 1 || (k + 1 < dests.size() && dests[k + 1] == dests[k])) return true;
+    return false;
+}
+
 }  // namespace
 
 TimingResult launch_timed(const Module& module, std::string_view kernel_name, Dim3 grid, Dim3 block,
@@ -128,12 +170,17 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     // across all its kernels, and a scoreboard of all of them per warp dominated short blocks).
     // Registers outside (other kernels' code, never run here) share one spare entry.
     std::vector<InstrClass> classes = classify_instructions(module);
+    // Only the functions the kernel can call count: a module's other .funcs may hold thousands of
+    // registers (a backward body), which every block would clear and every warp would track.
+    const std::vector<int32_t> functions = reachable_functions(module, static_cast<int32_t>(&kernel - module.functions().data()));
     int32_t reg_lo = INT32_MAX, reg_hi = 0;
-    for (const Function& f : module.functions())
-        if ((!f.is_entry || &f == &kernel) && f.reg_end > f.reg_begin) {
+    for (const int32_t i : functions) {
+        const Function& f = module.functions()[static_cast<size_t>(i)];
+        if (f.reg_end > f.reg_begin) {
             reg_lo = std::min(reg_lo, f.reg_begin);
             reg_hi = std::max(reg_hi, f.reg_end);
         }
+    }
     if (reg_lo > reg_hi) reg_lo = reg_hi = kNumStaticSregs;
     reg_lo = std::max<int32_t>(reg_lo, kNumStaticSregs);
     reg_hi = std::max(reg_hi, reg_lo);
@@ -141,19 +188,35 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     auto compact = [&](int32_t r) {
         return r < kNumStaticSregs ? r : r >= reg_lo && r < reg_hi ? kNumStaticSregs + (r - reg_lo) : spare;
     };
+    int32_t pc_begin = kernel.begin, pc_end = kernel.end;
+    for (const int32_t i : functions) {
+        const Function& f = module.functions()[static_cast<size_t>(i)];
+        if (f.has_body && f.end > f.begin) {
+            pc_begin = std::min(pc_begin, f.begin);
+            pc_end = std::max(pc_end, f.end);
+        }
+    }
     for (InstrClass& c : classes) {
         for (int k = 0; k < c.nsrc; ++k) c.src[k] = compact(c.src[k]);
         for (int k = 0; k < c.ndst; ++k) c.dst[k] = compact(c.dst[k]);
     }
     const NvidiaBankModel default_banks;
     const int64_t stack = stack_bytes_needed(module, static_cast<int32_t>(&kernel - module.functions().data()));
-    SectoredCache l2(static_cast<uint64_t>(a.l2_bytes), static_cast<uint32_t>(a.l2_line_bytes),
-                     static_cast<uint32_t>(a.l2_sector_bytes), static_cast<uint32_t>(a.l2_assoc), options.l2_policy.get());
+    SectoredCache l2 =
+        take_cache(static_cast<uint64_t>(a.l2_bytes), static_cast<uint32_t>(a.l2_line_bytes),
+                   static_cast<uint32_t>(a.l2_sector_bytes), static_cast<uint32_t>(a.l2_assoc), options.l2_policy.get());
+    struct GiveBack {
+        SectoredCache& cache;
+        ~GiveBack() { give_cache(std::move(cache)); }
+    } l2_back{l2};
     SmEnv env;
     env.module = &module;
     env.kernel = &kernel;
     env.classes = &classes;
     env.scoreboard_regs = static_cast<size_t>(spare) + 1;
+    env.pc_begin = pc_begin;
+    env.functions = &functions;
+    env.pc_end = pc_end;
     // A forward conditional branch that ptxas if-converted (no SASS of its own) still costs the
     // SASS of the code it skips: on the GPU that code issues, predicated off.
     if (!options.issue_weights.empty()) {
@@ -229,27 +292,18 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     uint64_t epoch_index = 0;
     uint64_t launch_misses = 0, launch_fetched = 0;  // L2 misses to DRAM, distinct sectors fetched
     env.dram_extra_latency = a.dram_extra_latency(0);
-    const int nthreads = std::max(1, std::min(options.threads, a.sm_count));
+    EpochPool pool(reads_global_atomic_results(module, functions) ? 1 : std::max(1, std::min(options.threads, a.sm_count)));
+    std::vector<size_t> active;
     for (uint64_t end = options.epoch_cycles;; end += options.epoch_cycles) {
         bool all_done = true;
         for (const SmModel& s : sms) all_done &= s.done();
         if (all_done) break;
-        if (nthreads == 1) {
-            for (SmModel& s : sms) s.run_until(end);
-        } else {
-            std::vector<std::thread> pool;
-            std::vector<std::exception_ptr> errors(static_cast<size_t>(nthreads));
-            for (int t = 0; t < nthreads; ++t)
-                pool.emplace_back([&, t] {
-                    try {
-                        for (size_t i = static_cast<size_t>(t); i < sms.size(); i += static_cast<size_t>(nthreads))
-                            sms[i].run_until(end);
-                    } catch (...) { errors[static_cast<size_t>(t)] = std::current_exception(); }
-                });
-            for (std::thread& th : pool) th.join();
-            for (const std::exception_ptr& e : errors)
-                if (e) std::rethrow_exception(e);
-        }
+        // The SMs with work left, shared out among the host threads (an SM's epoch depends only on
+        // what was merged before it, so who runs it does not matter).
+        active.clear();
+        for (size_t i = 0; i < sms.size(); ++i)
+            if (!sms[i].done()) active.push_back(i);
+        pool.run(active.size(), [&](size_t k) { sms[active[k]].run_until(end); });
         // The epoch's L2 traffic, in SM order: fills, LRU, dirty write-backs to DRAM; a sector
         // that several SMs fetched from DRAM in this epoch is paid for once.
         // Each miss was charged `dram_miss_share` of a sector's DRAM time; the queue is set right
@@ -328,10 +382,12 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     std::vector<TimingCounters> timing(ninstr);
     uint64_t finish = 0;
     double warp_cycles = 0;
+    const size_t first = static_cast<size_t>(pc_begin);
     for (const SmModel& s : sms) {
-        for (size_t i = 0; i < ninstr; ++i) {
-            counts[i] += s.counts[i];
-            timing[i] += s.timing[i];
+        if (s.counts.empty()) continue;  // an SM the grid gave no block
+        for (size_t i = first; i < static_cast<size_t>(pc_end); ++i) {
+            counts[i] += s.counts[i - first];
+            timing[i] += s.timing[i - first];
         }
         finish = std::max({finish, s.finish, static_cast<uint64_t>(std::ceil(s.drain))});
         result.sm_active_cycles += s.active_cycles;

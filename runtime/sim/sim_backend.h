@@ -63,12 +63,17 @@ struct SimSettings {
     std::shared_ptr<std::ostream> trace;  // JSONL instruction trace of every launch (null: none)
     gpusim::TraceFilter trace_filter;     // checked at set_sim_settings
     bool timeline = false;                // keep block and warp spans (for a Chrome trace)
+    int threads = 0;                      // host threads gpusim simulates a launch's SMs with; 0 = the
+                                          // environment's WEFT_SIM_THREADS, else the CPU pool's size
+                                          // (WEFT_NUM_THREADS, default every core). Reports do not
+                                          // depend on it (docs/gpusim.md, "Speed")
 };
-// Throws RuntimeError for an unknown scheduler or a filter that cannot match (naming it).
+// Throws RuntimeError for an unknown scheduler, a filter that cannot match or threads < 0 (naming it).
 void set_sim_settings(const SimSettings& s);
 SimSettings sim_settings();
 gpusim::SchedulerFactory sim_scheduler(const std::string& name);  // RuntimeError if unknown
 bool sim_timing_enabled(const SimSettings& s);                    // s.timing, unless the environment sets WEFT_SIM_TIMING=0
+int sim_threads(const SimSettings& s);  // s.threads resolved (>= 1); RuntimeError for a WEFT_SIM_THREADS that is not >= 1
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Reports

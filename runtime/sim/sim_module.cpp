@@ -72,7 +72,7 @@ void SimModule::launch(const LaunchRequest& req) {
         if (report->timed) {
             gpusim::TimingOptions o;
             o.arch = sim_arch(arch_name_);
-            o.threads = cpu_threads();
+            o.threads = sim_threads(settings);
             o.scheduler = sim_scheduler(settings.scheduler);
             o.block_timeline = settings.timeline;
             const gpusim::KernelResources* res = resources(symbol, o.arch);
@@ -101,7 +101,7 @@ void SimModule::launch(const LaunchRequest& req) {
             }
         } else {
             gpusim::LaunchOptions o;
-            o.threads = cpu_threads();
+            o.threads = sim_threads(settings);
             o.sm_count = static_cast<uint32_t>(sim_arch(arch_name_).sm_count);
             o.global_memory = &buffers;
             o.cancel = &cancel_flag();

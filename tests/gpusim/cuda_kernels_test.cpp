@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <numeric>
+#include <sstream>
 
 #include "gpusim/sass/sass_map.h"
 #include "gpusim/timing/timing.h"
@@ -271,6 +272,50 @@ TEST(CudaKernels, HistogramWithAtomics) {
         const LaunchResult r = launch(m, "histogram", {6, 1, 1}, {128, 1, 1}, p.bytes(), opts);
         EXPECT_EQ(bins, expect) << threads << " threads";
         EXPECT_EQ(r.total.atomics, static_cast<uint64_t>(n + 6 * nbins));
+    }
+}
+
+// The timing model on several host threads (SMs simulated in parallel between epochs) gives the
+// report of one thread, bit for bit: the histogram's shared-memory atomics, barriers and global
+// atomics on the same 37 words from every SM (300 blocks: each SM takes two or three), with the
+// timing JSON (cycles, stalls, per line and per instruction) and the Chrome trace (every block's
+// and warp's span) compared whole. Integer atomics: the bins are exact on any thread count.
+TEST(CudaKernels, TimedHistogramReportsTheSameOnOneTwoAndFiveHostThreads) {
+    REQUIRE_NVCC();
+    const Module m = load("atomics");
+    const int n = 300 * 128 * 3, nbins = 37;
+    std::vector<int> in(n);
+    for (int i = 0; i < n; ++i) in[i] = (i * 7919) % 1000;
+    std::vector<unsigned> expect(nbins, 0);
+    for (int x : in) ++expect[x % nbins];
+    std::string first_json, first_trace;
+    for (int threads : {1, 2, 5}) {
+        std::vector<unsigned> bins(nbins, 0);
+        GlobalMemoryMap buffers;  // fixed device addresses: the report must not depend on the heap
+        buffers.add(reinterpret_cast<uint64_t>(in.data()), in.size() * sizeof(int), "in", uint64_t{1} << 40);
+        buffers.add(reinterpret_cast<uint64_t>(bins.data()), bins.size() * sizeof(unsigned), "bins", uint64_t{2} << 40);
+        ParamPacker p;
+        p.add(in.data()).add(n).add(bins.data()).add(nbins);
+        TimingOptions o;
+        o.arch = builtin_arch("h200");
+        o.registers_per_thread = 32;
+        o.static_shared_bytes = 256;
+        o.threads = threads;
+        o.launch.global_memory = &buffers;
+        const TimingResult r = launch_timed(m, "histogram", {300, 1, 1}, {128, 1, 1}, p.bytes(), o);
+        EXPECT_EQ(bins, expect) << threads << " threads";
+        EXPECT_EQ(r.counts.total.atomics, static_cast<uint64_t>(n + 300 * nbins));
+        EXPECT_GT(r.total.shared_wavefronts, 0u);
+        std::ostringstream json, trace;
+        write_timing_json(json, r);
+        write_chrome_trace(trace, r);
+        if (threads == 1) {
+            first_json = json.str();
+            first_trace = trace.str();
+        } else {
+            EXPECT_EQ(json.str(), first_json) << threads << " threads";
+            EXPECT_EQ(trace.str(), first_trace) << threads << " threads";
+        }
     }
 }
 

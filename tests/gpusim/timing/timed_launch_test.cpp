@@ -124,6 +124,61 @@ TEST(Timing, DeterministicAcrossHostThreads) {
     EXPECT_EQ(a.r.dram_read_bytes, b.r.dram_read_bytes);
 }
 
+// A CAS loop on one word from every thread of 264 blocks: how often a lane retries depends on
+// the order in which the SMs' atomics reach the word. The kernel reads what its atomics return,
+// so launch_timed runs it in SM order on one thread whatever TimingOptions::threads says: the
+// report and the result are the same on 1, 2 and 4 threads.
+TEST(Timing, KernelsReadingAtomicResultsReportTheSameOnAnyThreadCount) {
+    const Module m = parse_ptx(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry casmax(.param .u64 p)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [p];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  ld.global.u32 %r5, [%rd1];
+$L_retry:
+  max.s32 %r6, %r5, %r4;
+  atom.global.cas.b32 %r7, [%rd1], %r5, %r6;
+  setp.ne.s32 %p1, %r7, %r5;
+  mov.u32 %r5, %r7;
+  @%p1 bra $L_retry;
+  ret;
+}
+)",
+                               "casmax.ptx");
+    std::string first;
+    for (int threads : {1, 2, 4}) {
+        alignas(128) static int32_t word[32];
+        word[0] = 0;
+        GlobalMemoryMap buffers;
+        buffers.add(reinterpret_cast<uint64_t>(word), sizeof word, "word", uint64_t{1} << 40);
+        ParamPacker p;
+        p.add(&word[0]);
+        TimingOptions o;
+        o.arch = builtin_arch("h200");
+        o.registers_per_thread = 16;
+        o.threads = threads;
+        o.launch.global_memory = &buffers;
+        const TimingResult r = launch_timed(m, "casmax", {264, 1, 1}, {128, 1, 1}, p.bytes(), o);
+        EXPECT_EQ(word[0], 264 * 128 - 1) << threads << " threads";
+        EXPECT_GT(r.counts.total.atomics, uint64_t{264 * 128});  // some lanes retried
+        std::ostringstream json;
+        write_timing_json(json, r);
+        if (threads == 1)
+            first = json.str();
+        else
+            EXPECT_EQ(json.str(), first) << threads << " threads";
+    }
+}
+
 TEST(Timing, BankConflictsCostWavefrontsAndCycles) {
     const TimedRun a = run(1, 1), b = run(32, 1);
     // Line 12 is the shared load: 8 warps x 300 blocks requests.

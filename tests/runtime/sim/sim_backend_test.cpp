@@ -204,6 +204,54 @@ TEST(SimDevice, SameCyclesOnOneAndFourHostThreads) {
     EXPECT_EQ(a.str(), b.str());
 }
 
+// The host threads a launch is simulated with come from SimSettings::threads (`weft sim --threads`),
+// else WEFT_SIM_THREADS, else the CPU pool's size; the report is the same for each, and a value
+// that is not a positive count is an error that names where it came from.
+TEST(SimDevice, HostThreadsAreASettingAndLeaveTheReportAlone) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    const runtime::SimSettings saved = runtime::sim_settings();
+    auto report_with = [&](int threads) {
+        runtime::SimSettings s = saved;
+        s.threads = threads;
+        runtime::set_sim_settings(s);
+        const auto r = run_column_store(32 * 300);
+        std::ostringstream json;
+        gpusim::write_timing_json(json, r[0]->result);
+        return json.str();
+    };
+    const std::string one = report_with(1), two = report_with(2);
+    runtime::set_sim_settings(saved);
+    EXPECT_EQ(one, two);
+
+    runtime::SimSettings s;
+    s.threads = 3;
+    EXPECT_EQ(runtime::sim_threads(s), 3);
+    s.threads = 0;
+    ::unsetenv("WEFT_SIM_THREADS");
+    EXPECT_EQ(runtime::sim_threads(s), runtime::cpu_threads());
+    ::setenv("WEFT_SIM_THREADS", "5", 1);
+    EXPECT_EQ(runtime::sim_threads(s), 5);
+    for (const char* bad : {"0", "-2", "four", "3x"}) {
+        ::setenv("WEFT_SIM_THREADS", bad, 1);
+        try {
+            runtime::sim_threads(s);
+            ADD_FAILURE() << bad << " was accepted";
+        } catch (const runtime::RuntimeError& e) {
+            EXPECT_EQ(std::string(e.what()), std::string("WEFT_SIM_THREADS must be a positive integer (the host threads gpusim "
+                                                         "simulates with); got '") +
+                                                 bad + "'");
+        }
+    }
+    ::unsetenv("WEFT_SIM_THREADS");
+    s.threads = -1;
+    try {
+        runtime::set_sim_settings(s);
+        ADD_FAILURE() << "threads -1 was accepted";
+    } catch (const runtime::RuntimeError& e) {
+        EXPECT_NE(std::string(e.what()).find("threads must be >= 1, or 0 for the default"), std::string::npos) << e.what();
+    }
+}
+
 // The same launch gives the same report, bit for bit, wherever the host allocator puts its
 // arrays: the timing model sees the sim device's own (deterministic) device addresses. Before,
 // cache sets hashed from host addresses made cycles differ from run to run.
@@ -770,6 +818,8 @@ TEST(SimCli, BadArgumentsAreNamed) {
          "an architecture file (FILE.json)"},
         {"--arch /nonexistent/x.json", "/nonexistent/x.json", 1},
         {"--scheduler fifo", "--scheduler: unknown warp scheduler 'fifo'"},
+        {"--threads 0", "--threads takes an integer >= 1; got '0'"},
+        {"--threads two", "--threads takes an integer >= 1; got 'two'"},
         {"--trace-jsonl /tmp/x.jsonl --trace-opcode lod", "--trace-opcode: trace filter: opcode 'lod' is not a PTX instruction"},
         {"--trace-jsonl /tmp/x.jsonl --trace-sm -2", "--trace-sm takes an integer >= 0; got '-2'"},
         {"--trace-jsonl /tmp/x.jsonl --trace-warp w", "--trace-warp takes an integer >= 0; got 'w'"},
