@@ -1,7 +1,8 @@
 // bench/viewer/viewer_bench.cpp: what watching a simulation costs next to running it (issue 16's
 // viewer benchmark).
 //
-//   viewer_bench [--device cuda:0|cpu] [--sizes 128,512] [--frames 60] [--seconds 2] [--size 1280x720] [--profile] [--out FILE.md]
+//   viewer_bench [--device cuda:0|cpu] [--sizes 128,512] [--frames 60] [--seconds 2] [--draw-hz 60] [--samples 4]
+//                [--no-shadows] [--size 1280x720] [--profile] [--out FILE.md]
 //
 // The cloth of bench/engine/cloth_bench.cpp (a dx x dx spring grid, semi-implicit Euler, 60 frames
 // per second x 16 substeps; one CUDA graph per frame on cuda), drawn as `weft view` draws it:
@@ -21,7 +22,7 @@
 // thread took the last one; the drawing thread renders the latest, for --seconds each:
 //
 //   back to back   the simulation thread alone: its ms per frame (the baseline)
-//   60 Hz window   drawing at a display's 60 frames per second: the simulation's ms per frame,
+//   60 Hz window   drawing at a display's 60 frames per second (--draw-hz): the simulation's ms per frame,
 //                  its overhead against back to back, and the drawings per second
 //   unthrottled    drawing as fast as it can: the same
 //
@@ -71,7 +72,7 @@ struct Row {
 };
 
 Row measure(int dx, const std::string& device, int frames, double seconds, int width, int height, viewer::Renderer& renderer,
-            bool profile) {
+            bool profile, const viewer::RenderOptions& look, double draw_hz) {
     engine::ModelBuilder b(-9.81f);
     b.ground = false;
     engine::SpringGridDef d;
@@ -97,7 +98,7 @@ Row measure(int dx, const std::string& device, int frames, double seconds, int w
             be.synchronize();
             if (mode == 0) return;
             viewer::FrameData f = viewer::snapshot(m, stepper.current(), parts, {}, {}, &cache, mode == 3);
-            if (mode >= 2) renderer.render_offscreen(f, camera, width, height);
+            if (mode >= 2) renderer.render_offscreen(f, camera, width, height, look);
         };
         for (int w = 0; w < 3; ++w) frame();  // compiles, records the graph, warms the caches
         auto t = Clock::now();
@@ -157,7 +158,7 @@ Row measure(int dx, const std::string& device, int frames, double seconds, int w
                 std::this_thread::yield();
                 continue;
             }
-            renderer.render_offscreen(*f, camera, width, height);
+            renderer.render_offscreen(*f, camera, width, height, look);
             want = true;
             ++r.drawn;
             if (draw_hz > 0) {
@@ -175,7 +176,7 @@ Row measure(int dx, const std::string& device, int frames, double seconds, int w
         return r;
     };
     row.alone = run_ahead(-1);
-    row.at60 = run_ahead(60);
+    row.at60 = run_ahead(draw_hz);
     row.unthrottled = run_ahead(0);
     if (profile) {
         engine::FrameStepper eager(
@@ -225,7 +226,8 @@ int main(int argc, char** argv) {
     std::string device = "cuda:0", out_path;
     std::vector<int> sizes = {128, 512};
     int frames = 60, width = 1280, height = 720;
-    double seconds = 2.0;
+    double seconds = 2.0, draw_hz = 60.0;
+    viewer::RenderOptions look;
     bool profile = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -244,6 +246,12 @@ int main(int argc, char** argv) {
             frames = std::max(1, std::atoi(value().c_str()));
         else if (a == "--seconds")
             seconds = std::max(0.1, std::atof(value().c_str()));
+        else if (a == "--draw-hz")
+            draw_hz = std::max(1.0, std::atof(value().c_str()));
+        else if (a == "--samples")
+            look.samples = std::max(1, std::atoi(value().c_str()));
+        else if (a == "--no-shadows")
+            look.shadows = false;
         else if (a == "--size") {
             std::string v = value();
             if (std::sscanf(v.c_str(), "%dx%d", &width, &height) != 2 || width < 16 || height < 16) {
@@ -257,7 +265,7 @@ int main(int argc, char** argv) {
         else {
             std::fprintf(stderr,
                          "viewer_bench: unknown option '%s'\nusage: viewer_bench [--device D] [--sizes 128,512] [--frames N] "
-                         "[--seconds S] [--size WxH] [--profile] [--out FILE.md]\n",
+                         "[--seconds S] [--draw-hz H] [--samples N] [--no-shadows] [--size WxH] [--profile] [--out FILE.md]\n",
                          a.c_str());
             return 2;
         }
@@ -267,8 +275,9 @@ int main(int argc, char** argv) {
         viewer::Renderer renderer;
         std::ostringstream md;
         std::string profiles;
-        md << "viewer_bench on " << device << ", " << width << "x" << height << ", " << frames
-           << " frames; OpenGL: " << viewer::gl_description() << "\n\n"
+        md << "viewer_bench on " << device << ", " << width << "x" << height << ", " << frames << " frames, " << look.samples
+           << "x MSAA, shadows " << (look.shadows ? "on" : "off") << ", run-ahead window at " << draw_hz
+           << " Hz; OpenGL: " << viewer::gl_description() << "\n\n"
            << "Lockstep (one drawing per simulated frame), ms per frame:\n\n"
            << "| cloth | particles | springs | sim | + snapshot (host) | + render (view) | overhead (view - sim) / sim | "
               "sim + arrays + render | overhead (arrays - sim) / sim | fps (1000 / arrays) |\n"
@@ -277,10 +286,10 @@ int main(int argc, char** argv) {
             "\nRunning ahead (`weft view --run-ahead`): the simulation steps back to back, the drawing thread renders the "
             "latest snapshot of vertex arrays; " +
             std::to_string(seconds) +
-            " s each:\n\n| cloth | back to back ms/frame | 60 Hz window: ms/frame | overhead | drawings/s | unthrottled: "
+            " s each:\n\n| cloth | back to back ms/frame | window at --draw-hz: ms/frame | overhead | drawings/s | unthrottled: "
             "ms/frame | overhead | drawings/s |\n|---|---|---|---|---|---|---|---|\n";
         for (int dx : sizes) {
-            Row r = measure(dx, device, frames, seconds, width, height, renderer, profile);
+            Row r = measure(dx, device, frames, seconds, width, height, renderer, profile, look, draw_hz);
             profiles += r.profile;
             char line[512];
             std::snprintf(line, sizeof line, "| %d^2 | %d | %d | %.3f | %.3f | %.3f | %.0f%% | %.3f | %.0f%% | %.0f |\n", r.dx,
