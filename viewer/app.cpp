@@ -11,10 +11,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <mutex>
 #include <optional>
-#include <deque>
 #include <thread>
 
 #include "runtime/kernel_timing.h"
@@ -206,7 +206,8 @@ struct Ui {
     // cancelled or `limit` frames (< 0: no limit); after a frame, when the window has taken the
     // last one, a snapshot of vertex arrays is published. The window draws at its own rate and the
     // simulation is not held to it: what the viewer costs a frame is a snapshot's device copies
-    // every few frames (bench/viewer/viewer_bench.cpp --run-ahead measures it).
+    // every few frames and the GPU time of the drawings (bench/viewer/viewer_bench.cpp's run-ahead
+    // rows measure it).
     void start_run_ahead(int limit) {
         running_ahead = true;
         want_frame = true;
@@ -284,11 +285,11 @@ struct Ui {
         if (!worker.take(r)) return;
         want_frame = true;
         if (!worker.busy()) running_ahead = false;
-        if (r.has_frame) frame = std::move(r.frame);
+        if (!r.has_frame) return;  // a run-ahead loop that stopped right after publishing
+        frame = std::move(r.frame);
         frame_index = r.frame_index;
         velocity = std::move(r.velocity);
         device = session.device().str();
-        if (!r.has_frame) return;
         if (!r.error.empty()) {
             error = r.error;
             playback.pause();
