@@ -29,4 +29,23 @@ TEST(Device, GraphCaptureIsACudaCapability) {
     EXPECT_TRUE(parse_device("cuda:0").supports(Capability::GraphCapture));
 }
 
+TEST(Device, OnlyCudaSharesMemoryWithOpenGL) {
+    // The viewer's interop path (viewer/renderer.cpp): cpu and sim arrays are host memory already,
+    // their snapshots are host vectors, and registering a GL buffer with them is an error.
+    EXPECT_FALSE(parse_device("cpu").supports(Capability::GraphicsInterop));
+    EXPECT_FALSE(parse_device("sim:h200").supports(Capability::GraphicsInterop));
+    EXPECT_TRUE(parse_device("cuda:0").supports(Capability::GraphicsInterop));
+    const Device sim = parse_device("sim:h200");
+    if (!device_available(sim)) GTEST_SKIP() << "no sim device in this build";
+    EXPECT_EQ(backend(sim).mark_queue(), nullptr) << "the sim device runs work as it is given: nothing to wait for";
+    try {
+        backend(sim).register_gl_buffer(7);
+        FAIL() << "expected RuntimeError";
+    } catch (const RuntimeError& e) {
+        EXPECT_STREQ(e.what(),
+                     "sim:h200: cannot share memory with OpenGL (buffer 7); its arrays are in host memory, upload "
+                     "them instead");
+    }
+}
+
 }  // namespace
