@@ -64,12 +64,19 @@ TEST(FrameDataTest, UnknownQuantityIsAnErrorWithDidYouMean) {
     }
 }
 
-TEST(FrameDataTest, ClothNormalsAndSprings) {
-    WEFT_REQUIRE_CPU_DEVICE();
-    // A flat 2 x 2 cloth in the x-z plane wound so that its normals point up (+y).
+// A 2 x 2 cloth of 3 x 3 particles in the x-z plane, wound so that its normals point up (+y),
+// with one spring from corner 0 to corner 8; `varied` adds heights, velocities and radii that
+// differ per particle (i, j its column and row): y = 1 + 0.1 i j, v = (i, -j, 0.5), r = 0.05 + 0.01 i.
+engine::Model small_cloth(bool varied) {
     engine::ModelBuilder b;
     for (int j = 0; j < 3; ++j)
-        for (int i = 0; i < 3; ++i) b.add_particle(Vector3f(float(i), 1, float(j)), Vector3f::Zero(), 1.0f, 0.05f);
+        for (int i = 0; i < 3; ++i) {
+            const float fi = float(i), fj = float(j);
+            if (varied)
+                b.add_particle(Vector3f(fi, 1 + 0.1f * fi * fj, fj), Vector3f(fi, -fj, 0.5f), 1.0f, 0.05f + 0.01f * fi);
+            else
+                b.add_particle(Vector3f(fi, 1, fj), Vector3f::Zero(), 1.0f, 0.05f);
+        }
     for (int j = 0; j < 2; ++j)
         for (int i = 0; i < 2; ++i) {
             int a = j * 3 + i;
@@ -77,7 +84,13 @@ TEST(FrameDataTest, ClothNormalsAndSprings) {
             b.add_triangle(a + 1, a + 3, a + 4);
         }
     b.add_spring(0, 8, 10.0f, 0.0f);
-    engine::Model m = b.finalize("cpu");
+    return b.finalize("cpu");
+}
+
+TEST(FrameDataTest, ClothNormalsAndSprings) {
+    WEFT_REQUIRE_CPU_DEVICE();
+    // The flat cloth: every normal points up.
+    engine::Model m = small_cloth(false);
     engine::State s = m.state();
     FrameData f = snapshot(m, s, engine::model_renderables(m), {});
     ASSERT_EQ(f.meshes.size(), 1u);
@@ -91,19 +104,7 @@ TEST(FrameDataTest, VertexArraysHoldWhatTheHostSnapshotHolds) {
     // The cloth of ClothNormalsAndSprings with velocities: one positions array shared by the
     // particles, the surface and the springs; the velocity as the colour value (3 floats each);
     // read back, the same numbers as the host snapshot; the same box.
-    engine::ModelBuilder b;
-    for (int j = 0; j < 3; ++j)
-        for (int i = 0; i < 3; ++i)
-            b.add_particle(Vector3f(float(i), 1 + 0.1f * float(i * j), float(j)), Vector3f(float(i), -float(j), 0.5f), 1.0f,
-                           0.05f + 0.01f * float(i));
-    for (int j = 0; j < 2; ++j)
-        for (int i = 0; i < 2; ++i) {
-            int a = j * 3 + i;
-            b.add_triangle(a, a + 3, a + 1);
-            b.add_triangle(a + 1, a + 3, a + 4);
-        }
-    b.add_spring(0, 8, 10.0f, 0.0f);
-    engine::Model m = b.finalize("cpu");
+    engine::Model m = small_cloth(true);
     engine::State s = m.state();
     FrameData host = snapshot(m, s, engine::model_renderables(m), {});
     FrameData arrays = snapshot(m, s, engine::model_renderables(m), {}, {}, nullptr, true);
