@@ -249,6 +249,24 @@ void upload_joints(const ModelBuilder& b, Model& m, const Uploader& up) {
     m.joint_q_start = up(i32, {int64_t(nj) + 1}, qs, false);
     m.joint_qd_start = up(i32, {int64_t(nj) + 1}, qds, false);
     m.articulation_start = up(i32, {int64_t(arts.size())}, arts, false);
+
+    std::vector<float> armature;
+    std::vector<int> dof_joint;
+    for (int j = 0; j < nj; ++j)
+        for (int k = qds[size_t(j)]; k < qds[size_t(j) + 1]; ++k) {
+            armature.push_back(b.joint_armature[size_t(j)]);
+            dof_joint.push_back(j);
+        }
+    std::vector<int> mass_start(arts.size(), 0);
+    for (size_t a = 0; a + 1 < arts.size(); ++a) {
+        const int dofs = qds[size_t(arts[a + 1])] - qds[size_t(arts[a])];
+        mass_start[a + 1] = mass_start[a] + dofs * dofs;
+    }
+    m.joint_armature = up(f32, {std::max(qds.back(), 1)}, pad(armature), true);
+    m.dof_joint = up(i32, {std::max(qds.back(), 1)}, pad(dof_joint), false);
+    m.body_parent_joint = up(i32, {std::max(nb, 1)}, nb > 0 ? parent_joint : std::vector<int>{-1}, false);
+    m.articulation_mass_start = up(i32, {int64_t(mass_start.size())}, mass_start, false);
+    m.articulation_mass_size = mass_start.back();
 }
 
 }  // namespace

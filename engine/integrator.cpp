@@ -1,6 +1,8 @@
 // engine/integrator.cpp: see integrator.h.
 #include "engine/integrator.h"
 
+#include <algorithm>
+
 #include "engine/solver_kernels.h"
 #include "runtime/config.h"
 #include "runtime/errors.h"
@@ -34,6 +36,10 @@ void check_state(const Model& m, const State& s, const std::string& which) {
         check_array(s.body_q, which + ".body_q", transform_type(), m.body_count, m, false);
         check_array(s.body_qd, which + ".body_qd", spatial_vector_type(), m.body_count, m, false);
         check_array(s.body_f, which + ".body_f", spatial_vector_type(), m.body_count, m, true);
+    }
+    if (m.joint_count > 0) {  // optional: only reduced-coordinate integrators use them (and require them)
+        check_array(s.joint_q, which + ".joint_q", compiler::float32_type(), std::max(m.joint_coord_count, 1), m, true);
+        check_array(s.joint_qd, which + ".joint_qd", compiler::float32_type(), std::max(m.joint_dof_count, 1), m, true);
     }
     if (m.mpm_particle_count > 0) {
         check_array(s.mpm_F, which + ".mpm_F", mat33_type(), n, m, false);

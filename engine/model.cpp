@@ -37,6 +37,10 @@ State Model::state(int requires_grad_opt) const {
         s.body_qd = copy_of(body_qd, grad);
         s.body_f = Array::zeros(spatial_vector_type(), {int64_t(body_count)}, device, false);
     }
+    if (joint_count > 0) {
+        s.joint_q = copy_of(joint_q, grad);
+        s.joint_qd = copy_of(joint_qd, grad);
+    }
     if (mpm_particle_count > 0) {
         std::vector<float> F(size_t(n) * 9, 0.0f), Jp(size_t(n), 1.0f);
         for (int64_t p = 0; p < n; ++p) F[size_t(p) * 9] = F[size_t(p) * 9 + 4] = F[size_t(p) * 9 + 8] = 1.0f;

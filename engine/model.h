@@ -239,6 +239,15 @@ struct Model {
     Array joint_q_start;             // int32 (joint_count + 1)
     Array joint_qd_start;            // int32 (joint_count + 1)
     Array articulation_start;        // int32 (articulation_count + 1): joints of articulation a
+    // For reduced-coordinate dynamics (engine/featherstone.h): each dof's armature (kg m^2 or kg,
+    // added to the mass matrix's diagonal; the joint's `armature`), the joint each dof belongs to,
+    // the joint whose child each body is, and where articulation a's dense dof x dof matrix starts
+    // in a per-model array of articulation_mass_size floats.
+    Array joint_armature;            // float (max(joint_dof_count, 1))
+    Array dof_joint;                 // int32 (max(joint_dof_count, 1))
+    Array body_parent_joint;         // int32 (max(body_count, 1)): -1 = the child of no joint
+    Array articulation_mass_start;   // int32 (articulation_count + 1)
+    int articulation_mass_size = 0;  // sum over articulations of dofs^2
     float joint_attach_ke = 1.0e3f;  // N/m (and N m/rad): the attachment's stiffness (Warp's default)
     float joint_attach_kd = 1.0e2f;  // N s/m: its damping (angular: 1% of it, as Warp)
 
@@ -296,6 +305,12 @@ struct State {
     Array body_qd;  // body velocities (w, v), spatial_vector (body_count)
     Array body_f;   // total wrench (torque about the centre of mass, force; world frame) of the step
                     // that wrote this state, spatial_vector (body_count); an output, as particle_f
+
+    // Reduced coordinates (models with joints; Warp's State.joint_q / joint_qd): the Featherstone
+    // integrator reads and writes them (and body_q, body_qd from them); the maximal-coordinate
+    // integrators leave them as they are (eval_ik recovers them from body_q, body_qd).
+    Array joint_q;   // float (max(joint_coord_count, 1))
+    Array joint_qd;  // float (max(joint_dof_count, 1))
 
     // MLS-MPM particles (models with mpm_particle_count > 0; empty otherwise)
     Array mpm_F;   // deformation gradient (elastic part), mat33 (particle_count); identity at rest

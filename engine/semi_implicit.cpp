@@ -4,6 +4,7 @@
 #include "engine/integrator_registry.h"
 #include "engine/launch_args.h"
 #include "engine/particle_grid.h"
+#include "engine/rigid_forces.h"
 #include "engine/solver_kernels.h"
 #include "runtime/capture_check.h"
 #include "runtime/errors.h"
@@ -203,7 +204,6 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
     if (m.body_count > 0) {
         // Rigid bodies (kernels/rigid.py): every contact wrench on a body summed by its own thread,
         // then Warp's semi-implicit Euler step of the bodies.
-        const bool body_ext = control && control->body_f.valid();
         // The particles' pushes on body shapes, summed per chunk of pairs (kernels/rigid.py).
         const int chunks = m.particle_count > 0 ? m.particle_body_chunks : 0;
         if (chunks > 0) {
@@ -248,51 +248,8 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
             launch(reactions, {slots_b}, std::move(reaction_args));
         }
         static const runtime::Kernel forces = solver_kernel("rigid", "eval_body_forces");
-        runtime::NamedArgs body_args{{"body_q", a(in.body_q)},
-                                     {"body_qd", a(in.body_qd)},
-                                     {"body_com", a(m.body_com)},
-                                     {"body_shape_start", a(m.body_shape_start)},
-                                     {"body_shape_list", a(m.body_shape_list)}};
-        add_shape_args(body_args, m);
-        body_args.add("shape_materials", a(m.shape_materials))
-            .add("ground", i(m.ground ? 1 : 0))
-            .add("ground_plane", v4(m.ground_plane))
-            .add("ground_ke", f(m.ground_ke))
-            .add("ground_kd", f(m.ground_kd))
-            .add("ground_kf", f(m.ground_kf))
-            .add("ground_mu", f(m.ground_mu))
-            .add("external_f", a(body_ext ? control->body_f : in.body_qd))
-            .add("has_external_f", i(body_ext ? 1 : 0))
-            .add("shape_world", a(m.shape_world))
-            .add("body_world", a(m.body_world))
-            .add("world_shape_start", a(m.world_shape_start))
-            .add("world_shape_list", a(m.world_shape_list))
-            .add("num_worlds", i(m.num_worlds))
-            .add("body_joint_start", a(m.body_joint_start))
-            .add("body_joint_list", a(m.body_joint_list))
-            .add("joint_type", a(m.joint_type))
-            .add("joint_parent", a(m.joint_parent))
-            .add("joint_child", a(m.joint_child))
-            .add("joint_X_p", a(m.joint_X_p))
-            .add("joint_X_c", a(m.joint_X_c))
-            .add("joint_axis_start", a(m.joint_axis_start))
-            .add("joint_axis_dim", a(m.joint_axis_dim))
-            .add("joint_axis", a(m.joint_axis))
-            .add("joint_mode", a(m.joint_mode))
-            .add("joint_act", a(control && control->joint_act.valid() ? control->joint_act : m.joint_act))
-            .add("joint_target_ke", a(m.joint_target_ke))
-            .add("joint_target_kd", a(m.joint_target_kd))
-            .add("joint_limit_lower", a(m.joint_limit_lower))
-            .add("joint_limit_upper", a(m.joint_limit_upper))
-            .add("joint_limit_ke", a(m.joint_limit_ke))
-            .add("joint_limit_kd", a(m.joint_limit_kd))
-            .add("joint_collision_filter", a(m.joint_collision_filter))
-            .add("joint_attach_ke", f(m.joint_attach_ke))
-            .add("joint_attach_kd", f(m.joint_attach_kd))
-            .add("body_particle_wrench", a(chunks > 0 ? body_particle_wrench_ : in.body_qd))
-            .add("particle_chunks", i(chunks))
-            .add("body_f", a(out.body_f));
-        launch(forces, {m.body_count}, std::move(body_args));
+        launch(forces, {m.body_count},
+               body_force_args(m, in.body_q, in.body_qd, control, body_particle_wrench_, chunks, true, out.body_f));
         static const runtime::Kernel integrate_b = solver_kernel("rigid", "integrate_bodies");
         launch(integrate_b, {m.body_count},
                {{"body_q", a(in.body_q)},

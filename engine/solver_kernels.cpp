@@ -23,6 +23,7 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"xpbd", {"geometry.py", "worlds.py", "hash_grid.py", "bending.py", "xpbd.py"}},
         {"rigid", {"geometry.py", "worlds.py", "soft_contact.py", "joints.py", "rigid.py"}},
         {"articulation", {"joints.py", "articulation.py"}},
+        {"featherstone", {"joints.py", "featherstone.py"}},
         {"smoke", {"smoke.py"}},
         {"mpm", {"geometry.py", "mpm.py"}},
     };
@@ -65,7 +66,11 @@ std::shared_ptr<runtime::Module> solver_module(const std::string& group) {
     // those loops overwrite, which its backward thread keeps on its per-thread tape, grow with the
     // model: 4 KiB (the default) overflowed at three jointed boxes. 32 KiB holds about twenty boxes'
     // contacts per body; on a GPU it is local memory of the backward launch only.
-    if (group == "rigid") options.adjoint_tape_bytes = 32 * 1024;
+    // An articulation's thread loops over its joints (eval_fk) and, in Featherstone's kernels, over
+    // pairs of its dofs and the Cholesky factorisation's triples: 14 dofs (an ant) push about 6 KiB,
+    // 27 (a humanoid) about 30 KiB.
+    if (group == "rigid" || group == "articulation") options.adjoint_tape_bytes = 32 * 1024;
+    if (group == "featherstone") options.adjoint_tape_bytes = 64 * 1024;
     auto m = runtime::Module::compile(sources, options);
     modules.emplace(group, m);
     return m;

@@ -281,6 +281,7 @@ def eval_body_forces(
     joint_collision_filter: wp.array(dtype=int),
     joint_attach_ke: float,
     joint_attach_kd: float,
+    joint_wrenches: int,
     shape_world: wp.array(dtype=int),
     body_world: wp.array(dtype=int),
     world_shape_start: wp.array(dtype=int),
@@ -371,8 +372,12 @@ def eval_body_forces(
         e = body_particle_wrench[b * particle_chunks + k]
         t = t + wp.spatial_top(e)
         f = f + wp.spatial_bottom(e)
-    # The joints this body is the parent or the child of.
-    for k in range(body_joint_start[b], body_joint_start[b + 1]):
+    # The joints this body is the parent or the child of (their penalty wrenches: maximal
+    # coordinates only; a reduced-coordinate solver keeps its joints exact and passes 0).
+    joint_end = body_joint_start[b]
+    if joint_wrenches != 0:
+        joint_end = body_joint_start[b + 1]
+    for k in range(body_joint_start[b], joint_end):
         j = body_joint_list[k]
         fj, tj, x_p, x_c = joints.joint_wrench(j, body_q, body_qd, body_com, joint_type, joint_parent, joint_child,
                                                joint_X_p, joint_X_c, joint_axis_start, joint_axis_dim, joint_axis, joint_mode,

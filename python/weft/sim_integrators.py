@@ -11,7 +11,7 @@ __all__ = ["Integrator", "integrator_names", "create_integrator", "SemiImplicitI
 
 def integrator_names():
     """The names of the registered integrators (engine/integrator_registry.h), sorted:
-    ["mpm", "semi_implicit", "smoke", "xpbd"]."""
+    ["featherstone", "mpm", "semi_implicit", "smoke", "xpbd"]."""
     return list(_weft.integrator_names())
 
 

@@ -21,7 +21,7 @@ std::string error_of(const std::function<void()>& f) {
 
 TEST(IntegratorRegistry, BuiltInIntegratorsAreLinkedAndListed) {
     std::vector<std::string> names = integrator_names();
-    EXPECT_EQ(names, (std::vector<std::string>{"mpm", "semi_implicit", "smoke", "xpbd"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"featherstone", "mpm", "semi_implicit", "smoke", "xpbd"}));
     for (const auto& name : names) EXPECT_EQ(create_integrator(name)->name(), name);
 }
 

@@ -34,7 +34,7 @@ def test_free_fall_matches_the_discrete_recurrence():
 
 
 def test_integrators_by_name():
-    assert wp.sim.integrator_names() == ["mpm", "semi_implicit", "smoke", "xpbd"]
+    assert wp.sim.integrator_names() == ["featherstone", "mpm", "semi_implicit", "smoke", "xpbd"]
     xpbd = wp.sim.Integrator("xpbd", iterations=4)
     assert xpbd.name == "xpbd" and xpbd.differentiable and xpbd.graph_capture
     assert ("xpbd", "apply_deltas") in xpbd.kernels

@@ -1,0 +1,22 @@
+// engine/rigid_forces.h: the launch of kernels/rigid.py's eval_body_forces, shared by the
+// integrators that move rigid bodies (semi-implicit in maximal coordinates, Featherstone in
+// reduced ones).
+//
+//   launch(solver_kernel("rigid", "eval_body_forces"), {m.body_count},
+//          body_force_args(m, in.body_q, in.body_qd, control, wrench, chunks, true, out.body_f));
+#pragma once
+
+#include "engine/model.h"
+#include "runtime/named_args.h"
+
+namespace weft::engine {
+
+// The arguments of eval_body_forces: every contact wrench on each body of the bodies at
+// (body_q, body_qd) (shapes, ground, particles' reactions summed in `particle_wrench`, chunks of
+// `particle_chunks`; any array when 0), the control's external wrench, and with `joint_wrenches`
+// the joints' penalty wrenches (maximal coordinates; a reduced-coordinate solver passes false and
+// keeps the joints exact). Written to `body_f` (torque about the centre of mass, force; world).
+runtime::NamedArgs body_force_args(const Model& m, const Array& body_q, const Array& body_qd, const Control* control,
+                                   const Array& particle_wrench, int particle_chunks, bool joint_wrenches, const Array& body_f);
+
+}  // namespace weft::engine
