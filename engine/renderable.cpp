@@ -86,6 +86,8 @@ const std::vector<std::string>& state_array_names() {
                                                    "body_q",
                                                    "body_qd",
                                                    "body_f",
+                                                   "joint_q",
+                                                   "joint_qd",
                                                    "grid_bucket_count",
                                                    "grid_bucket_particles",
                                                    "smoke_density",
@@ -105,6 +107,8 @@ const Array& state_array(const State& s, const std::string& name) {
     if (name == "body_q") return s.body_q;
     if (name == "body_qd") return s.body_qd;
     if (name == "body_f") return s.body_f;
+    if (name == "joint_q") return s.joint_q;
+    if (name == "joint_qd") return s.joint_qd;
     if (name == "grid_bucket_count") return s.grid_bucket_count;
     if (name == "grid_bucket_particles") return s.grid_bucket_particles;
     if (name == "smoke_density") return s.smoke_density;

@@ -1,9 +1,11 @@
 // bench/engine/worlds_bench.cpp: batched worlds (ModelBuilder::add_builder): a jointed quadruped
 // written for this benchmark (a torso and four two-link legs, 9 boxes, 8 hinges with position
 // drives, standing on the ground) copied into N separate worlds of one model and stepped by the
-// semi-implicit integrator, one launch per kernel for all worlds.
+// semi-implicit integrator (maximal coordinates, penalty joints) or, with --integrator featherstone,
+// by the Featherstone integrator (the torso on a free joint, one articulation of 14 dofs per world,
+// semi-implicit Euler as Warp's), one launch per kernel for all worlds.
 //
-//   worlds_bench [--device cpu|cuda:0|sim:h200] [--worlds 1,64,4096] [--steps 500]
+//   worlds_bench [--device cpu|cuda:0|sim:h200] [--worlds 1,64,4096] [--steps 500] [--integrator semi_implicit|featherstone]
 //
 // Frames of 50 substeps (one CUDA graph each on cuda devices), two warm-up frames, then `steps` timed
 // steps (synchronised by a host copy before and after).
@@ -27,12 +29,13 @@ using engine::Vec3;
 
 namespace {
 
-engine::ModelBuilder quadruped() {
+engine::ModelBuilder quadruped(bool floating_base) {
     engine::ModelBuilder b;
     b.joint_attach_ke = 1.0e4f;
     const float hip_y = 0.62f;
     int torso = b.add_body(Vec3(0, hip_y, 0), Quat::Identity(), Vec3::Zero(), Eigen::Matrix3f::Zero(), 0, 0, "torso");
     b.add_shape_box(torso, Vec3::Zero(), Quat::Identity(), 0.3f, 0.06f, 0.15f);
+    if (floating_base) b.add_joint_free(torso, {Vec3(0, hip_y, 0), Quat::Identity()});
     const float leg_x[4] = {0.25f, 0.25f, -0.25f, -0.25f}, leg_z[4] = {0.2f, -0.2f, 0.2f, -0.2f};
     for (int l = 0; l < 4; ++l) {
         int thigh = b.add_body(Vec3(leg_x[l], hip_y - 0.15f, leg_z[l]));
@@ -57,9 +60,9 @@ engine::ModelBuilder quadruped() {
 // Milliseconds per step over `steps` steps run as frames of 50 substeps through engine::FrameStepper
 // (on CUDA each frame after the first is one graph, as Warp's examples capture theirs); one frame
 // of warm-up. `torso_y` receives world 0's torso height after the steps (standing: ~0.61 m).
-double ms_per_step(const engine::Model& m, float dt, int steps, double& torso_y, bool& graphs) {
+double ms_per_step(const engine::Model& m, const std::string& integrator, float dt, int steps, double& torso_y, bool& graphs) {
     engine::State s0 = m.state(), s1 = m.state();
-    auto integ = engine::create_integrator("semi_implicit");
+    auto integ = engine::create_integrator(integrator);
     const int substeps = 50;
     engine::FrameStepper frames(m, s0, s1, substeps,
                                 [&](engine::State& in, engine::State& out) { integ->simulate(m, in, out, dt); });
@@ -88,30 +91,34 @@ int main(int argc, char** argv) {
     std::string device = "cpu";
     std::vector<int> worlds = {1, 64, 4096};
     int steps = 500;
+    std::string integrator = "semi_implicit";
+    const char* usage = "usage: worlds_bench [--device D] [--worlds N,M] [--steps S] [--integrator semi_implicit|featherstone]\n";
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string a = argv[i], v = argv[i + 1];
         if (a == "--device")
             device = v;
         else if (a == "--steps")
             steps = std::atoi(v.c_str());
+        else if (a == "--integrator" && (v == "semi_implicit" || v == "featherstone"))
+            integrator = v;
         else if (a == "--worlds") {
             worlds.clear();
             std::stringstream ss(v);
             std::string tok;
             while (std::getline(ss, tok, ',')) worlds.push_back(std::atoi(tok.c_str()));
         } else {
-            fprintf(stderr, "usage: worlds_bench [--device D] [--worlds N,M] [--steps S]\n");
+            fprintf(stderr, "%s", usage);
             return 2;
         }
     }
     if (argc % 2 == 0) {
-        fprintf(stderr, "usage: worlds_bench [--device D] [--worlds N,M] [--steps S]\n");
+        fprintf(stderr, "%s", usage);
         return 2;
     }
     const float dt = 2.0e-4f;
-    engine::ModelBuilder one = quadruped();
-    printf("quadruped: %d bodies, %d joints per world; dt %.1e s; device %s; %d steps\n\n", one.body_count(), one.joint_count(),
-           dt, device.c_str(), steps);
+    engine::ModelBuilder one = quadruped(integrator == "featherstone");
+    printf("quadruped: %d bodies, %d joints per world; %s; dt %.1e s; device %s; %d steps\n\n", one.body_count(), one.joint_count(),
+           integrator.c_str(), dt, device.c_str(), steps);
     printf("| worlds | ms / step | world-steps / s | efficiency vs 1 world | torso height after (m) |\n|---|---|---|---|---|\n");
     double one_ms = 0;
     bool any_graphs = false;
@@ -124,7 +131,7 @@ int main(int argc, char** argv) {
         engine::Model m = b.finalize(device);
         double torso_y = 0;
         bool graphs = false;
-        const double ms = ms_per_step(m, dt, steps, torso_y, graphs);
+        const double ms = ms_per_step(m, integrator, dt, steps, torso_y, graphs);
         any_graphs = any_graphs || graphs;
         if (n == 1) one_ms = ms;
         printf("| %d | %.4f | %.0f | %s | %.3f |\n", n, ms, 1000.0 * n / ms,

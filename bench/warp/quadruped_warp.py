@@ -2,9 +2,11 @@
 issue 17's batched-worlds benchmark: the same bodies, shapes, hinges, drives, attachment stiffness
 and step, copied into N worlds with add_builder, stepped by Warp's SemiImplicitIntegrator with
 wp.sim.collide every substep (as Warp's examples do), frames of 50 substeps captured once as a
-CUDA graph and replayed (Warp at its best). Run on the GPU machine with Warp built from source:
+CUDA graph and replayed (Warp at its best). With --integrator featherstone the torso gets a free
+joint (one articulation per world) and Warp's FeatherstoneIntegrator steps it, as
+worlds_bench --integrator featherstone does. Run on the GPU machine with Warp built from source:
 
-    PYTHONPATH=<warp> python3 bench/warp/quadruped_warp.py --worlds 1,64,4096 --steps 500
+    PYTHONPATH=<warp> python3 bench/warp/quadruped_warp.py --worlds 1,64,4096 --steps 500 [--integrator featherstone]
 
 Prints the same table as worlds_bench. Read Warp's API only; no Weft code here.
 """
@@ -20,11 +22,14 @@ DT = 2.0e-4
 SUBSTEPS = 50
 
 
-def quadruped():
+def quadruped(floating_base):
     b = wp.sim.ModelBuilder()
     hip_y = 0.62
     torso = b.add_body(origin=wp.transform((0.0, hip_y, 0.0), wp.quat_identity()))
     b.add_shape_box(torso, hx=0.3, hy=0.06, hz=0.15, density=1000.0)
+    if floating_base:
+        b.add_articulation()  # Warp's FeatherstoneIntegrator steps the joints of articulations only
+        b.add_joint_free(torso, parent_xform=wp.transform((0.0, hip_y, 0.0), wp.quat_identity()))
     for lx, lz in ((0.25, 0.2), (0.25, -0.2), (-0.25, 0.2), (-0.25, -0.2)):
         thigh = b.add_body(origin=wp.transform((lx, hip_y - 0.15, lz), wp.quat_identity()))
         b.add_shape_box(thigh, hx=0.04, hy=0.15, hz=0.04, density=1000.0)
@@ -39,8 +44,8 @@ def quadruped():
     return b
 
 
-def run(n, steps):
-    one = quadruped()
+def run(n, steps, integrator_name):
+    one = quadruped(integrator_name == "featherstone")
     b = wp.sim.ModelBuilder()
     side = int(math.ceil(math.sqrt(n)))
     for w in range(n):
@@ -49,7 +54,10 @@ def run(n, steps):
     model.ground = True
     model.joint_attach_ke = 1.0e4
     model.joint_attach_kd = 100.0
-    integrator = wp.sim.SemiImplicitIntegrator()
+    if integrator_name == "featherstone":
+        integrator = wp.sim.FeatherstoneIntegrator(model)
+    else:
+        integrator = wp.sim.SemiImplicitIntegrator()
     s0, s1 = model.state(), model.state()
     control = model.control()
 
@@ -83,13 +91,15 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--worlds", default="1,64,4096")
     p.add_argument("--steps", type=int, default=500)
+    p.add_argument("--integrator", choices=["semi_implicit", "featherstone"], default="semi_implicit")
     a = p.parse_args()
     wp.init()
-    print(f"Warp {wp.config.version} on {wp.get_device()}: quadruped, SemiImplicitIntegrator + collide, dt {DT:.1e} s, "
+    name = "FeatherstoneIntegrator" if a.integrator == "featherstone" else "SemiImplicitIntegrator"
+    print(f"Warp {wp.config.version} on {wp.get_device()}: quadruped, {name} + collide, dt {DT:.1e} s, "
           f"frames of {SUBSTEPS} substeps as one CUDA graph, {a.steps} steps\n")
     print("| worlds | ms / step | world-steps / s | torso height after (m) |\n|---|---|---|---|")
     for n in (int(x) for x in a.worlds.split(",")):
-        ms, y = run(n, a.steps)
+        ms, y = run(n, a.steps, a.integrator)
         print(f"| {n} | {ms:.4f} | {1000.0 * n / ms:.0f} | {y:.3f} |", flush=True)
 
 

@@ -34,7 +34,7 @@ from . import arrays as _arrays
 BuildError = _weft.BuildError
 
 __all__ = ["ModelBuilder", "Model", "State", "Control", "Mesh", "Integrator", "integrator_names", "create_integrator",
-           "SemiImplicitIntegrator", "XPBDIntegrator", "MPMIntegrator", "SmokeIntegrator", "collide", "BuildError", "eval_fk", "eval_ik", "JOINT_PRISMATIC", "JOINT_REVOLUTE",
+           "SemiImplicitIntegrator", "XPBDIntegrator", "FeatherstoneIntegrator", "MPMIntegrator", "SmokeIntegrator", "collide", "BuildError", "eval_fk", "eval_ik", "JOINT_PRISMATIC", "JOINT_REVOLUTE",
            "JOINT_BALL", "JOINT_FIXED", "JOINT_FREE", "JOINT_COMPOUND", "JOINT_UNIVERSAL", "JOINT_D6", "JOINT_MODE_FORCE",
            "JOINT_MODE_TARGET_POSITION", "JOINT_MODE_TARGET_VELOCITY", "JointAxis"]
 
@@ -635,8 +635,8 @@ class ModelBuilder(_JointBuilder, _VoxelBuilder):
 
 
 # The integrators (python/weft/sim_integrators.py)
-from .sim_integrators import (Integrator, MPMIntegrator, SemiImplicitIntegrator, SmokeIntegrator,  # noqa: E402,F401
-                              XPBDIntegrator, create_integrator, integrator_names)
+from .sim_integrators import (FeatherstoneIntegrator, Integrator, MPMIntegrator, SemiImplicitIntegrator,  # noqa: E402,F401
+                              SmokeIntegrator, XPBDIntegrator, create_integrator, integrator_names)
 
 
 def eval_fk(model, joint_q, joint_qd, mask, state):

@@ -6,7 +6,7 @@ from . import _weft
 from . import recording as _recording
 
 __all__ = ["Integrator", "integrator_names", "create_integrator", "SemiImplicitIntegrator", "MPMIntegrator", "SmokeIntegrator",
-           "XPBDIntegrator"]
+           "XPBDIntegrator", "FeatherstoneIntegrator"]
 
 
 def integrator_names():
@@ -85,6 +85,34 @@ class XPBDIntegrator(Integrator):
         super().__init__("xpbd", iterations=int(iterations), relaxation=float(relaxation))
         self.iterations = int(iterations)
         self.relaxation = float(relaxation)
+
+
+class FeatherstoneIntegrator(Integrator):
+    """Articulations in reduced coordinates (state.joint_q, state.joint_qd), Warp's
+    FeatherstoneIntegrator(model, ...): the recursive Newton-Euler bias, the composite-rigid-body
+    mass matrix and a Cholesky solve per articulation, then semi-implicit Euler (Warp's) or, with
+    integrator="rk4", classical Runge-Kutta 4. body_q and body_qd of state_out follow from the new
+    joint_q and joint_qd. `model` is checked to have bodies (Warp allocates from it; Weft sizes its
+    scratch at the first step).
+
+    Differences from Warp (docs/rigid-bodies.md): `angular_damping` is simulated (rotational joint
+    velocities scaled by 1 - angular_damping dt per step); Warp's signature takes 0.05 and does not
+    use it, so the default here is 0. `update_mass_matrix_every` must be 1 (the mass matrix is
+    refactored every evaluation); Warp's friction_smoothing, use_tile_gemm and fuse_cholesky raise
+    TypeError naming them. Particles are not stepped (an error names them)."""
+
+    def __init__(self, model=None, angular_damping=0.0, update_mass_matrix_every=1, integrator="euler", **kwargs):
+        _no_other_keywords(FeatherstoneIntegrator, kwargs)
+        if int(update_mass_matrix_every) != 1:
+            raise ValueError(f"FeatherstoneIntegrator: update_mass_matrix_every={update_mass_matrix_every} is not simulated: "
+                             "Weft refactors the mass matrix at every evaluation; pass 1")
+        if integrator not in ("euler", "rk4"):
+            raise ValueError(f"FeatherstoneIntegrator: integrator={integrator!r}; expected 'euler' or 'rk4'")
+        if model is not None and getattr(model, "body_count", 1) == 0:
+            raise ValueError("FeatherstoneIntegrator: the model has no bodies (the integrator steps articulations)")
+        super().__init__("featherstone", rk4=1 if integrator == "rk4" else 0, angular_damping=float(angular_damping))
+        self.angular_damping = float(angular_damping)
+        self.integrator = integrator
 
 
 class SmokeIntegrator(Integrator):

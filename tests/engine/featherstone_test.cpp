@@ -11,6 +11,9 @@
 #include "engine/featherstone.h"
 #include "engine/integrator_registry.h"
 #include "engine/mjcf_import.h"
+#include "engine/scene.h"
+#include "runtime/recorder.h"
+#include "tape/gradient_check.h"
 #include "tape/tape.h"
 #include "tests/engine/engine_test_util.h"
 
@@ -236,4 +239,205 @@ TEST(Featherstone, FreeBoxFlipsAboutItsIntermediateAxisKeepingItsAngularMomentum
     std::printf("Dzhanibekov: body y against L: lowest cosine %.3f; angular momentum drift %.2e (relative)\n", lowest, drift);
     EXPECT_LT(lowest, -0.9);  // it flipped
     EXPECT_LT(drift, 1.0e-5);
+}
+
+namespace {
+
+constexpr const char* kTipLoss = R"(
+import weft as wp
+
+@wp.kernel
+def tip_loss(body_q: wp.array(dtype=wp.transform), loss: wp.array(dtype=float)):
+    b = wp.tid()
+    p = wp.transform_point(body_q[b], wp.vec3(0.0, 0.0, -0.3))
+    wp.atomic_add(loss, 0, p[0] - 0.5 * p[1] + 0.3 * p[2])
+)";
+
+double tip_loss(const runtime::Kernel& k, const Model& m, const State& s, runtime::Array& loss) {
+    runtime::LaunchOptions o;
+    o.device = m.device;
+    runtime::launch(k, {m.body_count}, {runtime::LaunchArg::of(s.body_q), runtime::LaunchArg::of(loss)}, o);
+    return double(tape::read_scalars(loss)[0]);
+}
+
+}  // namespace
+
+// The Tape's gradient of a loss of the 3-link chain's final link poses after 0.3 s with respect to
+// its initial joint velocities, against central differences, for both integrators.
+TEST(Featherstone, GradientOfAChainSwingMatchesFiniteDifferences) {
+    REQUIRE_CPU();
+    const int steps = 300;
+    const float dt = 1.0e-3f;
+    auto loss_module = runtime::Module::compile({{"loss.py", kTipLoss}});
+    runtime::Kernel loss_k = loss_module->kernel("tip_loss");
+    const std::vector<float> q0 = {0.6f, -0.4f, 0.3f}, qd0 = {0.5f, -1.0f, 2.0f};
+    for (bool rk4 : {false, true}) {
+        auto forward_loss = [&](const std::vector<float>& qd) {
+            ModelBuilder b = imported(data_file("pendulum_chain3.xml"));
+            b.joint_q = q0;
+            b.joint_qd = qd;
+            Model m = b.finalize("cpu");
+            FeatherstoneIntegrator it(rk4);
+            State s = rollout(m, it, steps, dt);
+            runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device);
+            return tip_loss(loss_k, m, s, loss);
+        };
+        ModelBuilder b = imported(data_file("pendulum_chain3.xml"));
+        b.joint_q = q0;
+        b.joint_qd = qd0;
+        Model m = b.finalize("cpu", true);
+        FeatherstoneIntegrator it(rk4);
+        tape::Tape tape;
+        State s0 = m.state();
+        runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
+        {
+            runtime::ScopedRecorder rec(&tape);
+            std::vector<State> states{s0};
+            for (int k = 0; k < steps; ++k) {
+                states.push_back(m.state());
+                it.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
+            }
+            tip_loss(loss_k, m, states.back(), loss);
+        }
+        tape.backward(loss);
+        const std::vector<double> g = tape::read_scalars(*s0.joint_qd.grad());
+        for (size_t k = 0; k < 3; ++k) {
+            double best = INFINITY, fd_best = 0;
+            for (float eps : {1e-2f, 1e-3f}) {
+                std::vector<float> plus = qd0, minus = qd0;
+                plus[k] += eps;
+                minus[k] -= eps;
+                const double fd = (forward_loss(plus) - forward_loss(minus)) / (2 * eps);
+                if (std::abs(fd - g[k]) < best) best = std::abs(fd - g[k]), fd_best = fd;
+            }
+            std::printf("%s: d loss / d qd0[%zu]: adjoint %.6g, central difference %.6g\n", rk4 ? "rk4" : "euler", k, g[k], fd_best);
+            EXPECT_NEAR(g[k], fd_best, 0.01 * std::abs(fd_best) + 1e-4);
+        }
+    }
+}
+
+// A box on a free joint dropped on the ground comes to rest where the semi-implicit solver's free
+// body does (the same penalty contact, applied through the joint instead of to the body).
+TEST(Featherstone, FreeBoxRestsOnTheGroundWhereTheSemiImplicitBodyDoes) {
+    REQUIRE_CPU();
+    auto build = [](bool jointed) {
+        ModelBuilder b;
+        const int body = b.add_body(Vec3(0, 0.3f, 0));
+        ShapeParams p;
+        p.density = 500.0f;
+        b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), 0.1f, 0.1f, 0.1f, p);
+        if (jointed) b.add_joint_free(body, at(0, 0.3f, 0));
+        return b;
+    };
+    const float dt = 5.0e-4f;
+    Model mf = build(true).finalize("cpu");
+    FeatherstoneIntegrator f(false, 0.0f);
+    const double y_f = bodies_of(rollout(mf, f, 4000, dt))[0].p.y();
+    Model ms = build(false).finalize("cpu");
+    SemiImplicitIntegrator si;
+    si.angular_damping = 0.0f;
+    const double y_s = bodies_of(rollout(ms, si, 4000, dt))[0].p.y();
+    std::printf("box at rest: featherstone %.6f m, semi-implicit %.6f m\n", y_f, y_s);
+    EXPECT_LT(y_f, 0.1);  // it fell and rests on its face
+    EXPECT_GT(y_f, 0.09);
+    EXPECT_NEAR(y_f, y_s, 1.0e-4);
+}
+
+// A hinge driven to a target position settles on it (no gravity): the drive law of the
+// semi-implicit joints, applied in joint space.
+TEST(Featherstone, DrivenHingeSettlesOnItsTarget) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    b.ground = false;
+    b.gravity = Vec3::Zero();
+    const int body = b.add_body(Vec3(0.3f, 1, 0));
+    ShapeParams p;
+    p.density = 1000.0f;
+    b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), 0.3f, 0.05f, 0.05f, p);
+    JointAxisDef axis;
+    axis.axis = Vec3(0, 1, 0);
+    axis.mode = JOINT_MODE_TARGET_POSITION;
+    axis.target = 0.8f;
+    axis.target_ke = 20.0f;
+    axis.target_kd = 2.0f;
+    b.add_joint_revolute(-1, body, at(0, 1, 0), at(-0.3f, 0, 0), axis);
+    Model m = b.finalize("cpu");
+    FeatherstoneIntegrator it;
+    const State s = rollout(m, it, 8000, 1.0e-3f);
+    const double q = host(s.joint_q)[0];
+    std::printf("driven hinge: %.5f rad (target 0.8)\n", q);
+    EXPECT_NEAR(q, 0.8, 1.0e-3);
+    // body_q follows joint_q: the box's centre 0.3 m from the pivot, turned by q about y
+    const BodyState bs = bodies_of(s)[0];
+    EXPECT_NEAR(bs.p.x(), 0.3 * std::cos(q), 1e-4);
+    EXPECT_NEAR(bs.p.z(), -0.3 * std::sin(q), 1e-4);
+}
+
+TEST(Featherstone, RefusesWhatItDoesNotStep) {
+    REQUIRE_CPU();
+    FeatherstoneIntegrator it;
+    {  // particles
+        ModelBuilder b;
+        b.add_particle(Vec3(0, 1, 0), Vec3::Zero(), 1.0f);
+        Model m = b.finalize("cpu");
+        State s0 = m.state(), s1 = m.state();
+        EXPECT_EQ(message_of([&] { it.simulate(m, s0, s1, 1e-3f); }),
+                  "simulate: the featherstone integrator steps articulations only, and the model has 1 particles; use "
+                  "semi_implicit or xpbd for them");
+    }
+    {  // a body without a joint
+        ModelBuilder b;
+        const int body = b.add_body(Vec3(0, 1, 0));
+        ShapeParams p;
+        p.density = 1000.0f;
+        b.add_shape_sphere(body, Vec3::Zero(), Quat::Identity(), 0.1f, p);
+        const int other = b.add_body(Vec3(1, 1, 0));
+        b.add_shape_sphere(other, Vec3::Zero(), Quat::Identity(), 0.1f, p);
+        b.add_joint_free(body);
+        Model m = b.finalize("cpu");
+        State s0 = m.state(), s1 = m.state();
+        EXPECT_EQ(message_of([&] { it.simulate(m, s0, s1, 1e-3f); }),
+                  "simulate: body 1 is the child of no joint; the featherstone integrator moves bodies through their joints: "
+                  "give a floating body a free joint (add_joint_free)");
+        s1.joint_q = Array();
+        EXPECT_EQ(message_of([&] { it.simulate(m, s0, s1, 1e-3f); }),
+                  "simulate: state_out has no joint_q / joint_qd; the featherstone integrator steps reduced coordinates: make "
+                  "states with model.state()");
+    }
+}
+
+// scenes/pendulum_chain_rk4.toml: the imported chain under the Featherstone solver, read from the
+// scene file with its options, keeps its energy (no joint springs to store or lose any).
+TEST(Featherstone, PendulumChainSceneKeepsItsEnergy) {
+    REQUIRE_CPU();
+    Scene scene = load_scene(std::string(WEFT_SOURCE_DIR) + "/scenes/pendulum_chain_rk4.toml");
+    ASSERT_EQ(scene.solver, "featherstone");
+    EXPECT_EQ(scene.solver_options.integer("rk4"), 1);
+    Model m = scene.builder.finalize(scene.device);
+    auto it = create_integrator(scene.solver, scene.solver_options);
+    const float dt = 1.0f / (scene.fps * float(scene.substeps));
+    const ModelBuilder& b = scene.builder;
+    auto energy = [&](const State& s) {
+        double e = 0;
+        auto bodies = bodies_of(s);
+        for (size_t i = 0; i < bodies.size(); ++i) {
+            const MassProperties& mp = b.body_mass[i];
+            const Eigen::Matrix3d R = bodies[i].q.toRotationMatrix();
+            e += 0.5 * mp.mass * bodies[i].v.squaredNorm() + 0.5 * bodies[i].w.dot(R * mp.inertia * R.transpose() * bodies[i].w) -
+                 mp.mass * b.gravity.cast<double>().dot(bodies[i].p + R * mp.com);
+        }
+        return e;
+    };
+    const double e0 = energy(m.state());
+    double worst = 0, fastest = 0, scale = 0;
+    for (const auto& mp : b.body_mass) scale += mp.mass * kG * 1.2;  // the links' largest drop (3 x 0.4 m)
+    rollout(m, *it, scene.frames * scene.substeps, dt, [&](int, const State& s) {
+        const double e = energy(s);
+        worst = std::isfinite(e) ? std::max(worst, std::abs(e - e0)) : INFINITY;
+        for (const auto& body : bodies_of(s)) fastest = std::max(fastest, body.v.norm());
+    });
+    std::printf("pendulum_chain_rk4: %d steps of %.2f ms, largest energy change %.3e J (%.2e of the drop), fastest link %.2f m/s\n",
+                scene.frames * scene.substeps, 1e3 * dt, worst, worst / scale, fastest);
+    EXPECT_GT(fastest, 2.0);
+    EXPECT_LT(worst / scale, 1.0e-4);
 }
