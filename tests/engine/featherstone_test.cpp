@@ -46,6 +46,19 @@ std::vector<float> host(const Array& a) {
     return v;
 }
 
+// Kinetic plus potential energy (J) of a state's bodies, with the builder's mass properties.
+double energy(const ModelBuilder& b, const State& s) {
+    double e = 0;
+    auto bodies = bodies_of(s);
+    for (size_t i = 0; i < bodies.size(); ++i) {
+        const MassProperties& mp = b.body_mass[i];
+        const Eigen::Matrix3d R = bodies[i].q.toRotationMatrix();
+        e += 0.5 * mp.mass * bodies[i].v.squaredNorm() + 0.5 * bodies[i].w.dot(R * mp.inertia * R.transpose() * bodies[i].w) -
+             mp.mass * b.gravity.cast<double>().dot(bodies[i].p + R * mp.com);
+    }
+    return e;
+}
+
 // Joint angles of a Featherstone rollout of `file` from `q0` against MuJoCo's RK4 from the same
 // qpos, every 10 steps for 1 s; returns the largest difference (rad or m).
 double against_mujoco(const std::string& file, const std::vector<double>& q0, float dt, double* travel = nullptr) {
@@ -173,26 +186,14 @@ TEST(Featherstone, DoublePendulumKeepsItsEnergyUnderRk4) {
     b.joint_q[0] = 1.2f;
     b.joint_q[1] = -0.7f;
     Model m = b.finalize("cpu");
-    auto energy = [&](const State& s) {
-        double e = 0;
-        auto bodies = bodies_of(s);
-        for (size_t i = 0; i < bodies.size(); ++i) {
-            const MassProperties& mp = b.body_mass[i];
-            const Eigen::Matrix3d R = bodies[i].q.toRotationMatrix();
-            const Eigen::Vector3d com = bodies[i].p + R * mp.com;
-            e += 0.5 * mp.mass * bodies[i].v.squaredNorm() +
-                 0.5 * bodies[i].w.dot(R * mp.inertia * R.transpose() * bodies[i].w) - mp.mass * b.gravity.cast<double>().dot(com);
-        }
-        return e;
-    };
     FeatherstoneIntegrator it(true);
     State s0 = m.state();
     State s1 = m.state();
     it.simulate(m, s0, s1, 1.0e-3f);  // body_q, body_qd of the initial joint_q (the state's bodies are the file's pose)
-    const double e0 = energy(s1);
+    const double e0 = energy(b, s1);
     double worst = 0, kinetic = 0;
     rollout(m, it, 10000, 1.0e-3f, [&](int, const State& s) {
-        const double e = energy(s);
+        const double e = energy(b, s);
         worst = std::isfinite(e) ? std::max(worst, std::abs(e - e0)) : INFINITY;
         for (const auto& body : bodies_of(s)) kinetic = std::max(kinetic, body.v.norm());
     });
@@ -417,22 +418,11 @@ TEST(Featherstone, PendulumChainSceneKeepsItsEnergy) {
     auto it = create_integrator(scene.solver, scene.solver_options);
     const float dt = 1.0f / (scene.fps * float(scene.substeps));
     const ModelBuilder& b = scene.builder;
-    auto energy = [&](const State& s) {
-        double e = 0;
-        auto bodies = bodies_of(s);
-        for (size_t i = 0; i < bodies.size(); ++i) {
-            const MassProperties& mp = b.body_mass[i];
-            const Eigen::Matrix3d R = bodies[i].q.toRotationMatrix();
-            e += 0.5 * mp.mass * bodies[i].v.squaredNorm() + 0.5 * bodies[i].w.dot(R * mp.inertia * R.transpose() * bodies[i].w) -
-                 mp.mass * b.gravity.cast<double>().dot(bodies[i].p + R * mp.com);
-        }
-        return e;
-    };
-    const double e0 = energy(m.state());
+    const double e0 = energy(b, m.state());
     double worst = 0, fastest = 0, scale = 0;
     for (const auto& mp : b.body_mass) scale += mp.mass * kG * 1.2;  // the links' largest drop (3 x 0.4 m)
     rollout(m, *it, scene.frames * scene.substeps, dt, [&](int, const State& s) {
-        const double e = energy(s);
+        const double e = energy(b, s);
         worst = std::isfinite(e) ? std::max(worst, std::abs(e - e0)) : INFINITY;
         for (const auto& body : bodies_of(s)) fastest = std::max(fastest, body.v.norm());
     });
