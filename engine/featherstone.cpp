@@ -19,15 +19,12 @@ namespace {
 IntegratorInfo make_info() {
     IntegratorInfo i;
     i.name = "featherstone";
-    i.summary = "Featherstone: articulations in reduced coordinates (joint_q, joint_qd), exact joints, semi-implicit Euler or RK4";
-    i.kernels = {{"articulation", "eval_articulation_fk"},
-                 {"rigid", "eval_body_forces"},
-                 {"featherstone", "eval_featherstone_bias"},
-                 {"featherstone", "eval_featherstone_tau"},
-                 {"featherstone", "eval_featherstone_mass"},
-                 {"featherstone", "eval_featherstone_solve"},
-                 {"featherstone", "integrate_featherstone_euler"},
-                 {"featherstone", "integrate_featherstone_stage"},
+    i.summary =
+        "Featherstone: articulations in reduced coordinates (joint_q, joint_qd), exact joints, semi-implicit Euler or RK4";
+    i.kernels = {{"articulation", "eval_articulation_fk"},         {"rigid", "eval_body_forces"},
+                 {"featherstone", "eval_featherstone_bias"},       {"featherstone", "eval_featherstone_tau"},
+                 {"featherstone", "eval_featherstone_mass"},       {"featherstone", "eval_featherstone_solve"},
+                 {"featherstone", "integrate_featherstone_euler"}, {"featherstone", "integrate_featherstone_stage"},
                  {"featherstone", "integrate_featherstone_rk4"}};
     i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable;
     i.state_reads = {"joint_q", "joint_qd"};
@@ -54,7 +51,8 @@ const IntegratorInfo& FeatherstoneIntegrator::info() const {
 
 FeatherstoneIntegrator::FeatherstoneIntegrator(bool rk4_, float angular_damping_) : rk4(rk4_), angular_damping(angular_damping_) {
     if (!(angular_damping >= 0.0f))
-        throw runtime::RuntimeError("FeatherstoneIntegrator: angular_damping must be >= 0, got " + std::to_string(angular_damping));
+        throw runtime::RuntimeError("FeatherstoneIntegrator: angular_damping must be >= 0, got " +
+                                    std::to_string(angular_damping));
 }
 
 FeatherstoneIntegrator::FeatherstoneIntegrator(const IntegratorOptions& o)
@@ -64,7 +62,8 @@ Array FeatherstoneIntegrator::scratch(const Model& m, const std::string& name, c
     size = std::max<int64_t>(size, 1);
     if (m.requires_grad) return Array::zeros(type, {size}, m.device, true);  // the Tape keeps each step's
     Array& s = scratch_[name];
-    if (!s.valid() || s.size() != size || !(s.device() == m.device) || compiler::type_name(s.dtype()) != compiler::type_name(type))
+    if (!s.valid() || s.size() != size || !(s.device() == m.device) ||
+        compiler::type_name(s.dtype()) != compiler::type_name(type))
         s = runtime::zeros_outside_capture(type, {size}, m.device);
     return s;
 }

@@ -234,11 +234,11 @@ struct Model {
     int joint_coord_count = 0;  // entries of joint_q
     int joint_dof_count = 0;    // entries of joint_qd
     int articulation_count = 0;
-    Array joint_q;                   // float (max(joint_coord_count, 1)): initial coordinates
-    Array joint_qd;                  // float (max(joint_dof_count, 1)): initial velocities
-    Array joint_q_start;             // int32 (joint_count + 1)
-    Array joint_qd_start;            // int32 (joint_count + 1)
-    Array articulation_start;        // int32 (articulation_count + 1): joints of articulation a
+    Array joint_q;             // float (max(joint_coord_count, 1)): initial coordinates
+    Array joint_qd;            // float (max(joint_dof_count, 1)): initial velocities
+    Array joint_q_start;       // int32 (joint_count + 1)
+    Array joint_qd_start;      // int32 (joint_count + 1)
+    Array articulation_start;  // int32 (articulation_count + 1): joints of articulation a
     // For reduced-coordinate dynamics (engine/featherstone.h): each dof's armature (kg m^2 or kg,
     // added to the mass matrix's diagonal; the joint's `armature`), the joint each dof belongs to,
     // the joint whose child each body is, and where articulation a's dense dof x dof matrix starts

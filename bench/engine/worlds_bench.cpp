@@ -117,8 +117,8 @@ int main(int argc, char** argv) {
     }
     const float dt = 2.0e-4f;
     engine::ModelBuilder one = quadruped(integrator == "featherstone");
-    printf("quadruped: %d bodies, %d joints per world; %s; dt %.1e s; device %s; %d steps\n\n", one.body_count(), one.joint_count(),
-           integrator.c_str(), dt, device.c_str(), steps);
+    printf("quadruped: %d bodies, %d joints per world; %s; dt %.1e s; device %s; %d steps\n\n", one.body_count(),
+           one.joint_count(), integrator.c_str(), dt, device.c_str(), steps);
     printf("| worlds | ms / step | world-steps / s | efficiency vs 1 world | torso height after (m) |\n|---|---|---|---|---|\n");
     double one_ms = 0;
     bool any_graphs = false;

@@ -115,7 +115,9 @@ TEST(Featherstone, IsRegisteredWithItsOptions) {
     EXPECT_TRUE(f->rk4);
     EXPECT_FLOAT_EQ(f->angular_damping, 0.5f);
     EXPECT_TRUE(it->info().can(IntegratorCaps_Differentiable));
-    EXPECT_NE(message_of([] { create_integrator("featherstone", {{"rk5", 1}}); }).find("has no option 'rk5' (did you mean 'rk4'?)"),
+    EXPECT_NE(message_of([] {
+                  create_integrator("featherstone", {{"rk5", 1}});
+              }).find("has no option 'rk5' (did you mean 'rk4'?)"),
               std::string::npos);
 }
 
@@ -129,8 +131,7 @@ TEST(Featherstone, ChainsMatchMujocoRk4WithinATenThousandthOfARadian) {
         std::vector<double> q0;
     };
     for (const Case& c : {Case{"pendulum_chain3.xml", {0.6981317, -0.4363323, 0.2617994}},
-                          Case{"double_pendulum.xml", {0.0, 0.0}},
-                          Case{"cartpole.xml", {0.0, 0.5}}}) {
+                          Case{"double_pendulum.xml", {0.0, 0.0}}, Case{"cartpole.xml", {0.0, 0.5}}}) {
         double travel = 0;
         const double worst = against_mujoco(data_file(c.file), c.q0, 1.0e-3f, &travel);
         std::printf("%s: largest joint difference Weft vs MuJoCo RK4 over 1 s: %.3e (joints moved up to %.3f)\n", c.file, worst,
@@ -311,7 +312,8 @@ TEST(Featherstone, GradientOfAChainSwingMatchesFiniteDifferences) {
                 const double fd = (forward_loss(plus) - forward_loss(minus)) / (2 * eps);
                 if (std::abs(fd - g[k]) < best) best = std::abs(fd - g[k]), fd_best = fd;
             }
-            std::printf("%s: d loss / d qd0[%zu]: adjoint %.6g, central difference %.6g\n", rk4 ? "rk4" : "euler", k, g[k], fd_best);
+            std::printf("%s: d loss / d qd0[%zu]: adjoint %.6g, central difference %.6g\n", rk4 ? "rk4" : "euler", k, g[k],
+                        fd_best);
             EXPECT_NEAR(g[k], fd_best, 0.01 * std::abs(fd_best) + 1e-4);
         }
     }
@@ -426,8 +428,9 @@ TEST(Featherstone, PendulumChainSceneKeepsItsEnergy) {
         worst = std::isfinite(e) ? std::max(worst, std::abs(e - e0)) : INFINITY;
         for (const auto& body : bodies_of(s)) fastest = std::max(fastest, body.v.norm());
     });
-    std::printf("pendulum_chain_rk4: %d steps of %.2f ms, largest energy change %.3e J (%.2e of the drop), fastest link %.2f m/s\n",
-                scene.frames * scene.substeps, 1e3 * dt, worst, worst / scale, fastest);
+    std::printf(
+        "pendulum_chain_rk4: %d steps of %.2f ms, largest energy change %.3e J (%.2e of the drop), fastest link %.2f m/s\n",
+        scene.frames * scene.substeps, 1e3 * dt, worst, worst / scale, fastest);
     EXPECT_GT(fastest, 2.0);
     EXPECT_LT(worst / scale, 1.0e-4);
 }

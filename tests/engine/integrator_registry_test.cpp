@@ -27,9 +27,11 @@ TEST(IntegratorRegistry, BuiltInIntegratorsAreLinkedAndListed) {
 
 TEST(IntegratorRegistry, UnknownNamesAndOptionsAreErrorsWithDidYouMean) {
     EXPECT_EQ(error_of([] { create_integrator("xbpd"); }),
-              "unknown integrator 'xbpd' (did you mean 'xpbd'?); the integrators are 'featherstone', 'mpm', 'semi_implicit', 'smoke', 'xpbd'");
+              "unknown integrator 'xbpd' (did you mean 'xpbd'?); the integrators are 'featherstone', 'mpm', 'semi_implicit', "
+              "'smoke', 'xpbd'");
     EXPECT_EQ(error_of([] { integrator_info("semi_implict"); }),
-              "unknown integrator 'semi_implict' (did you mean 'semi_implicit'?); the integrators are 'featherstone', 'mpm', 'semi_implicit', "
+              "unknown integrator 'semi_implict' (did you mean 'semi_implicit'?); the integrators are 'featherstone', 'mpm', "
+              "'semi_implicit', "
               "'smoke', 'xpbd'");
     EXPECT_EQ(error_of([] { create_integrator("fem"); }),
               "unknown integrator 'fem'; the integrators are 'featherstone', 'mpm', 'semi_implicit', 'smoke', 'xpbd'");

@@ -52,7 +52,8 @@ Model everything() {
 // The mpm integrator simulates only models made of MPM volumes (engine/mpm.h): it gets a block of
 // two materials falling in a box instead.
 Model model_for(const std::string& integrator, const Model& everything_model) {
-    if (integrator == "featherstone") {  // articulations only: a floating box with a hinged and a ball-jointed link, on the ground
+    if (integrator ==
+        "featherstone") {  // articulations only: a floating box with a hinged and a ball-jointed link, on the ground
         ModelBuilder b;
         ShapeParams p;
         p.density = 500.0f;
@@ -139,7 +140,8 @@ TEST(Integrator, SimulateLeavesStateInUnchangedAndWritesOnlyWhatItSays) {
             bool listed = std::find(writes.begin(), writes.end(), array) != writes.end();
             if (!listed) EXPECT_EQ(after_out[array], before_out[array]) << array << " is written but not in state_writes";
         }
-        EXPECT_NE(after_out[name == "featherstone" ? "joint_q" : "particle_q"], before_out[name == "featherstone" ? "joint_q" : "particle_q"]);
+        EXPECT_NE(after_out[name == "featherstone" ? "joint_q" : "particle_q"],
+                  before_out[name == "featherstone" ? "joint_q" : "particle_q"]);
         std::set<std::string> declared;
         for (const KernelRef& k : it->info().kernels) declared.insert(k.name);
         for (const std::string& k : log.names) EXPECT_TRUE(declared.count(k)) << k << " is launched but not in info().kernels";

@@ -209,7 +209,8 @@ TEST(Scene, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(error_of("[simulation]\nsubsteps = 0\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n"),
               "scenes/x.toml:2:12: 'substeps' must be >= 1, got 0");
     EXPECT_EQ(error_of("[simulation]\nsolver = \"xpdb\"\n[[particle]]\npos = [0, 1, 0]\nmass = 1\n"),
-              "scenes/x.toml:2:10: 'solver' must be one of 'featherstone', 'mpm', 'semi_implicit', 'smoke', 'xpbd', got 'xpdb' (did you mean "
+              "scenes/x.toml:2:10: 'solver' must be one of 'featherstone', 'mpm', 'semi_implicit', 'smoke', 'xpbd', got 'xpdb' "
+              "(did you mean "
               "'xpbd'?)");
     EXPECT_EQ(error_of("[simulation]\n[[particle]]\npos = [0, 1]\nmass = 1\n"),
               "scenes/x.toml:3:7: 'pos' must have 3 elements, got 2");
