@@ -121,11 +121,14 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
                 {"body_q", a(body_q)},
                 {"body_qd", a(body_qd)}});
     };
-    // qdd of the articulations at (q, qd); the evaluation's contact wrench goes to `wrench`.
+    Array last_wrench;  // the first evaluation's wrench
+    // qdd of the articulations at (q, qd); the evaluation's contact wrench goes to `wrench_out`
+    // (scratch when null).
     auto evaluate = [&](const std::string& tag, const Array& q, const Array& qd, const Array* wrench_out) {
         const Array body_q = scratch(m, tag + "body_q", transform_type(), nb);
         const Array body_qd = scratch(m, tag + "body_qd", spatial_vector_type(), nb);
         const Array wrench = wrench_out ? *wrench_out : scratch(m, tag + "wrench", spatial_vector_type(), nb);
+        if (tag == "s1.") last_wrench = wrench;
         fk(q, qd, body_q, body_qd);
         launch("rigid", "eval_body_forces", nb, body_force_args(m, body_q, body_qd, control, Array(), 0, false, wrench));
         const Array S = scratch(m, tag + "S", spatial_vector_type(), nd);
@@ -235,8 +238,13 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
                          {"joint_qd", a(in.joint_qd)}};
     };
 
+    // The first evaluation's wrench is state_out.body_f. That array has no gradient (an output for
+    // the user, as particle_f), so under requires_grad the evaluation reads a scratch copy with one
+    // (contact gradients flow through it) and body_f receives a copy of it.
+    const Array* first_wrench = m.requires_grad || !out.body_f.valid() ? nullptr : &out.body_f;
+
     if (!rk4) {
-        const Array qdd = evaluate("s1.", in.joint_q, in.joint_qd, &out.body_f);
+        const Array qdd = evaluate("s1.", in.joint_q, in.joint_qd, first_wrench);
         launch("featherstone", "integrate_featherstone_euler", nj,
                joint_args()
                    .add("joint_axis_dim", a(m.joint_axis_dim))
@@ -249,7 +257,7 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
         // k1 at (q, qd); k2 at half a step along k1; k3 at half a step along k2; k4 a whole step along k3.
         Array rates_qd[4], rates_qdd[4];
         rates_qd[0] = in.joint_qd;
-        rates_qdd[0] = evaluate("s1.", in.joint_q, in.joint_qd, &out.body_f);
+        rates_qdd[0] = evaluate("s1.", in.joint_q, in.joint_qd, first_wrench);
         for (int s = 1; s < 4; ++s) {
             const std::string tag = "s" + std::to_string(s + 1) + ".";
             auto [q, qd] = coordinates(tag);
@@ -280,6 +288,7 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
                    .add("joint_q_new", a(out.joint_q))
                    .add("joint_qd_new", a(out.joint_qd)));
     }
+    if (!first_wrench && out.body_f.valid()) out.body_f.assign(last_wrench);
     fk(out.joint_q, out.joint_qd, out.body_q, out.body_qd);
 }
 

@@ -434,3 +434,64 @@ TEST(Featherstone, PendulumChainSceneKeepsItsEnergy) {
     EXPECT_GT(fastest, 2.0);
     EXPECT_LT(worst / scale, 1.0e-4);
 }
+
+// Gradients through ground contact: a sphere on a free joint thrown down and sideways onto the
+// ground (penalty contact with friction), the Tape gradient of the tip loss with respect to its
+// initial joint velocities against central differences.
+TEST(Featherstone, GradientThroughGroundContactMatchesFiniteDifferences) {
+    REQUIRE_CPU();
+    const int steps = 400;
+    const float dt = 5.0e-4f;
+    auto loss_module = runtime::Module::compile({{"loss.py", kTipLoss}});
+    runtime::Kernel loss_k = loss_module->kernel("tip_loss");
+    const std::vector<float> qd0 = {0.0f, 0.0f, 1.0f, 0.8f, -1.5f, 0.0f};
+    auto build = [](const std::vector<float>& qd) {
+        ModelBuilder b;
+        ShapeParams p;
+        p.density = 1000.0f;
+        const int body = b.add_body(Vec3(0, 0.2f, 0));
+        b.add_shape_sphere(body, Vec3::Zero(), Quat::Identity(), 0.1f, p);
+        b.add_joint_free(body, at(0, 0.2f, 0));
+        b.joint_qd = qd;
+        return b;
+    };
+    auto forward_loss = [&](const std::vector<float>& qd) {
+        Model m = build(qd).finalize("cpu");
+        FeatherstoneIntegrator it;
+        State s = rollout(m, it, steps, dt);
+        runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device);
+        return tip_loss(loss_k, m, s, loss);
+    };
+    Model m = build(qd0).finalize("cpu", true);
+    FeatherstoneIntegrator it;
+    tape::Tape tape;
+    State s0 = m.state();
+    runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
+    std::vector<State> states{s0};
+    {
+        runtime::ScopedRecorder rec(&tape);
+        for (int k = 0; k < steps; ++k) {
+            states.push_back(m.state());
+            it.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
+        }
+        tip_loss(loss_k, m, states.back(), loss);
+    }
+    double lowest = INFINITY;
+    for (const State& s : states) lowest = std::min(lowest, bodies_of(s)[0].p.y());
+    std::printf("contact: lowest centre %.4f m (radius 0.1), final %.4f m\n", lowest, bodies_of(states.back())[0].p.y());
+    EXPECT_LT(lowest, 0.1);  // it pressed into the ground
+    tape.backward(loss);
+    const std::vector<double> g = tape::read_scalars(*s0.joint_qd.grad());
+    for (size_t k : {2u, 3u, 4u}) {
+        double best = INFINITY, fd_best = 0;
+        for (float eps : {1e-2f, 1e-3f}) {
+            std::vector<float> plus = qd0, minus = qd0;
+            plus[k] += eps;
+            minus[k] -= eps;
+            const double fd = (forward_loss(plus) - forward_loss(minus)) / (2 * eps);
+            if (std::abs(fd - g[k]) < best) best = std::abs(fd - g[k]), fd_best = fd;
+        }
+        std::printf("contact: d loss / d qd0[%zu]: adjoint %.6g, central difference %.6g\n", k, g[k], fd_best);
+        EXPECT_NEAR(g[k], fd_best, 0.02 * std::abs(fd_best) + 1e-3);
+    }
+}
