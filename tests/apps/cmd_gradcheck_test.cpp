@@ -89,6 +89,13 @@ const std::map<std::string, std::string> kScenesWithoutCase = {
     {"pendulum_chain",
      "rigid bodies imported from MJCF: loss expressions over body_q / body_qd are not in weft gradcheck yet; "
      "tests/engine/joint_test.cpp checks jointed-chain gradients against central differences"},
+    {"pendulum_chain_rk4",
+     "an articulation stepped by Featherstone: loss expressions over body_q and --wrt parameters over joint_q / joint_qd "
+     "are not in weft gradcheck yet; tests/engine/featherstone_test.cpp checks Featherstone gradients (chain swing, "
+     "ground contact) against central differences"},
+    {"ant",
+     "an articulation stepped by Featherstone: as pendulum_chain_rk4; tests/engine/featherstone_test.cpp checks "
+     "Featherstone gradients against central differences"},
     {"smoke_plume",
      "a smoke grid: loss expressions over grid arrays are not in weft gradcheck yet; tests/engine/smoke_test.cpp checks "
      "smoke gradients against central differences"},
