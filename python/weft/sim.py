@@ -203,14 +203,25 @@ class Mesh:
         return f"<weft.sim.Mesh: {len(self.vertices)} vertices, {len(self.indices) // 3} triangles>"
 
 
-class _CoordinateList:
-    """The builder's joint_q / joint_qd as a list that writes through: `builder.joint_q[3] = 0.5`
-    and slice assignments of the same length change the builder (Warp's builders hold Python
-    lists; a copy here would drop such edits silently)."""
+def _joint_mode(name, where, value):
+    """A drive mode of builder.joint_axis_mode: JOINT_MODE_FORCE (0), TARGET_POSITION (1) or
+    TARGET_VELOCITY (2)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) not in (0, 1, 2):
+        raise ValueError(f"{where} = {value!r}: a joint axis mode is JOINT_MODE_FORCE (0), JOINT_MODE_TARGET_POSITION (1) "
+                         "or JOINT_MODE_TARGET_VELOCITY (2)")
+    return int(value)
 
-    def __init__(self, cpp, name):
+
+class _CoordinateList:
+    """The builder's per-joint lists (joint_q, joint_qd, and per axis slot joint_act,
+    joint_axis_mode) as lists that write through: `builder.joint_q[3] = 0.5` and slice
+    assignments of the same length change the builder (Warp's builders hold Python lists; a copy
+    here would drop such edits silently)."""
+
+    def __init__(self, cpp, name, convert=None):
         object.__setattr__(self, "_cpp", cpp)
         object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_convert", convert or _f32)
 
     def _values(self):
         return getattr(self._cpp, self._name)
@@ -227,13 +238,13 @@ class _CoordinateList:
     def __setitem__(self, k, value):
         values = self._values()
         if isinstance(k, slice):
-            new = [_f32(self._name, f"{self._name}[{k.start}:{k.stop}]", v) for v in value]
+            new = [self._convert(self._name, f"{self._name}[{k.start}:{k.stop}]", v) for v in value]
             if len(range(*k.indices(len(values)))) != len(new):
                 raise ValueError(f"{self._name}[{k.start}:{k.stop}] = ...: {len(new)} values for "
                                  f"{len(range(*k.indices(len(values))))} entries (the joints fix its length)")
             values[k] = new
         else:
-            values[k] = _f32(self._name, f"{self._name}[{k}]", value)
+            values[k] = self._convert(self._name, f"{self._name}[{k}]", value)
         setattr(self._cpp, self._name, values)
 
     def __eq__(self, other):
@@ -255,11 +266,27 @@ class ModelBuilder(_JointBuilder, _VoxelBuilder):
         return getattr(self._cpp, name)
 
     def __setattr__(self, name, value):
+        prop = getattr(type(self), name, None)
+        if isinstance(prop, property) and prop.fset is not None:  # a checked whole-list assignment
+            prop.fset(self, value)
+            return
         setattr(self._cpp, name, value)
 
     joint_q = property(lambda self: _CoordinateList(self._cpp, "joint_q"),
                        doc="Reduced coordinates (Warp's layout), written through by item and slice assignment")
     joint_qd = property(lambda self: _CoordinateList(self._cpp, "joint_qd"), doc="Reduced velocities (as joint_q)")
+    joint_act = property(lambda self: _CoordinateList(self._cpp, "joint_act"),
+                         doc="Each axis slot's initial drive input (a force, or a target by its mode), written through")
+
+    def _set_joint_axis_mode(self, modes):
+        modes = list(modes)
+        if len(modes) != len(self._cpp.joint_axis_mode):
+            raise ValueError(f"joint_axis_mode = [...]: {len(modes)} modes for {len(self._cpp.joint_axis_mode)} axis slots "
+                             "(the joints fix its length)")
+        self._cpp.joint_axis_mode = [_joint_mode("joint_axis_mode", f"joint_axis_mode[{k}]", m) for k, m in enumerate(modes)]
+
+    joint_axis_mode = property(lambda self: _CoordinateList(self._cpp, "joint_axis_mode", _joint_mode), _set_joint_axis_mode,
+                               doc="Each axis slot's drive mode (Warp's joint_axis_mode), written through")
 
     # Every number is checked by _f32 (finite, within float32, not silently 0) and the C++
     # builder checks the rest (masses >= 0, indices, degenerate elements): a BuildError, which is a
@@ -673,5 +700,10 @@ def collide(model, state, edge_sdf_iter=10, iterate_mesh_vertices=True, requires
 from .sim_import import ModelImportError, parse_mjcf, parse_urdf  # noqa: E402,F401
 from .sim_rotations import quat_from_euler  # noqa: E402,F401
 
-# wp.sim.render.SimRendererOpenGL / SimRenderer (python/weft/sim_render.py)
+# wp.sim.render.SimRendererOpenGL / SimRenderer (python/weft/sim_render.py); registered as the
+# submodule weft.sim.render too, so that Warp's `import warp.sim.render` line ported to
+# `import weft.sim.render` works although weft.sim is a module, not a package.
 from . import sim_render as render  # noqa: E402
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__ + ".render"] = render

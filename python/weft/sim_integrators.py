@@ -98,11 +98,18 @@ class FeatherstoneIntegrator(Integrator):
     Differences from Warp (docs/rigid-bodies.md): `angular_damping` is simulated (rotational joint
     velocities scaled by 1 - angular_damping dt per step); Warp's signature takes 0.05 and does not
     use it, so the default here is 0. `update_mass_matrix_every` must be 1 (the mass matrix is
-    refactored every evaluation); Warp's friction_smoothing, use_tile_gemm and fuse_cholesky raise
-    TypeError naming them. Particles are not stepped (an error names them)."""
+    refactored every evaluation). `use_tile_gemm` and `fuse_cholesky` choose which of Warp's kernels
+    build and factor the same mass matrix; Weft has one way (a thread per articulation), which
+    computes what both give, so either value is accepted (booleans only). Warp's friction_smoothing
+    (a Huber norm in its friction, which Weft's does not have) raises TypeError naming it.
+    Particles are not stepped (an error names them)."""
 
-    def __init__(self, model=None, angular_damping=0.0, update_mass_matrix_every=1, integrator="euler", **kwargs):
+    def __init__(self, model=None, angular_damping=0.0, update_mass_matrix_every=1, integrator="euler", use_tile_gemm=False,
+                 fuse_cholesky=True, **kwargs):
         _no_other_keywords(FeatherstoneIntegrator, kwargs)
+        for name, value in (("use_tile_gemm", use_tile_gemm), ("fuse_cholesky", fuse_cholesky)):
+            if not isinstance(value, (bool, int)):
+                raise TypeError(f"FeatherstoneIntegrator: {name} must be a bool, got {type(value).__name__}")
         if int(update_mass_matrix_every) != 1:
             raise ValueError(f"FeatherstoneIntegrator: update_mass_matrix_every={update_mass_matrix_every} is not simulated: "
                              "Weft refactors the mass matrix at every evaluation; pass 1")

@@ -78,9 +78,32 @@ def test_keywords_weft_does_not_simulate_are_refused_by_name():
     model = b.finalize(device="cpu")
     with pytest.raises(TypeError, match="friction_smoothing"):
         wp.sim.FeatherstoneIntegrator(model, friction_smoothing=1.0)
+    wp.sim.FeatherstoneIntegrator(model, use_tile_gemm=False, fuse_cholesky=False)  # Warp's kernel choices: one result
+    with pytest.raises(TypeError, match="use_tile_gemm must be a bool"):
+        wp.sim.FeatherstoneIntegrator(model, use_tile_gemm="yes")
     with pytest.raises(ValueError, match="update_mass_matrix_every=2 is not simulated"):
         wp.sim.FeatherstoneIntegrator(model, update_mass_matrix_every=2)
     with pytest.raises(ValueError, match="integrator='rk3'"):
         wp.sim.FeatherstoneIntegrator(model, integrator="rk3")
     with pytest.raises(RuntimeError, match="has no option 'rk5'"):
         wp.sim.Integrator("featherstone", rk5=1)
+
+
+def test_builder_joint_act_and_axis_modes_write_through_as_warps_lists():
+    b = wp.sim.ModelBuilder()
+    body = b.add_body()
+    b.add_shape_sphere(body=body, radius=0.1)
+    b.add_joint_revolute(-1, body, axis=(0.0, 0.0, 1.0))
+    b.add_joint_prismatic(-1, b.add_body(), axis=(1.0, 0.0, 0.0))
+    b.joint_act[-2:] = [0.3, -0.2]  # Warp's example_quadruped writes them this way
+    b.joint_axis_mode = [wp.sim.JOINT_MODE_TARGET_POSITION] * len(b.joint_axis_mode)
+    b.joint_axis_mode[1] = wp.sim.JOINT_MODE_TARGET_VELOCITY
+    model = b.finalize(device="cpu")
+    assert model.joint_act.numpy().tolist() == pytest.approx([0.3, -0.2])
+    assert model.joint_axis_mode.numpy().tolist() == [wp.sim.JOINT_MODE_TARGET_POSITION, wp.sim.JOINT_MODE_TARGET_VELOCITY]
+    with pytest.raises(ValueError, match=r"joint_axis_mode\[0\] = 7: a joint axis mode is"):
+        b.joint_axis_mode = [7, 0]
+    with pytest.raises(ValueError, match="1 modes for 2 axis slots"):
+        b.joint_axis_mode = [0]
+    with pytest.raises(ValueError, match=r"joint_act\[0:3\] = ...: 3 values for 2 entries"):
+        b.joint_act[0:3] = [1.0, 2.0, 3.0]
