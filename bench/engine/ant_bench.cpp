@@ -159,10 +159,13 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    std::printf("ant (scenes/ant.xml): 9 bodies, 14 dofs per world; Featherstone, semi-implicit Euler, dt %.1e s; %s; %d steps\n\n",
-                double(kDt), device.c_str(), steps);
+    std::printf(
+        "ant (scenes/ant.xml): 9 bodies, 14 dofs per world; Featherstone, semi-implicit Euler, dt %.1e s; %s; %d steps\n\n",
+        double(kDt), device.c_str(), steps);
 #if WEFT_HAS_MUJOCO
-    std::printf("| worlds | Weft world-steps / s | MuJoCo 2.2.2 world-steps / s (1 thread) | Weft / MuJoCo | torso height Weft / MuJoCo (m) |\n");
+    std::printf(
+        "| worlds | Weft world-steps / s | MuJoCo 2.2.2 world-steps / s (1 thread) | Weft / MuJoCo | torso height Weft / MuJoCo "
+        "(m) |\n");
     std::printf("|---|---|---|---|---|\n");
 #else
     std::printf("| worlds | Weft world-steps / s | torso height (m) |\n|---|---|---|\n");
@@ -181,7 +184,8 @@ int main(int argc, char** argv) {
     }
     double fwd = 0, bwd = 0;
     gradient_cost(device, 100, fwd, bwd);
-    std::printf("\nGradient of a 100-step rollout of one ant (Tape): forward %.2f ms, backward %.2f ms, backward / forward %.2f\n",
-                1e3 * fwd, 1e3 * bwd, bwd / fwd);
+    std::printf(
+        "\nGradient of a 100-step rollout of one ant (Tape): forward %.2f ms, backward %.2f ms, backward / forward %.2f\n",
+        1e3 * fwd, 1e3 * bwd, bwd / fwd);
     return 0;
 }

@@ -290,7 +290,7 @@ void bind_engine(py::module_& m) {
         .def_readwrite("body_world", &ModelBuilder::body_world)
         .def_readwrite("joint_q", &ModelBuilder::joint_q)
         .def_readwrite("joint_qd", &ModelBuilder::joint_qd)
-        .def_readwrite("joint_act", &ModelBuilder::joint_act)        // per axis slot (python/weft/sim.py writes through)
+        .def_readwrite("joint_act", &ModelBuilder::joint_act)         // per axis slot (python/weft/sim.py writes through)
         .def_readwrite("joint_axis_mode", &ModelBuilder::joint_mode)  // Warp's name; per axis slot
         .def("add_articulation", &ModelBuilder::add_articulation)
         .def_property_readonly("articulation_count", &ModelBuilder::articulation_count)
