@@ -243,7 +243,9 @@ std::vector<float> VertexArray::read() const {
 
 std::vector<float> VertexArray::read(size_t i) const {
     std::vector<float> out(static_cast<size_t>(width));
-    if (i >= count) throw runtime::RuntimeError("viewer: vertex " + std::to_string(i) + " of " + std::to_string(count));
+    if (i >= count)
+        throw runtime::RuntimeError("viewer: vertex " + std::to_string(i) + " is out of range: the array has " +
+                                    std::to_string(count) + " vertices");
     const size_t at = i * size_t(width);
     if (!device.valid())
         std::copy(host.begin() + long(at), host.begin() + long(at) + width, out.begin());
