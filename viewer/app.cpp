@@ -90,6 +90,10 @@ public:
 
 private:
     void merge(JobResult r) {
+        // A run-ahead loop that ends right after publishing returns no frame: the untaken result
+        // stands (replacing it would drop its frames from the count, and the window would start
+        // another loop for frames already stepped).
+        if (has_result_ && !r.has_frame && r.error.empty()) return;
         if (has_result_ && result_.stepped) {
             r.frames += result_.frames;
             r.steps += result_.steps;
@@ -632,6 +636,9 @@ int run_app(Session& session, const AppOptions& options) {
             ui.want_velocity = ui.pick.group >= 0;
             const bool sim = session.device().kind == runtime::DeviceKind::Sim;
             if (!ui.worker.busy()) {
+                // A job that ended since the top of this frame left its result: count its frames
+                // before deciding to start another (else --frames is overshot by a whole loop).
+                ui.take_results();
                 if (!ui.pending_switch.empty()) {
                     std::string to = std::move(ui.pending_switch);
                     ui.pending_switch.clear();
