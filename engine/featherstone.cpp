@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/integrator_registry.h"
+#include "engine/kinematics.h"
 #include "engine/launch_args.h"
 #include "engine/rigid_forces.h"
 #include "engine/solver_kernels.h"
@@ -101,25 +102,7 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
     const int64_t nb = m.body_count, nd = std::max(m.joint_dof_count, 1), nj = m.joint_count, na = m.articulation_count;
     const Array& joint_act = control && control->joint_act.valid() ? control->joint_act : m.joint_act;
     auto fk = [&](const Array& q, const Array& qd, const Array& body_q, const Array& body_qd) {
-        launch("articulation", "eval_articulation_fk", na,
-               {{"articulation_start", a(m.articulation_start)},
-                {"articulation_mask", a(m.articulation_start)},
-                {"has_mask", i(0)},
-                {"joint_q_start", a(m.joint_q_start)},
-                {"joint_qd_start", a(m.joint_qd_start)},
-                {"joint_q", a(q)},
-                {"joint_qd", a(qd)},
-                {"joint_type", a(m.joint_type)},
-                {"joint_parent", a(m.joint_parent)},
-                {"joint_child", a(m.joint_child)},
-                {"joint_X_p", a(m.joint_X_p)},
-                {"joint_X_c", a(m.joint_X_c)},
-                {"joint_axis_start", a(m.joint_axis_start)},
-                {"joint_axis_dim", a(m.joint_axis_dim)},
-                {"joint_axis", a(m.joint_axis)},
-                {"body_com", a(m.body_com)},
-                {"body_q", a(body_q)},
-                {"body_qd", a(body_qd)}});
+        launch_fk(m, q, qd, body_q, body_qd);
     };
     Array last_wrench;  // the first evaluation's wrench
     // qdd of the articulations at (q, qd); the evaluation's contact wrench goes to `wrench_out`

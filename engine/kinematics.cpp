@@ -45,6 +45,12 @@ void eval_fk(const Model& m, const Array& joint_q, const Array& joint_qd, State&
          mask->device() != m.device))
         throw runtime::RuntimeError("eval_fk: mask must be an int32 array of " + std::to_string(m.articulation_count) +
                                     " entries (one per articulation) on " + m.device.str() + ", got " + mask->describe());
+    launch_fk(m, joint_q, joint_qd, state.body_q, state.body_qd, mask);
+}
+
+void launch_fk(const Model& m, const Array& joint_q, const Array& joint_qd, const Array& body_q, const Array& body_qd,
+               const Array* mask) {
+    using namespace args;
     if (m.articulation_count == 0) return;
     const bool has_mask = mask && mask->valid();
     static const runtime::Kernel k = solver_kernel("articulation", "eval_articulation_fk");
@@ -64,8 +70,8 @@ void eval_fk(const Model& m, const Array& joint_q, const Array& joint_qd, State&
                              {"joint_axis_dim", a(m.joint_axis_dim)},
                              {"joint_axis", a(m.joint_axis)},
                              {"body_com", a(m.body_com)},
-                             {"body_q", a(state.body_q)},
-                             {"body_qd", a(state.body_qd)}};
+                             {"body_q", a(body_q)},
+                             {"body_qd", a(body_qd)}};
     runtime::LaunchOptions o;
     o.device = m.device;
     runtime::launch(k, {m.articulation_count}, std::move(named).bind(k), o);

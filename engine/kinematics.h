@@ -23,4 +23,10 @@ void eval_fk(const Model& model, const Array& joint_q, const Array& joint_qd, St
 // joint_q / joint_qd (as above) from the bodies of `state`. Throws as eval_fk does.
 void eval_ik(const Model& model, const State& state, Array& joint_q, Array& joint_qd);
 
+// The launch eval_fk makes, without its checks and its refusal under a Tape: body_q / body_qd from
+// joint_q / joint_qd (`mask`: int32 per articulation, or null). For integrators, whose steps are
+// recorded as a whole (engine/featherstone.cpp).
+void launch_fk(const Model& model, const Array& joint_q, const Array& joint_qd, const Array& body_q, const Array& body_qd,
+               const Array* mask = nullptr);
+
 }  // namespace weft::engine

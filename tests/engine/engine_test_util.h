@@ -138,6 +138,26 @@ inline double hinge_angle(const State& s) {
 }
 
 // A 2 x 2 x 2-cell soft block squashed to 0.8 of its height: the volume test of both integrators.
+// A floating box (free joint) with a capsule on a hinge about z and a sphere on a ball joint, on
+// the ground: one articulation of 10 dofs, at rest (the Featherstone integrator's tests).
+inline ModelBuilder limbed_box() {
+    ModelBuilder b;
+    ShapeParams p;
+    p.density = 500.0f;
+    const int base = b.add_body(Vec3(0, 0.3f, 0));
+    b.add_shape_box(base, Vec3::Zero(), Quat::Identity(), 0.2f, 0.1f, 0.1f, p);
+    const int arm = b.add_body(Vec3(0.4f, 0.3f, 0));
+    b.add_shape_capsule(arm, Vec3::Zero(), Quat::Identity(), 0.05f, 0.15f, p);
+    const int tip = b.add_body(Vec3(0.6f, 0.3f, 0));
+    b.add_shape_sphere(tip, Vec3::Zero(), Quat::Identity(), 0.05f, p);
+    b.add_joint_free(base, {Vec3(0, 0.3f, 0), Quat::Identity()});
+    JointAxisDef axis;
+    axis.axis = Vec3(0, 0, 1);
+    b.add_joint_revolute(base, arm, {Vec3(0.2f, 0, 0), Quat::Identity()}, {Vec3(-0.2f, 0, 0), Quat::Identity()}, axis);
+    b.add_joint_ball(arm, tip, {Vec3(0.2f, 0, 0), Quat::Identity()}, {Vec3::Zero(), Quat::Identity()});
+    return b;
+}
+
 inline ModelBuilder squashed_block() {
     ModelBuilder b(0.0f);
     b.ground = false;

@@ -52,22 +52,8 @@ Model everything() {
 // The mpm integrator simulates only models made of MPM volumes (engine/mpm.h): it gets a block of
 // two materials falling in a box instead.
 Model model_for(const std::string& integrator, const Model& everything_model) {
-    if (integrator ==
-        "featherstone") {  // articulations only: a floating box with a hinged and a ball-jointed link, on the ground
-        ModelBuilder b;
-        ShapeParams p;
-        p.density = 500.0f;
-        const int base = b.add_body(Vec3(0, 0.3f, 0));
-        b.add_shape_box(base, Vec3::Zero(), Quat::Identity(), 0.2f, 0.1f, 0.1f, p);
-        const int arm = b.add_body(Vec3(0.4f, 0.3f, 0));
-        b.add_shape_capsule(arm, Vec3::Zero(), Quat::Identity(), 0.05f, 0.15f, p);
-        const int tip = b.add_body(Vec3(0.6f, 0.3f, 0));
-        b.add_shape_sphere(tip, Vec3::Zero(), Quat::Identity(), 0.05f, p);
-        b.add_joint_free(base, {Vec3(0, 0.3f, 0), Quat::Identity()});
-        JointAxisDef axis;
-        axis.axis = Vec3(0, 0, 1);
-        b.add_joint_revolute(base, arm, {Vec3(0.2f, 0, 0), Quat::Identity()}, {Vec3(-0.2f, 0, 0), Quat::Identity()}, axis);
-        b.add_joint_ball(arm, tip, {Vec3(0.2f, 0, 0), Quat::Identity()}, {Vec3::Zero(), Quat::Identity()});
+    if (integrator == "featherstone") {  // articulations only (engine_test_util.h), the base spinning
+        ModelBuilder b = limbed_box();
         b.joint_qd[0] = 1.0f;
         return b.finalize("cpu");
     }
