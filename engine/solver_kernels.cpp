@@ -22,6 +22,7 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"contact", {"geometry.py", "worlds.py", "soft_contact.py", "hash_grid.py", "contact.py"}},
         {"xpbd", {"geometry.py", "worlds.py", "hash_grid.py", "bending.py", "xpbd.py"}},
         {"rigid", {"geometry.py", "worlds.py", "soft_contact.py", "joints.py", "rigid.py"}},
+        {"xpbd_rigid", {"geometry.py", "worlds.py", "soft_contact.py", "joints.py", "rigid.py", "xpbd_rigid.py"}},
         {"articulation", {"joints.py", "articulation.py"}},
         {"featherstone", {"joints.py", "featherstone.py"}},
         {"smoke", {"smoke.py"}},
@@ -69,7 +70,8 @@ std::shared_ptr<runtime::Module> solver_module(const std::string& group) {
     // An articulation's thread loops over its joints (eval_fk) and, in Featherstone's kernels, over
     // pairs of its dofs and the Cholesky factorisation's triples: 14 dofs (an ant) push about 6 KiB,
     // 27 (a humanoid) about 30 KiB.
-    if (group == "rigid" || group == "articulation") options.adjoint_tape_bytes = 32 * 1024;
+    // XPBD's contact pass (xpbd_rigid) keeps, per body, the contact loops' overwritten values too.
+    if (group == "rigid" || group == "articulation" || group == "xpbd_rigid") options.adjoint_tape_bytes = 32 * 1024;
     if (group == "featherstone") options.adjoint_tape_bytes = 64 * 1024;
     auto m = runtime::Module::compile(sources, options);
     modules.emplace(group, m);

@@ -15,16 +15,35 @@ namespace {
 IntegratorInfo make_info() {
     IntegratorInfo i;
     i.name = "xpbd";
-    i.summary = "extended position-based dynamics: distance, membrane, bending, volume and contact constraints";
-    i.kernels = {{"particles", "integrate_particles"},     {"hash_grid", "build_grid"},       {"hash_grid", "sort_grid_buckets"},
-                 {"xpbd", "solve_particle_contacts_xpbd"}, {"xpbd", "solve_springs_xpbd"},    {"xpbd", "solve_triangles_xpbd"},
-                 {"xpbd", "solve_bending_xpbd"},           {"xpbd", "solve_tetrahedra_xpbd"}, {"xpbd", "apply_deltas"}};
+    i.summary =
+        "extended position-based dynamics: distance, membrane, bending, volume and contact constraints; rigid bodies' "
+        "joints and contacts";
+    i.kernels = {
+        {"particles", "integrate_particles"},     {"hash_grid", "build_grid"},         {"hash_grid", "sort_grid_buckets"},
+        {"xpbd", "solve_particle_contacts_xpbd"}, {"xpbd", "solve_springs_xpbd"},      {"xpbd", "solve_triangles_xpbd"},
+        {"xpbd", "solve_bending_xpbd"},           {"xpbd", "solve_tetrahedra_xpbd"},   {"xpbd", "apply_deltas"},
+        {"xpbd_rigid", "eval_body_actions"},      {"xpbd_rigid", "integrate_bodies"},  {"xpbd_rigid", "solve_body_joints"},
+        {"xpbd_rigid", "solve_body_contacts"},    {"xpbd_rigid", "apply_body_deltas"}, {"xpbd_rigid", "solve_body_restitution"}};
     i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable;
-    i.state_reads = {"particle_q", "particle_qd"};
-    i.state_writes = {"particle_q", "particle_qd", "grid_bucket_count", "grid_bucket_particles"};
+    i.state_reads = {"particle_q", "particle_qd", "body_q", "body_qd"};
+    i.state_writes = {"particle_q", "particle_qd", "body_q", "body_qd", "grid_bucket_count", "grid_bucket_particles"};
+    using T = OptionSpec::Type;
     i.options = {
-        {"iterations", OptionSpec::Type::Integer, 2, 1, 1000, false, "constraint iterations per step"},
-        {"relaxation", OptionSpec::Type::Number, 0.9, 0.0, 2.0, true, "scale of the summed Jacobi corrections"},
+        {"iterations", T::Integer, 2, 1, 1000, false, "constraint iterations per step"},
+        {"relaxation", T::Number, 0.9, 0.0, 2.0, true,
+         "scale of the particles' summed element corrections (Warp's soft_body_relaxation)"},
+        {"contact_relaxation", T::Number, 0.9, 0.0, 2.0, true,
+         "scale of the particles' contact corrections (Warp's soft_contact_relaxation)"},
+        {"joint_linear_relaxation", T::Number, 0.7, 0.0, 2.0, true, "scale of the joints' positional corrections"},
+        {"joint_angular_relaxation", T::Number, 0.4, 0.0, 2.0, true, "scale of the joints' rotational corrections"},
+        {"rigid_contact_relaxation", T::Number, 0.8, 0.0, 2.0, true, "scale of the bodies' normal contact corrections"},
+        {"rigid_contact_con_weighting", T::Integer, 1, 0, 1, false,
+         "1: a body's contact corrections are divided by its number of closed contacts"},
+        {"angular_damping", T::Number, 0.0, 0.0, 1e3, false,
+         "1/s, bodies' angular velocity scaled by (1 - angular_damping dt) in the prediction"},
+        {"enable_restitution", T::Integer, 0, 0, 1, false, "1: a velocity pass gives closed contacts the shapes' restitution"},
+        {"rigid_contact_margin", T::Number, 0.1, 0.0, 1e3, false,
+         "m, bodies' contacts are found this far apart at the step's start"},
     };
     return i;
 }
@@ -45,14 +64,21 @@ XPBDIntegrator::XPBDIntegrator(int iterations_, float relaxation_) : iterations(
 }
 
 XPBDIntegrator::XPBDIntegrator(const IntegratorOptions& o)
-    : XPBDIntegrator(o.integer("iterations"), float(o.number("relaxation"))) {}
+    : XPBDIntegrator(o.integer("iterations"), float(o.number("relaxation"))) {
+    contact_relaxation = float(o.number("contact_relaxation"));
+    joint_linear_relaxation = float(o.number("joint_linear_relaxation"));
+    joint_angular_relaxation = float(o.number("joint_angular_relaxation"));
+    rigid_contact_relaxation = float(o.number("rigid_contact_relaxation"));
+    rigid_contact_con_weighting = o.integer("rigid_contact_con_weighting") != 0;
+    angular_damping = float(o.number("angular_damping"));
+    enable_restitution = o.integer("enable_restitution") != 0;
+    rigid_contact_margin = float(o.number("rigid_contact_margin"));
+}
 
 void XPBDIntegrator::simulate(const Model& m, const State& in, State& out, float dt, const Control* control) {
     using namespace args;
     check_step(m, in, out, dt, control);
-    if (m.body_count > 0)
-        throw runtime::RuntimeError("simulate: the xpbd integrator does not simulate rigid bodies yet (the model has " +
-                                    std::to_string(m.body_count) + "); use semi_implicit");
+    if (m.body_count > 0) simulate_bodies(m, in, out, dt, control);
     if (m.particle_count == 0) return;
     runtime::LaunchOptions o;
     o.device = m.device;
@@ -174,6 +200,7 @@ void XPBDIntegrator::simulate(const Model& m, const State& in, State& out, float
                          {"term_start", a(m.particle_term_start)},
                          {"term_index", a(m.particle_term_index)},
                          {"relaxation", f(relaxation)},
+                         {"contact_relaxation", f(contact_relaxation)},
                          {"dt", f(dt)},
                          {"x_new", a(xn)},
                          {"v_new", a(vn)}},

@@ -345,6 +345,7 @@ def apply_deltas(
     term_start: wp.array(dtype=int),
     term_index: wp.array(dtype=int),
     relaxation: float,
+    contact_relaxation: float,
     dt: float,
     x_new: wp.array(dtype=wp.vec3),
     v_new: wp.array(dtype=wp.vec3),
@@ -356,13 +357,13 @@ def apply_deltas(
         return
     # Jacobi averaging (Macklin et al. 2014): element corrections are divided by how many
     # elements share the particle, so that stiff constraints summed at a vertex do not overshoot;
-    # the contact correction (slot i) is applied whole.
+    # the contact correction (slot i) is applied whole, scaled by contact_relaxation.
     d = wp.vec3(0.0)
     start = term_start[i]
     end = term_start[i + 1]
     for k in range(start, end):
         d = d + deltas[term_index[k]]
     count = wp.max(end - start, 1)
-    xn = x_pred[i] + (deltas[i] + d / float(count)) * relaxation
+    xn = x_pred[i] + deltas[i] * contact_relaxation + d * (relaxation / float(count))
     x_new[i] = xn
     v_new[i] = (xn - x_orig[i]) / dt

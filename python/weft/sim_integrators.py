@@ -51,8 +51,7 @@ def create_integrator(name, **options):
 def _no_other_keywords(cls, kwargs):
     """An integrator keyword Weft does not simulate raises TypeError naming it: Warp's
     friction_smoothing (Weft's rigid friction is viscous below the Coulomb limit, not Huber-
-    smoothed), the XPBD rigid-body keywords (joint_*/rigid_* relaxations, enable_restitution)
-    (docs/python.md, docs/rigid-bodies.md)."""
+    smoothed) (docs/python.md, docs/rigid-bodies.md)."""
     if kwargs:
         raise TypeError(f"{cls.__name__}() got unexpected keyword argument(s) {', '.join(repr(k) for k in sorted(kwargs))}"
                         " (Weft's integrators do not simulate them)")
@@ -78,13 +77,49 @@ class MPMIntegrator(Integrator):
 
 
 class XPBDIntegrator(Integrator):
-    """Extended position-based dynamics: distance, bending, volume and contact constraints."""
+    """Extended position-based dynamics (Warp's XPBDIntegrator, with its keywords and defaults):
+    particles' distance, membrane, bending, volume and contact constraints, and rigid bodies'
+    joints and contacts (Müller et al. 2020; docs/rigid-bodies.md).
 
-    def __init__(self, iterations=2, relaxation=0.9, **kwargs):
+    soft_body_relaxation / soft_contact_relaxation scale the particles' element and contact
+    corrections (`relaxation` is Weft's older name of the first; pass one of the two);
+    joint_linear_relaxation, joint_angular_relaxation and rigid_contact_relaxation the bodies';
+    rigid_contact_con_weighting divides a body's contact corrections by its closed contacts;
+    angular_damping (1/s) damps the bodies' prediction; enable_restitution adds a velocity pass
+    with the shapes' restitution. rigid_contact_margin (m, default 0.1) is a model attribute in
+    Warp and a keyword here: how far apart contacts are found at the step's start. A model with
+    particles and shapes on bodies is refused (its particle-body contact is the semi-implicit
+    integrator's)."""
+
+    def __init__(self, iterations=2, soft_body_relaxation=None, soft_contact_relaxation=0.9, joint_linear_relaxation=0.7,
+                 joint_angular_relaxation=0.4, rigid_contact_relaxation=0.8, rigid_contact_con_weighting=True,
+                 angular_damping=0.0, enable_restitution=False, rigid_contact_margin=0.1, relaxation=None, **kwargs):
         _no_other_keywords(XPBDIntegrator, kwargs)
-        super().__init__("xpbd", iterations=int(iterations), relaxation=float(relaxation))
+        if soft_body_relaxation is not None and relaxation is not None:
+            raise TypeError("XPBDIntegrator: pass soft_body_relaxation or relaxation (its older name), not both")
+        body = 0.9 if soft_body_relaxation is None and relaxation is None else float(
+            relaxation if soft_body_relaxation is None else soft_body_relaxation)
+        for name, value in (("rigid_contact_con_weighting", rigid_contact_con_weighting),
+                            ("enable_restitution", enable_restitution)):
+            if not isinstance(value, (bool, int)):
+                raise TypeError(f"XPBDIntegrator: {name} must be a bool, got {type(value).__name__}")
+        super().__init__("xpbd", iterations=int(iterations), relaxation=body, contact_relaxation=float(soft_contact_relaxation),
+                         joint_linear_relaxation=float(joint_linear_relaxation),
+                         joint_angular_relaxation=float(joint_angular_relaxation),
+                         rigid_contact_relaxation=float(rigid_contact_relaxation),
+                         rigid_contact_con_weighting=1 if rigid_contact_con_weighting else 0,
+                         angular_damping=float(angular_damping), enable_restitution=1 if enable_restitution else 0,
+                         rigid_contact_margin=float(rigid_contact_margin))
         self.iterations = int(iterations)
-        self.relaxation = float(relaxation)
+        self.relaxation = self.soft_body_relaxation = body
+        self.soft_contact_relaxation = float(soft_contact_relaxation)
+        self.joint_linear_relaxation = float(joint_linear_relaxation)
+        self.joint_angular_relaxation = float(joint_angular_relaxation)
+        self.rigid_contact_relaxation = float(rigid_contact_relaxation)
+        self.rigid_contact_con_weighting = bool(rigid_contact_con_weighting)
+        self.angular_damping = float(angular_damping)
+        self.enable_restitution = bool(enable_restitution)
+        self.rigid_contact_margin = float(rigid_contact_margin)
 
 
 class FeatherstoneIntegrator(Integrator):

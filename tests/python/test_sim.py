@@ -38,7 +38,8 @@ def test_integrators_by_name():
     xpbd = wp.sim.Integrator("xpbd", iterations=4)
     assert xpbd.name == "xpbd" and xpbd.differentiable and xpbd.graph_capture
     assert ("xpbd", "apply_deltas") in xpbd.kernels
-    assert xpbd.state_reads == ["particle_q", "particle_qd"]
+    assert xpbd.state_reads == ["particle_q", "particle_qd", "body_q", "body_qd"]
+    assert ("xpbd_rigid", "solve_body_contacts") in xpbd.kernels
     # Warp's class names are the same integrators
     assert isinstance(wp.sim.XPBDIntegrator(iterations=3), wp.sim.Integrator)
     assert wp.sim.XPBDIntegrator(iterations=3).iterations == 3
@@ -54,8 +55,15 @@ def test_integrators_by_name():
     with pytest.raises(TypeError, match=r"SemiImplicitIntegrator\(\) got unexpected keyword argument\(s\) 'friction_smoothing'"):
         wp.sim.SemiImplicitIntegrator(friction_smoothing=1.0)
     assert wp.sim.SemiImplicitIntegrator(angular_damping=0.5).angular_damping == 0.5
-    with pytest.raises(TypeError, match=r"XPBDIntegrator\(\) got unexpected keyword argument\(s\) 'iteratons', 'soft_body_relaxation'"):
-        wp.sim.XPBDIntegrator(iteratons=3, soft_body_relaxation=0.9)
+    with pytest.raises(TypeError, match=r"XPBDIntegrator\(\) got unexpected keyword argument\(s\) 'iteratons', 'soft_body_relax'"):
+        wp.sim.XPBDIntegrator(iteratons=3, soft_body_relax=0.9)
+    # Warp's keywords are the integrator's options
+    x = wp.sim.XPBDIntegrator(soft_body_relaxation=0.8, joint_angular_relaxation=0.5, enable_restitution=True)
+    assert (x.relaxation, x.joint_angular_relaxation, x.enable_restitution) == (0.8, 0.5, True)
+    with pytest.raises(TypeError, match=r"pass soft_body_relaxation or relaxation \(its older name\), not both"):
+        wp.sim.XPBDIntegrator(soft_body_relaxation=0.8, relaxation=0.8)
+    with pytest.raises(TypeError, match=r"XPBDIntegrator: enable_restitution must be a bool, got str"):
+        wp.sim.XPBDIntegrator(enable_restitution="yes")
 
 
 def test_simulate_leaves_state_in_as_it_was():

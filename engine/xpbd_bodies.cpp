@@ -1,0 +1,199 @@
+// engine/xpbd_bodies.cpp: the rigid-body launch sequence of the XPBD integrator (xpbd.h,
+// kernels/xpbd_rigid.py).
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+#include "engine/launch_args.h"
+#include "engine/solver_kernels.h"
+#include "engine/xpbd.h"
+#include "runtime/capture_check.h"
+#include "runtime/errors.h"
+#include "runtime/named_args.h"
+
+namespace weft::engine {
+
+Array XPBDIntegrator::scratch(const Model& m, const std::string& name, const compiler::Type& type, int64_t size) {
+    size = std::max<int64_t>(size, 1);
+    if (m.requires_grad) return Array::zeros(type, {size}, m.device, true);  // the Tape keeps each pass's
+    Array& s = body_scratch_[name];
+    if (!s.valid() || s.size() != size || !(s.device() == m.device) ||
+        compiler::type_name(s.dtype()) != compiler::type_name(type))
+        s = runtime::zeros_outside_capture(type, {size}, m.device);
+    return s;
+}
+
+void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out, float dt, const Control* control) {
+    using namespace args;
+    using runtime::NamedArgs;
+    if (m.particle_count > 0 && m.shape_count > 0 && coupling_checked_ != m.shape_body.data()) {
+        std::vector<int> shape_body(size_t(m.shape_count));
+        m.shape_body.copy_to_host(shape_body.data(), shape_body.size() * sizeof(int));
+        for (int s = 0; s < m.shape_count; ++s)
+            if (shape_body[size_t(s)] >= 0)
+                throw runtime::RuntimeError("simulate: the xpbd integrator does not couple particles with shapes on bodies (shape " +
+                                            std::to_string(s) + " is on body " + std::to_string(shape_body[size_t(s)]) +
+                                            "); use semi_implicit for particles that touch moving bodies");
+        coupling_checked_ = m.shape_body.data();
+    }
+    runtime::LaunchOptions o;
+    o.device = m.device;
+    auto launch = [&](const char* name, NamedArgs named) {
+        const runtime::Kernel k = solver_kernel("xpbd_rigid", name);
+        runtime::launch(k, {int64_t(m.body_count)}, std::move(named).bind(k), o);
+    };
+    const int64_t nb = m.body_count;
+    const Array& joint_act = control && control->joint_act.valid() ? control->joint_act : m.joint_act;
+    auto joint_args = [&](NamedArgs& a_) {
+        a_.add("body_joint_start", a(m.body_joint_start))
+            .add("body_joint_list", a(m.body_joint_list))
+            .add("joint_parent", a(m.joint_parent))
+            .add("joint_child", a(m.joint_child));
+    };
+    // Shapes, the ground and the worlds, as solve_body_contacts and solve_body_restitution read them.
+    auto contact_args = [&](NamedArgs& a_, const Array& q) {
+        a_.add("body_q0", a(in.body_q))
+            .add("body_q", a(q))
+            .add("body_com", a(m.body_com))
+            .add("body_inv_mass", a(m.body_inv_mass))
+            .add("body_inv_inertia", a(m.body_inv_inertia))
+            .add("body_shape_start", a(m.body_shape_start))
+            .add("body_shape_list", a(m.body_shape_list));
+        add_shape_args(a_, m);
+        a_.add("shape_materials", a(m.shape_materials)).add("ground", i(m.ground ? 1 : 0)).add("ground_plane", v4(m.ground_plane));
+        joint_args(a_);
+        a_.add("joint_collision_filter", a(m.joint_collision_filter))
+            .add("shape_world", a(m.shape_world))
+            .add("body_world", a(m.body_world))
+            .add("world_shape_start", a(m.world_shape_start))
+            .add("world_shape_list", a(m.world_shape_list))
+            .add("num_worlds", i(m.num_worlds))
+            .add("margin", f(rigid_contact_margin));
+    };
+
+    // The prediction's wrenches, then the prediction.
+    const bool ext = control && control->body_f.valid();
+    const Array body_f = scratch(m, "body_f", spatial_vector_type(), nb);
+    NamedArgs actions{{"body_q", a(in.body_q)},
+                      {"external_f", a(ext ? control->body_f : in.body_qd)},
+                      {"has_external_f", i(ext ? 1 : 0)},
+                      {"joint_type", a(m.joint_type)},
+                      {"joint_X_p", a(m.joint_X_p)},
+                      {"joint_axis_start", a(m.joint_axis_start)},
+                      {"joint_axis_dim", a(m.joint_axis_dim)},
+                      {"joint_axis", a(m.joint_axis)},
+                      {"joint_mode", a(m.joint_mode)},
+                      {"joint_act", a(joint_act)},
+                      {"body_f", a(body_f)}};
+    joint_args(actions);
+    launch("eval_body_actions", std::move(actions));
+
+    const bool joints = m.joint_count > 0;
+    const bool contacts = m.ground || m.shape_count > 0;
+    const int passes = iterations * (int(joints) + int(contacts));
+    // Pass k reads the poses of pass k - 1 and writes its own: two scratch pairs in turn, the last
+    // pass state_out (its velocities a scratch array when restitution follows).
+    int pass = 0;
+    auto next = [&]() {
+        const bool last = pass == passes;
+        const int slot = pass % 2;
+        ++pass;
+        Array q = last ? out.body_q : scratch(m, "q" + std::to_string(slot), transform_type(), nb);
+        Array qd = last && !enable_restitution ? out.body_qd : scratch(m, "qd" + std::to_string(slot), spatial_vector_type(), nb);
+        return std::pair<Array, Array>{q, qd};
+    };
+    // The prediction has arrays of its own: the contact passes read it (their friction budget).
+    Array q, qd;
+    if (passes == 0) {
+        std::tie(q, qd) = next();
+    } else {
+        q = scratch(m, "q_pred", transform_type(), nb);
+        qd = scratch(m, "qd_pred", spatial_vector_type(), nb);
+        pass = 1;
+    }
+    const Array q_pred = q;
+    launch("integrate_bodies", {{"body_q", a(in.body_q)},
+                                {"body_qd", a(in.body_qd)},
+                                {"body_f", a(body_f)},
+                                {"body_com", a(m.body_com)},
+                                {"body_inertia", a(m.body_inertia)},
+                                {"body_inv_mass", a(m.body_inv_mass)},
+                                {"body_inv_inertia", a(m.body_inv_inertia)},
+                                {"gravity", v3(m.gravity)},
+                                {"angular_damping", f(angular_damping)},
+                                {"dt", f(dt)},
+                                {"body_q_new", a(q)},
+                                {"body_qd_new", a(qd)}});
+    auto apply = [&](const Array& deltas, const Array& counts, bool weighted) {
+        Array q1, qd1;
+        std::tie(q1, qd1) = next();
+        launch("apply_body_deltas", {{"body_q", a(q)},
+                                     {"body_qd", a(qd)},
+                                     {"body_com", a(m.body_com)},
+                                     {"body_inv_mass", a(m.body_inv_mass)},
+                                     {"body_inv_inertia", a(m.body_inv_inertia)},
+                                     {"deltas", a(deltas)},
+                                     {"contact_count", a(counts)},
+                                     {"weighted", i(weighted ? 1 : 0)},
+                                     {"dt", f(dt)},
+                                     {"body_q_new", a(q1)},
+                                     {"body_qd_new", a(qd1)}});
+        q = q1;
+        qd = qd1;
+    };
+    for (int it = 0; it < iterations; ++it) {
+        if (joints) {
+            const Array deltas = scratch(m, "joint_deltas", spatial_vector_type(), nb);
+            NamedArgs ja{{"body_q", a(q)},
+                         {"body_qd", a(qd)},
+                         {"body_com", a(m.body_com)},
+                         {"body_inv_mass", a(m.body_inv_mass)},
+                         {"body_inv_inertia", a(m.body_inv_inertia)},
+                         {"joint_type", a(m.joint_type)},
+                         {"joint_X_p", a(m.joint_X_p)},
+                         {"joint_X_c", a(m.joint_X_c)},
+                         {"joint_axis_start", a(m.joint_axis_start)},
+                         {"joint_axis_dim", a(m.joint_axis_dim)},
+                         {"joint_axis", a(m.joint_axis)},
+                         {"joint_mode", a(m.joint_mode)},
+                         {"joint_act", a(joint_act)},
+                         {"joint_target_ke", a(m.joint_target_ke)},
+                         {"joint_target_kd", a(m.joint_target_kd)},
+                         {"joint_limit_lower", a(m.joint_limit_lower)},
+                         {"joint_limit_upper", a(m.joint_limit_upper)},
+                         {"linear_relaxation", f(joint_linear_relaxation)},
+                         {"angular_relaxation", f(joint_angular_relaxation)},
+                         {"dt", f(dt)},
+                         {"deltas", a(deltas)}};
+            joint_args(ja);
+            launch("solve_body_joints", std::move(ja));
+            apply(deltas, scratch(m, "contact_count", compiler::float32_type(), nb), false);
+        }
+        if (contacts) {
+            const Array deltas = scratch(m, "contact_deltas", spatial_vector_type(), nb);
+            const Array counts = scratch(m, "contact_count", compiler::float32_type(), nb);
+            NamedArgs ca;
+            contact_args(ca, q);
+            ca.add("body_q_pred", a(q_pred))
+                .add("ground_mu", f(m.ground_mu))
+                .add("relaxation", f(rigid_contact_relaxation))
+                .add("deltas", a(deltas))
+                .add("contact_count", a(counts));
+            launch("solve_body_contacts", std::move(ca));
+            apply(deltas, counts, rigid_contact_con_weighting);
+        }
+    }
+    if (enable_restitution) {
+        NamedArgs ra;
+        contact_args(ra, q);
+        ra.add("body_qd0", a(in.body_qd))
+            .add("body_qd", a(qd))
+            .add("ground_restitution", f(m.ground_restitution))
+            .add("gravity", v3(m.gravity))
+            .add("dt", f(dt))
+            .add("body_qd_new", a(out.body_qd));
+        launch("solve_body_restitution", std::move(ra));
+    }
+}
+
+}  // namespace weft::engine

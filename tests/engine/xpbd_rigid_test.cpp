@@ -1,0 +1,454 @@
+// tests/engine/xpbd_rigid_test.cpp: rigid bodies under the XPBD integrator (kernels/xpbd_rigid.py)
+// against analytic mechanics: a physical pendulum's period and a chain that keeps its joints, a box
+// resting on the ground, a box on an incline that sticks below tan(theta) = mu and slides above it
+// with the analytic acceleration, a stack of ten boxes standing, restitution of a bouncing ball, a
+// head-on elastic collision that keeps its momentum, drives and limits of hinges and sliders;
+// the Tape's gradient against central differences; the refusal of what it does not couple.
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/integrator_registry.h"
+#include "engine/xpbd.h"
+#include "runtime/recorder.h"
+#include "tape/gradient_check.h"
+#include "tape/tape.h"
+#include "tests/engine/engine_test_util.h"
+
+using namespace weft;
+using namespace weft::engine;
+using namespace weft::engine::test;
+
+namespace {
+
+ShapeParams material(float density, float mu, float restitution = 0.0f) {
+    ShapeParams p;
+    p.density = density;
+    p.mu = mu;
+    p.restitution = restitution;
+    return p;
+}
+
+// The largest distance between a joint's two frame origins over the model's joints.
+double joint_gap(const ModelBuilder& b, const State& s) {
+    auto bodies = bodies_of(s);
+    double worst = 0;
+    for (size_t j = 0; j < b.joint_type.size(); ++j) {
+        auto origin = [&](int body, const std::array<float, 7>& x) -> Eigen::Vector3d {
+            const Eigen::Vector3d p(x[0], x[1], x[2]);
+            if (body < 0) return p;
+            return bodies[size_t(body)].p + bodies[size_t(body)].q * p;
+        };
+        worst = std::max(worst, (origin(b.joint_parent[j], b.joint_X_p[j]) - origin(b.joint_child[j], b.joint_X_c[j])).norm());
+    }
+    return worst;
+}
+
+}  // namespace
+
+TEST(XpbdRigid, IsRegisteredWithWarpsDefaults) {
+    const IntegratorInfo& info = integrator_info("xpbd");
+    auto option = [&](const std::string& name) {
+        for (const auto& o : info.options)
+            if (o.name == name) return o.default_value;
+        ADD_FAILURE() << "no option " << name;
+        return -1.0;
+    };
+    EXPECT_EQ(option("joint_linear_relaxation"), 0.7);
+    EXPECT_EQ(option("joint_angular_relaxation"), 0.4);
+    EXPECT_EQ(option("rigid_contact_relaxation"), 0.8);
+    EXPECT_EQ(option("rigid_contact_con_weighting"), 1.0);
+    EXPECT_EQ(option("angular_damping"), 0.0);
+    EXPECT_EQ(option("enable_restitution"), 0.0);
+    auto it = create_integrator("xpbd", {{"enable_restitution", 1}, {"rigid_contact_margin", 0.05}});
+    auto* x = dynamic_cast<XPBDIntegrator*>(it.get());
+    ASSERT_NE(x, nullptr);
+    EXPECT_TRUE(x->enable_restitution);
+    EXPECT_FLOAT_EQ(x->rigid_contact_margin, 0.05f);
+}
+
+// A box hung from a hinge swings with the period of a physical pendulum (small angle), and the
+// hinge holds: its two frames stay together.
+TEST(XpbdRigid, PhysicalPendulumHasItsAnalyticPeriodAndKeepsItsHinge) {
+    REQUIRE_CPU();
+    const float hx = 0.05f, hy = 0.3f, hz = 0.05f, density = 800.0f;
+    const double m = 8.0 * hx * hy * hz * density, d = hy;
+    const double I = m * (4.0 * hy * hy + 4.0 * hx * hx) / 12.0 + m * d * d;
+    const double period = 2.0 * kPi * std::sqrt(I / (m * kG * d));
+    ModelBuilder b;
+    b.ground = false;
+    const float a0 = 0.05f;
+    const Quat r0(Eigen::AngleAxisf(a0, Vec3::UnitZ()));
+    const int body = b.add_body(Vec3(hy * std::sin(a0), 1.0f - hy * std::cos(a0), 0), r0);
+    b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), hx, hy, hz, material(density, 0.5f));
+    JointAxisDef axis;
+    axis.axis = Vec3(0, 0, 1);
+    b.add_joint_revolute(-1, body, at(0, 1.0f, 0), at(0, hy, 0), axis);
+    Model model = b.finalize("cpu");
+    XPBDIntegrator it;
+    const float dt = 1.0e-3f;
+    double prev = a0, t_prev = 0, gap = 0;
+    std::vector<double> crossings;
+    rollout(model, it, 6000, dt, [&](int step, const State& s) {
+        const BodyState bs = bodies_of(s)[0];
+        const double angle = std::atan2(bs.p.x(), 1.0 - bs.p.y());
+        const double t = step * double(dt);
+        if (prev > 0 && angle <= 0) crossings.push_back(t_prev + (t - t_prev) * prev / (prev - angle));
+        prev = angle;
+        t_prev = t;
+        gap = std::max(gap, joint_gap(b, s));
+    });
+    ASSERT_GE(crossings.size(), 3u);
+    const double measured = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
+    std::printf("xpbd pendulum: period %.5f s, analytic %.5f s (%+.3f%%), hinge gap %.2e m\n", measured, period,
+                100.0 * (measured / period - 1.0), gap);
+    EXPECT_NEAR(measured / period, 1.0, 0.005);
+    EXPECT_LT(gap, 1.0e-4);
+}
+
+// A chain of five boxes on hinges, ball and universal joints, dropped from horizontal, keeps its
+// joints together and its energy does not grow.
+TEST(XpbdRigid, ChainKeepsItsJointsAndDoesNotGainEnergy) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    b.ground = false;
+    const float h = 0.1f;
+    int parent = -1;
+    for (int k = 0; k < 5; ++k) {
+        const int body = b.add_body(Vec3(h + 2 * h * float(k), 2.0f, 0));
+        b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), h, 0.02f, 0.02f, material(1000.0f, 0.5f));
+        const ModelBuilder::Xform xp = parent < 0 ? at(0, 2.0f, 0) : at(h, 0, 0);
+        JointAxisDef axis;
+        axis.axis = Vec3(0, 0, 1);
+        if (k % 3 == 0)
+            b.add_joint_revolute(parent, body, xp, at(-h, 0, 0), axis);
+        else if (k % 3 == 1)
+            b.add_joint_ball(parent, body, xp, at(-h, 0, 0));
+        else {
+            JointAxisDef a1;
+            a1.axis = Vec3(0, 1, 0);
+            b.add_joint_universal(parent, body, xp, at(-h, 0, 0), axis, a1);
+        }
+        parent = body;
+    }
+    Model model = b.finalize("cpu");
+    XPBDIntegrator it(4);
+    double gap = 0, e_max = -INFINITY;
+    auto energy = [&](const State& s) {
+        double e = 0;
+        auto bodies = bodies_of(s);
+        for (size_t i = 0; i < bodies.size(); ++i) {
+            const MassProperties& mp = b.body_mass[i];
+            const Eigen::Matrix3d R = bodies[i].q.toRotationMatrix();
+            e += 0.5 * mp.mass * bodies[i].v.squaredNorm() + 0.5 * bodies[i].w.dot(R * mp.inertia * R.transpose() * bodies[i].w) +
+                 mp.mass * kG * (bodies[i].p + R * mp.com).y();
+        }
+        return e;
+    };
+    const double e0 = energy(model.state());
+    rollout(model, it, 2000, 5.0e-4f, [&](int, const State& s) {
+        gap = std::max(gap, joint_gap(b, s));
+        e_max = std::max(e_max, energy(s));
+    });
+    std::printf("xpbd chain: largest joint gap %.2e m, energy at most %+.3e of the start's %.4f J\n", gap, (e_max - e0) / e0, e0);
+    EXPECT_LT(gap, 2.0e-3);
+    EXPECT_LT(e_max, e0 + 1.0e-3 * std::abs(e0));
+}
+
+// A box dropped on the ground rests on its face: its centre at its half height within 1 mm, still.
+TEST(XpbdRigid, BoxRestsOnTheGround) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    const int body = b.add_body(Vec3(0, 0.3f, 0), Quat(Eigen::AngleAxisf(0.3f, Vec3(1, 0, 1).normalized())));
+    b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), 0.1f, 0.1f, 0.1f, material(500.0f, 0.5f));
+    Model m = b.finalize("cpu");
+    XPBDIntegrator it;
+    const BodyState s = bodies_of(rollout(m, it, 1500, 2.0e-3f))[0];
+    std::printf("xpbd box at rest: y %.6f m, |v| %.2e m/s, |w| %.2e rad/s\n", s.p.y(), s.v.norm(), s.w.norm());
+    EXPECT_NEAR(s.p.y(), 0.1, 1.0e-3);
+    EXPECT_LT(s.v.norm(), 1.0e-2);
+    EXPECT_LT(s.w.norm(), 1.0e-1);
+}
+
+// A box on a slope (gravity tilted by theta against the ground's normal) sticks where tan(theta) <
+// mu and slides where tan(theta) > mu with the acceleration g (sin(theta) - mu cos(theta)).
+TEST(XpbdRigid, BoxOnAnInclineSticksBelowTheFrictionAngleAndSlidesAbove) {
+    REQUIRE_CPU();
+    const double mu = 0.5;
+    for (double theta_deg : {20.0, 35.0}) {
+        const double theta = theta_deg * kPi / 180.0;
+        ModelBuilder b;
+        b.gravity = Vec3(float(kG * std::sin(theta)), float(-kG * std::cos(theta)), 0);
+        b.ground_mu = float(mu);
+        const int body = b.add_body(Vec3(0, 0.1f, 0));
+        b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), 0.1f, 0.1f, 0.1f, material(500.0f, float(mu)));
+        Model m = b.finalize("cpu");
+        // Jacobi's static friction leaves a creep of the order of g sin(theta) dt^2 / iterations per
+        // step (about 1 mm/s at 1 ms and 2 iterations): 4 iterations at 0.25 ms keep it below 1 mm
+        // in the 0.8 s measured (docs/rigid-bodies.md).
+        XPBDIntegrator it(4);
+        const float dt = 2.5e-4f;
+        double x1 = 0, v1 = 0;
+        const int n = int(std::lround(1.0 / dt)), n0 = n / 5;
+        const State end = rollout(m, it, n, dt, [&](int step, const State& s) {
+            if (step == n0) {
+                const BodyState bs = bodies_of(s)[0];
+                x1 = bs.p.x();
+                v1 = bs.v.x();
+            }
+        });
+        const BodyState bs = bodies_of(end)[0];
+        const double travel = bs.p.x() - x1, t = 0.8;
+        if (std::tan(theta) < mu) {
+            std::printf("xpbd incline %.0f deg: travelled %.2e m in %.1f s (sticks)\n", theta_deg, travel, t);
+            EXPECT_LT(std::abs(bs.p.x()), 1.0e-3);
+        } else {
+            const double a = kG * (std::sin(theta) - mu * std::cos(theta));
+            const double a_measured = 2.0 * (travel - v1 * t) / (t * t);
+            std::printf("xpbd incline %.0f deg: acceleration %.4f m/s^2, analytic %.4f (%+.2f%%)\n", theta_deg, a_measured, a,
+                        100.0 * (a_measured / a - 1.0));
+            EXPECT_NEAR(a_measured / a, 1.0, 0.05);
+        }
+    }
+}
+
+// Ten boxes stacked on the ground stand for 10 s: no box drifts sideways or sinks more than 1 mm.
+TEST(XpbdRigid, StackOfTenBoxesStandsTenSeconds) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    const float h = 0.1f;
+    for (int k = 0; k < 10; ++k) {
+        const int body = b.add_body(Vec3(0, h + 2 * h * float(k), 0));
+        b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), h, h, h, material(500.0f, 0.6f));
+    }
+    Model m = b.finalize("cpu");
+    // Warp's defaults but 4 iterations, at 0.5 ms: Jacobi passes carry the weight down a stack
+    // slowly, so the boxes settle into each other by 14 mm at 2 ms and 0.6 mm here.
+    XPBDIntegrator it(4);
+    const float dt = 5.0e-4f;
+    double drift = 0;
+    rollout(m, it, 20000, dt, [&](int step, const State& s) {
+        if (step % 200) return;
+        auto bodies = bodies_of(s);
+        for (int k = 0; k < 10; ++k)
+            drift = std::max(drift, (bodies[size_t(k)].p - Eigen::Vector3d(0, h + 2 * h * k, 0)).norm());
+    });
+    std::printf("xpbd stack of 10: largest drift %.2e m over 10 s\n", drift);
+    EXPECT_LT(drift, 1.0e-3);
+}
+
+// A ball dropped on the ground leaves it at e times its impact speed with restitution e (the mean
+// of the ball's and the ground's), and does not bounce without the restitution pass.
+TEST(XpbdRigid, RestitutionBouncesABallBack) {
+    REQUIRE_CPU();
+    for (bool on : {true, false}) {
+        const float e = 0.6f;
+        ModelBuilder b;
+        b.ground_restitution = e;
+        const int body = b.add_body(Vec3(0, 1.0f, 0));
+        b.add_shape_sphere(body, Vec3::Zero(), Quat::Identity(), 0.1f, material(1000.0f, 0.5f, e));
+        Model m = b.finalize("cpu");
+        XPBDIntegrator it;
+        it.enable_restitution = on;
+        double v_in = 0, v_out = 0;
+        rollout(m, it, 800, 1.0e-3f, [&](int, const State& s) {
+            const double vy = bodies_of(s)[0].v.y();
+            v_in = std::min(v_in, vy);
+            if (v_in < -1.0) v_out = std::max(v_out, vy);
+        });
+        const double impact = std::sqrt(2.0 * kG * 0.9);
+        std::printf("xpbd bounce (restitution %s): impact %.4f m/s (free fall %.4f), rebound %.4f m/s, ratio %.4f\n",
+                    on ? "on" : "off", -v_in, impact, v_out, v_out / -v_in);
+        EXPECT_NEAR(-v_in, impact, 0.02 * impact);
+        if (on)
+            EXPECT_NEAR(v_out / -v_in, e, 0.05);
+        else
+            EXPECT_LT(v_out, 0.05 * impact);
+    }
+}
+
+// Two equal balls meet head-on without gravity: the total momentum stays (1e-5 relative), and with
+// restitution 1 they exchange their velocities.
+TEST(XpbdRigid, HeadOnCollisionKeepsMomentumAndExchangesVelocities) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    b.ground = false;
+    b.gravity = Vec3::Zero();
+    const int a = b.add_body(Vec3(-0.3f, 1, 0)), c = b.add_body(Vec3(0.3f, 1, 0));
+    b.add_shape_sphere(a, Vec3::Zero(), Quat::Identity(), 0.1f, material(1000.0f, 0.0f, 1.0f));
+    b.add_shape_sphere(c, Vec3::Zero(), Quat::Identity(), 0.1f, material(1000.0f, 0.0f, 1.0f));
+    b.set_body_velocity(a, Vec3::Zero(), Vec3(2, 0, 0));
+    b.set_body_velocity(c, Vec3::Zero(), Vec3(-1, 0, 0));
+    Model m = b.finalize("cpu");
+    XPBDIntegrator it;
+    it.enable_restitution = true;
+    const double mass = b.body_mass[0].mass;
+    double worst = 0;
+    const State end = rollout(m, it, 400, 1.0e-3f, [&](int, const State& s) {
+        auto bs = bodies_of(s);
+        worst = std::max(worst, (mass * (bs[0].v + bs[1].v) - Eigen::Vector3d(mass, 0, 0)).norm() / mass);
+    });
+    auto bs = bodies_of(end);
+    std::printf("xpbd head-on: velocities after %.4f, %.4f m/s (exchanged: -1, 2); momentum error %.2e relative\n", bs[0].v.x(),
+                bs[1].v.x(), worst);
+    EXPECT_LT(worst, 1.0e-5);
+    EXPECT_NEAR(bs[0].v.x(), -1.0, 0.05);
+    EXPECT_NEAR(bs[1].v.x(), 2.0, 0.05);
+}
+
+// A hinge driven to a target position settles on it; a slider falls onto its upper limit and stops
+// there.
+TEST(XpbdRigid, DrivesAndLimitsHold) {
+    REQUIRE_CPU();
+    {
+        ModelBuilder b;
+        b.ground = false;
+        b.gravity = Vec3::Zero();
+        const int body = b.add_body(Vec3(0.3f, 1, 0));
+        b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), 0.3f, 0.05f, 0.05f, material(1000.0f, 0.5f));
+        JointAxisDef axis;
+        axis.axis = Vec3(0, 1, 0);
+        axis.mode = JOINT_MODE_TARGET_POSITION;
+        axis.target = 0.8f;
+        axis.target_ke = 2000.0f;
+        axis.target_kd = 50.0f;
+        b.add_joint_revolute(-1, body, at(0, 1, 0), at(-0.3f, 0, 0), axis);
+        Model m = b.finalize("cpu");
+        XPBDIntegrator it;
+        const BodyState bs = bodies_of(rollout(m, it, 4000, 1.0e-3f))[0];
+        const double q = std::atan2(-bs.p.z(), bs.p.x());
+        std::printf("xpbd driven hinge: %.5f rad (target 0.8)\n", q);
+        EXPECT_NEAR(q, 0.8, 2.0e-3);
+    }
+    {
+        ModelBuilder b;
+        b.ground = false;
+        const int body = b.add_body(Vec3(0, 1, 0));
+        b.add_shape_box(body, Vec3::Zero(), Quat::Identity(), 0.05f, 0.05f, 0.05f, material(1000.0f, 0.5f));
+        JointAxisDef axis;
+        axis.axis = Vec3(0, -1, 0);  // gravity pulls the coordinate up, onto the upper limit
+        axis.limit_lower = -0.1f;
+        axis.limit_upper = 0.2f;
+        b.add_joint_prismatic(-1, body, at(0, 1, 0), at(0, 0, 0), axis);
+        Model m = b.finalize("cpu");
+        XPBDIntegrator it;
+        const BodyState bs = bodies_of(rollout(m, it, 2000, 1.0e-3f))[0];
+        std::printf("xpbd slider on its limit: %.5f m below the frame (limit 0.2), off-axis %.2e m\n", 1.0 - bs.p.y(),
+                    std::hypot(bs.p.x(), bs.p.z()));
+        EXPECT_NEAR(1.0 - bs.p.y(), 0.2, 1.0e-3);
+        EXPECT_LT(std::hypot(bs.p.x(), bs.p.z()), 1.0e-5);
+        EXPECT_LT(bs.v.norm(), 1.0e-2);
+    }
+}
+
+namespace {
+
+constexpr const char* kPoseLoss = R"(
+import weft as wp
+
+@wp.kernel
+def pose_loss(body_q: wp.array(dtype=wp.transform), loss: wp.array(dtype=float)):
+    b = wp.tid()
+    p = wp.transform_point(body_q[b], wp.vec3(0.1, 0.05, 0.0))
+    wp.atomic_add(loss, 0, p[0] + 0.7 * p[1] - 0.4 * p[2])
+)";
+
+// The scene of the gradient test: a box thrown along the ground (friction, contact) and a hinged
+// bar, from initial velocities qd0 (6 per body).
+ModelBuilder gradient_scene(const std::vector<float>& qd0) {
+    ModelBuilder b;
+    const int box = b.add_body(Vec3(0, 0.105f, 0));
+    b.add_shape_box(box, Vec3::Zero(), Quat::Identity(), 0.1f, 0.1f, 0.1f, material(500.0f, 0.3f));
+    const int bar = b.add_body(Vec3(1.3f, 1.0f, 0));
+    b.add_shape_box(bar, Vec3::Zero(), Quat::Identity(), 0.3f, 0.03f, 0.03f, material(800.0f, 0.5f));
+    JointAxisDef axis;
+    axis.axis = Vec3(0, 0, 1);
+    b.add_joint_revolute(-1, bar, at(1.0f, 1.0f, 0), at(-0.3f, 0, 0), axis);
+    b.set_body_velocity(box, Vec3(qd0[0], qd0[1], qd0[2]), Vec3(qd0[3], qd0[4], qd0[5]));
+    b.set_body_velocity(bar, Vec3(qd0[6], qd0[7], qd0[8]), Vec3(qd0[9], qd0[10], qd0[11]));
+    return b;
+}
+
+}  // namespace
+
+// The Tape's gradient of a loss of the final poses after 0.15 s, with respect to the initial body
+// velocities, against central differences: through the ground contact with friction and the hinge.
+TEST(XpbdRigid, GradientThroughContactAndJointsMatchesFiniteDifferences) {
+    REQUIRE_CPU();
+    auto loss_module = runtime::Module::compile({{"loss.py", kPoseLoss}});
+    runtime::Kernel loss_k = loss_module->kernel("pose_loss");
+    const int steps = 150;
+    const float dt = 1.0e-3f;
+    const std::vector<float> qd0 = {0.0f, 0.0f, 0.0f, 1.5f, 0.0f, 0.3f, 0.0f, 0.0f, 0.8f, 0.0f, 0.24f, 0.0f};
+    auto run_loss = [&](const Model& m, const State& s, runtime::Array& loss) {
+        runtime::LaunchOptions o;
+        o.device = m.device;
+        runtime::launch(loss_k, {m.body_count}, {runtime::LaunchArg::of(s.body_q), runtime::LaunchArg::of(loss)}, o);
+        return double(tape::read_scalars(loss)[0]);
+    };
+    auto forward_loss = [&](const std::vector<float>& qd) {
+        Model m = gradient_scene(qd).finalize("cpu");
+        XPBDIntegrator it;
+        State s = rollout(m, it, steps, dt);
+        runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device);
+        return run_loss(m, s, loss);
+    };
+    Model m = gradient_scene(qd0).finalize("cpu", true);
+    XPBDIntegrator it;
+    tape::Tape tape;
+    State s0 = m.state();
+    runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
+    {
+        runtime::ScopedRecorder rec(&tape);
+        std::vector<State> states{s0};
+        for (int k = 0; k < steps; ++k) {
+            states.push_back(m.state());
+            it.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
+        }
+        run_loss(m, states.back(), loss);
+    }
+    tape.backward(loss);
+    const std::vector<double> g = tape::read_scalars(*s0.body_qd.grad());
+    // the box's linear velocity (sliding with friction) and the bar's angular velocity about z
+    for (size_t k : {3u, 5u, 8u}) {
+        double best = INFINITY, fd_best = 0;
+        for (float eps : {1e-2f, 3e-3f}) {
+            std::vector<float> plus = qd0, minus = qd0;
+            plus[k] += eps;
+            minus[k] -= eps;
+            const double fd = (forward_loss(plus) - forward_loss(minus)) / (2 * eps);
+            if (std::abs(fd - g[k]) < best) best = std::abs(fd - g[k]), fd_best = fd;
+        }
+        std::printf("xpbd: d loss / d qd0[%zu]: adjoint %.6g, central difference %.6g\n", k, g[k], fd_best);
+        EXPECT_NEAR(g[k], fd_best, 0.02 * std::abs(fd_best) + 2e-3);
+    }
+}
+
+// A pyramid of 20 boxes (rows of 6, 5, 4, 3 and 2, each box on two below) stands for 10 s: no box
+// moves more than 1 mm.
+TEST(XpbdRigid, PyramidOfTwentyBoxesStandsTenSeconds) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    const float h = 0.1f, gap = 0.002f;
+    std::vector<Eigen::Vector3d> start;
+    for (int row = 0; row < 5; ++row)
+        for (int k = 0; k < 6 - row; ++k) {
+            const float x = (2 * h + gap) * (float(k) - 0.5f * float(5 - row));
+            const Vec3 p(x, h + 2 * h * float(row), 0);
+            b.add_shape_box(b.add_body(p), Vec3::Zero(), Quat::Identity(), h, h, h, material(500.0f, 0.6f));
+            start.push_back(p.cast<double>());
+        }
+    ASSERT_EQ(start.size(), 20u);
+    Model m = b.finalize("cpu");
+    XPBDIntegrator it(4);
+    double drift = 0;
+    rollout(m, it, 20000, 5.0e-4f, [&](int step, const State& s) {
+        if (step % 200) return;
+        auto bodies = bodies_of(s);
+        for (size_t k = 0; k < start.size(); ++k) drift = std::max(drift, (bodies[k].p - start[k]).norm());
+    });
+    std::printf("xpbd pyramid of 20: largest drift %.2e m over 10 s\n", drift);
+    EXPECT_LT(drift, 1.0e-3);
+}
