@@ -31,9 +31,10 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
         m.shape_body.copy_to_host(shape_body.data(), shape_body.size() * sizeof(int));
         for (int s = 0; s < m.shape_count; ++s)
             if (shape_body[size_t(s)] >= 0)
-                throw runtime::RuntimeError("simulate: the xpbd integrator does not couple particles with shapes on bodies (shape " +
-                                            std::to_string(s) + " is on body " + std::to_string(shape_body[size_t(s)]) +
-                                            "); use semi_implicit for particles that touch moving bodies");
+                throw runtime::RuntimeError(
+                    "simulate: the xpbd integrator does not couple particles with shapes on bodies (shape " + std::to_string(s) +
+                    " is on body " + std::to_string(shape_body[size_t(s)]) +
+                    "); use semi_implicit for particles that touch moving bodies");
         coupling_checked_ = m.shape_body.data();
     }
     runtime::LaunchOptions o;
@@ -60,7 +61,9 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("body_shape_start", a(m.body_shape_start))
             .add("body_shape_list", a(m.body_shape_list));
         add_shape_args(a_, m);
-        a_.add("shape_materials", a(m.shape_materials)).add("ground", i(m.ground ? 1 : 0)).add("ground_plane", v4(m.ground_plane));
+        a_.add("shape_materials", a(m.shape_materials))
+            .add("ground", i(m.ground ? 1 : 0))
+            .add("ground_plane", v4(m.ground_plane));
         joint_args(a_);
         a_.add("joint_collision_filter", a(m.joint_collision_filter))
             .add("shape_world", a(m.shape_world))

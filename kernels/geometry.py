@@ -271,7 +271,8 @@ def shape_contact(
     """A sphere (x, radius, world frame) against static shape s (shape_contact_at at its
     shape_transform): the static-shape test of both particle solvers (contact.py, xpbd.py). For a
     shape on a rigid body (shape_body[s] >= 0) the gap is 1 and the normal 0: the semi-implicit
-    solver tests those with soft_contact.py's particle_body_contact, XPBD refuses bodies."""
+    solver tests those with soft_contact.py's particle_body_contact; XPBD refuses particles with
+    shapes on bodies."""
     n = wp.vec3(0.0)
     c = float(1.0)
     if shape_body[s] < 0:

@@ -42,8 +42,10 @@ body) and the hit shape's surface point p_h = x0 - n (c0 + r), fixed in the hit 
 n (Warp's contact points and normal, found by its collide() before the step). At the iteration's
 poses the gap is d = n . (p_a - p_h): where d < 0 the normal correction pushes the two apart along n
 (dlambda = -d / w, times rigid_contact_relaxation) and static friction cancels the tangential drift
-of p_a against p_h, at most mu times the normal step (Warp's positional friction). A body's summed
-contact impulses are divided by its number of active contacts (Warp's rigid_contact_con_weighting).
+of p_a against p_h, at most mu times the normal step (Warp's positional friction). A touch between
+two body shapes that test each other's points (box on box) is found from both sides, so each of
+those contacts counts one half (two_way). A body's summed contact impulses are divided by its number
+of closed contacts (Warp's rigid_contact_con_weighting).
 mu of a pair is the mean of the two shapes' (against the ground: the shape's and ground_mu), as the
 semi-implicit solver combines them.
 

@@ -3,9 +3,10 @@
 // drives, standing on the ground) copied into N separate worlds of one model and stepped by the
 // semi-implicit integrator (maximal coordinates, penalty joints) or, with --integrator featherstone,
 // by the Featherstone integrator (the torso on a free joint, one articulation of 14 dofs per world,
-// semi-implicit Euler as Warp's), one launch per kernel for all worlds.
+// semi-implicit Euler as Warp's), or with --integrator xpbd by XPBD (positional joints and contacts,
+// Warp's XPBDIntegrator defaults), one launch per kernel for all worlds.
 //
-//   worlds_bench [--device cpu|cuda:0|sim:h200] [--worlds 1,64,4096] [--steps 500] [--integrator semi_implicit|featherstone]
+//   worlds_bench [--device cpu|cuda:0|sim:h200] [--worlds 1,64,4096] [--steps 500] [--integrator semi_implicit|featherstone|xpbd]
 //
 // Frames of 50 substeps (one CUDA graph each on cuda devices), two warm-up frames, then `steps` timed
 // steps (synchronised by a host copy before and after).
@@ -92,14 +93,15 @@ int main(int argc, char** argv) {
     std::vector<int> worlds = {1, 64, 4096};
     int steps = 500;
     std::string integrator = "semi_implicit";
-    const char* usage = "usage: worlds_bench [--device D] [--worlds N,M] [--steps S] [--integrator semi_implicit|featherstone]\n";
+    const char* usage =
+        "usage: worlds_bench [--device D] [--worlds N,M] [--steps S] [--integrator semi_implicit|featherstone|xpbd]\n";
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string a = argv[i], v = argv[i + 1];
         if (a == "--device")
             device = v;
         else if (a == "--steps")
             steps = std::atoi(v.c_str());
-        else if (a == "--integrator" && (v == "semi_implicit" || v == "featherstone"))
+        else if (a == "--integrator" && (v == "semi_implicit" || v == "featherstone" || v == "xpbd"))
             integrator = v;
         else if (a == "--worlds") {
             worlds.clear();

@@ -4,9 +4,10 @@ and step, copied into N worlds with add_builder, stepped by Warp's SemiImplicitI
 wp.sim.collide every substep (as Warp's examples do), frames of 50 substeps captured once as a
 CUDA graph and replayed (Warp at its best). With --integrator featherstone the torso gets a free
 joint (one articulation per world) and Warp's FeatherstoneIntegrator steps it, as
-worlds_bench --integrator featherstone does. Run on the GPU machine with Warp built from source:
+worlds_bench --integrator featherstone does; with --integrator xpbd Warp's XPBDIntegrator (its
+defaults) steps the bodies, as worlds_bench --integrator xpbd does. Run on the GPU machine with Warp built from source:
 
-    PYTHONPATH=<warp> python3 bench/warp/quadruped_warp.py --worlds 1,64,4096 --steps 500 [--integrator featherstone]
+    PYTHONPATH=<warp> python3 bench/warp/quadruped_warp.py --worlds 1,64,4096 --steps 500 [--integrator featherstone|xpbd]
 
 Prints the same table as worlds_bench. Read Warp's API only; no Weft code here.
 """
@@ -56,6 +57,8 @@ def run(n, steps, integrator_name):
     model.joint_attach_kd = 100.0
     if integrator_name == "featherstone":
         integrator = wp.sim.FeatherstoneIntegrator(model)
+    elif integrator_name == "xpbd":
+        integrator = wp.sim.XPBDIntegrator()
     else:
         integrator = wp.sim.SemiImplicitIntegrator()
     s0, s1 = model.state(), model.state()
@@ -91,10 +94,10 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--worlds", default="1,64,4096")
     p.add_argument("--steps", type=int, default=500)
-    p.add_argument("--integrator", choices=["semi_implicit", "featherstone"], default="semi_implicit")
+    p.add_argument("--integrator", choices=["semi_implicit", "featherstone", "xpbd"], default="semi_implicit")
     a = p.parse_args()
     wp.init()
-    name = "FeatherstoneIntegrator" if a.integrator == "featherstone" else "SemiImplicitIntegrator"
+    name = {"featherstone": "FeatherstoneIntegrator", "xpbd": "XPBDIntegrator"}.get(a.integrator, "SemiImplicitIntegrator")
     print(f"Warp {wp.config.version} on {wp.get_device()}: quadruped, {name} + collide, dt {DT:.1e} s, "
           f"frames of {SUBSTEPS} substeps as one CUDA graph, {a.steps} steps\n")
     print("| worlds | ms / step | world-steps / s | torso height after (m) |\n|---|---|---|---|")

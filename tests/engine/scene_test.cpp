@@ -32,6 +32,7 @@ TEST(Scene, ShippedScenesLoad) {
                                             {"granular_pile", 4096},
                                             {"cloth_on_mesh", 41 * 41},
                                             {"box_stack", 0},
+                                            {"box_stack_xpbd", 0},
                                             {"joint_chain", 0},
                                             {"cloth_on_moving_box", 25 * 25}};
     for (const auto& [name, count] : particles) {

@@ -3,7 +3,8 @@
 // resting on the ground, a box on an incline that sticks below tan(theta) = mu and slides above it
 // with the analytic acceleration, a stack of ten boxes standing, restitution of a bouncing ball, a
 // head-on elastic collision that keeps its momentum, drives and limits of hinges and sliders;
-// the Tape's gradient against central differences; the refusal of what it does not couple.
+// a pyramid of twenty; scenes/box_stack_xpbd.toml; the Tape's gradient against central
+// differences; the simulator against the CPU and a CUDA device against the simulator.
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
@@ -11,7 +12,9 @@
 #include <cstdio>
 
 #include "engine/integrator_registry.h"
+#include "engine/scene.h"
 #include "engine/xpbd.h"
+#include "runtime/device.h"
 #include "runtime/recorder.h"
 #include "tape/gradient_check.h"
 #include "tape/tape.h"
@@ -232,8 +235,7 @@ TEST(XpbdRigid, StackOfTenBoxesStandsTenSeconds) {
     rollout(m, it, 20000, dt, [&](int step, const State& s) {
         if (step % 200) return;
         auto bodies = bodies_of(s);
-        for (int k = 0; k < 10; ++k)
-            drift = std::max(drift, (bodies[size_t(k)].p - Eigen::Vector3d(0, h + 2 * h * k, 0)).norm());
+        for (int k = 0; k < 10; ++k) drift = std::max(drift, (bodies[size_t(k)].p - Eigen::Vector3d(0, h + 2 * h * k, 0)).norm());
     });
     std::printf("xpbd stack of 10: largest drift %.2e m over 10 s\n", drift);
     EXPECT_LT(drift, 1.0e-3);
@@ -451,4 +453,116 @@ TEST(XpbdRigid, PyramidOfTwentyBoxesStandsTenSeconds) {
     });
     std::printf("xpbd pyramid of 20: largest drift %.2e m over 10 s\n", drift);
     EXPECT_LT(drift, 1.0e-3);
+}
+
+// scenes/box_stack_xpbd.toml runs as `weft run` would: the stack stands within 1 mm over its 3 s,
+// the ball bounces (restitution on), and the hinged bar swings while its hinge holds.
+TEST(XpbdRigid, BoxStackSceneStandsAndBounces) {
+    REQUIRE_CPU();
+    Scene scene = load_scene(std::string(WEFT_SOURCE_DIR) + "/scenes/box_stack_xpbd.toml");
+    ASSERT_EQ(scene.solver, "xpbd");
+    EXPECT_EQ(scene.solver_options.integer("iterations"), 4);
+    Model m = scene.builder.finalize(scene.device);
+    auto it = create_integrator(scene.solver, scene.solver_options);
+    const float dt = 1.0f / (scene.fps * float(scene.substeps));
+    double drift = 0, rebound = 0, gap = 0, swing = 0;
+    bool fell = false;
+    rollout(m, *it, scene.frames * scene.substeps, dt, [&](int, const State& s) {
+        auto bodies = bodies_of(s);
+        for (int k = 0; k < 10; ++k) drift = std::max(drift, (bodies[size_t(k)].p - Eigen::Vector3d(0, 0.1 + 0.2 * k, 0)).norm());
+        const double vy = bodies[10].v.y();
+        if (vy < -1.0) fell = true;
+        if (fell) rebound = std::max(rebound, vy);
+        gap = std::max(gap, joint_gap(scene.builder, s));
+        swing = std::max(swing, 1.2 - bodies[11].p.y());
+    });
+    std::printf("box_stack_xpbd: stack drift %.2e m, ball rebound %.3f m/s, bar dropped %.3f m, hinge gap %.2e m\n", drift,
+                rebound, swing, gap);
+    EXPECT_LT(drift, 1.0e-3);
+    EXPECT_GT(rebound, 1.0);
+    EXPECT_GT(swing, 0.25);
+    EXPECT_LT(gap, 1.0e-3);
+}
+
+namespace {
+
+// Two boxes stacked on the ground, sliding and spinning (contacts and friction closed from the
+// first step), and a hinged bar with a drive: the devices' comparison model.
+ModelBuilder device_scene() {
+    ModelBuilder b;
+    const int lower = b.add_body(Vec3(0, 0.1f, 0)), upper = b.add_body(Vec3(0.02f, 0.3f, 0));
+    b.add_shape_box(lower, Vec3::Zero(), Quat::Identity(), 0.1f, 0.1f, 0.1f, material(500.0f, 0.5f));
+    b.add_shape_box(upper, Vec3::Zero(), Quat::Identity(), 0.1f, 0.1f, 0.1f, material(500.0f, 0.5f));
+    b.set_body_velocity(lower, Vec3::Zero(), Vec3(1.0f, 0, 0.2f));
+    b.set_body_velocity(upper, Vec3(0, 2.0f, 0), Vec3::Zero());
+    const int bar = b.add_body(Vec3(1.3f, 1.0f, 0));
+    b.add_shape_box(bar, Vec3::Zero(), Quat::Identity(), 0.3f, 0.03f, 0.03f, material(800.0f, 0.5f));
+    JointAxisDef axis;
+    axis.axis = Vec3(0, 0, 1);
+    axis.mode = JOINT_MODE_TARGET_POSITION;
+    axis.target = 0.5f;
+    axis.target_ke = 500.0f;
+    axis.target_kd = 5.0f;
+    b.add_joint_revolute(-1, bar, at(1.0f, 1.0f, 0), at(-0.3f, 0, 0), axis);
+    return b;
+}
+
+void expect_same_bodies(const std::vector<BodyState>& a, const std::vector<BodyState>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k) {
+        EXPECT_LT((a[k].p - b[k].p).norm(), 1e-5) << k;
+        EXPECT_LT((a[k].v - b[k].v).norm(), 1e-4 * (1 + a[k].v.norm())) << k;
+        EXPECT_LT((a[k].w - b[k].w).norm(), 1e-4 * (1 + a[k].w.norm())) << k;
+    }
+}
+
+// Golden poses: the CPU's after 50 steps of the device scene (restitution on), recorded on this
+// project's machine (x86-64, clang -O3). The CPU must keep them (a change to the solver shows up
+// here first) and a CUDA device must reproduce them (the GPU machine has no CPU JIT to compare with).
+const double kGolden[3][7] = {{0.0397813, 0.0999724, 0.0081519, -0.0000007, 0.0027696, -0.0000578, 0.9999962},
+                              {0.0257824, 0.2999226, 0.0005798, -0.0002101, 0.0438431, -0.0000791, 0.9990385},
+                              {1.2539194, 1.1598952, 0.0000000, 0.0000000, 0.0000000, 0.2769244, 0.9608917}};
+
+std::vector<BodyState> device_rollout(const char* device) {
+    Model m = device_scene().finalize(device);
+    XPBDIntegrator it;
+    it.enable_restitution = true;
+    return bodies_of(rollout(m, it, 50, 1e-3f));
+}
+
+void expect_golden(const std::vector<BodyState>& r, double tol) {
+    ASSERT_EQ(r.size(), 3u);
+    for (size_t k = 0; k < 3; ++k) {
+        if (std::getenv("WEFT_PRINT_GOLDEN"))
+            std::printf("{%.7f, %.7f, %.7f, %.7f, %.7f, %.7f, %.7f},\n", r[k].p.x(), r[k].p.y(), r[k].p.z(), r[k].q.x(),
+                        r[k].q.y(), r[k].q.z(), r[k].q.w());
+        EXPECT_LT((r[k].p - Eigen::Vector3d(kGolden[k][0], kGolden[k][1], kGolden[k][2])).norm(), tol) << k;
+        const Eigen::Quaterniond g(kGolden[k][6], kGolden[k][3], kGolden[k][4], kGolden[k][5]);
+        EXPECT_LT(r[k].q.angularDistance(g), 10 * tol) << k;
+    }
+}
+
+}  // namespace
+
+TEST(XpbdRigid, CpuKeepsTheGoldenPoses) {
+    REQUIRE_CPU();
+    expect_golden(device_rollout("cpu"), 1e-5);
+}
+
+// Slow on the simulator (minutes a step on this machine's 2 cores: every launch's PTX is
+// simulated): WEFT_SLOW_TESTS=1 runs it, as the other simulator-vs-CPU checks of big modules.
+TEST(XpbdRigid, SimulatorStepsMatchTheCpu) {
+    REQUIRE_CPU();
+    if (!std::getenv("WEFT_SLOW_TESTS")) GTEST_SKIP() << "slow (set WEFT_SLOW_TESTS=1 to run it)";
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no NVRTC";
+    Model mc = device_scene().finalize("cpu"), ms = device_scene().finalize("sim:h200");
+    XPBDIntegrator a, z;
+    a.enable_restitution = z.enable_restitution = true;
+    expect_same_bodies(bodies_of(rollout(mc, a, 2, 1e-3f)), bodies_of(rollout(ms, z, 2, 1e-3f)));
+}
+
+// A CUDA device reproduces the golden poses. Skipped without a GPU.
+TEST(XpbdRigid, CudaReproducesTheGoldenPoses) {
+    if (!runtime::device_available(runtime::parse_device("cuda:0"))) GTEST_SKIP() << "no CUDA device";
+    expect_golden(device_rollout("cuda:0"), 1e-4);
 }
