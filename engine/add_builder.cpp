@@ -98,6 +98,17 @@ int ModelBuilder::add_builder(const ModelBuilder& o, const Xform& xform, bool se
         shape_body.push_back(body < 0 ? -1 : body + nb);
         shape_world.push_back(world_of(o.shape_world, s));
     }
+    // collision filtering: pad both to their shape counts (defaults), then append; pairs offset
+    if (!o.shape_collision_group.empty() || !o.shape_collision_flags.empty() || !shape_collision_group.empty() ||
+        !shape_collision_flags.empty()) {
+        shape_collision_group.resize(size_t(ns), -1);
+        shape_collision_flags.resize(size_t(ns), 3);
+        for (size_t s = 0; s < o.shape_geo_type.size(); ++s) {
+            shape_collision_group.push_back(s < o.shape_collision_group.size() ? o.shape_collision_group[s] : -1);
+            shape_collision_flags.push_back(s < o.shape_collision_flags.size() ? o.shape_collision_flags[s] : 3);
+        }
+    }
+    for (const auto& [a, b] : o.shape_collision_filter_pairs) shape_collision_filter_pairs.insert({a + ns, b + ns});
     shape_geo_type.insert(shape_geo_type.end(), o.shape_geo_type.begin(), o.shape_geo_type.end());
     shape_material.insert(shape_material.end(), o.shape_material.begin(), o.shape_material.end());
     shape_material_share.insert(shape_material_share.end(), o.shape_material_share.begin(), o.shape_material_share.end());
@@ -168,7 +179,8 @@ ModelBuilder replicate_worlds(const ModelBuilder& one, int count, const Vec3& sp
           out.joint_axis_start, out.joint_axis_dim, out.joint_axis, out.joint_act, out.joint_target_ke, out.joint_target_kd,
           out.joint_limit_lower, out.joint_limit_upper, out.joint_limit_ke, out.joint_limit_kd, out.joint_armature,
           out.joint_name, out.joint_q, out.joint_qd, out.articulation_start, out.particle_world, out.shape_world, out.body_world,
-          out.mpm_material, out.mpm_params, out.mpm_volume);
+          out.mpm_material, out.mpm_params, out.mpm_volume, out.shape_collision_group, out.shape_collision_flags,
+          out.shape_collision_filter_pairs);
     out.num_worlds = 0;
     for (int w = 0; w < count; ++w) {
         ModelBuilder::Xform x;

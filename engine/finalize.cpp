@@ -391,6 +391,29 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     }
     m.particle_body_chunks = int((most_pairs + m.particle_pairs_per_chunk - 1) / m.particle_pairs_per_chunk);
     m.shape_material_share = up(f32, {m.shape_count}, shape_material_share, false);
+    {
+        std::vector<int> groups = shape_collision_group, flags = shape_collision_flags;
+        groups.resize(size_t(std::max(m.shape_count, 1)), -1);
+        flags.resize(size_t(std::max(m.shape_count, 1)), 3);
+        m.shape_collision_group = up(i32, {int64_t(groups.size())}, groups, false);
+        m.shape_collision_flags = up(i32, {int64_t(flags.size())}, flags, false);
+        std::vector<std::vector<int>> partners(size_t(m.shape_count));
+        for (const auto& [a, b] : shape_collision_filter_pairs) {
+            if (a < 0 || b >= m.shape_count || a >= b)
+                throw BuildError("finalize: shape_collision_filter_pairs holds (" + std::to_string(a) + ", " + std::to_string(b) +
+                                 "), not a pair of two of the model's " + std::to_string(m.shape_count) + " shapes");
+            partners[size_t(a)].push_back(b);
+            partners[size_t(b)].push_back(a);
+        }
+        std::vector<int> start{0}, list;
+        for (const auto& p : partners) {
+            list.insert(list.end(), p.begin(), p.end());
+            start.push_back(int(list.size()));
+        }
+        if (list.empty()) list.push_back(-1);
+        m.shape_filter_start = up(i32, {int64_t(start.size())}, start, false);
+        m.shape_filter_list = up(i32, {int64_t(list.size())}, list, false);
+    }
     upload_mesh_sdfs(*this, m, up);
     upload_bodies(*this, m, up);
     upload_joints(*this, m, up);

@@ -36,7 +36,20 @@ struct ImportOptions {
     float static_link_mass = 1.0e-2f;                               // kg, inertia of a 0.5 m cube of it
     std::string up_axis = "Z";                                      // MJCF: "X" | "Y" | "Z", turned onto the builder's y
     bool parse_meshes = true;                                       // MJCF: mesh geoms
+    // Whether the imported shapes collide with each other (besides a joint's parent and child,
+    // which its collision_filter_parent filters); -1: Warp's default of the format, URDF yes, MJCF no.
+    // Off, every pair of the import's shapes is a shape_collision_filter_pair, as Warp adds them.
+    int enable_self_collisions = -1;
 };
+
+// Filters every pair of the shapes [shape_start, shape_end) unless `o` enables self-collisions
+// (`format_default`: the format's own default for -1).
+inline void filter_self_collisions(ModelBuilder& b, const ImportOptions& o, bool format_default, int shape_start, int shape_end) {
+    const bool enabled = o.enable_self_collisions < 0 ? format_default : o.enable_self_collisions != 0;
+    if (enabled) return;
+    for (int a = shape_start; a < shape_end; ++a)
+        for (int c = a + 1; c < shape_end; ++c) b.add_shape_collision_filter_pair(a, c);
+}
 
 // An MJCF <actuator> entry, applied as its joint's drive (joint_mode, target_ke/kd).
 struct ImportedActuator {

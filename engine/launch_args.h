@@ -31,6 +31,14 @@ inline void add_shape_args(runtime::NamedArgs& args, const Model& m) {
         .add("shape_sdf_cell", a(m.shape_sdf_cell));
 }
 
+// The shapes' collision filtering (Model::shape_collision_group ..; kernels/rigid.py's shapes_collide).
+inline void add_shape_filter_args(runtime::NamedArgs& args, const Model& m) {
+    args.add("shape_collision_group", a(m.shape_collision_group))
+        .add("shape_collision_flags", a(m.shape_collision_flags))
+        .add("shape_filter_start", a(m.shape_filter_start))
+        .add("shape_filter_list", a(m.shape_filter_list));
+}
+
 // The particle hash grid of particle contact (kernels/hash_grid.py), read from `count` and
 // `particles` (any array when the model has no particle contact): particle_grid .. bucket_particles.
 inline void add_grid_args(runtime::NamedArgs& args, const Model& m, const Array& count, const Array& particles) {

@@ -56,6 +56,7 @@ public:
         res_.body_end = b_.body_count();
         res_.joint_end = b_.joint_count();
         res_.shape_end = int(b_.shape_geo_type.size());
+        filter_self_collisions(b_, o_, false, res_.shape_start, res_.shape_end);
         res_.warnings = w_.lines();
         return res_;
     }

@@ -151,6 +151,14 @@ struct Model {
     Array shape_materials;      // float (shape_count x 6): ke (N/m), kd (N s/m), kf (N s/m), ka (m), mu, restitution
                                 //   (rigid contact; a pair uses the mean of its two shapes', as Warp)
 
+    // Warp's collision filtering of body contact (ModelBuilder::set_shape_collision): int32
+    // (max(shape_count, 1)) each; the filtered partners of shape s are
+    // shape_filter_list[shape_filter_start[s] .. shape_filter_start[s + 1]] (both directions).
+    Array shape_collision_group;  // -1: collides with every group
+    Array shape_collision_flags;  // 1: with the ground, 2: with other shapes
+    Array shape_filter_start;     // int32 (shape_count + 1)
+    Array shape_filter_list;      // int32 (max(2 x pairs, 1))
+
     // float (shape_count): weight of a shape's ke/kd/kf/mu in particle contact against soft_contact_*:
     // 0.5 = Warp's average (shapes given a material), 0 = soft_contact_* alone (scene files' static shapes)
     Array shape_material_share;

@@ -382,6 +382,30 @@ void ModelBuilder::set_body_velocity(int body, const Vec3& angular, const Vec3& 
     body_qd[size_t(body)] = {angular.x(), angular.y(), angular.z(), linear.x(), linear.y(), linear.z()};
 }
 
+void ModelBuilder::set_shape_collision(int shape, int group, bool ground, bool shapes) {
+    const int ns = int(shape_geo_type.size());
+    if (shape < 0 || shape >= ns)
+        throw BuildError("set_shape_collision: shape index " + std::to_string(shape) + " is out of range (the model has " +
+                         std::to_string(ns) + " shapes)");
+    if (group < -1) throw BuildError("set_shape_collision: collision_group must be >= -1, got " + std::to_string(group));
+    if (shape_collision_group.size() < size_t(ns)) shape_collision_group.resize(size_t(ns), -1);
+    if (shape_collision_flags.size() < size_t(ns)) shape_collision_flags.resize(size_t(ns), 3);
+    shape_collision_group[size_t(shape)] = group;
+    shape_collision_flags[size_t(shape)] = (ground ? 1 : 0) | (shapes ? 2 : 0);
+}
+
+void ModelBuilder::add_shape_collision_filter_pair(int a, int b) {
+    const int ns = int(shape_geo_type.size());
+    for (int s : {a, b})
+        if (s < 0 || s >= ns)
+            throw BuildError("add_shape_collision_filter_pair: shape index " + std::to_string(s) +
+                             " is out of range (the model has " + std::to_string(ns) + " shapes)");
+    if (a == b)
+        throw BuildError("add_shape_collision_filter_pair: a shape cannot be filtered against itself (" + std::to_string(a) +
+                         ")");
+    shape_collision_filter_pairs.insert({std::min(a, b), std::max(a, b)});
+}
+
 int ModelBuilder::add_body_shape(const char* call, int body, int type, const Vec3& pos, const Quat& rot, const Vec3& scale,
                                  const ShapeParams& p) {
     if (body < -1 || body >= body_count())

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <cmath>
+#include <set>
+#include <utility>
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <stdexcept>
@@ -187,6 +189,15 @@ public:
                  const Eigen::Matrix3f& I_m = Eigen::Matrix3f::Zero(), float m = 0.0f, float armature = 0.0f,
                  const std::string& name = "");
     void set_body_velocity(int body, const Vec3& angular, const Vec3& linear);  // body_qd: w, centre-of-mass v (world)
+    // Warp's shape collision filtering (its add_shape_* keywords collision_group, has_ground_collision,
+    // has_shape_collision, and shape_collision_filter_pairs). Two shapes meet when both have shape
+    // collision, their groups are equal or either is -1, and the pair is not filtered; a shape meets
+    // the ground when it has ground collision. Bodies' shapes only: particles ignore these (as in Warp).
+    void set_shape_collision(int shape, int group, bool ground, bool shapes);
+    void add_shape_collision_filter_pair(int a, int b);          // either order; the same shape twice is an error
+    std::vector<int> shape_collision_group;                      // per shape, may be shorter (missing: -1, every group)
+    std::vector<int> shape_collision_flags;                      // per shape, may be shorter (missing: 3): 1 ground, 2 shapes
+    std::set<std::pair<int, int>> shape_collision_filter_pairs;  // (a, b) with a < b
     // Shapes on body `body` (>= 0; -1 makes a static shape, as the overloads above, with these
     // materials), at (pos, rot) in the body frame, in Warp's argument order. A capsule's axis is
     // its local y. Return the shape's index.

@@ -54,6 +54,7 @@ ImportOptions read_import_options(TableReader& r, bool mjcf) {
     o.parse_visuals_as_colliders = r.boolean("parse_visuals_as_colliders", o.parse_visuals_as_colliders);
     o.ignore_inertial_definitions = r.boolean("ignore_inertial_definitions", o.ignore_inertial_definitions);
     o.ensure_nonstatic_links = r.boolean("ensure_nonstatic_links", o.ensure_nonstatic_links);
+    o.enable_self_collisions = r.boolean("enable_self_collisions", !mjcf) ? 1 : 0;
     if (mjcf) {
         num("armature_scale", o.armature_scale);
         o.up_axis = r.string("up_axis", o.up_axis, {"X", "Y", "Z"});

@@ -21,8 +21,12 @@ const std::map<std::string, std::vector<std::string>>& solver_module_groups() {
         {"hash_grid", {"hash_grid.py"}},
         {"contact", {"geometry.py", "worlds.py", "soft_contact.py", "hash_grid.py", "contact.py"}},
         {"xpbd", {"geometry.py", "worlds.py", "hash_grid.py", "bending.py", "xpbd.py"}},
-        {"rigid", {"geometry.py", "worlds.py", "soft_contact.py", "joints.py", "rigid.py"}},
-        {"xpbd_rigid", {"geometry.py", "worlds.py", "soft_contact.py", "joints.py", "rigid.py", "xpbd_rigid.py"}},
+        {"rigid", {"geometry.py", "worlds.py", "soft_contact.py", "joints.py", "rigid_common.py", "rigid.py"}},
+        {"xpbd_bodies", {"geometry.py", "joints.py", "rigid_common.py", "xpbd_common.py"}},
+        {"xpbd_joints", {"geometry.py", "joints.py", "rigid_common.py", "xpbd_common.py", "xpbd_joints.py"}},
+        {"xpbd_contacts", {"geometry.py", "worlds.py", "joints.py", "rigid_common.py", "xpbd_common.py", "xpbd_contacts.py"}},
+        {"xpbd_restitution",
+         {"geometry.py", "worlds.py", "joints.py", "rigid_common.py", "xpbd_common.py", "xpbd_restitution.py"}},
         {"articulation", {"joints.py", "articulation.py"}},
         {"featherstone", {"joints.py", "featherstone.py"}},
         {"smoke", {"smoke.py"}},
@@ -70,8 +74,10 @@ std::shared_ptr<runtime::Module> solver_module(const std::string& group) {
     // An articulation's thread loops over its joints (eval_fk) and, in Featherstone's kernels, over
     // pairs of its dofs and the Cholesky factorisation's triples: 14 dofs (an ant) push about 6 KiB,
     // 27 (a humanoid) about 30 KiB.
-    // XPBD's contact pass (xpbd_rigid) keeps, per body, the contact loops' overwritten values too.
-    if (group == "rigid" || group == "articulation" || group == "xpbd_rigid") options.adjoint_tape_bytes = 32 * 1024;
+    // XPBD's joint, contact and restitution passes keep, per body, their loops' overwritten values too.
+    if (group == "rigid" || group == "articulation" || group == "xpbd_joints" || group == "xpbd_contacts" ||
+        group == "xpbd_restitution")
+        options.adjoint_tape_bytes = 32 * 1024;
     if (group == "featherstone") options.adjoint_tape_bytes = 64 * 1024;
     auto m = runtime::Module::compile(sources, options);
     modules.emplace(group, m);

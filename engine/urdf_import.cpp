@@ -70,6 +70,7 @@ public:
         res.body_end = b_.body_count();
         res.joint_end = b_.joint_count();
         res.shape_end = int(b_.shape_geo_type.size());
+        filter_self_collisions(b_, o_, true, res.shape_start, res.shape_end);
         int with_limits = 0;
         for (float v : res.joint_effort_limit) with_limits += std::isnan(v) ? 0 : 1;
         if (with_limits > 0)

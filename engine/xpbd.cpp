@@ -18,12 +18,21 @@ IntegratorInfo make_info() {
     i.summary =
         "extended position-based dynamics: distance, membrane, bending, volume and contact constraints; rigid bodies' "
         "joints and contacts";
-    i.kernels = {
-        {"particles", "integrate_particles"},     {"hash_grid", "build_grid"},         {"hash_grid", "sort_grid_buckets"},
-        {"xpbd", "solve_particle_contacts_xpbd"}, {"xpbd", "solve_springs_xpbd"},      {"xpbd", "solve_triangles_xpbd"},
-        {"xpbd", "solve_bending_xpbd"},           {"xpbd", "solve_tetrahedra_xpbd"},   {"xpbd", "apply_deltas"},
-        {"xpbd_rigid", "eval_body_actions"},      {"xpbd_rigid", "integrate_bodies"},  {"xpbd_rigid", "solve_body_joints"},
-        {"xpbd_rigid", "solve_body_contacts"},    {"xpbd_rigid", "apply_body_deltas"}, {"xpbd_rigid", "solve_body_restitution"}};
+    i.kernels = {{"particles", "integrate_particles"},
+                 {"hash_grid", "build_grid"},
+                 {"hash_grid", "sort_grid_buckets"},
+                 {"xpbd", "solve_particle_contacts_xpbd"},
+                 {"xpbd", "solve_springs_xpbd"},
+                 {"xpbd", "solve_triangles_xpbd"},
+                 {"xpbd", "solve_bending_xpbd"},
+                 {"xpbd", "solve_tetrahedra_xpbd"},
+                 {"xpbd", "apply_deltas"},
+                 {"xpbd_bodies", "eval_body_actions"},
+                 {"xpbd_bodies", "integrate_bodies"},
+                 {"xpbd_joints", "solve_body_joints"},
+                 {"xpbd_contacts", "solve_body_contacts"},
+                 {"xpbd_bodies", "apply_body_deltas"},
+                 {"xpbd_restitution", "solve_body_restitution"}};
     i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable;
     i.state_reads = {"particle_q", "particle_qd", "body_q", "body_qd"};
     i.state_writes = {"particle_q", "particle_qd", "body_q", "body_qd", "grid_bucket_count", "grid_bucket_particles"};

@@ -10,7 +10,7 @@
 //                      apply_deltas: x_{k+1} = x_k + contact_relaxation * contact delta
 //                                    + relaxation * (element deltas / their count), v = (x_{k+1} - x0) / dt
 //
-// Rigid bodies (kernels/xpbd_rigid.py; options joint_linear_relaxation 0.7,
+// Rigid bodies (kernels/xpbd_joints.py, xpbd_contacts.py, xpbd_restitution.py; options joint_linear_relaxation 0.7,
 // joint_angular_relaxation 0.4, rigid_contact_relaxation 0.8, rigid_contact_con_weighting 1,
 // angular_damping 0, enable_restitution 0, rigid_contact_margin 0.1 m, Warp's defaults):
 //   eval_body_actions  the control's wrenches and the force-mode joint axes' actions

@@ -1,5 +1,5 @@
 // engine/xpbd_bodies.cpp: the rigid-body launch sequence of the XPBD integrator (xpbd.h,
-// kernels/xpbd_rigid.py).
+// kernels/xpbd_joints.py for the method; xpbd_common.py, xpbd_contacts.py, xpbd_restitution.py).
 #include <algorithm>
 #include <tuple>
 #include <vector>
@@ -39,8 +39,10 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
     }
     runtime::LaunchOptions o;
     o.device = m.device;
-    auto launch = [&](const char* name, NamedArgs named) {
-        const runtime::Kernel k = solver_kernel("xpbd_rigid", name);
+    // Each pass is a module group of its own (engine/solver_kernels.cpp), compiled at its first use:
+    // a model without joints never compiles the joint pass, nor one without restitution that pass.
+    auto launch = [&](const char* group, const char* name, NamedArgs named) {
+        const runtime::Kernel k = solver_kernel(group, name);
         runtime::launch(k, {int64_t(m.body_count)}, std::move(named).bind(k), o);
     };
     const int64_t nb = m.body_count;
@@ -61,6 +63,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("body_shape_start", a(m.body_shape_start))
             .add("body_shape_list", a(m.body_shape_list));
         add_shape_args(a_, m);
+        add_shape_filter_args(a_, m);
         a_.add("shape_materials", a(m.shape_materials))
             .add("ground", i(m.ground ? 1 : 0))
             .add("ground_plane", v4(m.ground_plane));
@@ -89,7 +92,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
                       {"joint_act", a(joint_act)},
                       {"body_f", a(body_f)}};
     joint_args(actions);
-    launch("eval_body_actions", std::move(actions));
+    launch("xpbd_bodies", "eval_body_actions", std::move(actions));
 
     const bool joints = m.joint_count > 0;
     const bool contacts = m.ground || m.shape_count > 0;
@@ -115,32 +118,34 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
         pass = 1;
     }
     const Array q_pred = q;
-    launch("integrate_bodies", {{"body_q", a(in.body_q)},
-                                {"body_qd", a(in.body_qd)},
-                                {"body_f", a(body_f)},
-                                {"body_com", a(m.body_com)},
-                                {"body_inertia", a(m.body_inertia)},
-                                {"body_inv_mass", a(m.body_inv_mass)},
-                                {"body_inv_inertia", a(m.body_inv_inertia)},
-                                {"gravity", v3(m.gravity)},
-                                {"angular_damping", f(angular_damping)},
-                                {"dt", f(dt)},
-                                {"body_q_new", a(q)},
-                                {"body_qd_new", a(qd)}});
+    launch("xpbd_bodies", "integrate_bodies",
+           {{"body_q", a(in.body_q)},
+            {"body_qd", a(in.body_qd)},
+            {"body_f", a(body_f)},
+            {"body_com", a(m.body_com)},
+            {"body_inertia", a(m.body_inertia)},
+            {"body_inv_mass", a(m.body_inv_mass)},
+            {"body_inv_inertia", a(m.body_inv_inertia)},
+            {"gravity", v3(m.gravity)},
+            {"angular_damping", f(angular_damping)},
+            {"dt", f(dt)},
+            {"body_q_new", a(q)},
+            {"body_qd_new", a(qd)}});
     auto apply = [&](const Array& deltas, const Array& counts, bool weighted) {
         Array q1, qd1;
         std::tie(q1, qd1) = next();
-        launch("apply_body_deltas", {{"body_q", a(q)},
-                                     {"body_qd", a(qd)},
-                                     {"body_com", a(m.body_com)},
-                                     {"body_inv_mass", a(m.body_inv_mass)},
-                                     {"body_inv_inertia", a(m.body_inv_inertia)},
-                                     {"deltas", a(deltas)},
-                                     {"contact_count", a(counts)},
-                                     {"weighted", i(weighted ? 1 : 0)},
-                                     {"dt", f(dt)},
-                                     {"body_q_new", a(q1)},
-                                     {"body_qd_new", a(qd1)}});
+        launch("xpbd_bodies", "apply_body_deltas",
+               {{"body_q", a(q)},
+                {"body_qd", a(qd)},
+                {"body_com", a(m.body_com)},
+                {"body_inv_mass", a(m.body_inv_mass)},
+                {"body_inv_inertia", a(m.body_inv_inertia)},
+                {"deltas", a(deltas)},
+                {"contact_count", a(counts)},
+                {"weighted", i(weighted ? 1 : 0)},
+                {"dt", f(dt)},
+                {"body_q_new", a(q1)},
+                {"body_qd_new", a(qd1)}});
         q = q1;
         qd = qd1;
     };
@@ -169,7 +174,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
                          {"dt", f(dt)},
                          {"deltas", a(deltas)}};
             joint_args(ja);
-            launch("solve_body_joints", std::move(ja));
+            launch("xpbd_joints", "solve_body_joints", std::move(ja));
             apply(deltas, scratch(m, "contact_count", compiler::float32_type(), nb), false);
         }
         if (contacts) {
@@ -182,7 +187,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
                 .add("relaxation", f(rigid_contact_relaxation))
                 .add("deltas", a(deltas))
                 .add("contact_count", a(counts));
-            launch("solve_body_contacts", std::move(ca));
+            launch("xpbd_contacts", "solve_body_contacts", std::move(ca));
             apply(deltas, counts, rigid_contact_con_weighting);
         }
     }
@@ -195,7 +200,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("gravity", v3(m.gravity))
             .add("dt", f(dt))
             .add("body_qd_new", a(out.body_qd));
-        launch("solve_body_restitution", std::move(ra));
+        launch("xpbd_restitution", "solve_body_restitution", std::move(ra));
     }
 }
 

@@ -41,6 +41,9 @@ Particles. Particles touching a body's shapes push it back (soft_contact.py): th
 summed in fixed chunks of (particle, shape) pairs by eval_body_particle_contacts, one thread per
 chunk, and eval_body_forces adds a body's chunks in order; no atomics.
 
+Filtering. Warp's shape collision groups, per-shape switches and filtered pairs (shapes_collide)
+and the joints' collision_filter_parent (joined) decide which pairs meet.
+
 Worlds and the broad phase. A body of world w tests only its world's shapes and the shared ones
 (worlds.py's candidate; world -1 tests every shape, in index order), and a pair whose bounding spheres
 are further apart than the pair's adhesion distance is skipped (may_touch): it would have given
@@ -50,91 +53,8 @@ import weft as wp
 import geometry as geo
 import joints
 import soft_contact as sc
+import rigid_common as rc
 import worlds
-
-BOX_ROUNDING = wp.constant(0.05)  # a box's contact corners are rounded by this fraction of its smallest half extent
-RIM_POINTS = wp.constant(8)  # contact points on each rim of a cylinder or cone
-
-
-
-@wp.func
-def shape_point_count(geo_type: int) -> int:
-    if geo_type == geo.GEO_SPHERE:
-        return 1
-    if geo_type == geo.GEO_CAPSULE:
-        return 2
-    if geo_type == geo.GEO_BOX:
-        return 8
-    if geo_type == geo.GEO_CYLINDER:
-        return 2 * RIM_POINTS
-    if geo_type == geo.GEO_CONE:
-        return RIM_POINTS + 1
-    return 0
-
-
-@wp.func
-def round_point(geo_type: int, scale: wp.vec3, k: int) -> wp.vec4:
-    # Contact point k of a cylinder or cone: RIM_POINTS points evenly around each rim (a
-    # cylinder's top rim first, then its bottom one; a cone's base rim, then its apex), each moved
-    # inwards so that a sphere of radius rb = BOX_ROUNDING min(r, h) about it touches the faces it
-    # lies on, and given that radius. A flat face rests on its rim as on the sharp shape; a
-    # cylinder on its side rolls as a prism of RIM_POINTS sides rounded by rb.
-    r = scale[0]
-    h = scale[1]
-    rb = BOX_ROUNDING * wp.min(r, h)
-    if geo_type == geo.GEO_CONE:
-        ln = wp.sqrt(r * r + 4.0 * h * h)
-        if k == RIM_POINTS:
-            return wp.vec4(0.0, -h + rb * ln / r, 0.0, rb)  # the apex, rb from the slant
-        y = h - rb
-        rho = (r * (y + h) - rb * ln) / (2.0 * h)  # rb from the slant at height y
-        a = 2.0 * wp.pi * float(k) / float(RIM_POINTS)
-        return wp.vec4(rho * wp.cos(a), y, rho * wp.sin(a), rb)
-    y = h - rb
-    if k >= RIM_POINTS:
-        y = -y
-    a = 2.0 * wp.pi * float(k % RIM_POINTS) / float(RIM_POINTS)
-    return wp.vec4((r - rb) * wp.cos(a), y, (r - rb) * wp.sin(a), rb)
-
-
-@wp.func
-def shape_point(geo_type: int, scale: wp.vec3, k: int) -> wp.vec4:
-    # Contact point k of a shape in the shape's frame (x, y, z) and its radius (w).
-    if geo_type == geo.GEO_SPHERE:
-        return wp.vec4(0.0, 0.0, 0.0, scale[0])
-    if geo_type == geo.GEO_CAPSULE:
-        s = 1.0
-        if k == 1:
-            s = -1.0
-        return wp.vec4(0.0, s * scale[1], 0.0, scale[0])
-    if geo_type == geo.GEO_CYLINDER or geo_type == geo.GEO_CONE:
-        return round_point(geo_type, scale, k)
-    # A box's corners, each moved inwards by r along every axis and given the radius r: the box
-    # collides as a box whose edges are rounded by r. Unrounded corners of two equal boxes
-    # stacked face to face lie on each other's edges, where the inside normal points sideways and
-    # the depth is 0, so the boxes would sink through each other.
-    r = BOX_ROUNDING * wp.min(scale[0], wp.min(scale[1], scale[2]))
-    sx = 1.0
-    sy = 1.0
-    sz = 1.0
-    if k % 2 == 1:
-        sx = -1.0
-    if (k // 2) % 2 == 1:
-        sy = -1.0
-    if k >= 4:
-        sz = -1.0
-    return wp.vec4(sx * (scale[0] - r), sy * (scale[1] - r), sz * (scale[2] - r), r)
-
-
-@wp.func
-def points_into(type_a: int, type_b: int, a: int, b: int) -> bool:
-    # Whether the contact points of body shape a (of type type_a) are tested against shape b of
-    # another body. (Against static shapes, of any type, they always are.)
-    if type_b == geo.GEO_PLANE or type_b == geo.GEO_MESH:
-        return False
-    if type_a == geo.GEO_SPHERE:
-        return type_b != geo.GEO_SPHERE or a < b
-    return type_b != geo.GEO_SPHERE
 
 
 @wp.func
@@ -156,11 +76,6 @@ def rigid_contact_force(n: wp.vec3, v: wp.vec3, c: float, ke: float, kd: float, 
         else:
             f = -n * fn
     return f
-
-
-@wp.func
-def point_velocity(qd: wp.spatial_vector, com: wp.vec3, x: wp.vec3) -> wp.vec3:
-    return wp.spatial_bottom(qd) + wp.cross(wp.spatial_top(qd), x - com)
 
 
 @wp.func
@@ -199,7 +114,7 @@ def pair_force(
         kd = 0.5 * (shape_materials[sa, 1] + shape_materials[sb, 1])
         kf = 0.5 * (shape_materials[sa, 2] + shape_materials[sb, 2])
         mu = 0.5 * (shape_materials[sa, 4] + shape_materials[sb, 4])
-        v = point_velocity(qd_point, com_point, xc) - point_velocity(qd_hit, com_hit, xc)
+        v = rc.point_velocity(qd_point, com_point, xc) - rc.point_velocity(qd_hit, com_hit, xc)
         f = rigid_contact_force(n, v, c, ke, kd, kf, ka, mu)
     return f, xc
 
@@ -220,20 +135,6 @@ def may_touch(Xa: wp.transform, sa: int, Xb: wp.transform, sb: int, shape_geo_ty
     return wp.length(d) <= ra + rb + ka
 
 
-@wp.func
-def joined(b: int, other: int, body_joint_start: wp.array(dtype=int), body_joint_list: wp.array(dtype=int),
-           joint_parent: wp.array(dtype=int), joint_child: wp.array(dtype=int),
-           joint_collision_filter: wp.array(dtype=int)) -> bool:
-    # Whether a joint that filters collisions (Warp's collision_filter_parent) links bodies b and other.
-    found = False
-    for k in range(body_joint_start[b], body_joint_start[b + 1]):
-        j = body_joint_list[k]
-        if joint_collision_filter[j] != 0:
-            if (joint_parent[j] == b and joint_child[j] == other) or (joint_child[j] == b and joint_parent[j] == other):
-                found = True
-    return found
-
-
 @wp.kernel
 def eval_body_forces(
     body_q: wp.array(dtype=wp.transform),
@@ -252,6 +153,10 @@ def eval_body_forces(
     shape_sdf_dims: wp.array2d(dtype=int),
     shape_sdf_origin: wp.array(dtype=wp.vec3),
     shape_sdf_cell: wp.array(dtype=float),
+    shape_collision_group: wp.array(dtype=int),
+    shape_collision_flags: wp.array(dtype=int),
+    shape_filter_start: wp.array(dtype=int),
+    shape_filter_list: wp.array(dtype=int),
     ground: int,
     ground_plane: wp.vec4,
     ground_ke: float,
@@ -308,15 +213,15 @@ def eval_body_forces(
         sa = body_shape_list[si]
         ta = shape_geo_type[sa]
         Xa = Xb * shape_transform[sa]
-        for k in range(shape_point_count(ta)):
-            pl = shape_point(ta, shape_geo_scale[sa], k)
+        for k in range(rc.shape_point_count(ta)):
+            pl = rc.shape_point(ta, shape_geo_scale[sa], k)
             x = wp.transform_point(Xa, wp.vec3(pl[0], pl[1], pl[2]))
             r = pl[3] + shape_geo_thickness[sa]
-            if ground != 0:
+            if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
                 n, c = geo.ground_contact(ground_plane, x, r)
                 if c < 0.5 * shape_materials[sa, 3]:
                     xc = x - n * r
-                    fc = rigid_contact_force(n, point_velocity(qd, com, xc), c, 0.5 * (shape_materials[sa, 0] + ground_ke),
+                    fc = rigid_contact_force(n, rc.point_velocity(qd, com, xc), c, 0.5 * (shape_materials[sa, 0] + ground_ke),
                                              0.5 * (shape_materials[sa, 1] + ground_kd),
                                              0.5 * (shape_materials[sa, 2] + ground_kf), 0.5 * shape_materials[sa, 3],
                                              0.5 * (shape_materials[sa, 4] + ground_mu))
@@ -325,9 +230,10 @@ def eval_body_forces(
             for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
                 sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
                 ob = shape_body[sb]
-                if ob != b and worlds.same_world(shape_world[sa], shape_world[sb]) and (ob < 0 or (points_into(
-                        ta, shape_geo_type[sb], sa, sb) and not joined(b, ob, body_joint_start, body_joint_list,
-                                                                        joint_parent, joint_child, joint_collision_filter))):
+                if ob != b and worlds.same_world(shape_world[sa], shape_world[sb]) and rc.shapes_collide(
+                        sa, sb, shape_collision_group, shape_collision_flags, shape_filter_start,
+                        shape_filter_list) and (ob < 0 or (rc.points_into(ta, shape_geo_type[sb], sa, sb) and not rc.joined(
+                            b, ob, body_joint_start, body_joint_list, joint_parent, joint_child, joint_collision_filter))):
                     Xh = shape_transform[sb]
                     qh = still
                     ch = wp.vec3(0.0)
@@ -346,21 +252,24 @@ def eval_body_forces(
     for kp in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
         sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
         ob = shape_body[sp]
-        if ob >= 0 and ob != b and not joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
+        if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
                                                joint_collision_filter):
             tp = shape_geo_type[sp]
             Xo = body_q[ob]
             qo = body_qd[ob]
             com_o = wp.transform_point(Xo, body_com[ob])
             Xp = Xo * shape_transform[sp]
-            for k in range(shape_point_count(tp)):
-                pl = shape_point(tp, shape_geo_scale[sp], k)
+            for k in range(rc.shape_point_count(tp)):
+                pl = rc.shape_point(tp, shape_geo_scale[sp], k)
                 x = wp.transform_point(Xp, wp.vec3(pl[0], pl[1], pl[2]))
                 r = pl[3] + shape_geo_thickness[sp]
                 for si in range(body_shape_start[b], body_shape_start[b + 1]):
                     sh = body_shape_list[si]
                     Xs = Xb * shape_transform[sh]
-                    if points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(shape_world[sp], shape_world[sh]) and may_touch(
+                    if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
+                            shape_world[sp], shape_world[sh]) and rc.shapes_collide(
+                                sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
+                                shape_filter_list) and may_touch(
                             Xp, sp, Xs, sh, shape_geo_type, shape_geo_scale, shape_geo_thickness, shape_materials):
                         fc, xc = pair_force(x, r, qo, com_o, sp, sh, Xs, qd, com, shape_geo_type,
                                             shape_geo_scale, shape_geo_thickness, shape_materials, shape_sdf_values,
@@ -459,45 +368,3 @@ def eval_body_particle_contacts(
     body_particle_wrench[tid] = wp.spatial_vector(t[0], t[1], t[2], f[0], f[1], f[2])
 
 
-@wp.kernel
-def integrate_bodies(
-    body_q: wp.array(dtype=wp.transform),
-    body_qd: wp.array(dtype=wp.spatial_vector),
-    body_f: wp.array(dtype=wp.spatial_vector),
-    body_com: wp.array(dtype=wp.vec3),
-    body_inertia: wp.array(dtype=wp.mat33),
-    body_inv_mass: wp.array(dtype=float),
-    body_inv_inertia: wp.array(dtype=wp.mat33),
-    gravity: wp.vec3,
-    angular_damping: float,
-    dt: float,
-    body_q_new: wp.array(dtype=wp.transform),
-    body_qd_new: wp.array(dtype=wp.spatial_vector),
-):
-    # Warp's integrate_rigid_body: v' = v + (f / m + g) dt, the centre of mass moves by v' dt; the
-    # angular velocity is advanced in the body frame with the gyroscopic torque -w x (I w) taken
-    # explicitly, the orientation by q' = normalize(q + 0.5 dt (w', 0) q), then w' is damped by
-    # (1 - angular_damping dt). A body of zero mass keeps its velocities (kinematic).
-    b = wp.tid()
-    q = body_q[b]
-    qd = body_qd[b]
-    wr = body_f[b]
-    p = wp.transform_get_translation(q)
-    rot = wp.transform_get_rotation(q)
-    w0 = wp.spatial_top(qd)
-    v0 = wp.spatial_bottom(qd)
-    inv_mass = body_inv_mass[b]
-    com = body_com[b]
-    x_com = p + wp.quat_rotate(rot, com)
-    g = wp.vec3(0.0)
-    if inv_mass > 0.0:
-        g = gravity
-    v1 = v0 + (wp.spatial_bottom(wr) * inv_mass + g) * dt
-    x1 = x_com + v1 * dt
-    wb = wp.quat_rotate_inv(rot, w0)
-    tb = wp.quat_rotate_inv(rot, wp.spatial_top(wr)) - wp.cross(wb, body_inertia[b] * wb)
-    w1 = wp.quat_rotate(rot, wb + body_inv_inertia[b] * tb * dt)
-    r1 = wp.normalize(rot + wp.quat(w1[0], w1[1], w1[2], 0.0) * rot * (0.5 * dt))
-    w1 = w1 * (1.0 - angular_damping * dt)
-    body_q_new[b] = wp.transform(x1 - wp.quat_rotate(r1, com), r1)
-    body_qd_new[b] = wp.spatial_vector(w1[0], w1[1], w1[2], v1[0], v1[1], v1[2])

@@ -273,6 +273,18 @@ void bind_engine(py::module_& m) {
             "set_body_velocity",
             [](ModelBuilder& s, int body, const V3& w, const V3& v) { s.set_body_velocity(body, v3(w), v3(v)); }, py::arg("body"),
             py::arg("angular"), py::arg("linear"))
+        .def("set_shape_collision", &ModelBuilder::set_shape_collision, py::arg("shape"), py::arg("group"), py::arg("ground"),
+             py::arg("shapes"))
+        .def("add_shape_collision_filter_pair", &ModelBuilder::add_shape_collision_filter_pair, py::arg("a"), py::arg("b"))
+        .def("discard_shape_collision_filter_pair",
+             [](ModelBuilder& s, int a, int b) {
+                 s.shape_collision_filter_pairs.erase({std::min(a, b), std::max(a, b)});
+             })
+        .def_property_readonly("shape_collision_filter_pairs",
+                               [](const ModelBuilder& s) {
+                                   return std::vector<std::pair<int, int>>(s.shape_collision_filter_pairs.begin(),
+                                                                           s.shape_collision_filter_pairs.end());
+                               })
         .def_property_readonly("joint_count", &ModelBuilder::joint_count)
         .def_property_readonly("joint_axis_count", &ModelBuilder::joint_axis_count)
         .def_readwrite("joint_attach_ke", &ModelBuilder::joint_attach_ke)

@@ -61,6 +61,7 @@ ImportOptions options_of(const py::dict& kw) {
     f("static_link_mass", o.static_link_mass);
     if (kw.contains("up_axis")) o.up_axis = kw["up_axis"].cast<std::string>();
     b("parse_meshes", o.parse_meshes);
+    if (kw.contains("enable_self_collisions")) o.enable_self_collisions = kw["enable_self_collisions"].cast<bool>() ? 1 : 0;
     return o;
 }
 

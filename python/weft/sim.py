@@ -254,6 +254,36 @@ class _CoordinateList:
         return repr(self._values())
 
 
+class _FilterPairs:
+    """builder.shape_collision_filter_pairs: Warp's set of shape pairs that never collide, kept by the
+    C++ builder (either order names the same pair)."""
+
+    def __init__(self, cpp):
+        self._cpp = cpp
+
+    def add(self, pair):
+        a, b = pair
+        self._cpp.add_shape_collision_filter_pair(int(a), int(b))
+
+    def update(self, pairs):
+        for p in pairs:
+            self.add(p)
+
+    def discard(self, pair):
+        a, b = pair
+        self._cpp.discard_shape_collision_filter_pair(int(a), int(b))
+
+    def __contains__(self, pair):
+        a, b = pair
+        return (min(a, b), max(a, b)) in set(self._cpp.shape_collision_filter_pairs)
+
+    def __iter__(self):
+        return iter(list(self._cpp.shape_collision_filter_pairs))
+
+    def __len__(self):
+        return len(self._cpp.shape_collision_filter_pairs)
+
+
 class ModelBuilder(_JointBuilder, _VoxelBuilder):
     """Builds a Model on the host, then uploads it with finalize(device, requires_grad)."""
 
@@ -272,6 +302,9 @@ class ModelBuilder(_JointBuilder, _VoxelBuilder):
             return
         setattr(self._cpp, name, value)
 
+    shape_collision_filter_pairs = property(
+        lambda self: _FilterPairs(self._cpp),
+        doc="Warp's set of (shape, shape) pairs that never collide: add((a, b)), discard, in, len, iteration")
     joint_q = property(lambda self: _CoordinateList(self._cpp, "joint_q"),
                        doc="Reduced coordinates (Warp's layout), written through by item and slice assignment")
     joint_qd = property(lambda self: _CoordinateList(self._cpp, "joint_qd"), doc="Reduced velocities (as joint_q)")
@@ -383,17 +416,20 @@ class ModelBuilder(_JointBuilder, _VoxelBuilder):
     def _shape(self, c, kind, body, pos, rot, size, density, ke, kd, kf, ka, mu, restitution, is_solid, thickness,
                has_ground_collision, has_shape_collision, collision_group, collision_filter_parent, is_visible):
         """A sphere, box, capsule, cylinder or cone, static (body=-1) or on a body, with Warp's keywords. Every
-        keyword is simulated or refused: hollow shapes, collision groups and per-shape collision
-        switches are not supported yet (BuildError naming them)."""
+        keyword is simulated or refused: collision_group, has_ground_collision and has_shape_collision
+        filter body contact as Warp's do (docs/rigid-bodies.md, Filtering); hollow shapes and a
+        shape-level collision_filter_parent=False are not supported (BuildError naming them; the
+        joints' collision_filter_parent filters parent and child)."""
         if not is_solid:
             raise BuildError(f"{c}: is_solid=False (hollow shapes) is not supported; the shape's mass is that of a solid")
-        for name, value, default in (("has_ground_collision", has_ground_collision, True),
-                                     ("has_shape_collision", has_shape_collision, True),
-                                     ("collision_group", collision_group, -1),
-                                     ("collision_filter_parent", collision_filter_parent, True)):
-            if value != default:
-                raise BuildError(f"{c}: {name}={value!r} is not supported yet (every body shape collides with the ground and "
-                                 "with the shapes of other bodies)")
+        if collision_filter_parent is not True:
+            raise BuildError(f"{c}: collision_filter_parent={collision_filter_parent!r} is not supported yet (a body's "
+                             "shapes and its parent's are filtered by the joint's collision_filter_parent)")
+        for name, value in (("has_ground_collision", has_ground_collision), ("has_shape_collision", has_shape_collision)):
+            if not isinstance(value, (bool, int)):
+                raise BuildError(f"{c}: {name} must be a bool, got {type(value).__name__}")
+        if isinstance(collision_group, bool) or not isinstance(collision_group, int) or collision_group < -1:
+            raise BuildError(f"{c}: collision_group must be an int >= -1, got {collision_group!r}")
         try:
             body = int(body)
         except (TypeError, ValueError):
@@ -406,8 +442,11 @@ class ModelBuilder(_JointBuilder, _VoxelBuilder):
             ("thickness", thickness)))
         pos = (0.0, 0.0, 0.0) if pos is None else pos  # Warp's defaults may be None
         rot = _IDENTITY if rot is None else rot
-        return self._cpp.add_body_shape(kind, body, _f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4),
-                                        tuple(_f32(c, k, v) for k, v in size) + (0.0,) * (3 - len(size)), params)
+        shape = self._cpp.add_body_shape(kind, body, _f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4),
+                                         tuple(_f32(c, k, v) for k, v in size) + (0.0,) * (3 - len(size)), params)
+        if collision_group != -1 or not has_ground_collision or not has_shape_collision:
+            self._cpp.set_shape_collision(shape, int(collision_group), bool(has_ground_collision), bool(has_shape_collision))
+        return shape
 
     def add_shape_sphere(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, radius=1.0, density=None, ke=None, kd=None,
                          kf=None, ka=None, mu=None, restitution=None, is_solid=True, thickness=None, has_ground_collision=True,

@@ -20,11 +20,10 @@ from ._sim_values import BuildError, _f32, _f32s, _transform_parts
 
 ModelImportError = getattr(_weft, "ModelImportError", ValueError)
 
-_NOT_SIMULATED_URDF = {"hide_visuals": False, "force_show_colliders": False, "enable_self_collisions": True,
-                       "collapse_fixed_joints": False}
+_NOT_SIMULATED_URDF = {"hide_visuals": False, "force_show_colliders": False, "collapse_fixed_joints": False}
 _NOT_SIMULATED_MJCF = {"hide_visuals": False, "ignore_names": (), "ignore_classes": None, "visual_classes": ("visual",),
                        "collider_classes": ("collision",), "no_class_as_colliders": True, "force_show_colliders": False,
-                       "enable_self_collisions": False, "collapse_fixed_joints": False}
+                       "collapse_fixed_joints": False}
 
 
 def _refuse(call, given, defaults):
@@ -64,7 +63,8 @@ def parse_urdf(urdf_filename, builder, xform=None, floating=False, base_joint=No
                damping=10.0, armature=0.0, contact_ke=1.0e4, contact_kd=1.0e3, contact_kf=1.0e2, contact_ka=0.0,
                contact_mu=0.25, contact_restitution=0.5, contact_thickness=0.0, limit_ke=100.0, limit_kd=10.0,
                joint_limit_lower=-1e6, joint_limit_upper=1e6, scale=1.0, parse_visuals_as_colliders=False,
-               ignore_inertial_definitions=True, ensure_nonstatic_links=True, static_link_mass=1e-2, **not_simulated):
+               ignore_inertial_definitions=True, ensure_nonstatic_links=True, static_link_mass=1e-2,
+               enable_self_collisions=True, **not_simulated):
     """Adds the links of a URDF file as bodies and its joints as the builder's joints (Warp's
     parse_urdf). Returns a namespace: body_start, body_end, joint_start, joint_end, shape_start,
     shape_end, body_index and joint_index (name -> index), warnings."""
@@ -78,6 +78,7 @@ def parse_urdf(urdf_filename, builder, xform=None, floating=False, base_joint=No
                      joint_limit_upper=joint_limit_upper, scale=scale,
                      parse_visuals_as_colliders=bool(parse_visuals_as_colliders),
                      ignore_inertial_definitions=bool(ignore_inertial_definitions),
+                     enable_self_collisions=bool(enable_self_collisions),
                      ensure_nonstatic_links=bool(ensure_nonstatic_links), static_link_mass=static_link_mass))
 
 
@@ -86,7 +87,7 @@ def parse_mjcf(mjcf_filename, builder, xform=None, floating=False, base_joint=No
                contact_ka=0.0, contact_mu=0.25, contact_restitution=0.5, contact_thickness=0.0, limit_ke=100.0,
                limit_kd=10.0, joint_limit_lower=-1e6, joint_limit_upper=1e6, scale=1.0, parse_visuals_as_colliders=False,
                parse_meshes=True, up_axis="Z", ignore_inertial_definitions=True, ensure_nonstatic_links=True,
-               static_link_mass=1e-2, verbose=False, **not_simulated):
+               static_link_mass=1e-2, verbose=False, enable_self_collisions=False, **not_simulated):
     """Adds the bodies, joints, geoms and actuators of a MuJoCo XML file to the builder (Warp's
     parse_mjcf; actuators become joint drives and <option gravity> sets builder.gravity, which
     Warp's does not do). Returns a namespace as parse_urdf's, plus actuators (one dict each) and
@@ -105,6 +106,7 @@ def parse_mjcf(mjcf_filename, builder, xform=None, floating=False, base_joint=No
                   joint_limit_lower=joint_limit_lower, joint_limit_upper=joint_limit_upper, scale=scale,
                   parse_visuals_as_colliders=bool(parse_visuals_as_colliders), parse_meshes=bool(parse_meshes),
                   up_axis=up_axis.upper(), ignore_inertial_definitions=bool(ignore_inertial_definitions),
+                  enable_self_collisions=bool(enable_self_collisions),
                   ensure_nonstatic_links=bool(ensure_nonstatic_links), static_link_mass=static_link_mass))
     if verbose:
         for w in r.warnings:

@@ -51,9 +51,11 @@ TEST(IntegratorRegistry, UnknownNamesAndOptionsAreErrorsWithDidYouMean) {
 
 TEST(IntegratorRegistry, OptionsReachTheIntegrator) {
     const IntegratorInfo& info = integrator_info("xpbd");
-    ASSERT_EQ(info.options.size(), 2u);
+    ASSERT_EQ(info.options.size(), 10u);  // the particles' three, then the rigid bodies' (Warp's keywords)
     EXPECT_EQ(info.options[0].name, "iterations");
     EXPECT_EQ(info.options[1].name, "relaxation");
+    EXPECT_EQ(info.options[2].name, "contact_relaxation");
+    EXPECT_EQ(info.options[9].name, "rigid_contact_margin");
     ASSERT_EQ(integrator_info("semi_implicit").options.size(), 1u);
     EXPECT_EQ(integrator_info("semi_implicit").options[0].name, "angular_damping");
     EXPECT_EQ(integrator_info("semi_implicit").options[0].default_value, 0.05);

@@ -376,3 +376,18 @@ TEST(MjcfImport, Warnings) {
     std::sort(want.begin(), want.end());
     EXPECT_EQ(w, want);
 }
+
+// Warp's MJCF default: the import's shapes never collide with each other (enable_self_collisions
+// off); on, nothing is filtered.
+TEST(MjcfImport, SelfCollisionsAreOffByDefault) {
+    ModelBuilder b;
+    ImportResult r = parse_mjcf(kData + "pendulum2.xml", b);
+    const int n = r.shape_end - r.shape_start;
+    ASSERT_GE(n, 2);
+    EXPECT_EQ(b.shape_collision_filter_pairs.size(), size_t(n * (n - 1) / 2));
+    ImportOptions o;
+    o.enable_self_collisions = 1;
+    ModelBuilder c;
+    parse_mjcf(kData + "pendulum2.xml", c, o);
+    EXPECT_TRUE(c.shape_collision_filter_pairs.empty());
+}

@@ -273,3 +273,24 @@ TEST(UrdfImport, CylinderKeepsItsMassAndInertia) {
     EXPECT_FLOAT_EQ(b.shape_geo_scale[0].x(), 0.1f);  // radius
     EXPECT_FLOAT_EQ(b.shape_geo_scale[0].y(), 0.3f);  // half length
 }
+
+// enable_self_collisions: on (URDF's default) the import filters nothing; off, every pair of its
+// shapes (Warp's rule), offset by the shapes the builder had; MJCF's default is off.
+TEST(UrdfImport, SelfCollisionsOffFilterEveryPairOfTheImportsShapes) {
+    ModelBuilder b;
+    b.add_shape_sphere(b.add_body(), Vec3::Zero(), Quat::Identity(), 0.1f);  // shape 0, not the import's
+    ImportResult r = parse_urdf(kData + "two_link.urdf", b);
+    EXPECT_TRUE(b.shape_collision_filter_pairs.empty());
+    ImportOptions o;
+    o.enable_self_collisions = 0;
+    ModelBuilder c;
+    c.add_shape_sphere(c.add_body(), Vec3::Zero(), Quat::Identity(), 0.1f);
+    ImportResult rc = parse_urdf(kData + "two_link.urdf", c, o);
+    const int n = rc.shape_end - rc.shape_start;
+    ASSERT_EQ(rc.shape_start, 1);
+    ASSERT_GE(n, 3);
+    EXPECT_EQ(c.shape_collision_filter_pairs.size(), size_t(n * (n - 1) / 2));
+    EXPECT_EQ(c.shape_collision_filter_pairs.count({1, 2}), 1u);
+    EXPECT_EQ(c.shape_collision_filter_pairs.count({0, 1}), 0u);
+    (void)r;
+}

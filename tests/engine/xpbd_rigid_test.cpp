@@ -1,4 +1,5 @@
-// tests/engine/xpbd_rigid_test.cpp: rigid bodies under the XPBD integrator (kernels/xpbd_rigid.py)
+// tests/engine/xpbd_rigid_test.cpp: rigid bodies under the XPBD integrator (kernels/xpbd_joints.py, xpbd_contacts.py,
+// xpbd_restitution.py)
 // against analytic mechanics: a physical pendulum's period and a chain that keeps its joints, a box
 // resting on the ground, a box on an incline that sticks below tan(theta) = mu and slides above it
 // with the analytic acceleration, a stack of ten boxes standing, restitution of a bouncing ball, a

@@ -1,4 +1,4 @@
-"""wp.sim.XPBDIntegrator with rigid bodies (kernels/xpbd_rigid.py) from Python, as a Warp user
+"""wp.sim.XPBDIntegrator with rigid bodies (kernels/xpbd_*.py) from Python, as a Warp user
 writes it: a box dropped on the ground rests on its face, a hinged chain keeps its joints, the rigid
 push example's Tape gradient against central differences and its optimised push against the
 analytic Coulomb answer v = sqrt(2 mu g d), and what is refused by name."""
@@ -90,3 +90,46 @@ def test_refusals_name_what_is_refused():
     model = b.finalize(device="cpu")
     with pytest.raises(RuntimeError, match=r"does not couple particles with shapes on bodies \(shape 0 is on body 0\)"):
         wp.sim.XPBDIntegrator().simulate(model, model.state(), model.state(), 1e-3)
+
+
+def _drop_on_ball(setup):
+    # a ball held at y = 0.5 (density 0: kinematic) and one dropped on it from 0.9; returns the
+    # dropped ball's height after 0.5 s
+    b = wp.sim.ModelBuilder()
+    held = b.add_body(origin=wp.transform((0.0, 0.5, 0.0), wp.quat_identity()))
+    dropped = b.add_body(origin=wp.transform((0.0, 0.9, 0.0), wp.quat_identity()))
+    shapes = setup(b, held, dropped)
+    model = b.finalize(device="cpu")
+    model.ground = False
+    del shapes
+    return float(_run(model, wp.sim.XPBDIntegrator(), 1000, 5.0e-4).body_q.numpy()[1][1])
+
+
+def test_warps_collision_filtering_keywords_and_pairs():
+    def shapes(group_a=-1, group_b=-1, has_shape_collision=True):
+        def setup(b, held, dropped):
+            a = b.add_shape_sphere(body=held, radius=0.1, density=0.0, collision_group=group_a,
+                                   has_shape_collision=has_shape_collision)
+            c = b.add_shape_sphere(body=dropped, radius=0.1, collision_group=group_b)
+            return a, c
+        return setup
+
+    assert _drop_on_ball(shapes()) > 0.6
+    assert _drop_on_ball(shapes(1, 1)) > 0.6
+    assert _drop_on_ball(shapes(1, 2)) < 0.0
+    assert _drop_on_ball(shapes(has_shape_collision=False)) < 0.0
+
+    def filtered(b, held, dropped):
+        a = b.add_shape_sphere(body=held, radius=0.1, density=0.0)
+        c = b.add_shape_sphere(body=dropped, radius=0.1)
+        b.shape_collision_filter_pairs.add((c, a))
+        assert (a, c) in b.shape_collision_filter_pairs and len(b.shape_collision_filter_pairs) == 1
+        return a, c
+
+    assert _drop_on_ball(filtered) < 0.0
+    b = wp.sim.ModelBuilder()
+    body = b.add_body()
+    with pytest.raises(wp.sim.BuildError, match=r"collision_filter_parent=False is not supported yet"):
+        b.add_shape_box(body=body, hx=0.1, hy=0.1, hz=0.1, collision_filter_parent=False)
+    with pytest.raises(wp.sim.BuildError, match=r"collision_group must be an int >= -1, got -3"):
+        b.add_shape_box(body=body, hx=0.1, hy=0.1, hz=0.1, collision_group=-3)

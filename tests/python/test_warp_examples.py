@@ -1,7 +1,8 @@
 """NVIDIA Warp 1.9.1's own rigid-body examples run on Weft with `warp` answered by `weft` (Warp users
 port them by changing their imports), and their outcomes asserted: example_rigid_chain (five
-8-link chains, one per joint type, under wp.sim.FeatherstoneIntegrator) and example_quadruped (8
-URDF quadrupeds standing under FeatherstoneIntegrator with wp.sim.collide).
+8-link chains, one per joint type, under wp.sim.FeatherstoneIntegrator), example_quadruped (8
+URDF quadrupeds standing under FeatherstoneIntegrator with wp.sim.collide) and example_cartpole
+(8 URDF double cart-poles, self-collisions off, under SemiImplicitIntegrator).
 
 Nothing of Warp is in this repository: the examples are extracted from a Warp git checkout
 (`WEFT_WARP_GIT`, default /work/.mirror/NVIDIA+warp/repo, tag v1.9.1) with `git archive`, as
@@ -39,7 +40,8 @@ mod = importlib.import_module("warp.examples.sim." + sys.argv[2])
 e = mod.Example(stage_path=None)
 for _ in range(int(sys.argv[3])):
     e.step()
-out = {"body_q": e.state_0.body_q.numpy().tolist(), "joint_q": e.state_0.joint_q.numpy().tolist(),
+state = e.state_0 if hasattr(e, "state_0") else e.state
+out = {"body_q": state.body_q.numpy().tolist(), "joint_q": state.joint_q.numpy().tolist(),
        "joint_type": e.model.joint_type.numpy().tolist(), "joint_q_start": e.model.joint_q_start.numpy().tolist(),
        "articulation_start": e.model.articulation_start.numpy().tolist(), "integrator": type(e.integrator).__name__}
 print("@@RESULT@@" + json.dumps(out))
@@ -97,3 +99,26 @@ def test_quadruped_example_stands_under_featherstone(warp_root):
     # Released at 0.7 m with the legs at their targets: each stands, neither collapsed onto the
     # ground nor flying off.
     assert np.all(heights > 0.2) and np.all(heights < 0.8), heights
+
+
+def test_cartpole_example_swings_on_its_rail(warp_root):
+    import numpy as np
+    r = run_example(warp_root, "example_cartpole", 60)  # 1 s: 10 substeps a frame
+    assert r["integrator"] == "SemiImplicitIntegrator"
+    q = np.array(r["body_q"]).reshape(8, 4, 7)  # 8 copies of slider, cart, pole1, pole2
+    assert np.isfinite(q).all()
+    # every copy the same motion, 2 m apart along x
+    for k in range(1, 8):
+        assert np.allclose(q[k, :, 0] - 2.0 * k, q[0, :, 0], atol=1e-4)
+        assert np.allclose(q[k, :, 1:], q[0, :, 1:], atol=1e-4)
+    # The slider is fixed to the world and the cart slides along it: without the self-collision
+    # filter the 8 m slider box, which overlaps the cart, would throw the cart off its rail.
+    slider, cart, pole1 = q[0, 0], q[0, 1], q[0, 2]
+    assert np.allclose(slider[:3], [0.0, 4.0, 0.0], atol=2e-3)
+    rail = np.array([0.0, 0.0, -1.0])  # the slider's y axis, turned by the -90 degree rotation about x
+    off = (cart[:3] - slider[:3]) - rail * np.dot(cart[:3] - slider[:3], rail)
+    assert np.linalg.norm(off) < 2e-2, off
+    # the first pole, released 0.3 rad from upright, has fallen: its axis is far from vertical
+    x, y, z, w = pole1[3:]
+    up = np.array([2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)])  # its local z in the world
+    assert up[1] < 0.8, up

@@ -1,0 +1,172 @@
+"""What the rigid-body solvers share (rigid.py's semi-implicit contact, xpbd_*.py's positional
+one): the contact points of a shape (shape_point: rigid.py's docstring describes them), which
+shape's points are tested against which (points_into), the filters of a pair (joined: a joint's
+collision_filter_parent; shapes_collide: Warp's collision groups, switches and filtered pairs), a
+body's point velocity, and Warp's semi-implicit step of a body (integrate_bodies, the
+semi-implicit integrator's update and XPBD's prediction). A file of its own so that each solver's
+module compiles only its own kernels."""
+import weft as wp
+import geometry as geo
+
+BOX_ROUNDING = wp.constant(0.05)  # a box's contact corners are rounded by this fraction of its smallest half extent
+RIM_POINTS = wp.constant(8)  # contact points on each rim of a cylinder or cone
+
+
+@wp.func
+def shape_point_count(geo_type: int) -> int:
+    if geo_type == geo.GEO_SPHERE:
+        return 1
+    if geo_type == geo.GEO_CAPSULE:
+        return 2
+    if geo_type == geo.GEO_BOX:
+        return 8
+    if geo_type == geo.GEO_CYLINDER:
+        return 2 * RIM_POINTS
+    if geo_type == geo.GEO_CONE:
+        return RIM_POINTS + 1
+    return 0
+
+
+@wp.func
+def round_point(geo_type: int, scale: wp.vec3, k: int) -> wp.vec4:
+    # Contact point k of a cylinder or cone: RIM_POINTS points evenly around each rim (a
+    # cylinder's top rim first, then its bottom one; a cone's base rim, then its apex), each moved
+    # inwards so that a sphere of radius rb = BOX_ROUNDING min(r, h) about it touches the faces it
+    # lies on, and given that radius. A flat face rests on its rim as on the sharp shape; a
+    # cylinder on its side rolls as a prism of RIM_POINTS sides rounded by rb.
+    r = scale[0]
+    h = scale[1]
+    rb = BOX_ROUNDING * wp.min(r, h)
+    if geo_type == geo.GEO_CONE:
+        ln = wp.sqrt(r * r + 4.0 * h * h)
+        if k == RIM_POINTS:
+            return wp.vec4(0.0, -h + rb * ln / r, 0.0, rb)  # the apex, rb from the slant
+        y = h - rb
+        rho = (r * (y + h) - rb * ln) / (2.0 * h)  # rb from the slant at height y
+        a = 2.0 * wp.pi * float(k) / float(RIM_POINTS)
+        return wp.vec4(rho * wp.cos(a), y, rho * wp.sin(a), rb)
+    y = h - rb
+    if k >= RIM_POINTS:
+        y = -y
+    a = 2.0 * wp.pi * float(k % RIM_POINTS) / float(RIM_POINTS)
+    return wp.vec4((r - rb) * wp.cos(a), y, (r - rb) * wp.sin(a), rb)
+
+
+@wp.func
+def shape_point(geo_type: int, scale: wp.vec3, k: int) -> wp.vec4:
+    # Contact point k of a shape in the shape's frame (x, y, z) and its radius (w).
+    if geo_type == geo.GEO_SPHERE:
+        return wp.vec4(0.0, 0.0, 0.0, scale[0])
+    if geo_type == geo.GEO_CAPSULE:
+        s = 1.0
+        if k == 1:
+            s = -1.0
+        return wp.vec4(0.0, s * scale[1], 0.0, scale[0])
+    if geo_type == geo.GEO_CYLINDER or geo_type == geo.GEO_CONE:
+        return round_point(geo_type, scale, k)
+    # A box's corners, each moved inwards by r along every axis and given the radius r: the box
+    # collides as a box whose edges are rounded by r. Unrounded corners of two equal boxes
+    # stacked face to face lie on each other's edges, where the inside normal points sideways and
+    # the depth is 0, so the boxes would sink through each other.
+    r = BOX_ROUNDING * wp.min(scale[0], wp.min(scale[1], scale[2]))
+    sx = 1.0
+    sy = 1.0
+    sz = 1.0
+    if k % 2 == 1:
+        sx = -1.0
+    if (k // 2) % 2 == 1:
+        sy = -1.0
+    if k >= 4:
+        sz = -1.0
+    return wp.vec4(sx * (scale[0] - r), sy * (scale[1] - r), sz * (scale[2] - r), r)
+
+
+@wp.func
+def points_into(type_a: int, type_b: int, a: int, b: int) -> bool:
+    # Whether the contact points of body shape a (of type type_a) are tested against shape b of
+    # another body. (Against static shapes, of any type, they always are.)
+    if type_b == geo.GEO_PLANE or type_b == geo.GEO_MESH:
+        return False
+    if type_a == geo.GEO_SPHERE:
+        return type_b != geo.GEO_SPHERE or a < b
+    return type_b != geo.GEO_SPHERE
+
+
+@wp.func
+def point_velocity(qd: wp.spatial_vector, com: wp.vec3, x: wp.vec3) -> wp.vec3:
+    return wp.spatial_bottom(qd) + wp.cross(wp.spatial_top(qd), x - com)
+
+
+@wp.func
+def joined(b: int, other: int, body_joint_start: wp.array(dtype=int), body_joint_list: wp.array(dtype=int),
+           joint_parent: wp.array(dtype=int), joint_child: wp.array(dtype=int),
+           joint_collision_filter: wp.array(dtype=int)) -> bool:
+    # Whether a joint that filters collisions (Warp's collision_filter_parent) links bodies b and other.
+    found = False
+    for k in range(body_joint_start[b], body_joint_start[b + 1]):
+        j = body_joint_list[k]
+        if joint_collision_filter[j] != 0:
+            if (joint_parent[j] == b and joint_child[j] == other) or (joint_child[j] == b and joint_parent[j] == other):
+                found = True
+    return found
+
+
+@wp.func
+def shapes_collide(a: int, b: int, shape_collision_group: wp.array(dtype=int), shape_collision_flags: wp.array(dtype=int),
+                   shape_filter_start: wp.array(dtype=int), shape_filter_list: wp.array(dtype=int)) -> bool:
+    # Warp's shape filtering: both shapes collide with shapes, their groups are equal or either is
+    # -1, and the pair is not one of the filtered pairs.
+    ok = (shape_collision_flags[a] & 2) != 0 and (shape_collision_flags[b] & 2) != 0
+    ga = shape_collision_group[a]
+    gb = shape_collision_group[b]
+    if ga >= 0 and gb >= 0 and ga != gb:
+        ok = False
+    if ok:
+        for k in range(shape_filter_start[a], shape_filter_start[a + 1]):
+            if shape_filter_list[k] == b:
+                ok = False
+    return ok
+
+
+@wp.kernel
+def integrate_bodies(
+    body_q: wp.array(dtype=wp.transform),
+    body_qd: wp.array(dtype=wp.spatial_vector),
+    body_f: wp.array(dtype=wp.spatial_vector),
+    body_com: wp.array(dtype=wp.vec3),
+    body_inertia: wp.array(dtype=wp.mat33),
+    body_inv_mass: wp.array(dtype=float),
+    body_inv_inertia: wp.array(dtype=wp.mat33),
+    gravity: wp.vec3,
+    angular_damping: float,
+    dt: float,
+    body_q_new: wp.array(dtype=wp.transform),
+    body_qd_new: wp.array(dtype=wp.spatial_vector),
+):
+    # Warp's integrate_rigid_body: v' = v + (f / m + g) dt, the centre of mass moves by v' dt; the
+    # angular velocity is advanced in the body frame with the gyroscopic torque -w x (I w) taken
+    # explicitly, the orientation by q' = normalize(q + 0.5 dt (w', 0) q), then w' is damped by
+    # (1 - angular_damping dt). A body of zero mass keeps its velocities (kinematic).
+    b = wp.tid()
+    q = body_q[b]
+    qd = body_qd[b]
+    wr = body_f[b]
+    p = wp.transform_get_translation(q)
+    rot = wp.transform_get_rotation(q)
+    w0 = wp.spatial_top(qd)
+    v0 = wp.spatial_bottom(qd)
+    inv_mass = body_inv_mass[b]
+    com = body_com[b]
+    x_com = p + wp.quat_rotate(rot, com)
+    g = wp.vec3(0.0)
+    if inv_mass > 0.0:
+        g = gravity
+    v1 = v0 + (wp.spatial_bottom(wr) * inv_mass + g) * dt
+    x1 = x_com + v1 * dt
+    wb = wp.quat_rotate_inv(rot, w0)
+    tb = wp.quat_rotate_inv(rot, wp.spatial_top(wr)) - wp.cross(wb, body_inertia[b] * wb)
+    w1 = wp.quat_rotate(rot, wb + body_inv_inertia[b] * tb * dt)
+    r1 = wp.normalize(rot + wp.quat(w1[0], w1[1], w1[2], 0.0) * rot * (0.5 * dt))
+    w1 = w1 * (1.0 - angular_damping * dt)
+    body_q_new[b] = wp.transform(x1 - wp.quat_rotate(r1, com), r1)
+    body_qd_new[b] = wp.spatial_vector(w1[0], w1[1], w1[2], v1[0], v1[1], v1[2])

@@ -1,0 +1,217 @@
+"""The contact pass of the XPBD integrator's rigid bodies (the method: xpbd_joints.py's docstring,
+section Contacts)."""
+import weft as wp
+import geometry as geo
+import rigid_common as rc
+import worlds
+import xpbd_common as xc
+
+
+@wp.func
+def pair_impulse(r_a: wp.vec3, r_h: wp.vec3, delta: wp.vec3, delta_pred: wp.vec3, n: wp.vec3, d: float, d_pred: float,
+                 inv_m_a: float, Iw_a: wp.mat33, inv_m_h: float, Iw_h: wp.mat33, mu: float, relaxation: float) -> wp.vec3:
+    # The impulse on the point's body of a closed contact (gap d < 0, normal n towards it) whose
+    # surface points are delta apart (delta_pred, gap d_pred after the prediction): the normal step,
+    # then static friction against the tangential part of delta, within the step's Coulomb budget:
+    # mu times the normal impulse of the step so far ((d - d_pred) / w, what the iterations have
+    # opened) and of this iteration, less the friction of the step so far (the tangential drift
+    # the iterations have cancelled). Warp caps each iteration's friction by mu times that
+    # iteration's normal step alone, which lets a box creep down a slope it should stick on once
+    # the first iteration has closed the gap.
+    w = xc.linear_weight(inv_m_a, Iw_a, r_a, n) + xc.linear_weight(inv_m_h, Iw_h, r_h, n)
+    P = wp.vec3(0.0)
+    if w > 0.0:
+        ln = -d / w * relaxation
+        P = n * ln
+        tang = delta - n * wp.dot(n, delta)
+        lt = wp.length(tang)
+        if mu > 0.0 and lt > 0.0:
+            t = tang / lt
+            wt = xc.linear_weight(inv_m_a, Iw_a, r_a, t) + xc.linear_weight(inv_m_h, Iw_h, r_h, t)
+            if wt > 0.0:
+                P = P - t * wp.min(lt / wt, mu * ln)
+    return P
+
+
+@wp.func
+def point_contact(
+    pl: wp.vec4,
+    sa: int,
+    ba: int,
+    sb: int,
+    bh: int,
+    body_q0: wp.array(dtype=wp.transform),
+    body_q_pred: wp.array(dtype=wp.transform),
+    body_q: wp.array(dtype=wp.transform),
+    body_com: wp.array(dtype=wp.vec3),
+    body_inv_mass: wp.array(dtype=float),
+    body_inv_inertia: wp.array(dtype=wp.mat33),
+    shape_transform: wp.array(dtype=wp.transform),
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_materials: wp.array2d(dtype=float),
+    shape_sdf_values: wp.array(dtype=wp.vec4),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
+    margin: float,
+    relaxation: float,
+):
+    # The contact of point pl (shape frame, radius w) of shape sa on body ba against shape sb
+    # (on body bh, or static for -1), as the module's docstring describes: (active, P, p_a, p_h),
+    # P the positional impulse on ba at p_a (bh gets -P at p_h). Both bodies' threads call this
+    # with the same arguments.
+    pv = wp.vec3(pl[0], pl[1], pl[2])
+    x0 = wp.transform_point(body_q0[ba] * shape_transform[sa], pv)
+    r = pl[3] + shape_geo_thickness[sa]
+    Xh0 = xc.body_frame(bh, body_q0)
+    n0, c0 = geo.shape_contact_at(Xh0 * shape_transform[sb], sb, x0, r, margin, shape_geo_type, shape_geo_scale,
+                                  shape_geo_thickness, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+    active = 0
+    P = wp.vec3(0.0)
+    p_a = x0
+    p_h = x0
+    if c0 < margin:
+        # the hit point and normal at the start, carried with the hit body to its current pose
+        lh = wp.transform_point(wp.transform_inverse(Xh0), x0 - n0 * (c0 + r))
+        ln = wp.transform_vector(wp.transform_inverse(Xh0), n0)
+        Xh = xc.body_frame(bh, body_q)
+        n = wp.transform_vector(Xh, ln)
+        p_h = wp.transform_point(Xh, lh)
+        p_a = wp.transform_point(body_q[ba] * shape_transform[sa], pv) - n * r
+        d = wp.dot(n, p_a - p_h)
+        if d < 0.0:
+            active = 1
+            Xh_pred = xc.body_frame(bh, body_q_pred)
+            n_pred = wp.transform_vector(Xh_pred, ln)
+            delta_pred = wp.transform_point(body_q_pred[ba] * shape_transform[sa], pv) - n_pred * r - wp.transform_point(
+                Xh_pred, lh)
+            com_a, inv_m_a, Iw_a = xc.body_mass_at(ba, body_q[ba], body_com, body_inv_mass, body_inv_inertia)
+            com_h, inv_m_h, Iw_h = xc.body_mass_at(bh, Xh, body_com, body_inv_mass, body_inv_inertia)
+            mu = 0.5 * (shape_materials[sa, 4] + shape_materials[sb, 4])
+            P = pair_impulse(p_a - com_a, p_h - com_h, p_a - p_h, delta_pred, n, d, wp.dot(n_pred, delta_pred), inv_m_a,
+                             Iw_a, inv_m_h, Iw_h, mu, relaxation)
+    return active, P, p_a, p_h
+
+
+@wp.kernel
+def solve_body_contacts(
+    body_q0: wp.array(dtype=wp.transform),
+    body_q_pred: wp.array(dtype=wp.transform),
+    body_q: wp.array(dtype=wp.transform),
+    body_com: wp.array(dtype=wp.vec3),
+    body_inv_mass: wp.array(dtype=float),
+    body_inv_inertia: wp.array(dtype=wp.mat33),
+    body_shape_start: wp.array(dtype=int),
+    body_shape_list: wp.array(dtype=int),
+    shape_body: wp.array(dtype=int),
+    shape_transform: wp.array(dtype=wp.transform),
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_materials: wp.array2d(dtype=float),
+    shape_count: int,
+    shape_sdf_values: wp.array(dtype=wp.vec4),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
+    shape_collision_group: wp.array(dtype=int),
+    shape_collision_flags: wp.array(dtype=int),
+    shape_filter_start: wp.array(dtype=int),
+    shape_filter_list: wp.array(dtype=int),
+    ground: int,
+    ground_plane: wp.vec4,
+    ground_mu: float,
+    body_joint_start: wp.array(dtype=int),
+    body_joint_list: wp.array(dtype=int),
+    joint_parent: wp.array(dtype=int),
+    joint_child: wp.array(dtype=int),
+    joint_collision_filter: wp.array(dtype=int),
+    shape_world: wp.array(dtype=int),
+    body_world: wp.array(dtype=int),
+    world_shape_start: wp.array(dtype=int),
+    world_shape_list: wp.array(dtype=int),
+    num_worlds: int,
+    margin: float,
+    relaxation: float,
+    deltas: wp.array(dtype=wp.spatial_vector),
+    contact_count: wp.array(dtype=float),
+):
+    # Body b's summed contact impulses (angular about its centre of mass, positional; world) and
+    # its number of closed contacts.
+    b = wp.tid()
+    wb = body_world[b]
+    Xb = body_q[b]
+    com, inv_m, Iw = xc.body_mass_at(b, Xb, body_com, body_inv_mass, body_inv_inertia)
+    P = wp.vec3(0.0)
+    L = wp.vec3(0.0)
+    count = float(0.0)
+    for si in range(body_shape_start[b], body_shape_start[b + 1]):
+        sa = body_shape_list[si]
+        ta = shape_geo_type[sa]
+        Xa0 = body_q0[b] * shape_transform[sa]
+        for k in range(rc.shape_point_count(ta)):
+            pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+            if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
+                d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
+                                                  ground_plane)
+                if c0 < margin and d < 0.0:
+                    d_pred, c0p, p_pred, p_hp, n_p = xc.ground_point(pl, sa, b, body_q0, body_q_pred, shape_transform,
+                                                                  shape_geo_thickness, ground_plane)
+                    Pc = pair_impulse(p_a - com, wp.vec3(0.0), p_a - p_h, p_pred - p_h, n, d, d_pred, inv_m, Iw, 0.0,
+                                      wp.mat33(0.0), 0.5 * (shape_materials[sa, 4] + ground_mu), relaxation)
+                    P = P + Pc
+                    L = L + wp.cross(p_a - com, Pc)
+                    count = count + 1.0
+            for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
+                sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+                ob = shape_body[sb]
+                if ob != b and worlds.same_world(shape_world[sa], shape_world[sb]) and rc.shapes_collide(
+                        sa, sb, shape_collision_group, shape_collision_flags, shape_filter_start,
+                        shape_filter_list) and (ob < 0 or (rc.points_into(ta, shape_geo_type[sb], sa, sb) and not rc.joined(
+                            b, ob, body_joint_start, body_joint_list, joint_parent, joint_child, joint_collision_filter))):
+                    if xc.may_touch_within(Xa0, sa, xc.body_frame(ob, body_q0) * shape_transform[sb], sb, shape_geo_type,
+                                        shape_geo_scale, shape_geo_thickness, margin):
+                        active, Pc, p_a, p_h = point_contact(pl, sa, b, sb, ob, body_q0, body_q_pred, body_q, body_com,
+                                                             body_inv_mass, body_inv_inertia, shape_transform, shape_geo_type,
+                                                             shape_geo_scale, shape_geo_thickness, shape_materials,
+                                                             shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
+                                                             shape_sdf_cell, margin, relaxation)
+                        if active != 0:
+                            share = 1.0
+                            if ob >= 0:
+                                share = xc.two_way(ta, shape_geo_type[sb], sa, sb)
+                            P = P + Pc * share
+                            L = L + wp.cross(p_a - com, Pc) * share
+                            count = count + share
+    # The reactions: other bodies' points against this body's shapes.
+    for kp in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
+        sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
+        ob = shape_body[sp]
+        if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
+                                                     joint_collision_filter):
+            tp = shape_geo_type[sp]
+            Xp0 = body_q0[ob] * shape_transform[sp]
+            for k in range(rc.shape_point_count(tp)):
+                pl = rc.shape_point(tp, shape_geo_scale[sp], k)
+                for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                    sh = body_shape_list[si]
+                    if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
+                            shape_world[sp], shape_world[sh]) and rc.shapes_collide(
+                                sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
+                                shape_filter_list) and xc.may_touch_within(
+                                Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_geo_type, shape_geo_scale,
+                                shape_geo_thickness, margin):
+                        active, Pc, p_a, p_h = point_contact(pl, sp, ob, sh, b, body_q0, body_q_pred, body_q, body_com,
+                                                             body_inv_mass, body_inv_inertia, shape_transform, shape_geo_type,
+                                                             shape_geo_scale, shape_geo_thickness, shape_materials,
+                                                             shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
+                                                             shape_sdf_cell, margin, relaxation)
+                        if active != 0:
+                            share = xc.two_way(tp, shape_geo_type[sh], sp, sh)
+                            P = P - Pc * share
+                            L = L - wp.cross(p_h - com, Pc) * share
+                            count = count + share
+    deltas[b] = wp.spatial_vector(L[0], L[1], L[2], P[0], P[1], P[2])
+    contact_count[b] = count
