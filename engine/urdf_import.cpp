@@ -189,8 +189,9 @@ private:
         Link& l = links_[i];
         ElementReader r(f_, l.e, w_, "link '" + l.name + "'");
         r.accept({"name"});
-        l.body = b_.add_body(l.world.p.cast<float>(), l.world.q.cast<float>(), Vec3::Zero(), Eigen::Matrix3f::Zero(), 0.0f, 0.0f,
-                             l.name);
+        // Warp's parse_urdf gives `armature` to each link's inertia as well as to its joint.
+        l.body = b_.add_body(l.world.p.cast<float>(), l.world.q.cast<float>(), Vec3::Zero(), Eigen::Matrix3f::Zero(), 0.0f,
+                             o_.armature, l.name);
         res.body_index[l.name] = l.body;
         ShapeImport shapes(f_, b_, o_, w_);
         auto collisions = r.children("collision");

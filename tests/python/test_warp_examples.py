@@ -111,13 +111,14 @@ def test_cartpole_example_swings_on_its_rail(warp_root):
     for k in range(1, 8):
         assert np.allclose(q[k, :, 0] - 2.0 * k, q[0, :, 0], atol=1e-4)
         assert np.allclose(q[k, :, 1:], q[0, :, 1:], atol=1e-4)
-    # The slider is fixed to the world and the cart slides along it: without the self-collision
+    # The slider is fixed to the world (a penalty joint: it sags by about m g / joint_attach_ke =
+    # 2.2 kg g / 1600 = 14 mm, as in Warp) and the cart slides along it: without the self-collision
     # filter the 8 m slider box, which overlaps the cart, would throw the cart off its rail.
     slider, cart, pole1 = q[0, 0], q[0, 1], q[0, 2]
-    assert np.allclose(slider[:3], [0.0, 4.0, 0.0], atol=2e-3)
+    assert np.linalg.norm(slider[:3] - [0.0, 4.0, 0.0]) < 3e-2, slider
     rail = np.array([0.0, 0.0, -1.0])  # the slider's y axis, turned by the -90 degree rotation about x
     off = (cart[:3] - slider[:3]) - rail * np.dot(cart[:3] - slider[:3], rail)
-    assert np.linalg.norm(off) < 2e-2, off
+    assert np.linalg.norm(off) < 3e-2, off
     # the first pole, released 0.3 rad from upright, has fallen: its axis is far from vertical
     x, y, z, w = pole1[3:]
     up = np.array([2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)])  # its local z in the world
