@@ -108,16 +108,8 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
         Array qd = last && !enable_restitution ? out.body_qd : scratch(m, "qd" + std::to_string(slot), spatial_vector_type(), nb);
         return std::pair<Array, Array>{q, qd};
     };
-    // The prediction has arrays of its own: the contact passes read it (their friction budget).
     Array q, qd;
-    if (passes == 0) {
-        std::tie(q, qd) = next();
-    } else {
-        q = scratch(m, "q_pred", transform_type(), nb);
-        qd = scratch(m, "qd_pred", spatial_vector_type(), nb);
-        pass = 1;
-    }
-    const Array q_pred = q;
+    std::tie(q, qd) = next();
     launch("xpbd_bodies", "integrate_bodies",
            {{"body_q", a(in.body_q)},
             {"body_qd", a(in.body_qd)},
@@ -182,8 +174,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             const Array counts = scratch(m, "contact_count", compiler::float32_type(), nb);
             NamedArgs ca;
             contact_args(ca, q);
-            ca.add("body_q_pred", a(q_pred))
-                .add("ground_mu", f(m.ground_mu))
+            ca.add("ground_mu", f(m.ground_mu))
                 .add("relaxation", f(rigid_contact_relaxation))
                 .add("deltas", a(deltas))
                 .add("contact_count", a(counts));

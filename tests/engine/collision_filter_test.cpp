@@ -30,8 +30,8 @@ double dropped_height(const std::string& integrator, const std::function<void(Mo
     b.add_shape_sphere(b.add_body(Vec3(0, 0.9f, 0)), Vec3::Zero(), Quat::Identity(), 0.1f);
     setup(b);
     Model m = b.finalize("cpu");
-    auto it = create_integrator(integrator, integrator == "semi_implicit" ? IntegratorOptions{{"angular_damping", 0.0}}
-                                                                          : IntegratorOptions{});
+    auto it = create_integrator(
+        integrator, integrator == "semi_implicit" ? IntegratorOptions{{"angular_damping", 0.0}} : IntegratorOptions{});
     return bodies_of(rollout(m, *it, 1000, 5.0e-4f))[1].p.y();
 }
 
@@ -42,7 +42,7 @@ TEST(CollisionFilter, GroupsSwitchesAndPairsDecideWhichShapesMeet) {
     for (const char* integrator : {"semi_implicit", "xpbd"}) {
         SCOPED_TRACE(integrator);
         auto meets = [&](const std::function<void(ModelBuilder&)>& setup) { return dropped_height(integrator, setup) > 0.6; };
-        EXPECT_TRUE(meets([](ModelBuilder&) {}));                                             // defaults: group -1
+        EXPECT_TRUE(meets([](ModelBuilder&) {}));                                              // defaults: group -1
         EXPECT_TRUE(meets([](ModelBuilder& b) { b.set_shape_collision(1, 3, true, true); }));  // -1 meets every group
         EXPECT_TRUE(meets([](ModelBuilder& b) {
             b.set_shape_collision(0, 2, true, true);
@@ -51,7 +51,7 @@ TEST(CollisionFilter, GroupsSwitchesAndPairsDecideWhichShapesMeet) {
         EXPECT_FALSE(meets([](ModelBuilder& b) {
             b.set_shape_collision(0, 1, true, true);
             b.set_shape_collision(1, 2, true, true);
-        }));                                                                                    // two groups
+        }));                                                                                      // two groups
         EXPECT_FALSE(meets([](ModelBuilder& b) { b.set_shape_collision(0, -1, true, false); }));  // no shape collision
         EXPECT_FALSE(meets([](ModelBuilder& b) { b.add_shape_collision_filter_pair(1, 0); }));    // a filtered pair
     }
