@@ -1,9 +1,10 @@
-"""Rigid bodies of the XPBD integrator: its joint pass (this file) and the method of all its passes (Müller et al. 2020, "Detailed rigid body simulation with
-extended position based dynamics"), in the shape of Warp's XPBDIntegrator: a prediction by the
-semi-implicit step (rigid_common.py's integrate_bodies) with the external and force-mode joint wrenches,
-then per iteration a joint pass and a contact pass, each a set of positional corrections summed per
-body (Jacobi) and applied; the velocities follow from the corrections (v += dx / dt), and an
-optional restitution pass corrects the normal velocities of the contacts.
+"""Rigid bodies of the XPBD integrator: its joint pass (this file) and the method of all its passes
+(Müller et al. 2020, "Detailed rigid body simulation with extended position based dynamics"), in
+the shape of Warp's XPBDIntegrator: a prediction by the semi-implicit step (rigid_common.py's
+integrate_bodies) with the external and force-mode joint wrenches, then per iteration a joint pass
+and a contact pass, each a set of positional corrections summed per body (Jacobi) and applied; the
+velocities follow from the corrections (v += dx / dt), and an optional restitution pass corrects
+the normal velocities of the contacts.
 
 Units. A correction is a positional impulse P (kg m) at a point x of a body: its centre of mass
 moves by P / m and it turns by the rotation vector I_w^-1 ((x - com) x P), I_w = R I^-1 R^T the
@@ -36,24 +37,23 @@ The linear and angular corrections of a joint are scaled by joint_linear_relaxat
 joint_angular_relaxation (Warp's 0.7 and 0.4) and summed, each computed at the iteration's poses.
 
 Contacts (xpbd_contacts.py). The contact points of rigid_common.py (shape_point, points_into, the
-same filters of worlds, joints and shapes_collide) are found at the start of the step (state_in's poses) within `margin` of
-a shape or the ground: each point x0 of radius r gives the point's surface point p_a = x - n r (moving with its
-body) and the hit shape's surface point p_h = x0 - n (c0 + r), fixed in the hit body with the normal
-n (Warp's contact points and normal, found by its collide() before the step). At the iteration's
-poses the gap is d = n . (p_a - p_h): where d < 0 the normal correction pushes the two apart along n
-(dlambda = -d / w, times rigid_contact_relaxation) and static friction cancels the tangential drift
-of p_a against p_h, at most mu times the normal step (Warp's positional friction). A touch between
-two body shapes that test each other's points (box on box) is found from both sides, so each of
-those contacts counts one half (xpbd_common.py's two_way). A body's summed contact impulses are divided by its number
-of closed contacts (Warp's rigid_contact_con_weighting).
-mu of a pair is the mean of the two shapes' (against the ground: the shape's and ground_mu), as the
-semi-implicit solver combines them.
+same filters of worlds, joints and shapes_collide) are found at the start of the step (state_in's
+poses) within `margin` of a shape or the ground: each point x0 of radius r gives the point's
+surface point p_a = x - n r (moving with its body) and the hit shape's surface point p_h = x0 - n
+(c0 + r), fixed in the hit body with the normal n (Warp's contact points and normal, found by its
+collide() before the step). At the iteration's poses the gap is d = n . (p_a - p_h): where d < 0
+the normal correction pushes the two apart along n (dlambda = -d / w, times
+rigid_contact_relaxation) and static friction cancels the tangential drift of p_a against p_h, at
+most mu times the normal step (Warp's positional friction). A touch between two body shapes that
+test each other's points (box on box) is found from both sides, so each of those contacts counts
+one half (xpbd_common.py's two_way). A body's summed contact impulses are divided by its number of
+closed contacts (Warp's rigid_contact_con_weighting). mu of a pair is the mean of the two shapes'
+(against the ground: the shape's and ground_mu), as the semi-implicit solver combines them.
 
-Restitution (optional; xpbd_restitution.py). After the iterations, for each contact still closed, the normal velocity
-of the contact point is set from -restitution times its value at the start of the step (state_in's
-velocities plus gravity dt, Warp's), where that was approaching; restitution is the mean of the two
-shapes' (ground_restitution for the ground).
-"""
+Restitution (optional; xpbd_restitution.py). After the iterations, for each contact still closed,
+the normal velocity of the contact point is set from -restitution times its value at the start of
+the step (state_in's velocities plus gravity dt, Warp's), where that was approaching; restitution
+is the mean of the two shapes' (ground_restitution for the ground)."""
 import weft as wp
 import joints as jn
 import xpbd_common as xc
