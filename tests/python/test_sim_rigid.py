@@ -44,8 +44,10 @@ def test_shape_keywords_are_simulated_or_refused():
         b.add_shape_sphere(body=body, radiuss=0.25)
     with pytest.raises(wp.sim.BuildError, match=r"add_shape_box: is_solid=False \(hollow shapes\) is not supported"):
         b.add_shape_box(body=body, is_solid=False)
-    with pytest.raises(wp.sim.BuildError, match="collision_group=3 is not supported yet"):
-        b.add_shape_capsule(body=body, collision_group=3)
+    # collision groups are simulated (test_sim_xpbd_rigid.py); a shape-level parent filter is not
+    with pytest.raises(wp.sim.BuildError, match="add_shape_capsule: collision_filter_parent=False is not supported yet"):
+        b.add_shape_capsule(body=body, collision_filter_parent=False)
+    b.add_shape_capsule(body=body, collision_group=3)
     with pytest.raises(wp.sim.BuildError, match=r"up_axis=0 is not supported"):
         b.add_shape_capsule(body=body, up_axis=0)
     with pytest.raises(wp.sim.BuildError, match="add_shape_sphere: ke must be >= 0, got -1"):
