@@ -133,3 +133,8 @@ def test_warps_collision_filtering_keywords_and_pairs():
         b.add_shape_box(body=body, hx=0.1, hy=0.1, hz=0.1, collision_filter_parent=False)
     with pytest.raises(wp.sim.BuildError, match=r"collision_group must be an int >= -1, got -3"):
         b.add_shape_box(body=body, hx=0.1, hy=0.1, hz=0.1, collision_group=-3)
+    with pytest.raises(wp.sim.BuildError, match=r"add_shape_box: has_ground_collision must be a bool, got str"):
+        b.add_shape_box(body=body, hx=0.1, hy=0.1, hz=0.1, has_ground_collision="no")
+    with pytest.raises(wp.sim.BuildError,
+                       match=r"add_shape_collision_filter_pair: shape index 0 is out of range \(the model has 0 shapes\)"):
+        b.shape_collision_filter_pairs.add((0, 1))
