@@ -78,7 +78,7 @@ std::map<std::string, gpusim::KernelResources> ptxas_report(const compiler::Comp
 #ifdef WEFT_AUDIT_PTX
     std::string ptx;
     try {
-        ptx = runtime::generate_ptx(m, arch.sm_target());
+        ptx = runtime::generate_ptx(m, arch.sm_target(), compiler::CodePart::Forward);  // what forward launches run
     } catch (const std::exception& e) {
         *why = std::string("no PTX: ") + e.what();
         return info;

@@ -52,12 +52,16 @@ std::vector<compiler::ModuleSource> module_sources(const std::string& path) {
 }
 
 int cmd_compile(const std::vector<std::string>& argv) {
-    Args args(argv, {"kernel", "emit", "arch"}, {"debug", "help"});
+    Args args(argv, {"kernel", "emit", "arch", "part"}, {"debug", "help"});
     if (args.flag("help")) {
         printf(
-            "usage: weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--arch h200|FILE.json] [--debug]\n"
+            "usage: weft compile MODULE.py [--kernel NAME] [--emit ast|ir|cpp|ptx] [--part all|forward|backward]\n"
+            "                  [--arch h200|FILE.json] [--debug]\n"
             "Checks the module and prints diagnostics; with --emit, prints that form of it. --emit ptx\n"
-            "targets the architecture file's sm_XX (h200: sm_90; the files are gpusim/arch/*.json).\n");
+            "targets the architecture file's sm_XX (h200: sm_90; the files are gpusim/arch/*.json).\n"
+            "--part (with --emit cpp or ptx): the whole module (all, the default; what the cpu device\n"
+            "compiles), or the half that the cuda and sim devices compile at a first forward launch\n"
+            "(forward) or at a first backward launch (backward).\n");
         return 0;
     }
     if (args.positional().size() != 1)
@@ -67,6 +71,15 @@ int cmd_compile(const std::vector<std::string>& argv) {
     std::string emit = args.get_or("emit", "");
     if (!emit.empty() && emit != "ast" && emit != "ir" && emit != "cpp" && emit != "ptx")
         throw UsageError("--emit takes ast, ir, cpp or ptx; got '" + emit + "'");
+    const std::string part_name = args.get_or("part", "all");
+    compiler::CodePart part = compiler::CodePart::All;
+    if (part_name == "forward")
+        part = compiler::CodePart::Forward;
+    else if (part_name == "backward")
+        part = compiler::CodePart::Backward;
+    else if (part_name != "all")
+        throw UsageError("--part takes all, forward or backward; got '" + part_name + "'");
+    if (args.get("part") && emit != "cpp" && emit != "ptx") throw UsageError("--part goes with --emit cpp or --emit ptx");
     compiler::CompileOptions opts;
     opts.debug = args.flag("debug");
     std::vector<compiler::ModuleSource> sources = module_sources(path);
@@ -92,11 +105,13 @@ int cmd_compile(const std::vector<std::string>& argv) {
             std::cout << compiler::ir::print(*m->ir);
     } else if (emit == "cpp" || emit == "ptx") {
         compiler::generate_code(*m, opts);
+        if (part == compiler::CodePart::Backward && m->gen.backward_cpp.empty())
+            throw UsageError("module '" + path + "' has no backward entries (no kernel has an adjoint): --part backward is empty");
         if (emit == "cpp") {
-            std::cout << m->gen.cpp;
+            std::cout << m->gen.source(part);
         } else {
 #ifdef WEFT_CLI_PTX
-            std::cout << runtime::generate_ptx(*m, arch.sm_target());
+            std::cout << runtime::generate_ptx(*m, arch.sm_target(), part);
 #else
             throw UsageError("--emit ptx needs a build with CUDA (NVRTC); this one has none");
 #endif

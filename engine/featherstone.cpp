@@ -59,16 +59,6 @@ FeatherstoneIntegrator::FeatherstoneIntegrator(bool rk4_, float angular_damping_
 FeatherstoneIntegrator::FeatherstoneIntegrator(const IntegratorOptions& o)
     : FeatherstoneIntegrator(o.integer("rk4") != 0, float(o.number("angular_damping"))) {}
 
-Array FeatherstoneIntegrator::scratch(const Model& m, const std::string& name, const compiler::Type& type, int64_t size) {
-    size = std::max<int64_t>(size, 1);
-    if (m.requires_grad) return Array::zeros(type, {size}, m.device, true);  // the Tape keeps each step's
-    Array& s = scratch_[name];
-    if (!s.valid() || s.size() != size || !(s.device() == m.device) ||
-        compiler::type_name(s.dtype()) != compiler::type_name(type))
-        s = runtime::zeros_outside_capture(type, {size}, m.device);
-    return s;
-}
-
 void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& out, float dt, const Control* control) {
     using namespace args;
     using runtime::NamedArgs;
@@ -108,18 +98,18 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
     // qdd of the articulations at (q, qd); the evaluation's contact wrench goes to `wrench_out`
     // (scratch when null).
     auto evaluate = [&](const std::string& tag, const Array& q, const Array& qd, const Array* wrench_out) {
-        const Array body_q = scratch(m, tag + "body_q", transform_type(), nb);
-        const Array body_qd = scratch(m, tag + "body_qd", spatial_vector_type(), nb);
-        const Array wrench = wrench_out ? *wrench_out : scratch(m, tag + "wrench", spatial_vector_type(), nb);
+        const Array body_q = scratch_.get(m, tag + "body_q", transform_type(), nb);
+        const Array body_qd = scratch_.get(m, tag + "body_qd", spatial_vector_type(), nb);
+        const Array wrench = wrench_out ? *wrench_out : scratch_.get(m, tag + "wrench", spatial_vector_type(), nb);
         if (tag == "s1.") last_wrench = wrench;
         fk(q, qd, body_q, body_qd);
         launch("rigid", "eval_body_forces", nb, body_force_args(m, body_q, body_qd, control, Array(), 0, false, wrench));
-        const Array S = scratch(m, tag + "S", spatial_vector_type(), nd);
-        const Array v = scratch(m, tag + "v", spatial_vector_type(), nb);
-        const Array acc = scratch(m, tag + "a", spatial_vector_type(), nb);
-        const Array fb = scratch(m, tag + "fb", spatial_vector_type(), nb);
-        const Array h = scratch(m, tag + "h", vec3_type(), nb);
-        const Array Ib = scratch(m, tag + "Ib", mat33_type(), nb);
+        const Array S = scratch_.get(m, tag + "S", spatial_vector_type(), nd);
+        const Array v = scratch_.get(m, tag + "v", spatial_vector_type(), nb);
+        const Array acc = scratch_.get(m, tag + "a", spatial_vector_type(), nb);
+        const Array fb = scratch_.get(m, tag + "fb", spatial_vector_type(), nb);
+        const Array h = scratch_.get(m, tag + "h", vec3_type(), nb);
+        const Array Ib = scratch_.get(m, tag + "Ib", mat33_type(), nb);
         launch("featherstone", "eval_featherstone_bias", na,
                {{"articulation_start", a(m.articulation_start)},
                 {"joint_q_start", a(m.joint_q_start)},
@@ -146,11 +136,11 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
                 {"body_fb", a(fb)},
                 {"body_h", a(h)},
                 {"body_Ib", a(Ib)}});
-        const Array sub_f = scratch(m, tag + "sub_f", spatial_vector_type(), nb);
-        const Array sub_m = scratch(m, tag + "sub_m", compiler::float32_type(), nb);
-        const Array sub_h = scratch(m, tag + "sub_h", vec3_type(), nb);
-        const Array sub_Ib = scratch(m, tag + "sub_Ib", mat33_type(), nb);
-        const Array tau = scratch(m, tag + "tau", compiler::float32_type(), nd);
+        const Array sub_f = scratch_.get(m, tag + "sub_f", spatial_vector_type(), nb);
+        const Array sub_m = scratch_.get(m, tag + "sub_m", compiler::float32_type(), nb);
+        const Array sub_h = scratch_.get(m, tag + "sub_h", vec3_type(), nb);
+        const Array sub_Ib = scratch_.get(m, tag + "sub_Ib", mat33_type(), nb);
+        const Array tau = scratch_.get(m, tag + "tau", compiler::float32_type(), nd);
         launch("featherstone", "eval_featherstone_tau", na,
                {{"articulation_start", a(m.articulation_start)},
                 {"joint_q_start", a(m.joint_q_start)},
@@ -180,7 +170,7 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
                 {"sub_h", a(sub_h)},
                 {"sub_Ib", a(sub_Ib)},
                 {"joint_tau", a(tau)}});
-        const Array M = scratch(m, tag + "M", compiler::float32_type(), m.articulation_mass_size);
+        const Array M = scratch_.get(m, tag + "M", compiler::float32_type(), m.articulation_mass_size);
         launch("featherstone", "eval_featherstone_mass", na,
                {{"articulation_start", a(m.articulation_start)},
                 {"articulation_mass_start", a(m.articulation_mass_start)},
@@ -195,9 +185,9 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
                 {"sub_h", a(sub_h)},
                 {"sub_Ib", a(sub_Ib)},
                 {"mass_matrix", a(M)}});
-        const Array L = scratch(m, tag + "L", compiler::float32_type(), m.articulation_mass_size);
-        const Array y = scratch(m, tag + "y", compiler::float32_type(), nd);
-        const Array qdd = scratch(m, tag + "qdd", compiler::float32_type(), nd);
+        const Array L = scratch_.get(m, tag + "L", compiler::float32_type(), m.articulation_mass_size);
+        const Array y = scratch_.get(m, tag + "y", compiler::float32_type(), nd);
+        const Array qdd = scratch_.get(m, tag + "qdd", compiler::float32_type(), nd);
         launch("featherstone", "eval_featherstone_solve", na,
                {{"articulation_start", a(m.articulation_start)},
                 {"articulation_mass_start", a(m.articulation_mass_start)},
@@ -210,8 +200,8 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
         return qdd;
     };
     auto coordinates = [&](const std::string& tag) {
-        return std::pair<Array, Array>{scratch(m, tag + "q", compiler::float32_type(), std::max(m.joint_coord_count, 1)),
-                                       scratch(m, tag + "qd", compiler::float32_type(), nd)};
+        return std::pair<Array, Array>{scratch_.get(m, tag + "q", compiler::float32_type(), std::max(m.joint_coord_count, 1)),
+                                       scratch_.get(m, tag + "qd", compiler::float32_type(), nd)};
     };
     auto joint_args = [&]() {
         return NamedArgs{{"joint_type", a(m.joint_type)},
@@ -267,7 +257,7 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
                    .add("qdd4", a(rates_qdd[3]))
                    .add("dt", f(dt))
                    .add("angular_damping", f(angular_damping))
-                   .add("rate", a(scratch(m, "rk4.rate", compiler::float32_type(), nd)))
+                   .add("rate", a(scratch_.get(m, "rk4.rate", compiler::float32_type(), nd)))
                    .add("joint_q_new", a(out.joint_q))
                    .add("joint_qd_new", a(out.joint_qd)));
     }

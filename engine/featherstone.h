@@ -44,10 +44,8 @@ public:
     float angular_damping;
 
 private:
-    // Scratch by name ("s1.body_q", ...), kept between steps of a model without gradients.
-    std::map<std::string, Array> scratch_;
+    ScratchArrays scratch_;          // by name ("s1.body_q", ...)
     const void* checked_ = nullptr;  // the model (its body_parent_joint) whose bodies were checked
-    Array scratch(const Model& m, const std::string& name, const compiler::Type& type, int64_t size);
 };
 
 }  // namespace weft::engine

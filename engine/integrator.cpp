@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/solver_kernels.h"
+#include "runtime/capture_check.h"
 #include "runtime/config.h"
 #include "runtime/errors.h"
 
@@ -70,10 +71,21 @@ void check_step(const Model& m, const State& in, const State& out, float dt, con
     }
 }
 
-void load_kernels(const IntegratorInfo& info, const runtime::Device& device) {
+runtime::Array ScratchArrays::get(const Model& m, const std::string& name, const compiler::Type& type, int64_t size) {
+    size = std::max<int64_t>(size, 1);
+    if (m.requires_grad) return runtime::Array::zeros(type, {size}, m.device, true);
+    runtime::Array& s = arrays_[name];
+    if (!s.valid() || s.size() != size || !(s.device() == m.device) ||
+        compiler::type_name(s.dtype()) != compiler::type_name(type))
+        s = runtime::zeros_outside_capture(type, {size}, m.device);
+    return s;
+}
+
+void load_kernels(const IntegratorInfo& info, const runtime::Device& device, bool backward) {
     for (const KernelRef& k : info.kernels) {
         solver_kernel(k.group, k.name);  // the name is checked, not only the group
         solver_module(k.group)->loaded(device, runtime::config().debug);
+        if (backward) solver_module(k.group)->loaded(device, runtime::config().debug, true);
     }
 }
 

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -98,10 +99,24 @@ public:
 // gives it, naming the array and both shapes (the checks every particle integrator starts with).
 void check_step(const Model& model, const State& state_in, const State& state_out, float dt, const Control* control = nullptr);
 
+// Named arrays an integrator uses inside a step. Without model.requires_grad each name keeps its
+// array from step to step (made again when the size, element type or device changes; allocated
+// outside any graph capture, runtime/capture_check.h, so a captured step reuses it); with it every
+// call gives a fresh zeroed array with a gradient, which the Tape keeps for the step's replay.
+class ScratchArrays {
+public:
+    runtime::Array get(const Model& model, const std::string& name, const compiler::Type& type, int64_t size);
+
+private:
+    std::map<std::string, runtime::Array> arrays_;
+};
+
 // Cold start: compiles every kernel `info` lists and makes it ready on `device` (through the disk
 // cache), so that no step compiles, whatever parts a model has (a viewer switching models, a
 // benchmark that times its first step). Without it a step compiles only the modules it launches.
-// Throws what solver_kernel() throws.
-void load_kernels(const IntegratorInfo& info, const runtime::Device& device);
+// With `backward`, also their backward code, which cuda and sim otherwise compile at the first
+// backward launch (runtime/module.h): a Tape's backward pass then compiles nothing either, and can
+// be captured into a graph. Throws what solver_kernel() throws.
+void load_kernels(const IntegratorInfo& info, const runtime::Device& device, bool backward = false);
 
 }  // namespace weft::engine

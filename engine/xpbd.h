@@ -60,9 +60,7 @@ public:
 
 private:
     void simulate_bodies(const Model& model, const State& state_in, State& state_out, float dt, const Control* control);
-    // A scratch array kept between steps, or a fresh one with a gradient under model.requires_grad.
-    Array scratch(const Model& m, const std::string& name, const compiler::Type& type, int64_t size);
-    std::map<std::string, Array> body_scratch_;
+    ScratchArrays body_scratch_;              // the body passes' arrays, by name
     const void* coupling_checked_ = nullptr;  // the shape_body array last checked for shapes on bodies
 
     Array scratch_[5];  // prediction x and v, x ping-pong, intermediate v (no gradient)

@@ -13,16 +13,6 @@
 
 namespace weft::engine {
 
-Array XPBDIntegrator::scratch(const Model& m, const std::string& name, const compiler::Type& type, int64_t size) {
-    size = std::max<int64_t>(size, 1);
-    if (m.requires_grad) return Array::zeros(type, {size}, m.device, true);  // the Tape keeps each pass's
-    Array& s = body_scratch_[name];
-    if (!s.valid() || s.size() != size || !(s.device() == m.device) ||
-        compiler::type_name(s.dtype()) != compiler::type_name(type))
-        s = runtime::zeros_outside_capture(type, {size}, m.device);
-    return s;
-}
-
 void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out, float dt, const Control* control) {
     using namespace args;
     using runtime::NamedArgs;
@@ -79,7 +69,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
 
     // The prediction's wrenches, then the prediction.
     const bool ext = control && control->body_f.valid();
-    const Array body_f = scratch(m, "body_f", spatial_vector_type(), nb);
+    const Array body_f = body_scratch_.get(m, "body_f", spatial_vector_type(), nb);
     NamedArgs actions{{"body_q", a(in.body_q)},
                       {"external_f", a(ext ? control->body_f : in.body_qd)},
                       {"has_external_f", i(ext ? 1 : 0)},
@@ -104,8 +94,9 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
         const bool last = pass == passes;
         const int slot = pass % 2;
         ++pass;
-        Array q = last ? out.body_q : scratch(m, "q" + std::to_string(slot), transform_type(), nb);
-        Array qd = last && !enable_restitution ? out.body_qd : scratch(m, "qd" + std::to_string(slot), spatial_vector_type(), nb);
+        Array q = last ? out.body_q : body_scratch_.get(m, "q" + std::to_string(slot), transform_type(), nb);
+        Array qd = last && !enable_restitution ? out.body_qd
+                                               : body_scratch_.get(m, "qd" + std::to_string(slot), spatial_vector_type(), nb);
         return std::pair<Array, Array>{q, qd};
     };
     Array q, qd;
@@ -143,7 +134,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
     };
     for (int it = 0; it < iterations; ++it) {
         if (joints) {
-            const Array deltas = scratch(m, "joint_deltas", spatial_vector_type(), nb);
+            const Array deltas = body_scratch_.get(m, "joint_deltas", spatial_vector_type(), nb);
             NamedArgs ja{{"body_q", a(q)},
                          {"body_qd", a(qd)},
                          {"body_com", a(m.body_com)},
@@ -167,11 +158,11 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
                          {"deltas", a(deltas)}};
             joint_args(ja);
             launch("xpbd_joints", "solve_body_joints", std::move(ja));
-            apply(deltas, scratch(m, "contact_count", compiler::float32_type(), nb), false);
+            apply(deltas, body_scratch_.get(m, "contact_count", compiler::float32_type(), nb), false);
         }
         if (contacts) {
-            const Array deltas = scratch(m, "contact_deltas", spatial_vector_type(), nb);
-            const Array counts = scratch(m, "contact_count", compiler::float32_type(), nb);
+            const Array deltas = body_scratch_.get(m, "contact_deltas", spatial_vector_type(), nb);
+            const Array counts = body_scratch_.get(m, "contact_count", compiler::float32_type(), nb);
             NamedArgs ca;
             contact_args(ca, q);
             ca.add("ground_mu", f(m.ground_mu))

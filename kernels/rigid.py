@@ -209,15 +209,17 @@ def eval_body_forces(
         t = t + wp.spatial_top(e)
         f = f + wp.spatial_bottom(e)
     # The points of this body's shapes: against the ground, the static shapes and other bodies.
+    # Which pairs meet is decided once per pair of shapes (the filters, then may_touch), and only
+    # then are the shape's points walked.
     for si in range(body_shape_start[b], body_shape_start[b + 1]):
         sa = body_shape_list[si]
         ta = shape_geo_type[sa]
         Xa = Xb * shape_transform[sa]
-        for k in range(rc.shape_point_count(ta)):
-            pl = rc.shape_point(ta, shape_geo_scale[sa], k)
-            x = wp.transform_point(Xa, wp.vec3(pl[0], pl[1], pl[2]))
-            r = pl[3] + shape_geo_thickness[sa]
-            if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
+        if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
+            for k in range(rc.shape_point_count(ta)):
+                pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                x = wp.transform_point(Xa, wp.vec3(pl[0], pl[1], pl[2]))
+                r = pl[3] + shape_geo_thickness[sa]
                 n, c = geo.ground_contact(ground_plane, x, r)
                 if c < 0.5 * shape_materials[sa, 3]:
                     xc = x - n * r
@@ -227,22 +229,25 @@ def eval_body_forces(
                                              0.5 * (shape_materials[sa, 4] + ground_mu))
                     f = f + fc
                     t = t + wp.cross(xc - com, fc)
-            for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-                sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
-                ob = shape_body[sb]
-                if ob != b and worlds.same_world(shape_world[sa], shape_world[sb]) and rc.shapes_collide(
-                        sa, sb, shape_collision_group, shape_collision_flags, shape_filter_start,
-                        shape_filter_list) and (ob < 0 or (rc.points_into(ta, shape_geo_type[sb], sa, sb) and not rc.joined(
-                            b, ob, body_joint_start, body_joint_list, joint_parent, joint_child, joint_collision_filter))):
-                    Xh = shape_transform[sb]
-                    qh = still
-                    ch = wp.vec3(0.0)
-                    if ob >= 0:
-                        Xo = body_q[ob]
-                        Xh = Xo * shape_transform[sb]
-                        qh = body_qd[ob]
-                        ch = wp.transform_point(Xo, body_com[ob])
-                    if may_touch(Xa, sa, Xh, sb, shape_geo_type, shape_geo_scale, shape_geo_thickness, shape_materials):
+        for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
+            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+            ob = shape_body[sb]
+            if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
+                                shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
+                                joint_child, joint_collision_filter):
+                Xh = shape_transform[sb]
+                qh = still
+                ch = wp.vec3(0.0)
+                if ob >= 0:
+                    Xo = body_q[ob]
+                    Xh = Xo * shape_transform[sb]
+                    qh = body_qd[ob]
+                    ch = wp.transform_point(Xo, body_com[ob])
+                if may_touch(Xa, sa, Xh, sb, shape_geo_type, shape_geo_scale, shape_geo_thickness, shape_materials):
+                    for k in range(rc.shape_point_count(ta)):
+                        pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                        x = wp.transform_point(Xa, wp.vec3(pl[0], pl[1], pl[2]))
+                        r = pl[3] + shape_geo_thickness[sa]
                         fc, xc = pair_force(x, r, qd, com, sa, sb, Xh, qh, ch, shape_geo_type, shape_geo_scale,
                                             shape_geo_thickness, shape_materials, shape_sdf_values, shape_sdf_dims,
                                             shape_sdf_origin, shape_sdf_cell)
@@ -259,21 +264,21 @@ def eval_body_forces(
             qo = body_qd[ob]
             com_o = wp.transform_point(Xo, body_com[ob])
             Xp = Xo * shape_transform[sp]
-            for k in range(rc.shape_point_count(tp)):
-                pl = rc.shape_point(tp, shape_geo_scale[sp], k)
-                x = wp.transform_point(Xp, wp.vec3(pl[0], pl[1], pl[2]))
-                r = pl[3] + shape_geo_thickness[sp]
-                for si in range(body_shape_start[b], body_shape_start[b + 1]):
-                    sh = body_shape_list[si]
-                    Xs = Xb * shape_transform[sh]
-                    if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
-                            shape_world[sp], shape_world[sh]) and rc.shapes_collide(
-                                sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
-                                shape_filter_list) and may_touch(
-                            Xp, sp, Xs, sh, shape_geo_type, shape_geo_scale, shape_geo_thickness, shape_materials):
-                        fc, xc = pair_force(x, r, qo, com_o, sp, sh, Xs, qd, com, shape_geo_type,
-                                            shape_geo_scale, shape_geo_thickness, shape_materials, shape_sdf_values,
-                                            shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+            for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                sh = body_shape_list[si]
+                Xs = Xb * shape_transform[sh]
+                if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
+                        shape_world[sp], shape_world[sh]) and rc.shapes_collide(
+                            sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
+                            shape_filter_list) and may_touch(Xp, sp, Xs, sh, shape_geo_type, shape_geo_scale,
+                                                             shape_geo_thickness, shape_materials):
+                    for k in range(rc.shape_point_count(tp)):
+                        pl = rc.shape_point(tp, shape_geo_scale[sp], k)
+                        x = wp.transform_point(Xp, wp.vec3(pl[0], pl[1], pl[2]))
+                        r = pl[3] + shape_geo_thickness[sp]
+                        fc, xc = pair_force(x, r, qo, com_o, sp, sh, Xs, qd, com, shape_geo_type, shape_geo_scale,
+                                            shape_geo_thickness, shape_materials, shape_sdf_values, shape_sdf_dims,
+                                            shape_sdf_origin, shape_sdf_cell)
                         f = f - fc
                         t = t - wp.cross(xc - com, fc)
     # The reactions of particles on this body's shapes, in chunk order (eval_body_particle_contacts).

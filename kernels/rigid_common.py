@@ -1,12 +1,14 @@
 """What the rigid-body solvers share (rigid.py's semi-implicit contact, xpbd_*.py's positional
 one): the contact points of a shape (shape_point: rigid.py's docstring describes them), which
 shape's points are tested against which (points_into), the filters of a pair (joined: a joint's
-collision_filter_parent; shapes_collide: Warp's collision groups, switches and filtered pairs), a
+collision_filter_parent; shapes_collide: Warp's collision groups, switches and filtered pairs;
+tests_against: all of them for a point of a body's shape), a
 body's point velocity, and Warp's semi-implicit step of a body (integrate_bodies, the
 semi-implicit integrator's update and XPBD's prediction). A file of its own so that each solver's
 module compiles only its own kernels."""
 import weft as wp
 import geometry as geo
+import worlds
 
 BOX_ROUNDING = wp.constant(0.05)  # a box's contact corners are rounded by this fraction of its smallest half extent
 RIM_POINTS = wp.constant(8)  # contact points on each rim of a cylinder or cone
@@ -126,6 +128,22 @@ def shapes_collide(a: int, b: int, shape_collision_group: wp.array(dtype=int), s
             if shape_filter_list[k] == b:
                 ok = False
     return ok
+
+
+@wp.func
+def tests_against(b: int, sa: int, sb: int, ob: int, shape_world: wp.array(dtype=int), shape_geo_type: wp.array(dtype=int),
+                  shape_collision_group: wp.array(dtype=int), shape_collision_flags: wp.array(dtype=int),
+                  shape_filter_start: wp.array(dtype=int), shape_filter_list: wp.array(dtype=int),
+                  body_joint_start: wp.array(dtype=int), body_joint_list: wp.array(dtype=int), joint_parent: wp.array(dtype=int),
+                  joint_child: wp.array(dtype=int), joint_collision_filter: wp.array(dtype=int)) -> bool:
+    # Whether the points of shape sa on body b are tested against shape sb (on body ob, -1 for a
+    # static shape): another body's (or a static) shape of the same world that the shape filters
+    # let meet it and, for a body's shape, one whose points_into rule takes sa's points and that
+    # no filtering joint links to b.
+    return ob != b and worlds.same_world(shape_world[sa], shape_world[sb]) and shapes_collide(
+        sa, sb, shape_collision_group, shape_collision_flags, shape_filter_start, shape_filter_list) and (ob < 0 or (points_into(
+            shape_geo_type[sa], shape_geo_type[sb], sa, sb) and not joined(b, ob, body_joint_start, body_joint_list, joint_parent,
+                                                                          joint_child, joint_collision_filter)))
 
 
 @wp.kernel

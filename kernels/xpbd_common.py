@@ -1,6 +1,7 @@
 """What the XPBD integrator's rigid-body passes share (xpbd_joints.py, xpbd_contacts.py,
 xpbd_restitution.py; the method is described in xpbd_joints.py's docstring): world inverse inertia,
-generalised inverse masses, a body's frame and mass at a pose, a point against the ground, the
+generalised inverse masses, a body's frame and mass at a pose, a point against the ground or
+against a shape (shape_contact_points, for the contact and restitution passes), the
 broad phase within the contact margin, and the two small kernels of every step: the prediction's
 wrenches (eval_body_actions) and the application of a pass's summed impulses (apply_body_deltas).
 Each pass is a file (a module group) of its own so that a model compiles only the passes it runs."""
@@ -60,6 +61,53 @@ def ground_point(pl: wp.vec4, sa: int, ba: int, body_q0: wp.array(dtype=wp.trans
     p_a = x - n * r
     p_h = x0 - n * (c0 + r)
     return wp.dot(n, p_a - p_h), c0, p_a, p_h, n
+
+
+@wp.func
+def shape_contact_points(
+    pl: wp.vec4,
+    sa: int,
+    ba: int,
+    sb: int,
+    bh: int,
+    body_q0: wp.array(dtype=wp.transform),
+    body_q: wp.array(dtype=wp.transform),
+    shape_transform: wp.array(dtype=wp.transform),
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_sdf_values: wp.array(dtype=wp.vec4),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
+    margin: float,
+):
+    # Point pl (shape frame, radius w) of shape sa on body ba against shape sb (on body bh, or
+    # static for -1), as xpbd_joints.py's docstring describes: the contact is found at the step's
+    # start and its hit point and normal carried with the hit body to its current pose. Returns
+    # (near, n, p_a, p_h, Xh): near 1 when the start's distance is within the margin, the carried
+    # normal, the point's surface point now, the carried hit point, and the hit body's frame now
+    # (p_a = p_h = the point's start and n = 0 when not near).
+    pv = wp.vec3(pl[0], pl[1], pl[2])
+    x0 = wp.transform_point(body_q0[ba] * shape_transform[sa], pv)
+    r = pl[3] + shape_geo_thickness[sa]
+    Xh0 = body_frame(bh, body_q0)
+    n0, c0 = geo.shape_contact_at(Xh0 * shape_transform[sb], sb, x0, r, margin, shape_geo_type, shape_geo_scale,
+                                  shape_geo_thickness, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+    near = 0
+    n = wp.vec3(0.0)
+    p_a = x0
+    p_h = x0
+    Xh = Xh0
+    if c0 < margin:
+        near = 1
+        lh = wp.transform_point(wp.transform_inverse(Xh0), x0 - n0 * (c0 + r))
+        ln = wp.transform_vector(wp.transform_inverse(Xh0), n0)
+        Xh = body_frame(bh, body_q)
+        n = wp.transform_vector(Xh, ln)
+        p_h = wp.transform_point(Xh, lh)
+        p_a = wp.transform_point(body_q[ba] * shape_transform[sa], pv) - n * r
+    return near, n, p_a, p_h, Xh
 
 
 @wp.func

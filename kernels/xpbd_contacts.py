@@ -1,7 +1,6 @@
 """The contact pass of the XPBD integrator's rigid bodies (the method: xpbd_joints.py's docstring,
 section Contacts)."""
 import weft as wp
-import geometry as geo
 import rigid_common as rc
 import worlds
 import xpbd_common as xc
@@ -59,31 +58,18 @@ def point_contact(
     # (on body bh, or static for -1), as the module's docstring describes: (active, P, p_a, p_h),
     # P the positional impulse on ba at p_a (bh gets -P at p_h). Both bodies' threads call this
     # with the same arguments.
-    pv = wp.vec3(pl[0], pl[1], pl[2])
-    x0 = wp.transform_point(body_q0[ba] * shape_transform[sa], pv)
-    r = pl[3] + shape_geo_thickness[sa]
-    Xh0 = xc.body_frame(bh, body_q0)
-    n0, c0 = geo.shape_contact_at(Xh0 * shape_transform[sb], sb, x0, r, margin, shape_geo_type, shape_geo_scale,
-                                  shape_geo_thickness, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+    near, n, p_a, p_h, Xh = xc.shape_contact_points(pl, sa, ba, sb, bh, body_q0, body_q, shape_transform, shape_geo_type,
+                                                    shape_geo_scale, shape_geo_thickness, shape_sdf_values, shape_sdf_dims,
+                                                    shape_sdf_origin, shape_sdf_cell, margin)
     active = 0
     P = wp.vec3(0.0)
-    p_a = x0
-    p_h = x0
-    if c0 < margin:
-        # the hit point and normal at the start, carried with the hit body to its current pose
-        lh = wp.transform_point(wp.transform_inverse(Xh0), x0 - n0 * (c0 + r))
-        ln = wp.transform_vector(wp.transform_inverse(Xh0), n0)
-        Xh = xc.body_frame(bh, body_q)
-        n = wp.transform_vector(Xh, ln)
-        p_h = wp.transform_point(Xh, lh)
-        p_a = wp.transform_point(body_q[ba] * shape_transform[sa], pv) - n * r
-        d = wp.dot(n, p_a - p_h)
-        if d < 0.0:
-            active = 1
-            com_a, inv_m_a, Iw_a = xc.body_mass_at(ba, body_q[ba], body_com, body_inv_mass, body_inv_inertia)
-            com_h, inv_m_h, Iw_h = xc.body_mass_at(bh, Xh, body_com, body_inv_mass, body_inv_inertia)
-            mu = 0.5 * (shape_materials[sa, 4] + shape_materials[sb, 4])
-            P = pair_impulse(p_a - com_a, p_h - com_h, p_a - p_h, n, d, inv_m_a, Iw_a, inv_m_h, Iw_h, mu, relaxation)
+    d = wp.dot(n, p_a - p_h)
+    if near != 0 and d < 0.0:
+        active = 1
+        com_a, inv_m_a, Iw_a = xc.body_mass_at(ba, body_q[ba], body_com, body_inv_mass, body_inv_inertia)
+        com_h, inv_m_h, Iw_h = xc.body_mass_at(bh, Xh, body_com, body_inv_mass, body_inv_inertia)
+        mu = 0.5 * (shape_materials[sa, 4] + shape_materials[sb, 4])
+        P = pair_impulse(p_a - com_a, p_h - com_h, p_a - p_h, n, d, inv_m_a, Iw_a, inv_m_h, Iw_h, mu, relaxation)
     return active, P, p_a, p_h
 
 
@@ -138,13 +124,15 @@ def solve_body_contacts(
     P = wp.vec3(0.0)
     L = wp.vec3(0.0)
     count = float(0.0)
+    # Which pairs meet is decided once per pair of shapes (the filters, then the bounding spheres
+    # at the step's start), and only then are the shape's points walked.
     for si in range(body_shape_start[b], body_shape_start[b + 1]):
         sa = body_shape_list[si]
         ta = shape_geo_type[sa]
         Xa0 = body_q0[b] * shape_transform[sa]
-        for k in range(rc.shape_point_count(ta)):
-            pl = rc.shape_point(ta, shape_geo_scale[sa], k)
-            if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
+        if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
+            for k in range(rc.shape_point_count(ta)):
+                pl = rc.shape_point(ta, shape_geo_scale[sa], k)
                 d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
                                                   ground_plane)
                 if c0 < margin and d < 0.0:
@@ -153,27 +141,27 @@ def solve_body_contacts(
                     P = P + Pc
                     L = L + wp.cross(p_a - com, Pc)
                     count = count + 1.0
-            for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-                sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
-                ob = shape_body[sb]
-                if ob != b and worlds.same_world(shape_world[sa], shape_world[sb]) and rc.shapes_collide(
-                        sa, sb, shape_collision_group, shape_collision_flags, shape_filter_start,
-                        shape_filter_list) and (ob < 0 or (rc.points_into(ta, shape_geo_type[sb], sa, sb) and not rc.joined(
-                            b, ob, body_joint_start, body_joint_list, joint_parent, joint_child, joint_collision_filter))):
-                    if xc.may_touch_within(Xa0, sa, xc.body_frame(ob, body_q0) * shape_transform[sb], sb, shape_geo_type,
-                                        shape_geo_scale, shape_geo_thickness, margin):
-                        active, Pc, p_a, p_h = point_contact(pl, sa, b, sb, ob, body_q0, body_q, body_com,
-                                                             body_inv_mass, body_inv_inertia, shape_transform, shape_geo_type,
-                                                             shape_geo_scale, shape_geo_thickness, shape_materials,
-                                                             shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
-                                                             shape_sdf_cell, margin, relaxation)
-                        if active != 0:
-                            share = 1.0
-                            if ob >= 0:
-                                share = xc.two_way(ta, shape_geo_type[sb], sa, sb)
-                            P = P + Pc * share
-                            L = L + wp.cross(p_a - com, Pc) * share
-                            count = count + share
+        for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
+            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+            ob = shape_body[sb]
+            if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
+                                shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
+                                joint_child, joint_collision_filter) and xc.may_touch_within(
+                                    Xa0, sa, xc.body_frame(ob, body_q0) * shape_transform[sb], sb, shape_geo_type,
+                                    shape_geo_scale, shape_geo_thickness, margin):
+                share = 1.0
+                if ob >= 0:
+                    share = xc.two_way(ta, shape_geo_type[sb], sa, sb)
+                for k in range(rc.shape_point_count(ta)):
+                    pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                    active, Pc, p_a, p_h = point_contact(pl, sa, b, sb, ob, body_q0, body_q, body_com, body_inv_mass,
+                                                         body_inv_inertia, shape_transform, shape_geo_type, shape_geo_scale,
+                                                         shape_geo_thickness, shape_materials, shape_sdf_values, shape_sdf_dims,
+                                                         shape_sdf_origin, shape_sdf_cell, margin, relaxation)
+                    if active != 0:
+                        P = P + Pc * share
+                        L = L + wp.cross(p_a - com, Pc) * share
+                        count = count + share
     # The reactions: other bodies' points against this body's shapes.
     for kp in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
         sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
@@ -182,23 +170,23 @@ def solve_body_contacts(
                                                      joint_collision_filter):
             tp = shape_geo_type[sp]
             Xp0 = body_q0[ob] * shape_transform[sp]
-            for k in range(rc.shape_point_count(tp)):
-                pl = rc.shape_point(tp, shape_geo_scale[sp], k)
-                for si in range(body_shape_start[b], body_shape_start[b + 1]):
-                    sh = body_shape_list[si]
-                    if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
-                            shape_world[sp], shape_world[sh]) and rc.shapes_collide(
-                                sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
-                                shape_filter_list) and xc.may_touch_within(
-                                Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_geo_type, shape_geo_scale,
-                                shape_geo_thickness, margin):
-                        active, Pc, p_a, p_h = point_contact(pl, sp, ob, sh, b, body_q0, body_q, body_com,
-                                                             body_inv_mass, body_inv_inertia, shape_transform, shape_geo_type,
+            for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                sh = body_shape_list[si]
+                if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
+                        shape_world[sp], shape_world[sh]) and rc.shapes_collide(
+                            sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
+                            shape_filter_list) and xc.may_touch_within(Xp0, sp, body_q0[b] * shape_transform[sh], sh,
+                                                                       shape_geo_type, shape_geo_scale, shape_geo_thickness,
+                                                                       margin):
+                    share = xc.two_way(tp, shape_geo_type[sh], sp, sh)
+                    for k in range(rc.shape_point_count(tp)):
+                        pl = rc.shape_point(tp, shape_geo_scale[sp], k)
+                        active, Pc, p_a, p_h = point_contact(pl, sp, ob, sh, b, body_q0, body_q, body_com, body_inv_mass,
+                                                             body_inv_inertia, shape_transform, shape_geo_type,
                                                              shape_geo_scale, shape_geo_thickness, shape_materials,
                                                              shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
                                                              shape_sdf_cell, margin, relaxation)
                         if active != 0:
-                            share = xc.two_way(tp, shape_geo_type[sh], sp, sh)
                             P = P - Pc * share
                             L = L - wp.cross(p_h - com, Pc) * share
                             count = count + share

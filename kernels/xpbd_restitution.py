@@ -1,7 +1,6 @@
 """The restitution pass of the XPBD integrator's rigid bodies (the method: xpbd_joints.py's
 docstring, section Restitution)."""
 import weft as wp
-import geometry as geo
 import rigid_common as rc
 import worlds
 import xpbd_common as xc
@@ -61,34 +60,24 @@ def point_restitution(
 ):
     # The restitution of the contact of point_contact, where it is closed at the final poses:
     # (active, J, p_a, p_h) with J the velocity impulse on ba at p_a (bh gets -J at p_h).
-    Xa0 = body_q0[ba] * shape_transform[sa]
-    x0 = wp.transform_point(Xa0, wp.vec3(pl[0], pl[1], pl[2]))
-    r = pl[3] + shape_geo_thickness[sa]
-    Xh0 = xc.body_frame(bh, body_q0)
-    n0, c0 = geo.shape_contact_at(Xh0 * shape_transform[sb], sb, x0, r, margin, shape_geo_type, shape_geo_scale,
-                                  shape_geo_thickness, shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)
+    near, n, p_a, p_h, Xh = xc.shape_contact_points(pl, sa, ba, sb, bh, body_q0, body_q, shape_transform, shape_geo_type,
+                                                    shape_geo_scale, shape_geo_thickness, shape_sdf_values, shape_sdf_dims,
+                                                    shape_sdf_origin, shape_sdf_cell, margin)
     active = 0
     J = wp.vec3(0.0)
-    p_a = x0
-    p_h = x0
-    if c0 < margin:
-        Xh = xc.body_frame(bh, body_q)
-        lh = wp.transform_point(wp.transform_inverse(Xh0), x0 - n0 * (c0 + r))
-        n = wp.transform_vector(Xh, wp.transform_vector(wp.transform_inverse(Xh0), n0))
-        p_h = wp.transform_point(Xh, lh)
-        p_a = wp.transform_point(body_q[ba] * shape_transform[sa], wp.vec3(pl[0], pl[1], pl[2])) - n * r
-        if wp.dot(n, p_a - p_h) < 0.0:
-            active = 1
-            com_a, inv_m_a, Iw_a = xc.body_mass_at(ba, body_q[ba], body_com, body_inv_mass, body_inv_inertia)
-            com_h, inv_m_h, Iw_h = xc.body_mass_at(bh, Xh, body_com, body_inv_mass, body_inv_inertia)
-            v_old = wp.dot(n, approach_speed(ba, body_q0[ba], body_qd0, body_com, gravity, body_inv_mass, dt, p_a) -
-                           approach_speed(bh, Xh0, body_qd0, body_com, gravity, body_inv_mass, dt, p_h))
-            v_h = wp.vec3(0.0)
-            if bh >= 0:
-                v_h = rc.point_velocity(body_qd[bh], com_h, p_h)
-            v_new = wp.dot(n, rc.point_velocity(body_qd[ba], com_a, p_a) - v_h)
-            e = 0.5 * (shape_materials[sa, 5] + shape_materials[sb, 5])
-            J = restitution_impulse(p_a - com_a, p_h - com_h, n, v_old, v_new, inv_m_a, Iw_a, inv_m_h, Iw_h, e)
+    if near != 0 and wp.dot(n, p_a - p_h) < 0.0:
+        active = 1
+        com_a, inv_m_a, Iw_a = xc.body_mass_at(ba, body_q[ba], body_com, body_inv_mass, body_inv_inertia)
+        com_h, inv_m_h, Iw_h = xc.body_mass_at(bh, Xh, body_com, body_inv_mass, body_inv_inertia)
+        Xh0 = xc.body_frame(bh, body_q0)
+        v_old = wp.dot(n, approach_speed(ba, body_q0[ba], body_qd0, body_com, gravity, body_inv_mass, dt, p_a) -
+                       approach_speed(bh, Xh0, body_qd0, body_com, gravity, body_inv_mass, dt, p_h))
+        v_h = wp.vec3(0.0)
+        if bh >= 0:
+            v_h = rc.point_velocity(body_qd[bh], com_h, p_h)
+        v_new = wp.dot(n, rc.point_velocity(body_qd[ba], com_a, p_a) - v_h)
+        e = 0.5 * (shape_materials[sa, 5] + shape_materials[sb, 5])
+        J = restitution_impulse(p_a - com_a, p_h - com_h, n, v_old, v_new, inv_m_a, Iw_a, inv_m_h, Iw_h, e)
     return active, J, p_a, p_h
 
 
@@ -149,9 +138,9 @@ def solve_body_restitution(
         sa = body_shape_list[si]
         ta = shape_geo_type[sa]
         Xa0 = body_q0[b] * shape_transform[sa]
-        for k in range(rc.shape_point_count(ta)):
-            pl = rc.shape_point(ta, shape_geo_scale[sa], k)
-            if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
+        if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
+            for k in range(rc.shape_point_count(ta)):
+                pl = rc.shape_point(ta, shape_geo_scale[sa], k)
                 d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
                                                   ground_plane)
                 if c0 < margin and d < 0.0:
@@ -162,24 +151,25 @@ def solve_body_restitution(
                     J = J + Jc
                     H = H + wp.cross(p_a - com, Jc)
                     count = count + 1.0
-            for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-                sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
-                ob = shape_body[sb]
-                if ob != b and worlds.same_world(shape_world[sa], shape_world[sb]) and rc.shapes_collide(
-                        sa, sb, shape_collision_group, shape_collision_flags, shape_filter_start,
-                        shape_filter_list) and (ob < 0 or (rc.points_into(ta, shape_geo_type[sb], sa, sb) and not rc.joined(
-                            b, ob, body_joint_start, body_joint_list, joint_parent, joint_child, joint_collision_filter))):
-                    if xc.may_touch_within(Xa0, sa, xc.body_frame(ob, body_q0) * shape_transform[sb], sb, shape_geo_type,
-                                        shape_geo_scale, shape_geo_thickness, margin):
-                        active, Jc, p_a, p_h = point_restitution(pl, sa, b, sb, ob, body_q0, body_qd0, body_q, body_qd,
-                                                                 body_com, body_inv_mass, body_inv_inertia, shape_transform,
-                                                                 shape_geo_type, shape_geo_scale, shape_geo_thickness,
-                                                                 shape_materials, shape_sdf_values, shape_sdf_dims,
-                                                                 shape_sdf_origin, shape_sdf_cell, gravity, margin, dt)
-                        if active != 0:
-                            J = J + Jc
-                            H = H + wp.cross(p_a - com, Jc)
-                            count = count + 1.0
+        for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
+            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+            ob = shape_body[sb]
+            if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
+                                shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
+                                joint_child, joint_collision_filter) and xc.may_touch_within(
+                                    Xa0, sa, xc.body_frame(ob, body_q0) * shape_transform[sb], sb, shape_geo_type,
+                                    shape_geo_scale, shape_geo_thickness, margin):
+                for k in range(rc.shape_point_count(ta)):
+                    pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                    active, Jc, p_a, p_h = point_restitution(pl, sa, b, sb, ob, body_q0, body_qd0, body_q, body_qd, body_com,
+                                                             body_inv_mass, body_inv_inertia, shape_transform, shape_geo_type,
+                                                             shape_geo_scale, shape_geo_thickness, shape_materials,
+                                                             shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
+                                                             shape_sdf_cell, gravity, margin, dt)
+                    if active != 0:
+                        J = J + Jc
+                        H = H + wp.cross(p_a - com, Jc)
+                        count = count + 1.0
     for kp in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
         sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
         ob = shape_body[sp]
@@ -187,16 +177,16 @@ def solve_body_restitution(
                                                      joint_collision_filter):
             tp = shape_geo_type[sp]
             Xp0 = body_q0[ob] * shape_transform[sp]
-            for k in range(rc.shape_point_count(tp)):
-                pl = rc.shape_point(tp, shape_geo_scale[sp], k)
-                for si in range(body_shape_start[b], body_shape_start[b + 1]):
-                    sh = body_shape_list[si]
-                    if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
-                            shape_world[sp], shape_world[sh]) and rc.shapes_collide(
-                                sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
-                                shape_filter_list) and xc.may_touch_within(
-                                Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_geo_type, shape_geo_scale,
-                                shape_geo_thickness, margin):
+            for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                sh = body_shape_list[si]
+                if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
+                        shape_world[sp], shape_world[sh]) and rc.shapes_collide(
+                            sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
+                            shape_filter_list) and xc.may_touch_within(Xp0, sp, body_q0[b] * shape_transform[sh], sh,
+                                                                       shape_geo_type, shape_geo_scale, shape_geo_thickness,
+                                                                       margin):
+                    for k in range(rc.shape_point_count(tp)):
+                        pl = rc.shape_point(tp, shape_geo_scale[sp], k)
                         active, Jc, p_a, p_h = point_restitution(pl, sp, ob, sh, b, body_q0, body_qd0, body_q, body_qd,
                                                                  body_com, body_inv_mass, body_inv_inertia, shape_transform,
                                                                  shape_geo_type, shape_geo_scale, shape_geo_thickness,

@@ -112,8 +112,13 @@ public:
     // with the capture set aside, runtime/capture_check.h); elsewhere allocate/free.
     virtual void* allocate_outside_capture(size_t bytes) { return allocate(bytes); }
     virtual void free_outside_capture(void* p) { free(p); }
-    // Compiles (or fetches from the disk cache) and loads a module for this device.
-    virtual std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) = 0;
+    // Compiles (or fetches from the disk cache) and loads one part of a module for this device
+    // (compiler::CodePart; runtime/module.h, "Backward code on first use"): All on a device whose
+    // loads_backward_separately() is false, else Forward or Backward.
+    virtual std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug, compiler::CodePart part) = 0;
+    // True where a module's backward entries are compiled and loaded on the first backward launch
+    // rather than with the forward ones (cuda and sim: NVRTC's time grows with the adjoints' size).
+    virtual bool loads_backward_separately() const { return false; }
 };
 
 // The backend for a device, created on first use. Throws RuntimeError when the device is not

@@ -112,21 +112,40 @@ const compiler::CompiledModule& Module::compiled(bool debug) {
     return *compiled_debug_;
 }
 
-LoadedModule& Module::loaded(const Device& d, bool debug) {
+namespace {
+
+// The part of a module a launch needs on a device, and the key its loaded copy is kept under. A
+// module without backward entries has no backward half: asked for it, its forward half answers
+// (launch_adjoint refuses its kernels' backward launches before any load).
+compiler::CodePart part_for(DeviceBackend& b, bool backward, const compiler::CompiledModule& cm) {
+    if (!b.loads_backward_separately()) return compiler::CodePart::All;
+    return backward && !cm.gen.backward_cpp.empty() ? compiler::CodePart::Backward : compiler::CodePart::Forward;
+}
+
+std::string loaded_key(const Device& d, bool debug, compiler::CodePart part) {
+    return d.str() + (debug ? "/debug" : "") + (part == compiler::CodePart::Backward ? "/backward" : "");
+}
+
+}  // namespace
+
+LoadedModule& Module::loaded(const Device& d, bool debug, bool backward) {
     const compiler::CompiledModule& cm = compiled(debug);
+    DeviceBackend& b = backend(d);
+    const compiler::CodePart part = part_for(b, backward, cm);
     std::lock_guard<std::mutex> lock(mu_);
-    std::string key = d.str() + (debug ? "/debug" : "");
+    const std::string key = loaded_key(d, debug, part);
     auto it = loaded_.find(key);
     if (it != loaded_.end()) return *it->second;
-    auto lm = backend(d).load(cm, debug);
+    auto lm = b.load(cm, debug, part);
     LoadedModule& ref = *lm;
     loaded_.emplace(key, std::move(lm));
     return ref;
 }
 
-bool Module::is_loaded(const Device& d, bool debug) {
+bool Module::is_loaded(const Device& d, bool debug, bool backward) {
+    const compiler::CodePart part = part_for(backend(d), backward, compiled(debug));
     std::lock_guard<std::mutex> lock(mu_);
-    return loaded_.count(d.str() + (debug ? "/debug" : "")) > 0;
+    return loaded_.count(loaded_key(d, debug, part)) > 0;
 }
 
 namespace {
@@ -232,14 +251,14 @@ namespace {
 // LaunchInterrupted. (A CUDA launch is asynchronous and cannot be interrupted.)
 void run_interruptible(const Kernel& k, const Device& device, LaunchRequest& req) {
     if (device.kind == DeviceKind::Cuda) {
-        k.module()->loaded(device, req.debug).launch(req);  // timed by the backend (events)
+        k.module()->loaded(device, req.debug, req.adjoint).launch(req);  // timed by the backend (events)
         return;
     }
     const bool timed = device.kind == DeviceKind::Cpu && kernel_timing_active();
     const auto t0 = std::chrono::steady_clock::now();
     try {
         InterruptScope scope;
-        k.module()->loaded(device, req.debug).launch(req);
+        k.module()->loaded(device, req.debug, req.adjoint).launch(req);
     } catch (const RuntimeError&) {
         throw_if_cancelled(k.name());  // the simulator reports a cancelled launch as its error
         throw;
@@ -265,10 +284,13 @@ void refuse_uncapturable_launch(const Kernel& k, const LaunchOptions& options, b
     if (debug)
         refuse_in_capture(d, "a debug-mode " + what,
                           "debug launches read their bounds record back after each launch; capture without debug mode");
-    if (!k.module()->is_loaded(d, debug))
+    if (!k.module()->is_loaded(d, debug, options.adjoint))
         refuse_in_capture(d, "the first " + what + " on " + d.str(),
-                          "it loads the kernel's module, which a capture cannot record; launch the kernel once before "
-                          "capturing");
+                          options.adjoint && backend(d).loads_backward_separately()
+                              ? "it loads the kernel's backward code, which a capture cannot record; run the "
+                                "backward pass once before capturing"
+                              : "it loads the kernel's module, which a capture cannot record; launch the kernel "
+                                "once before capturing");
     if (!options.adjoint && config().verify_finite)
         refuse_in_capture(d, "a " + what + " with verify_finite on",
                           "it reads every float argument back after the launch; capture with verify_finite off");

@@ -7,6 +7,16 @@
 // A module is compiled to C++ once and made ready on each device on first use (through the disk
 // cache). launch() checks every argument against the kernel's signature and reports a mismatch
 // by parameter name with the expected and the actual type, before anything runs.
+//
+// Backward code on first use. On the cuda and sim devices (DeviceBackend::loads_backward_separately)
+// a module is compiled in two halves (compiler::CodePart): its first launch compiles and loads the
+// forward entries only, and its first backward launch the backward ones. A body-centric contact
+// kernel's adjoint is several times the size of its forward code and NVRTC's time grows faster
+// than the size: the XPBD contact module took over 4 min of NVRTC whole, and a scene that never
+// calls Tape.backward need not wait for it. The cpu device compiles the whole module at once (one
+// Clang run shares the headers' parse; its optimisation level follows the largest function).
+// A graph capture cannot load code: a backward launch whose half is not loaded is refused during
+// a capture (runtime/capture_check.h), as a first forward launch is.
 #pragma once
 
 #include <map>
@@ -70,9 +80,10 @@ public:
     Kernel kernel(const std::string& name);  // RuntimeError with did-you-mean when missing
     std::vector<std::string> kernel_names() const;
     const compiler::CompiledModule& compiled() const { return *compiled_; }
-    // The module made ready on a device (compiling or loading from the disk cache).
-    LoadedModule& loaded(const Device& d, bool debug);
-    bool is_loaded(const Device& d, bool debug);  // loaded() would neither compile nor load
+    // The module made ready on a device (compiling or loading from the disk cache) for forward
+    // launches, or for backward ones (`backward`). See "Backward code on first use" above.
+    LoadedModule& loaded(const Device& d, bool debug, bool backward = false);
+    bool is_loaded(const Device& d, bool debug, bool backward = false);  // loaded() would neither compile nor load
     // Debug builds (bounds checks) are a second compilation of the same sources.
     const compiler::CompiledModule& compiled(bool debug);
 

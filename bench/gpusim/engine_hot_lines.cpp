@@ -53,7 +53,8 @@ const gpusim::KernelSass* find_sass(const std::string& symbol, const gpusim::Arc
         (void)files;
         auto it = maps.find(group);
         if (it == maps.end()) {
-            const std::string ptx = runtime::generate_ptx(engine::solver_module(group)->compiled(), arch.sm_target());
+            const std::string ptx =
+                runtime::generate_ptx(engine::solver_module(group)->compiled(), arch.sm_target(), compiler::CodePart::Forward);
             ModuleSass m;
             m.sass = gpusim::map_sass(ptx, arch);
             const gpusim::Module parsed = gpusim::parse_ptx(ptx, group + ".ptx");

@@ -348,7 +348,8 @@ int main(int argc, char** argv) {
         const bool sim = dev.kind == DeviceKind::Sim;
         const std::string path = std::string(WEFT_SOURCE_DIR) + "/" + kernels_file;
         auto module = Module::compile({{kernels_file, read_file(path)}});
-        const std::string ptx = generate_ptx(module->compiled(), "sm_90");
+        const std::string ptx =
+            generate_ptx(module->compiled(), "sm_90", compiler::CodePart::Forward);  // as the sim device loads it
         std::printf("ptx %s\n", support::hash_hex(ptx).c_str());
         // --sass-counts: the sim device's module and map, rebuilt here from the same PTX.
         std::unique_ptr<gpusim::Module> sass_module;

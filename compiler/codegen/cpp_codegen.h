@@ -25,7 +25,17 @@
 
 namespace weft::compiler {
 
+// Which entries a translation unit holds. A module is generated whole (`All`: the CPU JIT compiles
+// it as one unit, `weft compile --emit cpp` prints it) and in two halves that the GPU devices
+// compile one at a time (runtime/module.h, "Backward code on first use"): `Forward`, without the
+// adjoint functions and backward entries, and `Backward`, without the forward entries. Both halves
+// keep every struct, argument block and forward function, so each compiles on its own.
+enum class CodePart { All, Forward, Backward };
+
+const char* code_part_name(CodePart p);  // "all", "forward", "backward"
+
 struct CodegenOptions {
+    CodePart part = CodePart::All;
     bool debug = false;  // bounds-check every array access (wp::checked_address)
     bool line_directives = true;
     int adjoint_tape_bytes = 4096;  // per-thread tape of backward kernels (docs/autodiff.md)
@@ -75,8 +85,12 @@ struct KernelInfo {
 };
 
 struct GeneratedSource {
-    std::string cpp;
+    std::string cpp;           // CodePart::All
+    std::string forward_cpp;   // CodePart::Forward; empty when it would equal `cpp` (no kernel has a backward entry)
+    std::string backward_cpp;  // CodePart::Backward; empty when no kernel has a backward entry
     std::vector<KernelInfo> kernels;
+    // The text of one part; "" for Backward when no kernel has a backward entry.
+    const std::string& source(CodePart p) const;
 };
 
 // What the passes before code generation found; compiler/driver.cpp runs them and hands this over.
@@ -87,7 +101,8 @@ struct PassResults {
     std::map<const ir::Function*, passes::JumpFreeBody> jump_free;
 };
 
-// Forward code, and the adjoints' (adjoint_codegen.h), in one translation unit.
+// Forward code, and the adjoints' (adjoint_codegen.h), in one translation unit (`cpp`), and the
+// two halves of it (CodePart). options.part is ignored: every part is generated.
 GeneratedSource generate_cpp(const ir::Module& module, const PassResults& passes, const CodegenOptions& options);
 
 // The layout the code generator gives a kernel's argument block (matches the emitted struct).

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -244,8 +245,10 @@ public:
     void copy_within(void* dst, const void* src, size_t bytes) override { std::memmove(dst, src, bytes); }
     void synchronize() override {}
 
-    std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) override {
-        (void)debug;  // the generated source already differs in debug mode
+    std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug, compiler::CodePart part) override {
+        (void)debug;                          // the generated source already differs in debug mode
+        if (part != compiler::CodePart::All)  // loads_backward_separately() is false
+            throw std::logic_error("internal error (runtime/cpu/cpu_backend.cpp): the cpu device loads whole modules");
         std::string key = cpu_cache_key(m);
         std::string object;
         if (auto hit = cache_load(key, "o")) {

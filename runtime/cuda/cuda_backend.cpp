@@ -48,15 +48,18 @@ struct RelaxedCaptureMode {
 
 class CudaModule : public LoadedModule {
 public:
-    CudaModule(CudaContext& ctx, const compiler::CompiledModule& m, const std::string& cubin) : ctx_(ctx) {
+    // One part of a module (compiler::CodePart): its entries of that part only.
+    CudaModule(CudaContext& ctx, const compiler::CompiledModule& m, const std::string& cubin, compiler::CodePart part)
+        : ctx_(ctx) {
         const CudaDriver& cu = cuda_driver();
         ctx_.bind();
         ctx_.check(cu.cuModuleLoadData(&module_, cubin.data()), "cuModuleLoadData");
         for (const auto& k : m.gen.kernels) {
             CUfunction f = nullptr;
-            ctx_.check(cu.cuModuleGetFunction(&f, module_, k.cuda_symbol.c_str()), "cuModuleGetFunction");
+            if (part != compiler::CodePart::Backward)
+                ctx_.check(cu.cuModuleGetFunction(&f, module_, k.cuda_symbol.c_str()), "cuModuleGetFunction");
             CUfunction b = nullptr;  // the backward entry (docs/autodiff.md), when the kernel has one
-            if (k.has_backward)
+            if (k.has_backward && part != compiler::CodePart::Forward)
                 ctx_.check(cu.cuModuleGetFunction(&b, module_, k.cuda_backward_symbol.c_str()), "cuModuleGetFunction");
             functions_.try_emplace(&k, f, b, std::make_shared<const KernelLabel>(KernelLabel{k.name, location(k)}),
                                    std::make_shared<const KernelLabel>(KernelLabel{k.name + " (backward)", location(k)}));
@@ -80,9 +83,9 @@ public:
         Entry& e = it->second;
         // Backward launches take the K_args_adj block (module.cpp packs it) in the same slot.
         CUfunction function = req.adjoint ? e.backward : e.function;
-        if (!function)
-            throw RuntimeError("backward launch of kernel '" + k.name + "': the module loaded on " + ctx_.device().str() +
-                               " has no backward entry");
+        if (!function)  // runtime/module.cpp hands each launch the part that has its entry
+            throw RuntimeError(std::string(req.adjoint ? "backward " : "") + "launch of kernel '" + k.name +
+                               "': the module part loaded on " + ctx_.device().str() + " has no such entry");
 
         wp::launch_bounds_t bounds{};
         bounds.ndim = req.ndim;
@@ -466,11 +469,13 @@ public:
         return std::make_unique<CudaGlBuffer>(ctx_, gl_buffer);
     }
 
-    std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) override {
+    bool loads_backward_separately() const override { return true; }
+
+    std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug, compiler::CodePart part) override {
         (void)debug;  // the generated source already differs in debug mode
         ctx_.ensure_usable();
-        CudaBinaries bin = build_cuda_binaries(m, ctx_.arch());
-        return std::make_unique<CudaModule>(ctx_, m, bin.cubin);
+        CudaBinaries bin = build_cuda_binaries(m, ctx_.arch(), part);
+        return std::make_unique<CudaModule>(ctx_, m, bin.cubin, part);
     }
 
 private:

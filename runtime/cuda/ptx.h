@@ -32,18 +32,23 @@ namespace weft::runtime {
 // The NVRTC options Weft uses for modules: arch ("sm_90"), -lineinfo, --fmad=false, no -G.
 CudaCompileOptions cuda_module_options(const std::string& arch);
 
-// The cache key of a module's PTX and cubin for these options (both kinds share it).
-std::string cuda_cache_key(const compiler::CompiledModule& m, const CudaCompileOptions& options);
+// The cache key of a module's PTX and cubin for these options (both kinds share it), for one
+// part of the module (compiler::CodePart: the whole, or its forward or backward half).
+std::string cuda_cache_key(const compiler::CompiledModule& m, const CudaCompileOptions& options,
+                           compiler::CodePart part = compiler::CodePart::All);
 
 // [SECTION] generate_ptx / build_cuda_binaries
 
 // PTX with line info for `arch` ("sm_90", "sm_90a", "sm_89", ...). Needs no GPU. The `.file`
 // table names the kernel sources as the module spelled them, and `.loc` lines point into them.
 // Throws RuntimeError for a malformed arch, or when NVRTC rejects the generated code (a Weft bug;
-// the message carries NVRTC's log).
-std::string generate_ptx(const compiler::CompiledModule& m, const std::string& arch);
+// the message carries NVRTC's log). `part` picks the whole module (what `weft compile --emit ptx`
+// and the audit read) or one half of it (what the cuda and sim devices load: runtime/module.h).
+std::string generate_ptx(const compiler::CompiledModule& m, const std::string& arch,
+                         compiler::CodePart part = compiler::CodePart::All);
 
 // PTX and the cubin for exactly `arch`, from the cache or one NVRTC compilation.
-CudaBinaries build_cuda_binaries(const compiler::CompiledModule& m, const std::string& arch);
+CudaBinaries build_cuda_binaries(const compiler::CompiledModule& m, const std::string& arch,
+                                 compiler::CodePart part = compiler::CodePart::All);
 
 }  // namespace weft::runtime

@@ -48,11 +48,13 @@ public:
     }
     void synchronize() override {}
 
-    std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug) override {
+    bool loads_backward_separately() const override { return true; }
+
+    std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug, compiler::CodePart part) override {
         (void)debug;
         std::string ptx;
         try {
-            ptx = generate_ptx(m, sim_ptx_arch(device_.arch));
+            ptx = generate_ptx(m, sim_ptx_arch(device_.arch), part);
         } catch (const std::exception& e) {
             throw RuntimeError(std::string("NVRTC rejected the code generated for this module (a Weft bug):\n") + e.what());
         }

@@ -23,6 +23,22 @@ TEST(Cli, CompileEmitsEachForm) {
     EXPECT_NE(r.out.find("extern \"C\" void saxpy_cpu_range("), std::string::npos);
 }
 
+// --part: the halves the cuda and sim devices compile (runtime/module.h); its errors name it.
+TEST(Cli, CompilePartPrintsOneHalf) {
+    Result r = run_weft("compile " + kExample + " --emit cpp --part forward");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("saxpy_cuda("), std::string::npos) << r.out.substr(0, 400);
+    EXPECT_EQ(r.out.find("saxpy_cuda_backward("), std::string::npos);
+    r = run_weft("compile " + kExample + " --emit cpp --part backward");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("saxpy_cuda_backward("), std::string::npos);
+    EXPECT_EQ(r.out.find("saxpy_cuda(wp::launch_bounds_t"), std::string::npos);
+    r = run_weft("compile " + kExample + " --emit cpp --part back");
+    EXPECT_NE(r.out.find("--part takes all, forward or backward; got 'back'"), std::string::npos) << r.out;
+    r = run_weft("compile " + kExample + " --part forward");
+    EXPECT_NE(r.out.find("--part goes with --emit cpp or --emit ptx"), std::string::npos) << r.out;
+}
+
 TEST(Cli, CompileReportsDiagnosticsWithExitOne) {
     std::string bad = std::string(WEFT_SOURCE_DIR) + "/tests/apps/bad_module.py";
     Result r = run_weft("compile " + bad);

@@ -88,6 +88,7 @@ TEST(CollisionFilter, AddBuilderCarriesTheFiltersIntoEachCopy) {
     EXPECT_EQ(b.shape_collision_filter_pairs, (std::set<std::pair<int, int>>{{1, 2}, {3, 4}}));
     EXPECT_EQ(b.shape_collision_group, (std::vector<int>{-1, -1, 4, -1, 4}));
     EXPECT_EQ(b.shape_collision_flags, (std::vector<int>{3, 3, 2, 3, 2}));
+    REQUIRE_CPU();  // the model's arrays
     Model m = b.finalize("cpu");
     std::vector<int> start(6), list(4);
     m.shape_filter_start.copy_to_host(start.data(), start.size() * sizeof(int));
@@ -107,6 +108,7 @@ TEST(CollisionFilter, BuilderErrorsNameTheShape) {
               "add_shape_collision_filter_pair: a shape cannot be filtered against itself (0)");
     EXPECT_EQ(message_of([&] { b.add_shape_collision_filter_pair(0, 3); }),
               "add_shape_collision_filter_pair: shape index 3 is out of range (the model has 1 shapes)");
+    REQUIRE_CPU();                                  // finalize
     b.shape_collision_filter_pairs.insert({0, 5});  // written directly, past the shapes
     EXPECT_EQ(message_of([&] { b.finalize("cpu"); }),
               "finalize: shape_collision_filter_pairs holds (0, 5), not a pair of two of the model's 1 shapes");

@@ -142,7 +142,8 @@ TEST(Integrator, InfoNamesRealKernelsAndStateArrays) {
         EXPECT_FALSE(info.summary.empty());
         EXPECT_FALSE(info.kernels.empty());
         for (const KernelRef& k : info.kernels) EXPECT_NO_THROW(solver_kernel(k.group, k.name)) << k.group << "/" << k.name;
-        if (runtime::device_available(runtime::Device{})) EXPECT_NO_THROW(load_kernels(info, runtime::Device{}));
+        if (runtime::device_available(runtime::Device{}))
+            EXPECT_NO_THROW(load_kernels(info, runtime::Device{}, /*backward=*/true));
         for (const auto& a : info.state_reads)
             EXPECT_NE(std::find(state_array_names().begin(), state_array_names().end(), a), state_array_names().end()) << a;
         for (const auto& a : info.state_writes)

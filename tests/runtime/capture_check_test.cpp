@@ -94,6 +94,50 @@ TEST_F(CaptureCheckTest, AKernelsFirstLaunchIsRefusedNamingTheKernel) {
               "\"Capturing a backward pass\")");
 }
 
+// On the sim device (as on cuda) a module's backward code is compiled and loaded on its first
+// backward launch (runtime/module.h, "Backward code on first use"): a forward launch leaves it
+// unloaded, a first backward launch during a capture is refused naming that, and once one has run
+// eagerly (with the gradient it must give) the same launch is capturable. The cpu device loads
+// whole modules: its forward launch loaded the backward code too.
+TEST_F(CaptureCheckTest, AFirstBackwardLaunchOnAGpuDeviceIsRefusedUntilItsCodeIsLoaded) {
+    EXPECT_TRUE(m_->is_loaded(cpu_, false, /*backward=*/true));
+    const runtime::Device sim = runtime::parse_device("sim:h200");
+    if (!runtime::device_available(sim)) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    std::shared_ptr<runtime::Module> m = module_of(kKernels, "capture_kernels_sim.py");
+    Array x = array_of(compiler::float32_type(), std::vector<float>{1, 2, 3, 4}, sim);
+    Array y = Array::zeros(compiler::float32_type(), {4}, sim);
+    x.set_requires_grad(true);
+    y.set_requires_grad(true);
+    run(m, "twice", {4}, {arg(x), arg(y)}, sim);
+    EXPECT_TRUE(m->is_loaded(sim, false));
+    EXPECT_FALSE(m->is_loaded(sim, false, /*backward=*/true));
+    EXPECT_EQ(values_of<float>(y), (std::vector<float>{2, 4, 6, 8}));
+
+    y.grad()->copy_from_host(std::vector<float>{1, 10, 100, 1000}.data(), 16);
+    runtime::LaunchOptions o;
+    o.device = sim;
+    o.adjoint = true;
+    o.adjoint_status = Array::zeros(compiler::int32_type(), {4}, sim);
+    {
+        runtime::CaptureCheck check(sim);
+        EXPECT_EQ(error_of([&] {
+                      runtime::launch(m->kernel("twice"), {4}, {arg(x), arg(y)}, o);
+                  }),
+                  "the first backward launch of kernel 'twice' on sim:h200 during a graph capture on sim:h200: it loads the "
+                  "kernel's backward code, which a capture cannot record; run the backward pass once before capturing "
+                  "(docs/autodiff.md, \"Capturing a backward pass\")");
+    }
+    EXPECT_FALSE(m->is_loaded(sim, false, true));  // the refused launch loaded nothing
+    runtime::launch(m->kernel("twice"), {4}, {arg(x), arg(y)}, o);
+    EXPECT_TRUE(m->is_loaded(sim, false, true));
+    EXPECT_EQ(values_of<float>(*x.grad()), (std::vector<float>{2, 20, 200, 2000}));  // d(2x)/dx = 2
+    {
+        runtime::CaptureCheck check(sim);
+        EXPECT_EQ(error_of([&] { runtime::launch(m->kernel("twice"), {4}, {arg(x), arg(y)}, o); }), "");
+    }
+    EXPECT_EQ(values_of<float>(*x.grad()), (std::vector<float>{4, 40, 400, 4000}));  // gradients accumulate
+}
+
 TEST_F(CaptureCheckTest, DebugLaunchesAndUncheckedBackwardLaunchesAreRefused) {
     runtime::CaptureCheck check(cpu_);
     std::string debug = error_of([&] { run(m_, "twice", {4}, {arg(x_), arg(y_)}, cpu_, /*debug=*/1); });

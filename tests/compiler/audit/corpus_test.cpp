@@ -91,7 +91,7 @@ std::map<std::string, CompiledShared> machine_code(CompiledModule& m, const std:
     std::map<std::string, CompiledShared> out;
 #ifdef WEFT_AUDIT_MACHINE_CODE
     generate_code(m, {});
-    std::string ptx = runtime::generate_ptx(m, "sm_90");
+    std::string ptx = runtime::generate_ptx(m, "sm_90", compiler::CodePart::Forward);
     fs::path dir = fs::temp_directory_path() / ("weft-audit-corpus-" + std::to_string(getpid()));
     fs::create_directories(dir);
     std::ofstream(dir / "m.ptx") << ptx;

@@ -263,6 +263,52 @@ TEST(CudaBackend, SecondLoadComesFromTheDiskCache) {
     EXPECT_GE(cache_stats().hits, hits + 2) << "the ptx and cubin should both come from the cache";
 }
 
+// Backward code on first use (runtime/module.h): a forward launch loads the module's forward half
+// only; its first backward launch loads the backward half and gives y = a x^2's gradients
+// (dx = 2 a x dy, and da = sum x^2 dy in the float adjoint) as the host computes them.
+TEST(CudaBackend, BackwardEntriesLoadOnTheFirstBackwardLaunch) {
+    WEFT_REQUIRE_GPU();
+    auto m = Module::compile({{"tests/runtime/cuda/square.py",
+                               "import warp as wp\n"
+                               "@wp.kernel\n"
+                               "def square(x: wp.array(dtype=float), y: wp.array(dtype=float), a: float):\n"
+                               "    i = wp.tid()\n"
+                               "    y[i] = a * x[i] * x[i]\n",
+                               0}});
+    const int64_t n = 1000;
+    const float a = 1.5f;
+    Array x = Array::zeros(float32_type(), {n}, cuda0(), true), y = Array::zeros(float32_type(), {n}, cuda0(), true);
+    std::vector<float> xs(n), gys(n);
+    for (int64_t i = 0; i < n; ++i) {
+        xs[size_t(i)] = 0.25f * float(i % 7);
+        gys[size_t(i)] = float(i % 5);
+    }
+    x.copy_from_host(xs.data(), n * 4);
+    std::vector<LaunchArg> args = {LaunchArg::of(x), LaunchArg::of(y), LaunchArg::number_of(a)};
+    LaunchOptions o;
+    o.device = cuda0();
+    launch(m->kernel("square"), {n}, args, o);
+    EXPECT_TRUE(m->is_loaded(cuda0(), false));
+    EXPECT_FALSE(m->is_loaded(cuda0(), false, /*backward=*/true));
+    y.grad()->copy_from_host(gys.data(), n * 4);
+    Array da = Array::zeros(float32_type(), {1}, cuda0());
+    o.adjoint = true;
+    o.adj_args = {Array(), Array(), da};
+    launch(m->kernel("square"), {n}, args, o);
+    EXPECT_TRUE(m->is_loaded(cuda0(), false, true));
+    std::vector<float> gx(n);
+    x.grad()->copy_to_host(gx.data(), n * 4);
+    double want_da = 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+        const double want = 2.0 * a * xs[size_t(i)] * gys[size_t(i)];
+        EXPECT_NEAR(gx[size_t(i)], want, 1e-6 * std::abs(want)) << i;
+        want_da += double(xs[size_t(i)]) * xs[size_t(i)] * gys[size_t(i)];
+    }
+    float got_da = 0.0f;
+    da.copy_to_host(&got_da, 4);
+    EXPECT_NEAR(got_da, want_da, 1e-5 * want_da);
+}
+
 TEST(CudaBackend, MemoryIsReusedAfterFree) {
     WEFT_REQUIRE_GPU();
     DeviceBackend& be = backend(cuda0());

@@ -117,6 +117,44 @@ TEST(CudaPtx, EntriesWaitForPriorGridsOnSm90Only) {
     EXPECT_EQ(ptx80.find("griddepcontrol"), std::string::npos);
 }
 
+// The two halves the cuda and sim devices load (runtime/module.h, "Backward code on first use"):
+// the forward half has exactly the forward entries of the whole, the backward half exactly its
+// backward entries, and each compiles on its own. A module without backward entries has no
+// backward half, and its forward half is the whole.
+TEST(CudaPtx, ForwardAndBackwardHalvesHoldTheirEntriesOnly) {
+    auto m = saxpy_module();
+    const compiler::GeneratedSource& gen = m->compiled().gen;
+    const std::vector<std::string> all = entry_names(generate_ptx(m->compiled(), "sm_90"));
+    std::set<std::string> forward_expected, backward_expected;
+    for (const std::string& e : all) (e.find("_backward") != std::string::npos ? backward_expected : forward_expected).insert(e);
+    ASSERT_FALSE(backward_expected.empty());
+    const std::vector<std::string> forward = entry_names(generate_ptx(m->compiled(), "sm_90", compiler::CodePart::Forward));
+    const std::vector<std::string> backward = entry_names(generate_ptx(m->compiled(), "sm_90", compiler::CodePart::Backward));
+    EXPECT_EQ(std::set<std::string>(forward.begin(), forward.end()), forward_expected);
+    EXPECT_EQ(std::set<std::string>(backward.begin(), backward.end()), backward_expected);
+    // The forward half carries no adjoint code at all, the backward half no forward entry.
+    EXPECT_LT(gen.forward_cpp.size(), gen.cpp.size());
+    EXPECT_EQ(gen.forward_cpp.find("_backward"), std::string::npos);
+    EXPECT_EQ(gen.backward_cpp.find("saxpy_cuda("), std::string::npos);
+    EXPECT_NE(gen.backward_cpp.find("saxpy_cuda_backward("), std::string::npos);
+
+    auto plain = Module::compile({{"halves.py",
+                                   "import warp as wp\n"
+                                   "@wp.kernel(enable_backward=False)\n"
+                                   "def scale(x: wp.array(dtype=float)):\n"
+                                   "    i = wp.tid()\n"
+                                   "    x[i] = x[i] * 2.0\n",
+                                   0}});
+    EXPECT_TRUE(plain->compiled().gen.backward_cpp.empty());
+    EXPECT_EQ(&plain->compiled().gen.source(compiler::CodePart::Forward), &plain->compiled().gen.cpp);
+    try {
+        generate_ptx(plain->compiled(), "sm_90", compiler::CodePart::Backward);
+        FAIL() << "expected RuntimeError";
+    } catch (const RuntimeError& e) {
+        EXPECT_NE(std::string(e.what()).find("the module has no backward code to compile"), std::string::npos) << e.what();
+    }
+}
+
 TEST(CudaPtx, MalformedArchitectureIsAPlainError) {
     auto m = saxpy_module();
     try {

@@ -297,7 +297,7 @@ TEST(SimDevice, ReadPastAnArrayIsAnErrorWithoutDebug) {
 // the sim device did before it passed the other two).
 gpusim::TimingResult direct_launch(const runtime::Kernel& k, int64_t n, const std::vector<runtime::LaunchArg>& args,
                                    bool machine_code) {
-    const std::string ptx = runtime::generate_ptx(k.module()->compiled(false), "sm_90");
+    const std::string ptx = runtime::generate_ptx(k.module()->compiled(false), "sm_90", compiler::CodePart::Forward);
     const gpusim::Module m = gpusim::parse_ptx(ptx, "module.ptx");
     const gpusim::ArchSpec& arch = runtime::sim_arch("h200");
     const gpusim::SassMap map = gpusim::map_sass(ptx, arch);
@@ -382,7 +382,7 @@ TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
     // decoded from its words. (NVVM already vectorizes these rows: Weft's shared arrays are
     // 16-byte aligned, so ptxas has nothing left to merge; tests/gpusim/sass/sass_map_test.cpp covers merging.)
     {
-        const std::string ptx = runtime::generate_ptx(module->compiled(false), "sm_90");
+        const std::string ptx = runtime::generate_ptx(module->compiled(false), "sm_90", compiler::CodePart::Forward);
         const gpusim::Module m = gpusim::parse_ptx(ptx, "module.ptx");
         const gpusim::SassMap map = gpusim::map_sass(ptx, runtime::sim_arch("h200"));
         for (const char* name : names) {
@@ -408,7 +408,7 @@ TEST(SimDevice, TimesKernelsAsTheValidatedModelDoes) {
         EXPECT_NE(device.cycles, weights_only.cycles) << names[i] << ": the machine-code settings change nothing here";
         // The report names the PTX entry and carries the SASS instruction estimate of the launch
         // (what Nsight Compute's smsp__inst_executed counts), as sass_map.h computes it directly.
-        const std::string ptx = runtime::generate_ptx(module->compiled(false), "sm_90");
+        const std::string ptx = runtime::generate_ptx(module->compiled(false), "sm_90", compiler::CodePart::Forward);
         const gpusim::Module pm = gpusim::parse_ptx(ptx, "module.ptx");
         const gpusim::SassMap map = gpusim::map_sass(ptx, runtime::sim_arch("h200"));
         EXPECT_EQ(first[static_cast<size_t>(i)]->symbol, k.info().cuda_symbol);
@@ -476,7 +476,7 @@ TEST(SimDevice, ValidationKernelsComputeWhatTheySay) {
     // memory in the entry (a run-time-indexed loop put both there, 31% of transpose_naive's
     // cycles on the H200: docs/gpusim.md, run 7).
     {
-        const std::string ptx = runtime::generate_ptx(m->compiled(false), "sm_90");
+        const std::string ptx = runtime::generate_ptx(m->compiled(false), "sm_90", compiler::CodePart::Forward);
         const std::string symbol = m->kernel("transpose_naive").info().cuda_symbol;
         const size_t at = ptx.find(".entry " + symbol);
         ASSERT_NE(at, std::string::npos);
