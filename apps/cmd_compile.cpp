@@ -106,7 +106,8 @@ int cmd_compile(const std::vector<std::string>& argv) {
     } else if (emit == "cpp" || emit == "ptx") {
         compiler::generate_code(*m, opts);
         if (part == compiler::CodePart::Backward && m->gen.backward_cpp.empty())
-            throw UsageError("module '" + path + "' has no backward entries (no kernel has an adjoint): --part backward is empty");
+            throw UsageError("module '" + path +
+                             "' has no backward entries (no kernel has an adjoint): --part backward is empty");
         if (emit == "cpp") {
             std::cout << m->gen.source(part);
         } else {

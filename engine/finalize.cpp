@@ -367,6 +367,12 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     group_by_world(shape_worlds, num_worlds, wstart, wlist);
     m.world_shape_start = up(i32, {int64_t(num_worlds) + 2}, wstart, false);
     m.world_shape_list = up(i32, {int64_t(wlist.size())}, wlist, false);
+    m.max_shape_candidates = 0;
+    for (int w = 0; w < num_worlds; ++w)
+        m.max_shape_candidates =
+            std::max(m.max_shape_candidates,
+                     (wstart[size_t(w) + 1] - wstart[size_t(w)]) + (wstart[size_t(num_worlds) + 1] - wstart[size_t(num_worlds)]));
+    if (std::count(body_worlds.begin(), body_worlds.end(), -1) > 0 && body_count() > 0) m.max_shape_candidates = m.shape_count;
     std::vector<int> particle_worlds = particle_world;
     particle_worlds.resize(size_t(np), -1);
     std::vector<int> pstart, plist;

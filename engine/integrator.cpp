@@ -72,12 +72,17 @@ void check_step(const Model& m, const State& in, const State& out, float dt, con
 }
 
 runtime::Array ScratchArrays::get(const Model& m, const std::string& name, const compiler::Type& type, int64_t size) {
-    size = std::max<int64_t>(size, 1);
-    if (m.requires_grad) return runtime::Array::zeros(type, {size}, m.device, true);
+    return get(m, name, type, std::vector<int64_t>{size});
+}
+
+runtime::Array ScratchArrays::get(const Model& m, const std::string& name, const compiler::Type& type,
+                                  std::vector<int64_t> shape) {
+    for (int64_t& e : shape) e = std::max<int64_t>(e, 1);
+    if (m.requires_grad) return runtime::Array::zeros(type, shape, m.device, true);
     runtime::Array& s = arrays_[name];
-    if (!s.valid() || s.size() != size || !(s.device() == m.device) ||
+    if (!s.valid() || s.shape() != shape || !(s.device() == m.device) ||
         compiler::type_name(s.dtype()) != compiler::type_name(type))
-        s = runtime::zeros_outside_capture(type, {size}, m.device);
+        s = runtime::zeros_outside_capture(type, shape, m.device);
     return s;
 }
 

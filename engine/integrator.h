@@ -106,6 +106,8 @@ void check_step(const Model& model, const State& state_in, const State& state_ou
 class ScratchArrays {
 public:
     runtime::Array get(const Model& model, const std::string& name, const compiler::Type& type, int64_t size);
+    // The same with a shape (every extent at least 1).
+    runtime::Array get(const Model& model, const std::string& name, const compiler::Type& type, std::vector<int64_t> shape);
 
 private:
     std::map<std::string, runtime::Array> arrays_;

@@ -197,8 +197,11 @@ struct Model {
     Array world_shape_start;  // int32 (num_worlds + 2): world w's shapes are world_shape_list[start[w] ..
                               // start[w+1]-1]; entry num_worlds holds the shared shapes (world -1)
     Array world_shape_list;   // int32 (max(shape_count, 1))
-    Array body_shape_start;   // int32 (body_count + 1): body b's shapes are body_shape_list[start[b] .. start[b+1]-1]
-    Array body_shape_list;    // int32 (max(shapes on bodies, 1))
+    // The most shapes one body's contact pass walks (kernels/worlds.py candidate_count): every shape
+    // when a body is shared (world -1), else the largest world's shapes plus the shared ones.
+    int max_shape_candidates = 0;
+    Array body_shape_start;  // int32 (body_count + 1): body b's shapes are body_shape_list[start[b] .. start[b+1]-1]
+    Array body_shape_list;   // int32 (max(shapes on bodies, 1))
 
     // particles by world, and their contact with body shapes (kernels/soft_contact.py): the body
     // side sums its pairs (shape, particle of the shape's world) in chunks, one thread each

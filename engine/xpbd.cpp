@@ -30,7 +30,8 @@ IntegratorInfo make_info() {
                  {"xpbd_bodies", "eval_body_actions"},
                  {"xpbd_bodies", "integrate_bodies"},
                  {"xpbd_joints", "solve_body_joints"},
-                 {"xpbd_contacts", "solve_body_contacts"},
+                 {"xpbd_contacts", "solve_contact_slots"},
+                 {"xpbd_contacts", "sum_contact_slots"},
                  {"xpbd_bodies", "apply_body_deltas"},
                  {"xpbd_restitution", "solve_body_restitution"}};
     i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable;

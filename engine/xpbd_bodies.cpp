@@ -31,9 +31,9 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
     o.device = m.device;
     // Each pass is a module group of its own (engine/solver_kernels.cpp), compiled at its first use:
     // a model without joints never compiles the joint pass, nor one without restitution that pass.
-    auto launch = [&](const char* group, const char* name, NamedArgs named) {
+    auto launch = [&](const char* group, const char* name, NamedArgs named, std::vector<int64_t> dim = {}) {
         const runtime::Kernel k = solver_kernel(group, name);
-        runtime::launch(k, {int64_t(m.body_count)}, std::move(named).bind(k), o);
+        runtime::launch(k, dim.empty() ? std::vector<int64_t>{int64_t(m.body_count)} : dim, std::move(named).bind(k), o);
     };
     const int64_t nb = m.body_count;
     const Array& joint_act = control && control->joint_act.valid() ? control->joint_act : m.joint_act;
@@ -43,7 +43,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("joint_parent", a(m.joint_parent))
             .add("joint_child", a(m.joint_child));
     };
-    // Shapes, the ground and the worlds, as solve_body_contacts and solve_body_restitution read them.
+    // Shapes, the ground and the worlds, as solve_contact_slots and solve_body_restitution read them.
     auto contact_args = [&](NamedArgs& a_, const Array& q) {
         a_.add("body_q0", a(in.body_q))
             .add("body_q", a(q))
@@ -161,15 +161,27 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             apply(deltas, body_scratch_.get(m, "contact_count", compiler::float32_type(), nb), false);
         }
         if (contacts) {
-            const Array deltas = body_scratch_.get(m, "contact_deltas", spatial_vector_type(), nb);
-            const Array counts = body_scratch_.get(m, "contact_count", compiler::float32_type(), nb);
+            // A thread per (body, slot): the ground, each candidate shape, each candidate's points
+            // on the body (kernels/xpbd_contacts.py), then a thread per body sums its slots.
+            const int64_t slots = 2 * int64_t(m.max_shape_candidates) + 1;
+            const Array slot_deltas = body_scratch_.get(m, "contact_slot_deltas", spatial_vector_type(), {nb, slots});
+            const Array slot_counts = body_scratch_.get(m, "contact_slot_counts", compiler::float32_type(), {nb, slots});
             NamedArgs ca;
             contact_args(ca, q);
             ca.add("ground_mu", f(m.ground_mu))
                 .add("relaxation", f(rigid_contact_relaxation))
-                .add("deltas", a(deltas))
-                .add("contact_count", a(counts));
-            launch("xpbd_contacts", "solve_body_contacts", std::move(ca));
+                .add("slots", i(int(slots)))
+                .add("slot_deltas", a(slot_deltas))
+                .add("slot_counts", a(slot_counts));
+            launch("xpbd_contacts", "solve_contact_slots", std::move(ca), {nb, slots});
+            const Array deltas = body_scratch_.get(m, "contact_deltas", spatial_vector_type(), nb);
+            const Array counts = body_scratch_.get(m, "contact_count", compiler::float32_type(), nb);
+            launch("xpbd_contacts", "sum_contact_slots",
+                   {{"slot_deltas", a(slot_deltas)},
+                    {"slot_counts", a(slot_counts)},
+                    {"slots", i(int(slots))},
+                    {"deltas", a(deltas)},
+                    {"contact_count", a(counts)}});
             apply(deltas, counts, rigid_contact_con_weighting);
         }
     }

@@ -74,7 +74,7 @@ def point_contact(
 
 
 @wp.kernel
-def solve_body_contacts(
+def solve_contact_slots(
     body_q0: wp.array(dtype=wp.transform),
     body_q: wp.array(dtype=wp.transform),
     body_com: wp.array(dtype=wp.vec3),
@@ -112,83 +112,112 @@ def solve_body_contacts(
     num_worlds: int,
     margin: float,
     relaxation: float,
-    deltas: wp.array(dtype=wp.spatial_vector),
-    contact_count: wp.array(dtype=float),
+    slots: int,
+    slot_deltas: wp.array2d(dtype=wp.spatial_vector),
+    slot_counts: wp.array2d(dtype=float),
 ):
-    # Body b's summed contact impulses (angular about its centre of mass, positional; world) and
-    # its number of closed contacts.
-    b = wp.tid()
+    # One slot j of body b's contacts, a thread each: slot 0 its shapes' points against the
+    # ground, slot 1 + k its points against candidate shape k of its world (worlds.py), slot
+    # 1 + C + k (C = (slots - 1) / 2, the most candidates of any body) candidate k's points against
+    # its shapes (the reactions). Writes the slot's summed impulses (angular about b's centre of
+    # mass, positional; world) and its number of closed contacts; sum_contact_slots adds a body's
+    # slots in order. Which pairs meet is decided once per pair of shapes (the filters, then the
+    # bounding spheres at the step's start), and only then are the points walked.
+    b, j = wp.tid()
     wb = body_world[b]
     Xb = body_q[b]
     com, inv_m, Iw = xc.body_mass_at(b, Xb, body_com, body_inv_mass, body_inv_inertia)
     P = wp.vec3(0.0)
     L = wp.vec3(0.0)
     count = float(0.0)
-    # Which pairs meet is decided once per pair of shapes (the filters, then the bounding spheres
-    # at the step's start), and only then are the shape's points walked.
-    for si in range(body_shape_start[b], body_shape_start[b + 1]):
-        sa = body_shape_list[si]
-        ta = shape_geo_type[sa]
-        Xa0 = body_q0[b] * shape_transform[sa]
-        if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
-            for k in range(rc.shape_point_count(ta)):
-                pl = rc.shape_point(ta, shape_geo_scale[sa], k)
-                d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
-                                                  ground_plane)
-                if c0 < margin and d < 0.0:
-                    Pc = pair_impulse(p_a - com, wp.vec3(0.0), p_a - p_h, n, d, inv_m, Iw, 0.0, wp.mat33(0.0),
-                                      0.5 * (shape_materials[sa, 4] + ground_mu), relaxation)
-                    P = P + Pc
-                    L = L + wp.cross(p_a - com, Pc)
-                    count = count + 1.0
-        for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
-            ob = shape_body[sb]
-            if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
-                                shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
-                                joint_child, joint_collision_filter) and xc.may_touch_within(
-                                    Xa0, sa, xc.body_frame(ob, body_q0) * shape_transform[sb], sb, shape_geo_type,
-                                    shape_geo_scale, shape_geo_thickness, margin):
-                share = 1.0
-                if ob >= 0:
-                    share = xc.two_way(ta, shape_geo_type[sb], sa, sb)
+    C = (slots - 1) // 2
+    n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
+    if j == 0:
+        for si in range(body_shape_start[b], body_shape_start[b + 1]):
+            sa = body_shape_list[si]
+            ta = shape_geo_type[sa]
+            if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
                 for k in range(rc.shape_point_count(ta)):
                     pl = rc.shape_point(ta, shape_geo_scale[sa], k)
-                    active, Pc, p_a, p_h = point_contact(pl, sa, b, sb, ob, body_q0, body_q, body_com, body_inv_mass,
-                                                         body_inv_inertia, shape_transform, shape_geo_type, shape_geo_scale,
-                                                         shape_geo_thickness, shape_materials, shape_sdf_values, shape_sdf_dims,
-                                                         shape_sdf_origin, shape_sdf_cell, margin, relaxation)
-                    if active != 0:
-                        P = P + Pc * share
-                        L = L + wp.cross(p_a - com, Pc) * share
-                        count = count + share
-    # The reactions: other bodies' points against this body's shapes.
-    for kp in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-        sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
-        ob = shape_body[sp]
-        if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
-                                                     joint_collision_filter):
-            tp = shape_geo_type[sp]
-            Xp0 = body_q0[ob] * shape_transform[sp]
+                    d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
+                                                      ground_plane)
+                    if c0 < margin and d < 0.0:
+                        Pc = pair_impulse(p_a - com, wp.vec3(0.0), p_a - p_h, n, d, inv_m, Iw, 0.0, wp.mat33(0.0),
+                                          0.5 * (shape_materials[sa, 4] + ground_mu), relaxation)
+                        P = P + Pc
+                        L = L + wp.cross(p_a - com, Pc)
+                        count = count + 1.0
+    elif j <= C:
+        kb = j - 1
+        if kb < n_cand:
+            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+            ob = shape_body[sb]
+            Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
             for si in range(body_shape_start[b], body_shape_start[b + 1]):
-                sh = body_shape_list[si]
-                if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
-                        shape_world[sp], shape_world[sh]) and rc.shapes_collide(
-                            sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
-                            shape_filter_list) and xc.may_touch_within(Xp0, sp, body_q0[b] * shape_transform[sh], sh,
-                                                                       shape_geo_type, shape_geo_scale, shape_geo_thickness,
-                                                                       margin):
-                    share = xc.two_way(tp, shape_geo_type[sh], sp, sh)
-                    for k in range(rc.shape_point_count(tp)):
-                        pl = rc.shape_point(tp, shape_geo_scale[sp], k)
-                        active, Pc, p_a, p_h = point_contact(pl, sp, ob, sh, b, body_q0, body_q, body_com, body_inv_mass,
+                sa = body_shape_list[si]
+                ta = shape_geo_type[sa]
+                if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
+                                    shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
+                                    joint_child, joint_collision_filter) and xc.may_touch_within(
+                                        body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_geo_type, shape_geo_scale,
+                                        shape_geo_thickness, margin):
+                    share = 1.0
+                    if ob >= 0:
+                        share = xc.two_way(ta, shape_geo_type[sb], sa, sb)
+                    for k in range(rc.shape_point_count(ta)):
+                        pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                        active, Pc, p_a, p_h = point_contact(pl, sa, b, sb, ob, body_q0, body_q, body_com, body_inv_mass,
                                                              body_inv_inertia, shape_transform, shape_geo_type,
                                                              shape_geo_scale, shape_geo_thickness, shape_materials,
                                                              shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
                                                              shape_sdf_cell, margin, relaxation)
                         if active != 0:
-                            P = P - Pc * share
-                            L = L - wp.cross(p_h - com, Pc) * share
+                            P = P + Pc * share
+                            L = L + wp.cross(p_a - com, Pc) * share
                             count = count + share
-    deltas[b] = wp.spatial_vector(L[0], L[1], L[2], P[0], P[1], P[2])
+    else:
+        kp = j - 1 - C
+        if kp < n_cand:
+            sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
+            ob = shape_body[sp]
+            if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
+                                                         joint_collision_filter):
+                tp = shape_geo_type[sp]
+                Xp0 = body_q0[ob] * shape_transform[sp]
+                for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                    sh = body_shape_list[si]
+                    if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
+                            shape_world[sp], shape_world[sh]) and rc.shapes_collide(
+                                sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
+                                shape_filter_list) and xc.may_touch_within(Xp0, sp, body_q0[b] * shape_transform[sh], sh,
+                                                                           shape_geo_type, shape_geo_scale,
+                                                                           shape_geo_thickness, margin):
+                        share = xc.two_way(tp, shape_geo_type[sh], sp, sh)
+                        for k in range(rc.shape_point_count(tp)):
+                            pl = rc.shape_point(tp, shape_geo_scale[sp], k)
+                            active, Pc, p_a, p_h = point_contact(pl, sp, ob, sh, b, body_q0, body_q, body_com,
+                                                                 body_inv_mass, body_inv_inertia, shape_transform,
+                                                                 shape_geo_type, shape_geo_scale, shape_geo_thickness,
+                                                                 shape_materials, shape_sdf_values, shape_sdf_dims,
+                                                                 shape_sdf_origin, shape_sdf_cell, margin, relaxation)
+                            if active != 0:
+                                P = P - Pc * share
+                                L = L - wp.cross(p_h - com, Pc) * share
+                                count = count + share
+    slot_deltas[b, j] = wp.spatial_vector(L[0], L[1], L[2], P[0], P[1], P[2])
+    slot_counts[b, j] = count
+
+
+@wp.kernel
+def sum_contact_slots(slot_deltas: wp.array2d(dtype=wp.spatial_vector), slot_counts: wp.array2d(dtype=float), slots: int,
+                      deltas: wp.array(dtype=wp.spatial_vector), contact_count: wp.array(dtype=float)):
+    # Body b's summed contact impulses and closed contacts: its slots added in slot order, so the
+    # sum is the same on every device and in every run.
+    b = wp.tid()
+    d = wp.spatial_vector()
+    count = float(0.0)
+    for j in range(slots):
+        d = d + slot_deltas[b, j]
+        count = count + slot_counts[b, j]
+    deltas[b] = d
     contact_count[b] = count

@@ -39,7 +39,7 @@ def test_integrators_by_name():
     assert xpbd.name == "xpbd" and xpbd.differentiable and xpbd.graph_capture
     assert ("xpbd", "apply_deltas") in xpbd.kernels
     assert xpbd.state_reads == ["particle_q", "particle_qd", "body_q", "body_qd"]
-    assert ("xpbd_contacts", "solve_body_contacts") in xpbd.kernels
+    assert ("xpbd_contacts", "solve_contact_slots") in xpbd.kernels
     # Warp's class names are the same integrators
     assert isinstance(wp.sim.XPBDIntegrator(iterations=3), wp.sim.Integrator)
     assert wp.sim.XPBDIntegrator(iterations=3).iterations == 3
