@@ -33,7 +33,8 @@ IntegratorInfo make_info() {
                  {"xpbd_contacts", "solve_contact_slots"},
                  {"xpbd_contacts", "sum_contact_slots"},
                  {"xpbd_bodies", "apply_body_deltas"},
-                 {"xpbd_restitution", "solve_body_restitution"}};
+                 {"xpbd_restitution", "solve_restitution_slots"},
+                 {"xpbd_restitution", "apply_restitution_slots"}};
     i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable;
     i.state_reads = {"particle_q", "particle_qd", "body_q", "body_qd"};
     i.state_writes = {"particle_q", "particle_qd", "body_q", "body_qd", "grid_bucket_count", "grid_bucket_particles"};

@@ -19,7 +19,8 @@
 //                      within the margin at state_in's poses, a thread per body and pair slot) ->
 //                      sum_contact_slots (a thread per body) -> apply_body_deltas (divided by each
 //                      body's closed contacts when weighted)
-//   [restitution]      solve_body_restitution -> state_out.body_qd
+//   [restitution]      solve_restitution_slots (the contact pass's slots) -> apply_restitution_slots
+//                      -> state_out.body_qd
 //
 // Constraints are solved Jacobi-style (every constraint sees the same positions), which is why
 // the summed corrections are scaled by the relaxations (< 1 damps the overshoot where constraints

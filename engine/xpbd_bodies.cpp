@@ -43,7 +43,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("joint_parent", a(m.joint_parent))
             .add("joint_child", a(m.joint_child));
     };
-    // Shapes, the ground and the worlds, as solve_contact_slots and solve_body_restitution read them.
+    // Shapes, the ground and the worlds, as solve_contact_slots and solve_restitution_slots read them.
     auto contact_args = [&](NamedArgs& a_, const Array& q) {
         a_.add("body_q0", a(in.body_q))
             .add("body_q", a(q))
@@ -185,7 +185,10 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             apply(deltas, counts, rigid_contact_con_weighting);
         }
     }
-    if (enable_restitution) {
+    if (enable_restitution) {  // in the contact pass's slots, then a thread per body
+        const int64_t slots = 2 * int64_t(m.max_shape_candidates) + 1;
+        const Array slot_impulses = body_scratch_.get(m, "restitution_slot_impulses", spatial_vector_type(), {nb, slots});
+        const Array slot_counts = body_scratch_.get(m, "restitution_slot_counts", compiler::float32_type(), {nb, slots});
         NamedArgs ra;
         contact_args(ra, q);
         ra.add("body_qd0", a(in.body_qd))
@@ -193,8 +196,19 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("ground_restitution", f(m.ground_restitution))
             .add("gravity", v3(m.gravity))
             .add("dt", f(dt))
-            .add("body_qd_new", a(out.body_qd));
-        launch("xpbd_restitution", "solve_body_restitution", std::move(ra));
+            .add("slots", i(int(slots)))
+            .add("slot_impulses", a(slot_impulses))
+            .add("slot_counts", a(slot_counts));
+        launch("xpbd_restitution", "solve_restitution_slots", std::move(ra), {nb, slots});
+        launch("xpbd_restitution", "apply_restitution_slots",
+               {{"body_q", a(q)},
+                {"body_qd", a(qd)},
+                {"body_inv_mass", a(m.body_inv_mass)},
+                {"body_inv_inertia", a(m.body_inv_inertia)},
+                {"slot_impulses", a(slot_impulses)},
+                {"slot_counts", a(slot_counts)},
+                {"slots", i(int(slots))},
+                {"body_qd_new", a(out.body_qd)}});
     }
 }
 

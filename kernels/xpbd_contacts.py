@@ -125,14 +125,15 @@ def solve_contact_slots(
     # bounding spheres at the step's start), and only then are the points walked.
     b, j = wp.tid()
     wb = body_world[b]
-    Xb = body_q[b]
-    com, inv_m, Iw = xc.body_mass_at(b, Xb, body_com, body_inv_mass, body_inv_inertia)
+    com = wp.transform_point(body_q[b], body_com[b])
     P = wp.vec3(0.0)
     L = wp.vec3(0.0)
     count = float(0.0)
     C = (slots - 1) // 2
     n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
     if j == 0:
+        inv_m = body_inv_mass[b]
+        Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
         for si in range(body_shape_start[b], body_shape_start[b + 1]):
             sa = body_shape_list[si]
             ta = shape_geo_type[sa]

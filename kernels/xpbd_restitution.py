@@ -82,7 +82,7 @@ def point_restitution(
 
 
 @wp.kernel
-def solve_body_restitution(
+def solve_restitution_slots(
     body_q0: wp.array(dtype=wp.transform),
     body_qd0: wp.array(dtype=wp.spatial_vector),
     body_q: wp.array(dtype=wp.transform),
@@ -123,81 +123,118 @@ def solve_body_restitution(
     gravity: wp.vec3,
     margin: float,
     dt: float,
-    body_qd_new: wp.array(dtype=wp.spatial_vector),
+    slots: int,
+    slot_impulses: wp.array2d(dtype=wp.spatial_vector),
+    slot_counts: wp.array2d(dtype=float),
 ):
-    # Body b's velocities after the restitution impulses of its closed contacts, each divided by
-    # the body's number of them.
-    b = wp.tid()
+    # One slot j of body b's restitution impulses, a thread each, with the slots of
+    # xpbd_contacts.py's solve_contact_slots (0 the ground, 1 + k candidate shape k, 1 + C + k
+    # candidate k's points on the body): the slot's summed velocity impulses (angular about b's
+    # centre of mass, linear; world) and its number of closed contacts.
+    b, j = wp.tid()
     wb = body_world[b]
-    Xb = body_q[b]
-    com, inv_m, Iw = xc.body_mass_at(b, Xb, body_com, body_inv_mass, body_inv_inertia)
+    com = wp.transform_point(body_q[b], body_com[b])
     J = wp.vec3(0.0)
     H = wp.vec3(0.0)
     count = float(0.0)
-    for si in range(body_shape_start[b], body_shape_start[b + 1]):
-        sa = body_shape_list[si]
-        ta = shape_geo_type[sa]
-        Xa0 = body_q0[b] * shape_transform[sa]
-        if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
-            for k in range(rc.shape_point_count(ta)):
-                pl = rc.shape_point(ta, shape_geo_scale[sa], k)
-                d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
-                                                  ground_plane)
-                if c0 < margin and d < 0.0:
-                    v_old = wp.dot(n, approach_speed(b, body_q0[b], body_qd0, body_com, gravity, body_inv_mass, dt, p_a))
-                    v_new = wp.dot(n, rc.point_velocity(body_qd[b], com, p_a))
-                    Jc = restitution_impulse(p_a - com, wp.vec3(0.0), n, v_old, v_new, inv_m, Iw, 0.0, wp.mat33(0.0),
-                                             0.5 * (shape_materials[sa, 5] + ground_restitution))
-                    J = J + Jc
-                    H = H + wp.cross(p_a - com, Jc)
-                    count = count + 1.0
-        for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
-            ob = shape_body[sb]
-            if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
-                                shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
-                                joint_child, joint_collision_filter) and xc.may_touch_within(
-                                    Xa0, sa, xc.body_frame(ob, body_q0) * shape_transform[sb], sb, shape_geo_type,
-                                    shape_geo_scale, shape_geo_thickness, margin):
+    C = (slots - 1) // 2
+    n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
+    if j == 0:
+        inv_m = body_inv_mass[b]
+        Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
+        for si in range(body_shape_start[b], body_shape_start[b + 1]):
+            sa = body_shape_list[si]
+            ta = shape_geo_type[sa]
+            if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
                 for k in range(rc.shape_point_count(ta)):
                     pl = rc.shape_point(ta, shape_geo_scale[sa], k)
-                    active, Jc, p_a, p_h = point_restitution(pl, sa, b, sb, ob, body_q0, body_qd0, body_q, body_qd, body_com,
-                                                             body_inv_mass, body_inv_inertia, shape_transform, shape_geo_type,
-                                                             shape_geo_scale, shape_geo_thickness, shape_materials,
-                                                             shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
-                                                             shape_sdf_cell, gravity, margin, dt)
-                    if active != 0:
+                    d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
+                                                      ground_plane)
+                    if c0 < margin and d < 0.0:
+                        v_old = wp.dot(n, approach_speed(b, body_q0[b], body_qd0, body_com, gravity, body_inv_mass, dt, p_a))
+                        v_new = wp.dot(n, rc.point_velocity(body_qd[b], com, p_a))
+                        Jc = restitution_impulse(p_a - com, wp.vec3(0.0), n, v_old, v_new, inv_m, Iw, 0.0, wp.mat33(0.0),
+                                                 0.5 * (shape_materials[sa, 5] + ground_restitution))
                         J = J + Jc
                         H = H + wp.cross(p_a - com, Jc)
                         count = count + 1.0
-    for kp in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-        sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
-        ob = shape_body[sp]
-        if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
-                                                     joint_collision_filter):
-            tp = shape_geo_type[sp]
-            Xp0 = body_q0[ob] * shape_transform[sp]
+    elif j <= C:
+        kb = j - 1
+        if kb < n_cand:
+            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+            ob = shape_body[sb]
+            Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
             for si in range(body_shape_start[b], body_shape_start[b + 1]):
-                sh = body_shape_list[si]
-                if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
-                        shape_world[sp], shape_world[sh]) and rc.shapes_collide(
-                            sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
-                            shape_filter_list) and xc.may_touch_within(Xp0, sp, body_q0[b] * shape_transform[sh], sh,
-                                                                       shape_geo_type, shape_geo_scale, shape_geo_thickness,
-                                                                       margin):
-                    for k in range(rc.shape_point_count(tp)):
-                        pl = rc.shape_point(tp, shape_geo_scale[sp], k)
-                        active, Jc, p_a, p_h = point_restitution(pl, sp, ob, sh, b, body_q0, body_qd0, body_q, body_qd,
+                sa = body_shape_list[si]
+                ta = shape_geo_type[sa]
+                if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
+                                    shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
+                                    joint_child, joint_collision_filter) and xc.may_touch_within(
+                                        body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_geo_type, shape_geo_scale,
+                                        shape_geo_thickness, margin):
+                    for k in range(rc.shape_point_count(ta)):
+                        pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                        active, Jc, p_a, p_h = point_restitution(pl, sa, b, sb, ob, body_q0, body_qd0, body_q, body_qd,
                                                                  body_com, body_inv_mass, body_inv_inertia, shape_transform,
                                                                  shape_geo_type, shape_geo_scale, shape_geo_thickness,
                                                                  shape_materials, shape_sdf_values, shape_sdf_dims,
                                                                  shape_sdf_origin, shape_sdf_cell, gravity, margin, dt)
                         if active != 0:
-                            J = J - Jc
-                            H = H - wp.cross(p_h - com, Jc)
+                            J = J + Jc
+                            H = H + wp.cross(p_a - com, Jc)
                             count = count + 1.0
+    else:
+        kp = j - 1 - C
+        if kp < n_cand:
+            sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
+            ob = shape_body[sp]
+            if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
+                                                         joint_collision_filter):
+                tp = shape_geo_type[sp]
+                Xp0 = body_q0[ob] * shape_transform[sp]
+                for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                    sh = body_shape_list[si]
+                    if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
+                            shape_world[sp], shape_world[sh]) and rc.shapes_collide(
+                                sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
+                                shape_filter_list) and xc.may_touch_within(Xp0, sp, body_q0[b] * shape_transform[sh], sh,
+                                                                           shape_geo_type, shape_geo_scale,
+                                                                           shape_geo_thickness, margin):
+                        for k in range(rc.shape_point_count(tp)):
+                            pl = rc.shape_point(tp, shape_geo_scale[sp], k)
+                            active, Jc, p_a, p_h = point_restitution(pl, sp, ob, sh, b, body_q0, body_qd0, body_q, body_qd,
+                                                                     body_com, body_inv_mass, body_inv_inertia,
+                                                                     shape_transform, shape_geo_type, shape_geo_scale,
+                                                                     shape_geo_thickness, shape_materials, shape_sdf_values,
+                                                                     shape_sdf_dims, shape_sdf_origin, shape_sdf_cell,
+                                                                     gravity, margin, dt)
+                            if active != 0:
+                                J = J - Jc
+                                H = H - wp.cross(p_h - com, Jc)
+                                count = count + 1.0
+    slot_impulses[b, j] = wp.spatial_vector(H[0], H[1], H[2], J[0], J[1], J[2])
+    slot_counts[b, j] = count
+
+
+@wp.kernel
+def apply_restitution_slots(body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
+                            body_inv_mass: wp.array(dtype=float), body_inv_inertia: wp.array(dtype=wp.mat33),
+                            slot_impulses: wp.array2d(dtype=wp.spatial_vector), slot_counts: wp.array2d(dtype=float),
+                            slots: int, body_qd_new: wp.array(dtype=wp.spatial_vector)):
+    # Body b's velocities after the restitution impulses of its closed contacts (its slots added
+    # in slot order), each divided by the body's number of them.
+    b = wp.tid()
+    H = wp.vec3(0.0)
+    J = wp.vec3(0.0)
+    count = float(0.0)
+    for j in range(slots):
+        e = slot_impulses[b, j]
+        H = H + wp.spatial_top(e)
+        J = J + wp.spatial_bottom(e)
+        count = count + slot_counts[b, j]
     scale = 1.0 / wp.max(count, 1.0)
+    Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
     qd = body_qd[b]
     w1 = wp.spatial_top(qd) + Iw * H * scale
-    v1 = wp.spatial_bottom(qd) + J * (inv_m * scale)
+    v1 = wp.spatial_bottom(qd) + J * (body_inv_mass[b] * scale)
     body_qd_new[b] = wp.spatial_vector(w1[0], w1[1], w1[2], v1[0], v1[1], v1[2])
