@@ -15,7 +15,8 @@
 // angular_damping 0, enable_restitution 0, rigid_contact_margin 0.1 m, Warp's defaults):
 //   eval_body_actions  the control's wrenches and the force-mode joint axes' actions
 //   integrate_bodies   the semi-implicit prediction (kernels/rigid.py)
-//   iterations x N     solve_body_joints -> apply_body_deltas; solve_contact_slots (contacts found
+//   iterations x N     solve_joints (a thread per joint) -> sum_body_joints (per body) ->
+//                      apply_body_deltas; solve_contact_slots (contacts found
 //                      within the margin at state_in's poses, a thread per body and pair slot) ->
 //                      sum_contact_slots (a thread per body) -> apply_body_deltas (divided by each
 //                      body's closed contacts when weighted)

@@ -133,31 +133,43 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
         qd = qd1;
     };
     for (int it = 0; it < iterations; ++it) {
-        if (joints) {
+        if (joints) {  // a thread per joint, then a thread per body sums its joints
+            const int64_t nj = m.joint_count;
+            const Array impulse = body_scratch_.get(m, "joint_impulse", spatial_vector_type(), nj);
+            const Array x_p = body_scratch_.get(m, "joint_x_p", vec3_type(), nj);
+            const Array x_c = body_scratch_.get(m, "joint_x_c", vec3_type(), nj);
+            launch("xpbd_joints", "solve_joints",
+                   {{"body_q", a(q)},
+                    {"body_qd", a(qd)},
+                    {"body_com", a(m.body_com)},
+                    {"body_inv_mass", a(m.body_inv_mass)},
+                    {"body_inv_inertia", a(m.body_inv_inertia)},
+                    {"joint_type", a(m.joint_type)},
+                    {"joint_parent", a(m.joint_parent)},
+                    {"joint_child", a(m.joint_child)},
+                    {"joint_X_p", a(m.joint_X_p)},
+                    {"joint_X_c", a(m.joint_X_c)},
+                    {"joint_axis_start", a(m.joint_axis_start)},
+                    {"joint_axis_dim", a(m.joint_axis_dim)},
+                    {"joint_axis", a(m.joint_axis)},
+                    {"joint_mode", a(m.joint_mode)},
+                    {"joint_act", a(joint_act)},
+                    {"joint_target_ke", a(m.joint_target_ke)},
+                    {"joint_target_kd", a(m.joint_target_kd)},
+                    {"joint_limit_lower", a(m.joint_limit_lower)},
+                    {"joint_limit_upper", a(m.joint_limit_upper)},
+                    {"linear_relaxation", f(joint_linear_relaxation)},
+                    {"angular_relaxation", f(joint_angular_relaxation)},
+                    {"dt", f(dt)},
+                    {"joint_impulse", a(impulse)},
+                    {"joint_x_p", a(x_p)},
+                    {"joint_x_c", a(x_c)}},
+                   {nj});
             const Array deltas = body_scratch_.get(m, "joint_deltas", spatial_vector_type(), nb);
-            NamedArgs ja{{"body_q", a(q)},
-                         {"body_qd", a(qd)},
-                         {"body_com", a(m.body_com)},
-                         {"body_inv_mass", a(m.body_inv_mass)},
-                         {"body_inv_inertia", a(m.body_inv_inertia)},
-                         {"joint_type", a(m.joint_type)},
-                         {"joint_X_p", a(m.joint_X_p)},
-                         {"joint_X_c", a(m.joint_X_c)},
-                         {"joint_axis_start", a(m.joint_axis_start)},
-                         {"joint_axis_dim", a(m.joint_axis_dim)},
-                         {"joint_axis", a(m.joint_axis)},
-                         {"joint_mode", a(m.joint_mode)},
-                         {"joint_act", a(joint_act)},
-                         {"joint_target_ke", a(m.joint_target_ke)},
-                         {"joint_target_kd", a(m.joint_target_kd)},
-                         {"joint_limit_lower", a(m.joint_limit_lower)},
-                         {"joint_limit_upper", a(m.joint_limit_upper)},
-                         {"linear_relaxation", f(joint_linear_relaxation)},
-                         {"angular_relaxation", f(joint_angular_relaxation)},
-                         {"dt", f(dt)},
-                         {"deltas", a(deltas)}};
-            joint_args(ja);
-            launch("xpbd_joints", "solve_body_joints", std::move(ja));
+            NamedArgs sa{{"body_q", a(q)},      {"body_com", a(m.body_com)}, {"joint_impulse", a(impulse)},
+                         {"joint_x_p", a(x_p)}, {"joint_x_c", a(x_c)},       {"deltas", a(deltas)}};
+            joint_args(sa);
+            launch("xpbd_joints", "sum_body_joints", std::move(sa));
             apply(deltas, body_scratch_.get(m, "contact_count", compiler::float32_type(), nb), false);
         }
         if (contacts) {

@@ -307,14 +307,12 @@ def joint_correction(
 
 
 @wp.kernel
-def solve_body_joints(
+def solve_joints(
     body_q: wp.array(dtype=wp.transform),
     body_qd: wp.array(dtype=wp.spatial_vector),
     body_com: wp.array(dtype=wp.vec3),
     body_inv_mass: wp.array(dtype=float),
     body_inv_inertia: wp.array(dtype=wp.mat33),
-    body_joint_start: wp.array(dtype=int),
-    body_joint_list: wp.array(dtype=int),
     joint_type: wp.array(dtype=int),
     joint_parent: wp.array(dtype=int),
     joint_child: wp.array(dtype=int),
@@ -332,23 +330,42 @@ def solve_body_joints(
     linear_relaxation: float,
     angular_relaxation: float,
     dt: float,
-    deltas: wp.array(dtype=wp.spatial_vector),
+    joint_impulse: wp.array(dtype=wp.spatial_vector),
+    joint_x_p: wp.array(dtype=wp.vec3),
+    joint_x_c: wp.array(dtype=wp.vec3),
 ):
-    # Body b's summed joint impulses: (angular about its centre of mass, positional), world.
+    # Joint j's correction, a thread each: its impulses on the child (angular, positional; world;
+    # the parent gets their negatives) and the two joint origins they act at.
+    j = wp.tid()
+    Pj, Lj, x_p, x_c = joint_correction(j, body_q, body_qd, body_com, body_inv_mass, body_inv_inertia, joint_type,
+                                        joint_parent, joint_child, joint_X_p, joint_X_c, joint_axis_start, joint_axis_dim,
+                                        joint_axis, joint_mode, joint_act, joint_target_ke, joint_target_kd, joint_limit_lower,
+                                        joint_limit_upper, linear_relaxation, angular_relaxation, dt)
+    joint_impulse[j] = wp.spatial_vector(Lj[0], Lj[1], Lj[2], Pj[0], Pj[1], Pj[2])
+    joint_x_p[j] = x_p
+    joint_x_c[j] = x_c
+
+
+@wp.kernel
+def sum_body_joints(body_q: wp.array(dtype=wp.transform), body_com: wp.array(dtype=wp.vec3),
+                    body_joint_start: wp.array(dtype=int), body_joint_list: wp.array(dtype=int),
+                    joint_parent: wp.array(dtype=int), joint_child: wp.array(dtype=int),
+                    joint_impulse: wp.array(dtype=wp.spatial_vector), joint_x_p: wp.array(dtype=wp.vec3),
+                    joint_x_c: wp.array(dtype=wp.vec3), deltas: wp.array(dtype=wp.spatial_vector)):
+    # Body b's summed joint impulses (angular about its centre of mass, positional; world), over
+    # the joints it is the child or the parent of, in body_joint_list's order.
     b = wp.tid()
     com = wp.transform_point(body_q[b], body_com[b])
     P = wp.vec3(0.0)
     L = wp.vec3(0.0)
     for k in range(body_joint_start[b], body_joint_start[b + 1]):
         j = body_joint_list[k]
-        Pj, Lj, x_p, x_c = joint_correction(j, body_q, body_qd, body_com, body_inv_mass, body_inv_inertia, joint_type,
-                                            joint_parent, joint_child, joint_X_p, joint_X_c, joint_axis_start, joint_axis_dim,
-                                            joint_axis, joint_mode, joint_act, joint_target_ke, joint_target_kd,
-                                            joint_limit_lower, joint_limit_upper, linear_relaxation, angular_relaxation, dt)
+        Lj = wp.spatial_top(joint_impulse[j])
+        Pj = wp.spatial_bottom(joint_impulse[j])
         if joint_child[j] == b:
             P = P + Pj
-            L = L + Lj + wp.cross(x_c - com, Pj)
+            L = L + Lj + wp.cross(joint_x_c[j] - com, Pj)
         if joint_parent[j] == b:
             P = P - Pj
-            L = L - Lj - wp.cross(x_p - com, Pj)
+            L = L - Lj - wp.cross(joint_x_p[j] - com, Pj)
     deltas[b] = wp.spatial_vector(L[0], L[1], L[2], P[0], P[1], P[2])

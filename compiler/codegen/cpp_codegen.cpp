@@ -704,9 +704,8 @@ private:
             const bool block_indices = uses_block_indices(f);
             for (bool contig : {false, true}) {
                 os_ << "extern \"C\" void " << (contig ? info.cpu_range_contig_symbol : info.cpu_range_symbol)
-                    << "(const wp::launch_bounds_t* bounds, const void* args, wp::thread_ctx* ctx, wp::int64 begin, wp::int64 "
-                       "end) "
-                       "{\n";
+                    << "(const wp::launch_bounds_t* bounds, const void* args, wp::thread_ctx* ctx, "
+                       "wp::int64 begin, wp::int64 end) {\n";
                 // Local copies of the argument block and the bounds: the body's stores (a float array
                 // element) may alias the caller's block as far as the optimiser knows, so through a
                 // reference it reloads every array pointer and scalar each iteration and cannot
