@@ -90,7 +90,7 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
         runtime::launch(k, {n}, std::move(named).bind(k), o);
     };
     const int64_t nb = m.body_count, nd = std::max(m.joint_dof_count, 1), nj = m.joint_count, na = m.articulation_count;
-    const Array& joint_act = control && control->joint_act.valid() ? control->joint_act : m.joint_act;
+    const Array& act = joint_act(m, control);
     auto fk = [&](const Array& q, const Array& qd, const Array& body_q, const Array& body_qd) {
         launch_fk(m, q, qd, body_q, body_qd);
     };
@@ -110,66 +110,54 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
         const Array fb = scratch_.get(m, tag + "fb", spatial_vector_type(), nb);
         const Array h = scratch_.get(m, tag + "h", vec3_type(), nb);
         const Array Ib = scratch_.get(m, tag + "Ib", mat33_type(), nb);
-        launch("featherstone", "eval_featherstone_bias", na,
-               {{"articulation_start", a(m.articulation_start)},
-                {"joint_q_start", a(m.joint_q_start)},
-                {"joint_qd_start", a(m.joint_qd_start)},
-                {"joint_q", a(q)},
-                {"joint_qd", a(qd)},
-                {"joint_type", a(m.joint_type)},
-                {"joint_parent", a(m.joint_parent)},
-                {"joint_child", a(m.joint_child)},
-                {"joint_X_p", a(m.joint_X_p)},
-                {"joint_X_c", a(m.joint_X_c)},
-                {"joint_axis_start", a(m.joint_axis_start)},
-                {"joint_axis_dim", a(m.joint_axis_dim)},
-                {"joint_axis", a(m.joint_axis)},
-                {"body_q", a(body_q)},
-                {"body_com", a(m.body_com)},
-                {"body_mass", a(m.body_mass)},
-                {"body_inertia", a(m.body_inertia)},
-                {"body_wrench", a(wrench)},
-                {"gravity", v3(m.gravity)},
-                {"joint_S", a(S)},
-                {"body_v", a(v)},
-                {"body_a", a(acc)},
-                {"body_fb", a(fb)},
-                {"body_h", a(h)},
-                {"body_Ib", a(Ib)}});
+        NamedArgs bias{{"articulation_start", a(m.articulation_start)},
+                       {"joint_q_start", a(m.joint_q_start)},
+                       {"joint_qd_start", a(m.joint_qd_start)},
+                       {"joint_q", a(q)},
+                       {"joint_qd", a(qd)},
+                       {"body_q", a(body_q)},
+                       {"body_com", a(m.body_com)},
+                       {"body_mass", a(m.body_mass)},
+                       {"body_inertia", a(m.body_inertia)},
+                       {"body_wrench", a(wrench)},
+                       {"gravity", v3(m.gravity)},
+                       {"joint_S", a(S)},
+                       {"body_v", a(v)},
+                       {"body_a", a(acc)},
+                       {"body_fb", a(fb)},
+                       {"body_h", a(h)},
+                       {"body_Ib", a(Ib)}};
+        add_joint_frame_args(bias, m);
+        launch("featherstone", "eval_featherstone_bias", na, std::move(bias));
         const Array sub_f = scratch_.get(m, tag + "sub_f", spatial_vector_type(), nb);
         const Array sub_m = scratch_.get(m, tag + "sub_m", compiler::float32_type(), nb);
         const Array sub_h = scratch_.get(m, tag + "sub_h", vec3_type(), nb);
         const Array sub_Ib = scratch_.get(m, tag + "sub_Ib", mat33_type(), nb);
         const Array tau = scratch_.get(m, tag + "tau", compiler::float32_type(), nd);
-        launch("featherstone", "eval_featherstone_tau", na,
-               {{"articulation_start", a(m.articulation_start)},
-                {"joint_q_start", a(m.joint_q_start)},
-                {"joint_qd_start", a(m.joint_qd_start)},
-                {"joint_q", a(q)},
-                {"joint_qd", a(qd)},
-                {"joint_type", a(m.joint_type)},
-                {"joint_parent", a(m.joint_parent)},
-                {"joint_child", a(m.joint_child)},
-                {"joint_axis_start", a(m.joint_axis_start)},
-                {"joint_axis_dim", a(m.joint_axis_dim)},
-                {"joint_mode", a(m.joint_mode)},
-                {"joint_act", a(joint_act)},
-                {"joint_target_ke", a(m.joint_target_ke)},
-                {"joint_target_kd", a(m.joint_target_kd)},
-                {"joint_limit_lower", a(m.joint_limit_lower)},
-                {"joint_limit_upper", a(m.joint_limit_upper)},
-                {"joint_limit_ke", a(m.joint_limit_ke)},
-                {"joint_limit_kd", a(m.joint_limit_kd)},
-                {"body_mass", a(m.body_mass)},
-                {"joint_S", a(S)},
-                {"body_fb", a(fb)},
-                {"body_h", a(h)},
-                {"body_Ib", a(Ib)},
-                {"sub_f", a(sub_f)},
-                {"sub_m", a(sub_m)},
-                {"sub_h", a(sub_h)},
-                {"sub_Ib", a(sub_Ib)},
-                {"joint_tau", a(tau)}});
+        NamedArgs tau_args{{"articulation_start", a(m.articulation_start)},
+                           {"joint_q_start", a(m.joint_q_start)},
+                           {"joint_qd_start", a(m.joint_qd_start)},
+                           {"joint_q", a(q)},
+                           {"joint_qd", a(qd)},
+                           {"joint_type", a(m.joint_type)},
+                           {"joint_parent", a(m.joint_parent)},
+                           {"joint_child", a(m.joint_child)},
+                           {"joint_axis_start", a(m.joint_axis_start)},
+                           {"joint_axis_dim", a(m.joint_axis_dim)},
+                           {"joint_limit_ke", a(m.joint_limit_ke)},
+                           {"joint_limit_kd", a(m.joint_limit_kd)},
+                           {"body_mass", a(m.body_mass)},
+                           {"joint_S", a(S)},
+                           {"body_fb", a(fb)},
+                           {"body_h", a(h)},
+                           {"body_Ib", a(Ib)},
+                           {"sub_f", a(sub_f)},
+                           {"sub_m", a(sub_m)},
+                           {"sub_h", a(sub_h)},
+                           {"sub_Ib", a(sub_Ib)},
+                           {"joint_tau", a(tau)}};
+        add_joint_drive_args(tau_args, m, act);
+        launch("featherstone", "eval_featherstone_tau", na, std::move(tau_args));
         const Array M = scratch_.get(m, tag + "M", compiler::float32_type(), m.articulation_mass_size);
         launch("featherstone", "eval_featherstone_mass", na,
                {{"articulation_start", a(m.articulation_start)},

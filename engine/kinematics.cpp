@@ -61,17 +61,10 @@ void launch_fk(const Model& m, const Array& joint_q, const Array& joint_qd, cons
                              {"joint_qd_start", a(m.joint_qd_start)},
                              {"joint_q", a(joint_q)},
                              {"joint_qd", a(joint_qd)},
-                             {"joint_type", a(m.joint_type)},
-                             {"joint_parent", a(m.joint_parent)},
-                             {"joint_child", a(m.joint_child)},
-                             {"joint_X_p", a(m.joint_X_p)},
-                             {"joint_X_c", a(m.joint_X_c)},
-                             {"joint_axis_start", a(m.joint_axis_start)},
-                             {"joint_axis_dim", a(m.joint_axis_dim)},
-                             {"joint_axis", a(m.joint_axis)},
                              {"body_com", a(m.body_com)},
                              {"body_q", a(body_q)},
                              {"body_qd", a(body_qd)}};
+    add_joint_frame_args(named, m);
     runtime::LaunchOptions o;
     o.device = m.device;
     runtime::launch(k, {m.articulation_count}, std::move(named).bind(k), o);
@@ -86,19 +79,12 @@ void eval_ik(const Model& m, const State& state, Array& joint_q, Array& joint_qd
     static const runtime::Kernel k = solver_kernel("articulation", "eval_articulation_ik");
     runtime::NamedArgs named{{"joint_q_start", a(m.joint_q_start)},
                              {"joint_qd_start", a(m.joint_qd_start)},
-                             {"joint_type", a(m.joint_type)},
-                             {"joint_parent", a(m.joint_parent)},
-                             {"joint_child", a(m.joint_child)},
-                             {"joint_X_p", a(m.joint_X_p)},
-                             {"joint_X_c", a(m.joint_X_c)},
-                             {"joint_axis_start", a(m.joint_axis_start)},
-                             {"joint_axis_dim", a(m.joint_axis_dim)},
-                             {"joint_axis", a(m.joint_axis)},
                              {"body_com", a(m.body_com)},
                              {"body_q", a(state.body_q)},
                              {"body_qd", a(state.body_qd)},
                              {"joint_q", a(joint_q)},
                              {"joint_qd", a(joint_qd)}};
+    add_joint_frame_args(named, m);
     runtime::LaunchOptions o;
     o.device = m.device;
     runtime::launch(k, {m.joint_count}, std::move(named).bind(k), o);

@@ -39,6 +39,40 @@ inline void add_shape_filter_args(runtime::NamedArgs& args, const Model& m) {
         .add("shape_filter_list", a(m.shape_filter_list));
 }
 
+// The joints' tree and frames (kernels/joints.py's joint_frames and the articulation kernels):
+// joint_type, joint_parent, joint_child, joint_X_p, joint_X_c and the joint axes.
+inline void add_joint_frame_args(runtime::NamedArgs& args, const Model& m) {
+    args.add("joint_type", a(m.joint_type))
+        .add("joint_parent", a(m.joint_parent))
+        .add("joint_child", a(m.joint_child))
+        .add("joint_X_p", a(m.joint_X_p))
+        .add("joint_X_c", a(m.joint_X_c))
+        .add("joint_axis_start", a(m.joint_axis_start))
+        .add("joint_axis_dim", a(m.joint_axis_dim))
+        .add("joint_axis", a(m.joint_axis));
+}
+
+// The joint axes' drives and limits: joint_mode, joint_act (`act`: the control's or the model's,
+// see joint_act below), the target gains and the limits' bounds.
+inline void add_joint_drive_args(runtime::NamedArgs& args, const Model& m, const Array& act) {
+    args.add("joint_mode", a(m.joint_mode))
+        .add("joint_act", a(act))
+        .add("joint_target_ke", a(m.joint_target_ke))
+        .add("joint_target_kd", a(m.joint_target_kd))
+        .add("joint_limit_lower", a(m.joint_limit_lower))
+        .add("joint_limit_upper", a(m.joint_limit_upper));
+}
+
+// The joints each body takes part in (Model::body_joint_start, body_joint_list).
+inline void add_body_joint_args(runtime::NamedArgs& args, const Model& m) {
+    args.add("body_joint_start", a(m.body_joint_start)).add("body_joint_list", a(m.body_joint_list));
+}
+
+// The joint actions a step applies: the control's joint_act when it has one, else the model's.
+inline const Array& joint_act(const Model& m, const Control* control) {
+    return control && control->joint_act.valid() ? control->joint_act : m.joint_act;
+}
+
 // The particle hash grid of particle contact (kernels/hash_grid.py), read from `count` and
 // `particles` (any array when the model has no particle contact): particle_grid .. bucket_particles.
 inline void add_grid_args(runtime::NamedArgs& args, const Model& m, const Array& count, const Array& particles) {

@@ -36,12 +36,10 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
         runtime::launch(k, dim.empty() ? std::vector<int64_t>{int64_t(m.body_count)} : dim, std::move(named).bind(k), o);
     };
     const int64_t nb = m.body_count;
-    const Array& joint_act = control && control->joint_act.valid() ? control->joint_act : m.joint_act;
+    // A body's joints and their two bodies.
     auto joint_args = [&](NamedArgs& a_) {
-        a_.add("body_joint_start", a(m.body_joint_start))
-            .add("body_joint_list", a(m.body_joint_list))
-            .add("joint_parent", a(m.joint_parent))
-            .add("joint_child", a(m.joint_child));
+        add_body_joint_args(a_, m);
+        a_.add("joint_parent", a(m.joint_parent)).add("joint_child", a(m.joint_child));
     };
     // Shapes, the ground and the worlds, as solve_contact_slots and solve_restitution_slots read them.
     auto contact_args = [&](NamedArgs& a_, const Array& q) {
@@ -79,7 +77,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
                       {"joint_axis_dim", a(m.joint_axis_dim)},
                       {"joint_axis", a(m.joint_axis)},
                       {"joint_mode", a(m.joint_mode)},
-                      {"joint_act", a(joint_act)},
+                      {"joint_act", a(joint_act(m, control))},
                       {"body_f", a(body_f)}};
     joint_args(actions);
     launch("xpbd_bodies", "eval_body_actions", std::move(actions));
@@ -138,33 +136,20 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             const Array impulse = body_scratch_.get(m, "joint_impulse", spatial_vector_type(), nj);
             const Array x_p = body_scratch_.get(m, "joint_x_p", vec3_type(), nj);
             const Array x_c = body_scratch_.get(m, "joint_x_c", vec3_type(), nj);
-            launch("xpbd_joints", "solve_joints",
-                   {{"body_q", a(q)},
-                    {"body_qd", a(qd)},
-                    {"body_com", a(m.body_com)},
-                    {"body_inv_mass", a(m.body_inv_mass)},
-                    {"body_inv_inertia", a(m.body_inv_inertia)},
-                    {"joint_type", a(m.joint_type)},
-                    {"joint_parent", a(m.joint_parent)},
-                    {"joint_child", a(m.joint_child)},
-                    {"joint_X_p", a(m.joint_X_p)},
-                    {"joint_X_c", a(m.joint_X_c)},
-                    {"joint_axis_start", a(m.joint_axis_start)},
-                    {"joint_axis_dim", a(m.joint_axis_dim)},
-                    {"joint_axis", a(m.joint_axis)},
-                    {"joint_mode", a(m.joint_mode)},
-                    {"joint_act", a(joint_act)},
-                    {"joint_target_ke", a(m.joint_target_ke)},
-                    {"joint_target_kd", a(m.joint_target_kd)},
-                    {"joint_limit_lower", a(m.joint_limit_lower)},
-                    {"joint_limit_upper", a(m.joint_limit_upper)},
-                    {"linear_relaxation", f(joint_linear_relaxation)},
-                    {"angular_relaxation", f(joint_angular_relaxation)},
-                    {"dt", f(dt)},
-                    {"joint_impulse", a(impulse)},
-                    {"joint_x_p", a(x_p)},
-                    {"joint_x_c", a(x_c)}},
-                   {nj});
+            NamedArgs ja{{"body_q", a(q)},
+                         {"body_qd", a(qd)},
+                         {"body_com", a(m.body_com)},
+                         {"body_inv_mass", a(m.body_inv_mass)},
+                         {"body_inv_inertia", a(m.body_inv_inertia)},
+                         {"linear_relaxation", f(joint_linear_relaxation)},
+                         {"angular_relaxation", f(joint_angular_relaxation)},
+                         {"dt", f(dt)},
+                         {"joint_impulse", a(impulse)},
+                         {"joint_x_p", a(x_p)},
+                         {"joint_x_c", a(x_c)}};
+            add_joint_frame_args(ja, m);
+            add_joint_drive_args(ja, m, joint_act(m, control));
+            launch("xpbd_joints", "solve_joints", std::move(ja), {nj});
             const Array deltas = body_scratch_.get(m, "joint_deltas", spatial_vector_type(), nb);
             NamedArgs sa{{"body_q", a(q)},      {"body_com", a(m.body_com)}, {"joint_impulse", a(impulse)},
                          {"joint_x_p", a(x_p)}, {"joint_x_c", a(x_c)},       {"deltas", a(deltas)}};
