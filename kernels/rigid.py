@@ -267,11 +267,10 @@ def eval_body_forces(
             for si in range(body_shape_start[b], body_shape_start[b + 1]):
                 sh = body_shape_list[si]
                 Xs = Xb * shape_transform[sh]
-                if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
-                        shape_world[sp], shape_world[sh]) and rc.shapes_collide(
-                            sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
-                            shape_filter_list) and may_touch(Xp, sp, Xs, sh, shape_geo_type, shape_geo_scale,
-                                                             shape_geo_thickness, shape_materials):
+                if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
+                                   shape_filter_start, shape_filter_list) and may_touch(
+                                       Xp, sp, Xs, sh, shape_geo_type, shape_geo_scale, shape_geo_thickness,
+                                       shape_materials):
                     for k in range(rc.shape_point_count(tp)):
                         pl = rc.shape_point(tp, shape_geo_scale[sp], k)
                         x = wp.transform_point(Xp, wp.vec3(pl[0], pl[1], pl[2]))

@@ -146,6 +146,19 @@ def tests_against(b: int, sa: int, sb: int, ob: int, shape_world: wp.array(dtype
                                                                           joint_child, joint_collision_filter)))
 
 
+@wp.func
+def takes_points(sp: int, sh: int, shape_world: wp.array(dtype=int), shape_geo_type: wp.array(dtype=int),
+                 shape_collision_group: wp.array(dtype=int), shape_collision_flags: wp.array(dtype=int),
+                 shape_filter_start: wp.array(dtype=int), shape_filter_list: wp.array(dtype=int)) -> bool:
+    # The reaction side of tests_against: whether body shape sh takes the points of shape sp of
+    # another body (one that no filtering joint links to it; the caller checks the bodies once per
+    # candidate): points_into picks sp's points, the shapes share a world and the shape filters let
+    # them meet.
+    return points_into(shape_geo_type[sp], shape_geo_type[sh], sp, sh) and worlds.same_world(
+        shape_world[sp], shape_world[sh]) and shapes_collide(sp, sh, shape_collision_group, shape_collision_flags,
+                                                             shape_filter_start, shape_filter_list)
+
+
 @wp.kernel
 def integrate_bodies(
     body_q: wp.array(dtype=wp.transform),

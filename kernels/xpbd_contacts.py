@@ -187,12 +187,10 @@ def solve_contact_slots(
                 Xp0 = body_q0[ob] * shape_transform[sp]
                 for si in range(body_shape_start[b], body_shape_start[b + 1]):
                     sh = body_shape_list[si]
-                    if rc.points_into(tp, shape_geo_type[sh], sp, sh) and worlds.same_world(
-                            shape_world[sp], shape_world[sh]) and rc.shapes_collide(
-                                sp, sh, shape_collision_group, shape_collision_flags, shape_filter_start,
-                                shape_filter_list) and xc.may_touch_within(Xp0, sp, body_q0[b] * shape_transform[sh], sh,
-                                                                           shape_geo_type, shape_geo_scale,
-                                                                           shape_geo_thickness, margin):
+                    if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group,
+                                       shape_collision_flags, shape_filter_start, shape_filter_list) and xc.may_touch_within(
+                                           Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_geo_type, shape_geo_scale,
+                                           shape_geo_thickness, margin):
                         share = xc.two_way(tp, shape_geo_type[sh], sp, sh)
                         for k in range(rc.shape_point_count(tp)):
                             pl = rc.shape_point(tp, shape_geo_scale[sp], k)
