@@ -199,6 +199,35 @@ def slide_force(a: int, q_p: wp.quat, x_err: wp.vec3, v_err: wp.vec3, joint_axis
 
 
 @wp.func
+def joint_frames(j: int, body_q: wp.array(dtype=wp.transform), body_qd: wp.array(dtype=wp.spatial_vector),
+                 body_com: wp.array(dtype=wp.vec3), joint_parent: wp.array(dtype=int), joint_child: wp.array(dtype=int),
+                 joint_X_p: wp.array(dtype=wp.transform), joint_X_c: wp.array(dtype=wp.transform)):
+    # Joint j's parent and child frames in the world (X_wp, X_wc), its two bodies' centres of mass
+    # (com_p: x_p for the world as parent), and the velocities of the two frames' origins and the
+    # bodies' angular velocities (v_p, w_p, v_c, w_c; zero for the world).
+    parent = joint_parent[j]
+    child = joint_child[j]
+    X_wp = joint_X_p[j]
+    com_p = wp.transform_get_translation(X_wp)
+    w_p = wp.vec3(0.0)
+    v_p = wp.vec3(0.0)
+    if parent >= 0:
+        Xb = body_q[parent]
+        X_wp = Xb * X_wp
+        com_p = wp.transform_point(Xb, body_com[parent])
+        qd_p = body_qd[parent]
+        w_p = wp.spatial_top(qd_p)
+        v_p = wp.spatial_bottom(qd_p) + wp.cross(w_p, wp.transform_get_translation(X_wp) - com_p)
+    Xc = body_q[child]
+    X_wc = Xc * joint_X_c[j]
+    com_c = wp.transform_point(Xc, body_com[child])
+    qd_c = body_qd[child]
+    w_c = wp.spatial_top(qd_c)
+    v_c = wp.spatial_bottom(qd_c) + wp.cross(w_c, wp.transform_get_translation(X_wc) - com_c)
+    return X_wp, X_wc, com_p, com_c, v_p, w_p, v_c, w_c
+
+
+@wp.func
 def joint_wrench(
     j: int,
     body_q: wp.array(dtype=wp.transform),
@@ -227,23 +256,9 @@ def joint_wrench(
     # frame towards the child's, and the two frames' origins in the world. The parent gets (f at
     # x_p, t), the child (-f at x_c, -t).
     jt = joint_type[j]
-    parent = joint_parent[j]
-    child = joint_child[j]
     a = joint_axis_start[j]
-    X_wp = joint_X_p[j]
-    w_p = wp.vec3(0.0)
-    v_p = wp.vec3(0.0)
-    if parent >= 0:
-        Xb = body_q[parent]
-        X_wp = Xb * X_wp
-        qd_p = body_qd[parent]
-        w_p = wp.spatial_top(qd_p)
-        v_p = wp.spatial_bottom(qd_p) + wp.cross(w_p, wp.transform_get_translation(X_wp) - wp.transform_point(Xb, body_com[parent]))
-    Xc = body_q[child]
-    X_wc = Xc * joint_X_c[j]
-    qd_c = body_qd[child]
-    w_c = wp.spatial_top(qd_c)
-    v_c = wp.spatial_bottom(qd_c) + wp.cross(w_c, wp.transform_get_translation(X_wc) - wp.transform_point(Xc, body_com[child]))
+    X_wp, X_wc, com_p, com_c, v_p, w_p, v_c, w_c = joint_frames(j, body_q, body_qd, body_com, joint_parent, joint_child,
+                                                                 joint_X_p, joint_X_c)
     x_p = wp.transform_get_translation(X_wp)
     x_c = wp.transform_get_translation(X_wc)
     q_p = wp.transform_get_rotation(X_wp)
