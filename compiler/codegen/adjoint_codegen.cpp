@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "compiler/codegen/adjoint_expr.h"
+#include "compiler/codegen/kernel_entries.h"
 #include "compiler/ir/ir_visitor.h"
 #include "compiler/passes/check_differentiable.h"
 
@@ -444,33 +445,7 @@ void emit_adjoint_kernel(std::ostream& os, CppExprPrinter& p, const ir::Function
     info.cpu_range_backward_symbol = K + "_cpu_range_backward";
     info.cpu_thread_backward_symbol = K + "_cpu_thread_backward";
     info.cuda_backward_symbol = K + "_cuda_backward";
-    os << "#if WP_CUDA\n";
-    os << "extern \"C\" __global__ void " << info.cuda_backward_symbol << "(wp::launch_bounds_t bounds, " << K
-       << "_args_adj args, wp::oob_record* oob) {\n";
-    os << kCudaEntryGridWait;
-    os << "    wp::thread_ctx ctx;\n";
-    os << "    ctx.tid = static_cast<wp::int64>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
-    os << "    ctx.block_idx = blockIdx.x; ctx.thread_idx = threadIdx.x; ctx.block_dim = blockDim.x; ctx.grid_dim = gridDim.x;\n";
-    os << "    ctx.smem = nullptr; ctx.oob = oob; ctx.block = nullptr;\n";
-    os << "    if (ctx.tid >= bounds.size) return;\n";
-    os << "    " << K << "_body_backward<false>(ctx, bounds, args);\n";
-    os << "}\n#else\n";
-    os << "extern \"C\" void " << info.cpu_range_backward_symbol << "(const wp::launch_bounds_t* bounds, const void* args, "
-       << "wp::thread_ctx* ctx, wp::int64 begin, wp::int64 end) {\n";
-    // Local copies, as the forward range function makes (compiler/codegen/cpp_codegen.cpp): the
-    // adjoint's atomic adds into float gradients would otherwise force a reload of the block.
-    os << "    const " << K << "_args_adj a = *static_cast<const " << K << "_args_adj*>(args);\n";
-    os << "    const wp::launch_bounds_t b = *bounds;\n";
-    os << "    wp::thread_ctx c = *ctx;\n";
-    os << "    const wp::int64 bd = c.block_dim;\n";
-    os << "    for (wp::int64 t = begin; t < end; ++t) {\n";
-    os << "        c.tid = t; c.block_idx = static_cast<wp::int32>(t / bd); c.thread_idx = static_cast<wp::int32>(t % bd);\n";
-    os << "        " << K << "_body_backward<false>(c, b, a);\n";
-    os << "    }\n}\n";
-    os << "extern \"C\" void " << info.cpu_thread_backward_symbol
-       << "(const wp::launch_bounds_t* bounds, const void* args, const wp::thread_ctx* ctx) {\n";
-    os << "    " << K << "_body_backward<false>(*ctx, *bounds, *static_cast<const " << K << "_args_adj*>(args));\n";
-    os << "}\n#endif\n\n";
+    emit_backward_entries(os, info);
 }
 
 }  // namespace weft::compiler

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "compiler/codegen/adjoint_codegen.h"
+#include "compiler/codegen/kernel_entries.h"
 #include "compiler/ir/ir_visitor.h"
 #include "compiler/passes/check_differentiable.h"
 #include "compiler/passes/launch_shape.h"
@@ -528,25 +529,6 @@ private:
         });
     }
 
-    // True when the function (or a func it calls) reads its block or thread index, or uses
-    // shared memory or barriers: only then does the CPU loop keep those indices up to date.
-    static bool uses_block_indices(const ir::Function& f) {
-        if (f.uses_sync || f.shared_bytes) return true;
-        return ir::any_expr(f.body, [](const ir::Expr& e) {
-            if (e.kind == ExprKind::CallFunc) return uses_block_indices(*e.func);
-            if (e.kind != ExprKind::Intrinsic) return false;
-            auto op = static_cast<ir::IntrinsicOp>(e.op);
-            return op == ir::IntrinsicOp::BlockIdx || op == ir::IntrinsicOp::ThreadIdx || op == ir::IntrinsicOp::LaneId;
-        });
-    }
-
-    static bool uses_grid_dim(const ir::Function& f) {
-        return ir::any_expr(f.body, [](const ir::Expr& e) {
-            if (e.kind == ExprKind::CallFunc) return uses_grid_dim(*e.func);
-            return e.kind == ExprKind::Intrinsic && static_cast<ir::IntrinsicOp>(e.op) == ir::IntrinsicOp::GridDim;
-        });
-    }
-
     void declare_tid_dims(const ir::Function& f) {
         if (uses_tid_dims(f)) os_ << "    wp::int32 tid_[4]; wp::tid_split(bounds, ctx.tid, tid_);\n";
     }
@@ -661,86 +643,7 @@ private:
 
         // The forward entries; the Backward part leaves them out (K_body is a template that
         // nothing there instantiates, so it costs that part nothing).
-        if (opts_.part != CodePart::Backward) {
-            int bd = f.block_dim > 0 ? f.block_dim : 256;
-            size_t smem = f.shared_bytes > 0 ? f.shared_bytes : 16;
-            os_ << "#if WP_CUDA\n";
-            os_ << "extern \"C\" __global__ void";
-            if (f.block_dim > 0) os_ << " __launch_bounds__(" << bd << ")";
-            os_ << " " << info.cuda_symbol << "(wp::launch_bounds_t bounds, " << k << "_args args, wp::oob_record* oob) {\n";
-            os_ << kCudaEntryGridWait;
-            os_ << "    __shared__ __align__(16) unsigned char smem_[" << smem << "];\n";
-            os_ << "    wp::thread_ctx ctx;\n";
-            os_ << "    ctx.tid = static_cast<wp::int64>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
-            os_ << "    ctx.block_idx = blockIdx.x; ctx.thread_idx = threadIdx.x; ctx.block_dim = blockDim.x; ctx.grid_dim = "
-                   "gridDim.x;\n";
-            os_ << "    ctx.smem = smem_; ctx.oob = oob; ctx.block = nullptr;\n";
-            if (f.uses_sync) {
-                os_ << "    " << k << "_body<false>(ctx, bounds, args);\n";
-            } else if (f.uses_warp_sync) {
-                // One thread per launch index, no grid stride: a lane that looped on to its next index
-                // would meet its warp's other lanes at a shuffle of another iteration.
-                os_ << "    if (ctx.tid >= bounds.size) return;\n";
-                os_ << "    " << k << "_body<false>(ctx, bounds, args);\n";
-            } else {
-                // A grid-stride loop: the runtime may launch fewer blocks than the launch has (a few
-                // waves of resident blocks, runtime/cuda/README.md), and each thread then runs the
-                // body for tid, tid + the grid's threads, ... Block indices and grid_dim stay those of
-                // the full launch. With a full grid the loop runs once.
-                os_ << "    if (ctx.tid >= bounds.size) return;\n";
-                os_ << "    const wp::int64 stride_ = static_cast<wp::int64>(gridDim.x) * blockDim.x;\n";
-                // A 64-bit division per thread is costly (with it, saxpy's full-grid launch measured 0.66
-                // of the copy bandwidth on the H200, against 0.81 before the loop): only for kernels
-                // that read wp.grid_dim().
-                if (uses_grid_dim(f))
-                    os_ << "    ctx.grid_dim = static_cast<wp::int32>((bounds.size + blockDim.x - 1) / blockDim.x);\n";
-                os_ << "    do {\n";
-                os_ << "        " << k << "_body<false>(ctx, bounds, args);\n";
-                os_ << "        ctx.tid += stride_; ctx.block_idx += gridDim.x;\n";
-                os_ << "    } while (ctx.tid < bounds.size);\n";
-            }
-            os_ << "}\n";
-            os_ << "#else\n";
-            const bool block_indices = uses_block_indices(f);
-            for (bool contig : {false, true}) {
-                os_ << "extern \"C\" void " << (contig ? info.cpu_range_contig_symbol : info.cpu_range_symbol)
-                    << "(const wp::launch_bounds_t* bounds, const void* args, wp::thread_ctx* ctx, "
-                       "wp::int64 begin, wp::int64 end) {\n";
-                // Local copies of the argument block and the bounds: the body's stores (a float array
-                // element) may alias the caller's block as far as the optimiser knows, so through a
-                // reference it reloads every array pointer and scalar each iteration and cannot
-                // vectorise; a copy whose address does not escape holds them in registers (saxpy:
-                // scalar loop -> AVX2 vectors).
-                os_ << "    const " << k << "_args a = *static_cast<const " << k << "_args*>(args);\n";
-                os_ << "    const wp::launch_bounds_t b = *bounds;\n";
-                os_ << "    wp::thread_ctx c = *ctx;\n";
-                if (block_indices) {
-                    // Block and thread indices advance with the loop (no division per thread).
-                    os_ << "    const wp::int32 bd = ctx->block_dim;\n";
-                    os_ << "    c.block_idx = static_cast<wp::int32>(begin / bd);\n";
-                    os_ << "    c.thread_idx = static_cast<wp::int32>(begin % bd);\n";
-                }
-                // An int32 counter when the range allows it: wp.tid() is an int32, and a 32-bit
-                // induction variable lets the compiler see the addresses as affine and vectorise.
-                for (const char* counter : {"wp::int32", "wp::int64"}) {
-                    bool narrow = counter[4] == 'i' && counter[7] == '3';
-                    os_ << (narrow ? "    if (end <= 0x7fffffff) {\n" : "    } else {\n");
-                    os_ << "        for (" << counter << " t = static_cast<" << counter << ">(begin); t < static_cast<" << counter
-                        << ">(end); ++t) {\n";
-                    os_ << "            c.tid = t;\n";
-                    os_ << "            " << k << "_body<" << (contig ? "true" : "false") << ">(c, b, a);\n";
-                    if (block_indices) os_ << "            if (++c.thread_idx == bd) { c.thread_idx = 0; ++c.block_idx; }\n";
-                    os_ << "        }\n";
-                }
-                os_ << "    }\n";
-                os_ << "}\n";
-            }
-            os_ << "extern \"C\" void " << info.cpu_thread_symbol
-                << "(const wp::launch_bounds_t* bounds, const void* args, const wp::thread_ctx* ctx) {\n";
-            os_ << "    " << k << "_body<false>(*ctx, *bounds, *static_cast<const " << k << "_args*>(args));\n";
-            os_ << "}\n";
-            os_ << "#endif\n\n";
-        }
+        if (opts_.part != CodePart::Backward) emit_forward_entries(os_, f, info);
         std::string why;
         if (!passes::has_adjoint(f, &why)) {
             info.backward_unavailable = why;
@@ -765,11 +668,6 @@ private:
 };
 
 }  // namespace
-
-const char* const kCudaEntryGridWait =
-    "#if __CUDA_ARCH__ >= 900\n"
-    "    asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
-    "#endif\n";
 
 void layout_params(KernelInfo& info) {
     size_t off = 0, align = 1;

@@ -108,13 +108,4 @@ GeneratedSource generate_cpp(const ir::Module& module, const PassResults& passes
 // The layout the code generator gives a kernel's argument block (matches the emitted struct).
 void layout_params(KernelInfo& info);
 
-// The first lines of every CUDA entry, forward and backward: compiled for sm_90 or newer, the
-// entry waits (`griddepcontrol.wait`) until the grids ahead of it in the stream have finished and
-// their memory is visible. The runtime launches with programmatic stream serialisation there
-// (runtime/cuda/README.md, "Launches"), so an entry may start before its predecessor has ended;
-// nothing the entry does before this wait may touch memory. Launched without that attribute, or
-// with nothing ahead of it, the wait returns at once. Older architectures compile none of it, so
-// their PTX is unchanged; the disk cache keys on this text and on the architecture.
-extern const char* const kCudaEntryGridWait;
-
 }  // namespace weft::compiler
