@@ -7,11 +7,16 @@
 // Warp's XPBDIntegrator defaults), one launch per kernel for all worlds.
 //
 //   worlds_bench [--device cpu|cuda:0|sim:h200] [--worlds 1,64,4096] [--steps 500] [--integrator semi_implicit|featherstone|xpbd]
+//                [--kernels 1]
 //
 // Frames of 50 substeps (one CUDA graph each on cuda devices), two warm-up frames, then `steps` timed
 // steps (synchronised by a host copy before and after).
 // Prints a markdown table: worlds, ms per step, world-steps per second, and the cost of one world
-// relative to the single-world model (efficiency: 1 world's ms x N / N worlds' ms).
+// relative to the single-world model (efficiency: 1 world's ms x N / N worlds' ms). With
+// --kernels 1, a second table per world count: each kernel's measured time per step
+// (runtime::KernelTiming, CUDA events around each launch) over 20 eagerly launched steps, which
+// says where a step's time goes; the eager steps also pay the launches' host cost, which graphs hide.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -23,6 +28,7 @@
 #include "engine/integrator_registry.h"
 #include "engine/model_builder.h"
 #include "engine/stepper.h"
+#include "runtime/kernel_timing.h"
 
 using namespace weft;
 using engine::Quat;
@@ -86,6 +92,41 @@ double ms_per_step(const engine::Model& m, const std::string& integrator, float 
     return ms;
 }
 
+// Each kernel's share of a step: `steps` steps launched eagerly (after one untimed step) under a
+// KernelTiming, summed per kernel.
+void print_kernel_times(const engine::Model& m, const std::string& integrator, float dt, int steps) {
+    engine::State s0 = m.state(), s1 = m.state();
+    auto integ = engine::create_integrator(integrator);
+    integ->simulate(m, s0, s1, dt);
+    struct Sum {
+        std::string kernel, where;
+        int launches = 0;
+        double us = 0;
+    };
+    std::vector<Sum> sums;
+    double total = 0;
+    {
+        runtime::KernelTiming timing;
+        for (int k = 0; k < steps; ++k) {
+            integ->simulate(m, s0, s1, dt);
+            std::swap(s0, s1);
+        }
+        for (const runtime::KernelTime& t : timing.results()) {
+            auto it = std::find_if(sums.begin(), sums.end(), [&](const Sum& x) { return x.kernel == t.kernel; });
+            if (it == sums.end()) it = sums.insert(sums.end(), Sum{t.kernel, t.where});
+            it->launches++;
+            it->us += t.time_us;
+            total += t.time_us;
+        }
+    }
+    std::sort(sums.begin(), sums.end(), [](const Sum& a, const Sum& b) { return a.us > b.us; });
+    printf("\n| kernel | where | launches / step | us / step | share |\n|---|---|---|---|---|\n");
+    for (const Sum& x : sums)
+        printf("| %s | %s | %.1f | %.2f | %.1f%% |\n", x.kernel.c_str(), x.where.c_str(), double(x.launches) / steps,
+               x.us / steps, total > 0 ? 100.0 * x.us / total : 0.0);
+    printf("| (all) | | | %.2f | |\n\n", total / steps);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,8 +134,10 @@ int main(int argc, char** argv) {
     std::vector<int> worlds = {1, 64, 4096};
     int steps = 500;
     std::string integrator = "semi_implicit";
+    bool kernels = false;
     const char* usage =
-        "usage: worlds_bench [--device D] [--worlds N,M] [--steps S] [--integrator semi_implicit|featherstone|xpbd]\n";
+        "usage: worlds_bench [--device D] [--worlds N,M] [--steps S] [--integrator semi_implicit|featherstone|xpbd] "
+        "[--kernels 0|1]\n";
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string a = argv[i], v = argv[i + 1];
         if (a == "--device")
@@ -103,6 +146,8 @@ int main(int argc, char** argv) {
             steps = std::atoi(v.c_str());
         else if (a == "--integrator" && (v == "semi_implicit" || v == "featherstone" || v == "xpbd"))
             integrator = v;
+        else if (a == "--kernels" && (v == "0" || v == "1"))
+            kernels = v == "1";
         else if (a == "--worlds") {
             worlds.clear();
             std::stringstream ss(v);
@@ -124,7 +169,8 @@ int main(int argc, char** argv) {
     printf("| worlds | ms / step | world-steps / s | efficiency vs 1 world | torso height after (m) |\n|---|---|---|---|---|\n");
     double one_ms = 0;
     bool any_graphs = false;
-    for (int n : worlds) {
+    for (size_t wi = 0; wi < worlds.size(); ++wi) {
+        const int n = worlds[wi];
         engine::ModelBuilder b;
         b.joint_attach_ke = one.joint_attach_ke;  // model-wide: add_builder copies elements, not settings
         const int side = int(std::ceil(std::sqrt(double(n))));
@@ -139,6 +185,13 @@ int main(int argc, char** argv) {
         printf("| %d | %.4f | %.0f | %s | %.3f |\n", n, ms, 1000.0 * n / ms,
                one_ms > 0 ? (std::to_string(int(std::lround(100.0 * one_ms * n / ms))) + "%").c_str() : "-", torso_y);
         fflush(stdout);
+        if (kernels) {
+            print_kernel_times(m, integrator, dt, 20);
+            if (wi + 1 < worlds.size())
+                printf(
+                    "| worlds | ms / step | world-steps / s | efficiency vs 1 world | torso height after (m) |\n"
+                    "|---|---|---|---|---|\n");
+        }
     }
     printf("\nframes of 50 substeps, %s\n", any_graphs ? "each one CUDA graph" : "launched eagerly");
     return 0;
