@@ -153,6 +153,8 @@ int ModelBuilder::add_builder(const ModelBuilder& o, const Xform& xform, bool se
     append(joint_limit_ke, o.joint_limit_ke);
     append(joint_limit_kd, o.joint_limit_kd);
     append(joint_armature, o.joint_armature);
+    append(joint_linear_compliance, o.joint_linear_compliance);
+    append(joint_angular_compliance, o.joint_angular_compliance);
     append(joint_name, o.joint_name);
     append(joint_q, o.joint_q);
     append(joint_qd, o.joint_qd);
@@ -178,9 +180,9 @@ ModelBuilder replicate_worlds(const ModelBuilder& one, int count, const Vec3& sp
           out.joint_parent, out.joint_child, out.joint_mode, out.joint_collision_filter, out.joint_X_p, out.joint_X_c,
           out.joint_axis_start, out.joint_axis_dim, out.joint_axis, out.joint_act, out.joint_target_ke, out.joint_target_kd,
           out.joint_limit_lower, out.joint_limit_upper, out.joint_limit_ke, out.joint_limit_kd, out.joint_armature,
-          out.joint_name, out.joint_q, out.joint_qd, out.articulation_start, out.particle_world, out.shape_world, out.body_world,
-          out.mpm_material, out.mpm_params, out.mpm_volume, out.shape_collision_group, out.shape_collision_flags,
-          out.shape_collision_filter_pairs);
+          out.joint_linear_compliance, out.joint_angular_compliance, out.joint_name, out.joint_q, out.joint_qd,
+          out.articulation_start, out.particle_world, out.shape_world, out.body_world, out.mpm_material, out.mpm_params,
+          out.mpm_volume, out.shape_collision_group, out.shape_collision_flags, out.shape_collision_filter_pairs);
     out.num_worlds = 0;
     for (int w = 0; w < count; ++w) {
         ModelBuilder::Xform x;

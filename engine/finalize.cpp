@@ -194,6 +194,8 @@ void upload_joints(const ModelBuilder& b, Model& m, const Uploader& up) {
     m.joint_limit_ke = up(f32, {n_axis}, pad(b.joint_limit_ke), true);
     m.joint_limit_kd = up(f32, {n_axis}, pad(b.joint_limit_kd), true);
     m.joint_collision_filter = up(i32, {n}, pad(b.joint_collision_filter), false);
+    m.joint_linear_compliance = up(f32, {n}, pad(b.joint_linear_compliance), true);
+    m.joint_angular_compliance = up(f32, {n}, pad(b.joint_angular_compliance), true);
     std::vector<std::vector<int>> of_body(static_cast<size_t>(nb));  // in joint order, as a loop over joints
     for (int j = 0; j < nj; ++j) {
         if (b.joint_type[size_t(j)] == JOINT_FREE) continue;

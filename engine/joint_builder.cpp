@@ -163,6 +163,8 @@ int ModelBuilder::add_joint(const char* call, int type, int parent, int child, c
         joint_limit_kd.push_back(s.def.limit_kd);
     }
     joint_armature.push_back(armature);
+    joint_linear_compliance.push_back(0.0f);
+    joint_angular_compliance.push_back(0.0f);
     joint_collision_filter.push_back(filter && parent >= 0 ? 1 : 0);
     joint_name.push_back(name.empty() ? "joint " + std::to_string(joint_type.size() - 1) : name);
     const auto [nq, nqd] = joint_coordinate_counts(type, int(linear.size() + angular.size()));
@@ -260,6 +262,17 @@ int ModelBuilder::add_joint_d6(int parent, int child, const Xform& parent_xform,
                                bool collision_filter_parent, float armature, const std::string& name) {
     return add_joint("add_joint_d6", JOINT_D6, parent, child, parent_xform, child_xform, linear_axes, angular_axes,
                      collision_filter_parent, armature, name);
+}
+
+void ModelBuilder::set_joint_compliance(int joint, float linear, float angular) {
+    const char* c = "set_joint_compliance";
+    if (joint < 0 || joint >= joint_count())
+        throw BuildError(std::string(c) + ": joint index " + std::to_string(joint) + " is out of range (the model has " +
+                         std::to_string(joint_count()) + " joints)");
+    require_nonnegative(c, "linear_compliance", linear);
+    require_nonnegative(c, "angular_compliance", angular);
+    joint_linear_compliance[size_t(joint)] = linear;
+    joint_angular_compliance[size_t(joint)] = angular;
 }
 
 }  // namespace weft::engine

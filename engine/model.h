@@ -221,26 +221,28 @@ struct Model {
     // (joint_axis_dim[j, 1]): prismatic (1, 0), revolute (0, 1), universal (0, 2), compound (0, 3),
     // D6 (n, m). A joint without axes (ball, fixed, free, a D6 of none) still has one unused slot
     // (Warp's have none), so a model whose joints have at most one axis indexes joint_act by joint.
-    int joint_axis_count = 0;      // axis slots (entries of joint_act)
-    Array joint_type;              // JointType, int32 (joint_count)
-    Array joint_parent;            // int32 (joint_count): -1 = the world
-    Array joint_child;             // int32 (joint_count)
-    Array joint_X_p;               // transform (joint_count): the joint frame in the parent's frame (world for -1)
-    Array joint_X_c;               // transform (joint_count): the joint frame in the child's frame
-    Array joint_axis_start;        // int32 (joint_count + 1): the joint's first axis slot
-    Array joint_axis_dim;          // int32 (joint_count x 2): linear, angular axis counts
-    Array joint_axis;              // vec3 (joint_axis_count): unit axis in the joint frame
-    Array joint_mode;              // JointMode, int32 (joint_axis_count): what joint_act means
-    Array joint_act;               // float (joint_axis_count): initial drive input (Control::joint_act overrides)
-    Array joint_target_ke;         // float (joint_axis_count): drive stiffness (N m/rad or N/m)
-    Array joint_target_kd;         // float (joint_axis_count): drive damping
-    Array joint_limit_lower;       // float (joint_axis_count): rad or m
-    Array joint_limit_upper;       // float (joint_axis_count)
-    Array joint_limit_ke;          // float (joint_axis_count)
-    Array joint_limit_kd;          // float (joint_axis_count)
-    Array joint_collision_filter;  // int32 (joint_count): 1 = the parent's and child's shapes do not collide
-    Array body_joint_start;        // int32 (body_count + 1): body b's joints are body_joint_list[start[b] ..]
-    Array body_joint_list;         // int32 (max(2 joint_count, 1))
+    int joint_axis_count = 0;        // axis slots (entries of joint_act)
+    Array joint_type;                // JointType, int32 (joint_count)
+    Array joint_parent;              // int32 (joint_count): -1 = the world
+    Array joint_child;               // int32 (joint_count)
+    Array joint_X_p;                 // transform (joint_count): the joint frame in the parent's frame (world for -1)
+    Array joint_X_c;                 // transform (joint_count): the joint frame in the child's frame
+    Array joint_axis_start;          // int32 (joint_count + 1): the joint's first axis slot
+    Array joint_axis_dim;            // int32 (joint_count x 2): linear, angular axis counts
+    Array joint_axis;                // vec3 (joint_axis_count): unit axis in the joint frame
+    Array joint_mode;                // JointMode, int32 (joint_axis_count): what joint_act means
+    Array joint_act;                 // float (joint_axis_count): initial drive input (Control::joint_act overrides)
+    Array joint_target_ke;           // float (joint_axis_count): drive stiffness (N m/rad or N/m)
+    Array joint_target_kd;           // float (joint_axis_count): drive damping
+    Array joint_limit_lower;         // float (joint_axis_count): rad or m
+    Array joint_limit_upper;         // float (joint_axis_count)
+    Array joint_limit_ke;            // float (joint_axis_count)
+    Array joint_limit_kd;            // float (joint_axis_count)
+    Array joint_collision_filter;    // int32 (joint_count): 1 = the parent's and child's shapes do not collide
+    Array joint_linear_compliance;   // float (joint_count): XPBD compliance of the held linear parts and limits (m/N)
+    Array joint_angular_compliance;  // float (joint_count): the same, angular (rad/(N m))
+    Array body_joint_start;          // int32 (body_count + 1): body b's joints are body_joint_list[start[b] ..]
+    Array body_joint_list;           // int32 (max(2 joint_count, 1))
     // reduced coordinates (engine/kinematics.h eval_fk / eval_ik; layout in model_builder.h)
     int joint_coord_count = 0;  // entries of joint_q
     int joint_dof_count = 0;    // entries of joint_qd

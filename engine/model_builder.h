@@ -246,6 +246,11 @@ public:
     int add_joint_d6(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
                      const std::vector<JointAxisDef>& linear_axes, const std::vector<JointAxisDef>& angular_axes,
                      bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
+    // XPBD compliance of joint `joint` (Warp's linear_compliance / angular_compliance of add_joint_*;
+    // m/N and rad/(N m), >= 0): how far its held parts and limits give under load in the XPBD
+    // integrator. 0 (the default) is rigid. The semi-implicit and Featherstone integrators hold
+    // joints their own way and do not read it, as Warp's.
+    void set_joint_compliance(int joint, float linear, float angular);
     int joint_count() const { return int(joint_type.size()); }
     int joint_axis_count() const { return int(joint_axis.size()); }  // axis slots (Model::joint_axis_count)
     // Starts an articulation: the joints added from now on, up to the next call, form one tree that
@@ -327,6 +332,7 @@ public:
     std::vector<int> joint_type, joint_parent, joint_child, joint_collision_filter;  // per joint
     std::vector<std::array<float, 7>> joint_X_p, joint_X_c;                          // per joint
     std::vector<float> joint_armature;                                               // per joint
+    std::vector<float> joint_linear_compliance, joint_angular_compliance;            // per joint (XPBD)
     std::vector<int> joint_axis_start;               // per joint: its first axis slot (Model::joint_axis_start)
     std::vector<std::array<int, 2>> joint_axis_dim;  // per joint: linear, angular axis counts
     std::vector<Vec3> joint_axis;                    // per axis slot (the rest as well)

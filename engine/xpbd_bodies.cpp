@@ -146,7 +146,9 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
                          {"dt", f(dt)},
                          {"joint_impulse", a(impulse)},
                          {"joint_x_p", a(x_p)},
-                         {"joint_x_c", a(x_c)}};
+                         {"joint_x_c", a(x_c)},
+                         {"joint_linear_compliance", a(m.joint_linear_compliance)},
+                         {"joint_angular_compliance", a(m.joint_angular_compliance)}};
             add_joint_frame_args(ja, m);
             add_joint_drive_args(ja, m, joint_act(m, control));
             launch("xpbd_joints", "solve_joints", std::move(ja), {nj});

@@ -33,6 +33,9 @@ Joints (joints.py's frames and errors: X_wp, X_wc, x_err = x_c - x_p, r_err = q_
             (joints.py), each free one limited and driven and the third of a universal held, each
             with its exact gradient (row k of the inverse of the Euler axes' matrix)
   ball holds x_err; free holds nothing. Force-mode axes act in the prediction (eval_body_actions).
+The held parts and the limits have the joint's compliance (joint_linear_compliance for the linear
+ones, joint_angular_compliance for the angular ones; 0, rigid, by default), as Warp's XPBD joints;
+a drive has its own, 1 / target_ke.
 The linear and angular corrections of a joint are scaled by joint_linear_relaxation and
 joint_angular_relaxation (Warp's 0.7 and 0.4) and summed, each computed at the iteration's poses.
 
@@ -72,11 +75,13 @@ def multiplier_step(c: float, dc: float, w: float, compliance: float, damping: f
 
 
 @wp.func
-def axis_constraint(a: int, q: float, qd: float, dt: float, joint_mode: wp.array(dtype=int), joint_act: wp.array(dtype=float),
-                    joint_target_ke: wp.array(dtype=float), joint_target_kd: wp.array(dtype=float),
-                    joint_limit_lower: wp.array(dtype=float), joint_limit_upper: wp.array(dtype=float)):
+def axis_constraint(a: int, q: float, qd: float, dt: float, hold: float, joint_mode: wp.array(dtype=int),
+                    joint_act: wp.array(dtype=float), joint_target_ke: wp.array(dtype=float),
+                    joint_target_kd: wp.array(dtype=float), joint_limit_lower: wp.array(dtype=float),
+                    joint_limit_upper: wp.array(dtype=float)):
     # The constraint of a free coordinate q (velocity qd) of axis slot a: (C, dC, compliance,
-    # damping, active). A hard limit past the limits; between them the drive, as Warp's XPBD.
+    # damping, active). Past the limits a limit of compliance `hold` (the joint's linear or angular
+    # compliance); between them the drive, as Warp's XPBD.
     lower = joint_limit_lower[a]
     upper = joint_limit_upper[a]
     mode = joint_mode[a]
@@ -88,9 +93,11 @@ def axis_constraint(a: int, q: float, qd: float, dt: float, joint_mode: wp.array
     active = 0
     if q < lower:
         c = q - lower
+        compliance = hold
         active = 1
     elif q > upper:
         c = q - upper
+        compliance = hold
         active = 1
     elif ke > 0.0:
         if mode == jn.JOINT_MODE_TARGET_POSITION:
@@ -132,23 +139,24 @@ def linear_step(n: wp.vec3, c: float, dc: float, compliance: float, damping: flo
 
 
 @wp.func
-def held_rotation(q_p: wp.quat, r_err: wp.quat, Iw_p: wp.mat33, Iw_c: wp.mat33, dt: float) -> wp.vec3:
-    # The whole relative rotation held (fixed, prismatic, D6 without angular axes).
+def held_rotation(q_p: wp.quat, r_err: wp.quat, Iw_p: wp.mat33, Iw_c: wp.mat33, dt: float, hold: float) -> wp.vec3:
+    # The whole relative rotation held, with compliance `hold` (fixed, prismatic, D6 without angular axes).
     th = wp.quat_rotate(q_p, jn.rotation_vector(r_err))
     c = wp.length(th)
     L = wp.vec3(0.0)
     if c > 0.0:
-        L = angular_step(th / c, c, 0.0, 0.0, 0.0, Iw_p, Iw_c, dt)
+        L = angular_step(th / c, c, 0.0, hold, 0.0, Iw_p, Iw_c, dt)
     return L
 
 
 @wp.func
 def hinge_correction(a: int, q_p: wp.quat, q_c: wp.quat, r_err: wp.quat, w_err: wp.vec3, Iw_p: wp.mat33, Iw_c: wp.mat33,
-                     dt: float, joint_axis: wp.array(dtype=wp.vec3), joint_mode: wp.array(dtype=int),
+                     dt: float, hold: float, joint_axis: wp.array(dtype=wp.vec3), joint_mode: wp.array(dtype=int),
                      joint_act: wp.array(dtype=float), joint_target_ke: wp.array(dtype=float),
                      joint_target_kd: wp.array(dtype=float), joint_limit_lower: wp.array(dtype=float),
                      joint_limit_upper: wp.array(dtype=float)) -> wp.vec3:
-    # One angular axis: the swing held, the twist limited and driven.
+    # One angular axis: the swing held, the twist limited and driven (`hold`: the joint's angular
+    # compliance, of the swing and the limits).
     axis = joint_axis[a]
     a_p = wp.quat_rotate(q_p, axis)
     a_c = wp.quat_rotate(q_c, axis)
@@ -156,10 +164,10 @@ def hinge_correction(a: int, q_p: wp.quat, q_c: wp.quat, r_err: wp.quat, w_err: 
     s = wp.length(swing)
     L = wp.vec3(0.0)
     if s > 0.0:
-        L = angular_step(swing / s, wp.asin(wp.min(s, 1.0)), 0.0, 0.0, 0.0, Iw_p, Iw_c, dt)
-    c, dc, compliance, damping, active = axis_constraint(a, jn.joint_twist(r_err, axis), wp.dot(w_err, a_p), dt, joint_mode,
-                                                         joint_act, joint_target_ke, joint_target_kd, joint_limit_lower,
-                                                         joint_limit_upper)
+        L = angular_step(swing / s, wp.asin(wp.min(s, 1.0)), 0.0, hold, 0.0, Iw_p, Iw_c, dt)
+    c, dc, compliance, damping, active = axis_constraint(a, jn.joint_twist(r_err, axis), wp.dot(w_err, a_p), dt, hold,
+                                                         joint_mode, joint_act, joint_target_ke, joint_target_kd,
+                                                         joint_limit_lower, joint_limit_upper)
     if active != 0:
         L = L + angular_step(a_p, c, dc, compliance, damping, Iw_p, Iw_c, dt)
     return L
@@ -167,12 +175,13 @@ def hinge_correction(a: int, q_p: wp.quat, q_c: wp.quat, r_err: wp.quat, w_err: 
 
 @wp.func
 def euler_correction(n: int, a: int, q_p: wp.quat, r_err: wp.quat, w_err: wp.vec3, Iw_p: wp.mat33, Iw_c: wp.mat33, dt: float,
-                     joint_axis: wp.array(dtype=wp.vec3), joint_mode: wp.array(dtype=int), joint_act: wp.array(dtype=float),
+                     hold: float, joint_axis: wp.array(dtype=wp.vec3), joint_mode: wp.array(dtype=int), joint_act: wp.array(dtype=float),
                      joint_target_ke: wp.array(dtype=float), joint_target_kd: wp.array(dtype=float),
                      joint_limit_lower: wp.array(dtype=float), joint_limit_upper: wp.array(dtype=float)) -> wp.vec3:
     # n = 2 (universal) or 3 (compound) angular axes in slots a, a + 1 (, a + 2): each angle limited
     # and driven along its gradient; for n = 2 the third angle held. The joint frame's angular
     # velocity is A qdot (A: the Euler axes as columns), so angle k's gradient is row k of A^-1.
+    # `hold`: the joint's angular compliance, of the limits and the held angle.
     a0 = joint_axis[a]
     a1 = joint_axis[a + 1]
     e = jn.euler_angles(r_err, a0, a1)
@@ -187,13 +196,13 @@ def euler_correction(n: int, a: int, q_p: wp.quat, r_err: wp.quat, w_err: wp.vec
             qk = s * qk
             g = g * s
         if k < n:
-            c, dc, compliance, damping, active = axis_constraint(slot, qk, wp.dot(g, w_err), dt, joint_mode, joint_act,
-                                                                 joint_target_ke, joint_target_kd, joint_limit_lower,
-                                                                 joint_limit_upper)
+            c, dc, compliance, damping, active = axis_constraint(slot, qk, wp.dot(g, w_err), dt, hold, joint_mode,
+                                                                 joint_act, joint_target_ke, joint_target_kd,
+                                                                 joint_limit_lower, joint_limit_upper)
             if active != 0:
                 L = L + angular_step(g, c, dc, compliance, damping, Iw_p, Iw_c, dt)
         else:
-            L = L + angular_step(g, qk, 0.0, 0.0, 0.0, Iw_p, Iw_c, dt)
+            L = L + angular_step(g, qk, 0.0, hold, 0.0, Iw_p, Iw_c, dt)
     return L
 
 
@@ -219,6 +228,8 @@ def joint_correction(
     joint_target_kd: wp.array(dtype=float),
     joint_limit_lower: wp.array(dtype=float),
     joint_limit_upper: wp.array(dtype=float),
+    joint_linear_compliance: wp.array(dtype=float),
+    joint_angular_compliance: wp.array(dtype=float),
     linear_relaxation: float,
     angular_relaxation: float,
     dt: float,
@@ -226,6 +237,8 @@ def joint_correction(
     # Joint j's positional impulse P on its child at x_c (the parent gets -P at x_p) and angular
     # impulse L on the child (the parent -L), and the two joint origins.
     jt = joint_type[j]
+    hold_lin = joint_linear_compliance[j]
+    hold_ang = joint_angular_compliance[j]
     parent = joint_parent[j]
     child = joint_child[j]
     a = joint_axis_start[j]
@@ -262,15 +275,15 @@ def joint_correction(
             ax = wp.quat_rotate(q_p, joint_axis[a + k])
             qk = wp.dot(x_err, ax)
             x_free = x_free + ax * qk
-            c, dc, compliance, damping, active = axis_constraint(a + k, qk, wp.dot(v_err, ax), dt, joint_mode, joint_act,
-                                                                 joint_target_ke, joint_target_kd, joint_limit_lower,
-                                                                 joint_limit_upper)
+            c, dc, compliance, damping, active = axis_constraint(a + k, qk, wp.dot(v_err, ax), dt, hold_lin, joint_mode,
+                                                                 joint_act, joint_target_ke, joint_target_kd,
+                                                                 joint_limit_lower, joint_limit_upper)
             if active != 0:
                 P = P + linear_step(ax, c, dc, compliance, damping, inv_m_p, Iw_p, r_p, inv_m_c, Iw_c, r_c, dt)
         held = x_err - x_free
         c_held = wp.length(held)
         if c_held > 0.0:
-            P = P + linear_step(held / c_held, c_held, 0.0, 0.0, 0.0, inv_m_p, Iw_p, r_p, inv_m_c, Iw_c, r_c, dt)
+            P = P + linear_step(held / c_held, c_held, 0.0, hold_lin, 0.0, inv_m_p, Iw_p, r_p, inv_m_c, Iw_c, r_c, dt)
         # angular
         na = 0
         if jt == jn.JOINT_REVOLUTE:
@@ -282,12 +295,12 @@ def joint_correction(
         elif jt == jn.JOINT_D6:
             na = joint_axis_dim[j, 1]
         if jt == jn.JOINT_FIXED or jt == jn.JOINT_PRISMATIC or (jt == jn.JOINT_D6 and na == 0):
-            L = held_rotation(q_p, r_err, Iw_p, Iw_c, dt)
+            L = held_rotation(q_p, r_err, Iw_p, Iw_c, dt, hold_ang)
         elif na == 1:
-            L = hinge_correction(a + nl, q_p, q_c, r_err, w_err, Iw_p, Iw_c, dt, joint_axis, joint_mode, joint_act,
+            L = hinge_correction(a + nl, q_p, q_c, r_err, w_err, Iw_p, Iw_c, dt, hold_ang, joint_axis, joint_mode, joint_act,
                                  joint_target_ke, joint_target_kd, joint_limit_lower, joint_limit_upper)
         elif na >= 2:
-            L = euler_correction(na, a + nl, q_p, r_err, w_err, Iw_p, Iw_c, dt, joint_axis, joint_mode, joint_act,
+            L = euler_correction(na, a + nl, q_p, r_err, w_err, Iw_p, Iw_c, dt, hold_ang, joint_axis, joint_mode, joint_act,
                                  joint_target_ke, joint_target_kd, joint_limit_lower, joint_limit_upper)
     return P * linear_relaxation, L * angular_relaxation, x_p, x_c
 
@@ -313,6 +326,8 @@ def solve_joints(
     joint_target_kd: wp.array(dtype=float),
     joint_limit_lower: wp.array(dtype=float),
     joint_limit_upper: wp.array(dtype=float),
+    joint_linear_compliance: wp.array(dtype=float),
+    joint_angular_compliance: wp.array(dtype=float),
     linear_relaxation: float,
     angular_relaxation: float,
     dt: float,
@@ -326,7 +341,8 @@ def solve_joints(
     Pj, Lj, x_p, x_c = joint_correction(j, body_q, body_qd, body_com, body_inv_mass, body_inv_inertia, joint_type,
                                         joint_parent, joint_child, joint_X_p, joint_X_c, joint_axis_start, joint_axis_dim,
                                         joint_axis, joint_mode, joint_act, joint_target_ke, joint_target_kd, joint_limit_lower,
-                                        joint_limit_upper, linear_relaxation, angular_relaxation, dt)
+                                        joint_limit_upper, joint_linear_compliance, joint_angular_compliance,
+                                        linear_relaxation, angular_relaxation, dt)
     joint_impulse[j] = wp.spatial_vector(Lj[0], Lj[1], Lj[2], Pj[0], Pj[1], Pj[2])
     joint_x_p[j] = x_p
     joint_x_c[j] = x_c

@@ -144,6 +144,8 @@ void bind_engine(py::module_& m) {
              {"joint_qd_start", &Model::joint_qd_start},
              {"articulation_start", &Model::articulation_start},
              {"joint_armature", &Model::joint_armature},
+             {"joint_linear_compliance", &Model::joint_linear_compliance},
+             {"joint_angular_compliance", &Model::joint_angular_compliance},
              {"dof_joint", &Model::dof_joint},
              {"body_parent_joint", &Model::body_parent_joint},
              {"articulation_mass_start", &Model::articulation_mass_start},
@@ -273,6 +275,7 @@ void bind_engine(py::module_& m) {
             "set_body_velocity",
             [](ModelBuilder& s, int body, const V3& w, const V3& v) { s.set_body_velocity(body, v3(w), v3(v)); }, py::arg("body"),
             py::arg("angular"), py::arg("linear"))
+        .def("set_joint_compliance", &ModelBuilder::set_joint_compliance, py::arg("joint"), py::arg("linear"), py::arg("angular"))
         .def("set_shape_collision", &ModelBuilder::set_shape_collision, py::arg("shape"), py::arg("group"), py::arg("ground"),
              py::arg("shapes"))
         .def("add_shape_collision_filter_pair", &ModelBuilder::add_shape_collision_filter_pair, py::arg("a"), py::arg("b"))

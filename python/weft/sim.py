@@ -42,7 +42,7 @@ from .sim_joints import (JOINT_BALL, JOINT_COMPOUND, JOINT_D6, JOINT_FIXED, JOIN
                          JOINT_MODE_TARGET_POSITION, JOINT_MODE_TARGET_VELOCITY, JOINT_PRISMATIC, JOINT_REVOLUTE,
                          JOINT_UNIVERSAL)
 from ._sim_values import _F32_MAX, _IDENTITY, _f32, _f32s, _opt, _transform_parts  # noqa: E402,F401
-from .sim_joints import JointAxis, _JointBuilder, _refuse_xpbd_keywords  # noqa: E402
+from .sim_joints import JointAxis, _JointBuilder, _joint_keywords, _set_compliance  # noqa: E402
 from .sim_voxels import _VoxelBuilder  # noqa: E402
 
 
@@ -550,18 +550,18 @@ class ModelBuilder(_JointBuilder, _VoxelBuilder):
                target_kd=0.0, mode=JOINT_MODE_FORCE, limit_lower=None, limit_upper=None, limit_ke=None, limit_kd=None,
                linear_compliance=0.0, angular_compliance=0.0, armature=0.01, name=None, collision_filter_parent=True,
                enabled=True):
-        _refuse_xpbd_keywords(c, linear_compliance, angular_compliance, enabled)
+        compliance = _joint_keywords(c, linear_compliance, angular_compliance, enabled)
         ppos, prot = _transform_parts(c, parent_xform)
         cpos, crot = _transform_parts(c, child_xform)
         nan = float("nan")
-        return self._cpp.add_joint(
+        return _set_compliance(self._cpp, self._cpp.add_joint(
             kind, int(parent), int(child), _f32s(c, "parent_xform.p", ppos, 3), _f32s(c, "parent_xform.q", prot, 4),
             _f32s(c, "child_xform.p", cpos, 3), _f32s(c, "child_xform.q", crot, 4), _f32s(c, "axis", axis, 3),
             0.0 if target is None else _f32(c, "target", target), _f32(c, "target_ke", target_ke),
             _f32(c, "target_kd", target_kd), int(mode), nan if limit_lower is None else _f32(c, "limit_lower", limit_lower),
             nan if limit_upper is None else _f32(c, "limit_upper", limit_upper),
             nan if limit_ke is None else _f32(c, "limit_ke", limit_ke), nan if limit_kd is None else _f32(c, "limit_kd", limit_kd),
-            bool(collision_filter_parent), _f32(c, "armature", armature), "" if name is None else str(name))
+            bool(collision_filter_parent), _f32(c, "armature", armature), "" if name is None else str(name)), compliance)
 
     def add_joint_revolute(self, parent, child, parent_xform=None, child_xform=None, axis=(1.0, 0.0, 0.0), target=None,
                            target_ke=0.0, target_kd=0.0, mode=JOINT_MODE_FORCE, limit_lower=None, limit_upper=None,

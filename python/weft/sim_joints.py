@@ -26,15 +26,26 @@ _JOINT_KINDS = {JOINT_PRISMATIC: ("prismatic", (1, 0)), JOINT_REVOLUTE: ("revolu
                 JOINT_UNIVERSAL: ("universal", (0, 2)), JOINT_D6: ("d6", None)}
 
 
-def _refuse_xpbd_keywords(c, linear_compliance, angular_compliance, enabled):
-    """Compliances belong to Warp's XPBD joints, which this engine's XPBD integrator does not have
-    (it refuses bodies): a nonzero one would be ignored, so it is refused instead; so is a disabled joint."""
+def _joint_keywords(c, linear_compliance, angular_compliance, enabled):
+    """The XPBD compliances of a joint (Warp's keywords; ModelBuilder::set_joint_compliance), checked
+    before the joint is added so that a bad one leaves the builder as it was. A disabled joint is
+    refused (every joint is enabled)."""
+    out = []
     for key, value in (("linear_compliance", linear_compliance), ("angular_compliance", angular_compliance)):
-        if _f32(c, key, value) != 0.0:
-            raise BuildError(f"{c}: {key}={value!r} is not supported (compliance is an XPBD joint parameter; the "
-                             "semi-implicit joints use joint_attach_ke/kd)")
+        v = _f32(c, key, value)  # a finite number
+        if v < 0.0:
+            raise BuildError(f"{c}: {key} must be >= 0, got {value!r}")
+        out.append(v)
     if enabled is not True:
         raise BuildError(f"{c}: enabled={enabled!r} is not supported (every joint is enabled)")
+    return out
+
+
+def _set_compliance(cpp, joint, compliance):
+    """Gives joint `joint` the compliances _joint_keywords checked (nothing to do for rigid ones)."""
+    if compliance[0] != 0.0 or compliance[1] != 0.0:
+        cpp.set_joint_compliance(joint, compliance[0], compliance[1])
+    return joint
 
 
 class JointAxis:
@@ -111,13 +122,15 @@ class _JointBuilder:
 
     def _axes_joint(self, c, kind, parent, child, linear, angular, parent_xform, child_xform, linear_compliance,
                     angular_compliance, armature, name, collision_filter_parent, enabled):
-        _refuse_xpbd_keywords(c, linear_compliance, angular_compliance, enabled)
+        compliance = _joint_keywords(c, linear_compliance, angular_compliance, enabled)
         ppos, prot = _transform_parts(c, parent_xform)
         cpos, crot = _transform_parts(c, child_xform)
-        return self._cpp.add_joint_axes(kind, int(parent), int(child), _f32s(c, "parent_xform.p", ppos, 3),
-                                        _f32s(c, "parent_xform.q", prot, 4), _f32s(c, "child_xform.p", cpos, 3),
-                                        _f32s(c, "child_xform.q", crot, 4), linear, angular, bool(collision_filter_parent),
-                                        _f32(c, "armature", armature), "" if name is None else str(name))
+        return _set_compliance(
+            self._cpp,
+            self._cpp.add_joint_axes(kind, int(parent), int(child), _f32s(c, "parent_xform.p", ppos, 3),
+                                     _f32s(c, "parent_xform.q", prot, 4), _f32s(c, "child_xform.p", cpos, 3),
+                                     _f32s(c, "child_xform.q", crot, 4), linear, angular, bool(collision_filter_parent),
+                                     _f32(c, "armature", armature), "" if name is None else str(name)), compliance)
 
     def add_joint(self, joint_type, parent, child, linear_axes=None, angular_axes=None, name=None, parent_xform=None,
                   child_xform=None, linear_compliance=0.0, angular_compliance=0.0, armature=1e-2, collision_filter_parent=True,
@@ -139,16 +152,18 @@ class _JointBuilder:
         if kind_name in ("universal", "compound", "d6"):
             return self._axes_joint(c, kind_name, parent, child, lin, ang, parent_xform, child_xform, linear_compliance,
                                     angular_compliance, armature, name, collision_filter_parent, enabled)
-        _refuse_xpbd_keywords(c, linear_compliance, angular_compliance, enabled)
+        compliance = _joint_keywords(c, linear_compliance, angular_compliance, enabled)
         ppos, prot = _transform_parts(c, parent_xform)
         cpos, crot = _transform_parts(c, child_xform)
         nan = float("nan")
         v = (lin + ang)[0] if lin or ang else (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, nan, nan, nan, nan)
-        return self._cpp.add_joint(kind_name, int(parent), int(child), _f32s(c, "parent_xform.p", ppos, 3),
-                                   _f32s(c, "parent_xform.q", prot, 4), _f32s(c, "child_xform.p", cpos, 3),
-                                   _f32s(c, "child_xform.q", crot, 4), v[0:3], v[3], v[4], v[5], int(v[6]), v[7], v[8], v[9],
-                                   v[10], bool(collision_filter_parent), _f32(c, "armature", armature),
-                                   "" if name is None else str(name))
+        return _set_compliance(
+            self._cpp,
+            self._cpp.add_joint(kind_name, int(parent), int(child), _f32s(c, "parent_xform.p", ppos, 3),
+                                _f32s(c, "parent_xform.q", prot, 4), _f32s(c, "child_xform.p", cpos, 3),
+                                _f32s(c, "child_xform.q", crot, 4), v[0:3], v[3], v[4], v[5], int(v[6]), v[7], v[8], v[9],
+                                v[10], bool(collision_filter_parent), _f32(c, "armature", armature),
+                                "" if name is None else str(name)), compliance)
 
     def add_joint_universal(self, parent, child, axis_0, axis_1, parent_xform=None, child_xform=None, linear_compliance=0.0,
                             angular_compliance=0.0, armature=0.01, name=None, collision_filter_parent=True, enabled=True):

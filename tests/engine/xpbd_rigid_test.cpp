@@ -346,6 +346,93 @@ TEST(XpbdRigid, DrivesAndLimitsHold) {
     }
 }
 
+// A joint's compliance (Warp's linear_compliance / angular_compliance) lets it give under a steady
+// load by what the XPBD step predicts. At rest under a load that changes a coordinate by a = F/m dt^2
+// per step (gravity on a ball joint at the centre of mass; a torque on a fixed joint, angular), each
+// of the `iterations` passes scales the error by k = 1 - relaxation w / (w + compliance / dt^2)
+// (w: the body's inverse mass, or inverse inertia about the axis), so the error e at rest satisfies
+// e = (e + a) k^iterations: e = a K / (1 - K), K = k^iterations. Compliance 0 gives the rigid
+// joint's residual error, which the same formula predicts.
+TEST(XpbdRigid, JointComplianceGivesUnderLoadAsTheXpbdStepPredicts) {
+    REQUIRE_CPU();
+    const float dt = 1.0e-3f, radius = 0.1f;
+    const int steps = 10000;  // the transient decays as (1 - relaxation w / (w + compliance / dt^2))^step: < 3e-4 left
+    auto at_rest = [&](double a, double w, double relaxation, double compliance) {
+        const double k = 1.0 - relaxation * w / (w + compliance / (double(dt) * dt));
+        const double K = k * k;  // two iterations
+        return a * K / (1.0 - K);
+    };
+    for (double compliance : {0.0, 1.0e-4, 2.0e-4}) {  // linear, m/N: a sphere hanging from a ball joint
+        ModelBuilder b;
+        b.ground = false;
+        const int body = b.add_body(Vec3(0, 1, 0));
+        b.add_shape_sphere(body, Vec3::Zero(), Quat::Identity(), radius, material(1000.0f, 0.5f));
+        b.set_joint_compliance(b.add_joint_ball(-1, body, at(0, 1, 0), at(0, 0, 0)), float(compliance), 0.0f);
+        const double mass = b.body_mass[0].mass;
+        Model m = b.finalize("cpu");
+        XPBDIntegrator it;
+        const BodyState bs = bodies_of(rollout(m, it, steps, dt))[0];
+        const double expected = at_rest(kG * dt * dt, 1.0 / mass, 0.7, compliance);
+        std::printf("xpbd ball joint, linear compliance %.0e m/N: sags %.4e m, predicted %.4e m (m g compliance / 1.4 = %.4e)\n",
+                    compliance, 1.0 - bs.p.y(), expected, mass * kG * compliance / 1.4);
+        EXPECT_NEAR(1.0 - bs.p.y(), expected, 0.01 * expected + 2.0e-7);
+        EXPECT_LT(std::hypot(bs.p.x(), bs.p.z()), 1.0e-6);
+    }
+    for (double compliance : {0.0, 0.01}) {  // angular, rad/(N m): a torque on a sphere welded at its centre
+        ModelBuilder b;
+        b.ground = false;
+        b.gravity = Vec3::Zero();
+        const int body = b.add_body(Vec3(0, 1, 0));
+        b.add_shape_sphere(body, Vec3::Zero(), Quat::Identity(), radius, material(1000.0f, 0.5f));
+        b.set_joint_compliance(b.add_joint_fixed(-1, body, at(0, 1, 0), at(0, 0, 0)), 0.0f, float(compliance));
+        const double inertia = b.body_mass[0].inertia(2, 2);
+        Model m = b.finalize("cpu");
+        Control control = m.control();
+        const double torque = 2.0;
+        const std::vector<float> wrench = {0, 0, float(torque), 0, 0, 0};
+        control.body_f.copy_from_host(wrench.data(), wrench.size() * sizeof(float));
+        XPBDIntegrator it;
+        State s0 = m.state(), s1 = m.state();
+        for (int k = 0; k < steps; ++k) {
+            it.simulate(m, s0, s1, dt, &control);
+            std::swap(s0, s1);
+        }
+        const BodyState bs = bodies_of(s0)[0];
+        const Eigen::AngleAxisd turned(bs.q);
+        const double angle = turned.angle() * turned.axis().z();
+        const double expected = at_rest(torque / inertia * dt * dt, 1.0 / inertia, 0.4, compliance);
+        std::printf("xpbd fixed joint, angular compliance %.0e rad/(N m): turns %.4e rad, predicted %.4e rad\n", compliance,
+                    angle, expected);
+        EXPECT_NEAR(angle, expected, 0.01 * std::abs(expected) + 1.0e-6);
+        EXPECT_LT((bs.p - Eigen::Vector3d(0, 1, 0)).norm(), 1.0e-6);
+    }
+}
+
+// set_joint_compliance names the joint and the value it refuses, and leaves the joint as it was.
+TEST(XpbdRigid, JointComplianceErrorsNameTheJointAndTheValue) {
+    ModelBuilder b;
+    const int body = b.add_body();
+    const int j = b.add_joint_ball(-1, body, at(0, 0, 0), at(0, 0, 0));
+    try {
+        b.set_joint_compliance(3, 0.1f, 0.0f);
+        ADD_FAILURE() << "no error";
+    } catch (const BuildError& e) {
+        EXPECT_STREQ(e.what(), "set_joint_compliance: joint index 3 is out of range (the model has 1 joints)");
+    }
+    try {
+        b.set_joint_compliance(j, 0.1f, -1.0f);
+        ADD_FAILURE() << "no error";
+    } catch (const BuildError& e) { EXPECT_STREQ(e.what(), "set_joint_compliance: angular_compliance must be >= 0, got -1"); }
+    EXPECT_EQ(b.joint_linear_compliance[size_t(j)], 0.0f);
+    b.set_joint_compliance(j, 0.25f, 0.5f);
+    ModelBuilder two;
+    two.add_builder(b, {});
+    two.add_builder(b, {});
+    ASSERT_EQ(two.joint_linear_compliance.size(), 2u);
+    EXPECT_EQ(two.joint_linear_compliance[1], 0.25f);
+    EXPECT_EQ(two.joint_angular_compliance[1], 0.5f);
+}
+
 namespace {
 
 constexpr const char* kPoseLoss = R"(

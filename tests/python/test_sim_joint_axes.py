@@ -221,8 +221,8 @@ def test_mistakes_raise_by_name():
         b.add_joint_d6(p, c, linear_axes=[(1.0, 0.0)])
     with pytest.raises(wp.sim.BuildError, match="add_joint_d6: linear_axes must be a list"):
         b.add_joint_d6(p, c, linear_axes=3)
-    with pytest.raises(wp.sim.BuildError, match="angular_compliance=0.5 is not supported"):
-        b.add_joint_universal(p, c, x, y, angular_compliance=0.5)
+    with pytest.raises(wp.sim.BuildError, match="add_joint_universal: angular_compliance must be >= 0, got -0.5"):
+        b.add_joint_universal(p, c, x, y, angular_compliance=-0.5)
     assert b.joint_count == 0
 
 

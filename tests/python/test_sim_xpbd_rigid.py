@@ -37,6 +37,29 @@ def test_box_dropped_on_the_ground_rests_on_its_face():
     assert np.linalg.norm(s.body_qd.numpy()[0]) < 0.1
 
 
+def test_joint_compliance_keywords_reach_the_model_and_let_the_joint_give():
+    # Warp's keywords: linear_compliance on a ball joint at a hanging sphere's centre. At rest the
+    # XPBD step leaves the error e = a K / (1 - K), a = g dt^2, K = (1 - 0.7 w / (w + c / dt^2))^2
+    # (two iterations, w = 1/m; tests/engine/xpbd_rigid_test.cpp derives it); about m g c / 1.4.
+    dt, sags = 1.0e-3, []
+    for c in (1.0e-4, 2.0e-4):
+        b = wp.sim.ModelBuilder()
+        body = b.add_body(origin=wp.transform((0.0, 1.0, 0.0), wp.quat_identity()))
+        b.add_shape_sphere(body=body, radius=0.1, density=1000.0)
+        j = b.add_joint_ball(-1, body, parent_xform=wp.transform((0.0, 1.0, 0.0), wp.quat_identity()), linear_compliance=c,
+                             angular_compliance=0.5 * c)
+        model = b.finalize(device="cpu")
+        model.ground = False
+        assert model.joint_linear_compliance.numpy()[j] == pytest.approx(c)
+        assert model.joint_angular_compliance.numpy()[j] == pytest.approx(0.5 * c)
+        m = 1000.0 * 4.0 / 3.0 * math.pi * 0.1 ** 3
+        K = (1.0 - 0.7 / m / (1.0 / m + c / dt ** 2)) ** 2
+        sag = 1.0 - _run(model, wp.sim.XPBDIntegrator(), 10000, dt).body_q.numpy()[0][1]
+        assert sag == pytest.approx(9.80665 * dt ** 2 * K / (1.0 - K), rel=0.01)
+        sags.append(sag)
+    assert sags[1] / sags[0] == pytest.approx(2.0, rel=0.01)
+
+
 def test_hinged_chain_keeps_its_joints():
     b = wp.sim.ModelBuilder()
     h = 0.1
