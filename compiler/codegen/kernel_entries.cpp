@@ -49,7 +49,7 @@ void emit_forward_entries(std::ostream& os, const ir::Function& f, const KernelI
     os << "    wp::thread_ctx ctx;\n";
     os << "    ctx.tid = static_cast<wp::int64>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
     os << "    ctx.block_idx = blockIdx.x; ctx.thread_idx = threadIdx.x; ctx.block_dim = blockDim.x; ctx.grid_dim = "
-           "gridDim.x;\n";
+          "gridDim.x;\n";
     os << "    ctx.smem = smem_; ctx.oob = oob; ctx.block = nullptr;\n";
     if (f.uses_sync) {
         os << "    " << k << "_body<false>(ctx, bounds, args);\n";
@@ -68,8 +68,7 @@ void emit_forward_entries(std::ostream& os, const ir::Function& f, const KernelI
         // A 64-bit division per thread is costly (with it, saxpy's full-grid launch measured 0.66
         // of the copy bandwidth on the H200, against 0.81 before the loop): only for kernels
         // that read wp.grid_dim().
-        if (uses_grid_dim(f))
-            os << "    ctx.grid_dim = static_cast<wp::int32>((bounds.size + blockDim.x - 1) / blockDim.x);\n";
+        if (uses_grid_dim(f)) os << "    ctx.grid_dim = static_cast<wp::int32>((bounds.size + blockDim.x - 1) / blockDim.x);\n";
         os << "    do {\n";
         os << "        " << k << "_body<false>(ctx, bounds, args);\n";
         os << "        ctx.tid += stride_; ctx.block_idx += gridDim.x;\n";
@@ -80,8 +79,8 @@ void emit_forward_entries(std::ostream& os, const ir::Function& f, const KernelI
     const bool block_indices = uses_block_indices(f);
     for (bool contig : {false, true}) {
         os << "extern \"C\" void " << (contig ? info.cpu_range_contig_symbol : info.cpu_range_symbol)
-            << "(const wp::launch_bounds_t* bounds, const void* args, wp::thread_ctx* ctx, "
-               "wp::int64 begin, wp::int64 end) {\n";
+           << "(const wp::launch_bounds_t* bounds, const void* args, wp::thread_ctx* ctx, "
+              "wp::int64 begin, wp::int64 end) {\n";
         // Local copies of the argument block and the bounds: the body's stores (a float array
         // element) may alias the caller's block as far as the optimiser knows, so through a
         // reference it reloads every array pointer and scalar each iteration and cannot
@@ -102,7 +101,7 @@ void emit_forward_entries(std::ostream& os, const ir::Function& f, const KernelI
             bool narrow = counter[4] == 'i' && counter[7] == '3';
             os << (narrow ? "    if (end <= 0x7fffffff) {\n" : "    } else {\n");
             os << "        for (" << counter << " t = static_cast<" << counter << ">(begin); t < static_cast<" << counter
-                << ">(end); ++t) {\n";
+               << ">(end); ++t) {\n";
             os << "            c.tid = t;\n";
             os << "            " << k << "_body<" << (contig ? "true" : "false") << ">(c, b, a);\n";
             if (block_indices) os << "            if (++c.thread_idx == bd) { c.thread_idx = 0; ++c.block_idx; }\n";
@@ -112,7 +111,7 @@ void emit_forward_entries(std::ostream& os, const ir::Function& f, const KernelI
         os << "}\n";
     }
     os << "extern \"C\" void " << info.cpu_thread_symbol
-        << "(const wp::launch_bounds_t* bounds, const void* args, const wp::thread_ctx* ctx) {\n";
+       << "(const wp::launch_bounds_t* bounds, const void* args, const wp::thread_ctx* ctx) {\n";
     os << "    " << k << "_body<false>(*ctx, *bounds, *static_cast<const " << k << "_args*>(args));\n";
     os << "}\n";
     os << "#endif\n\n";
