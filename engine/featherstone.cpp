@@ -67,6 +67,7 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
         throw runtime::RuntimeError("simulate: the featherstone integrator steps articulations only, and the model has " +
                                     std::to_string(m.particle_count) + " particles; use semi_implicit or xpbd for them");
     if (m.body_count == 0) return;
+    refuse_distance_joints(m, "featherstone");
     for (const auto& [s, which] : {std::pair<const State*, const char*>{&in, "state_in"}, {&out, "state_out"}})
         if (!s->joint_q.valid() || !s->joint_qd.valid())
             throw runtime::RuntimeError(std::string("simulate: ") + which +

@@ -158,6 +158,8 @@ void upload_bodies(const ModelBuilder& b, Model& m, const Uploader& up) {
 void upload_joints(const ModelBuilder& b, Model& m, const Uploader& up) {
     const int nj = b.joint_count(), nb = b.body_count();
     m.joint_count = nj;
+    for (int j = nj - 1; j >= 0; --j)
+        if (b.joint_type[size_t(j)] == JOINT_DISTANCE) m.distance_joint = j;
     auto f32 = compiler::float32_type();
     auto i32 = compiler::int32_type();
     const int64_t n = std::max(nj, 1);  // a kernel parameter needs an array, even of no joints

@@ -104,7 +104,7 @@ int ModelBuilder::add_joint(const char* call, int type, int parent, int child, c
         a.limit_upper = std::isnan(a.limit_upper) ? default_limit : a.limit_upper;
         require_finite(w, "limit_lower", a.limit_lower);
         require_finite(w, "limit_upper", a.limit_upper);
-        if (a.limit_lower > a.limit_upper)
+        if (a.limit_lower > a.limit_upper && !(type == JOINT_DISTANCE && a.limit_upper < 0))  // < 0: no limit
             throw BuildError(where + ": limit_lower (" + num(a.limit_lower) + ") is above limit_upper (" + num(a.limit_upper) +
                              ")");
         a.limit_ke = std::isnan(a.limit_ke) ? default_joint_limit_ke : a.limit_ke;
@@ -170,7 +170,7 @@ int ModelBuilder::add_joint(const char* call, int type, int parent, int child, c
     const auto [nq, nqd] = joint_coordinate_counts(type, int(linear.size() + angular.size()));
     joint_q.resize(joint_q.size() + size_t(nq), 0.0f);
     joint_qd.resize(joint_qd.size() + size_t(nqd), 0.0f);
-    if (type == JOINT_BALL || type == JOINT_FREE) joint_q.back() = 1.0f;  // the quaternion's w
+    if (type == JOINT_BALL || type == JOINT_FREE || type == JOINT_DISTANCE) joint_q.back() = 1.0f;  // the quaternion's w
     return joint_count() - 1;
 }
 
@@ -262,6 +262,19 @@ int ModelBuilder::add_joint_d6(int parent, int child, const Xform& parent_xform,
                                bool collision_filter_parent, float armature, const std::string& name) {
     return add_joint("add_joint_d6", JOINT_D6, parent, child, parent_xform, child_xform, linear_axes, angular_axes,
                      collision_filter_parent, armature, name);
+}
+
+int ModelBuilder::add_joint_distance(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
+                                     const JointAxisDef& distance, bool collision_filter_parent, const std::string& name) {
+    const char* c = "add_joint_distance";
+    if (distance.mode != JOINT_MODE_FORCE || distance.target != 0.0f)
+        throw BuildError(std::string(c) + ": a distance joint has no drive (mode " + std::to_string(distance.mode) + ", target " +
+                         num(distance.target) + "); its target_ke / target_kd make its limits soft, as in Warp");
+    JointAxisDef d = distance;
+    d.axis = Vec3::UnitX();                                // Warp's; the joint has no direction
+    if (std::isnan(d.limit_lower)) d.limit_lower = -1.0f;  // NaN (an infinite bound in Python): none
+    if (std::isnan(d.limit_upper)) d.limit_upper = -1.0f;
+    return add_joint(c, JOINT_DISTANCE, parent, child, parent_xform, child_xform, {d}, {}, collision_filter_parent, 0.0f, name);
 }
 
 void ModelBuilder::set_joint_compliance(int joint, float linear, float angular) {

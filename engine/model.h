@@ -33,8 +33,7 @@ enum ParticleFlags : uint32_t {
     ParticleFlags_Active = 1u << 0,  // integrated and in contact; inactive particles keep their state
 };
 
-// Joint types and drive modes (kernels/joints.py; Warp's numbers: 7 is Warp's distance joint,
-// which Weft does not have).
+// Joint types and drive modes (kernels/joints.py; Warp's numbers).
 enum JointType : int {
     JOINT_PRISMATIC = 0,
     JOINT_REVOLUTE = 1,
@@ -43,6 +42,7 @@ enum JointType : int {
     JOINT_FREE = 4,
     JOINT_COMPOUND = 5,   // three rotation axes
     JOINT_UNIVERSAL = 6,  // two rotation axes
+    JOINT_DISTANCE = 7,   // the origins' distance limited (XPBD only, as in Warp); otherwise free
     JOINT_D6 = 8,         // up to three translation and three rotation axes
 };
 enum JointMode : int { JOINT_MODE_FORCE = 0, JOINT_MODE_TARGET_POSITION = 1, JOINT_MODE_TARGET_VELOCITY = 2 };
@@ -53,7 +53,8 @@ inline std::pair<int, int> joint_coordinate_counts(int type, int d6_axes = 0) {
         case JOINT_PRISMATIC:
         case JOINT_REVOLUTE: return {1, 1};
         case JOINT_BALL: return {4, 3};
-        case JOINT_FREE: return {7, 6};
+        case JOINT_FREE:
+        case JOINT_DISTANCE: return {7, 6};
         case JOINT_COMPOUND: return {3, 3};
         case JOINT_UNIVERSAL: return {2, 2};
         case JOINT_D6: return {d6_axes, d6_axes};
@@ -93,6 +94,7 @@ struct Model {
     int shape_count = 0;
     int body_count = 0;
     int joint_count = 0;
+    int distance_joint = -1;  // the first distance joint (only the xpbd integrator simulates them), -1: none
 
     // particles
     Array particle_q;                    // initial positions, vec3 (particle_count)

@@ -246,6 +246,14 @@ public:
     int add_joint_d6(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
                      const std::vector<JointAxisDef>& linear_axes, const std::vector<JointAxisDef>& angular_axes,
                      bool collision_filter_parent = true, float armature = 0.01f, const std::string& name = "");
+    // Warp's add_joint_distance: the distance between the two joint frames' origins kept within
+    // [distance.limit_lower, distance.limit_upper] (a negative or NaN bound: none; Warp's
+    // add_joint_distance defaults are -1 and 1), the rest free; the limits are rigid, or soft with the joint's linear compliance, or
+    // with compliance 1/target_ke and damping target_kd when target_ke > 0 (Warp's rule). Only the
+    // XPBD integrator simulates it (as in Warp); the semi-implicit and Featherstone integrators
+    // refuse a model that has one. Coordinates as a free joint's (7 and 6).
+    int add_joint_distance(int parent, int child, const Xform& parent_xform, const Xform& child_xform,
+                           const JointAxisDef& distance = {}, bool collision_filter_parent = true, const std::string& name = "");
     // XPBD compliance of joint `joint` (Warp's linear_compliance / angular_compliance of add_joint_*;
     // m/N and rad/(N m), >= 0): how far its held parts and limits give under load in the XPBD
     // integrator. 0 (the default) is rigid. The semi-implicit and Featherstone integrators hold

@@ -2,6 +2,7 @@
 #include "engine/rigid_forces.h"
 
 #include "engine/launch_args.h"
+#include "runtime/errors.h"
 
 namespace weft::engine {
 
@@ -43,6 +44,13 @@ runtime::NamedArgs body_force_args(const Model& m, const Array& body_q, const Ar
         .add("particle_chunks", i(particle_chunks))
         .add("body_f", a(body_f));
     return body_args;
+}
+
+void refuse_distance_joints(const Model& m, const char* integrator) {
+    if (m.distance_joint >= 0)
+        throw runtime::RuntimeError(std::string("simulate: joint ") + std::to_string(m.distance_joint) +
+                                    " is a distance joint, which the " + integrator +
+                                    " integrator does not simulate (only xpbd does, as in Warp)");
 }
 
 }  // namespace weft::engine

@@ -19,4 +19,8 @@ namespace weft::engine {
 runtime::NamedArgs body_force_args(const Model& m, const Array& body_q, const Array& body_qd, const Control* control,
                                    const Array& particle_wrench, int particle_chunks, bool joint_wrenches, const Array& body_f);
 
+// Throws RuntimeError naming the integrator and the joint when the model has a distance joint,
+// which only the xpbd integrator simulates (Model::distance_joint).
+void refuse_distance_joints(const Model& m, const char* integrator);
+
 }  // namespace weft::engine

@@ -10,13 +10,14 @@
 //                            ke, kd, kf, ka, mu, restitution, thickness (the builder's defaults)
 //   [joint_attachment]       ke, kd: the joints' attachment stiffness and damping (Warp's 1e3, 1e2)
 //   [[joint]]                type = "revolute" | "prismatic" | "ball" | "fixed" | "free" |
-//                            "universal" | "compound" | "d6"; parent ("world" or a body's name),
+//                            "universal" | "compound" | "d6" | "distance"; parent ("world" or a body's name),
 //                            child (a body's name); parent_pos, parent_rot_axis/parent_rot_angle,
 //                            child_pos, child_rot_axis/child_rot_angle (the joint frame in each
 //                            body's frame); revolute and prismatic: axis; mode = "force" |
 //                            "target_position" | "target_velocity", target, target_ke, target_kd;
 //                            limit_lower, limit_upper, limit_ke, limit_kd;
-//                            collision_filter_parent, armature, name
+//                            collision_filter_parent, armature, name; linear_compliance,
+//                            angular_compliance (XPBD); distance: min_distance, max_distance
 //     [[joint.linear_axis]]  d6: up to 3, each with axis (required) and the drive and limit keys
 //     [[joint.angular_axis]] universal: 2, compound: 3, d6: up to 3 (the same keys)
 #include "engine/scene_reader.h"
@@ -91,31 +92,48 @@ std::vector<JointAxisDef> read_axes(TableReader& r, const ModelBuilder& b, const
     return axes;
 }
 
+int add_joint(TableReader& r, ModelBuilder& b, const std::string& type);
+
+// A [[joint]] and its XPBD compliances.
 void read_joint(TableReader& r, ModelBuilder& b) {
-    std::string type = r.string("type", "", {"revolute", "prismatic", "ball", "fixed", "free", "universal", "compound", "d6"});
+    std::string type =
+        r.string("type", "", {"revolute", "prismatic", "ball", "fixed", "free", "universal", "compound", "d6", "distance"});
     if (type.empty()) r.fail(r.table().source(), "missing key 'type' in [[joint]]");
+    const float linear = float(r.number("linear_compliance", 0.0, 0.0));
+    const float angular = float(r.number("angular_compliance", 0.0, 0.0));
+    const int j = add_joint(r, b, type);
+    if (linear != 0.0f || angular != 0.0f) b.set_joint_compliance(j, linear, angular);
+}
+
+int add_joint(TableReader& r, ModelBuilder& b, const std::string& type) {
     const int parent = body_by_name(r, b, "parent", true);
     const int child = body_by_name(r, b, "child", false);
     ModelBuilder::Xform xp{r.vec3("parent_pos"), r.rotation("parent_")};
     ModelBuilder::Xform xc{r.vec3("child_pos"), r.rotation("child_")};
     const bool filter = r.boolean("collision_filter_parent", true);
-    const float armature = float(r.number("armature", type == "free" ? 0.0 : 0.01, 0.0));
+    const float armature = type == "distance" ? 0.0f : float(r.number("armature", type == "free" ? 0.0 : 0.01, 0.0));
     const std::string name = r.string("name", "");
-    if (type == "ball") return void(b.add_joint_ball(parent, child, xp, xc, filter, armature, name));
-    if (type == "fixed") return void(b.add_joint_fixed(parent, child, xp, xc, filter, armature, name));
-    if (type == "free") return void(b.add_joint_free(child, xp, parent, name, xc, armature));
+    if (type == "ball") return b.add_joint_ball(parent, child, xp, xc, filter, armature, name);
+    if (type == "fixed") return b.add_joint_fixed(parent, child, xp, xc, filter, armature, name);
+    if (type == "free") return b.add_joint_free(child, xp, parent, name, xc, armature);
+    if (type == "distance") {
+        JointAxisDef d;
+        d.limit_lower = float(r.number("min_distance", -1.0));
+        d.limit_upper = float(r.number("max_distance", 1.0));
+        return b.add_joint_distance(parent, child, xp, xc, d, filter, name);
+    }
     if (type == "universal" || type == "compound" || type == "d6") {
         const size_t n_ang = type == "universal" ? 2 : 3;
         std::vector<JointAxisDef> lin = read_axes(r, b, type, "linear_axis", 0, type == "d6" ? 3 : 0);
         std::vector<JointAxisDef> ang = read_axes(r, b, type, "angular_axis", type == "d6" ? 0 : n_ang, n_ang);
-        if (type == "universal") b.add_joint_universal(parent, child, xp, xc, ang[0], ang[1], filter, armature, name);
-        if (type == "compound") b.add_joint_compound(parent, child, xp, xc, ang[0], ang[1], ang[2], filter, armature, name);
-        if (type == "d6") b.add_joint_d6(parent, child, xp, xc, lin, ang, filter, armature, name);
-        return;
+        if (type == "universal") return b.add_joint_universal(parent, child, xp, xc, ang[0], ang[1], filter, armature, name);
+        if (type == "compound")
+            return b.add_joint_compound(parent, child, xp, xc, ang[0], ang[1], ang[2], filter, armature, name);
+        return b.add_joint_d6(parent, child, xp, xc, lin, ang, filter, armature, name);
     }
     JointAxisDef a = read_axis(r, b, false);
-    if (type == "revolute") b.add_joint_revolute(parent, child, xp, xc, a, filter, armature, name);
-    if (type == "prismatic") b.add_joint_prismatic(parent, child, xp, xc, a, filter, armature, name);
+    if (type == "revolute") return b.add_joint_revolute(parent, child, xp, xc, a, filter, armature, name);
+    return b.add_joint_prismatic(parent, child, xp, xc, a, filter, armature, name);
 }
 
 }  // namespace

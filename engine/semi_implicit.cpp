@@ -202,6 +202,7 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
                 {"v_new", a(out.particle_qd)}});
     }
     if (m.body_count > 0) {
+        refuse_distance_joints(m, "semi_implicit");
         // Rigid bodies (kernels/rigid.py): every contact wrench on a body summed by its own thread,
         // then Warp's semi-implicit Euler step of the bodies.
         // The particles' pushes on body shapes, summed per chunk of pairs (kernels/rigid.py).

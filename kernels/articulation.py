@@ -129,7 +129,7 @@ def eval_articulation_fk(
             r = wp.normalize(wp.quat(joint_q[qs], joint_q[qs + 1], joint_q[qs + 2], joint_q[qs + 3]))
             X_j = wp.transform(wp.vec3(0.0), r)
             w_j = wp.vec3(joint_qd[ds], joint_qd[ds + 1], joint_qd[ds + 2])
-        elif jt == joints.JOINT_FREE:
+        elif jt == joints.JOINT_FREE or jt == joints.JOINT_DISTANCE:
             r = wp.normalize(wp.quat(joint_q[qs + 3], joint_q[qs + 4], joint_q[qs + 5], joint_q[qs + 6]))
             X_j = wp.transform(wp.vec3(joint_q[qs], joint_q[qs + 1], joint_q[qs + 2]), r)
             w_j = wp.vec3(joint_qd[ds], joint_qd[ds + 1], joint_qd[ds + 2])
@@ -219,7 +219,7 @@ def eval_articulation_ik(
             joint_q[qs + k] = r[k]
         for k in range(3):
             joint_qd[ds + k] = w_rel[k]
-    elif jt == joints.JOINT_FREE:
+    elif jt == joints.JOINT_FREE or jt == joints.JOINT_DISTANCE:
         for k in range(3):
             joint_q[qs + k] = p[k]
             joint_qd[ds + k] = w_rel[k]

@@ -38,6 +38,7 @@ JOINT_FIXED = wp.constant(3)
 JOINT_FREE = wp.constant(4)
 JOINT_COMPOUND = wp.constant(5)
 JOINT_UNIVERSAL = wp.constant(6)
+JOINT_DISTANCE = wp.constant(7)  # XPBD only (xpbd_joints.py); free in the articulation kernels, as Warp's
 JOINT_D6 = wp.constant(8)
 JOINT_MODE_FORCE = wp.constant(0)
 JOINT_MODE_TARGET_POSITION = wp.constant(1)

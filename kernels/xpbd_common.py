@@ -173,7 +173,10 @@ def eval_body_actions(
             s = -1.0
         a = joint_axis_start[j]
         nl = joint_axis_dim[j, 0]
-        for i in range(nl + joint_axis_dim[j, 1]):
+        n_axes = nl + joint_axis_dim[j, 1]
+        if joint_type[j] == jn.JOINT_DISTANCE:
+            n_axes = 0  # its slot holds the distance limits, not a direction to push along
+        for i in range(n_axes):
             if joint_mode[a + i] == jn.JOINT_MODE_FORCE:
                 act = wp.quat_rotate(q_p, joint_axis[a + i]) * (joint_act[a + i] * s)
                 if i < nl:

@@ -32,7 +32,9 @@ Joints (joints.py's frames and errors: X_wp, X_wc, x_err = x_c - x_p, r_err = q_
             driven; universal, compound, D6 with two or three: the Euler angles of euler_angles
             (joints.py), each free one limited and driven and the third of a universal held, each
             with its exact gradient (row k of the inverse of the Euler axes' matrix)
-  ball holds x_err; free holds nothing. Force-mode axes act in the prediction (eval_body_actions).
+  ball holds x_err; free holds nothing; distance (Warp's add_joint_distance) keeps |x_err| within
+  its axis slot's limits (a negative bound: none), along x_err. Force-mode axes act in the
+  prediction (eval_body_actions).
 The held parts and the limits have the joint's compliance (joint_linear_compliance for the linear
 ones, joint_angular_compliance for the angular ones; 0, rigid, by default), as Warp's XPBD joints;
 a drive has its own, 1 / target_ke.
@@ -207,6 +209,38 @@ def euler_correction(n: int, a: int, q_p: wp.quat, r_err: wp.quat, w_err: wp.vec
 
 
 @wp.func
+def distance_correction(a: int, x_err: wp.vec3, v_err: wp.vec3, fallback: wp.vec3, hold: float, dt: float, inv_m_p: float,
+                        Iw_p: wp.mat33, r_p: wp.vec3, inv_m_c: float, Iw_c: wp.mat33, r_c: wp.vec3,
+                        joint_target_ke: wp.array(dtype=float), joint_target_kd: wp.array(dtype=float),
+                        joint_limit_lower: wp.array(dtype=float), joint_limit_upper: wp.array(dtype=float)) -> wp.vec3:
+    # A distance joint (axis slot a): the origins' distance d = |x_err| pulled back within
+    # [lower, upper] (a negative bound: none) along x_err / d (`fallback`, the unit from the parent's
+    # centre of mass to the child's, where the origins coincide). The limit has the joint's linear
+    # compliance `hold`, or 1 / target_ke and damping target_kd where target_ke > 0 (Warp's rule).
+    d = wp.length(x_err)
+    lower = joint_limit_lower[a]
+    upper = joint_limit_upper[a]
+    c = float(0.0)
+    if lower >= 0.0 and d < lower:
+        c = d - lower
+    elif upper >= 0.0 and d > upper:
+        c = d - upper
+    P = wp.vec3(0.0)
+    if c != 0.0:
+        n = fallback
+        if d > 1.0e-9:
+            n = x_err / d
+        compliance = hold
+        damping = float(0.0)
+        ke = joint_target_ke[a]
+        if ke > 0.0:
+            compliance = 1.0 / ke
+            damping = joint_target_kd[a]
+        P = linear_step(n, c, wp.dot(v_err, n) * dt, compliance, damping, inv_m_p, Iw_p, r_p, inv_m_c, Iw_c, r_c, dt)
+    return P
+
+
+@wp.func
 def joint_correction(
     j: int,
     body_q: wp.array(dtype=wp.transform),
@@ -263,7 +297,10 @@ def joint_correction(
     r_c = x_c - com_c
     P = wp.vec3(0.0)
     L = wp.vec3(0.0)
-    if jt != jn.JOINT_FREE:
+    if jt == jn.JOINT_DISTANCE:
+        P = distance_correction(a, x_err, v_err, wp.normalize(com_c - com_p), hold_lin, dt, inv_m_p, Iw_p, r_p, inv_m_c, Iw_c,
+                                r_c, joint_target_ke, joint_target_kd, joint_limit_lower, joint_limit_upper)
+    elif jt != jn.JOINT_FREE:
         # linear: the free axes' constraints, then the rest of x_err held
         nl = 0
         if jt == jn.JOINT_PRISMATIC:

@@ -337,7 +337,8 @@ void bind_engine(py::module_& m) {
                 if (type == "ball") return s.add_joint_ball(parent, child, Xp, Xc, collision_filter_parent, armature, name);
                 if (type == "fixed") return s.add_joint_fixed(parent, child, Xp, Xc, collision_filter_parent, armature, name);
                 if (type == "free") return s.add_joint_free(child, Xp, parent, name, Xc, armature);
-                throw BuildError("add_joint: no joint type '" + type + "' (revolute, prismatic, ball, fixed, free)");
+                if (type == "distance") return s.add_joint_distance(parent, child, Xp, Xc, a, collision_filter_parent, name);
+                throw BuildError("add_joint: no joint type '" + type + "' (revolute, prismatic, ball, fixed, free, distance)");
             },
             py::arg("type"), py::arg("parent"), py::arg("child"), py::arg("parent_pos"), py::arg("parent_rot"),
             py::arg("child_pos"), py::arg("child_rot"), py::arg("axis"), py::arg("target"), py::arg("target_ke"),

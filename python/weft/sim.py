@@ -35,10 +35,11 @@ BuildError = _weft.BuildError
 
 __all__ = ["ModelBuilder", "Model", "State", "Control", "Mesh", "Integrator", "integrator_names", "create_integrator",
            "SemiImplicitIntegrator", "XPBDIntegrator", "FeatherstoneIntegrator", "MPMIntegrator", "SmokeIntegrator", "collide", "BuildError", "eval_fk", "eval_ik", "JOINT_PRISMATIC", "JOINT_REVOLUTE",
-           "JOINT_BALL", "JOINT_FIXED", "JOINT_FREE", "JOINT_COMPOUND", "JOINT_UNIVERSAL", "JOINT_D6", "JOINT_MODE_FORCE",
+           "JOINT_BALL", "JOINT_FIXED", "JOINT_FREE", "JOINT_COMPOUND", "JOINT_UNIVERSAL", "JOINT_DISTANCE", "JOINT_D6", "JOINT_MODE_FORCE",
            "JOINT_MODE_TARGET_POSITION", "JOINT_MODE_TARGET_VELOCITY", "JointAxis"]
 
-from .sim_joints import (JOINT_BALL, JOINT_COMPOUND, JOINT_D6, JOINT_FIXED, JOINT_FREE, JOINT_MODE_FORCE,  # noqa: E402,F401
+from .sim_joints import (JOINT_BALL, JOINT_COMPOUND, JOINT_D6, JOINT_DISTANCE, JOINT_FIXED, JOINT_FREE,  # noqa: E402,F401
+                         JOINT_MODE_FORCE,
                          JOINT_MODE_TARGET_POSITION, JOINT_MODE_TARGET_VELOCITY, JOINT_PRISMATIC, JOINT_REVOLUTE,
                          JOINT_UNIVERSAL)
 from ._sim_values import _F32_MAX, _IDENTITY, _f32, _f32s, _opt, _transform_parts  # noqa: E402,F401

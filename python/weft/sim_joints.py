@@ -15,15 +15,15 @@ import math
 
 from ._sim_values import BuildError, _f32, _f32s, _transform_parts
 
-# Joint types and drive modes, Warp's numbers (engine/model.h; 7, Warp's distance joint, is not simulated).
+# Joint types and drive modes, Warp's numbers (engine/model.h).
 JOINT_PRISMATIC, JOINT_REVOLUTE, JOINT_BALL, JOINT_FIXED, JOINT_FREE = 0, 1, 2, 3, 4
-JOINT_COMPOUND, JOINT_UNIVERSAL, JOINT_D6 = 5, 6, 8
+JOINT_COMPOUND, JOINT_UNIVERSAL, JOINT_DISTANCE, JOINT_D6 = 5, 6, 7, 8
 JOINT_MODE_FORCE, JOINT_MODE_TARGET_POSITION, JOINT_MODE_TARGET_VELOCITY = 0, 1, 2
 
 # add_joint's types: the C++ binding's name and the (linear, angular) axis counts, None for D6's any.
 _JOINT_KINDS = {JOINT_PRISMATIC: ("prismatic", (1, 0)), JOINT_REVOLUTE: ("revolute", (0, 1)), JOINT_BALL: ("ball", (0, 0)),
                 JOINT_FIXED: ("fixed", (0, 0)), JOINT_FREE: ("free", (0, 0)), JOINT_COMPOUND: ("compound", (0, 3)),
-                JOINT_UNIVERSAL: ("universal", (0, 2)), JOINT_D6: ("d6", None)}
+                JOINT_UNIVERSAL: ("universal", (0, 2)), JOINT_DISTANCE: ("distance", (1, 0)), JOINT_D6: ("d6", None)}
 
 
 def _joint_keywords(c, linear_compliance, angular_compliance, enabled):
@@ -137,13 +137,14 @@ class _JointBuilder:
                   enabled=True):
         """Warp's generic add_joint: a joint of `joint_type` (JOINT_*) with the axes its type has
         (revolute one angular, prismatic one linear, universal two angular, compound three, D6 any
-        up to three of each, ball, fixed and free none). Returns the joint's index."""
+        up to three of each, distance one linear (its limits), ball, fixed and free none). Returns
+        the joint's index."""
         c = "add_joint"
         kind = _JOINT_KINDS.get(joint_type) if isinstance(joint_type, int) else None
         if kind is None:
             raise BuildError(f"{c}: joint_type {joint_type!r} is not a joint type (JOINT_PRISMATIC 0, JOINT_REVOLUTE 1, "
-                             "JOINT_BALL 2, JOINT_FIXED 3, JOINT_FREE 4, JOINT_COMPOUND 5, JOINT_UNIVERSAL 6, JOINT_D6 8; "
-                             "Warp's distance joint is not simulated)")
+                             "JOINT_BALL 2, JOINT_FIXED 3, JOINT_FREE 4, JOINT_COMPOUND 5, JOINT_UNIVERSAL 6, JOINT_DISTANCE 7, "
+                             "JOINT_D6 8)")
         lin, ang = _axis_list(c, "linear_axes", linear_axes), _axis_list(c, "angular_axes", angular_axes)
         kind_name, counts = kind
         if counts is not None and (len(lin), len(ang)) != counts:
@@ -164,6 +165,19 @@ class _JointBuilder:
                                 _f32s(c, "child_xform.q", crot, 4), v[0:3], v[3], v[4], v[5], int(v[6]), v[7], v[8], v[9],
                                 v[10], bool(collision_filter_parent), _f32(c, "armature", armature),
                                 "" if name is None else str(name)), compliance)
+
+    def add_joint_distance(self, parent, child, parent_xform=None, child_xform=None, min_distance=-1.0, max_distance=1.0,
+                           compliance=0.0, collision_filter_parent=True, enabled=True):
+        """Warp's add_joint_distance: the distance between the two joint frames' origins kept within
+        [min_distance, max_distance] (negative: no bound), rigidly or with `compliance` (m/N); the
+        bodies are otherwise free (coordinates as a free joint's). Only the XPBD integrator simulates
+        it, as in Warp; the semi-implicit and Featherstone integrators refuse a model that has one.
+        Returns the joint's index."""
+        c = "add_joint_distance"
+        return self.add_joint(JOINT_DISTANCE, parent, child, parent_xform=parent_xform, child_xform=child_xform,
+                              linear_axes=[JointAxis((1.0, 0.0, 0.0), limit_lower=_f32(c, "min_distance", min_distance),
+                                                     limit_upper=_f32(c, "max_distance", max_distance))],
+                              linear_compliance=compliance, collision_filter_parent=collision_filter_parent, enabled=enabled)
 
     def add_joint_universal(self, parent, child, axis_0, axis_1, parent_xform=None, child_xform=None, linear_compliance=0.0,
                             angular_compliance=0.0, armature=0.01, name=None, collision_filter_parent=True, enabled=True):

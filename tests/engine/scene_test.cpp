@@ -63,7 +63,7 @@ TEST(Scene, JointBlocks) {
     const char* bodies = "[simulation]\n[[body]]\nname = \"arm\"\npos = [0, 0, 0]\nmass = 1.0\ninertia = [1, 1, 1]\n";
     EXPECT_EQ(error_of(std::string(bodies) + "[[joint]]\ntype = \"revolut\"\nparent = \"world\"\nchild = \"arm\"\n"),
               "scenes/x.toml:8:8: 'type' must be one of 'revolute', 'prismatic', 'ball', 'fixed', 'free', 'universal', "
-              "'compound', 'd6', got 'revolut' (did "
+              "'compound', 'd6', 'distance', got 'revolut' (did "
               "you mean 'revolute'?)");
     EXPECT_EQ(error_of(std::string(bodies) + "[[joint]]\ntype = \"ball\"\nparent = \"world\"\nchild = \"armm\"\n"),
               "scenes/x.toml:10:9: no body named 'armm' (bodies are named by their [[body]] 'name'); did you mean 'arm'?");
@@ -75,6 +75,33 @@ TEST(Scene, JointBlocks) {
     EXPECT_EQ(
         error_of(std::string(bodies) + "[[joint]]\ntype = \"revolute\"\nparent = \"world\"\nchild = \"arm\"\nlimit_lowr = 1\n"),
         "scenes/x.toml:11:1: unknown key 'limit_lowr' (did you mean 'limit_lower'?)");
+}
+
+// A distance joint's bounds and any joint's XPBD compliances; the keys a distance joint does not
+// have, and a negative compliance, located.
+TEST(Scene, DistanceJointAndCompliances) {
+    const std::string bodies =
+        "[simulation]\n"
+        "[[body]]\nname = \"a\"\npos = [0, 0, 0]\nmass = 1.0\ninertia = [1, 1, 1]\n"
+        "[[body]]\nname = \"b\"\npos = [0, 0, 0]\nmass = 1.0\ninertia = [1, 1, 1]\n";
+    Scene s = parse_scene(bodies +
+                              "[[joint]]\ntype = \"ball\"\nparent = \"world\"\nchild = \"a\"\nlinear_compliance = 1e-4\n"
+                              "angular_compliance = 2e-3\n"
+                              "[[joint]]\ntype = \"distance\"\nparent = \"a\"\nchild = \"b\"\nmax_distance = 0.5\n"
+                              "linear_compliance = 1e-5\n",
+                          "scenes/x.toml");
+    const ModelBuilder& b = s.builder;
+    ASSERT_EQ(b.joint_count(), 2);
+    EXPECT_FLOAT_EQ(b.joint_linear_compliance[0], 1.0e-4f);
+    EXPECT_FLOAT_EQ(b.joint_angular_compliance[0], 2.0e-3f);
+    EXPECT_EQ(b.joint_type[1], JOINT_DISTANCE);
+    EXPECT_FLOAT_EQ(b.joint_limit_lower[size_t(b.joint_axis_start[1])], -1.0f);
+    EXPECT_FLOAT_EQ(b.joint_limit_upper[size_t(b.joint_axis_start[1])], 0.5f);
+    EXPECT_FLOAT_EQ(b.joint_linear_compliance[1], 1.0e-5f);
+    EXPECT_EQ(error_of(bodies + "[[joint]]\ntype = \"distance\"\nparent = \"world\"\nchild = \"a\"\naxis = [1, 0, 0]\n"),
+              "scenes/x.toml:16:1: unknown key 'axis'");
+    EXPECT_EQ(error_of(bodies + "[[joint]]\ntype = \"ball\"\nparent = \"world\"\nchild = \"a\"\nlinear_compliance = -1\n"),
+              "scenes/x.toml:16:21: 'linear_compliance' must be >= 0, got -1");
 }
 
 // Universal, compound and D6 joints: their axes as [[joint.angular_axis]] / [[joint.linear_axis]]

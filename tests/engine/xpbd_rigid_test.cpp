@@ -16,6 +16,7 @@
 #include "engine/scene.h"
 #include "engine/xpbd.h"
 #include "runtime/device.h"
+#include "runtime/errors.h"
 #include "runtime/recorder.h"
 #include "tape/gradient_check.h"
 #include "tape/tape.h"
@@ -406,6 +407,115 @@ TEST(XpbdRigid, JointComplianceGivesUnderLoadAsTheXpbdStepPredicts) {
         EXPECT_NEAR(angle, expected, 0.01 * std::abs(expected) + 1.0e-6);
         EXPECT_LT((bs.p - Eigen::Vector3d(0, 1, 0)).norm(), 1.0e-6);
     }
+}
+
+// A distance joint (Warp's add_joint_distance) as a rope: a small sphere released with the rope
+// slack falls until the rope is taut, then swings on it as a pendulum of the rope's length (its
+// period within 0.5% of the physical pendulum's) without stretching it. With a lower bound only, a
+// body thrown at the anchor stops at that distance.
+TEST(XpbdRigid, DistanceJointHoldsItsLimitsAsARopeAndAStrut) {
+    REQUIRE_CPU();
+    const float radius = 0.02f, L = 0.5f, dt = 1.0e-3f;
+    {
+        ModelBuilder b;
+        b.ground = false;
+        const float a0 = 0.1f;                                                                  // rad from the vertical
+        const int body = b.add_body(Vec3(0.3f * std::sin(a0), 1.0f - 0.3f * std::cos(a0), 0));  // slack: 0.3 of 0.5 m
+        b.add_shape_sphere(body, Vec3::Zero(), Quat::Identity(), radius, material(1000.0f, 0.5f));
+        JointAxisDef rope;
+        rope.limit_upper = L;
+        const int j = b.add_joint_distance(-1, body, at(0, 1, 0), at(0, 0, 0), rope);
+        EXPECT_EQ(b.joint_q.size(), 7u);  // coordinates as a free joint's
+        const double m = b.body_mass[0].mass, I = m * L * L + 0.4 * m * radius * radius;
+        const double period = 2.0 * kPi * std::sqrt(I / (m * kG * L));
+        Model model = b.finalize("cpu");
+        EXPECT_EQ(model.distance_joint, j);
+        XPBDIntegrator it;
+        double longest = 0, prev = 0, t_prev = 0;
+        std::vector<double> crossings;
+        bool taut = false;
+        rollout(model, it, 6000, dt, [&](int step, const State& s) {
+            const BodyState bs = bodies_of(s)[0];
+            const double d = (bs.p - Eigen::Vector3d(0, 1, 0)).norm();
+            taut = taut || d > L - 1e-3;
+            if (!taut) return;
+            longest = std::max(longest, d);
+            const double x = bs.p.x(), t = step * double(dt);
+            if (prev < 0 && x >= 0) crossings.push_back(t_prev + (t - t_prev) * -prev / (x - prev));
+            prev = x;
+            t_prev = t;
+        });
+        ASSERT_TRUE(taut);
+        ASSERT_GE(crossings.size(), 3u);
+        const double measured = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
+        std::printf("xpbd rope (distance joint, max %.2f m): longest %.5f m, period %.5f s, analytic %.5f s (%+.3f%%)\n", L,
+                    longest, measured, period, 100.0 * (measured / period - 1.0));
+        EXPECT_LT(longest, L + 1.0e-3);
+        EXPECT_NEAR(measured / period, 1.0, 0.005);
+    }
+    {
+        ModelBuilder b;
+        b.ground = false;
+        b.gravity = Vec3::Zero();
+        const int body = b.add_body(Vec3(1.0f, 1, 0));
+        b.add_shape_sphere(body, Vec3::Zero(), Quat::Identity(), radius, material(1000.0f, 0.5f));
+        b.set_body_velocity(body, Vec3::Zero(), Vec3(-2.0f, 0, 0));  // straight at the anchor
+        JointAxisDef strut;
+        strut.limit_lower = 0.4f;  // no upper bound (NaN)
+        b.add_joint_distance(-1, body, at(0, 1, 0), at(0, 0, 0), strut);
+        Model model = b.finalize("cpu");
+        XPBDIntegrator it;
+        double closest = 10;
+        const BodyState end = bodies_of(rollout(model, it, 1000, dt, [&](int, const State& s) {
+            closest = std::min(closest, (bodies_of(s)[0].p - Eigen::Vector3d(0, 1, 0)).norm());
+        }))[0];
+        std::printf("xpbd strut (distance joint, min 0.4 m): closest %.5f m, velocity after %+.3f m/s\n", closest, end.v.x());
+        EXPECT_GT(closest, 0.4 - 1.0e-3);
+        EXPECT_GT(end.v.x(), -1.0e-3);  // stopped at the limit (a positional limit is inelastic), not pressing on
+        EXPECT_GT(end.p.x(), 0.4 - 1.0e-3);
+    }
+}
+
+// Only XPBD simulates distance joints (as in Warp): the other integrators name the joint and
+// refuse; the builder refuses a drive on one.
+TEST(XpbdRigid, DistanceJointsAreRefusedWhereTheyAreNotSimulated) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    b.ground = false;
+    const int a = b.add_body(Vec3(0, 1, 0));
+    b.add_shape_sphere(a, Vec3::Zero(), Quat::Identity(), 0.1f, material(1000.0f, 0.5f));
+    const int c = b.add_body(Vec3(0, 0.5f, 0));
+    b.add_shape_sphere(c, Vec3::Zero(), Quat::Identity(), 0.1f, material(1000.0f, 0.5f));
+    b.add_joint_free(a);
+    JointAxisDef driven;
+    driven.mode = JOINT_MODE_TARGET_POSITION;
+    driven.target = 0.3f;
+    try {
+        b.add_joint_distance(a, c, at(0, 0, 0), at(0, 0, 0), driven);
+        ADD_FAILURE() << "no error";
+    } catch (const BuildError& e) {
+        EXPECT_STREQ(e.what(),
+                     "add_joint_distance: a distance joint has no drive (mode 1, target 0.3); its target_ke / "
+                     "target_kd make its limits soft, as in Warp");
+    }
+    EXPECT_EQ(b.joint_count(), 1);
+    JointAxisDef rope;
+    rope.limit_lower = 0.2f;
+    rope.limit_upper = -1.0f;  // a negative bound is none: not "above" the lower one
+    b.add_joint_distance(a, c, at(0, 0, 0), at(0, 0, 0), rope);
+    Model m = b.finalize("cpu");
+    State s0 = m.state(), s1 = m.state();
+    for (const char* name : {"semi_implicit", "featherstone"}) {
+        auto it = create_integrator(name);
+        try {
+            it->simulate(m, s0, s1, 1.0e-3f);
+            ADD_FAILURE() << name << ": no error";
+        } catch (const runtime::RuntimeError& e) {
+            EXPECT_EQ(std::string(e.what()), std::string("simulate: joint 1 is a distance joint, which the ") + name +
+                                                 " integrator does not simulate (only xpbd does, as in Warp)");
+        }
+    }
+    create_integrator("xpbd")->simulate(m, s0, s1, 1.0e-3f);
 }
 
 // set_joint_compliance names the joint and the value it refuses, and leaves the joint as it was.

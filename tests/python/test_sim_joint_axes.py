@@ -247,7 +247,9 @@ def test_generic_add_joint_makes_each_type_with_its_axes():
     assert model.joint_limit_kd.numpy()[0] == 10.0  # JointAxis's default
     with pytest.raises(wp.sim.BuildError, match="add_joint: a universal joint has 0 linear and 2 angular axes, got 0 and 1"):
         b.add_joint(wp.sim.JOINT_UNIVERSAL, -1, bodies[0], angular_axes=[(1.0, 0.0, 0.0)])
-    with pytest.raises(wp.sim.BuildError, match="add_joint: joint_type 7 is not a joint type"):
-        b.add_joint(7, -1, bodies[0])
+    with pytest.raises(wp.sim.BuildError, match="add_joint: a distance joint has 1 linear and 0 angular axes, got 0 and 0"):
+        b.add_joint(wp.sim.JOINT_DISTANCE, -1, bodies[0])
+    with pytest.raises(wp.sim.BuildError, match="add_joint: joint_type 9 is not a joint type"):
+        b.add_joint(9, -1, bodies[0])
     with pytest.raises(TypeError, match="axes"):
         b.add_joint(wp.sim.JOINT_D6, -1, bodies[0], axes=[(1.0, 0.0, 0.0)])

@@ -60,6 +60,38 @@ def test_joint_compliance_keywords_reach_the_model_and_let_the_joint_give():
     assert sags[1] / sags[0] == pytest.approx(2.0, rel=0.01)
 
 
+def test_distance_joint_is_a_rope_under_xpbd_and_refused_by_the_semi_implicit_integrator():
+    def rope(generic):
+        b = wp.sim.ModelBuilder()
+        body = b.add_body(origin=wp.transform((0.05, 0.8, 0.0), wp.quat_identity()))
+        b.add_shape_sphere(body=body, radius=0.02, density=1000.0)
+        anchor = wp.transform((0.0, 1.0, 0.0), wp.quat_identity())
+        if generic:
+            j = b.add_joint(wp.sim.JOINT_DISTANCE, -1, body, parent_xform=anchor,
+                            linear_axes=[wp.sim.JointAxis((1.0, 0.0, 0.0), limit_upper=0.5)])
+        else:
+            j = b.add_joint_distance(-1, body, parent_xform=anchor, min_distance=-1.0, max_distance=0.5)
+        model = b.finalize(device="cpu")
+        model.ground = False
+        assert model.joint_type.numpy()[j] == wp.sim.JOINT_DISTANCE == 7
+        return model
+
+    for generic in (False, True):
+        model = rope(generic)
+        assert model.joint_limit_upper.numpy()[0] == pytest.approx(0.5)
+        assert model.joint_limit_lower.numpy()[0] == -1.0
+        s0, s1 = model.state(), model.state()
+        longest = 0.0
+        it = wp.sim.XPBDIntegrator()
+        for _ in range(1500):
+            it.simulate(model, s0, s1, 1.0e-3)
+            s0, s1 = s1, s0
+            longest = max(longest, np.linalg.norm(s0.body_q.numpy()[0][:3] - np.array([0.0, 1.0, 0.0])))
+        assert 0.499 < longest < 0.501  # fell slack, then hung on the rope without stretching it
+    with pytest.raises(RuntimeError, match="joint 0 is a distance joint, which the semi_implicit integrator does not simulate"):
+        wp.sim.SemiImplicitIntegrator().simulate(model, model.state(), model.state(), 1.0e-3)
+
+
 def test_hinged_chain_keeps_its_joints():
     b = wp.sim.ModelBuilder()
     h = 0.1
