@@ -2,6 +2,8 @@
 #include "engine/body_inertia.h"
 
 #include <cmath>
+#include <cstdio>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -67,6 +69,71 @@ MassProperties combine(const MassProperties& body, const MassProperties& part, c
     out.inertia = parallel_axis(body.inertia, body.mass, out.com - body.com) +
                   parallel_axis(R * part.inertia * R.transpose(), part.mass, out.com - part_com);
     return out;
+}
+
+std::vector<int> welded_vertices(const Mesh& mesh) {
+    std::map<std::array<float, 3>, int> first;
+    std::vector<int> out(mesh.vertices.size());
+    for (size_t v = 0; v < mesh.vertices.size(); ++v) {
+        const Eigen::Vector3f& x = mesh.vertices[v];
+        out[v] = first.emplace(std::array<float, 3>{x.x(), x.y(), x.z()}, int(v)).first->second;
+    }
+    return out;
+}
+
+MassProperties mesh_mass_properties(const Mesh& mesh, const Eigen::Vector3d& scale, double density) {
+    const std::vector<int> id = welded_vertices(mesh);
+    // Every directed edge of the welded mesh once, and its reverse once: closed and consistently wound.
+    std::map<std::pair<int, int>, int> edges;
+    for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+        const int a = id[size_t(mesh.indices[t])], b = id[size_t(mesh.indices[t + 1])], c = id[size_t(mesh.indices[t + 2])];
+        if (a == b || b == c || c == a) continue;  // a degenerate triangle bounds nothing
+        for (auto e : {std::pair<int, int>{a, b}, {b, c}, {c, a}}) ++edges[e];
+    }
+    auto name = [](const std::pair<int, int>& e) {
+        return "edge (" + std::to_string(e.first) + ", " + std::to_string(e.second) + ")";
+    };
+    for (const auto& [e, n] : edges) {
+        if (n > 1)
+            throw std::invalid_argument(name(e) + " is wound the same way by " + std::to_string(n) +
+                                        " triangles (the winding is inconsistent, or more than two triangles share it)");
+        if (!edges.count({e.second, e.first}))
+            throw std::invalid_argument("the mesh is not closed: " + name(e) +
+                                        " has a triangle on one side only, so the mesh has no volume");
+    }
+    std::vector<Eigen::Vector3d> x(mesh.vertices.size());
+    Eigen::Vector3d o = Eigen::Vector3d::Zero();
+    for (size_t v = 0; v < x.size(); ++v) {
+        x[v] = mesh.vertices[v].cast<double>().cwiseProduct(scale);
+        o += x[v] / double(x.size());
+    }
+    double six_v = 0.0;                                // 6 V
+    Eigen::Vector3d first = Eigen::Vector3d::Zero();   // 24 x the first moment about o
+    Eigen::Matrix3d second = Eigen::Matrix3d::Zero();  // 120 x the second moment about o
+    for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+        const Eigen::Vector3d a = x[size_t(mesh.indices[t])] - o, b = x[size_t(mesh.indices[t + 1])] - o,
+                              c = x[size_t(mesh.indices[t + 2])] - o;
+        const double d = a.dot(b.cross(c));
+        const Eigen::Vector3d s = a + b + c;
+        six_v += d;
+        first += d * s;
+        second += d * (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose());
+    }
+    const double volume = six_v / 6.0;
+    if (!(volume > 0.0)) {
+        char v[32];
+        std::snprintf(v, sizeof v, "%g", volume);
+        throw std::invalid_argument(std::string("the mesh's volume is ") + v +
+                                    " m^3: its triangles must wind counter-clockwise seen from outside");
+    }
+    MassProperties p;
+    p.mass = density * volume;
+    const Eigen::Vector3d d = first / (4.0 * six_v);  // the centre of mass from o
+    p.com = o + d;
+    const Eigen::Matrix3d C = density * second / 120.0;  // integral of rho r r^T about o
+    const Eigen::Matrix3d I_o = C.trace() * Eigen::Matrix3d::Identity() - C;
+    p.inertia = I_o - p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+    return p;
 }
 
 }  // namespace weft::engine

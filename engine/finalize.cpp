@@ -3,8 +3,10 @@
 // upload of every array.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
+#include "engine/body_inertia.h"
 #include "engine/model_builder.h"
 #include "engine/topology.h"
 
@@ -34,13 +36,83 @@ std::vector<T> flatten(const std::vector<std::array<T, N>>& v) {
     return out;
 }
 
+// The largest reach of a contact point of a body's shape: its radius plus the shape's thickness
+// and adhesion distance (kernels/rigid_common.py's shape_point; BOX_ROUNDING = 0.05 there).
+double body_point_reach(const ModelBuilder& b) {
+    double reach = 0.0;
+    for (size_t s = 0; s < b.shape_geo_type.size(); ++s) {
+        if (b.shape_body[s] < 0) continue;
+        const Eigen::Vector3d g = b.shape_geo_scale[s].cast<double>();
+        double r = 0.0;
+        switch (b.shape_geo_type[s]) {
+            case GEO_SPHERE:
+            case GEO_CAPSULE: r = g.x(); break;
+            case GEO_BOX: r = 0.05 * g.minCoeff(); break;
+            case GEO_CYLINDER:
+            case GEO_CONE: r = 0.05 * std::min(g.x(), g.y()); break;
+            default: break;  // a mesh's vertices have radius 0
+        }
+        reach = std::max(reach, r + b.shape_geo_thickness[s] + std::max(0.0f, b.shape_material[s][3]));
+    }
+    return reach;
+}
+
+// Per shape: the radius of a sphere about its origin holding the shape, its contact points with
+// their radii, and its thickness (-1 for planes: unbounded), read by the broad phase of body
+// contact (kernels/rigid.py may_touch); and the contact points of meshes on bodies, their
+// vertices (welded: each position once) with radius 0, in the shape frame and scaled. Every
+// other shape's points are computed by kernels/rigid_common.py's shape_point.
+void upload_shape_points(const ModelBuilder& b, Model& m, const Uploader& up) {
+    std::vector<float> bound, points;
+    std::vector<int> start{0};
+    for (int s = 0; s < m.shape_count; ++s) {
+        const Eigen::Vector3d g = b.shape_geo_scale[size_t(s)].cast<double>();
+        const double t = b.shape_geo_thickness[size_t(s)];
+        double r = -1.0;
+        switch (b.shape_geo_type[size_t(s)]) {
+            case GEO_SPHERE: r = g.x() + t; break;
+            case GEO_BOX: r = g.norm() + t; break;
+            case GEO_CAPSULE: r = g.x() + g.y() + t; break;
+            case GEO_CYLINDER:
+            case GEO_CONE: r = std::hypot(g.x(), g.y()) + t; break;
+            case GEO_MESH: {
+                const Mesh& mesh = b.shape_geo_src[size_t(s)];
+                const std::vector<int> id = welded_vertices(mesh);
+                std::vector<char> used(mesh.vertices.size(), 0);
+                for (int v : mesh.indices) used[size_t(id[size_t(v)])] = 1;
+                double far = 0.0;
+                for (size_t v = 0; v < mesh.vertices.size(); ++v) {
+                    if (!used[v]) continue;
+                    const Eigen::Vector3d x = mesh.vertices[v].cast<double>().cwiseProduct(g);
+                    far = std::max(far, x.norm());
+                    if (b.shape_body[size_t(s)] >= 0)
+                        points.insert(points.end(), {float(x.x()), float(x.y()), float(x.z()), 0.0f});
+                }
+                r = far + t;
+                break;
+            }
+            default: break;
+        }
+        // Rounded up, so that the float bound still holds every point.
+        bound.push_back(r < 0 ? -1.0f : std::nextafter(float(r), std::numeric_limits<float>::infinity()));
+        start.push_back(int(points.size() / 4));
+    }
+    m.shape_point_count = start.back();
+    if (bound.empty()) bound.push_back(-1.0f);
+    if (points.empty()) points.assign(4, 0.0f);
+    m.shape_bound = up(compiler::float32_type(), {int64_t(bound.size())}, bound, false);
+    m.shape_point_start = up(compiler::int32_type(), {int64_t(start.size())}, start, false);
+    m.shape_points = up(vec4_type(), {int64_t(points.size() / 4)}, points, false);
+}
+
 // The signed distance grids of the mesh shapes, packed into one array (engine/mesh_sdf.h). The
 // margin keeps every contact inside its grid: beyond the grid, kernels/geometry.py returns the
 // distance to the grid's box plus the value on it, which the margin makes larger than any
-// particle radius plus thickness.
+// particle radius plus thickness, and than any body contact point's reach (body_point_reach).
 void upload_mesh_sdfs(const ModelBuilder& b, Model& m, const Uploader& up) {
     std::vector<float> sdf, origin, cell;
     std::vector<int> dims;
+    const double body_reach = body_point_reach(b);
     for (int s = 0; s < m.shape_count; ++s) {
         if (b.shape_geo_type[size_t(s)] != GEO_MESH) {
             dims.insert(dims.end(), {0, 0, 0, 0});
@@ -53,6 +125,7 @@ void upload_mesh_sdfs(const ModelBuilder& b, Model& m, const Uploader& up) {
         Eigen::AlignedBox3d bounds = MeshDistance(mesh, scale).bounds();
         double margin = b.shape_sdf_margin[size_t(s)] >= 0 ? b.shape_sdf_margin[size_t(s)] : 0.1 * bounds.sizes().maxCoeff();
         margin = std::max(margin, 2.0 * (double(m.particle_max_radius) + b.shape_geo_thickness[size_t(s)]));
+        margin = std::max(margin, 1.5 * (body_reach + b.shape_geo_thickness[size_t(s)]));
         SdfGrid g = build_sdf_grid(mesh, b.shape_sdf_resolution[size_t(s)], margin, scale);
         dims.insert(dims.end(), {int(sdf.size() / 4), g.dim[0], g.dim[1], g.dim[2]});
         origin.insert(origin.end(), {float(g.origin.x()), float(g.origin.y()), float(g.origin.z())});
@@ -425,6 +498,7 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
         m.shape_filter_list = up(i32, {int64_t(list.size())}, list, false);
     }
     upload_mesh_sdfs(*this, m, up);
+    upload_shape_points(*this, m, up);
     upload_bodies(*this, m, up);
     upload_joints(*this, m, up);
     m.smoke = build_smoke_grid(smoke, m.device, requires_grad);

@@ -73,12 +73,9 @@ void ShapeImport::cylinder(ElementReader& r, int body, const Frame& t, double ra
     });
 }
 
-void ShapeImport::mesh(ElementReader& r, int body, const Frame& t, const std::string& file, const Eigen::Vector3d& scale) {
+void ShapeImport::mesh(ElementReader& r, int body, const Frame& t, const std::string& file, const Eigen::Vector3d& scale,
+                       double density, double mass) {
     if (file.empty()) return;
-    if (body >= 0) {
-        r.warn("mesh '" + file + "' on a body is skipped: the builder's mesh shapes are static (its mass is not added)");
-        return;
-    }
     if (!std::filesystem::exists(file)) {
         r.warn("mesh file '" + file + "' does not exist; the mesh is skipped");
         return;
@@ -93,7 +90,21 @@ void ShapeImport::mesh(ElementReader& r, int body, const Frame& t, const std::st
     try {
         m = read_obj(file);
     } catch (const ObjError& e) { r.fail(std::string("mesh: ") + e.what()); }
-    located(r, [&] { b_.add_shape_mesh(t.p.cast<float>(), m, t.q.cast<float>(), scale.cast<float>(), o_.contact_thickness); });
+    if (body < 0) {
+        located(r,
+                [&] { b_.add_shape_mesh(t.p.cast<float>(), m, t.q.cast<float>(), scale.cast<float>(), o_.contact_thickness); });
+        return;
+    }
+    if (density > 0 || mass > 0) {
+        try {
+            const double volume = mesh_mass_properties(m, scale, 1.0).mass;
+            if (mass >= 0) density = mass / volume;
+        } catch (const std::invalid_argument& e) {
+            r.warn("mesh '" + file + "' adds no mass to its body: " + e.what());
+            density = 0.0;
+        }
+    }
+    located(r, [&] { b_.add_shape_mesh(body, t.p.cast<float>(), t.q.cast<float>(), m, scale.cast<float>(), params(density)); });
 }
 
 void ShapeImport::plane(ElementReader& r, int body, const Frame& t) {

@@ -3,8 +3,9 @@
 // builder cannot hold as it is (cylinders are the builder's own, GEO_CYLINDER, with their exact
 // mass and inertia):
 //
-//   mesh on a body  skipped (the builder's mesh shapes are static); its mass is not added
-//   static mesh     an OBJ file becomes add_shape_mesh; other formats (STL, DAE) are skipped
+//   mesh            an OBJ file becomes add_shape_mesh (static, or on a body with the mass of the
+//                   solid it bounds; an open one adds no mass, with a warning); other formats
+//                   (STL, DAE) are skipped
 //   plane on a body skipped (planes are static)
 //
 // Sizes are already scaled; `t` places the shape in its body's frame (or in the world for body -1).
@@ -29,8 +30,12 @@ public:
     void capsule(ElementReader& r, int body, const Frame& t, double radius, double half_height, double density);  // along local y
     void cylinder(ElementReader& r, int body, const Frame& t, double radius, double half_height,
                   double density);  // along local y
-    // `file` already resolved ("" = a warning was given); `scale` per axis.
-    void mesh(ElementReader& r, int body, const Frame& t, const std::string& file, const Eigen::Vector3d& scale);
+    // `file` already resolved ("" = a warning was given); `scale` per axis. On a body, the solid the
+    // mesh bounds gets `density`, or the density that gives it `mass` when mass >= 0 (MJCF's geom
+    // mass); a mesh that bounds no solid (open, or wound inconsistently) is added without mass, with
+    // a warning that says why.
+    void mesh(ElementReader& r, int body, const Frame& t, const std::string& file, const Eigen::Vector3d& scale, double density,
+              double mass = -1.0);
     void plane(ElementReader& r, int body, const Frame& t);  // the plane z = 0 of frame t
 
     // Volume (m^3) of a sphere, box or capsule (MJCF's geom mass -> density).

@@ -39,6 +39,14 @@ inline void add_shape_filter_args(runtime::NamedArgs& args, const Model& m) {
         .add("shape_filter_list", a(m.shape_filter_list));
 }
 
+// The broad phase and contact points of body contact (Model::shape_bound, shape_point_start,
+// shape_points; kernels/rigid_common.py's shape_point).
+inline void add_shape_point_args(runtime::NamedArgs& args, const Model& m) {
+    args.add("shape_bound", a(m.shape_bound))
+        .add("shape_point_start", a(m.shape_point_start))
+        .add("shape_points", a(m.shape_points));
+}
+
 // The joints' tree and frames (kernels/joints.py's joint_frames and the articulation kernels):
 // joint_type, joint_parent, joint_child, joint_X_p, joint_X_c and the joint axes.
 inline void add_joint_frame_args(runtime::NamedArgs& args, const Model& m) {

@@ -510,7 +510,8 @@ private:
                 std::string near = support::closest_name(mesh, names);
                 g.fail("no mesh asset named '" + mesh + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
             }
-            if (o_.parse_meshes) shapes_.mesh(g, body, t, it->second.file, it->second.scale * o_.scale);
+            if (o_.parse_meshes)
+                shapes_.mesh(g, body, t, it->second.file, it->second.scale * o_.scale, density, has_mass ? mass : -1.0);
         } else {
             g.warn("geom type '" + type + "' is not supported; the geom is skipped");
             g.accept({"fromto", "mesh", "hfield"});

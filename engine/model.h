@@ -165,6 +165,14 @@ struct Model {
     // 0.5 = Warp's average (shapes given a material), 0 = soft_contact_* alone (scene files' static shapes)
     Array shape_material_share;
 
+    // The broad phase and the contact points of body contact (finalize's upload_shape_points).
+    Array shape_bound;  // m, float (max(shape_count, 1)): radius about the shape's origin holding the shape,
+                        //   its contact points and thickness; -1 = unbounded (planes)
+    int shape_point_count = 0;
+    Array shape_point_start;  // int32 (shape_count + 1): mesh shape s on a body has the contact points
+                              //   shape_points[start[s] .. start[s+1]-1]; the other shapes' are analytic
+    Array shape_points;       // vec4 (max(shape_point_count, 1)): x, y, z in the shape frame (scaled), radius
+
     // signed distance grids of the mesh shapes (engine/mesh_sdf.h), packed one after another
     int shape_sdf_size = 0;  // nodes of every grid together
     Array shape_sdf_values;  // vec4 (max(shape_sdf_size, 1)): node gradient (x, y, z) and signed

@@ -316,30 +316,42 @@ int ModelBuilder::add_shape_plane(const Eigen::Vector4f& plane, float thickness)
     return add_shape(GEO_PLANE, -n * (plane[3] / plane.head<3>().norm()), q, Vec3::Zero(), thickness);
 }
 
-int ModelBuilder::add_shape_mesh(const Vec3& pos, const Mesh& mesh, const Quat& rot, const Vec3& scale, float thickness,
-                                 int sdf_resolution, float sdf_margin) {
-    const char* what = "add_shape_mesh: ";
+void ModelBuilder::check_mesh(const char* call, const Mesh& mesh, const Vec3& scale, int sdf_resolution) {
+    const std::string what = std::string(call) + ": ";
     const int nv = int(mesh.vertices.size());
-    if (mesh.indices.empty()) throw BuildError(std::string(what) + "the mesh has no triangles");
+    if (mesh.indices.empty()) throw BuildError(what + "the mesh has no triangles");
     if (mesh.indices.size() % 3 != 0)
-        throw BuildError(std::string(what) + "the mesh has " + std::to_string(mesh.indices.size()) +
-                         " indices, not a multiple of 3");
+        throw BuildError(what + "the mesh has " + std::to_string(mesh.indices.size()) + " indices, not a multiple of 3");
     for (size_t k = 0; k < mesh.indices.size(); ++k)
         if (mesh.indices[k] < 0 || mesh.indices[k] >= nv)
-            throw BuildError(std::string(what) + "index " + std::to_string(mesh.indices[k]) + " (triangle " +
-                             std::to_string(k / 3) + ") is out of range (the mesh has " + std::to_string(nv) + " vertices)");
+            throw BuildError(what + "index " + std::to_string(mesh.indices[k]) + " (triangle " + std::to_string(k / 3) +
+                             ") is out of range (the mesh has " + std::to_string(nv) + " vertices)");
     for (int v = 0; v < nv; ++v)
-        if (!mesh.vertices[size_t(v)].allFinite())
-            throw BuildError(std::string(what) + "vertex " + std::to_string(v) + " is not finite");
+        if (!mesh.vertices[size_t(v)].allFinite()) throw BuildError(what + "vertex " + std::to_string(v) + " is not finite");
     if (!(scale.x() > 0 && scale.y() > 0 && scale.z() > 0 && scale.allFinite()))
-        throw BuildError(std::string(what) + "scale must be > 0 on every axis, got (" + num(scale.x()) + ", " + num(scale.y()) +
-                         ", " + num(scale.z()) + ")");
+        throw BuildError(what + "scale must be > 0 on every axis, got (" + num(scale.x()) + ", " + num(scale.y()) + ", " +
+                         num(scale.z()) + ")");
     if (sdf_resolution < 4 || sdf_resolution > 512)
-        throw BuildError(std::string(what) + "sdf_resolution must be from 4 to 512, got " + std::to_string(sdf_resolution));
-    if (!(thickness >= 0)) throw BuildError(std::string(what) + "thickness must be >= 0, got " + num(thickness));
+        throw BuildError(what + "sdf_resolution must be from 4 to 512, got " + std::to_string(sdf_resolution));
     if (MeshDistance(mesh, scale.cast<double>()).triangle_count() == 0)
-        throw BuildError(std::string(what) + "every triangle of the mesh has zero area");
+        throw BuildError(what + "every triangle of the mesh has zero area");
+}
+
+int ModelBuilder::add_shape_mesh(const Vec3& pos, const Mesh& mesh, const Quat& rot, const Vec3& scale, float thickness,
+                                 int sdf_resolution, float sdf_margin) {
+    check_mesh("add_shape_mesh", mesh, scale, sdf_resolution);
+    if (!(thickness >= 0)) throw BuildError("add_shape_mesh: thickness must be >= 0, got " + num(thickness));
     int s = add_shape(GEO_MESH, pos, rot, scale, thickness);
+    shape_geo_src.back() = mesh;
+    shape_sdf_resolution.back() = sdf_resolution;
+    shape_sdf_margin.back() = sdf_margin;
+    return s;
+}
+
+int ModelBuilder::add_shape_mesh(int body, const Vec3& pos, const Quat& rot, const Mesh& mesh, const Vec3& scale,
+                                 const ShapeParams& p, int sdf_resolution, float sdf_margin) {
+    check_mesh("add_shape_mesh", mesh, scale, sdf_resolution);
+    int s = add_body_shape("add_shape_mesh", body, GEO_MESH, pos, rot, scale, p, &mesh);
     shape_geo_src.back() = mesh;
     shape_sdf_resolution.back() = sdf_resolution;
     shape_sdf_margin.back() = sdf_margin;
@@ -407,7 +419,7 @@ void ModelBuilder::add_shape_collision_filter_pair(int a, int b) {
 }
 
 int ModelBuilder::add_body_shape(const char* call, int body, int type, const Vec3& pos, const Quat& rot, const Vec3& scale,
-                                 const ShapeParams& p) {
+                                 const ShapeParams& p, const Mesh* mesh) {
     if (body < -1 || body >= body_count())
         throw BuildError(std::string(call) + ": body " + std::to_string(body) + " is out of range (the model has " +
                          std::to_string(body_count()) + " bodies; -1 is static)");
@@ -425,14 +437,23 @@ int ModelBuilder::add_body_shape(const char* call, int body, int type, const Vec
         pick("kf", p.kf, default_shape_kf), pick("ka", p.ka, default_shape_ka),
         pick("mu", p.mu, default_shape_mu), pick("restitution", p.restitution, default_shape_restitution)};
     const float thickness = pick("thickness", p.thickness, default_shape_thickness);
+    // The shape's mass first: a mesh that bounds no solid is refused before anything is added.
+    MassProperties part;
+    if (body >= 0 && density > 0.0f) {
+        try {
+            part = mesh ? mesh_mass_properties(*mesh, scale.cast<double>(), density)
+                        : shape_mass_properties(type, scale.cast<double>(), density);
+        } catch (const std::invalid_argument& e) {
+            throw BuildError(std::string(call) + ": " + e.what() + " (pass density=0 and give the body its mass with add_body)");
+        }
+    }
     int s = add_shape(type, pos, rot, scale, thickness);
     shape_body.back() = body;
     shape_material.back() = mat;
     shape_material_share.back() = 0.5f;  // Warp: particle contact averages the shape's material with soft_contact_*
     if (body >= 0 && density > 0.0f) {
         MassProperties& b = body_mass[size_t(body)];
-        b = combine(b, shape_mass_properties(type, scale.cast<double>(), density), pos.cast<double>(),
-                    rot.cast<double>().normalized());
+        b = combine(b, part, pos.cast<double>(), rot.cast<double>().normalized());
     }
     return s;
 }

@@ -209,6 +209,16 @@ public:
     int add_shape_cylinder(int body, const Vec3& pos, const Quat& rot, float radius, float half_height,
                            const ShapeParams& p = {});
     int add_shape_cone(int body, const Vec3& pos, const Quat& rot, float radius, float half_height, const ShapeParams& p = {});
+    // A triangle mesh on a body (Warp's add_shape_mesh with body >= 0), its vertices scaled by
+    // `scale` in the shape frame. Its density adds the mass of the solid it bounds
+    // (engine/body_inertia.h mesh_mass_properties), so with density > 0 the mesh must be closed and
+    // wound counter-clockwise seen from outside (BuildError naming the open edge otherwise); with
+    // density 0 any mesh will do and the body's own mass counts. It collides through its vertices
+    // (each a contact point of radius 0) and through its signed distance grid (sdf_resolution,
+    // sdf_margin: as the static overload's; finalize raises the margin to cover every body contact
+    // point's radius) for the points of other bodies' shapes.
+    int add_shape_mesh(int body, const Vec3& pos, const Quat& rot, const Mesh& mesh, const Vec3& scale = Vec3::Ones(),
+                       const ShapeParams& p = {}, int sdf_resolution = 64, float sdf_margin = -1.0f);
     int body_count() const { return int(body_q.size()); }
 
     // [SECTION] Joints (maximal coordinates; Warp's add_joint_*). `parent` is a body or -1 (the
@@ -361,7 +371,8 @@ private:
                   const std::vector<JointAxisDef>& linear, const std::vector<JointAxisDef>& angular, bool filter, float armature,
                   const std::string& name);
     int add_body_shape(const char* call, int body, int type, const Vec3& pos, const Quat& rot, const Vec3& scale,
-                       const ShapeParams& p);
+                       const ShapeParams& p, const Mesh* mesh = nullptr);
+    static void check_mesh(const char* what, const Mesh& mesh, const Vec3& scale, int sdf_resolution);
 };
 
 }  // namespace weft::engine

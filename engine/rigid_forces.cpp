@@ -17,6 +17,7 @@ runtime::NamedArgs body_force_args(const Model& m, const Array& body_q, const Ar
                                  {"body_shape_list", a(m.body_shape_list)}};
     add_shape_args(body_args, m);
     add_shape_filter_args(body_args, m);
+    add_shape_point_args(body_args, m);
     body_args.add("shape_materials", a(m.shape_materials))
         .add("ground", i(m.ground ? 1 : 0))
         .add("ground_plane", v4(m.ground_plane))

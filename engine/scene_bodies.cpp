@@ -4,9 +4,10 @@
 //   [ground_material]        ke, kd, kf, mu, restitution of the ground against body shapes
 //   [[body]]                 pos, rot_axis/rot_angle, vel, angular_vel (rad/s), mass, com,
 //                            inertia (3 numbers: the diagonal, kg m^2), armature, name
-//     [[body.shape]]         type = "sphere" | "box" | "capsule" | "cylinder" | "cone"; pos,
+//     [[body.shape]]         type = "sphere" | "box" | "capsule" | "cylinder" | "cone" | "mesh"; pos,
 //                            rot_axis/rot_angle in the body frame; radius / half_extents / radius
-//                            + half_height (capsule, cylinder, cone); density,
+//                            + half_height (capsule, cylinder, cone) / obj or vertices + indices,
+//                            scale, sdf_resolution, sdf_margin (mesh, as [[shape]]'s); density,
 //                            ke, kd, kf, ka, mu, restitution, thickness (the builder's defaults)
 //   [joint_attachment]       ke, kd: the joints' attachment stiffness and damping (Warp's 1e3, 1e2)
 //   [[joint]]                type = "revolute" | "prismatic" | "ball" | "fixed" | "free" |
@@ -165,7 +166,7 @@ void read_body_blocks(TableReader& root, Scene& s) {
         bool any = false;
         for_each_entry(r, "shape", [&](TableReader& sr) {
             any = true;
-            std::string type = sr.string("type", "", {"sphere", "box", "capsule", "cylinder", "cone"});
+            std::string type = sr.string("type", "", {"sphere", "box", "capsule", "cylinder", "cone", "mesh"});
             if (type.empty()) sr.fail(sr.table().source(), "missing key 'type' in [[body.shape]]");
             Vec3 spos = sr.vec3("pos", Vec3::Zero());
             Quat srot = sr.rotation();
@@ -186,6 +187,16 @@ void read_body_blocks(TableReader& root, Scene& s) {
             if (type == "cone")
                 b.add_shape_cone(body, spos, srot, float(sr.required_number("radius", 0.0, INFINITY, true)),
                                  float(sr.required_number("half_height", 0.0, INFINITY, true)), p);
+            if (type == "mesh") {
+                Mesh mesh = read_mesh(sr);
+                Vec3 scale = sr.vec3("scale", Vec3::Ones());
+                if (!(scale.x() > 0 && scale.y() > 0 && scale.z() > 0)) sr.fail_at("scale", "'scale' must all be > 0");
+                int resolution = sr.integer("sdf_resolution", 64, 4, 512);
+                float margin = float(sr.number("sdf_margin", -1.0, 0.0));  // -1: automatic (absent)
+                try {
+                    b.add_shape_mesh(body, spos, srot, mesh, scale, p, resolution, margin);
+                } catch (const BuildError& e) { sr.fail_at(sr.has("obj") ? "obj" : "vertices", e.what()); }
+            }
         });
         if (!any && !(mass > 0)) r.fail(r.table().source(), "a [[body]] needs a [[body.shape]] or a mass");
     });

@@ -15,7 +15,7 @@ Mesh read_mesh(TableReader& r) {
     if (obj && verts) r.fail(obj->source(), "give either 'obj' or 'vertices' and 'indices', not both");
     if (!obj && !verts) {
         if (const toml::node* idx = r.get("indices")) r.fail(idx->source(), "'indices' needs 'vertices'");
-        r.fail(r.table().source(), "a mesh shape needs 'obj' or 'vertices' and 'indices' in [[shape]]");
+        r.fail(r.table().source(), "a mesh shape needs 'obj' or 'vertices' and 'indices' in " + r.where());
     }
     if (obj) {
         if (const toml::node* idx = r.get("indices")) r.fail(idx->source(), "'indices' belongs with 'vertices', not with 'obj'");
@@ -30,7 +30,7 @@ Mesh read_mesh(TableReader& r) {
             return read_obj(path.string());
         } catch (const ObjError& e) {
             const auto& b = obj->source().begin;
-            throw SceneError(std::string(e.what()) + " (the 'obj' of the [[shape]] at " + r.file() + ":" +
+            throw SceneError(std::string(e.what()) + " (the 'obj' of the " + r.where() + " at " + r.file() + ":" +
                              std::to_string(b.line) + ":" + std::to_string(b.column) + ")");
         }
     }

@@ -57,6 +57,7 @@ public:
     TableReader(const std::string& file, const toml::table& t, std::string where)
         : file_(file), t_(t), where_(std::move(where)) {}
 
+    const std::string& where() const { return where_; }  // the table's name in messages, e.g. "[[body.shape]]"
     [[noreturn]] void fail(const toml::source_region& r, const std::string& msg) const {
         throw SceneError(file_ + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + ": " + msg);
     }

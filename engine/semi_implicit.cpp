@@ -109,6 +109,7 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
                                                {"soft_kf", f(m.soft_contact_kf)},
                                                {"soft_mu", f(m.soft_contact_mu)}};
         add_shape_args(particle_terms_args, m);
+        particle_terms_args.add("shape_bound", a(m.shape_bound));
         particle_terms_args.add("shape_materials", a(m.shape_materials));
         particle_terms_args.add("shape_material_share", a(m.shape_material_share));
         particle_terms_args.add("particle_world", a(m.particle_world))
@@ -233,6 +234,7 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
                 .add("shape_sdf_dims", a(m.shape_sdf_dims))
                 .add("shape_sdf_origin", a(m.shape_sdf_origin))
                 .add("shape_sdf_cell", a(m.shape_sdf_cell))
+                .add("shape_bound", a(m.shape_bound))
                 .add("shape_materials", a(m.shape_materials))
                 .add("shape_material_share", a(m.shape_material_share))
                 .add("shape_world", a(m.shape_world))

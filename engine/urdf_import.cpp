@@ -239,7 +239,7 @@ private:
             } else if (kind == "mesh") {
                 std::string file = sr.required_string("filename");
                 std::vector<double> s3 = sr.numbers("scale", 3, {1, 1, 1});
-                shapes.mesh(sr, body, t, resolve_mesh(sr, file), Eigen::Vector3d(s3[0], s3[1], s3[2]) * sc);
+                shapes.mesh(sr, body, t, resolve_mesh(sr, file), Eigen::Vector3d(s3[0], s3[1], s3[2]) * sc, o_.density);
             } else {
                 sr.warn("unsupported geometry <" + kind + "> ignored");
                 sr.accept({});

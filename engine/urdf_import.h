@@ -12,7 +12,7 @@
 // floating) becomes the builder's joint from the parent link's frame (its <origin>) to the child
 // link's frame, with <axis> and <limit>; the root link is fixed to the world, free (floating) or
 // on a one-axis base_joint. What the builder cannot represent is a warning naming the element
-// (a cylinder becomes a capsule, a mesh on a body is skipped); docs/import.md lists them.
+// (an STL or DAE mesh is skipped); docs/import.md lists them.
 #pragma once
 
 #include <string>

@@ -52,6 +52,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("body_shape_list", a(m.body_shape_list));
         add_shape_args(a_, m);
         add_shape_filter_args(a_, m);
+        add_shape_point_args(a_, m);
         a_.add("shape_materials", a(m.shape_materials))
             .add("ground", i(m.ground ? 1 : 0))
             .add("ground_plane", v4(m.ground_plane));

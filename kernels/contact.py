@@ -31,6 +31,7 @@ def shape_contacts(
     shape_sdf_dims: wp.array2d(dtype=int),
     shape_sdf_origin: wp.array(dtype=wp.vec3),
     shape_sdf_cell: wp.array(dtype=float),
+    shape_bound: wp.array(dtype=float),
     shape_materials: wp.array2d(dtype=float),
     shape_material_share: wp.array(dtype=float),
     world_shape_start: wp.array(dtype=int),
@@ -62,7 +63,7 @@ def shape_contacts(
                                          kf + ws * (shape_materials[s, 2] - kf), mu + ws * (shape_materials[s, 4] - mu))
         else:
             fb, xc = sc.particle_body_contact(x, v, radius, s, b, body_q, body_qd, body_com, shape_transform, shape_geo_type,
-                                              shape_geo_scale, shape_geo_thickness, shape_sdf_values, shape_sdf_dims,
+                                              shape_geo_scale, shape_geo_thickness, shape_bound, shape_sdf_values, shape_sdf_dims,
                                               shape_sdf_origin, shape_sdf_cell, shape_materials, shape_material_share, ke,
                                               kd, kf, mu)
             f = f + fb
@@ -137,6 +138,7 @@ def eval_particle_terms(
     shape_sdf_dims: wp.array2d(dtype=int),
     shape_sdf_origin: wp.array(dtype=wp.vec3),
     shape_sdf_cell: wp.array(dtype=float),
+    shape_bound: wp.array(dtype=float),
     shape_materials: wp.array2d(dtype=float),
     shape_material_share: wp.array(dtype=float),
     particle_world: wp.array(dtype=int),
@@ -174,7 +176,7 @@ def eval_particle_terms(
         if shape_count > 0:
             f = f + shape_contacts(xi, vi, ri, particle_world[i], shape_body, shape_transform, shape_geo_type, shape_geo_scale,
                                    shape_geo_thickness, shape_count, shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
-                                   shape_sdf_cell, shape_materials, shape_material_share, world_shape_start,
+                                   shape_sdf_cell, shape_bound, shape_materials, shape_material_share, world_shape_start,
                                    world_shape_list, num_worlds, body_q, body_qd, body_com, soft_ke, soft_kd, soft_kf,
                                    soft_mu)
         if particle_grid != 0:

@@ -205,21 +205,6 @@ def mesh_sdf(
 
 
 @wp.func
-def shape_bound(geo_type: int, scale: wp.vec3, thickness: float) -> float:
-    # The radius of a sphere about the shape's origin that holds it, its contact points with their
-    # radii, and its thickness; -1 for shapes without one (planes, meshes: always tested).
-    if geo_type == GEO_SPHERE:
-        return scale[0] + thickness
-    if geo_type == GEO_BOX:
-        return wp.length(scale) + thickness
-    if geo_type == GEO_CAPSULE:
-        return scale[0] + scale[1] + thickness
-    if geo_type == GEO_CYLINDER or geo_type == GEO_CONE:
-        return wp.sqrt(scale[0] * scale[0] + scale[1] * scale[1]) + thickness
-    return -1.0
-
-
-@wp.func
 def shape_contact_at(
     X: wp.transform,
     s: int,

@@ -10,7 +10,8 @@ Contact points. Each shape of a body stands for itself through points with a rad
 centre (radius r), a capsule the two ends of its axis (radius r), a box its eight corners, moved
 inwards by rb = 5% of its smallest half extent and given the radius rb (the box collides with its
 edges rounded by rb; face down it rests exactly as the sharp box), a cylinder eight points on each
-rim and a cone eight on its base rim and one at its apex, rounded the same way (round_point). A
+rim and a cone eight on its base rim and one at its apex, rounded the same way (round_point), a
+mesh its vertices (radius 0; Model::shape_points, written by finalize). A
 point x with radius r is in contact with another shape when the shape's signed distance at x is
 below r plus both thicknesses (geometry.py's shape_contact_at), and with the ground when n.x + d <
 r. Between two body shapes, `points_into` says which shape's points are tested against which: a
@@ -46,8 +47,9 @@ and the joints' collision_filter_parent (joined) decide which pairs meet.
 
 Worlds and the broad phase. A body of world w tests only its world's shapes and the shared ones
 (worlds.py's candidate; world -1 tests every shape, in index order), and a pair whose bounding spheres
-are further apart than the pair's adhesion distance is skipped (may_touch): it would have given
-exactly zero force, so skipping it changes no bits.
+are further apart than the pair's adhesion distance is skipped (may_touch; the radii are
+Model::shape_bound, from finalize): it would have given exactly zero force, so skipping it changes
+no bits.
 """
 import weft as wp
 import geometry as geo
@@ -120,14 +122,15 @@ def pair_force(
 
 
 @wp.func
-def may_touch(Xa: wp.transform, sa: int, Xb: wp.transform, sb: int, shape_geo_type: wp.array(dtype=int),
-              shape_geo_scale: wp.array(dtype=wp.vec3), shape_geo_thickness: wp.array(dtype=float),
+def may_touch(Xa: wp.transform, sa: int, Xb: wp.transform, sb: int, shape_bound: wp.array(dtype=float),
               shape_materials: wp.array2d(dtype=float)) -> bool:
     # The broad phase: false only where the two shapes' bounding spheres are further apart than the
     # pair's adhesion distance, so that every pair it skips would have given exactly zero force
     # (the step's bits do not change; it only saves the narrow phase of distant pairs).
-    ra = geo.shape_bound(shape_geo_type[sa], shape_geo_scale[sa], shape_geo_thickness[sa])
-    rb = geo.shape_bound(shape_geo_type[sb], shape_geo_scale[sb], shape_geo_thickness[sb])
+    # (shape_bound: the radius of a sphere about a shape's origin holding it, its contact points
+    # and its thickness, from finalize; -1 for planes.)
+    ra = shape_bound[sa]
+    rb = shape_bound[sb]
     if ra < 0.0 or rb < 0.0:
         return True
     ka = wp.abs(0.5 * (shape_materials[sa, 3] + shape_materials[sb, 3]))
@@ -157,6 +160,9 @@ def eval_body_forces(
     shape_collision_flags: wp.array(dtype=int),
     shape_filter_start: wp.array(dtype=int),
     shape_filter_list: wp.array(dtype=int),
+    shape_bound: wp.array(dtype=float),
+    shape_point_start: wp.array(dtype=int),
+    shape_points: wp.array(dtype=wp.vec4),
     ground: int,
     ground_plane: wp.vec4,
     ground_ke: float,
@@ -216,8 +222,8 @@ def eval_body_forces(
         ta = shape_geo_type[sa]
         Xa = Xb * shape_transform[sa]
         if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
-            for k in range(rc.shape_point_count(ta)):
-                pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+            for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
+                pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
                 x = wp.transform_point(Xa, wp.vec3(pl[0], pl[1], pl[2]))
                 r = pl[3] + shape_geo_thickness[sa]
                 n, c = geo.ground_contact(ground_plane, x, r)
@@ -243,9 +249,9 @@ def eval_body_forces(
                     Xh = Xo * shape_transform[sb]
                     qh = body_qd[ob]
                     ch = wp.transform_point(Xo, body_com[ob])
-                if may_touch(Xa, sa, Xh, sb, shape_geo_type, shape_geo_scale, shape_geo_thickness, shape_materials):
-                    for k in range(rc.shape_point_count(ta)):
-                        pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                if may_touch(Xa, sa, Xh, sb, shape_bound, shape_materials):
+                    for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
+                        pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
                         x = wp.transform_point(Xa, wp.vec3(pl[0], pl[1], pl[2]))
                         r = pl[3] + shape_geo_thickness[sa]
                         fc, xc = pair_force(x, r, qd, com, sa, sb, Xh, qh, ch, shape_geo_type, shape_geo_scale,
@@ -268,11 +274,10 @@ def eval_body_forces(
                 sh = body_shape_list[si]
                 Xs = Xb * shape_transform[sh]
                 if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
-                                   shape_filter_start, shape_filter_list) and may_touch(
-                                       Xp, sp, Xs, sh, shape_geo_type, shape_geo_scale, shape_geo_thickness,
-                                       shape_materials):
-                    for k in range(rc.shape_point_count(tp)):
-                        pl = rc.shape_point(tp, shape_geo_scale[sp], k)
+                                   shape_filter_start, shape_filter_list) and may_touch(Xp, sp, Xs, sh, shape_bound,
+                                                                                              shape_materials):
+                    for k in range(rc.shape_point_count(sp, tp, shape_point_start)):
+                        pl = rc.shape_point(sp, tp, shape_geo_scale[sp], k, shape_point_start, shape_points)
                         x = wp.transform_point(Xp, wp.vec3(pl[0], pl[1], pl[2]))
                         r = pl[3] + shape_geo_thickness[sp]
                         fc, xc = pair_force(x, r, qo, com_o, sp, sh, Xs, qd, com, shape_geo_type, shape_geo_scale,
@@ -326,6 +331,7 @@ def eval_body_particle_contacts(
     shape_sdf_dims: wp.array2d(dtype=int),
     shape_sdf_origin: wp.array(dtype=wp.vec3),
     shape_sdf_cell: wp.array(dtype=float),
+    shape_bound: wp.array(dtype=float),
     shape_materials: wp.array2d(dtype=float),
     shape_material_share: wp.array(dtype=float),
     shape_world: wp.array(dtype=int),
@@ -363,7 +369,7 @@ def eval_body_particle_contacts(
             if (particle_flags[i] & sc.PARTICLE_FLAG_ACTIVE) != wp.uint32(0):
                 fp, xc = sc.particle_body_contact(particle_q[i], particle_qd[i], particle_radius[i], s, b, body_q, body_qd,
                                                   body_com, shape_transform, shape_geo_type, shape_geo_scale,
-                                                  shape_geo_thickness, shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
+                                                  shape_geo_thickness, shape_bound, shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
                                                   shape_sdf_cell, shape_materials, shape_material_share, soft_ke, soft_kd,
                                                   soft_kf, soft_mu)
                 f = f - fp

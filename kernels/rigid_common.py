@@ -15,7 +15,11 @@ RIM_POINTS = wp.constant(8)  # contact points on each rim of a cylinder or cone
 
 
 @wp.func
-def shape_point_count(geo_type: int) -> int:
+def shape_point_count(s: int, geo_type: int, shape_point_start: wp.array(dtype=int)) -> int:
+    # How many contact points shape s (of type geo_type) has: a mesh its welded vertices (finalize's
+    # upload_shape_points; none for a static mesh), the others a number fixed by their type.
+    if geo_type == geo.GEO_MESH:
+        return shape_point_start[s + 1] - shape_point_start[s]
     if geo_type == geo.GEO_SPHERE:
         return 1
     if geo_type == geo.GEO_CAPSULE:
@@ -55,15 +59,19 @@ def round_point(geo_type: int, scale: wp.vec3, k: int) -> wp.vec4:
 
 
 @wp.func
-def shape_point(geo_type: int, scale: wp.vec3, k: int) -> wp.vec4:
-    # Contact point k of a shape in the shape's frame (x, y, z) and its radius (w).
+def shape_point(s: int, geo_type: int, scale: wp.vec3, k: int, shape_point_start: wp.array(dtype=int),
+                shape_points: wp.array(dtype=wp.vec4)) -> wp.vec4:
+    # Contact point k of shape s in the shape's frame (x, y, z) and its radius (w): a mesh's from
+    # its table (a vertex, radius 0), the others' from their type and scale.
+    if geo_type == geo.GEO_MESH:
+        return shape_points[shape_point_start[s] + k]
     if geo_type == geo.GEO_SPHERE:
         return wp.vec4(0.0, 0.0, 0.0, scale[0])
     if geo_type == geo.GEO_CAPSULE:
-        s = 1.0
+        end = 1.0
         if k == 1:
-            s = -1.0
-        return wp.vec4(0.0, s * scale[1], 0.0, scale[0])
+            end = -1.0
+        return wp.vec4(0.0, end * scale[1], 0.0, scale[0])
     if geo_type == geo.GEO_CYLINDER or geo_type == geo.GEO_CONE:
         return round_point(geo_type, scale, k)
     # A box's corners, each moved inwards by r along every axis and given the radius r: the box
@@ -86,8 +94,9 @@ def shape_point(geo_type: int, scale: wp.vec3, k: int) -> wp.vec4:
 @wp.func
 def points_into(type_a: int, type_b: int, a: int, b: int) -> bool:
     # Whether the contact points of body shape a (of type type_a) are tested against shape b of
-    # another body. (Against static shapes, of any type, they always are.)
-    if type_b == geo.GEO_PLANE or type_b == geo.GEO_MESH:
+    # another body. (Against static shapes, of any type, they always are.) A mesh's points are its
+    # vertices, and its grid of signed distances takes the other shapes' points.
+    if type_b == geo.GEO_PLANE:
         return False
     if type_a == geo.GEO_SPHERE:
         return type_b != geo.GEO_SPHERE or a < b

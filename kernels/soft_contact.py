@@ -55,6 +55,7 @@ def particle_body_contact(
     shape_geo_type: wp.array(dtype=int),
     shape_geo_scale: wp.array(dtype=wp.vec3),
     shape_geo_thickness: wp.array(dtype=float),
+    shape_bound: wp.array(dtype=float),
     shape_sdf_values: wp.array(dtype=wp.vec4),
     shape_sdf_dims: wp.array2d(dtype=int),
     shape_sdf_origin: wp.array(dtype=wp.vec3),
@@ -73,7 +74,7 @@ def particle_body_contact(
     X = Xb * shape_transform[s]
     f = wp.vec3(0.0)
     xc = x
-    reach = geo.shape_bound(shape_geo_type[s], shape_geo_scale[s], shape_geo_thickness[s])
+    reach = shape_bound[s]
     if reach < 0.0 or wp.length(x - wp.transform_get_translation(X)) < reach + radius:
         n, c = geo.shape_contact_at(X, s, x, radius, 0.0, shape_geo_type, shape_geo_scale, shape_geo_thickness,
                                     shape_sdf_values, shape_sdf_dims, shape_sdf_origin, shape_sdf_cell)

@@ -111,13 +111,12 @@ def shape_contact_points(
 
 
 @wp.func
-def may_touch_within(Xa: wp.transform, sa: int, Xb: wp.transform, sb: int, shape_geo_type: wp.array(dtype=int),
-                     shape_geo_scale: wp.array(dtype=wp.vec3), shape_geo_thickness: wp.array(dtype=float),
+def may_touch_within(Xa: wp.transform, sa: int, Xb: wp.transform, sb: int, shape_bound: wp.array(dtype=float),
                      margin: float) -> bool:
     # The broad phase: false only where the bounding spheres are more than margin apart (no
     # contact point of one can then be within margin of the other).
-    ra = geo.shape_bound(shape_geo_type[sa], shape_geo_scale[sa], shape_geo_thickness[sa])
-    rb = geo.shape_bound(shape_geo_type[sb], shape_geo_scale[sb], shape_geo_thickness[sb])
+    ra = shape_bound[sa]
+    rb = shape_bound[sb]
     if ra < 0.0 or rb < 0.0:
         return True
     return wp.length(wp.transform_get_translation(Xa) - wp.transform_get_translation(Xb)) <= ra + rb + margin

@@ -97,6 +97,9 @@ def solve_contact_slots(
     shape_collision_flags: wp.array(dtype=int),
     shape_filter_start: wp.array(dtype=int),
     shape_filter_list: wp.array(dtype=int),
+    shape_bound: wp.array(dtype=float),
+    shape_point_start: wp.array(dtype=int),
+    shape_points: wp.array(dtype=wp.vec4),
     ground: int,
     ground_plane: wp.vec4,
     ground_mu: float,
@@ -138,8 +141,8 @@ def solve_contact_slots(
             sa = body_shape_list[si]
             ta = shape_geo_type[sa]
             if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
-                for k in range(rc.shape_point_count(ta)):
-                    pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
+                    pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
                     d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
                                                       ground_plane)
                     if c0 < margin and d < 0.0:
@@ -160,13 +163,12 @@ def solve_contact_slots(
                 if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
                                     shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
                                     joint_child, joint_collision_filter) and xc.may_touch_within(
-                                        body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_geo_type, shape_geo_scale,
-                                        shape_geo_thickness, margin):
+                                        body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_bound, margin):
                     share = 1.0
                     if ob >= 0:
                         share = xc.two_way(ta, shape_geo_type[sb], sa, sb)
-                    for k in range(rc.shape_point_count(ta)):
-                        pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                    for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
+                        pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
                         active, Pc, p_a, p_h = point_contact(pl, sa, b, sb, ob, body_q0, body_q, body_com, body_inv_mass,
                                                              body_inv_inertia, shape_transform, shape_geo_type,
                                                              shape_geo_scale, shape_geo_thickness, shape_materials,
@@ -189,11 +191,10 @@ def solve_contact_slots(
                     sh = body_shape_list[si]
                     if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group,
                                        shape_collision_flags, shape_filter_start, shape_filter_list) and xc.may_touch_within(
-                                           Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_geo_type, shape_geo_scale,
-                                           shape_geo_thickness, margin):
+                                           Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_bound, margin):
                         share = xc.two_way(tp, shape_geo_type[sh], sp, sh)
-                        for k in range(rc.shape_point_count(tp)):
-                            pl = rc.shape_point(tp, shape_geo_scale[sp], k)
+                        for k in range(rc.shape_point_count(sp, tp, shape_point_start)):
+                            pl = rc.shape_point(sp, tp, shape_geo_scale[sp], k, shape_point_start, shape_points)
                             active, Pc, p_a, p_h = point_contact(pl, sp, ob, sh, b, body_q0, body_q, body_com,
                                                                  body_inv_mass, body_inv_inertia, shape_transform,
                                                                  shape_geo_type, shape_geo_scale, shape_geo_thickness,

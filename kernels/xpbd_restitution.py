@@ -107,6 +107,9 @@ def solve_restitution_slots(
     shape_collision_flags: wp.array(dtype=int),
     shape_filter_start: wp.array(dtype=int),
     shape_filter_list: wp.array(dtype=int),
+    shape_bound: wp.array(dtype=float),
+    shape_point_start: wp.array(dtype=int),
+    shape_points: wp.array(dtype=wp.vec4),
     ground: int,
     ground_plane: wp.vec4,
     ground_restitution: float,
@@ -146,8 +149,8 @@ def solve_restitution_slots(
             sa = body_shape_list[si]
             ta = shape_geo_type[sa]
             if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
-                for k in range(rc.shape_point_count(ta)):
-                    pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
+                    pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
                     d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
                                                       ground_plane)
                     if c0 < margin and d < 0.0:
@@ -170,10 +173,9 @@ def solve_restitution_slots(
                 if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
                                     shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
                                     joint_child, joint_collision_filter) and xc.may_touch_within(
-                                        body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_geo_type, shape_geo_scale,
-                                        shape_geo_thickness, margin):
-                    for k in range(rc.shape_point_count(ta)):
-                        pl = rc.shape_point(ta, shape_geo_scale[sa], k)
+                                        body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_bound, margin):
+                    for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
+                        pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
                         active, Jc, p_a, p_h = point_restitution(pl, sa, b, sb, ob, body_q0, body_qd0, body_q, body_qd,
                                                                  body_com, body_inv_mass, body_inv_inertia, shape_transform,
                                                                  shape_geo_type, shape_geo_scale, shape_geo_thickness,
@@ -196,10 +198,9 @@ def solve_restitution_slots(
                     sh = body_shape_list[si]
                     if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group,
                                        shape_collision_flags, shape_filter_start, shape_filter_list) and xc.may_touch_within(
-                                           Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_geo_type, shape_geo_scale,
-                                           shape_geo_thickness, margin):
-                        for k in range(rc.shape_point_count(tp)):
-                            pl = rc.shape_point(tp, shape_geo_scale[sp], k)
+                                           Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_bound, margin):
+                        for k in range(rc.shape_point_count(sp, tp, shape_point_start)):
+                            pl = rc.shape_point(sp, tp, shape_geo_scale[sp], k, shape_point_start, shape_points)
                             active, Jc, p_a, p_h = point_restitution(pl, sp, ob, sh, b, body_q0, body_qd0, body_q, body_qd,
                                                                      body_com, body_inv_mass, body_inv_inertia,
                                                                      shape_transform, shape_geo_type, shape_geo_scale,

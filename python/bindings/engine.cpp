@@ -401,6 +401,21 @@ void bind_engine(py::module_& m) {
             "A shape on a body (or static with body -1): size is (radius,), (hx, hy, hz) or (radius, half_height); params "
             "are density, ke, kd, kf, ka, mu, restitution, thickness, NaN for the builder's defaults")
         .def(
+            "add_body_mesh",
+            [](ModelBuilder& s, int body, const V3& pos, const Q4& rot, const std::vector<V3>& vertices,
+               const std::vector<int>& indices, const V3& scale, const std::array<float, 8>& params, int sdf_resolution,
+               float sdf_margin) {
+                ShapeParams p{params[0], params[1], params[2], params[3], params[4], params[5], params[6], params[7]};
+                Mesh mesh;
+                for (const auto& v : vertices) mesh.vertices.push_back(v3(v));
+                mesh.indices = indices;
+                return s.add_shape_mesh(body, v3(pos), q4(rot), mesh, v3(scale), p, sdf_resolution, sdf_margin);
+            },
+            py::arg("body"), py::arg("pos"), py::arg("rot"), py::arg("vertices"), py::arg("indices"), py::arg("scale"),
+            py::arg("params"), py::arg("sdf_resolution"), py::arg("sdf_margin"),
+            "A triangle mesh on a body (or static with body -1) with add_body_shape's params; its density adds the mass "
+            "of the solid it bounds")
+        .def(
             "set_mpm_grid",
             [](ModelBuilder& s, const V3& lo, float dx, const std::array<int, 3>& cells, const std::string& boundary,
                int boundary_cells, const std::string& floor) {

@@ -184,10 +184,14 @@ class Control(_Wrapped):
 class Mesh:
     """A triangle mesh for add_shape_mesh, as Warp's wp.sim.Mesh(vertices, indices): `vertices` is
     a sequence of (x, y, z) points (or an (n, 3) array) and `indices` 3 vertex indices per triangle
-    (flat, or an (m, 3) array), counter-clockwise seen from outside. Warp's other arguments
-    (compute_inertia, is_solid) are accepted and ignored: the shapes here are static."""
+    (flat, or an (m, 3) array), counter-clockwise seen from outside. Warp's other arguments are
+    kept: a static mesh has no mass, so they do not matter there; on a body the mesh's mass is
+    always computed (the solid's, from the density), and a mesh made with compute_inertia=False
+    (Warp's unit mass and inertia) or is_solid=False (a hollow shell) is refused by name."""
 
     def __init__(self, vertices, indices, compute_inertia=True, is_solid=True):
+        self.compute_inertia = bool(compute_inertia)
+        self.is_solid = bool(is_solid)
         self.vertices = [tuple(float(c) for c in v) for v in vertices]
         flat = []
         for i in indices:
@@ -415,7 +419,7 @@ class ModelBuilder(_JointBuilder, _VoxelBuilder):
     _NAN = float("nan")
 
     def _shape(self, c, kind, body, pos, rot, size, density, ke, kd, kf, ka, mu, restitution, is_solid, thickness,
-               has_ground_collision, has_shape_collision, collision_group, collision_filter_parent, is_visible):
+               has_ground_collision, has_shape_collision, collision_group, collision_filter_parent, is_visible, mesh=None):
         """A sphere, box, capsule, cylinder or cone, static (body=-1) or on a body, with Warp's keywords. Every
         keyword is simulated or refused: collision_group, has_ground_collision and has_shape_collision
         filter body contact as Warp's do (docs/rigid-bodies.md, Filtering); hollow shapes and a
@@ -443,8 +447,12 @@ class ModelBuilder(_JointBuilder, _VoxelBuilder):
             ("thickness", thickness)))
         pos = (0.0, 0.0, 0.0) if pos is None else pos  # Warp's defaults may be None
         rot = _IDENTITY if rot is None else rot
-        shape = self._cpp.add_body_shape(kind, body, _f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4),
-                                         tuple(_f32(c, k, v) for k, v in size) + (0.0,) * (3 - len(size)), params)
+        if mesh is not None:  # (wp.sim.Mesh, scale, sdf_resolution, sdf_margin)
+            shape = self._cpp.add_body_mesh(body, _f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4), mesh[0].vertices,
+                                            mesh[0].indices, mesh[1], params, mesh[2], mesh[3])
+        else:
+            shape = self._cpp.add_body_shape(kind, body, _f32s(c, "pos", pos, 3), _f32s(c, "rot", rot, 4),
+                                             tuple(_f32(c, k, v) for k, v in size) + (0.0,) * (3 - len(size)), params)
         if collision_group != -1 or not has_ground_collision or not has_shape_collision:
             self._cpp.set_shape_collision(shape, int(collision_group), bool(has_ground_collision), bool(has_shape_collision))
         return shape
@@ -646,28 +654,44 @@ class ModelBuilder(_JointBuilder, _VoxelBuilder):
                                       ("collision_group", collision_group, -1)))
 
     def add_shape_mesh(self, body=-1, pos=(0.0, 0.0, 0.0), rot=_IDENTITY, mesh=None, scale=(1.0, 1.0, 1.0), density=None,
-                       ke=None, kd=None, kf=None, ka=None, mu=None, restitution=None, is_solid=True, thickness=0.0,
+                       ke=None, kd=None, kf=None, ka=None, mu=None, restitution=None, is_solid=True, thickness=None,
                        has_ground_collision=True, has_shape_collision=True, collision_group=-1, is_visible=True,
                        sdf_resolution=64, sdf_margin=None):
-        """A static triangle-mesh shape (Warp's add_shape_mesh). finalize() samples its signed
-        distance on a grid of `sdf_resolution` cells along its longest side, `sdf_margin` m
-        (default: 10% of that side) beyond its bounds; contacts interpolate that grid (both
-        Weft's own keywords). Static: density and is_solid do not matter."""
+        """A triangle-mesh shape, static (body=-1) or on a body (Warp's add_shape_mesh).
+        finalize() samples its signed distance on a grid of `sdf_resolution` cells along its
+        longest side, `sdf_margin` m (default: 10% of that side) beyond its bounds; contacts
+        interpolate that grid (both Weft's own keywords). On a body, the mesh's density adds the
+        mass of the solid it bounds (it must then be closed and wound counter-clockwise seen from
+        outside; density=0 takes any mesh), and its vertices are its contact points. A static
+        mesh's thickness defaults to 0, a body's to default_shape_thickness; is_solid=False (a hollow
+        shell's mass) is refused on a body and means nothing for a static mesh."""
         c = "add_shape_mesh"
-        self._static(body, c)
-        if density is not None:
-            _f32(c, "density", density)
         if not isinstance(mesh, Mesh):
             raise BuildError(f"add_shape_mesh: mesh must be a wp.sim.Mesh, got {type(mesh).__name__}")
         pos = (0.0, 0.0, 0.0) if pos is None else pos  # Warp's defaults are None
         rot = _IDENTITY if rot is None else rot
         scale = (1.0, 1.0, 1.0) if scale is None else scale
-        s = self._cpp.add_shape_mesh(tuple(pos), tuple(rot), mesh.vertices, mesh.indices, tuple(float(v) for v in scale),
-                                     float(thickness), int(sdf_resolution), -1.0 if sdf_margin is None else float(sdf_margin))
-        return self._static_material(c, s, ke, kd, kf, ka, mu, restitution,
-                                     (("has_ground_collision", has_ground_collision, True),
-                                      ("has_shape_collision", has_shape_collision, True),
-                                      ("collision_group", collision_group, -1)))
+        margin = -1.0 if sdf_margin is None else _f32(c, "sdf_margin", sdf_margin)
+        if isinstance(sdf_resolution, bool) or not isinstance(sdf_resolution, int):
+            raise BuildError(f"add_shape_mesh: sdf_resolution must be an int, got {sdf_resolution!r}")
+        if body == -1:
+            if density is not None:
+                _f32(c, "density", density)
+            # is_solid sets only a body's mass (a hollow one on a body is refused): a static mesh has none.
+            s = self._cpp.add_shape_mesh(tuple(pos), tuple(rot), mesh.vertices, mesh.indices, _f32s(c, "scale", scale, 3),
+                                         _f32(c, "thickness", 0.0 if thickness is None else thickness), sdf_resolution,
+                                         margin)
+            return self._static_material(c, s, ke, kd, kf, ka, mu, restitution,
+                                         (("has_ground_collision", has_ground_collision, True),
+                                          ("has_shape_collision", has_shape_collision, True),
+                                          ("collision_group", collision_group, -1)))
+        for flag, meaning in (("compute_inertia", "Warp's unit mass and inertia"), ("is_solid", "a hollow shell's mass")):
+            if not getattr(mesh, flag):
+                raise BuildError(f"{c}: the wp.sim.Mesh was made with {flag}=False ({meaning}), which a mesh on a body "
+                                 "does not support: its mass is the solid's, from the density")
+        return self._shape(c, "mesh", body, pos, rot, (), density, ke, kd, kf, ka, mu, restitution, is_solid, thickness,
+                           has_ground_collision, has_shape_collision, collision_group, True, is_visible,
+                           mesh=(mesh, _f32s(c, "scale", scale, 3), sdf_resolution, margin))
 
     def set_ground_plane(self, normal=(0.0, 1.0, 0.0), offset=0.0, ke=None, kd=None, kf=None, mu=None, restitution=None):
         """The ground n.x = offset, and its material against body shapes (Warp's keywords; None

@@ -8,6 +8,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 
 #include "engine/xml_reader.h"
 
@@ -295,6 +296,45 @@ TEST(MjcfImport, StaticGeomsOfTheWorld) {
     // The plane z = -1 of the file is y = -1 in the builder (up_axis Z).
     const auto& t = b.shape_transform[1];
     EXPECT_LT((Eigen::Vector3d(t[0], t[1], t[2]) - Eigen::Vector3d(1, 0, 0)).norm(), 1e-6);
+}
+
+// A mesh geom on a body (tests/../scenes/pyramid.obj: a square pyramid, volume 0.2 m^3) adds the
+// solid's mass from the geom's density, or the geom's mass; an open mesh adds none, with a warning.
+TEST(MjcfImport, MeshGeomsOnBodiesAddTheirSolidsMass) {
+    const std::string pyramid = std::string(WEFT_SOURCE_DIR) + "/scenes/pyramid.obj";
+    const std::string open = ::testing::TempDir() + "open_quad.obj";
+    {
+        std::ofstream f(open);
+        f << "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 2 3 4\n";
+    }
+    auto model = [&](const std::string& geom_attrs) {
+        return "<mujoco><asset><mesh name=\"pyr\" file=\"" + pyramid + "\"/><mesh name=\"quad\" file=\"" + open +
+               "\"/></asset><worldbody><body name=\"b\"><geom type=\"mesh\" " + geom_attrs + "/></body></worldbody></mujoco>";
+    };
+    {
+        ModelBuilder b;
+        ImportResult r = parse_mjcf_string(model("mesh=\"pyr\" density=\"500\""), "model.xml", b);
+        EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
+        ASSERT_EQ(b.shape_geo_type.size(), 1u);
+        EXPECT_EQ(b.shape_geo_type[0], GEO_MESH);
+        EXPECT_EQ(b.shape_body[0], 0);
+        EXPECT_NEAR(b.body_mass[0].mass, 100.0, 1e-4);
+    }
+    {
+        ModelBuilder b;
+        parse_mjcf_string(model("mesh=\"pyr\" mass=\"3\""), "model.xml", b);
+        EXPECT_NEAR(b.body_mass[0].mass, 3.0, 1e-5);
+    }
+    {
+        ModelBuilder b;
+        ImportResult r = parse_mjcf_string(model("mesh=\"quad\" mass=\"3\""), "model.xml", b);
+        ASSERT_EQ(r.warnings.size(), 1u);
+        EXPECT_EQ(r.warnings[0], "model.xml:1: warning: geom 'mesh' of body 'b': mesh '" + open +
+                                     "' adds no mass to its body: the mesh is not closed: edge (0, 1) has a triangle on one "
+                                     "side only, so the mesh has no volume");
+        EXPECT_EQ(b.shape_geo_type.size(), 1u);
+        EXPECT_EQ(b.body_mass[0].mass, ImportOptions{}.static_link_mass);  // ensure_nonstatic_links' mass alone
+    }
 }
 
 TEST(MjcfImport, Errors) {

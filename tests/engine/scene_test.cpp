@@ -104,6 +104,24 @@ TEST(Scene, DistanceJointAndCompliances) {
               "scenes/x.toml:16:21: 'linear_compliance' must be >= 0, got -1");
 }
 
+// A [[body.shape]] of type "mesh" (vertices and indices here; obj as [[shape]]'s): the body gets
+// the solid's mass, and a mesh that bounds no solid is an error located at its vertices.
+TEST(Scene, MeshShapeOnABody) {
+    const std::string head = "[simulation]\n[[body]]\npos = [0, 1, 0]\n[[body.shape]]\ntype = \"mesh\"\ndensity = 100\n";
+    // a tetrahedron with corners at the origin and on the axes: volume 1/6
+    const std::string tet = "vertices = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]\n";
+    Scene s = parse_scene(head + tet + "indices = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]\nscale = [2, 2, 2]\n", "scenes/x.toml");
+    const ModelBuilder& b = s.builder;
+    ASSERT_EQ(b.shape_geo_type.size(), 1u);
+    EXPECT_EQ(b.shape_geo_type[0], GEO_MESH);
+    EXPECT_EQ(b.shape_body[0], 0);
+    EXPECT_NEAR(b.body_mass[0].mass, 100.0 * 8.0 / 6.0, 1e-9);
+    EXPECT_TRUE(b.body_mass[0].com.isApprox(Eigen::Vector3d(0.5, 0.5, 0.5), 1e-12));
+    EXPECT_EQ(error_of(head + tet + "indices = [0, 2, 1, 0, 1, 3, 0, 3, 2]\n"),
+              "scenes/x.toml:7:12: add_shape_mesh: the mesh is not closed: edge (1, 3) has a triangle on one side only, so "
+              "the mesh has no volume (pass density=0 and give the body its mass with add_body)");
+}
+
 // Universal, compound and D6 joints: their axes as [[joint.angular_axis]] / [[joint.linear_axis]]
 // tables, each with its own drive and limits; wrong counts, zero axes and unknown keys located.
 TEST(Scene, JointAxisBlocks) {
@@ -181,8 +199,8 @@ TEST(Scene, RigidBodyBlocks) {
     EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"box\"\nhalf_extents = [1, 1, 1]\ndensty = 5\n"),
               "scenes/x.toml:7:1: unknown key 'densty' (did you mean 'density'?)");
     EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"cylindr\"\nradius = 1\n"),
-              "scenes/x.toml:5:8: 'type' must be one of 'sphere', 'box', 'capsule', 'cylinder', 'cone', got 'cylindr' (did "
-              "you mean 'cylinder'?)");
+              "scenes/x.toml:5:8: 'type' must be one of 'sphere', 'box', 'capsule', 'cylinder', 'cone', 'mesh', got "
+              "'cylindr' (did you mean 'cylinder'?)");
     EXPECT_EQ(error_of(std::string(body) + "[[body.shape]]\ntype = \"cone\"\nradius = 1\n"),
               "scenes/x.toml:4:1: missing key 'half_height' in [[shape]]");
     EXPECT_EQ(error_of(std::string(body) + "mass = 0\n"), "scenes/x.toml:2:1: a [[body]] needs a [[body.shape]] or a mass");

@@ -243,9 +243,7 @@ TEST(UrdfImport, Warnings) {
   <transmission name="t"/>
 </robot>)");
     std::vector<std::string> want = {
-        "robot.urdf:4: warning: link 'a' <mesh>: mesh 'm.obj' on a body is skipped: the builder's mesh shapes are static (its "
-        "mass "
-        "is not added)",
+        "robot.urdf:4: warning: link 'a' <mesh>: mesh file 'm.obj' does not exist; the mesh is skipped",
         "robot.urdf:5: warning: link 'a' <cone>: unsupported geometry <cone> ignored",
         "robot.urdf:2: warning: unsupported attribute 'colour' of <link> ignored",
         "robot.urdf:9: warning: joint 'j' <dynamics>: friction is not simulated (no joint friction in the solvers)",

@@ -1,6 +1,7 @@
 """wp.sim mesh shapes from Python: wp.sim.Mesh and ModelBuilder.add_shape_mesh under Warp's
 names. A mesh box behaves as the analytic box (rest height; the bounce off a wall, gradient
-included, against central finite differences); mistakes raise BuildError with their message."""
+included, against central finite differences); a mesh on a body has the box's mass and inertia and
+rests on its vertices; mistakes raise BuildError with their message."""
 import os
 import sys
 
@@ -86,7 +87,7 @@ def test_bounce_off_a_mesh_wall_matches_the_box_wall_and_finite_differences():
 
 def test_mesh_mistakes_are_named():
     b = wp.sim.ModelBuilder()
-    with pytest.raises(wp.sim.BuildError, match=r"add_shape_mesh: body=2: only static shapes"):
+    with pytest.raises(wp.sim.BuildError, match=r"add_shape_mesh: body 2 is out of range \(the model has 0 bodies; -1 is static\)"):
         b.add_shape_mesh(body=2, mesh=box_mesh(1, 1, 1))
     with pytest.raises(wp.sim.BuildError, match=r"add_shape_mesh: mesh must be a wp.sim.Mesh, got NoneType"):
         b.add_shape_mesh(pos=(0.0, 0.0, 0.0))
@@ -99,3 +100,44 @@ def test_mesh_mistakes_are_named():
     assert repr(box_mesh(1, 1, 1)) == "<weft.sim.Mesh: 8 vertices, 12 triangles>"
     # Warp's defaults (pos, rot, scale None) are accepted
     assert b.add_shape_mesh(body=-1, pos=None, rot=None, mesh=box_mesh(1, 1, 1), scale=None, density=100.0) == 0
+
+
+def test_a_mesh_on_a_body_has_the_solids_mass_and_rests_on_its_vertices():
+    b = wp.sim.ModelBuilder()
+    body = b.add_body(origin=wp.transform((0.0, 0.25, 0.0), wp.quat_identity()))
+    # a box of half extents (0.3, 0.2, 0.1) as the mesh of a unit box scaled, 0.1 m off the body's origin
+    b.add_shape_mesh(body=body, pos=(0.1, 0.0, 0.0), mesh=box_mesh(0.5, 0.5, 0.5), scale=(0.6, 0.4, 0.2), density=500.0)
+    model = b.finalize(device="cpu")
+    m = 0.6 * 0.4 * 0.2 * 500.0
+    assert model.body_mass.numpy()[0] == pytest.approx(m, rel=1e-6)
+    assert model.body_com.numpy()[0] == pytest.approx([0.1, 0.0, 0.0], abs=1e-7)
+    inertia = np.diag([m / 12 * (0.4**2 + 0.2**2), m / 12 * (0.6**2 + 0.2**2), m / 12 * (0.6**2 + 0.4**2)])
+    assert model.body_inertia.numpy()[0] == pytest.approx(inertia, rel=1e-5, abs=1e-9)
+    s0, s1 = model.state(), model.state()
+    integrator = wp.sim.XPBDIntegrator()
+    for _ in range(600):
+        integrator.simulate(model, s0, s1, 2.0e-3)
+        s0, s1 = s1, s0
+    q = s0.body_q.numpy()[0]
+    assert q[1] == pytest.approx(0.2, abs=1.5e-3)  # on its lower face: half its height
+    assert np.linalg.norm(s0.body_qd.numpy()[0]) < 2e-2
+
+
+def test_body_mesh_mistakes_are_named():
+    b = wp.sim.ModelBuilder()
+    body = b.add_body()
+    open_box = box_mesh(0.1, 0.1, 0.1)
+    open_box = wp.sim.Mesh(open_box.vertices, open_box.indices[:-3])
+    with pytest.raises(wp.sim.BuildError, match=r"add_shape_mesh: the mesh is not closed: edge \(4, 6\) has a triangle on "
+                       r"one side only, so the mesh has no volume \(pass density=0"):
+        b.add_shape_mesh(body=body, mesh=open_box)
+    with pytest.raises(wp.sim.BuildError, match=r"add_shape_mesh: is_solid=False \(hollow shapes\) is not supported"):
+        b.add_shape_mesh(body=body, mesh=box_mesh(0.1, 0.1, 0.1), is_solid=False)
+    with pytest.raises(wp.sim.BuildError, match=r"add_shape_mesh: sdf_resolution must be an int, got 2.5"):
+        b.add_shape_mesh(body=body, mesh=box_mesh(0.1, 0.1, 0.1), sdf_resolution=2.5)
+    hollow = box_mesh(0.1, 0.1, 0.1)
+    with pytest.raises(wp.sim.BuildError, match=r"add_shape_mesh: the wp.sim.Mesh was made with is_solid=False \(a hollow "
+                       r"shell's mass\), which a mesh on a body does not support"):
+        b.add_shape_mesh(body=body, mesh=wp.sim.Mesh(hollow.vertices, hollow.indices, is_solid=False))
+    # an open mesh without density collides and adds no mass
+    assert b.add_shape_mesh(body=body, mesh=open_box, density=0.0) == 0
