@@ -41,21 +41,21 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
         add_body_joint_args(a_, m);
         a_.add("joint_parent", a(m.joint_parent)).add("joint_child", a(m.joint_child));
     };
-    // Shapes, the ground and the worlds, as solve_contact_slots and solve_restitution_slots read them.
-    auto contact_args = [&](NamedArgs& a_, const Array& q) {
+    // The slots' tests (find_contact_slots): the shapes at the step's start, their filters, the
+    // ground and the worlds.
+    auto slot_args = [&](NamedArgs& a_) {
         a_.add("body_q0", a(in.body_q))
-            .add("body_q", a(q))
-            .add("body_com", a(m.body_com))
-            .add("body_inv_mass", a(m.body_inv_mass))
-            .add("body_inv_inertia", a(m.body_inv_inertia))
             .add("body_shape_start", a(m.body_shape_start))
-            .add("body_shape_list", a(m.body_shape_list));
-        add_shape_args(a_, m);
+            .add("body_shape_list", a(m.body_shape_list))
+            .add("shape_body", a(m.shape_body))
+            .add("shape_transform", a(m.shape_transform))
+            .add("shape_geo_type", a(m.shape_geo_type))
+            .add("shape_geo_scale", a(m.shape_geo_scale))
+            .add("shape_geo_thickness", a(m.shape_geo_thickness))
+            .add("shape_count", i(m.shape_count));
         add_shape_filter_args(a_, m);
         add_shape_point_args(a_, m);
-        a_.add("shape_materials", a(m.shape_materials))
-            .add("ground", i(m.ground ? 1 : 0))
-            .add("ground_plane", v4(m.ground_plane));
+        a_.add("ground", i(m.ground ? 1 : 0)).add("ground_plane", v4(m.ground_plane));
         joint_args(a_);
         a_.add("joint_collision_filter", a(m.joint_collision_filter))
             .add("shape_world", a(m.shape_world))
@@ -64,6 +64,35 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("world_shape_list", a(m.world_shape_list))
             .add("num_worlds", i(m.num_worlds))
             .add("margin", f(rigid_contact_margin));
+    };
+    // A thread per (slot, body), slot-major: the ground, each candidate shape, each candidate's
+    // points on the body (kernels/xpbd_contacts.py). Which slots can hold a contact this step is
+    // found once, from the step's start poses; the iterations and the restitution pass skip the others.
+    const int64_t slots = 2 * int64_t(m.max_shape_candidates) + 1;
+    const bool contacts = m.ground || m.shape_count > 0;
+    Array slot_active;
+    if (contacts || enable_restitution) {
+        slot_active = body_scratch_.get(m, "contact_slot_active", compiler::int32_type(), {slots, nb});
+        NamedArgs fa;
+        slot_args(fa);
+        fa.add("slots", i(int(slots))).add("slot_active", a(slot_active));
+        launch("xpbd_contacts", "find_contact_slots", std::move(fa), {slots, nb});
+    }
+    // What solve_contact_slots and solve_restitution_slots read besides: the poses being solved,
+    // the masses, the shapes' distance grids and materials, the active slots.
+    auto contact_args = [&](NamedArgs& a_, const Array& q) {
+        slot_args(a_);
+        a_.add("body_q", a(q))
+            .add("body_com", a(m.body_com))
+            .add("body_inv_mass", a(m.body_inv_mass))
+            .add("body_inv_inertia", a(m.body_inv_inertia))
+            .add("shape_sdf_values", a(m.shape_sdf_values))
+            .add("shape_sdf_dims", a(m.shape_sdf_dims))
+            .add("shape_sdf_origin", a(m.shape_sdf_origin))
+            .add("shape_sdf_cell", a(m.shape_sdf_cell))
+            .add("shape_materials", a(m.shape_materials))
+            .add("slots", i(int(slots)))
+            .add("slot_active", a(slot_active));
     };
 
     // The prediction's wrenches, then the prediction.
@@ -84,7 +113,6 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
     launch("xpbd_bodies", "eval_body_actions", std::move(actions));
 
     const bool joints = m.joint_count > 0;
-    const bool contacts = m.ground || m.shape_count > 0;
     const int passes = iterations * (int(joints) + int(contacts));
     // Pass k reads the poses of pass k - 1 and writes its own: two scratch pairs in turn, the last
     // pass state_out (its velocities a scratch array when restitution follows).
@@ -161,19 +189,16 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             apply(deltas, body_scratch_.get(m, "contact_count", compiler::float32_type(), nb), false);
         }
         if (contacts) {
-            // A thread per (body, slot): the ground, each candidate shape, each candidate's points
-            // on the body (kernels/xpbd_contacts.py), then a thread per body sums its slots.
-            const int64_t slots = 2 * int64_t(m.max_shape_candidates) + 1;
-            const Array slot_deltas = body_scratch_.get(m, "contact_slot_deltas", spatial_vector_type(), {nb, slots});
-            const Array slot_counts = body_scratch_.get(m, "contact_slot_counts", compiler::float32_type(), {nb, slots});
+            // The slots (above), then a thread per body sums its slots.
+            const Array slot_deltas = body_scratch_.get(m, "contact_slot_deltas", spatial_vector_type(), {slots, nb});
+            const Array slot_counts = body_scratch_.get(m, "contact_slot_counts", compiler::float32_type(), {slots, nb});
             NamedArgs ca;
             contact_args(ca, q);
             ca.add("ground_mu", f(m.ground_mu))
                 .add("relaxation", f(rigid_contact_relaxation))
-                .add("slots", i(int(slots)))
                 .add("slot_deltas", a(slot_deltas))
                 .add("slot_counts", a(slot_counts));
-            launch("xpbd_contacts", "solve_contact_slots", std::move(ca), {nb, slots});
+            launch("xpbd_contacts", "solve_contact_slots", std::move(ca), {slots, nb});
             const Array deltas = body_scratch_.get(m, "contact_deltas", spatial_vector_type(), nb);
             const Array counts = body_scratch_.get(m, "contact_count", compiler::float32_type(), nb);
             launch("xpbd_contacts", "sum_contact_slots",
@@ -186,9 +211,8 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
         }
     }
     if (enable_restitution) {  // in the contact pass's slots, then a thread per body
-        const int64_t slots = 2 * int64_t(m.max_shape_candidates) + 1;
-        const Array slot_impulses = body_scratch_.get(m, "restitution_slot_impulses", spatial_vector_type(), {nb, slots});
-        const Array slot_counts = body_scratch_.get(m, "restitution_slot_counts", compiler::float32_type(), {nb, slots});
+        const Array slot_impulses = body_scratch_.get(m, "restitution_slot_impulses", spatial_vector_type(), {slots, nb});
+        const Array slot_counts = body_scratch_.get(m, "restitution_slot_counts", compiler::float32_type(), {slots, nb});
         NamedArgs ra;
         contact_args(ra, q);
         ra.add("body_qd0", a(in.body_qd))
@@ -196,10 +220,9 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("ground_restitution", f(m.ground_restitution))
             .add("gravity", v3(m.gravity))
             .add("dt", f(dt))
-            .add("slots", i(int(slots)))
             .add("slot_impulses", a(slot_impulses))
             .add("slot_counts", a(slot_counts));
-        launch("xpbd_restitution", "solve_restitution_slots", std::move(ra), {nb, slots});
+        launch("xpbd_restitution", "solve_restitution_slots", std::move(ra), {slots, nb});
         launch("xpbd_restitution", "apply_restitution_slots",
                {{"body_q", a(q)},
                 {"body_qd", a(qd)},

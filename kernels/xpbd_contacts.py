@@ -74,6 +74,93 @@ def point_contact(
 
 
 @wp.kernel
+def find_contact_slots(
+    body_q0: wp.array(dtype=wp.transform),
+    body_shape_start: wp.array(dtype=int),
+    body_shape_list: wp.array(dtype=int),
+    shape_body: wp.array(dtype=int),
+    shape_transform: wp.array(dtype=wp.transform),
+    shape_geo_type: wp.array(dtype=int),
+    shape_geo_scale: wp.array(dtype=wp.vec3),
+    shape_geo_thickness: wp.array(dtype=float),
+    shape_count: int,
+    shape_collision_group: wp.array(dtype=int),
+    shape_collision_flags: wp.array(dtype=int),
+    shape_filter_start: wp.array(dtype=int),
+    shape_filter_list: wp.array(dtype=int),
+    shape_bound: wp.array(dtype=float),
+    shape_point_start: wp.array(dtype=int),
+    shape_points: wp.array(dtype=wp.vec4),
+    ground: int,
+    ground_plane: wp.vec4,
+    body_joint_start: wp.array(dtype=int),
+    body_joint_list: wp.array(dtype=int),
+    joint_parent: wp.array(dtype=int),
+    joint_child: wp.array(dtype=int),
+    joint_collision_filter: wp.array(dtype=int),
+    shape_world: wp.array(dtype=int),
+    body_world: wp.array(dtype=int),
+    world_shape_start: wp.array(dtype=int),
+    world_shape_list: wp.array(dtype=int),
+    num_worlds: int,
+    margin: float,
+    slots: int,
+    slot_active: wp.array2d(dtype=int),
+):
+    # Once per step, before the iterations: whether slot j of body b (solve_contact_slots' slots)
+    # can hold a contact this step, from the step's start poses, which the contacts are found at:
+    # the ground slot when a point of the body's shapes lies within the margin of the ground, a
+    # candidate's slot when a pair of its shapes passes the filters and their bounding spheres lie
+    # within the margin. Exactly the tests the solve applies before walking points, so a slot
+    # marked idle would have summed to zero: the iterations and the restitution pass skip it.
+    j, b = wp.tid()
+    active = 0
+    wb = body_world[b]
+    C = (slots - 1) // 2
+    n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
+    if j == 0:
+        if ground != 0:
+            for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                sa = body_shape_list[si]
+                ta = shape_geo_type[sa]
+                if (shape_collision_flags[sa] & 1) != 0:
+                    for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
+                        pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
+                        d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q0, shape_transform,
+                                                          shape_geo_thickness, ground_plane)
+                        if c0 < margin:
+                            active = 1
+    elif j <= C:
+        kb = j - 1
+        if kb < n_cand:
+            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+            ob = shape_body[sb]
+            Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
+            for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                sa = body_shape_list[si]
+                if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
+                                    shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
+                                    joint_child, joint_collision_filter) and xc.may_touch_within(
+                                        body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_bound, margin):
+                    active = 1
+    else:
+        kp = j - 1 - C
+        if kp < n_cand:
+            sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
+            ob = shape_body[sp]
+            if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
+                                                         joint_collision_filter):
+                Xp0 = body_q0[ob] * shape_transform[sp]
+                for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                    sh = body_shape_list[si]
+                    if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group,
+                                       shape_collision_flags, shape_filter_start, shape_filter_list) and xc.may_touch_within(
+                                           Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_bound, margin):
+                        active = 1
+    slot_active[j, b] = active
+
+
+@wp.kernel
 def solve_contact_slots(
     body_q0: wp.array(dtype=wp.transform),
     body_q: wp.array(dtype=wp.transform),
@@ -116,6 +203,7 @@ def solve_contact_slots(
     margin: float,
     relaxation: float,
     slots: int,
+    slot_active: wp.array2d(dtype=int),
     slot_deltas: wp.array2d(dtype=wp.spatial_vector),
     slot_counts: wp.array2d(dtype=float),
 ):
@@ -124,88 +212,92 @@ def solve_contact_slots(
     # 1 + C + k (C = (slots - 1) / 2, the most candidates of any body) candidate k's points against
     # its shapes (the reactions). Writes the slot's summed impulses (angular about b's centre of
     # mass, positional; world) and its number of closed contacts; sum_contact_slots adds a body's
-    # slots in order. Which pairs meet is decided once per pair of shapes (the filters, then the
-    # bounding spheres at the step's start), and only then are the points walked.
-    b, j = wp.tid()
-    wb = body_world[b]
-    com = wp.transform_point(body_q[b], body_com[b])
+    # slots in order. Threads run slot-major (consecutive threads: the same slot of consecutive
+    # bodies), so a warp's threads share a branch. A slot that find_contact_slots marked idle for
+    # the step writes zeros at once; in an active one, which pairs meet is decided once per pair
+    # of shapes (the filters, then the bounding spheres at the step's start), and only then are
+    # the points walked.
+    j, b = wp.tid()
     P = wp.vec3(0.0)
     L = wp.vec3(0.0)
     count = float(0.0)
-    C = (slots - 1) // 2
-    n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
-    if j == 0:
-        inv_m = body_inv_mass[b]
-        Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
-        for si in range(body_shape_start[b], body_shape_start[b + 1]):
-            sa = body_shape_list[si]
-            ta = shape_geo_type[sa]
-            if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
-                for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
-                    pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
-                    d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
-                                                      ground_plane)
-                    if c0 < margin and d < 0.0:
-                        Pc = pair_impulse(p_a - com, wp.vec3(0.0), p_a - p_h, n, d, inv_m, Iw, 0.0, wp.mat33(0.0),
-                                          0.5 * (shape_materials[sa, 4] + ground_mu), relaxation)
-                        P = P + Pc
-                        L = L + wp.cross(p_a - com, Pc)
-                        count = count + 1.0
-    elif j <= C:
-        kb = j - 1
-        if kb < n_cand:
-            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
-            ob = shape_body[sb]
-            Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
+    if slot_active[j, b] != 0:
+        wb = body_world[b]
+        com = wp.transform_point(body_q[b], body_com[b])
+        C = (slots - 1) // 2
+        n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
+        if j == 0:
+            inv_m = body_inv_mass[b]
+            Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
             for si in range(body_shape_start[b], body_shape_start[b + 1]):
                 sa = body_shape_list[si]
                 ta = shape_geo_type[sa]
-                if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
-                                    shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
-                                    joint_child, joint_collision_filter) and xc.may_touch_within(
-                                        body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_bound, margin):
-                    share = 1.0
-                    if ob >= 0:
-                        share = xc.two_way(ta, shape_geo_type[sb], sa, sb)
+                if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
                     for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
                         pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
-                        active, Pc, p_a, p_h = point_contact(pl, sa, b, sb, ob, body_q0, body_q, body_com, body_inv_mass,
-                                                             body_inv_inertia, shape_transform, shape_geo_type,
-                                                             shape_geo_scale, shape_geo_thickness, shape_materials,
-                                                             shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
-                                                             shape_sdf_cell, margin, relaxation)
-                        if active != 0:
-                            P = P + Pc * share
-                            L = L + wp.cross(p_a - com, Pc) * share
-                            count = count + share
-    else:
-        kp = j - 1 - C
-        if kp < n_cand:
-            sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
-            ob = shape_body[sp]
-            if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
-                                                         joint_collision_filter):
-                tp = shape_geo_type[sp]
-                Xp0 = body_q0[ob] * shape_transform[sp]
+                        d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
+                                                          ground_plane)
+                        if c0 < margin and d < 0.0:
+                            Pc = pair_impulse(p_a - com, wp.vec3(0.0), p_a - p_h, n, d, inv_m, Iw, 0.0, wp.mat33(0.0),
+                                              0.5 * (shape_materials[sa, 4] + ground_mu), relaxation)
+                            P = P + Pc
+                            L = L + wp.cross(p_a - com, Pc)
+                            count = count + 1.0
+        elif j <= C:
+            kb = j - 1
+            if kb < n_cand:
+                sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+                ob = shape_body[sb]
+                Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
                 for si in range(body_shape_start[b], body_shape_start[b + 1]):
-                    sh = body_shape_list[si]
-                    if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group,
-                                       shape_collision_flags, shape_filter_start, shape_filter_list) and xc.may_touch_within(
-                                           Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_bound, margin):
-                        share = xc.two_way(tp, shape_geo_type[sh], sp, sh)
-                        for k in range(rc.shape_point_count(sp, tp, shape_point_start)):
-                            pl = rc.shape_point(sp, tp, shape_geo_scale[sp], k, shape_point_start, shape_points)
-                            active, Pc, p_a, p_h = point_contact(pl, sp, ob, sh, b, body_q0, body_q, body_com,
-                                                                 body_inv_mass, body_inv_inertia, shape_transform,
-                                                                 shape_geo_type, shape_geo_scale, shape_geo_thickness,
-                                                                 shape_materials, shape_sdf_values, shape_sdf_dims,
-                                                                 shape_sdf_origin, shape_sdf_cell, margin, relaxation)
+                    sa = body_shape_list[si]
+                    ta = shape_geo_type[sa]
+                    if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
+                                        shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
+                                        joint_child, joint_collision_filter) and xc.may_touch_within(
+                                            body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_bound, margin):
+                        share = 1.0
+                        if ob >= 0:
+                            share = xc.two_way(ta, shape_geo_type[sb], sa, sb)
+                        for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
+                            pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
+                            active, Pc, p_a, p_h = point_contact(pl, sa, b, sb, ob, body_q0, body_q, body_com, body_inv_mass,
+                                                                 body_inv_inertia, shape_transform, shape_geo_type,
+                                                                 shape_geo_scale, shape_geo_thickness, shape_materials,
+                                                                 shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
+                                                                 shape_sdf_cell, margin, relaxation)
                             if active != 0:
-                                P = P - Pc * share
-                                L = L - wp.cross(p_h - com, Pc) * share
+                                P = P + Pc * share
+                                L = L + wp.cross(p_a - com, Pc) * share
                                 count = count + share
-    slot_deltas[b, j] = wp.spatial_vector(L[0], L[1], L[2], P[0], P[1], P[2])
-    slot_counts[b, j] = count
+        else:
+            kp = j - 1 - C
+            if kp < n_cand:
+                sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
+                ob = shape_body[sp]
+                if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
+                                                             joint_collision_filter):
+                    tp = shape_geo_type[sp]
+                    Xp0 = body_q0[ob] * shape_transform[sp]
+                    for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                        sh = body_shape_list[si]
+                        if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group,
+                                           shape_collision_flags, shape_filter_start, shape_filter_list) and xc.may_touch_within(
+                                               Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_bound, margin):
+                            share = xc.two_way(tp, shape_geo_type[sh], sp, sh)
+                            for k in range(rc.shape_point_count(sp, tp, shape_point_start)):
+                                pl = rc.shape_point(sp, tp, shape_geo_scale[sp], k, shape_point_start, shape_points)
+                                active, Pc, p_a, p_h = point_contact(pl, sp, ob, sh, b, body_q0, body_q, body_com,
+                                                                     body_inv_mass, body_inv_inertia, shape_transform,
+                                                                     shape_geo_type, shape_geo_scale, shape_geo_thickness,
+                                                                     shape_materials, shape_sdf_values, shape_sdf_dims,
+                                                                     shape_sdf_origin, shape_sdf_cell, margin, relaxation)
+                                if active != 0:
+                                    P = P - Pc * share
+                                    L = L - wp.cross(p_h - com, Pc) * share
+                                    count = count + share
+    slot_deltas[j, b] = wp.spatial_vector(L[0], L[1], L[2], P[0], P[1], P[2])
+    slot_counts[j, b] = count
 
 
 @wp.kernel
@@ -217,7 +309,7 @@ def sum_contact_slots(slot_deltas: wp.array2d(dtype=wp.spatial_vector), slot_cou
     d = wp.spatial_vector()
     count = float(0.0)
     for j in range(slots):
-        d = d + slot_deltas[b, j]
-        count = count + slot_counts[b, j]
+        d = d + slot_deltas[j, b]
+        count = count + slot_counts[j, b]
     deltas[b] = d
     contact_count[b] = count

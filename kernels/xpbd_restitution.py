@@ -127,6 +127,7 @@ def solve_restitution_slots(
     margin: float,
     dt: float,
     slots: int,
+    slot_active: wp.array2d(dtype=int),
     slot_impulses: wp.array2d(dtype=wp.spatial_vector),
     slot_counts: wp.array2d(dtype=float),
 ):
@@ -134,85 +135,86 @@ def solve_restitution_slots(
     # xpbd_contacts.py's solve_contact_slots (0 the ground, 1 + k candidate shape k, 1 + C + k
     # candidate k's points on the body): the slot's summed velocity impulses (angular about b's
     # centre of mass, linear; world) and its number of closed contacts.
-    b, j = wp.tid()
-    wb = body_world[b]
-    com = wp.transform_point(body_q[b], body_com[b])
+    j, b = wp.tid()
     J = wp.vec3(0.0)
     H = wp.vec3(0.0)
     count = float(0.0)
-    C = (slots - 1) // 2
-    n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
-    if j == 0:
-        inv_m = body_inv_mass[b]
-        Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
-        for si in range(body_shape_start[b], body_shape_start[b + 1]):
-            sa = body_shape_list[si]
-            ta = shape_geo_type[sa]
-            if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
-                for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
-                    pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
-                    d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
-                                                      ground_plane)
-                    if c0 < margin and d < 0.0:
-                        v_old = wp.dot(n, approach_speed(b, body_q0[b], body_qd0, body_com, gravity, body_inv_mass, dt, p_a))
-                        v_new = wp.dot(n, rc.point_velocity(body_qd[b], com, p_a))
-                        Jc = restitution_impulse(p_a - com, wp.vec3(0.0), n, v_old, v_new, inv_m, Iw, 0.0, wp.mat33(0.0),
-                                                 0.5 * (shape_materials[sa, 5] + ground_restitution))
-                        J = J + Jc
-                        H = H + wp.cross(p_a - com, Jc)
-                        count = count + 1.0
-    elif j <= C:
-        kb = j - 1
-        if kb < n_cand:
-            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
-            ob = shape_body[sb]
-            Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
+    if slot_active[j, b] != 0:
+        wb = body_world[b]
+        com = wp.transform_point(body_q[b], body_com[b])
+        C = (slots - 1) // 2
+        n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
+        if j == 0:
+            inv_m = body_inv_mass[b]
+            Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
             for si in range(body_shape_start[b], body_shape_start[b + 1]):
                 sa = body_shape_list[si]
                 ta = shape_geo_type[sa]
-                if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
-                                    shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
-                                    joint_child, joint_collision_filter) and xc.may_touch_within(
-                                        body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_bound, margin):
+                if ground != 0 and (shape_collision_flags[sa] & 1) != 0:
                     for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
                         pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
-                        active, Jc, p_a, p_h = point_restitution(pl, sa, b, sb, ob, body_q0, body_qd0, body_q, body_qd,
-                                                                 body_com, body_inv_mass, body_inv_inertia, shape_transform,
-                                                                 shape_geo_type, shape_geo_scale, shape_geo_thickness,
-                                                                 shape_materials, shape_sdf_values, shape_sdf_dims,
-                                                                 shape_sdf_origin, shape_sdf_cell, gravity, margin, dt)
-                        if active != 0:
+                        d, c0, p_a, p_h, n = xc.ground_point(pl, sa, b, body_q0, body_q, shape_transform, shape_geo_thickness,
+                                                          ground_plane)
+                        if c0 < margin and d < 0.0:
+                            v_old = wp.dot(n, approach_speed(b, body_q0[b], body_qd0, body_com, gravity, body_inv_mass, dt, p_a))
+                            v_new = wp.dot(n, rc.point_velocity(body_qd[b], com, p_a))
+                            Jc = restitution_impulse(p_a - com, wp.vec3(0.0), n, v_old, v_new, inv_m, Iw, 0.0, wp.mat33(0.0),
+                                                     0.5 * (shape_materials[sa, 5] + ground_restitution))
                             J = J + Jc
                             H = H + wp.cross(p_a - com, Jc)
                             count = count + 1.0
-    else:
-        kp = j - 1 - C
-        if kp < n_cand:
-            sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
-            ob = shape_body[sp]
-            if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
-                                                         joint_collision_filter):
-                tp = shape_geo_type[sp]
-                Xp0 = body_q0[ob] * shape_transform[sp]
+        elif j <= C:
+            kb = j - 1
+            if kb < n_cand:
+                sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+                ob = shape_body[sb]
+                Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
                 for si in range(body_shape_start[b], body_shape_start[b + 1]):
-                    sh = body_shape_list[si]
-                    if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group,
-                                       shape_collision_flags, shape_filter_start, shape_filter_list) and xc.may_touch_within(
-                                           Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_bound, margin):
-                        for k in range(rc.shape_point_count(sp, tp, shape_point_start)):
-                            pl = rc.shape_point(sp, tp, shape_geo_scale[sp], k, shape_point_start, shape_points)
-                            active, Jc, p_a, p_h = point_restitution(pl, sp, ob, sh, b, body_q0, body_qd0, body_q, body_qd,
-                                                                     body_com, body_inv_mass, body_inv_inertia,
-                                                                     shape_transform, shape_geo_type, shape_geo_scale,
-                                                                     shape_geo_thickness, shape_materials, shape_sdf_values,
-                                                                     shape_sdf_dims, shape_sdf_origin, shape_sdf_cell,
-                                                                     gravity, margin, dt)
+                    sa = body_shape_list[si]
+                    ta = shape_geo_type[sa]
+                    if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
+                                        shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
+                                        joint_child, joint_collision_filter) and xc.may_touch_within(
+                                            body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_bound, margin):
+                        for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
+                            pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
+                            active, Jc, p_a, p_h = point_restitution(pl, sa, b, sb, ob, body_q0, body_qd0, body_q, body_qd,
+                                                                     body_com, body_inv_mass, body_inv_inertia, shape_transform,
+                                                                     shape_geo_type, shape_geo_scale, shape_geo_thickness,
+                                                                     shape_materials, shape_sdf_values, shape_sdf_dims,
+                                                                     shape_sdf_origin, shape_sdf_cell, gravity, margin, dt)
                             if active != 0:
-                                J = J - Jc
-                                H = H - wp.cross(p_h - com, Jc)
+                                J = J + Jc
+                                H = H + wp.cross(p_a - com, Jc)
                                 count = count + 1.0
-    slot_impulses[b, j] = wp.spatial_vector(H[0], H[1], H[2], J[0], J[1], J[2])
-    slot_counts[b, j] = count
+        else:
+            kp = j - 1 - C
+            if kp < n_cand:
+                sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
+                ob = shape_body[sp]
+                if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
+                                                             joint_collision_filter):
+                    tp = shape_geo_type[sp]
+                    Xp0 = body_q0[ob] * shape_transform[sp]
+                    for si in range(body_shape_start[b], body_shape_start[b + 1]):
+                        sh = body_shape_list[si]
+                        if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group,
+                                           shape_collision_flags, shape_filter_start, shape_filter_list) and xc.may_touch_within(
+                                               Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_bound, margin):
+                            for k in range(rc.shape_point_count(sp, tp, shape_point_start)):
+                                pl = rc.shape_point(sp, tp, shape_geo_scale[sp], k, shape_point_start, shape_points)
+                                active, Jc, p_a, p_h = point_restitution(pl, sp, ob, sh, b, body_q0, body_qd0, body_q, body_qd,
+                                                                         body_com, body_inv_mass, body_inv_inertia,
+                                                                         shape_transform, shape_geo_type, shape_geo_scale,
+                                                                         shape_geo_thickness, shape_materials, shape_sdf_values,
+                                                                         shape_sdf_dims, shape_sdf_origin, shape_sdf_cell,
+                                                                         gravity, margin, dt)
+                                if active != 0:
+                                    J = J - Jc
+                                    H = H - wp.cross(p_h - com, Jc)
+                                    count = count + 1.0
+    slot_impulses[j, b] = wp.spatial_vector(H[0], H[1], H[2], J[0], J[1], J[2])
+    slot_counts[j, b] = count
 
 
 @wp.kernel
@@ -227,10 +229,10 @@ def apply_restitution_slots(body_q: wp.array(dtype=wp.transform), body_qd: wp.ar
     J = wp.vec3(0.0)
     count = float(0.0)
     for j in range(slots):
-        e = slot_impulses[b, j]
+        e = slot_impulses[j, b]
         H = H + wp.spatial_top(e)
         J = J + wp.spatial_bottom(e)
-        count = count + slot_counts[b, j]
+        count = count + slot_counts[j, b]
     scale = 1.0 / wp.max(count, 1.0)
     Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
     qd = body_qd[b]

@@ -189,8 +189,7 @@ TEST(RigidBodies, MeshBodiesSceneSettlesOnFacesOfThePyramids) {
     const Eigen::AngleAxisd turned(r[2].q);
     const double side = 180.0 - std::atan(0.18 / 0.15) * 180 / M_PI;
     std::printf("pyramid a tilted %.2f deg at y %.4f; pyramid b turned %.2f deg about (%.3f, %.3f, %.3f), expected %.2f\n",
-                upright, r[1].p.y(), turned.angle() * 180 / M_PI, turned.axis().x(), turned.axis().y(), turned.axis().z(),
-                side);
+                upright, r[1].p.y(), turned.angle() * 180 / M_PI, turned.axis().x(), turned.axis().y(), turned.axis().z(), side);
     // a: upright up to a turn about the vertical (which leaves its base on the slab)
     EXPECT_GT((r[1].q * Eigen::Vector3d::UnitY()).y(), std::cos(0.5 * M_PI / 180));
     EXPECT_NEAR(r[1].p.y(), 0.1, 5e-4);
