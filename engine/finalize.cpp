@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "engine/body_inertia.h"
@@ -439,6 +440,19 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
     std::vector<int> body_worlds = body_world;
     body_worlds.resize(size_t(body_count()), -1);
     m.body_world = up(i32, {std::max(body_count(), 1)}, body_worlds.empty() ? std::vector<int>{-1} : body_worlds, false);
+    {
+        // Copies of one model as worlds (add_builder) have the same bodies in the same order: a
+        // warp of XPBD's contact slots that walks this order handles one body of 32 worlds, whose
+        // contacts come and go together, rather than 32 different bodies.
+        std::map<int, int> seen;  // bodies so far of each world
+        std::vector<std::array<int, 3>> key;
+        for (int b = 0; b < body_count(); ++b) key.push_back({seen[body_worlds[size_t(b)]]++, body_worlds[size_t(b)], b});
+        std::sort(key.begin(), key.end());
+        std::vector<int> order;
+        for (const auto& k : key) order.push_back(k[2]);
+        if (order.empty()) order.push_back(0);
+        m.body_order = up(i32, {int64_t(order.size())}, order, false);
+    }
     // Shapes and particles grouped by world, the shared ones (world -1) last (kernels/worlds.py).
     std::vector<int> wstart, wlist;
     group_by_world(shape_worlds, num_worlds, wstart, wlist);

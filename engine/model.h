@@ -204,6 +204,9 @@ struct Model {
     int num_worlds = 0;       // worlds made by ModelBuilder::add_builder
     Array shape_world;        // int32 (max(shape_count, 1)): the shape's world, -1 = touches every world
     Array body_world;         // int32 (max(body_count, 1)): the body's world, -1 = every world
+    Array body_order;         // int32 (max(body_count, 1)): the bodies by their index within their world, then
+                              //   by world (shared ones first): the same body of every world side by side,
+                              //   the thread order of XPBD's contact slots (kernels/xpbd_contacts.py)
     Array world_shape_start;  // int32 (num_worlds + 2): world w's shapes are world_shape_list[start[w] ..
                               // start[w+1]-1]; entry num_worlds holds the shared shapes (world -1)
     Array world_shape_list;   // int32 (max(shape_count, 1))

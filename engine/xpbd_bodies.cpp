@@ -41,8 +41,8 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
         add_body_joint_args(a_, m);
         a_.add("joint_parent", a(m.joint_parent)).add("joint_child", a(m.joint_child));
     };
-    // The slots' tests (find_contact_slots): the shapes at the step's start, their filters, the
-    // ground and the worlds.
+    // The slots' tests (find_contact_slots): the shapes at the step's start, their distance grids
+    // and filters, the ground, the worlds and the bodies' thread order.
     auto slot_args = [&](NamedArgs& a_) {
         a_.add("body_q0", a(in.body_q))
             .add("body_shape_start", a(m.body_shape_start))
@@ -52,7 +52,11 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("shape_geo_type", a(m.shape_geo_type))
             .add("shape_geo_scale", a(m.shape_geo_scale))
             .add("shape_geo_thickness", a(m.shape_geo_thickness))
-            .add("shape_count", i(m.shape_count));
+            .add("shape_count", i(m.shape_count))
+            .add("shape_sdf_values", a(m.shape_sdf_values))
+            .add("shape_sdf_dims", a(m.shape_sdf_dims))
+            .add("shape_sdf_origin", a(m.shape_sdf_origin))
+            .add("shape_sdf_cell", a(m.shape_sdf_cell));
         add_shape_filter_args(a_, m);
         add_shape_point_args(a_, m);
         a_.add("ground", i(m.ground ? 1 : 0)).add("ground_plane", v4(m.ground_plane));
@@ -63,11 +67,13 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("world_shape_start", a(m.world_shape_start))
             .add("world_shape_list", a(m.world_shape_list))
             .add("num_worlds", i(m.num_worlds))
+            .add("body_order", a(m.body_order))
             .add("margin", f(rigid_contact_margin));
     };
-    // A thread per (slot, body), slot-major: the ground, each candidate shape, each candidate's
-    // points on the body (kernels/xpbd_contacts.py). Which slots can hold a contact this step is
-    // found once, from the step's start poses; the iterations and the restitution pass skip the others.
+    // A thread per (slot, body), slot-major, the bodies in Model::body_order: the ground, each
+    // candidate shape, each candidate's points on the body (kernels/xpbd_contacts.py). Which slots
+    // hold a contact this step is found once, from the step's start poses, where contacts are
+    // found; the iterations and the restitution pass skip the others.
     const int64_t slots = 2 * int64_t(m.max_shape_candidates) + 1;
     const bool contacts = m.ground || m.shape_count > 0;
     Array slot_active;
@@ -86,10 +92,6 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("body_com", a(m.body_com))
             .add("body_inv_mass", a(m.body_inv_mass))
             .add("body_inv_inertia", a(m.body_inv_inertia))
-            .add("shape_sdf_values", a(m.shape_sdf_values))
-            .add("shape_sdf_dims", a(m.shape_sdf_dims))
-            .add("shape_sdf_origin", a(m.shape_sdf_origin))
-            .add("shape_sdf_cell", a(m.shape_sdf_cell))
             .add("shape_materials", a(m.shape_materials))
             .add("slots", i(int(slots)))
             .add("slot_active", a(slot_active));

@@ -84,6 +84,10 @@ def find_contact_slots(
     shape_geo_scale: wp.array(dtype=wp.vec3),
     shape_geo_thickness: wp.array(dtype=float),
     shape_count: int,
+    shape_sdf_values: wp.array(dtype=wp.vec4),
+    shape_sdf_dims: wp.array2d(dtype=int),
+    shape_sdf_origin: wp.array(dtype=wp.vec3),
+    shape_sdf_cell: wp.array(dtype=float),
     shape_collision_group: wp.array(dtype=int),
     shape_collision_flags: wp.array(dtype=int),
     shape_filter_start: wp.array(dtype=int),
@@ -103,17 +107,21 @@ def find_contact_slots(
     world_shape_start: wp.array(dtype=int),
     world_shape_list: wp.array(dtype=int),
     num_worlds: int,
+    body_order: wp.array(dtype=int),
     margin: float,
     slots: int,
     slot_active: wp.array2d(dtype=int),
 ):
     # Once per step, before the iterations: whether slot j of body b (solve_contact_slots' slots)
-    # can hold a contact this step, from the step's start poses, which the contacts are found at:
-    # the ground slot when a point of the body's shapes lies within the margin of the ground, a
-    # candidate's slot when a pair of its shapes passes the filters and their bounding spheres lie
-    # within the margin. Exactly the tests the solve applies before walking points, so a slot
-    # marked idle would have summed to zero: the iterations and the restitution pass skip it.
-    j, b = wp.tid()
+    # holds a contact this step. Contacts are found at the step's start poses, so this is known
+    # before the iterations: the slot is active when a point of its pairs lies within the margin
+    # of the other shape (or of the ground) at the start, by the same function the solve calls
+    # (xpbd_common.py's shape_contact_points, ground_point), after the same filters and bounding
+    # spheres. A slot marked idle would have summed to zero: the iterations and the restitution
+    # pass skip it. Thread (j, t) handles body body_order[t] (Model::body_order: the same body of
+    # consecutive worlds side by side, so a warp's slots tend to be all active or all idle).
+    j, t = wp.tid()
+    b = body_order[t]
     active = 0
     wb = body_world[b]
     C = (slots - 1) // 2
@@ -138,11 +146,19 @@ def find_contact_slots(
             Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
             for si in range(body_shape_start[b], body_shape_start[b + 1]):
                 sa = body_shape_list[si]
+                ta = shape_geo_type[sa]
                 if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
                                     shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
                                     joint_child, joint_collision_filter) and xc.may_touch_within(
                                         body_q0[b] * shape_transform[sa], sa, Xh0, sb, shape_bound, margin):
-                    active = 1
+                    for k in range(rc.shape_point_count(sa, ta, shape_point_start)):
+                        pl = rc.shape_point(sa, ta, shape_geo_scale[sa], k, shape_point_start, shape_points)
+                        near, n, p_a, p_h, Xh = xc.shape_contact_points(pl, sa, b, sb, ob, body_q0, body_q0, shape_transform,
+                                                                        shape_geo_type, shape_geo_scale, shape_geo_thickness,
+                                                                        shape_sdf_values, shape_sdf_dims, shape_sdf_origin,
+                                                                        shape_sdf_cell, margin)
+                        if near != 0:
+                            active = 1
     else:
         kp = j - 1 - C
         if kp < n_cand:
@@ -156,7 +172,16 @@ def find_contact_slots(
                     if rc.takes_points(sp, sh, shape_world, shape_geo_type, shape_collision_group,
                                        shape_collision_flags, shape_filter_start, shape_filter_list) and xc.may_touch_within(
                                            Xp0, sp, body_q0[b] * shape_transform[sh], sh, shape_bound, margin):
-                        active = 1
+                        tp = shape_geo_type[sp]
+                        for k in range(rc.shape_point_count(sp, tp, shape_point_start)):
+                            pl = rc.shape_point(sp, tp, shape_geo_scale[sp], k, shape_point_start, shape_points)
+                            near, n, p_a, p_h, Xh = xc.shape_contact_points(pl, sp, ob, sh, b, body_q0, body_q0,
+                                                                            shape_transform, shape_geo_type, shape_geo_scale,
+                                                                            shape_geo_thickness, shape_sdf_values,
+                                                                            shape_sdf_dims, shape_sdf_origin, shape_sdf_cell,
+                                                                            margin)
+                            if near != 0:
+                                active = 1
     slot_active[j, b] = active
 
 
@@ -200,6 +225,7 @@ def solve_contact_slots(
     world_shape_start: wp.array(dtype=int),
     world_shape_list: wp.array(dtype=int),
     num_worlds: int,
+    body_order: wp.array(dtype=int),
     margin: float,
     relaxation: float,
     slots: int,
@@ -213,11 +239,13 @@ def solve_contact_slots(
     # its shapes (the reactions). Writes the slot's summed impulses (angular about b's centre of
     # mass, positional; world) and its number of closed contacts; sum_contact_slots adds a body's
     # slots in order. Threads run slot-major (consecutive threads: the same slot of consecutive
-    # bodies), so a warp's threads share a branch. A slot that find_contact_slots marked idle for
+    # bodies of body_order, one body of consecutive worlds), so a warp's threads share a branch
+    # and mostly its contacts. A slot that find_contact_slots marked idle for
     # the step writes zeros at once; in an active one, which pairs meet is decided once per pair
     # of shapes (the filters, then the bounding spheres at the step's start), and only then are
     # the points walked.
-    j, b = wp.tid()
+    j, t = wp.tid()
+    b = body_order[t]
     P = wp.vec3(0.0)
     L = wp.vec3(0.0)
     count = float(0.0)

@@ -123,6 +123,7 @@ def solve_restitution_slots(
     world_shape_start: wp.array(dtype=int),
     world_shape_list: wp.array(dtype=int),
     num_worlds: int,
+    body_order: wp.array(dtype=int),
     gravity: wp.vec3,
     margin: float,
     dt: float,
@@ -135,7 +136,8 @@ def solve_restitution_slots(
     # xpbd_contacts.py's solve_contact_slots (0 the ground, 1 + k candidate shape k, 1 + C + k
     # candidate k's points on the body): the slot's summed velocity impulses (angular about b's
     # centre of mass, linear; world) and its number of closed contacts.
-    j, b = wp.tid()
+    j, t = wp.tid()
+    b = body_order[t]
     J = wp.vec3(0.0)
     H = wp.vec3(0.0)
     count = float(0.0)
