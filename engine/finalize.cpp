@@ -110,10 +110,19 @@ void upload_shape_points(const ModelBuilder& b, Model& m, const Uploader& up) {
 // margin keeps every contact inside its grid: beyond the grid, kernels/geometry.py returns the
 // distance to the grid's box plus the value on it, which the margin makes larger than any
 // particle radius plus thickness, and than any body contact point's reach (body_point_reach).
+// Equal mesh shapes (the copies of add_builder's worlds) share one grid.
 void upload_mesh_sdfs(const ModelBuilder& b, Model& m, const Uploader& up) {
     std::vector<float> sdf, origin, cell;
     std::vector<int> dims;
     const double body_reach = body_point_reach(b);
+    struct BuiltGrid {
+        const Mesh* mesh;
+        Eigen::Vector3d scale;
+        int resolution;
+        double margin;
+        int shape;  // the shape whose grid it is
+    };
+    std::vector<BuiltGrid> built;
     for (int s = 0; s < m.shape_count; ++s) {
         if (b.shape_geo_type[size_t(s)] != GEO_MESH) {
             dims.insert(dims.end(), {0, 0, 0, 0});
@@ -127,7 +136,22 @@ void upload_mesh_sdfs(const ModelBuilder& b, Model& m, const Uploader& up) {
         double margin = b.shape_sdf_margin[size_t(s)] >= 0 ? b.shape_sdf_margin[size_t(s)] : 0.1 * bounds.sizes().maxCoeff();
         margin = std::max(margin, 2.0 * (double(m.particle_max_radius) + b.shape_geo_thickness[size_t(s)]));
         margin = std::max(margin, 1.5 * (body_reach + b.shape_geo_thickness[size_t(s)]));
-        SdfGrid g = build_sdf_grid(mesh, b.shape_sdf_resolution[size_t(s)], margin, scale);
+        // Copies of one mesh shape (add_builder's worlds) share one grid: the first shape with the
+        // same mesh, scale, resolution and margin.
+        const int res = b.shape_sdf_resolution[size_t(s)];
+        auto same = std::find_if(built.begin(), built.end(), [&](const BuiltGrid& k) {
+            return k.resolution == res && k.margin == margin && k.scale == scale && k.mesh->indices == mesh.indices &&
+                   k.mesh->vertices == mesh.vertices;
+        });
+        if (same != built.end()) {
+            const size_t f = size_t(same->shape);
+            dims.insert(dims.end(), {dims[4 * f], dims[4 * f + 1], dims[4 * f + 2], dims[4 * f + 3]});
+            origin.insert(origin.end(), {origin[3 * f], origin[3 * f + 1], origin[3 * f + 2]});
+            cell.push_back(cell[f]);
+            continue;
+        }
+        built.push_back({&mesh, scale, res, margin, s});
+        SdfGrid g = build_sdf_grid(mesh, res, margin, scale);
         dims.insert(dims.end(), {int(sdf.size() / 4), g.dim[0], g.dim[1], g.dim[2]});
         origin.insert(origin.end(), {float(g.origin.x()), float(g.origin.y()), float(g.origin.z())});
         cell.push_back(float(g.cell));

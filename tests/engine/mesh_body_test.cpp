@@ -199,6 +199,33 @@ TEST(RigidBodies, MeshBodiesSceneSettlesOnFacesOfThePyramids) {
     for (int k = 0; k < 4; ++k) EXPECT_LT(r[size_t(k)].v.norm() + r[size_t(k)].w.norm(), 1e-2) << "body " << k;
 }
 
+// Worlds made by add_builder copy a mesh body; the copies share one distance grid (finalize builds
+// it once) and each world's mesh rests as the others' (an icosphere of 162 vertices on a face,
+// just under its radius).
+TEST(RigidBodies, CopiedMeshBodiesShareOneGrid) {
+    REQUIRE_CPU();
+    ModelBuilder one;
+    const int body = one.add_body(Vec3(0, 0.2f, 0), Quat(Eigen::AngleAxisf(0.3f, Vec3(1, 0, 0))));
+    one.add_shape_mesh(body, Vec3::Zero(), Quat::Identity(), icosphere(0.1f, 2));
+    ModelBuilder worlds;
+    for (int w = 0; w < 3; ++w) worlds.add_builder(one, {Vec3(float(w), 0, 0), Quat::Identity()});
+    Model m = worlds.finalize("cpu");
+    std::vector<int> dims(12);
+    m.shape_sdf_dims.copy_to_host(dims.data(), dims.size() * sizeof(int));
+    EXPECT_EQ(m.shape_sdf_size, dims[1] * dims[2] * dims[3]) << "one grid for the three copies";
+    for (int w = 1; w < 3; ++w)
+        for (int k = 0; k < 4; ++k) EXPECT_EQ(dims[size_t(4 * w + k)], dims[size_t(k)]);
+    EXPECT_EQ(m.shape_point_count, 3 * 162);  // each copy keeps its own points
+    std::unique_ptr<Integrator> it = create_integrator("xpbd");
+    auto r = bodies_of(rollout(m, *it, 400, 2e-3f));
+    for (int w = 1; w < 3; ++w) {
+        // (the same steps in float32 about origins 1 m apart: equal to rounding)
+        EXPECT_NEAR(r[size_t(w)].p.y(), r[0].p.y(), 1e-6) << "world " << w;
+        EXPECT_NEAR(r[size_t(w)].p.x(), r[0].p.x() + w, 1e-6) << "world " << w;
+    }
+    EXPECT_NEAR(r[0].p.y(), 0.1, 2e-3) << "the icosphere rests on its vertices";
+}
+
 const char* kMeshLoss = R"(
 import weft as wp
 
