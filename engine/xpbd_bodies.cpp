@@ -46,17 +46,8 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
     auto slot_args = [&](NamedArgs& a_) {
         a_.add("body_q0", a(in.body_q))
             .add("body_shape_start", a(m.body_shape_start))
-            .add("body_shape_list", a(m.body_shape_list))
-            .add("shape_body", a(m.shape_body))
-            .add("shape_transform", a(m.shape_transform))
-            .add("shape_geo_type", a(m.shape_geo_type))
-            .add("shape_geo_scale", a(m.shape_geo_scale))
-            .add("shape_geo_thickness", a(m.shape_geo_thickness))
-            .add("shape_count", i(m.shape_count))
-            .add("shape_sdf_values", a(m.shape_sdf_values))
-            .add("shape_sdf_dims", a(m.shape_sdf_dims))
-            .add("shape_sdf_origin", a(m.shape_sdf_origin))
-            .add("shape_sdf_cell", a(m.shape_sdf_cell));
+            .add("body_shape_list", a(m.body_shape_list));
+        add_shape_args(a_, m);
         add_shape_filter_args(a_, m);
         add_shape_point_args(a_, m);
         a_.add("ground", i(m.ground ? 1 : 0)).add("ground_plane", v4(m.ground_plane));

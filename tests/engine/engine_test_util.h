@@ -23,6 +23,18 @@ namespace weft::engine::test {
 constexpr double kG = 9.80665;  // standard gravity, m/s^2 (ModelBuilder's default)
 constexpr double kPi = 3.14159265358979323846;
 
+// A loss kernel over body poses, body_x_loss(body_q, loss): loss[0] += x + z / 2 of every body
+// (the rigid-body gradient tests' target).
+inline const char* kBodyLoss = R"(
+import weft as wp
+
+@wp.kernel
+def body_x_loss(body_q: wp.array(dtype=wp.transform), loss: wp.array(dtype=float)):
+    b = wp.tid()
+    p = wp.transform_get_translation(body_q[b])
+    wp.atomic_add(loss, 0, p[0] + 0.5 * p[2])
+)";
+
 // A frame at (x, y, z), unrotated.
 inline ModelBuilder::Xform at(float x, float y, float z) { return {Vec3(x, y, z), Quat::Identity()}; }
 

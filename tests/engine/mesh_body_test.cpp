@@ -226,16 +226,6 @@ TEST(RigidBodies, CopiedMeshBodiesShareOneGrid) {
     EXPECT_NEAR(r[0].p.y(), 0.1, 2e-3) << "the icosphere rests on its vertices";
 }
 
-const char* kMeshLoss = R"(
-import weft as wp
-
-@wp.kernel
-def body_x_loss(body_q: wp.array(dtype=wp.transform), loss: wp.array(dtype=float)):
-    b = wp.tid()
-    p = wp.transform_get_translation(body_q[b])
-    wp.atomic_add(loss, 0, p[0] + 0.5 * p[2])
-)";
-
 // The Tape's gradient of a mesh body's landing place with respect to its throwing velocity (its
 // vertices, from the shape's point table, meet the ground), against central differences.
 TEST(RigidBodies, GradientOfAMeshThrowMatchesFiniteDifferences) {
@@ -251,7 +241,7 @@ TEST(RigidBodies, GradientOfAMeshThrowMatchesFiniteDifferences) {
     };
     const int steps = 120;
     const float dt = 1e-3f;
-    auto loss_module = runtime::Module::compile({{"loss.py", kMeshLoss}});
+    auto loss_module = runtime::Module::compile({{"loss.py", kBodyLoss}});
     runtime::Kernel loss_k = loss_module->kernel("body_x_loss");
     auto loss_of = [&](const Model& m, const State& s, const runtime::Array& loss) {
         runtime::LaunchOptions o;

@@ -500,16 +500,6 @@ TEST(RigidBodies, SimulatorStepsMatchTheCpu) {
     }
 }
 
-const char* kBodyLoss = R"(
-import weft as wp
-
-@wp.kernel
-def body_x_loss(body_q: wp.array(dtype=wp.transform), loss: wp.array(dtype=float)):
-    b = wp.tid()
-    p = wp.transform_get_translation(body_q[b])
-    wp.atomic_add(loss, 0, p[0] + 0.5 * p[2])
-)";
-
 // A box thrown onto the ground lands on a corner, then its face, and slides spinning; the Tape's gradient
 // of a loss of the final poses with respect to the initial horizontal velocity agrees with central
 // differences of the rollout.
