@@ -357,14 +357,9 @@ void read_scene(TableReader& root, Scene& s) {
         Vec3 pos = r.vec3("pos", Vec3::Zero(), type != "mesh");
         Quat rot = r.rotation();
         if (type == "mesh") {
-            Mesh mesh = read_mesh(r);
-            Vec3 scale = r.vec3("scale", Vec3::Ones());
-            if (!(scale.x() > 0 && scale.y() > 0 && scale.z() > 0)) r.fail_at("scale", "'scale' must all be > 0");
-            int resolution = r.integer("sdf_resolution", 64, 4, 512);
-            float margin = float(r.number("sdf_margin", -1.0, 0.0));  // -1: automatic (absent)
-            try {
+            read_mesh_shape(r, [&](const Mesh& mesh, const Vec3& scale, int resolution, float margin) {
                 b.add_shape_mesh(pos, mesh, rot, scale, thickness, resolution, margin);
-            } catch (const BuildError& e) { r.fail_at(r.has("obj") ? "obj" : "vertices", e.what()); }
+            });
         }
         if (type == "sphere") b.add_shape_sphere(pos, float(r.required_number("radius", 0.0, INFINITY, true)), rot, thickness);
         if (type == "box") {

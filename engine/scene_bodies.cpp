@@ -188,14 +188,9 @@ void read_body_blocks(TableReader& root, Scene& s) {
                 b.add_shape_cone(body, spos, srot, float(sr.required_number("radius", 0.0, INFINITY, true)),
                                  float(sr.required_number("half_height", 0.0, INFINITY, true)), p);
             if (type == "mesh") {
-                Mesh mesh = read_mesh(sr);
-                Vec3 scale = sr.vec3("scale", Vec3::Ones());
-                if (!(scale.x() > 0 && scale.y() > 0 && scale.z() > 0)) sr.fail_at("scale", "'scale' must all be > 0");
-                int resolution = sr.integer("sdf_resolution", 64, 4, 512);
-                float margin = float(sr.number("sdf_margin", -1.0, 0.0));  // -1: automatic (absent)
-                try {
+                read_mesh_shape(sr, [&](const Mesh& mesh, const Vec3& scale, int resolution, float margin) {
                     b.add_shape_mesh(body, spos, srot, mesh, scale, p, resolution, margin);
-                } catch (const BuildError& e) { sr.fail_at(sr.has("obj") ? "obj" : "vertices", e.what()); }
+                });
             }
         });
         if (!any && !(mass > 0)) r.fail(r.table().source(), "a [[body]] needs a [[body.shape]] or a mass");

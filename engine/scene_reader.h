@@ -241,6 +241,21 @@ void for_each_entry(TableReader& root, const std::string& name, F&& f) {
 // inline `vertices` ([[x, y, z], ...]) and `indices` (3 per triangle, from 0).
 Mesh read_mesh(TableReader& r);
 
+// A mesh table's shape: the mesh (read_mesh), `scale` (each > 0), `sdf_resolution` (64, 4 to 512)
+// and `sdf_margin` (-1: automatic) of [[shape]] and [[body.shape]]; `add` makes the builder's
+// shape from them, and a BuildError it throws is located at the table's obj or vertices.
+template <class Add>
+void read_mesh_shape(TableReader& r, Add&& add) {
+    Mesh mesh = read_mesh(r);
+    Vec3 scale = r.vec3("scale", Vec3::Ones());
+    if (!(scale.x() > 0 && scale.y() > 0 && scale.z() > 0)) r.fail_at("scale", "'scale' must all be > 0");
+    int resolution = r.integer("sdf_resolution", 64, 4, 512);
+    float margin = float(r.number("sdf_margin", -1.0, 0.0));  // -1: automatic (absent)
+    try {
+        add(mesh, scale, resolution, margin);
+    } catch (const BuildError& e) { r.fail_at(r.has("obj") ? "obj" : "vertices", e.what()); }
+}
+
 // [worlds] and [worlds.vary] (engine/scene_worlds.cpp): replaces s.builder, once every other
 // block is read, by the worlds of `range`.
 void read_worlds(TableReader& root, Scene& s, WorldRange range);

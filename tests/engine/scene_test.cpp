@@ -120,6 +120,8 @@ TEST(Scene, MeshShapeOnABody) {
     EXPECT_EQ(error_of(head + tet + "indices = [0, 2, 1, 0, 1, 3, 0, 3, 2]\n"),
               "scenes/x.toml:7:12: add_shape_mesh: the mesh is not closed: edge (1, 3) has a triangle on one side only, so "
               "the mesh has no volume (pass density=0 and give the body its mass with add_body)");
+    EXPECT_EQ(error_of(head + tet + "indices = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]\nscale = [1, 0, 1]\n"),
+              "scenes/x.toml:9:9: 'scale' must all be > 0");
 }
 
 // Universal, compound and D6 joints: their axes as [[joint.angular_axis]] / [[joint.linear_axis]]

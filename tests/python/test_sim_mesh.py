@@ -139,5 +139,8 @@ def test_body_mesh_mistakes_are_named():
     with pytest.raises(wp.sim.BuildError, match=r"add_shape_mesh: the wp.sim.Mesh was made with is_solid=False \(a hollow "
                        r"shell's mass\), which a mesh on a body does not support"):
         b.add_shape_mesh(body=body, mesh=wp.sim.Mesh(hollow.vertices, hollow.indices, is_solid=False))
+    with pytest.raises(wp.sim.BuildError, match=r"add_shape_mesh: the wp.sim.Mesh was made with compute_inertia=False "
+                       r"\(Warp's unit mass and inertia\), which a mesh on a body does not support"):
+        b.add_shape_mesh(body=body, mesh=wp.sim.Mesh(hollow.vertices, hollow.indices, compute_inertia=False))
     # an open mesh without density collides and adds no mass
     assert b.add_shape_mesh(body=body, mesh=open_box, density=0.0) == 0
