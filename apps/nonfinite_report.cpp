@@ -38,9 +38,8 @@ std::string feeding_parameter(const engine::Scene& scene, const engine::Integrat
         pick = &scene.stability.front();
     if (!pick) return "";
     std::ostringstream os;
-    os << pick->where << ": " << pick->key << " = " << pick->coefficient << " ("
-       << (pick->stiffness ? "sqrt(k/m) dt" : "k dt / m") << " = " << pick->value << " with m = " << pick->mass
-       << " kg; the explicit scheme needs it well below " << engine::kStabilityLimit << ")";
+    os << pick->where << ": " << pick->key << " = " << pick->coefficient << " (" << pick->term()
+       << "; the explicit scheme needs it well below " << engine::kStabilityLimit << ")";
     return os.str();
 }
 

@@ -6,6 +6,7 @@
 #include "engine/integrator_registry.h"
 #include "engine/scene_reader.h"
 
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <filesystem>
@@ -110,8 +111,52 @@ void note_stiffness(Scene& s, const TableReader& r, const std::string& table, co
     }
 }
 
+// The elements' rates (stability.h) on the builder's arrays: elements [begin, end) of one family.
+ElementRates builder_element_rates(const ModelBuilder& b, int nodes, size_t begin, size_t end, double dt) {
+    std::vector<int32_t> idx;
+    std::vector<float> poses, mat, q, mass(b.particle_mass.size());
+    const int dims = nodes - 1;
+    for (size_t e = begin; e < end; ++e) {
+        for (int u = 0; u < nodes; ++u) idx.push_back(nodes == 3 ? b.tri_indices[e][size_t(u)] : b.tet_indices[e][size_t(u)]);
+        for (int r = 0; r < dims; ++r)
+            for (int c = 0; c < dims; ++c) poses.push_back(nodes == 3 ? b.tri_poses[e](r, c) : b.tet_poses[e](r, c));
+        for (int k = 0; k < 3; ++k) mat.push_back(nodes == 3 ? b.tri_materials[e][size_t(k)] : b.tet_materials[e][size_t(k)]);
+    }
+    for (const Vec3& x : b.particle_q) q.insert(q.end(), {x.x(), x.y(), x.z()});
+    for (size_t i = 0; i < mass.size(); ++i) mass[i] = (b.particle_flags[i] & ParticleFlags_Active) ? b.particle_mass[i] : 0.0f;
+    return element_rates(nodes, idx, poses, mat, 3, 0, end - begin, q, mass, std::pow(kStabilityLimit / dt, 2),
+                         kStabilityLimit / dt);
+}
+
+// The two element estimates of a block's triangles (nodes 3: 'tri_ke' with 'tri_ka', and 'tri_kd')
+// or tetrahedra (nodes 4: 'k_mu' with 'k_lambda', and 'k_damp'), elements [begin, end) of the
+// builder, computed as the block adds them (from the values it writes, as the other estimates;
+// the block's particles and masses are known by then).
+void note_elements(Scene& s, const TableReader& r, const std::string& table, int nodes, size_t begin, size_t end,
+                   std::array<std::pair<const char*, double>, 3> keys) {
+    if (begin == end || !integrator_info(s.solver).can(IntegratorCaps_Explicit)) return;
+    const double dt = 1.0 / (double(s.fps) * s.substeps);
+    const ElementRates rates = builder_element_rates(s.builder, nodes, begin, end, dt);
+    if (rates.elements == 0) return;  // nothing moves
+    for (int k : {0, 2}) {
+        StabilityEstimate e;
+        e.where = r.where(keys[size_t(k)].first);
+        e.is_default = !r.table().contains(keys[size_t(k)].first);
+        e.key = table + " '" + keys[size_t(k)].first + "'";
+        e.module = nodes == 3 ? "triangles" : "tetrahedra";
+        e.stiffness = k == 0;
+        e.coefficient = keys[size_t(k)].second;
+        if (k == 0) e.with = std::string("'") + keys[1].first + "' = " + format_number(keys[1].second);
+        e.element_nodes = nodes;
+        e.element_begin = begin;
+        e.element_end = end;
+        e.value = e.stiffness ? std::sqrt(rates.omega2) * dt : rates.damping * dt;
+        s.stability.push_back(e);
+    }
+}
+
 // The estimates once dt and the masses are known: sqrt(k/m) dt for stiffnesses, c dt / m for
-// damping and friction coefficients.
+// damping and friction coefficients (the elements' are in already).
 void finish_stability(Scene& s) {
     double lightest = 0;
     for (size_t i = 0; i < s.builder.particle_mass.size(); ++i) {
@@ -121,6 +166,10 @@ void finish_stability(Scene& s) {
     const double dt = 1.0 / (double(s.fps) * s.substeps);
     std::vector<StabilityEstimate> kept;
     for (StabilityEstimate e : s.stability) {
+        if (e.element_nodes != 0) {  // computed by note_elements
+            kept.push_back(e);
+            continue;
+        }
         if (e.mass <= 0) e.mass = lightest;
         if (e.mass <= 0) continue;  // nothing moves
         e.value = explicit_term(e.stiffness, e.coefficient, e.mass, dt);
@@ -295,7 +344,10 @@ void read_scene(TableReader& root, Scene& s) {
         d.spring_ke = float(r.number("spring_ke", d.spring_ke, 0.0));
         d.spring_kd = float(r.number("spring_kd", d.spring_kd, 0.0));
         d.particle_radius = float(r.number("radius", -1.0, -1.0));
+        const size_t tri0 = b.tri_indices.size();
         b.add_cloth_grid(d);
+        note_elements(s, r, "[[cloth]]", 3, tri0, b.tri_indices.size(),
+                      {{{"tri_ke", d.tri_ke}, {"tri_ka", d.tri_ka}, {"tri_kd", d.tri_kd}}});
         if (d.add_springs && d.mass > 0)
             note_stiffness(s, r, "[[cloth]]", "springs", {{"spring_ke", d.spring_ke}, {"spring_kd", d.spring_kd}}, d.mass);
     });
@@ -327,9 +379,12 @@ void read_scene(TableReader& root, Scene& s) {
         d.fix_top = r.boolean("fix_top", false);
         d.fix_bottom = r.boolean("fix_bottom", false);
         d.particle_radius = float(r.number("radius", -1.0, -1.0));
+        const size_t tet0 = b.tet_indices.size();
         try {
             b.add_soft_grid(d);
         } catch (const BuildError& e) { r.fail_at("cell", e.what()); }
+        note_elements(s, r, "[[soft_body]]", 4, tet0, b.tet_indices.size(),
+                      {{{"k_mu", d.k_mu}, {"k_lambda", d.k_lambda}, {"k_damp", d.k_damp}}});
     });
     for_each_entry(root, "shape", [&](TableReader& r) {
         std::string type = r.string("type", "", {"sphere", "box", "capsule", "cylinder", "cone", "plane", "mesh"});
@@ -484,6 +539,18 @@ Scene load_scene(const std::string& path, WorldRange range) { return parse_scene
 namespace weft::engine {
 
 // The stability warnings need no toml++: builds without it (the H200 image) link them too.
+std::string StabilityEstimate::term() const {
+    std::ostringstream os;
+    if (element_nodes == 0) {
+        os << (stiffness ? "sqrt(k/m) dt" : "k dt / m") << " = " << value << " with m = " << mass << " kg";
+    } else {
+        os << (stiffness ? "sqrt(lambda_max(M^-1 K)) dt" : "lambda_max(M^-1 C) dt") << " = " << value << " over the block's "
+           << element_end - element_begin << (element_nodes == 3 ? " triangles" : " tetrahedra");
+        if (!with.empty()) os << " (with " << with << ")";
+    }
+    return os.str();
+}
+
 std::vector<std::string> Scene::warnings() const {
     std::vector<std::string> out;
     size_t over = 0;
@@ -491,10 +558,9 @@ std::vector<std::string> Scene::warnings() const {
         if (e.value < kStabilityLimit) continue;
         if (++over > 5) continue;
         std::ostringstream os;
-        double m = e.mass;
         os << e.where << ": warning: " << e.key << " = " << e.coefficient << (e.is_default ? " (the default)" : "")
-           << " exceeds the explicit scheme's stability limit: " << (e.stiffness ? "sqrt(k/m) dt" : "k dt / m") << " = "
-           << e.value << " with m = " << m << " kg and dt = " << dt() << " s (must stay well below 2); ";
+           << " exceeds the explicit scheme's stability limit: " << e.term() << " and dt = " << dt()
+           << " s (must stay well below 2); ";
         double need = std::ceil(double(substeps) * e.value / 1.0);
         if (need <= 100000)
             os << "raise substeps to " << int64_t(need) << " or lower it";
