@@ -290,6 +290,38 @@ TEST(SimDevice, ReadPastAnArrayIsAnErrorWithoutDebug) {
     EXPECT_NE(msg.find("read_past_end.py:9"), std::string::npos) << msg;
 }
 
+// The front end's static shared-memory limit (48 KiB a block, a located error above it:
+// tests/compiler/sema) is the one NVRTC and ptxas keep: a block with exactly 48 KiB of shared
+// arrays compiles through NVRTC to sm_90 and runs on the simulator with the right values.
+TEST(SimDevice, FortyEightKibOfSharedArraysCompileThroughNvrtcAndRun) {
+    if (!runtime::device_available(runtime::parse_device("sim:h200"))) GTEST_SKIP() << "no simulator in this build (needs NVRTC)";
+    auto source = [](int floats) {
+        return "import weft as wp\n@wp.kernel(block_dim=128)\ndef fill_shared(out: wp.array(dtype=float)):\n"
+               "    i = wp.tid()\n    t = wp.thread_idx()\n    s = wp.shared_array(shape=" +
+               std::to_string(floats) +
+               ", dtype=float)\n    for k in range(96):\n        s[t * 96 + k] = float(t * 96 + k)\n"
+               "    wp.sync_threads()\n    out[i] = s[12287 - t * 96]\n";
+    };
+    auto m = runtime::Module::compile({{"shared48.py", source(12288), 0}});
+    const runtime::Device dev = runtime::parse_device("sim:h200");
+    runtime::Array out = runtime::Array::zeros(compiler::float32_type(), {256}, dev);
+    runtime::LaunchOptions o;
+    o.device = dev;
+    runtime::launch(m->kernel("fill_shared"), {256}, {runtime::LaunchArg::of(out)}, o);
+    std::vector<float> got(256);
+    out.copy_to_host(got.data(), got.size() * sizeof(float));
+    for (int i = 0; i < 256; ++i) ASSERT_EQ(got[size_t(i)], float(12287 - 96 * (i % 128))) << "thread " << i;
+    // 4 bytes more is the front end's error, before NVRTC sees it
+    std::string msg;
+    try {
+        runtime::Module::compile({{"shared48.py", source(12289), 0}});
+    } catch (const std::exception& e) { msg = e.what(); }
+    EXPECT_NE(msg.find("shared48.py:6:5: error: the shared arrays of kernel 'fill_shared' need 49156 bytes per block with 's'; "
+                       "a block may have at most 49152 bytes of static shared memory"),
+              std::string::npos)
+        << msg;
+}
+
 // The launch the sim device makes, made by hand: the PTX NVRTC makes for sm_90, ptxas's
 // registers, and the machine-code settings gpusim_validate uses (gpusim/validation/
 // sim_validate.cpp), each from its own sass_map.h function: issue weights, shared accesses as
