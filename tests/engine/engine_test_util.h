@@ -1,6 +1,6 @@
 // tests/engine/engine_test_util.h: helpers of the engine tests: host copies of state arrays,
-// rollouts with either integrator, the CPU-availability skip, momentum, volume and state hashes,
-// and the models that several integrators' tests share.
+// rollouts with either integrator and their Tape gradients, the CPU-availability skip, momentum,
+// volume and state hashes, and the models that several integrators' tests share.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,6 +17,8 @@
 #include "engine/model_builder.h"
 #include "engine/semi_implicit.h"
 #include "engine/xpbd.h"
+#include "runtime/recorder.h"
+#include "tape/tape.h"
 
 namespace weft::engine::test {
 
@@ -59,6 +61,36 @@ State rollout(const Model& model, Integrator& integrator, int steps, float dt,
         if (each) each(s + 1, a);
     }
     return a;
+}
+
+// The Tape's gradient of a scalar loss after a rollout (the gradient tests against central
+// differences): records `steps` steps of `integrator` of dt from model.state() (a model finalized
+// with requires_grad) and then `loss_of(last state, loss)`, the launches that write the
+// one-element `loss`; runs the backward pass and returns the first State, whose arrays' grad()
+// hold the gradients.
+inline State rollout_gradient(const Model& model, Integrator& integrator, int steps, float dt,
+                              const std::function<void(const State&, const runtime::Array&)>& loss_of) {
+    tape::Tape tape;
+    State s0 = model.state();
+    runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, model.device, true);
+    {
+        runtime::ScopedRecorder rec(&tape);
+        std::vector<State> states{s0};
+        for (int k = 0; k < steps; ++k) {
+            states.push_back(model.state());
+            integrator.simulate(model, states[size_t(k)], states[size_t(k) + 1], dt);
+        }
+        loss_of(states.back(), loss);
+    }
+    tape.backward(loss);
+    return s0;
+}
+
+// Launches a loss kernel of the form k(body_q, loss) over the model's bodies (kBodyLoss's body_x_loss).
+inline void launch_body_loss(const runtime::Kernel& k, const Model& model, const State& s, const runtime::Array& loss) {
+    runtime::LaunchOptions o;
+    o.device = model.device;
+    runtime::launch(k, {model.body_count}, {runtime::LaunchArg::of(s.body_q), runtime::LaunchArg::of(loss)}, o);
 }
 
 // A body's pose and velocities read back from a State (double precision for the comparisons).

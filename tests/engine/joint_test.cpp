@@ -9,7 +9,6 @@
 #include <cmath>
 
 #include "runtime/errors.h"
-#include "runtime/recorder.h"
 #include "tape/gradient_check.h"
 #include "tape/tape.h"
 #include "tests/engine/engine_test_util.h"
@@ -322,28 +321,13 @@ TEST(Joints, GradientOfAChainSwingMatchesFiniteDifferences) {
         SemiImplicitIntegrator it;
         State s = rollout(m, it, steps, dt);
         runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device);
-        runtime::LaunchOptions o;
-        o.device = m.device;
-        runtime::launch(loss_k, {m.body_count}, {runtime::LaunchArg::of(s.body_q), runtime::LaunchArg::of(loss)}, o);
+        launch_body_loss(loss_k, m, s, loss);
         return double(tape::read_scalars(loss)[0]);
     };
     Model m = build(w0).finalize("cpu", true);
     SemiImplicitIntegrator it;
-    tape::Tape tape;
-    State s0 = m.state();
-    runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
-    {
-        runtime::ScopedRecorder rec(&tape);
-        std::vector<State> states{s0};
-        for (int k = 0; k < steps; ++k) {
-            states.push_back(m.state());
-            it.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
-        }
-        runtime::LaunchOptions o;
-        o.device = m.device;
-        runtime::launch(loss_k, {m.body_count}, {runtime::LaunchArg::of(states.back().body_q), runtime::LaunchArg::of(loss)}, o);
-    }
-    tape.backward(loss);
+    const State s0 = rollout_gradient(m, it, steps, dt,
+                                      [&](const State& s, const runtime::Array& loss) { launch_body_loss(loss_k, m, s, loss); });
     std::vector<double> g = tape::read_scalars(*s0.body_qd.grad());
     const double adjoint = g[0] * axis.x() + g[1] * axis.y() + g[2] * axis.z();
     ASSERT_NE(adjoint, 0.0);
@@ -373,23 +357,11 @@ TEST(Joints, BackwardOfJointedBoxesFitsThePerThreadTape) {
     }
     Model m = b.finalize("cpu", true);
     SemiImplicitIntegrator it;
-    tape::Tape tape;
-    std::vector<State> states{m.state()};
-    runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
     auto loss_module = runtime::Module::compile({{"loss.py", kTipLoss}});
-    {
-        runtime::ScopedRecorder rec(&tape);
-        for (int k = 0; k < 50; ++k) {
-            states.push_back(m.state());
-            it.simulate(m, states[size_t(k)], states[size_t(k) + 1], 1e-4f);
-        }
-        runtime::LaunchOptions o;
-        o.device = m.device;
-        runtime::launch(loss_module->kernel("tip_loss"), {m.body_count},
-                        {runtime::LaunchArg::of(states.back().body_q), runtime::LaunchArg::of(loss)}, o);
-    }
-    tape.backward(loss);
-    for (double v : tape::read_scalars(*states[0].body_qd.grad())) EXPECT_TRUE(std::isfinite(v));
+    const State s0 = rollout_gradient(m, it, 50, 1e-4f, [&](const State& s, const runtime::Array& loss) {
+        launch_body_loss(loss_module->kernel("tip_loss"), m, s, loss);
+    });
+    for (double v : tape::read_scalars(*s0.body_qd.grad())) EXPECT_TRUE(std::isfinite(v));
 }
 
 TEST(JointBuilder, MistakesNameTheCallAndValue) {

@@ -12,7 +12,6 @@
 #include <cstdlib>
 
 #include "runtime/cpu/thread_pool.h"
-#include "runtime/recorder.h"
 #include "tape/gradient_check.h"
 #include "tape/tape.h"
 #include "tests/engine/engine_test_util.h"
@@ -433,19 +432,7 @@ TEST(ParticleBodyContact, GradientMatchesFiniteDifferences) {
     const Eigen::Vector3f vp(3.0f, 0.2f, -0.1f), vb(-0.2f, 0.0f, 0.1f);
     Model m = build(vp, vb).finalize("cpu", true);
     SemiImplicitIntegrator it;
-    tape::Tape tape;
-    State s0 = m.state();
-    runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
-    {
-        runtime::ScopedRecorder rec(&tape);
-        std::vector<State> states{s0};
-        for (int k = 0; k < steps; ++k) {
-            states.push_back(m.state());
-            it.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
-        }
-        eval(m, states.back(), loss);
-    }
-    tape.backward(loss);
+    const State s0 = rollout_gradient(m, it, steps, dt, [&](const State& s, const runtime::Array& loss) { eval(m, s, loss); });
     std::vector<double> gp = tape::read_scalars(*s0.particle_qd.grad());
     std::vector<double> gb = tape::read_scalars(*s0.body_qd.grad());
     ASSERT_GT(std::abs(gp[0]), 0.05) << "the loss depends on the throw";

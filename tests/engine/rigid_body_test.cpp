@@ -13,7 +13,6 @@
 #include "engine/body_inertia.h"
 #include "engine/solver_kernels.h"
 #include "runtime/errors.h"
-#include "runtime/recorder.h"
 #include "tape/gradient_check.h"
 #include "tape/tape.h"
 #include "tests/engine/engine_test_util.h"
@@ -523,29 +522,14 @@ TEST(RigidBodies, GradientOfAThrowWithContactsMatchesFiniteDifferences) {
         SemiImplicitIntegrator it;
         State s = run(m, it, steps, dt);
         runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device);
-        runtime::LaunchOptions o;
-        o.device = m.device;
-        runtime::launch(loss_k, {m.body_count}, {runtime::LaunchArg::of(s.body_q), runtime::LaunchArg::of(loss)}, o);
+        launch_body_loss(loss_k, m, s, loss);
         return double(tape::read_scalars(loss)[0]);
     };
     const Eigen::Vector3f v0(1.0f, -0.5f, 0.2f);
     Model m = build(v0).finalize("cpu", true);
     SemiImplicitIntegrator it;
-    tape::Tape tape;
-    State s0 = m.state();
-    runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
-    {
-        runtime::ScopedRecorder rec(&tape);
-        std::vector<State> states{s0};
-        for (int k = 0; k < steps; ++k) {
-            states.push_back(m.state());
-            it.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
-        }
-        runtime::LaunchOptions o;
-        o.device = m.device;
-        runtime::launch(loss_k, {m.body_count}, {runtime::LaunchArg::of(states.back().body_q), runtime::LaunchArg::of(loss)}, o);
-    }
-    tape.backward(loss);
+    const State s0 = rollout_gradient(m, it, steps, dt,
+                                      [&](const State& s, const runtime::Array& loss) { launch_body_loss(loss_k, m, s, loss); });
     std::vector<double> g = tape::read_scalars(*s0.body_qd.grad());
     ASSERT_EQ(g.size(), 6u);
     ASSERT_NE(g[3], 0.0);

@@ -17,7 +17,6 @@
 #include "engine/xpbd.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
-#include "runtime/recorder.h"
 #include "tape/gradient_check.h"
 #include "tape/tape.h"
 #include "tests/engine/engine_test_util.h"
@@ -582,10 +581,8 @@ TEST(XpbdRigid, GradientThroughContactAndJointsMatchesFiniteDifferences) {
     const int steps = 150;
     const float dt = 1.0e-3f;
     const std::vector<float> qd0 = {0.0f, 0.0f, 0.0f, 1.5f, 0.0f, 0.3f, 0.0f, 0.0f, 0.8f, 0.0f, 0.24f, 0.0f};
-    auto run_loss = [&](const Model& m, const State& s, runtime::Array& loss) {
-        runtime::LaunchOptions o;
-        o.device = m.device;
-        runtime::launch(loss_k, {m.body_count}, {runtime::LaunchArg::of(s.body_q), runtime::LaunchArg::of(loss)}, o);
+    auto run_loss = [&](const Model& m, const State& s, const runtime::Array& loss) {
+        launch_body_loss(loss_k, m, s, loss);
         return double(tape::read_scalars(loss)[0]);
     };
     auto forward_loss = [&](const std::vector<float>& qd) {
@@ -597,19 +594,8 @@ TEST(XpbdRigid, GradientThroughContactAndJointsMatchesFiniteDifferences) {
     };
     Model m = gradient_scene(qd0).finalize("cpu", true);
     XPBDIntegrator it;
-    tape::Tape tape;
-    State s0 = m.state();
-    runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
-    {
-        runtime::ScopedRecorder rec(&tape);
-        std::vector<State> states{s0};
-        for (int k = 0; k < steps; ++k) {
-            states.push_back(m.state());
-            it.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
-        }
-        run_loss(m, states.back(), loss);
-    }
-    tape.backward(loss);
+    const State s0 =
+        rollout_gradient(m, it, steps, dt, [&](const State& s, const runtime::Array& loss) { run_loss(m, s, loss); });
     const std::vector<double> g = tape::read_scalars(*s0.body_qd.grad());
     // the box's linear velocity (sliding with friction) and the bar's angular velocity about z
     for (size_t k : {3u, 5u, 8u}) {
