@@ -1,8 +1,8 @@
 // runtime/cancel.cpp: a `while True:` loop that only stores is not deleted by the C++ compiler
 // (it runs until cancelled), a cancelled CPU launch throws LaunchInterrupted naming the kernel
 // (plain threads and block fibers alike) and the runtime runs the next launch normally; the same
-// on the simulator (gpusim checks the flag at every warp's instruction); `weft launch` on SIGINT
-// exits 130 with the message.
+// on the simulator (gpusim checks the flag after each run of a warp's instructions); `weft launch`
+// on SIGINT exits 130 with the message.
 #include <gtest/gtest.h>
 
 #include <algorithm>
