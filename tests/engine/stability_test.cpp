@@ -65,15 +65,31 @@ TEST(Stability, BodyShapeMaterialIsAveragedIn) {
     EXPECT_TRUE(explicit_stability_violations(m, 2e-5f).empty());
 }
 
-// Moves every particle of the builder by up to 1e-4 m (a fixed pseudo-random pattern), after the
-// elements' rest shapes were taken: every mode of the system starts excited.
-void perturb(ModelBuilder& b) {
-    uint32_t state = 12345u;
-    for (Vec3& x : b.particle_q)
+// Adds scale * (u - 0.5), u uniform in [0, 1) from a fixed pseudo-random stream of `seed`, to every
+// component: the perturbed positions (every mode of the system starts excited) and velocities of
+// the tests below.
+void add_noise(std::vector<Vec3>& v, float scale, uint32_t seed) {
+    for (Vec3& x : v)
         for (int c = 0; c < 3; ++c) {
-            state = state * 1664525u + 1013904223u;
-            x[c] += 2e-4f * (float(state >> 8) / float(1u << 24) - 0.5f);
+            seed = seed * 1664525u + 1013904223u;
+            x[c] += scale * (float(seed >> 8) / float(1u << 24) - 0.5f);
         }
+}
+
+// Moves every particle of the builder by up to 1e-4 m, after the elements' rest shapes were taken.
+void perturb(ModelBuilder& b) { add_noise(b.particle_q, 2e-4f, 12345u); }
+
+// A cloth of nx x ny cells of 10 g particles with the membrane's materials only (no bending).
+ClothGridDef membrane(int nx, int ny, float tri_ke, float tri_ka, float tri_kd) {
+    ClothGridDef d;
+    d.dim_x = nx;
+    d.dim_y = ny;
+    d.mass = 0.01f;
+    d.tri_ke = tri_ke;
+    d.tri_ka = tri_ka;
+    d.tri_kd = tri_kd;
+    d.edge_ke = 0.0f;
+    return d;
 }
 
 // Whether `steps` semi-implicit steps of dt keep every particle within 1 cm of where it started.
@@ -118,16 +134,8 @@ TEST(Stability, ClothTrianglesDivergeAtTheirEstimate) {
     for (auto [ke, ka] : {std::pair{1e3f, 1e3f}, {1e4f, 1e2f}, {1e2f, 1e4f}}) {
         ModelBuilder b(0.0f);
         b.ground = false;
-        ClothGridDef d;
-        d.dim_x = 6;
-        d.dim_y = 5;
-        d.cell_x = 0.1f;
+        ClothGridDef d = membrane(6, 5, ke, ka, 0.0f);
         d.cell_y = 0.08f;
-        d.mass = 0.01f;
-        d.tri_ke = ke;
-        d.tri_ka = ka;
-        d.tri_kd = 0.0f;
-        d.edge_ke = 0.0f;
         b.add_cloth_grid(d);
         perturb(b);
         Model m = b.finalize("cpu");
@@ -146,22 +154,9 @@ TEST(Stability, ClothDampingDivergesAtItsEstimate) {
     REQUIRE_CPU();
     ModelBuilder b(0.0f);
     b.ground = false;
-    ClothGridDef d;
-    d.dim_x = 5;
-    d.dim_y = 5;
-    d.mass = 0.01f;
-    d.tri_ke = d.tri_ka = 1e-3f;
-    d.tri_kd = 20.0f;
-    d.edge_ke = 0.0f;
-    b.add_cloth_grid(d);
+    b.add_cloth_grid(membrane(5, 5, 1e-3f, 1e-3f, 20.0f));
     perturb(b);
-    // a velocity to damp, the same pattern
-    uint32_t state = 7u;
-    for (Vec3& v : b.particle_qd)
-        for (int c = 0; c < 3; ++c) {
-            state = state * 1664525u + 1013904223u;
-            v[c] = 1e-3f * (float(state >> 8) / float(1u << 24) - 0.5f);
-        }
+    add_noise(b.particle_qd, 1e-3f, 7u);  // a velocity to damp
     Model m = b.finalize("cpu");
     const double dt0 = limit_dt(m, "lambda_max(M^-1 C) dt");
     const double f = divergence_factor(m, dt0, 0.8, 1.25, 3000);
@@ -199,12 +194,7 @@ TEST(Stability, SoftBodyTetrahedraDivergeAtTheirEstimate) {
 TEST(Stability, ElementMessagesNameTheBlockAndTheTerm) {
     ModelBuilder b(0.0f);
     b.ground = false;
-    ClothGridDef d;
-    d.dim_x = d.dim_y = 2;
-    d.mass = 0.01f;
-    d.tri_ke = d.tri_ka = 1e4f;
-    d.tri_kd = 0.0f;
-    b.add_cloth_grid(d);
+    b.add_cloth_grid(membrane(2, 2, 1e4f, 1e4f, 0.0f));
     Model m = b.finalize("cpu");
     auto v = explicit_stability_violations(m, 0.01f);
     ASSERT_EQ(v.size(), 1u) << v[0].message() << "; " << v.back().message();
