@@ -12,6 +12,7 @@
 #include "runtime/capture_check.h"
 #include "runtime/errors.h"
 #include "runtime/named_args.h"
+#include "runtime/recorder.h"
 
 namespace weft::engine {
 
@@ -22,10 +23,16 @@ IntegratorInfo make_info() {
     i.name = "featherstone";
     i.summary =
         "Featherstone: articulations in reduced coordinates (joint_q, joint_qd), exact joints, semi-implicit Euler or RK4";
-    i.kernels = {{"articulation", "eval_articulation_fk"},         {"rigid", "eval_body_forces"},
-                 {"featherstone", "eval_featherstone_bias"},       {"featherstone", "eval_featherstone_tau"},
-                 {"featherstone", "eval_featherstone_mass"},       {"featherstone", "eval_featherstone_solve"},
-                 {"featherstone", "integrate_featherstone_euler"}, {"featherstone", "integrate_featherstone_stage"},
+    i.kernels = {{"articulation", "eval_articulation_fk"},
+                 {"rigid", "eval_body_forces"},
+                 {"broad_phase", "build_shape_grid"},
+                 {"broad_phase", "find_body_candidates"},
+                 {"featherstone", "eval_featherstone_bias"},
+                 {"featherstone", "eval_featherstone_tau"},
+                 {"featherstone", "eval_featherstone_mass"},
+                 {"featherstone", "eval_featherstone_solve"},
+                 {"featherstone", "integrate_featherstone_euler"},
+                 {"featherstone", "integrate_featherstone_stage"},
                  {"featherstone", "integrate_featherstone_rk4"}};
     i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable;
     i.state_reads = {"joint_q", "joint_qd"};
@@ -104,7 +111,9 @@ void FeatherstoneIntegrator::simulate(const Model& m, const State& in, State& ou
         const Array wrench = wrench_out ? *wrench_out : scratch_.get(m, tag + "wrench", spatial_vector_type(), nb);
         if (tag == "s1.") last_wrench = wrench;
         fk(q, qd, body_q, body_qd);
-        launch("rigid", "eval_body_forces", nb, body_force_args(m, body_q, body_qd, control, Array(), 0, false, wrench));
+        candidates_.build(m, body_q, 0.0f, m.requires_grad || runtime::active_recorder() != nullptr);
+        launch("rigid", "eval_body_forces", nb,
+               body_force_args(m, body_q, body_qd, control, Array(), 0, false, candidates_, wrench));
         const Array S = scratch_.get(m, tag + "S", spatial_vector_type(), nd);
         const Array v = scratch_.get(m, tag + "v", spatial_vector_type(), nb);
         const Array acc = scratch_.get(m, tag + "a", spatial_vector_type(), nb);

@@ -26,6 +26,7 @@
 #include <map>
 #include <string>
 
+#include "engine/broad_phase.h"
 #include "engine/integrator.h"
 
 namespace weft::engine {
@@ -45,6 +46,7 @@ public:
 
 private:
     ScratchArrays scratch_;          // by name ("s1.body_q", ...)
+    BodyCandidates candidates_;      // the broad phase's lists of the evaluation in progress
     const void* checked_ = nullptr;  // the model (its body_parent_joint) whose bodies were checked
 };
 

@@ -63,7 +63,7 @@ double body_point_reach(const ModelBuilder& b) {
 // contact (kernels/rigid.py may_touch); and the contact points of meshes on bodies, their
 // vertices (welded: each position once) with radius 0, in the shape frame and scaled. Every
 // other shape's points are computed by kernels/rigid_common.py's shape_point.
-void upload_shape_points(const ModelBuilder& b, Model& m, const Uploader& up) {
+std::vector<float> upload_shape_points(const ModelBuilder& b, Model& m, const Uploader& up) {
     std::vector<float> bound, points;
     std::vector<int> start{0};
     for (int s = 0; s < m.shape_count; ++s) {
@@ -104,6 +104,61 @@ void upload_shape_points(const ModelBuilder& b, Model& m, const Uploader& up) {
     m.shape_bound = up(compiler::float32_type(), {int64_t(bound.size())}, bound, false);
     m.shape_point_start = up(compiler::int32_type(), {int64_t(start.size())}, start, false);
     m.shape_points = up(vec4_type(), {int64_t(points.size() / 4)}, points, false);
+    return bound;
+}
+
+// The body broad phase (engine/broad_phase.h, kernels/broad_phase.py): the reach of every shape
+// (its bound plus half its adhesion distance), the grid's cell from the body shapes' reaches, the
+// shapes too large for it grouped by world, and each shape's position in its world's group. The
+// cell is twice the largest reach of a body shape, or of 4x their median reach where one body shape
+// is far larger than the rest (a large body then walks every candidate; the grid stays fine for
+// the others). Turned on where a body would walk more than broad_phase_min_candidates shapes.
+void setup_body_broad_phase(const ModelBuilder& b, Model& m, const Uploader& up, const std::vector<float>& bound,
+                            const std::vector<int>& shape_worlds, const std::vector<int>& wstart, const std::vector<int>& wlist) {
+    const int ns = m.shape_count, nw = m.num_worlds;
+    std::vector<double> reach(size_t(ns), -1.0), body_reach;
+    for (int s = 0; s < ns; ++s) {
+        if (bound[size_t(s)] < 0.0f) continue;
+        reach[size_t(s)] = double(bound[size_t(s)]) + 0.5 * std::abs(double(b.shape_material[size_t(s)][3]));
+        if (b.shape_body[size_t(s)] >= 0) body_reach.push_back(reach[size_t(s)]);
+    }
+    m.body_broad_phase = false;
+    m.shape_grid_buckets = 0;
+    if (b.body_count() == 0 || body_reach.empty()) return;
+    std::sort(body_reach.begin(), body_reach.end());
+    const double median = body_reach[body_reach.size() / 2];
+    const double largest = std::min(body_reach.back(), 4.0 * median);
+    m.shape_grid_cell = std::nextafter(float(2.0 * largest), std::numeric_limits<float>::infinity());
+    std::vector<int> large(size_t(std::max(ns, 1)), 0), gridded_count(1, 0);
+    std::vector<std::vector<int>> large_of(size_t(nw) + 1);
+    for (int s = 0; s < ns; ++s) {
+        if (reach[size_t(s)] >= 0.0 && reach[size_t(s)] <= largest) {
+            ++gridded_count[0];
+            continue;
+        }
+        large[size_t(s)] = 1;
+        const int w = shape_worlds[size_t(s)];
+        large_of[w >= 0 && w < nw ? size_t(w) : size_t(nw)].push_back(s);
+    }
+    std::vector<int> lstart(size_t(nw) + 2, 0), llist;
+    for (int w = 0; w <= nw; ++w) {
+        lstart[size_t(w)] = int(llist.size());
+        llist.insert(llist.end(), large_of[size_t(w)].begin(), large_of[size_t(w)].end());
+    }
+    lstart[size_t(nw) + 1] = int(llist.size());
+    if (llist.empty()) llist.push_back(0);
+    std::vector<int> pos(size_t(std::max(ns, 1)), 0);
+    for (int g = 0; g <= nw; ++g)
+        for (int k = wstart[size_t(g)]; k < wstart[size_t(g) + 1]; ++k) pos[size_t(wlist[size_t(k)])] = k - wstart[size_t(g)];
+    int buckets = 64;
+    while (buckets < 2 * gridded_count[0] && buckets < (1 << 26)) buckets *= 2;
+    const compiler::Type i32 = compiler::int32_type();
+    m.shape_grid_buckets = buckets;
+    m.shape_large = up(i32, {int64_t(large.size())}, large, false);
+    m.world_large_start = up(i32, {int64_t(lstart.size())}, lstart, false);
+    m.world_large_list = up(i32, {int64_t(llist.size())}, llist, false);
+    m.shape_world_pos = up(i32, {int64_t(pos.size())}, pos, false);
+    m.body_broad_phase = m.max_shape_candidates > m.broad_phase_min_candidates;
 }
 
 // The signed distance grids of the mesh shapes, packed into one array (engine/mesh_sdf.h). The
@@ -536,7 +591,8 @@ Model ModelBuilder::finalize(const std::string& device_name, bool requires_grad)
         m.shape_filter_list = up(i32, {int64_t(list.size())}, list, false);
     }
     upload_mesh_sdfs(*this, m, up);
-    upload_shape_points(*this, m, up);
+    const std::vector<float> bound = upload_shape_points(*this, m, up);
+    setup_body_broad_phase(*this, m, up, bound, shape_worlds, wstart, wlist);
     upload_bodies(*this, m, up);
     upload_joints(*this, m, up);
     m.smoke = build_smoke_grid(smoke, m.device, requires_grad);

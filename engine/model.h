@@ -213,6 +213,24 @@ struct Model {
     // The most shapes one body's contact pass walks (kernels/worlds.py candidate_count): every shape
     // when a body is shared (world -1), else the largest world's shapes plus the shared ones.
     int max_shape_candidates = 0;
+    // The body broad phase (engine/broad_phase.h, kernels/broad_phase.py): a hash grid of the shapes'
+    // bounding spheres, built by kernels from the poses of each contact evaluation, from which every
+    // body gathers the candidates it may touch, in the order of its walk above (so that the contact
+    // sums keep their bits). finalize sets it up for every model with bodies and turns it on where a
+    // body would walk more than broad_phase_min_candidates shapes; a body whose list would overflow,
+    // or that a full bucket hides shapes from, walks every candidate as without it.
+    bool body_broad_phase = false;
+    int broad_phase_min_candidates = 64;
+    float shape_grid_cell = 0.0f;      // m, cell side without a margin: 2 x the largest gridded reach
+    int shape_grid_buckets = 0;        // hash buckets (a power of two); 0 = not set up
+    int shape_grid_capacity = 16;      // shapes per bucket
+    int body_candidate_capacity = 32;  // candidates one body's list holds
+    Array shape_large;                 // int32 (max(shape_count, 1)): 1 = not in the grid (planes, and reaches above half
+                                       //   the cell): every body of its worlds tests it
+    Array world_large_start;           // int32 (num_worlds + 2): the large shapes grouped by world, as world_shape_start
+    Array world_large_list;            // int32 (max(large shapes, 1))
+    Array shape_world_pos;             // int32 (max(shape_count, 1)): the shape's position in its world's group
+
     Array body_shape_start;  // int32 (body_count + 1): body b's shapes are body_shape_list[start[b] .. start[b+1]-1]
     Array body_shape_list;   // int32 (max(shapes on bodies, 1))
 

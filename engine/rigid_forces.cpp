@@ -7,7 +7,8 @@
 namespace weft::engine {
 
 runtime::NamedArgs body_force_args(const Model& m, const Array& body_q, const Array& body_qd, const Control* control,
-                                   const Array& particle_wrench, int particle_chunks, bool joint_wrenches, const Array& body_f) {
+                                   const Array& particle_wrench, int particle_chunks, bool joint_wrenches,
+                                   const BodyCandidates& candidates, const Array& body_f) {
     using namespace args;
     const bool body_ext = control && control->body_f.valid();
     runtime::NamedArgs body_args{{"body_q", a(body_q)},
@@ -42,8 +43,9 @@ runtime::NamedArgs body_force_args(const Model& m, const Array& body_q, const Ar
         .add("joint_attach_kd", f(m.joint_attach_kd))
         .add("joint_wrenches", i(joint_wrenches ? 1 : 0))
         .add("body_particle_wrench", a(particle_chunks > 0 ? particle_wrench : body_qd))
-        .add("particle_chunks", i(particle_chunks))
-        .add("body_f", a(body_f));
+        .add("particle_chunks", i(particle_chunks));
+    candidates.add_args(body_args, m);
+    body_args.add("body_f", a(body_f));
     return body_args;
 }
 

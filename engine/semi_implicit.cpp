@@ -30,6 +30,8 @@ IntegratorInfo make_info() {
                  {"particles", "accumulate_forces"},
                  {"particles", "integrate_particles"},
                  {"rigid", "eval_body_particle_contacts"},
+                 {"broad_phase", "build_shape_grid"},
+                 {"broad_phase", "find_body_candidates"},
                  {"rigid", "eval_body_forces"},
                  {"rigid", "integrate_bodies"}};
     i.caps = IntegratorCaps_GraphCapture | IntegratorCaps_Differentiable | IntegratorCaps_Explicit;
@@ -251,8 +253,10 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
             launch(reactions, {slots_b}, std::move(reaction_args));
         }
         static const runtime::Kernel forces = solver_kernel("rigid", "eval_body_forces");
+        body_candidates_.build(m, in.body_q, 0.0f, tape != nullptr);
         launch(forces, {m.body_count},
-               body_force_args(m, in.body_q, in.body_qd, control, body_particle_wrench_, chunks, true, out.body_f));
+               body_force_args(m, in.body_q, in.body_qd, control, body_particle_wrench_, chunks, true, body_candidates_,
+                               out.body_f));
         static const runtime::Kernel integrate_b = solver_kernel("rigid", "integrate_bodies");
         launch(integrate_b, {m.body_count},
                {{"body_q", a(in.body_q)},
@@ -281,6 +285,8 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
         accesses.push_back({out.grid_bucket_count, "hash grid counts", false, true});
         accesses.push_back({out.grid_bucket_particles, "hash grid buckets", false, true});
     }
+    if (m.body_count > 0)
+        for (const Array& x : body_candidates_.written()) accesses.push_back({x, "body broad phase", false, true});
     if (!force_terms_grad_.valid()) force_terms_grad_ = runtime::zeros_outside_capture(vec3_type(), {slots}, m.device);
     if (!force_grad_.valid() || force_grad_.size() != n) force_grad_ = runtime::zeros_outside_capture(vec3_type(), {n}, m.device);
     if (m.body_count > 0 &&

@@ -41,6 +41,7 @@
 // the stability limit 2 / omega; tests/engine check this and the period.
 #pragma once
 
+#include "engine/broad_phase.h"
 #include "engine/integrator.h"
 
 namespace weft::engine {
@@ -63,6 +64,7 @@ private:
     Array body_force_grad_;            // body_f's gradient during a recorded step's backward
     Array body_particle_wrench_;       // spatial_vector (body_count x particle_body_chunks): scratch, as the slots
     Array body_particle_wrench_grad_;  // its gradient during a recorded step's backward
+    BodyCandidates body_candidates_;   // the broad phase's lists (new ones for each recorded step)
 };
 
 }  // namespace weft::engine

@@ -35,6 +35,7 @@
 #include <map>
 #include <string>
 
+#include "engine/broad_phase.h"
 #include "engine/integrator.h"
 
 namespace weft::engine {
@@ -64,6 +65,7 @@ public:
 private:
     void simulate_bodies(const Model& model, const State& state_in, State& state_out, float dt, const Control* control);
     ScratchArrays body_scratch_;              // the body passes' arrays, by name
+    BodyCandidates body_candidates_;          // the broad phase's lists of the step in progress
     const void* coupling_checked_ = nullptr;  // the shape_body array last checked for shapes on bodies
 
     Array scratch_[5];  // prediction x and v, x ping-pong, intermediate v (no gradient)

@@ -10,6 +10,7 @@
 #include "runtime/capture_check.h"
 #include "runtime/errors.h"
 #include "runtime/named_args.h"
+#include "runtime/recorder.h"
 
 namespace weft::engine {
 
@@ -60,6 +61,7 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
             .add("num_worlds", i(m.num_worlds))
             .add("body_order", a(m.body_order))
             .add("margin", f(rigid_contact_margin));
+        body_candidates_.add_args(a_, m);
     };
     // A thread per (slot, body), slot-major, the bodies in Model::body_order: the ground, each
     // candidate shape, each candidate's points on the body (kernels/xpbd_contacts.py). Which slots
@@ -69,6 +71,9 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
     const bool contacts = m.ground || m.shape_count > 0;
     Array slot_active;
     if (contacts || enable_restitution) {
+        // The broad phase at the step's start poses, within the contact margin (engine/broad_phase.h):
+        // each body's slots walk its candidates instead of every shape of its world.
+        body_candidates_.build(m, in.body_q, rigid_contact_margin, m.requires_grad || runtime::active_recorder() != nullptr);
         slot_active = body_scratch_.get(m, "contact_slot_active", compiler::int32_type(), {slots, nb});
         NamedArgs fa;
         slot_args(fa);

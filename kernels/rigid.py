@@ -49,7 +49,10 @@ Worlds and the broad phase. A body of world w tests only its world's shapes and 
 (worlds.py's candidate; world -1 tests every shape, in index order), and a pair whose bounding spheres
 are further apart than the pair's adhesion distance is skipped (may_touch; the radii are
 Model::shape_bound, from finalize): it would have given exactly zero force, so skipping it changes
-no bits.
+no bits. With the broad phase on (Model::body_broad_phase), a body walks only its candidates
+(broad_phase.py: the shapes of that walk whose bounding spheres reach its own, found through a
+hash grid, in the walk's order) instead of every shape of its world: the same pairs pass may_touch,
+in the same order, so the forces keep their bits.
 """
 import weft as wp
 import geometry as geo
@@ -57,6 +60,7 @@ import joints
 import soft_contact as sc
 import rigid_common as rc
 import worlds
+import broad_phase as bp
 
 
 @wp.func
@@ -200,6 +204,10 @@ def eval_body_forces(
     num_worlds: int,
     body_particle_wrench: wp.array(dtype=wp.spatial_vector),
     particle_chunks: int,
+    broad_phase: int,
+    body_candidate_count: wp.array(dtype=int),
+    body_candidate_list: wp.array(dtype=int),
+    candidate_capacity: int,
     body_f: wp.array(dtype=wp.spatial_vector),
 ):
     b = wp.tid()
@@ -235,8 +243,9 @@ def eval_body_forces(
                                              0.5 * (shape_materials[sa, 4] + ground_mu))
                     f = f + fc
                     t = t + wp.cross(xc - com, fc)
-        for kb in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+        for kb in range(bp.walk_count(b, wb, shape_count, world_shape_start, num_worlds, broad_phase, body_candidate_count)):
+            sb = bp.walk_shape(kb, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
+                               body_candidate_list, candidate_capacity)
             ob = shape_body[sb]
             if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
                                 shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
@@ -260,8 +269,9 @@ def eval_body_forces(
                         f = f + fc
                         t = t + wp.cross(xc - com, fc)
     # The reactions: other bodies' points in this body's shapes.
-    for kp in range(worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)):
-        sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
+    for kp in range(bp.walk_count(b, wb, shape_count, world_shape_start, num_worlds, broad_phase, body_candidate_count)):
+        sp = bp.walk_shape(kp, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
+                           body_candidate_list, candidate_capacity)
         ob = shape_body[sp]
         if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
                                                joint_collision_filter):

@@ -2,7 +2,7 @@
 section Contacts)."""
 import weft as wp
 import rigid_common as rc
-import worlds
+import broad_phase as bp
 import xpbd_common as xc
 
 
@@ -108,6 +108,10 @@ def find_contact_slots(
     world_shape_list: wp.array(dtype=int),
     num_worlds: int,
     body_order: wp.array(dtype=int),
+    broad_phase: int,
+    body_candidate_count: wp.array(dtype=int),
+    body_candidate_list: wp.array(dtype=int),
+    candidate_capacity: int,
     margin: float,
     slots: int,
     slot_active: wp.array2d(dtype=int),
@@ -125,7 +129,7 @@ def find_contact_slots(
     active = 0
     wb = body_world[b]
     C = (slots - 1) // 2
-    n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
+    n_cand = bp.walk_count(b, wb, shape_count, world_shape_start, num_worlds, broad_phase, body_candidate_count)
     if j == 0:
         if ground != 0:
             for si in range(body_shape_start[b], body_shape_start[b + 1]):
@@ -141,7 +145,8 @@ def find_contact_slots(
     elif j <= C:
         kb = j - 1
         if kb < n_cand:
-            sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+            sb = bp.walk_shape(kb, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
+                               body_candidate_list, candidate_capacity)
             ob = shape_body[sb]
             Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
             for si in range(body_shape_start[b], body_shape_start[b + 1]):
@@ -162,7 +167,8 @@ def find_contact_slots(
     else:
         kp = j - 1 - C
         if kp < n_cand:
-            sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
+            sp = bp.walk_shape(kp, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
+                               body_candidate_list, candidate_capacity)
             ob = shape_body[sp]
             if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
                                                          joint_collision_filter):
@@ -226,6 +232,10 @@ def solve_contact_slots(
     world_shape_list: wp.array(dtype=int),
     num_worlds: int,
     body_order: wp.array(dtype=int),
+    broad_phase: int,
+    body_candidate_count: wp.array(dtype=int),
+    body_candidate_list: wp.array(dtype=int),
+    candidate_capacity: int,
     margin: float,
     relaxation: float,
     slots: int,
@@ -253,7 +263,7 @@ def solve_contact_slots(
         wb = body_world[b]
         com = wp.transform_point(body_q[b], body_com[b])
         C = (slots - 1) // 2
-        n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
+        n_cand = bp.walk_count(b, wb, shape_count, world_shape_start, num_worlds, broad_phase, body_candidate_count)
         if j == 0:
             inv_m = body_inv_mass[b]
             Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
@@ -274,7 +284,8 @@ def solve_contact_slots(
         elif j <= C:
             kb = j - 1
             if kb < n_cand:
-                sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+                sb = bp.walk_shape(kb, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
+                                   body_candidate_list, candidate_capacity)
                 ob = shape_body[sb]
                 Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
                 for si in range(body_shape_start[b], body_shape_start[b + 1]):
@@ -301,7 +312,8 @@ def solve_contact_slots(
         else:
             kp = j - 1 - C
             if kp < n_cand:
-                sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
+                sp = bp.walk_shape(kp, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
+                                   body_candidate_list, candidate_capacity)
                 ob = shape_body[sp]
                 if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
                                                              joint_collision_filter):

@@ -2,7 +2,7 @@
 docstring, section Restitution)."""
 import weft as wp
 import rigid_common as rc
-import worlds
+import broad_phase as bp
 import xpbd_common as xc
 
 
@@ -124,6 +124,10 @@ def solve_restitution_slots(
     world_shape_list: wp.array(dtype=int),
     num_worlds: int,
     body_order: wp.array(dtype=int),
+    broad_phase: int,
+    body_candidate_count: wp.array(dtype=int),
+    body_candidate_list: wp.array(dtype=int),
+    candidate_capacity: int,
     gravity: wp.vec3,
     margin: float,
     dt: float,
@@ -145,7 +149,7 @@ def solve_restitution_slots(
         wb = body_world[b]
         com = wp.transform_point(body_q[b], body_com[b])
         C = (slots - 1) // 2
-        n_cand = worlds.candidate_count(wb, shape_count, world_shape_start, num_worlds)
+        n_cand = bp.walk_count(b, wb, shape_count, world_shape_start, num_worlds, broad_phase, body_candidate_count)
         if j == 0:
             inv_m = body_inv_mass[b]
             Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
@@ -168,7 +172,8 @@ def solve_restitution_slots(
         elif j <= C:
             kb = j - 1
             if kb < n_cand:
-                sb = worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)
+                sb = bp.walk_shape(kb, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
+                                   body_candidate_list, candidate_capacity)
                 ob = shape_body[sb]
                 Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
                 for si in range(body_shape_start[b], body_shape_start[b + 1]):
@@ -192,7 +197,8 @@ def solve_restitution_slots(
         else:
             kp = j - 1 - C
             if kp < n_cand:
-                sp = worlds.candidate(kp, wb, world_shape_start, world_shape_list, num_worlds)
+                sp = bp.walk_shape(kp, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
+                                   body_candidate_list, candidate_capacity)
                 ob = shape_body[sp]
                 if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
                                                              joint_collision_filter):

@@ -174,3 +174,26 @@ def test_cylinders_and_cones_on_bodies():
     assert model.shape_geo_type.numpy().tolist() == [6, 4]
     s = _rest(model, 3000, 5e-4)
     assert s.body_q.numpy()[cyl][1] == pytest.approx(h + 1e-5 - m * g / (8 * 1e5), abs=2e-6)
+
+
+def test_the_broad_phase_is_on_for_a_crowded_world_and_changes_no_bit():
+    # 100 bodies in one world: each would walk 100 shapes, so finalize turns the body broad phase
+    # on (engine/broad_phase.h); stepping with it off gives the same bits (docs/rigid-bodies.md).
+    b = wp.sim.ModelBuilder()
+    for k in range(100):
+        body = b.add_body(origin=wp.transform((0.2 * (k % 10), 0.12 + 0.2 * (k // 50), 0.2 * ((k // 10) % 5)), wp.quat_identity()))
+        b.add_shape_box(body=body, hx=0.09, hy=0.06, hz=0.05)
+    model = b.finalize(device="cpu")
+    assert model.max_shape_candidates == 100
+    assert model.body_broad_phase
+    finals = []
+    for on in (True, False):
+        model.body_broad_phase = on
+        integrator = wp.sim.SemiImplicitIntegrator()
+        s0, s1 = model.state(), model.state()
+        for _ in range(200):
+            integrator.simulate(model, s0, s1, 5e-4)
+            s0, s1 = s1, s0
+        finals.append(s0.body_q.numpy().copy())
+    assert np.array_equal(finals[0], finals[1])
+    assert finals[0][:, 1].min() < 0.1  # the bodies fell onto the ground and each other
