@@ -4,6 +4,7 @@
 #include "engine/launch_args.h"
 #include "engine/solver_kernels.h"
 #include "runtime/capture_check.h"
+#include "runtime/recorder.h"
 
 namespace weft::engine {
 
@@ -27,9 +28,12 @@ void BodyCandidates::build(const Model& m, const Array& body_q, float margin, bo
         return;
     }
     using namespace args;
+    // The grid is scratch of this build alone: its launches are not recorded (a Tape needs only the
+    // lists, which the contact kernels read), so it is reused from call to call even under a Tape.
+    runtime::ScopedRecorder quiet(nullptr);
     const int64_t nb = m.shape_grid_buckets, cap = m.shape_grid_capacity, k = m.body_candidate_capacity;
-    bucket_count_ = int_array(bucket_count_, nb, m, fresh);
-    bucket_shapes_ = int_array(bucket_shapes_, nb * cap, m, fresh);
+    bucket_count_ = int_array(bucket_count_, nb, m, false);
+    bucket_shapes_ = int_array(bucket_shapes_, nb * cap, m, false);
     count_ = int_array(count_, m.body_count, m, fresh);
     list_ = int_array(list_, int64_t(m.body_count) * k, m, fresh);
     runtime::LaunchOptions o;
@@ -91,7 +95,7 @@ void BodyCandidates::add_args(runtime::NamedArgs& named, const Model& m) const {
 
 std::vector<Array> BodyCandidates::written() const {
     if (!count_.valid()) return {};
-    return {bucket_count_, bucket_shapes_, count_, list_};
+    return {count_, list_};
 }
 
 }  // namespace weft::engine

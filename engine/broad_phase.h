@@ -21,14 +21,15 @@ public:
     // Lists the candidates of the bodies at `body_q` for contacts within `margin` (m; XPBD's contact
     // margin, 0 for penalty contact). Does nothing when the model's broad phase is off. With `fresh`
     // the lists go to new arrays, so that a recorded evaluation keeps its own for the backward pass
-    // (and the tape sees no array overwritten); otherwise this object's are reused.
+    // (and the tape sees no array overwritten); otherwise this object's are reused. The launches are
+    // not recorded by an active Tape (they have no adjoint; the grid is reused scratch).
     void build(const Model& m, const Array& body_q, float margin, bool fresh);
 
     // The kernels' arguments broad_phase, body_candidate_count, body_candidate_list and
     // candidate_capacity, for the lists of the last build (broad_phase 0 when the model has none).
     void add_args(runtime::NamedArgs& args, const Model& m) const;
 
-    // The arrays the last build wrote (for a step's tape record); empty when the broad phase is off.
+    // The lists the last build wrote (for a step's tape record); empty when the broad phase is off.
     std::vector<Array> written() const;
 
     // int32 (body_count): the candidates of each body, -1 where it walks every shape of its world.

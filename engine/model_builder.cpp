@@ -7,8 +7,6 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <set>
 
 namespace weft::engine {
 
@@ -140,6 +138,19 @@ void ModelBuilder::add_cloth_grid(const ClothGridDef& d) {
     if (d.dim_x < 1 || d.dim_y < 1) throw BuildError("add_cloth_grid: dim_x and dim_y must be >= 1");
     int start = particle_count();
     size_t start_tri = tri_indices.size();
+    // Room for the new particles and triangles at once (growing a million-element vector one
+    // element at a time copied and faulted in its memory again and again).
+    const size_t new_particles = particle_q.size() + size_t(d.dim_x + 1) * size_t(d.dim_y + 1);
+    particle_q.reserve(new_particles);
+    particle_qd.reserve(new_particles);
+    particle_mass.reserve(new_particles);
+    particle_radius.reserve(new_particles);
+    particle_flags.reserve(new_particles);
+    const size_t new_tris = 2 * size_t(d.dim_x) * size_t(d.dim_y);
+    tri_indices.reserve(tri_indices.size() + new_tris);
+    tri_poses.reserve(tri_poses.size() + new_tris);
+    tri_materials.reserve(tri_materials.size() + new_tris);
+    tri_areas.reserve(tri_areas.size() + new_tris);
     auto index = [&](int x, int y) { return start + y * (d.dim_x + 1) + x; };
     for (int y = 0; y <= d.dim_y; ++y) {
         for (int x = 0; x <= d.dim_x; ++x) {
@@ -163,26 +174,38 @@ void ModelBuilder::add_cloth_grid(const ClothGridDef& d) {
             }
         }
     }
-    // Edge adjacency of the new triangles: interior edges get a bending element (o0, o1, v0, v1).
-    struct EdgeInfo {
-        int v0, v1, o0 = -1, o1 = -1;
+    // Edge adjacency of the new triangles: interior edges get a bending element (o0, o1, v0, v1), in
+    // the order of their (lower, higher) vertex pair. An edge's first triangle (in triangle order)
+    // gives v0, v1 and o0, its last other one o1. One sorted vector of the triangles' edges rather
+    // than a map: a 1023 x 1023 cloth has 3 M edges, and a node each was most of its build time.
+    struct HalfEdge {
+        int lo, hi, v0, v1, o;
     };
-    std::map<std::pair<int, int>, EdgeInfo> edges;
+    std::vector<HalfEdge> half;
+    half.reserve(3 * (tri_indices.size() - start_tri));
     for (size_t t = start_tri; t < tri_indices.size(); ++t) {
         const auto& tri = tri_indices[t];
         for (int e = 0; e < 3; ++e) {
-            int a = tri[e], b = tri[(e + 1) % 3], o = tri[(e + 2) % 3];
-            auto key = std::make_pair(std::min(a, b), std::max(a, b));
-            auto it = edges.find(key);
-            if (it == edges.end())
-                edges.emplace(key, EdgeInfo{a, b, o, -1});
-            else
-                it->second.o1 = o;
+            const int a = tri[e], b = tri[(e + 1) % 3];
+            half.push_back({std::min(a, b), std::max(a, b), a, b, tri[(e + 2) % 3]});
         }
     }
-    std::set<std::pair<int, int>> springs;
-    auto spring = [&](int a, int b) { springs.insert({std::min(a, b), std::max(a, b)}); };
-    for (const auto& [key, e] : edges) {
+    std::stable_sort(half.begin(), half.end(),
+                     [](const HalfEdge& x, const HalfEdge& y) { return x.lo < y.lo || (x.lo == y.lo && x.hi < y.hi); });
+    struct EdgeInfo {
+        int v0, v1, o0 = -1, o1 = -1;
+    };
+    std::vector<EdgeInfo> edges;
+    edges.reserve(half.size() / 2 + d.dim_x + d.dim_y + 2);
+    for (size_t k = 0; k < half.size(); ++k) {
+        if (k > 0 && half[k].lo == half[k - 1].lo && half[k].hi == half[k - 1].hi)
+            edges.back().o1 = half[k].o;
+        else
+            edges.push_back({half[k].v0, half[k].v1, half[k].o, -1});
+    }
+    std::vector<std::pair<int, int>> springs;
+    auto spring = [&](int a, int b) { springs.push_back({std::min(a, b), std::max(a, b)}); };
+    for (const EdgeInfo& e : edges) {
         if (e.o1 >= 0) add_edge(e.o0, e.o1, e.v0, e.v1, NAN, d.edge_ke, d.edge_kd);
         if (d.add_springs) {
             spring(e.v0, e.v1);
@@ -197,6 +220,8 @@ void ModelBuilder::add_cloth_grid(const ClothGridDef& d) {
             if (e.o0 >= 0 && e.o1 >= 0) spring(e.o0, e.o1);
         }
     }
+    std::sort(springs.begin(), springs.end());
+    springs.erase(std::unique(springs.begin(), springs.end()), springs.end());
     for (auto [a, b] : springs) add_spring(a, b, d.spring_ke, d.spring_kd);
 }
 

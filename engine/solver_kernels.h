@@ -7,7 +7,8 @@
 //   contact    (geometry.py, hash_grid.py, contact.py)     eval_particle_terms
 //   hash_grid  (hash_grid.py)                              build_grid, sort_grid_buckets
 //   xpbd       (geometry.py, hash_grid.py, bending.py, xpbd.py)
-//   rigid      (geometry.py, joints.py, rigid.py)         eval_body_forces, integrate_bodies
+//   broad_phase (worlds.py, hash_grid.py, broad_phase.py) build_shape_grid, find_body_candidates
+//   rigid      (geometry.py, broad_phase.py, joints.py, rigid.py)  eval_body_forces, integrate_bodies
 // Code both solvers need is a @wp.func in one file that both groups list, not a copy: geometry.py
 // (shape_contact, shape_contact_at, ground_contact: the shape and ground tests), hash_grid.py (grid_cell_neighbor:
 // the neighbour test), bending.py (dihedral_angle, dihedral_angle_gradients).

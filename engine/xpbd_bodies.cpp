@@ -67,7 +67,14 @@ void XPBDIntegrator::simulate_bodies(const Model& m, const State& in, State& out
     // candidate shape, each candidate's points on the body (kernels/xpbd_contacts.py). Which slots
     // hold a contact this step is found once, from the step's start poses, where contacts are
     // found; the iterations and the restitution pass skip the others.
-    const int64_t slots = 2 * int64_t(m.max_shape_candidates) + 1;
+    // With the broad phase, slot 1 + k takes the k-th shape of the body's list (C = the lists'
+    // capacity: memory and threads O(bodies), not O(bodies x shapes)); a body that walks every
+    // shape takes candidates k, k + C, ... in that slot, in order (the same contacts; their sum
+    // associates differently from the walk's, so its last bits can differ from a step without the
+    // broad phase). Without it, C is the most shapes a body walks, one candidate a slot.
+    const int64_t C =
+        m.body_broad_phase ? std::min(m.max_shape_candidates, std::max(m.body_candidate_capacity, 1)) : m.max_shape_candidates;
+    const int64_t slots = 2 * C + 1;
     const bool contacts = m.ground || m.shape_count > 0;
     Array slot_active;
     if (contacts || enable_restitution) {

@@ -143,8 +143,7 @@ def find_contact_slots(
                         if c0 < margin:
                             active = 1
     elif j <= C:
-        kb = j - 1
-        if kb < n_cand:
+        for kb in range(j - 1, n_cand, C):
             sb = bp.walk_shape(kb, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
                                body_candidate_list, candidate_capacity)
             ob = shape_body[sb]
@@ -165,8 +164,7 @@ def find_contact_slots(
                         if near != 0:
                             active = 1
     else:
-        kp = j - 1 - C
-        if kp < n_cand:
+        for kp in range(j - 1 - C, n_cand, C):
             sp = bp.walk_shape(kp, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
                                body_candidate_list, candidate_capacity)
             ob = shape_body[sp]
@@ -244,16 +242,18 @@ def solve_contact_slots(
     slot_counts: wp.array2d(dtype=float),
 ):
     # One slot j of body b's contacts, a thread each: slot 0 its shapes' points against the
-    # ground, slot 1 + k its points against candidate shape k of its world (worlds.py), slot
-    # 1 + C + k (C = (slots - 1) / 2, the most candidates of any body) candidate k's points against
-    # its shapes (the reactions). Writes the slot's summed impulses (angular about b's centre of
-    # mass, positional; world) and its number of closed contacts; sum_contact_slots adds a body's
-    # slots in order. Threads run slot-major (consecutive threads: the same slot of consecutive
-    # bodies of body_order, one body of consecutive worlds), so a warp's threads share a branch
-    # and mostly its contacts. A slot that find_contact_slots marked idle for
-    # the step writes zeros at once; in an active one, which pairs meet is decided once per pair
-    # of shapes (the filters, then the bounding spheres at the step's start), and only then are
-    # the points walked.
+    # ground, slot 1 + k its points against candidate shape k of its walk (worlds.py, or its
+    # broad-phase list: broad_phase.py), slot 1 + C + k candidate k's points against its shapes
+    # (the reactions). C = (slots - 1) / 2 is the most candidates of any body, or with the broad
+    # phase the lists' capacity; a body that walks every shape then has slot 1 + k take candidates
+    # k, k + C, k + 2 C ... in turn (and 1 + C + k their reactions). Writes the slot's summed
+    # impulses (angular about b's centre of mass, positional; world) and its number of closed
+    # contacts; sum_contact_slots adds a body's slots in order. Threads run slot-major
+    # (consecutive threads: the same slot of consecutive bodies of body_order, one body of
+    # consecutive worlds), so a warp's threads share a branch and mostly its contacts. A slot that
+    # find_contact_slots marked idle for the step writes zeros at once; in an active one, which
+    # pairs meet is decided once per pair of shapes (the filters, then the bounding spheres at the
+    # step's start), and only then are the points walked.
     j, t = wp.tid()
     b = body_order[t]
     P = wp.vec3(0.0)
@@ -282,8 +282,7 @@ def solve_contact_slots(
                             L = L + wp.cross(p_a - com, Pc)
                             count = count + 1.0
         elif j <= C:
-            kb = j - 1
-            if kb < n_cand:
+            for kb in range(j - 1, n_cand, C):
                 sb = bp.walk_shape(kb, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
                                    body_candidate_list, candidate_capacity)
                 ob = shape_body[sb]
@@ -310,8 +309,7 @@ def solve_contact_slots(
                                 L = L + wp.cross(p_a - com, Pc) * share
                                 count = count + share
         else:
-            kp = j - 1 - C
-            if kp < n_cand:
+            for kp in range(j - 1 - C, n_cand, C):
                 sp = bp.walk_shape(kp, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
                                    body_candidate_list, candidate_capacity)
                 ob = shape_body[sp]

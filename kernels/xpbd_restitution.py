@@ -170,8 +170,7 @@ def solve_restitution_slots(
                             H = H + wp.cross(p_a - com, Jc)
                             count = count + 1.0
         elif j <= C:
-            kb = j - 1
-            if kb < n_cand:
+            for kb in range(j - 1, n_cand, C):
                 sb = bp.walk_shape(kb, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
                                    body_candidate_list, candidate_capacity)
                 ob = shape_body[sb]
@@ -195,8 +194,7 @@ def solve_restitution_slots(
                                 H = H + wp.cross(p_a - com, Jc)
                                 count = count + 1.0
         else:
-            kp = j - 1 - C
-            if kp < n_cand:
+            for kp in range(j - 1 - C, n_cand, C):
                 sp = bp.walk_shape(kp, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
                                    body_candidate_list, candidate_capacity)
                 ob = shape_body[sp]

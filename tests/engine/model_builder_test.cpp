@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <array>
+#include <map>
+#include <set>
 
 #include "engine/model_builder.h"
 #include "tests/engine/mesh_test_util.h"
@@ -99,6 +102,54 @@ TEST(ModelBuilder, ForceSlotTableListsEveryElementVertex) {
     for (int i = 0; i < m.particle_count; ++i)
         for (int k = start[size_t(i)]; k < start[size_t(i) + 1]; ++k) ++seen[size_t(index[size_t(k)])];
     for (int s = m.particle_count; s < L.count; ++s) EXPECT_EQ(seen[size_t(s)], 1) << "slot " << s;
+}
+
+// add_cloth_grid's bending elements and springs, against a map of every triangle edge: one bending
+// element per interior edge (3 dx dy - dx - dy of them) in the order of its (lower, higher) vertex
+// pair, the first triangle's vertices and opposite vertex first; springs along the edges, from each
+// opposite vertex and across each interior edge, in pair order without repeats.
+TEST(ModelBuilder, ClothGridBendingAndSpringsFollowEdgeOrder) {
+    for (bool reverse : {false, true}) {
+        SCOPED_TRACE(reverse ? "reverse winding" : "default winding");
+        ModelBuilder b(0.0f);
+        b.add_particle(Vec3(5, 5, 5), Vec3::Zero(), 1.0f);  // the grid's indices start at 1
+        ClothGridDef c;
+        c.dim_x = 4;
+        c.dim_y = 3;
+        c.add_springs = true;
+        c.reverse_winding = reverse;
+        b.add_cloth_grid(c);
+        std::map<std::pair<int, int>, std::vector<std::array<int, 3>>> by_edge;  // (v0, v1, opposite) per triangle
+        for (const auto& t : b.tri_indices)
+            for (int e = 0; e < 3; ++e) {
+                const int v0 = t[size_t(e)], v1 = t[size_t((e + 1) % 3)];
+                by_edge[{std::min(v0, v1), std::max(v0, v1)}].push_back({v0, v1, t[size_t((e + 2) % 3)]});
+            }
+        std::vector<std::array<int, 4>> edges;
+        std::set<std::pair<int, int>> springs;
+        auto spring = [&](int x, int y) { springs.insert({std::min(x, y), std::max(x, y)}); };
+        for (const auto& [key, sides] : by_edge) {
+            spring(key.first, key.second);
+            for (const auto& t : sides) {
+                spring(t[2], t[0]);
+                spring(t[2], t[1]);
+            }
+            if (sides.size() == 2) {
+                edges.push_back({sides[0][2], sides[1][2], sides[0][0], sides[0][1]});
+                spring(sides[0][2], sides[1][2]);
+            }
+        }
+        EXPECT_EQ(edges.size(), size_t(3 * 4 * 3 - 4 - 3));
+        ASSERT_EQ(b.edge_indices.size(), edges.size());
+        for (size_t i = 0; i < edges.size(); ++i) EXPECT_EQ(b.edge_indices[i], edges[i]) << "bending element " << i;
+        ASSERT_EQ(b.spring_indices.size(), 2 * springs.size());
+        size_t i = 0;
+        for (const auto& [x, y] : springs) {
+            EXPECT_EQ(b.spring_indices[2 * i], x) << "spring " << i;
+            EXPECT_EQ(b.spring_indices[2 * i + 1], y) << "spring " << i;
+            ++i;
+        }
+    }
 }
 
 TEST(ModelBuilder, MistakesAreNamed) {

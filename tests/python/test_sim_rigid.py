@@ -181,7 +181,7 @@ def test_the_broad_phase_is_on_for_a_crowded_world_and_changes_no_bit():
     # on (engine/broad_phase.h); stepping with it off gives the same bits (docs/rigid-bodies.md).
     b = wp.sim.ModelBuilder()
     for k in range(100):
-        body = b.add_body(origin=wp.transform((0.2 * (k % 10), 0.12 + 0.2 * (k // 50), 0.2 * ((k // 10) % 5)), wp.quat_identity()))
+        body = b.add_body(origin=((0.2 * (k % 10), 0.12 + 0.2 * (k // 50), 0.2 * ((k // 10) % 5)), (0.0, 0.0, 0.0, 1.0)))
         b.add_shape_box(body=body, hx=0.09, hy=0.06, hz=0.05)
     model = b.finalize(device="cpu")
     assert model.max_shape_candidates == 100
