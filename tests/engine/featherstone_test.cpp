@@ -255,7 +255,7 @@ def tip_loss(body_q: wp.array(dtype=wp.transform), loss: wp.array(dtype=float)):
     wp.atomic_add(loss, 0, p[0] - 0.5 * p[1] + 0.3 * p[2])
 )";
 
-double tip_loss(const runtime::Kernel& k, const Model& m, const State& s, runtime::Array& loss) {
+double tip_loss(const runtime::Kernel& k, const Model& m, const State& s, const runtime::Array& loss) {
     runtime::LaunchOptions o;
     o.device = m.device;
     runtime::launch(k, {m.body_count}, {runtime::LaunchArg::of(s.body_q), runtime::LaunchArg::of(loss)}, o);
@@ -289,19 +289,8 @@ TEST(Featherstone, GradientOfAChainSwingMatchesFiniteDifferences) {
         b.joint_qd = qd0;
         Model m = b.finalize("cpu", true);
         FeatherstoneIntegrator it(rk4);
-        tape::Tape tape;
-        State s0 = m.state();
-        runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
-        {
-            runtime::ScopedRecorder rec(&tape);
-            std::vector<State> states{s0};
-            for (int k = 0; k < steps; ++k) {
-                states.push_back(m.state());
-                it.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
-            }
-            tip_loss(loss_k, m, states.back(), loss);
-        }
-        tape.backward(loss);
+        const State s0 =
+            rollout_gradient(m, it, steps, dt, [&](const State& s, const runtime::Array& loss) { tip_loss(loss_k, m, s, loss); });
         const std::vector<double> g = tape::read_scalars(*s0.joint_qd.grad());
         for (size_t k = 0; k < 3; ++k) {
             double best = INFINITY, fd_best = 0;

@@ -447,19 +447,8 @@ TEST(Mpm, GradientOfTheCentreOfMassMatchesFiniteDifferences) {
     double total = 0;
     for (float x : b.particle_mass) total += x;
     MpmIntegrator it;
-    tape::Tape tape;
-    State s0 = m.state();
-    runtime::Array loss = runtime::Array::zeros(compiler::float32_type(), {1}, m.device, true);
-    {
-        runtime::ScopedRecorder rec(&tape);
-        std::vector<State> states{s0};
-        for (int k = 0; k < steps; ++k) {
-            states.push_back(m.state());
-            it.simulate(m, states[size_t(k)], states[size_t(k) + 1], dt);
-        }
-        launch_loss(m, states.back(), loss, total);
-    }
-    tape.backward(loss);
+    const State s0 =
+        rollout_gradient(m, it, steps, dt, [&](const State& s, const runtime::Array& loss) { launch_loss(m, s, loss, total); });
     auto gv = host_vec3(*s0.particle_qd.grad());
     Eigen::Vector3d g = Eigen::Vector3d::Zero();
     for (const auto& x : gv) g += Eigen::Vector3d(x[0], x[1], x[2]);
