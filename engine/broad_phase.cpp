@@ -4,6 +4,7 @@
 #include "engine/launch_args.h"
 #include "engine/solver_kernels.h"
 #include "runtime/capture_check.h"
+#include "runtime/errors.h"
 #include "runtime/recorder.h"
 
 namespace weft::engine {
@@ -27,6 +28,11 @@ void BodyCandidates::build(const Model& m, const Array& body_q, float margin, bo
         bucket_count_ = bucket_shapes_ = count_ = list_ = Array();
         return;
     }
+    if (m.body_candidate_capacity < 1 || m.shape_grid_capacity < 1)
+        throw runtime::RuntimeError(
+            "simulate: the body broad phase needs body_candidate_capacity >= 1 and shape_grid_capacity >= 1; got " +
+            std::to_string(m.body_candidate_capacity) + " and " + std::to_string(m.shape_grid_capacity) +
+            " (turn it off with body_broad_phase = false instead)");
     using namespace args;
     // The grid is scratch of this build alone: its launches are not recorded (a Tape needs only the
     // lists, which the contact kernels read), so it is reused from call to call even under a Tape.

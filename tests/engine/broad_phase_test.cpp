@@ -261,6 +261,26 @@ TEST(BroadPhase, CudaStepsBitForBitAsWithout) {
     expect_same_bits_on("cuda:0", 400);
 }
 
+// Capacities below 1 are refused by name when a step builds the lists, before anything is launched.
+TEST(BroadPhase, CapacitiesBelowOneAreRefused) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    add_pile(b, 70, 0.19f, 29);
+    Model m = b.finalize("cpu");
+    ASSERT_TRUE(m.body_broad_phase);
+    SemiImplicitIntegrator it;
+    State s0 = m.state(), s1 = m.state();
+    m.body_candidate_capacity = 0;
+    EXPECT_EQ(message_of([&] { it.simulate(m, s0, s1, 1e-3f); }),
+              "simulate: the body broad phase needs body_candidate_capacity >= 1 and shape_grid_capacity >= 1; got 0 and 16 "
+              "(turn it off with body_broad_phase = false instead)");
+    m.body_candidate_capacity = 32;
+    m.shape_grid_capacity = -2;
+    EXPECT_NE(message_of([&] { it.simulate(m, s0, s1, 1e-3f); }).find("got 32 and -2"), std::string::npos);
+    m.shape_grid_capacity = 16;
+    EXPECT_EQ(message_of([&] { it.simulate(m, s0, s1, 1e-3f); }), "(no error)");
+}
+
 // Under XPBD a body that walks every shape takes its candidates k, k + C, ... in slot 1 + k (C the
 // lists' capacity): the same contacts summed in another association, so the step is the same up
 // to round-off (not bit for bit), and the other bodies keep their bits.
