@@ -258,12 +258,20 @@ def walk_count(b: int, wb: int, shape_count: int, world_shape_start: wp.array(dt
 
 
 @wp.func
-def walk_shape(k: int, b: int, wb: int, world_shape_start: wp.array(dtype=int), world_shape_list: wp.array(dtype=int),
-               num_worlds: int, broad_phase: int, candidate_count: wp.array(dtype=int), candidate_list: wp.array(dtype=int),
-               capacity: int) -> int:
-    # The k-th shape of that walk.
-    kb = k
+def list_base(b: int, broad_phase: int, candidate_count: wp.array(dtype=int), capacity: int) -> int:
+    # Where body b's list starts in candidate_list, or -1 where it walks every shape of its world
+    # (without the broad phase, or with the count -1). Read once per thread, before its loops.
     if broad_phase != 0:
         if candidate_count[b] >= 0:
-            kb = candidate_list[b * capacity + k]
+            return b * capacity
+    return -1
+
+
+@wp.func
+def walk_shape(k: int, base: int, wb: int, world_shape_start: wp.array(dtype=int), world_shape_list: wp.array(dtype=int),
+               num_worlds: int, candidate_list: wp.array(dtype=int)) -> int:
+    # The k-th shape of that walk (base from list_base).
+    kb = k
+    if base >= 0:
+        kb = candidate_list[base + k]
     return worlds.candidate(kb, wb, world_shape_start, world_shape_list, num_worlds)

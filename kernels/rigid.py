@@ -142,7 +142,10 @@ def may_touch(Xa: wp.transform, sa: int, Xb: wp.transform, sb: int, shape_bound:
     return wp.length(d) <= ra + rb + ka
 
 
-@wp.kernel
+# Blocks of 128: at about 160 registers a thread an SM holds 12 warps, which 128-thread blocks fill
+# (3 of them) and 256-thread blocks do not (1); with 4096 quadruped worlds that was 2 waves instead
+# of 1, and 0.103 against 0.065 ms a step on an H100 (bench/results/broad-phase-2026-12-07.md).
+@wp.kernel(block_dim=128)
 def eval_body_forces(
     body_q: wp.array(dtype=wp.transform),
     body_qd: wp.array(dtype=wp.spatial_vector),
@@ -212,6 +215,9 @@ def eval_body_forces(
 ):
     b = wp.tid()
     wb = body_world[b]
+    # The shapes this body walks: its broad-phase list, or every shape of its world.
+    n_walk = bp.walk_count(b, wb, shape_count, world_shape_start, num_worlds, broad_phase, body_candidate_count)
+    base = bp.list_base(b, broad_phase, body_candidate_count, candidate_capacity)
     Xb = body_q[b]
     qd = body_qd[b]
     com = wp.transform_point(Xb, body_com[b])
@@ -243,9 +249,8 @@ def eval_body_forces(
                                              0.5 * (shape_materials[sa, 4] + ground_mu))
                     f = f + fc
                     t = t + wp.cross(xc - com, fc)
-        for kb in range(bp.walk_count(b, wb, shape_count, world_shape_start, num_worlds, broad_phase, body_candidate_count)):
-            sb = bp.walk_shape(kb, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
-                               body_candidate_list, candidate_capacity)
+        for kb in range(n_walk):
+            sb = bp.walk_shape(kb, base, wb, world_shape_start, world_shape_list, num_worlds, body_candidate_list)
             ob = shape_body[sb]
             if rc.tests_against(b, sa, sb, ob, shape_world, shape_geo_type, shape_collision_group, shape_collision_flags,
                                 shape_filter_start, shape_filter_list, body_joint_start, body_joint_list, joint_parent,
@@ -269,9 +274,8 @@ def eval_body_forces(
                         f = f + fc
                         t = t + wp.cross(xc - com, fc)
     # The reactions: other bodies' points in this body's shapes.
-    for kp in range(bp.walk_count(b, wb, shape_count, world_shape_start, num_worlds, broad_phase, body_candidate_count)):
-        sp = bp.walk_shape(kp, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
-                           body_candidate_list, candidate_capacity)
+    for kp in range(n_walk):
+        sp = bp.walk_shape(kp, base, wb, world_shape_start, world_shape_list, num_worlds, body_candidate_list)
         ob = shape_body[sp]
         if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
                                                joint_collision_filter):

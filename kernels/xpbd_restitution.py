@@ -81,7 +81,7 @@ def point_restitution(
     return active, J, p_a, p_h
 
 
-@wp.kernel
+@wp.kernel(block_dim=128)  # as rigid.py's eval_body_forces: 12 warps an SM at their register count
 def solve_restitution_slots(
     body_q0: wp.array(dtype=wp.transform),
     body_qd0: wp.array(dtype=wp.spatial_vector),
@@ -150,6 +150,7 @@ def solve_restitution_slots(
         com = wp.transform_point(body_q[b], body_com[b])
         C = (slots - 1) // 2
         n_cand = bp.walk_count(b, wb, shape_count, world_shape_start, num_worlds, broad_phase, body_candidate_count)
+        base = bp.list_base(b, broad_phase, body_candidate_count, candidate_capacity)
         if j == 0:
             inv_m = body_inv_mass[b]
             Iw = xc.world_inv_inertia(body_q[b], body_inv_inertia[b])
@@ -171,8 +172,7 @@ def solve_restitution_slots(
                             count = count + 1.0
         elif j <= C:
             for kb in range(j - 1, n_cand, C):
-                sb = bp.walk_shape(kb, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
-                                   body_candidate_list, candidate_capacity)
+                sb = bp.walk_shape(kb, base, wb, world_shape_start, world_shape_list, num_worlds, body_candidate_list)
                 ob = shape_body[sb]
                 Xh0 = xc.body_frame(ob, body_q0) * shape_transform[sb]
                 for si in range(body_shape_start[b], body_shape_start[b + 1]):
@@ -195,8 +195,7 @@ def solve_restitution_slots(
                                 count = count + 1.0
         else:
             for kp in range(j - 1 - C, n_cand, C):
-                sp = bp.walk_shape(kp, b, wb, world_shape_start, world_shape_list, num_worlds, broad_phase, body_candidate_count,
-                                   body_candidate_list, candidate_capacity)
+                sp = bp.walk_shape(kp, base, wb, world_shape_start, world_shape_list, num_worlds, body_candidate_list)
                 ob = shape_body[sp]
                 if ob >= 0 and ob != b and not rc.joined(b, ob, body_joint_start, body_joint_list, joint_parent, joint_child,
                                                              joint_collision_filter):
