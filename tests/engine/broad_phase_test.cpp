@@ -354,4 +354,30 @@ TEST(BroadPhase, RecordedRolloutsGiveTheGradientOfTheWholeWalk) {
     expect_same_gradient<FeatherstoneIntegrator>(mf, &State::joint_qd, 0.0, 30, 1e-3f, true, 0.0f);
 }
 
+// A body's backward thread keeps what its loops overwrite on a per-thread tape (32 KiB for the
+// rigid kernels, engine/solver_kernels.cpp): walking all 100 shapes of a pile overflows it, walking
+// a body's list does not.
+TEST(BroadPhase, PilesTooLargeForTheWholeWalksAdjointTapeAreDifferentiable) {
+    REQUIRE_CPU();
+    ModelBuilder b;
+    add_pile(b, 100, 0.17f, 31);
+    Model m = b.finalize("cpu", true);
+    ASSERT_TRUE(m.body_broad_phase);
+    auto loss_module = runtime::Module::compile({{"loss.py", kBodyLoss}});
+    const runtime::Kernel loss = loss_module->kernel("body_x_loss");
+    auto gradient = [&] {
+        SemiImplicitIntegrator it;
+        const State s0 =
+            rollout_gradient(m, it, 20, 1e-3f, [&](const State& s, const runtime::Array& l) { launch_body_loss(loss, m, s, l); });
+        return host<float>(*s0.body_qd.grad());
+    };
+    const std::vector<float> g = gradient();
+    double largest = 0;
+    for (float x : g) largest = std::max(largest, double(std::abs(x)));
+    EXPECT_GT(largest, 0.0);
+    EXPECT_TRUE(std::isfinite(largest));
+    m.body_broad_phase = false;
+    EXPECT_NE(message_of([&] { gradient(); }).find("per-thread tape"), std::string::npos);
+}
+
 }  // namespace
