@@ -129,11 +129,12 @@ void setup_body_broad_phase(const ModelBuilder& b, Model& m, const Uploader& up,
     const double median = body_reach[body_reach.size() / 2];
     const double largest = std::min(body_reach.back(), 4.0 * median);
     m.shape_grid_cell = std::nextafter(float(2.0 * largest), std::numeric_limits<float>::infinity());
-    std::vector<int> large(size_t(std::max(ns, 1)), 0), gridded_count(1, 0);
+    std::vector<int> large(size_t(std::max(ns, 1)), 0);
+    int gridded = 0;
     std::vector<std::vector<int>> large_of(size_t(nw) + 1);
     for (int s = 0; s < ns; ++s) {
         if (reach[size_t(s)] >= 0.0 && reach[size_t(s)] <= largest) {
-            ++gridded_count[0];
+            ++gridded;
             continue;
         }
         large[size_t(s)] = 1;
@@ -151,7 +152,7 @@ void setup_body_broad_phase(const ModelBuilder& b, Model& m, const Uploader& up,
     for (int g = 0; g <= nw; ++g)
         for (int k = wstart[size_t(g)]; k < wstart[size_t(g) + 1]; ++k) pos[size_t(wlist[size_t(k)])] = k - wstart[size_t(g)];
     int buckets = 64;
-    while (buckets < 2 * gridded_count[0] && buckets < (1 << 26)) buckets *= 2;
+    while (buckets < 2 * gridded && buckets < (1 << 26)) buckets *= 2;
     const compiler::Type i32 = compiler::int32_type();
     m.shape_grid_buckets = buckets;
     m.shape_large = up(i32, {int64_t(large.size())}, large, false);
