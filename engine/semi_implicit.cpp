@@ -285,7 +285,7 @@ void SemiImplicitIntegrator::simulate(const Model& m, const State& in, State& ou
         accesses.push_back({out.grid_bucket_count, "hash grid counts", false, true});
         accesses.push_back({out.grid_bucket_particles, "hash grid buckets", false, true});
     }
-    if (m.body_count > 0)
+    if (m.body_count > 0)  // (the lists of this step; a model without bodies built none)
         for (const Array& x : body_candidates_.written()) accesses.push_back({x, "body broad phase", false, true});
     if (!force_terms_grad_.valid()) force_terms_grad_ = runtime::zeros_outside_capture(vec3_type(), {slots}, m.device);
     if (!force_grad_.valid() || force_grad_.size() != n) force_grad_ = runtime::zeros_outside_capture(vec3_type(), {n}, m.device);

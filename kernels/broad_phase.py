@@ -124,11 +124,10 @@ def build_shape_grid(
 
 
 @wp.func
-def gather_cell(
+def add_if_near(
+    s: int,
     b: int,
     wb: int,
-    key_world: int,
-    c: wp.vec3i,
     xa: wp.vec3,
     ra: float,
     body_q: wp.array(dtype=wp.transform),
@@ -140,30 +139,17 @@ def gather_cell(
     shape_world_pos: wp.array(dtype=int),
     world_shape_start: wp.array(dtype=int),
     margin: float,
-    nbucket: int,
-    bucket_capacity: int,
-    bucket_count: wp.array(dtype=int),
-    bucket_shapes: wp.array(dtype=int),
     capacity: int,
     lst: wp.array(dtype=int),
     base: int,
     n: int,
 ) -> int:
-    # Adds the shapes of cell c's bucket (of world key_world) that body b may touch through its
-    # shape at xa with reach ra: the new count, or -1 (walk every candidate).
-    bk = hg.grid_bucket(c, key_world, nbucket)
-    m = bucket_count[bk]
-    if m > bucket_capacity:
-        return -1
-    for k in range(m):
-        s = bucket_shapes[bk * bucket_capacity + k]
-        # Another cell or world may share the bucket: the test below and the world keep only the
-        # shapes of b's world (or shared) that reach it.
-        if shape_body[s] != b and worlds.same_world(wb, shape_world[s]) and n >= 0:
-            if spheres_meet(xa, ra, shape_center(s, body_q, shape_body, shape_transform),
-                            shape_reach(s, shape_bound, shape_materials, margin)):
-                n = insert_sorted(lst, base, n, capacity,
-                                  walk_position(s, wb, shape_world, shape_world_pos, world_shape_start))
+    # Adds shape s to body b's list when it is another body's (or static), of b's world or shared,
+    # and its reach meets b's shape at xa with reach ra: the new count (-1 stays -1).
+    if n >= 0 and shape_body[s] != b and worlds.same_world(wb, shape_world[s]):
+        if spheres_meet(xa, ra, shape_center(s, body_q, shape_body, shape_transform),
+                        shape_reach(s, shape_bound, shape_materials, margin)):
+            n = insert_sorted(lst, base, n, capacity, walk_position(s, wb, shape_world, shape_world_pos, world_shape_start))
     return n
 
 
@@ -202,11 +188,12 @@ def find_body_candidates(
     n = int(0)
     if wb < 0 and num_worlds > 0:
         n = -1
-    # The shared shapes of a model with worlds hash as world -1: a body of world w reads both.
-    shared = world_shape_start[num_worlds + 1] - world_shape_start[num_worlds]
-    keys = 1
-    if wb >= 0 and shared > 0:
-        keys = 2
+    # The groups b reads (world_large_start's, and the grid's keys, where group num_worlds hashes
+    # as world -1): its world's, then the shared shapes' if there are any; without worlds (b of
+    # world -1) the shared group alone, which holds every shape.
+    groups = 1
+    if wb >= 0 and world_shape_start[num_worlds + 1] > world_shape_start[num_worlds]:
+        groups = 2
     for si in range(body_shape_start[b], body_shape_start[b + 1]):
         sa = body_shape_list[si]
         if shape_large[sa] != 0:
@@ -214,34 +201,31 @@ def find_body_candidates(
         if n >= 0:
             xa = shape_center(sa, body_q, shape_body, shape_transform)
             ra = shape_reach(sa, shape_bound, shape_materials, margin)
-            # The large shapes of b's world, then the shared ones.
-            for g in range(2):
-                grp = num_worlds
-                if g == 0:
-                    grp = wb
-                if grp >= 0 and (g == 1 or wb >= 0):
-                    for k in range(world_large_start[grp], world_large_start[grp + 1]):
-                        s = world_large_list[k]
-                        if shape_body[s] != b and n >= 0:
-                            if spheres_meet(xa, ra, shape_center(s, body_q, shape_body, shape_transform),
-                                            shape_reach(s, shape_bound, shape_materials, margin)):
-                                n = insert_sorted(candidate_list, base, n, capacity,
-                                                  walk_position(s, wb, shape_world, shape_world_pos, world_shape_start))
-            # The 27 cells about sa's, of b's world and of the shared shapes.
             c = hg.grid_cell(xa, inv_cell_size)
-            for key in range(keys):
-                key_world = wb
-                if key == 1:
+            for gi in range(groups):
+                g = num_worlds
+                if gi == 0 and wb >= 0:
+                    g = wb
+                # The group's large shapes, then its shapes in the 27 cells about sa's.
+                for k in range(world_large_start[g], world_large_start[g + 1]):
+                    n = add_if_near(world_large_list[k], b, wb, xa, ra, body_q, shape_body, shape_transform, shape_bound,
+                                    shape_materials, shape_world, shape_world_pos, world_shape_start, margin, capacity,
+                                    candidate_list, base, n)
+                key_world = g
+                if g == num_worlds:
                     key_world = -1
-                for dz in range(-1, 2):
-                    for dy in range(-1, 2):
-                        for dx in range(-1, 2):
-                            if n >= 0:
-                                n = gather_cell(b, wb, key_world, wp.vec3i(c[0] + dx, c[1] + dy, c[2] + dz), xa, ra,
-                                                body_q, shape_body, shape_transform, shape_bound, shape_materials,
-                                                shape_world, shape_world_pos, world_shape_start, margin, nbucket,
-                                                bucket_capacity, bucket_count, bucket_shapes, capacity, candidate_list,
-                                                base, n)
+                for cell in range(27):
+                    d = wp.vec3i(cell % 3 - 1, (cell // 3) % 3 - 1, cell // 9 - 1)
+                    bk = hg.grid_bucket(c + d, key_world, nbucket)
+                    m = bucket_count[bk]
+                    if m > bucket_capacity:
+                        n = -1  # a shape may be missing from the full bucket
+                    # Another cell or world may share the bucket: add_if_near keeps the shapes of
+                    # b's world (or shared) that reach sa.
+                    for k in range(wp.min(m, bucket_capacity)):
+                        n = add_if_near(bucket_shapes[bk * bucket_capacity + k], b, wb, xa, ra, body_q, shape_body,
+                                        shape_transform, shape_bound, shape_materials, shape_world, shape_world_pos,
+                                        world_shape_start, margin, capacity, candidate_list, base, n)
     candidate_count[b] = n
 
 

@@ -7,43 +7,18 @@
 // n particles (a cube of side n^(1/3), spacing 2 r, r = 0.01, slightly jittered) resting on the
 // ground; one warm-up step, then `steps` timed steps (no host copies). Prints a markdown table,
 // then the same timing for issue 8's 64 x 64 cloth with self-contact.
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench/engine/step_timer.h"
 #include "engine/model_builder.h"
 #include "engine/particle_grid.h"
 #include "engine/integrator_registry.h"
 
 using namespace weft;
-
-namespace {
-
-// Milliseconds per semi-implicit step over `steps` steps after one warm-up step (synchronised by
-// copying positions to the host before and after); `last` receives the state the last step wrote
-// (which holds that step's hash grid).
-double ms_per_step(const engine::Model& m, float dt, int steps, engine::State& last) {
-    engine::State s0 = m.state(), s1 = m.state();
-    auto integ = engine::create_integrator("semi_implicit");
-    integ->simulate(m, s0, s1, dt);
-    std::swap(s0, s1);
-    std::vector<float> sync(size_t(m.particle_count) * 3);
-    s0.particle_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
-    auto t = std::chrono::steady_clock::now();
-    for (int k = 0; k < steps; ++k) {
-        integ->simulate(m, s0, s1, dt);
-        std::swap(s0, s1);
-    }
-    s0.particle_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
-    last = s0;
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count() * 1000.0 / steps;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     std::string device = "cpu";
@@ -55,12 +30,9 @@ int main(int argc, char** argv) {
             device = v;
         else if (a == "--steps")
             steps = std::atoi(v.c_str());
-        else if (a == "--sizes") {
-            sizes.clear();
-            std::stringstream ss(v);
-            std::string tok;
-            while (std::getline(ss, tok, ',')) sizes.push_back(std::atoi(tok.c_str()));
-        } else {
+        else if (a == "--sizes")
+            sizes = bench::parse_sizes(v);
+        else {
             fprintf(stderr, "usage: granular_bench [--device D] [--sizes N,M] [--steps S]\n");
             return 2;
         }
@@ -85,7 +57,7 @@ int main(int argc, char** argv) {
                                    engine::Vec3::Zero(), 0.01f, r);
         engine::Model m = b.finalize(device);
         engine::State s1;
-        double ms = ms_per_step(m, 1e-3f, steps, s1);
+        double ms = bench::ms_per_step(m, "semi_implicit", 1e-3f, steps, s1);
         printf("| %d | %.2f | %.1f | %lld |\n", m.particle_count, ms, 1000.0 / ms,
                (long long)engine::particle_grid_dropped(m, s1.grid_bucket_count));
         fflush(stdout);
@@ -109,7 +81,7 @@ int main(int argc, char** argv) {
         b.add_cloth_grid(d);
         engine::Model m = b.finalize(device);
         engine::State s1;
-        double ms = ms_per_step(m, 1e-4f, steps, s1);
+        double ms = bench::ms_per_step(m, "semi_implicit", 1e-4f, steps, s1);
         printf("\n| 64x64 cloth with self-contact | ms / step | steps / s | dropped by the grid |\n|---|---|---|---|\n");
         printf("| %d particles, %d triangles | %.3f | %.1f | %lld |\n", m.particle_count, m.tri_count, ms, 1000.0 / ms,
                (long long)engine::particle_grid_dropped(m, s1.grid_bucket_count));

@@ -9,14 +9,13 @@
 // one warm-up step, then `steps` timed steps (synchronised by a host copy before and after).
 // Prints a markdown table: particles, grid nodes, ms per step, particle-steps per second.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench/engine/step_timer.h"
 #include "engine/integrator_registry.h"
 #include "engine/model_builder.h"
 #include "engine/mpm.h"
@@ -35,12 +34,9 @@ int main(int argc, char** argv) {
             steps = std::atoi(v.c_str());
         else if (a == "--material")
             material = v;
-        else if (a == "--sizes") {
-            sizes.clear();
-            std::stringstream ss(v);
-            std::string tok;
-            while (std::getline(ss, tok, ',')) sizes.push_back(std::atoi(tok.c_str()));
-        } else {
+        else if (a == "--sizes")
+            sizes = bench::parse_sizes(v);
+        else {
             fprintf(stderr, "usage: mpm_bench [--device D] [--sizes N,M] [--steps S] [--material M]\n");
             return 2;
         }
@@ -67,20 +63,8 @@ int main(int argc, char** argv) {
         v.hi = v.lo + engine::Vec3::Constant(float(side) * dx);
         b.add_mpm_volume(v);
         engine::Model m = b.finalize(device);
-        engine::State s0 = m.state(), s1 = m.state();
-        auto integ = engine::create_integrator("mpm");
-        const float dt = 1e-4f;
-        integ->simulate(m, s0, s1, dt);
-        std::swap(s0, s1);
-        std::vector<float> sync(size_t(m.particle_count) * 3);
-        s0.particle_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
-        auto t = std::chrono::steady_clock::now();
-        for (int k = 0; k < steps; ++k) {
-            integ->simulate(m, s0, s1, dt);
-            std::swap(s0, s1);
-        }
-        s0.particle_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
-        double ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count() * 1000.0 / steps;
+        engine::State last;
+        const double ms = bench::ms_per_step(m, "mpm", 1e-4f, steps, last);
         printf("| %d | %lld | %.3f | %.3g |\n", m.particle_count, (long long)engine::mpm_node_count(m), ms,
                double(m.particle_count) / (ms / 1000.0));
     }

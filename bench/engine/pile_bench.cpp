@@ -7,40 +7,21 @@
 //
 // Each size: one warm-up step, then `steps` timed steps (synchronised by copying body_q to the host
 // before and after), for each setting; then whether the two final states are equal bit for bit.
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "engine/broad_phase.h"
 #include "engine/integrator_registry.h"
+#include "bench/engine/step_timer.h"
 #include "engine/model_builder.h"
 
 using namespace weft;
 
 namespace {
-
-// Milliseconds per step over `steps` steps after one warm-up; `last` receives the final state.
-double ms_per_step(const engine::Model& m, const std::string& integrator, float dt, int steps, engine::State& last) {
-    engine::State s0 = m.state(), s1 = m.state();
-    auto integ = engine::create_integrator(integrator);
-    integ->simulate(m, s0, s1, dt);
-    std::swap(s0, s1);
-    std::vector<float> sync(size_t(m.body_count) * 7);
-    s0.body_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
-    auto t = std::chrono::steady_clock::now();
-    for (int k = 0; k < steps; ++k) {
-        integ->simulate(m, s0, s1, dt);
-        std::swap(s0, s1);
-    }
-    s0.body_q.copy_to_host(sync.data(), sync.size() * sizeof(float));
-    last = s0;
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count() * 1000.0 / steps;
-}
 
 std::vector<float> host(const runtime::Array& a) {
     std::vector<float> v(a.nbytes() / sizeof(float));
@@ -67,12 +48,9 @@ int main(int argc, char** argv) {
             integrator = v;
         else if (a == "--steps")
             steps = std::atoi(v.c_str());
-        else if (a == "--sizes") {
-            sizes.clear();
-            std::stringstream ss(v);
-            std::string tok;
-            while (std::getline(ss, tok, ',')) sizes.push_back(std::atoi(tok.c_str()));
-        } else {
+        else if (a == "--sizes")
+            sizes = bench::parse_sizes(v);
+        else {
             fprintf(
                 stderr,
                 "pile_bench: unknown option '%s'\nusage: pile_bench [--device D] [--sizes N,M] [--steps S] [--integrator I]\n",
@@ -99,7 +77,7 @@ int main(int argc, char** argv) {
         engine::Model m = b.finalize(device);
         engine::State with, without;
         m.body_broad_phase = true;
-        const double on = ms_per_step(m, integrator, 5e-4f, steps, with);
+        const double on = bench::ms_per_step(m, integrator, 5e-4f, steps, with);
         engine::BodyCandidates c;
         c.build(m, with.body_q, 0.0f, false);
         std::vector<int> count(size_t(m.body_count));
@@ -110,7 +88,7 @@ int main(int argc, char** argv) {
             walks += x < 0;
         }
         m.body_broad_phase = false;
-        const double off = ms_per_step(m, integrator, 5e-4f, steps, without);
+        const double off = bench::ms_per_step(m, integrator, 5e-4f, steps, without);
         const auto qa = host(with.body_q), qb = host(without.body_q);
         const bool same = std::memcmp(qa.data(), qb.data(), qa.size() * sizeof(float)) == 0;
         printf("| %d | %d%s | %.3f | %.3f | %.1fx | %s |\n", n, most, walks ? " (some walk all)" : "", on, off, off / on,

@@ -28,6 +28,13 @@ std::vector<T> host(const runtime::Array& a) {
     return v;
 }
 
+// Each body's candidate count at the poses of `s` (-1: it walks every shape).
+std::vector<int> candidate_counts(const Model& m, const State& s) {
+    BodyCandidates c;
+    c.build(m, s.body_q, 0.0f, false);
+    return host<int>(c.count());
+}
+
 // A pile of n bodies (boxes, spheres and capsules in turn) on a jittered grid of spacing `gap`,
 // above a static slab and the ground, in random orientations and with random velocities.
 // With `free_joints`, each body is the child of a free joint (Featherstone's floating bodies) and
@@ -149,9 +156,7 @@ TEST(BroadPhase, PileOfBodiesInOneWorldStepsBitForBitAsWithout) {
     SemiImplicitIntegrator it;
     const State later = rollout(m, it, 1200, 5e-4f);
     EXPECT_EQ(check_lists(m, later), 150);
-    BodyCandidates c;
-    c.build(m, later.body_q, 0.0f, false);
-    const auto count = host<int>(c.count());
+    const auto count = candidate_counts(m, later);
     const int most = *std::max_element(count.begin(), count.end());
     std::printf("after 1200 steps: at most %d candidates of %d shapes per body\n", most, m.shape_count);
     EXPECT_LT(most, 20);
@@ -178,9 +183,7 @@ TEST(BroadPhase, WorldsWithSharedAndLargeShapesStepBitForBitAsWithout) {
     ASSERT_TRUE(m.body_broad_phase);
     const State s = m.state();
     EXPECT_EQ(check_lists(m, s), m.body_count - 1) << "all but the shared body have lists";
-    BodyCandidates c;
-    c.build(m, s.body_q, 0.0f, false);
-    EXPECT_EQ(host<int>(c.count())[size_t(shared)], -1);
+    EXPECT_EQ(candidate_counts(m, s)[size_t(shared)], -1);
     expect_same_steps(m, 800, 5e-4f);
 }
 
@@ -197,9 +200,7 @@ TEST(BroadPhase, OverflowingListsAndFullBucketsFallBackToTheWholeWalk) {
         m.body_candidate_capacity = capacity;
         m.shape_grid_capacity = bucket;
         const State s = m.state();
-        BodyCandidates c;
-        c.build(m, s.body_q, 0.0f, false);
-        const auto count = host<int>(c.count());
+        const auto count = candidate_counts(m, s);
         const auto walks = std::count(count.begin(), count.end(), -1);
         EXPECT_GT(walks, 0);
         EXPECT_EQ(check_lists(m, s), m.body_count - int(walks));
@@ -290,9 +291,7 @@ TEST(BroadPhase, XpbdBodiesThatWalkEveryShapeShareTheirSlots) {
     add_pile(b, 90, 0.19f, 13);
     Model m = b.finalize("cpu");
     m.body_candidate_capacity = 3;
-    BodyCandidates c;
-    c.build(m, m.state().body_q, 0.0f, false);
-    const auto count = host<int>(c.count());
+    const auto count = candidate_counts(m, m.state());
     const auto walks = std::count(count.begin(), count.end(), -1);
     EXPECT_GT(walks, 5);
     EXPECT_LT(walks, 80);

@@ -197,3 +197,7 @@ def test_the_broad_phase_is_on_for_a_crowded_world_and_changes_no_bit():
         finals.append(s0.body_q.numpy().copy())
     assert np.array_equal(finals[0], finals[1])
     assert finals[0][:, 1].min() < 0.1  # the bodies fell onto the ground and each other
+    model.body_broad_phase = True
+    model.body_candidate_capacity = 0
+    with pytest.raises(RuntimeError, match="the body broad phase needs body_candidate_capacity >= 1"):
+        wp.sim.SemiImplicitIntegrator().simulate(model, model.state(), model.state(), 5e-4)
