@@ -44,6 +44,11 @@ struct SassControl {
 // Decodes instruction `index` (16 bytes each, from the start of the kernel's code).
 SassControl decode_sass_control(uint64_t lo, uint64_t hi, int64_t index);
 
+// True for an instruction under a guard predicate other than PT (`@P1 MOV`, `@!P0 DMUL`): code
+// ptxas if-converted (it runs, as a warp instruction, as often as its block, whatever the
+// guard says). Bits 12-15, as for branches.
+inline bool sass_guarded(uint64_t lo) { return ((lo >> 12) & 0xf) != 7; }
+
 // True for a load from a constant bank (opcode 0xb82 LDC, 0xab9 ULDC). ptxas attributes such a
 // load to the PTX instruction that uses the value (a kernel parameter) but places it where it
 // likes, often hoisted out of that instruction's block, so it says nothing about how often

@@ -22,7 +22,9 @@
 //      instructions ran as often as the block, except where ptxas hoisted one out of a loop or
 //      if-converted a branch (a PTX instruction behind a forward branch that has no SASS runs,
 //      predicated, as often as that branch; not where the code it skips still holds a branch
-//      with SASS: ptxas kept that control flow, e.g. as a BRX jump table). The count covering
+//      with SASS: ptxas kept that control flow, e.g. as a BRX jump table). A guarded SASS
+//      instruction (`@P1 MOV`) does not vote: ptxas if-converted its line even where the PTX
+//      branch around it kept SASS of its own (float64 log's special cases). The count covering
 //      most of the block's SASS instructions wins (ties: the larger). Some SASS does not show
 //      where its line's work sits and is left out of this (and of the pieces of 1): constant
 //      loads (hoisted parameters), BSSY/BSYNC (convergence bookkeeping), and, where a kernel
@@ -349,8 +351,12 @@ std::vector<double> estimate_sass_counts(const SassMap& map, const Module& modul
         for (int32_t s = blk.begin; s < blk.end; ++s) {
             // An EXIT of a kernel with several is one of the copies ptxas made of a `ret` (into the
             // branches that jump to it): the `ret`'s count is theirs together.
+            // Nor does a guarded instruction: ptxas if-converted its PTX (a special case's few
+            // instructions under `@P1`), which ran as often as its branch chose it, not as the block.
             const SassControl& c = g.control[static_cast<size_t>(s)];
-            if (!shows_line(ks.code[static_cast<size_t>(s)], c) || (exits > 1 && c.flow == SassFlow::Exit)) continue;
+            if (!shows_line(ks.code[static_cast<size_t>(s)], c) || (exits > 1 && c.flow == SassFlow::Exit) ||
+                sass_guarded(ks.code[static_cast<size_t>(s)].lo))
+                continue;
             const int32_t line = ks.code[static_cast<size_t>(s)].ptx_line;
             auto il = instr_of_line.find(line);
             if (line <= 0 || il == instr_of_line.end() || blocks_of_line[line].size() != 1) continue;

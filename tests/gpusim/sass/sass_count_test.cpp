@@ -2,6 +2,7 @@
 // slow paths reached by CALL, and the H200's own kernels per warp against its measured counts.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
@@ -308,6 +309,186 @@ DONE:
     o.load_hoist = st.load_hoist;
     const uint64_t hoisted = launch_timed(m, "cols", {1, 1, 1}, {64, 1, 1}, p.bytes(), o).cycles;
     EXPECT_LT(hoisted * 2, in_order) << hoisted << " vs " << in_order;
+}
+
+// float64 log as NVRTC writes it (Weft's wp.log on a float64): its special cases (x <= 0, infinite,
+// NaN, denormal) are PTX branches around a few instructions, and ptxas if-converts them into the
+// block that holds the branch's always-run compare (`add.s32 %r56` / `setp.lt.u32 %p6` below), with
+// guards (`@P1 MOV`) on the special cases' instructions. Those ran 0 times in the PTX; the
+// block ran once per warp. A guarded instruction must not vote for its block's count (it did:
+// the special cases outvoted the compare, and the held-out `transcendental_f64` lost 15% of
+// its warp instructions; the H200 ran every instruction of these blocks once per warp).
+TEST(SassCount, GuardedInstructionsOfIfConvertedSpecialCasesDoNotSetTheirBlocksCount) {
+    if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
+    const std::string ptx = std::string(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry lg(.param .u64 in, .param .u64 out)
+{
+  .reg .pred %p<10>;
+  .reg .f32 %f<4>;
+  .reg .b32 %r<80>;
+  .reg .f64 %fd<110>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 8;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f64 %fd1, [%rd4];
+  and.b32 %r2, %r1, 3;
+  setp.eq.u32 %p9, %r2, 0;
+  @%p9 bra LOGX;
+LOOP:
+  mul.rn.f64 %fd1, %fd1, 0d3FF8000000000000;
+  add.s32 %r2, %r2, -1;
+  setp.ne.u32 %p9, %r2, 0;
+  @%p9 bra LOOP;
+LOGX:
+)") + R"(  add.rn.f64  %fd101, %fd1, 0d3FF0000000000000;
+  {
+  .reg .b32 %temp; 
+  mov.b64  {%temp, %r67}, %fd101;
+  }
+  {
+  .reg .b32 %temp; 
+  mov.b64  {%r68, %temp}, %fd101;
+  }
+  setp.gt.s32  %p5, %r67, 1048575;
+  mov.u32  %r69, -1023;
+  @%p5 bra  L7;
+  mul.rn.f64  %fd101, %fd101, 0d4350000000000000;
+  {
+  .reg .b32 %temp; 
+  mov.b64  {%temp, %r67}, %fd101;
+  }
+  {
+  .reg .b32 %temp; 
+  mov.b64  {%r68, %temp}, %fd101;
+  }
+  mov.u32  %r69, -1077;
+L7:
+  add.s32  %r56, %r67, -1;
+  setp.lt.u32  %p6, %r56, 2146435071;
+  @%p6 bra  L9;
+  bra.uni  L8;
+L9:
+  shr.u32  %r58, %r67, 20;
+  add.s32  %r70, %r69, %r58;
+  and.b32   %r59, %r67, -2146435073;
+  or.b32   %r60, %r59, 1072693248;
+  mov.b64  %fd102, {%r68, %r60};
+  setp.lt.s32  %p8, %r60, 1073127583;
+  @%p8 bra  L11;
+  {
+  .reg .b32 %temp; 
+  mov.b64  {%r61, %temp}, %fd102;
+  }
+  {
+  .reg .b32 %temp; 
+  mov.b64  {%temp, %r62}, %fd102;
+  }
+  add.s32  %r63, %r62, -1048576;
+  mov.b64  %fd102, {%r61, %r63};
+  add.s32  %r70, %r70, 1;
+L11:
+  add.rn.f64  %fd53, %fd102, 0d3FF0000000000000;
+  mov.f64  %fd54, 0d3FF0000000000000;
+  rcp.approx.ftz.f64  %fd55, %fd53;
+  neg.f64  %fd56, %fd53;
+  fma.rn.f64  %fd57, %fd56, %fd55, %fd54;
+  fma.rn.f64  %fd58, %fd57, %fd57, %fd57;
+  fma.rn.f64  %fd59, %fd58, %fd55, %fd55;
+  add.rn.f64  %fd60, %fd102, 0dBFF0000000000000;
+  mul.rn.f64  %fd61, %fd60, %fd59;
+  add.rn.f64  %fd62, %fd61, %fd61;
+  mul.rn.f64  %fd63, %fd62, %fd62;
+  mov.f64  %fd64, 0d3ED0EE258B7A8B04;
+  mov.f64  %fd65, 0d3EB1380B3AE80F1E;
+  fma.rn.f64  %fd66, %fd65, %fd63, %fd64;
+  mov.f64  %fd67, 0d3EF3B2669F02676F;
+  fma.rn.f64  %fd68, %fd66, %fd63, %fd67;
+  mov.f64  %fd69, 0d3F1745CBA9AB0956;
+  fma.rn.f64  %fd70, %fd68, %fd63, %fd69;
+  mov.f64  %fd71, 0d3F3C71C72D1B5154;
+  fma.rn.f64  %fd72, %fd70, %fd63, %fd71;
+  mov.f64  %fd73, 0d3F624924923BE72D;
+  fma.rn.f64  %fd74, %fd72, %fd63, %fd73;
+  mov.f64  %fd75, 0d3F8999999999A3C4;
+  fma.rn.f64  %fd76, %fd74, %fd63, %fd75;
+  mov.f64  %fd77, 0d3FB5555555555554;
+  fma.rn.f64  %fd78, %fd76, %fd63, %fd77;
+  sub.rn.f64  %fd79, %fd60, %fd62;
+  add.rn.f64  %fd80, %fd79, %fd79;
+  neg.f64  %fd81, %fd62;
+  fma.rn.f64  %fd82, %fd81, %fd60, %fd80;
+  mul.rn.f64  %fd83, %fd59, %fd82;
+  mul.rn.f64  %fd84, %fd63, %fd78;
+  fma.rn.f64  %fd85, %fd84, %fd62, %fd83;
+  xor.b32   %r64, %r70, -2147483648;
+  mov.u32  %r65, -2147483648;
+  mov.u32  %r66, 1127219200;
+  mov.b64  %fd86, {%r64, %r66};
+  mov.b64  %fd87, {%r65, %r66};
+  sub.rn.f64  %fd88, %fd86, %fd87;
+  mov.f64  %fd89, 0d3FE62E42FEFA39EF;
+  fma.rn.f64  %fd90, %fd88, %fd89, %fd62;
+  neg.f64  %fd91, %fd88;
+  fma.rn.f64  %fd92, %fd91, %fd89, %fd90;
+  sub.rn.f64  %fd93, %fd92, %fd62;
+  sub.rn.f64  %fd94, %fd85, %fd93;
+  mov.f64  %fd95, 0d3C7ABC9E3B39803F;
+  fma.rn.f64  %fd96, %fd88, %fd95, %fd94;
+  add.rn.f64  %fd103, %fd90, %fd96;
+  bra.uni  L12;
+L8:
+  mov.f64  %fd51, 0d7FF0000000000000;
+  fma.rn.f64  %fd52, %fd101, %fd51, %fd51;
+  {
+  .reg .b32 %temp; 
+  mov.b64  {%temp, %r57}, %fd101;
+  }
+  mov.b32  %f3, %r57;
+  setp.eq.f32  %p7, %f3, 0f00000000;
+  selp.f64  %fd103, 0dFFF0000000000000, %fd52, %p7;
+)" + std::string(R"(L12:
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.f64 [%rd5], %fd103;
+  ret;
+}
+)");
+    const Module m = parse_ptx(ptx, "lg.ptx");
+    const SassMap map = map_sass(ptx, builtin_arch("h200"));
+    const KernelSass& k = map.kernels.at("lg");
+    std::vector<double> in(64), out(64);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = 0.25 + 0.5 * static_cast<double>(i);  // positive, normal: no special case
+    ParamPacker p;
+    p.add(in.data()).add(out.data());
+    const LaunchResult r = launch(m, "lg", {1, 1, 1}, {64, 1, 1}, p.bytes());
+    for (size_t i = 0; i < in.size(); ++i) {
+        const double x = in[i] * std::pow(1.5, static_cast<double>(i % 4));
+        ASSERT_NEAR(out[i], std::log1p(x), 1e-15 * std::abs(std::log1p(x))) << i;
+    }
+    // The always-run compare's line: its SASS sits in a block with guarded instructions.
+    int32_t line = -1;
+    for (size_t i = 0; i < m.instructions().size(); ++i)
+        if (m.instruction_text(static_cast<int32_t>(i)).find("setp.lt.u32") != std::string::npos)
+            line = m.instructions()[i].ptx_line;
+    ASSERT_GT(line, 0);
+    const SassCfg g = build_sass_cfg(k.code);
+    const std::vector<double> per = estimate_sass_counts(map, m, "lg", r);
+    int compares = 0, guarded_beside = 0;
+    for (size_t s = 0; s < k.code.size(); ++s) {
+        if (k.code[s].ptx_line != line) continue;
+        ++compares;
+        EXPECT_EQ(per[s], 2) << "SASS " << s << " of the always-run compare";
+        const SassBlock& b = g.blocks[static_cast<size_t>(g.block_of[s])];
+        for (int32_t t = b.begin; t < b.end; ++t) guarded_beside += sass_guarded(k.code[static_cast<size_t>(t)].lo) ? 1 : 0;
+    }
+    EXPECT_GT(compares, 0);
+    EXPECT_GT(guarded_beside, 0) << "ptxas no longer if-converts the special cases here: the test checks nothing";
 }
 
 // The estimate on the H200's own kernels (gpusim/validation/kernels.cu, compiled by nvcc here as
