@@ -124,6 +124,10 @@ struct ArchSpec {
     // The PTX/SASS target of the compute capability: "sm_90".
     std::string sm_target() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
     double dram_bytes_per_cycle() const { return dram_bandwidth_gbs * 1e9 / (sm_clock_mhz * 1e6); }
+    // The L2 slice whose atomic unit serves the 128-byte line with index `line` (device address / 128).
+    size_t l2_atomic_slice(uint64_t line) const {
+        return static_cast<size_t>(line / static_cast<uint64_t>(l2_atomic_slice_lines) % static_cast<uint64_t>(l2_slices));
+    }
     // dram_loaded_latency at `utilisation` (clamped to the first and last points).
     double dram_extra_latency(double utilisation) const;
 };

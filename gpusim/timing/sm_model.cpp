@@ -484,7 +484,7 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
         // them at atomic_same_address_cycles per lane, across requests and SMs).
         const double same_cycles = type_is_float(in.type) ? a.l2_atomic_same_address_cycles : a.l2_atomic_same_address_cycles_int;
         int same = 1;
-        double last_fill = 0;
+        double last_fill = 0, queued = 0;
         for (int i = 0; i < nsec;) {
             const uint64_t line = sectors[i] / 4;
             int n = 0;
@@ -504,7 +504,12 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
                 }
                 atomic_words.push_back({x, c});
                 same = std::max(same, static_cast<int>(c));
+                if (env_.word_free) {
+                    auto w = env_.word_free->find(x);
+                    if (w != env_.word_free->end()) queued = std::max(queued, w->second);
+                }
             }
+            if (env_.slice_free) queued = std::max(queued, (*env_.slice_free)[a.l2_atomic_slice(line)]);
             // A line waiting for its DRAM fill reaches its slice's unit when the data has come (the
             // launcher orders the slices' work by this time: the miss does not hold the others up).
             const double arrive = line_missed ? std::max(l2_free_, fill) : l2_free_;
@@ -513,8 +518,12 @@ uint64_t SmModel::memory_done(int32_t wi, const Instr& in, const MemAccessLog& l
                                   static_cast<uint32_t>(atomic_words.size()) - first, same_cycles});
             i += n;
         }
-        const double done =
-            std::max(l2_free_, last_fill) + a.pipes[static_cast<size_t>(PipeClass::Atomic)].latency + (same - 1) * same_cycles;
+        // The value comes back after the atomic latency, once the request's slices and words have
+        // worked off what the SMs' atomics had queued there by the end of the epoch before (a
+        // compare-and-swap loop on lines every SM hammers retries at the slices' pace, not its own
+        // round trip's). Read from the launcher's state between epochs: the same on any thread count.
+        const double done = std::max({l2_free_, last_fill, queued}) + a.pipes[static_cast<size_t>(PipeClass::Atomic)].latency +
+                            (same - 1) * same_cycles;
         k.memory_latency_cycles += static_cast<uint64_t>(done - now);
         return ceil_cycle(done);
     }

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -40,11 +41,16 @@ struct SmEnv {
     // (cycles per sector), and one L2 slice's cycles per atomic sector (slices / chip rate).
     double store_cycles_per_line = 1, atomic_cycles_per_sector = 1, atomic_cycles_per_lane = 0,
            slice_atomic_cycles_per_sector = 1;
-    double dram_miss_share = 1;       // of a sector's DRAM service time, what one L2 miss pays in this
-                                      // epoch: distinct sectors fetched / L2 misses of the launch's
-                                      // epochs before (SMs missing on the same sector share one fill)
-    double dram_extra_latency = 0;    // loaded DRAM latency (arch.dram_loaded_latency) for this epoch,
-                                      // from the chip's DRAM traffic of the epochs before it
+    double dram_miss_share = 1;     // of a sector's DRAM service time, what one L2 miss pays in this
+                                    // epoch: distinct sectors fetched / L2 misses of the launch's
+                                    // epochs before (SMs missing on the same sector share one fill)
+    double dram_extra_latency = 0;  // loaded DRAM latency (arch.dram_loaded_latency) for this epoch,
+                                    // from the chip's DRAM traffic of the epochs before it
+    // The L2 slices' atomic units as of the end of the epoch before (the launcher updates them
+    // between epochs): when each slice and each word is free. An atomic whose result a warp
+    // waits for (a compare-and-swap loop) waits for the queue it finds there as well.
+    const std::vector<double>* slice_free = nullptr;
+    const std::unordered_map<uint64_t, double>* word_free = nullptr;
     std::vector<uint8_t> trace_pc;    // per instruction: passes the trace's opcode and line filter
     std::vector<double> skip_weight;  // per if-converted branch: issue cycles of the code it skips
     std::vector<uint8_t> seg_leader;  // per instruction: starts a schedule segment (with load_hoist)

@@ -265,6 +265,8 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
     std::vector<double> slice_free(static_cast<size_t>(a.l2_slices), 0.0);
     std::unordered_map<uint64_t, double> word_free;  // atomics: when each word's last operation is done
     double slices_done = 0;
+    env.slice_free = &slice_free;
+    env.word_free = &word_free;
     if (options.instruction_trace) {
         const TraceFilter& f = options.trace_filter;
         env.trace_pc.assign(module.instructions().size(), 0);
@@ -357,7 +359,7 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
         std::stable_sort(atomics.begin(), atomics.end(),
                          [](const SmModel::AtomicAccess& x, const SmModel::AtomicAccess& y) { return x.cycle < y.cycle; });
         for (const SmModel::AtomicAccess& e : atomics) {
-            double& f = slice_free[e.line / static_cast<uint64_t>(a.l2_atomic_slice_lines) % slice_free.size()];
+            double& f = slice_free[a.l2_atomic_slice(e.line)];
             double start = std::max(f, e.cycle);
             for (uint32_t k = e.first; k < e.first + e.n; ++k) start = std::max(start, word_free[atomic_words[k].first]);
             f = start + e.slice_cycles;

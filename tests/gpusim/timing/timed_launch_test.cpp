@@ -448,6 +448,53 @@ TEST(Timing, ScatteredAtomicsCostPerSectorAndPerLaneAsOnTheH200) {
     EXPECT_LT(scattered / coalesced, 4.2 * 1.15) << coalesced << " " << scattered;
 }
 
+// A float maximum by a compare-and-swap loop (Weft's atomic_max on floats): microbench.cu's
+// `casmax` probe, the same nvcc PTX and launch the H200 timed (micro_atomic_probe, mode 4: every
+// warp on the first word of line (warp % lines), 132 x 8 blocks of 256). A CAS's value comes back
+// only after its slice has worked off the atomics other SMs queued there, so spreading the words
+// over 64 lines buys what it buys on the H200: 12.4487 against 1.2822 lane-operations per ns, 9.71x
+// (run 9, bench/results/gpusim-h200/2026-12-06-run9). When the returning CAS saw only its own
+// round trip gpusim gave 20x: the lanes of 64 lines retried as if their slices were idle.
+TEST(Timing, CompareAndSwapLoopsWaitForTheirSlicesQueue) {
+    if (!GPUSIM_HAVE_NVCC) GTEST_SKIP() << "nvcc not available: no generated PTX";
+    if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
+    std::ifstream f(std::string(GPUSIM_PTX_DIR) + "/validation.ptx");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    const std::string ptx = ss.str();
+    const Module m = parse_ptx(ptx, "validation.ptx");
+    // Timed as the sim device and the validation harness time it: with the machine code's issue
+    // weights and load schedule, the buffer at a device address.
+    const SassTiming st = sass_timing(map_sass(ptx, builtin_arch("h200")), m, "micro_atomic_probe");
+    const uint32_t blocks = 132 * 8, threads = blocks * 256;
+    auto rate = [&](int lines, int reps) {
+        std::vector<float> store(size_t(lines) * 32 + 64, 0.0f);
+        float* a = store.data() + (256 - reinterpret_cast<uintptr_t>(store.data()) % 256) / 4;
+        GlobalMemoryMap map;
+        map.add(reinterpret_cast<uint64_t>(a), size_t(lines) * 128, "a", uint64_t{0x7f} << 40);
+        ParamPacker p;
+        p.add(a).add(a).add(a).add(lines).add(4).add(reps);
+        TimingOptions o;
+        o.arch = builtin_arch("h200");
+        o.registers_per_thread = 16;  // ptxas -v: 16 registers, no shared memory
+        o.static_shared_bytes = 0;
+        o.issue_weights = st.issue_weights;
+        o.load_hoist = st.load_hoist;
+        o.launch.global_memory = &map;
+        const TimingResult r = launch_timed(m, "micro_atomic_probe", {blocks, 1, 1}, {256, 1, 1}, p.bytes(), o);
+        for (int l = 0; l < lines; ++l) {  // every lane's value landed: the word holds its line's maximum
+            float want = 0;
+            for (uint32_t t = uint32_t(l) * 32; t < threads; t += uint32_t(lines) * 32)
+                for (uint32_t k = 0; k < 32; ++k) want = std::max(want, static_cast<float>((t + k) % 997 + uint32_t(reps) - 1));
+            EXPECT_EQ(a[l * 32], want) << lines << " lines, line " << l;
+        }
+        return static_cast<double>(threads) * reps / static_cast<double>(r.cycles);
+    };
+    const double one = rate(1, 2), spread = rate(64, 8);
+    EXPECT_GT(spread / one, 9.71 * 0.85) << one << " " << spread;
+    EXPECT_LT(spread / one, 9.71 * 1.15) << one << " " << spread;
+}
+
 // A chain of 64 dependent square roots in one thread: the precise form (sqrt.rn, a routine
 // after ptxas) costs the arch's expanded_latency.sqrt_f32 each (the H100/H200 measured 42.8
 // cycles), the approximate form (one MUFU) the SFU's latency; integer division likewise.
