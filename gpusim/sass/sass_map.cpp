@@ -9,12 +9,14 @@
 #include "gpusim/sass/sass_map.h"
 
 #include "gpusim/arch/ptxas.h"
+#include "gpusim/sass/sass_cfg.h"
 #include "gpusim/sass/sass_decode.h"
 #include "gpusim/timing/instr_class.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -507,11 +509,44 @@ std::vector<LoadHoist> sass_load_hoist(const SassMap& map, const Module& module,
     return out;
 }
 
+std::vector<int32_t> sass_stall_sites(const SassMap& map, const Module& module, const std::string& kernel) {
+    const auto& code = module.instructions();
+    std::vector<int32_t> site(code.size(), -1);
+    auto it = map.kernels.find(kernel);
+    if (it == map.kernels.end()) return site;
+    const std::vector<SassInstruction>& sass = it->second.code;
+    // PTX line -> its instruction (nvcc and NVRTC write one per line; else the first).
+    std::map<int32_t, int32_t> of_line;
+    for (size_t i = 0; i < code.size(); ++i) of_line.emplace(code[i].ptx_line, static_cast<int32_t>(i));
+    std::map<int32_t, int32_t> waiter_line;  // producer's PTX line -> the line of the first SASS waiting for it
+    for (size_t s = 0; s < sass.size(); ++s) {
+        const int32_t line = sass[s].ptx_line;
+        const int b = decode_sass_schedule(sass[s].hi).write_barrier;
+        if (line <= 0 || b < 0 || waiter_line.count(line)) continue;
+        for (size_t t = s + 1; t < sass.size(); ++t) {
+            const SassControl c = decode_sass_control(sass[t].lo, sass[t].hi, static_cast<int64_t>(t));
+            if (decode_sass_schedule(sass[t].hi).wait_mask >> b & 1) {
+                if (sass[t].ptx_line > 0) waiter_line[line] = sass[t].ptx_line;
+                break;
+            }
+            if (c.flow == SassFlow::Exit && !c.conditional) break;
+            if (c.flow == SassFlow::Return) break;
+        }
+    }
+    for (const auto& [line, waiter] : waiter_line) {
+        auto p = of_line.find(line);
+        auto w = of_line.find(waiter);
+        if (p != of_line.end() && w != of_line.end()) site[static_cast<size_t>(p->second)] = w->second;
+    }
+    return site;
+}
+
 SassTiming sass_timing(const SassMap& map, const Module& module, const std::string& kernel) {
     SassTiming t;
     t.issue_weights = sass_weights(map, module, kernel);
     t.shared_issue = sass_shared_issue(map, module, kernel);
     t.load_hoist = sass_load_hoist(map, module, kernel, t.issue_weights);
+    t.stall_site = sass_stall_sites(map, module, kernel);
     return t;
 }
 

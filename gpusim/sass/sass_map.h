@@ -107,14 +107,25 @@ struct LoadHoist {
 };
 std::vector<LoadHoist> sass_load_hoist(const SassMap& map, const Module& module, const std::string& kernel,
                                        const std::vector<double>& weights);
+// Per instruction of `module`: where, in the machine code, a warp waits for its result, as the PTX
+// instruction whose line holds that SASS instruction (-1: unknown, or not a result the scoreboard
+// tracks). ptxas gives a variable-latency instruction (LDG, LDS, MUFU, ...) a scoreboard barrier to
+// set when its result is written (sass_cfg.h's SassSchedule); the first instruction after it that
+// waits on that barrier is where Nsight Compute's samples find the warp stalled. ptxas reorders,
+// so that instruction is often not the PTX's first reader of the register (float64 step(): a
+// select's compare waits for a load in the machine code, the multiply before it in the PTX).
+// Read off the first SASS instruction of the PTX line that sets a write barrier.
+std::vector<int32_t> sass_stall_sites(const SassMap& map, const Module& module, const std::string& kernel);
 // What the timing model takes from the machine code of one kernel: TimingOptions'
-// issue_weights (sass_weights), shared_issue (sass_shared_issue) and load_hoist
-// (sass_load_hoist on those weights). gpusim_validate, whose cycles docs/gpusim.md scores
-// against the H200, and the sim device both set all three from this one function.
+// issue_weights (sass_weights), shared_issue (sass_shared_issue), load_hoist
+// (sass_load_hoist on those weights) and stall_site (sass_stall_sites). gpusim_validate, whose
+// cycles docs/gpusim.md scores against the H200, and the sim device both set them from this one
+// function.
 struct SassTiming {
     std::vector<double> issue_weights;
     std::vector<SharedIssue> shared_issue;
     std::vector<LoadHoist> load_hoist;
+    std::vector<int32_t> stall_site;
 };
 SassTiming sass_timing(const SassMap& map, const Module& module, const std::string& kernel);
 // SASS warp instructions the launch would execute (the sum of estimate_sass_counts; for a map

@@ -124,6 +124,7 @@ void SmModel::start_blocks() {
             r.reg_ready.assign(nregs, 0);
             r.reg_flow.assign(nregs, static_cast<double>(now_));
             r.reg_kind.assign(nregs, static_cast<uint8_t>(Stall::Wait));
+            r.reg_src.assign(nregs, -1);
             r.ready_pc = -1;
         }
     }
@@ -172,25 +173,29 @@ void SmModel::run_until(uint64_t end) {
                 if (r.ready_pc != pc) {
                     uint64_t ready = 0;
                     uint8_t kind = static_cast<uint8_t>(Stall::Wait);
+                    int32_t src = -1;
                     for (int k = 0; k < c.nsrc; ++k)
                         if (r.reg_ready[static_cast<size_t>(c.src[k])] > ready) {
                             ready = r.reg_ready[static_cast<size_t>(c.src[k])];
                             kind = r.reg_kind[static_cast<size_t>(c.src[k])];
+                            src = r.reg_src[static_cast<size_t>(c.src[k])];
                         }
                     for (int k = 0; k < c.ndst; ++k)
                         if (r.reg_ready[static_cast<size_t>(c.dst[k])] > ready) {
                             ready = r.reg_ready[static_cast<size_t>(c.dst[k])];
                             kind = r.reg_kind[static_cast<size_t>(c.dst[k])];
+                            src = r.reg_src[static_cast<size_t>(c.dst[k])];
                         }
                     r.ready_pc = pc;
                     r.ready_at = ready;
                     r.ready_kind = kind;
+                    r.ready_src = src;
                 }
                 const uint64_t ready = r.ready_at;
                 const uint8_t kind = r.ready_kind;
                 if (ready > now_) {
                     next_event = std::min(next_event, ready);
-                    pending_.push_back({pc, static_cast<Stall>(kind)});
+                    pending_.push_back({stall_site(pc, r.ready_src, kind), static_cast<Stall>(kind)});
                     continue;
                 }
                 const double pf = pipe_free_[sch][static_cast<size_t>(c.pipe)];
@@ -290,10 +295,12 @@ void SmModel::issue(int sched, int32_t wi) {
             // No slot, no latency: the result is ready when its sources are.
             uint64_t ready = 0;
             uint8_t kind = static_cast<uint8_t>(Stall::Wait);
+            int32_t src = -1;
             for (int k = 0; k < c.nsrc; ++k)
                 if (r.reg_ready[static_cast<size_t>(c.src[k])] > ready) {
                     ready = r.reg_ready[static_cast<size_t>(c.src[k])];
                     kind = r.reg_kind[static_cast<size_t>(c.src[k])];
+                    src = r.reg_src[static_cast<size_t>(c.src[k])];
                 }
             double flow = 0;
             for (int k = 0; k < c.nsrc; ++k) flow = std::max(flow, r.reg_flow[static_cast<size_t>(c.src[k])]);
@@ -301,6 +308,7 @@ void SmModel::issue(int sched, int32_t wi) {
                 r.reg_ready[static_cast<size_t>(c.dst[k])] = ready;
                 r.reg_kind[static_cast<size_t>(c.dst[k])] = kind;
                 r.reg_flow[static_cast<size_t>(c.dst[k])] = flow;
+                r.reg_src[static_cast<size_t>(c.dst[k])] = src;  // a copy forwards its source's producer
             }
             if (n == 0) timing_at(pc).stall_cycles[static_cast<int>(Stall::Selected)] += 1;
         } else {
@@ -349,6 +357,7 @@ void SmModel::issue(int sched, int32_t wi) {
                 r.reg_ready[static_cast<size_t>(c.dst[k])] = done_at;
                 r.reg_kind[static_cast<size_t>(c.dst[k])] = kind;
                 r.reg_flow[static_cast<size_t>(c.dst[k])] = flow;
+                r.reg_src[static_cast<size_t>(c.dst[k])] = pc;
             }
             pipe_free_[static_cast<size_t>(sched)][static_cast<size_t>(c.pipe)] =
                 static_cast<double>(now_) + a.pipes[static_cast<size_t>(pipe)].issue_cycles;

@@ -149,12 +149,14 @@ private:
         // that arithmetic may sit behind an instruction waiting on an earlier load.
         std::vector<double> reg_flow;
         std::vector<uint8_t> reg_kind;  // Stall reason a wait on the register counts as
+        std::vector<int32_t> reg_src;   // the instruction that produced the register's value (-1: none)
         // The scoreboard's answer for the instruction at `ready_pc` (its registers' latest ready
         // cycle and that register's kind), kept until the warp issues: only its own issue changes
         // its registers or its PC, and the cycle loop asks every cycle.
         int32_t ready_pc = -1;
         uint64_t ready_at = 0;
         uint8_t ready_kind = 0;
+        int32_t ready_src = -1;  // the producer of that register
     };
 
     void start_blocks();
@@ -168,6 +170,17 @@ private:
     double dram_fetch(double t, int n);
     void finish_warp(int32_t wi);
     TimingCounters& timing_at(int32_t pc) { return timing[static_cast<size_t>(pc - env_.pc_begin)]; }
+    // Where a warp at `pc` waiting (stall `kind`) for a value of instruction `src` counts as stalled:
+    // for a scoreboard wait, the machine code's first waiter for `src` (TimingOptions::stall_site),
+    // which ptxas's reordering may put on another line than the PTX's; else `pc`.
+    int32_t stall_site(int32_t pc, int32_t src, uint8_t kind) const {
+        const std::vector<int32_t>& site = env_.options->stall_site;
+        if (src < 0 || static_cast<size_t>(src) >= site.size() ||
+            (kind != static_cast<uint8_t>(Stall::LongScoreboard) && kind != static_cast<uint8_t>(Stall::ShortScoreboard)))
+            return pc;
+        const int32_t at = site[static_cast<size_t>(src)];
+        return at >= env_.pc_begin && at < env_.pc_end ? at : pc;
+    }
 
     const SmEnv& env_;
     int32_t index_;

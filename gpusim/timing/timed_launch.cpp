@@ -232,6 +232,8 @@ TimingResult launch_timed(const Module& module, std::string_view kernel_name, Di
                 env.skip_weight[i] += options.issue_weights[j];
         }
     }
+    if (!options.stall_site.empty() && options.stall_site.size() != module.instructions().size())
+        throw SimError("TimingOptions::stall_site must have one entry per instruction of the module");
     if (!options.shared_issue.empty() && options.shared_issue.size() != module.instructions().size())
         throw SimError("TimingOptions::shared_issue must have one entry per instruction of the module");
     if (!options.load_hoist.empty()) {

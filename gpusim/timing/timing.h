@@ -113,6 +113,10 @@ struct TimingOptions {
     std::vector<LoadHoist> load_hoist;                        // per module instruction: where ptxas scheduled a load
                                                               // early (sass_load_hoist() in sass_map.h); empty:
                                                               // every load issues where the PTX has it
+    std::vector<int32_t> stall_site;                          // per module instruction: the instruction at which a
+                                                              // warp waiting for its result is counted stalled (the
+                                                              // machine code's first waiter, sass_stall_sites() in
+                                                              // sass_map.h); -1 or empty: the PTX reader that waits
     int threads = 1;                                          // host threads simulating SMs
     uint32_t epoch_cycles = 256;                              // L2 synchronisation interval
     LaunchOptions launch;                                     // functional options (dynamic shared memory, ...)

@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
     if (sass_issue) opt.issue_weights = std::move(st.issue_weights);
     if (sass_shared) opt.shared_issue = std::move(st.shared_issue);
     if (sass_issue && sass_hoist) opt.load_hoist = std::move(st.load_hoist);
+    opt.stall_site = std::move(st.stall_site);
     opt.registers_per_thread = regs.at(c.kernel).registers;
     opt.static_shared_bytes = regs.at(c.kernel).shared_bytes;
     const auto t0 = std::chrono::steady_clock::now();

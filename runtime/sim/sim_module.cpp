@@ -82,6 +82,7 @@ void SimModule::launch(const LaunchRequest& req) {
                 o.issue_weights = st->issue_weights;
                 o.shared_issue = st->shared_issue;
                 o.load_hoist = st->load_hoist;
+                o.stall_site = st->stall_site;
             }
             o.launch.global_memory = &buffers;
             o.launch.cancel = &cancel_flag();

@@ -192,6 +192,7 @@ TEST(SassMapText, RoundTripKeepsWordsAndTimingSettings) {
         EXPECT_EQ(a.shared_issue[i].width, c.shared_issue[i].width) << i;
         EXPECT_EQ(a.shared_issue[i].after_head, c.shared_issue[i].after_head) << i;
     }
+    EXPECT_EQ(a.stall_site, c.stall_site);
     ASSERT_EQ(a.load_hoist.size(), c.load_hoist.size());
     for (size_t i = 0; i < a.load_hoist.size(); ++i) {
         EXPECT_EQ(a.load_hoist[i].offset, c.load_hoist[i].offset) << i;
@@ -202,6 +203,91 @@ TEST(SassMapText, RoundTripKeepsWordsAndTimingSettings) {
     EXPECT_THROW(sass_map_from_text("kernel row_sum 2\n918 0 -1\n"), SassMapError);
     EXPECT_THROW(sass_map_from_text("row_sum 2\n"), SassMapError);
     EXPECT_TRUE(sass_map_from_text("").kernels.empty());
+}
+
+// Where the machine code waits for a load (sass_stall_sites): ptxas gives each LDG a scoreboard
+// barrier, and the first SASS instruction that waits on it is where Nsight Compute finds the warp
+// stalled. Here the PTX's first reader of `w` is the multiply, but the machine code computes the
+// compare that needs only `w` first (the shape of integrate_particles' step(-inv_mass)). A timed
+// launch with the sites counts the load's wait there; without them, at the multiply.
+TEST(SassStallSites, LoadWaitsCountWhereTheMachineCodeWaits) {
+    if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
+    const char* kPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 w, .param .u64 f, .param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .f32 %f<8>;
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [w];
+  ld.param.u64 %rd2, [f];
+  ld.param.u64 %rd3, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  cvta.to.global.u64 %rd3, %rd3;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  add.s64 %rd6, %rd2, %rd4;
+  add.s64 %rd7, %rd3, %rd4;
+  ld.global.f32 %f2, [%rd6];
+  ld.global.f32 %f1, [%rd5];
+  mul.rn.f32 %f3, %f1, %f2;
+  setp.gt.f32 %p1, %f1, 0f00000000;
+  selp.f32 %f4, 0f3F800000, 0f00000000, %p1;
+  add.rn.f32 %f5, %f3, %f4;
+  st.global.f32 [%rd7], %f5;
+  ret;
+}
+)";
+    const Module m = parse_ptx(kPtx, "k.ptx");
+    const SassMap map = map_sass(kPtx, builtin_arch("h200"));
+    const std::vector<int32_t> site = sass_stall_sites(map, m, "k");
+    ASSERT_EQ(site.size(), m.instructions().size());
+    auto index_of = [&](const std::string& text) {
+        for (size_t i = 0; i < m.instructions().size(); ++i)
+            if (m.instruction_text(static_cast<int32_t>(i)).find(text) != std::string::npos) return static_cast<int32_t>(i);
+        return -1;
+    };
+    const int32_t load_f = index_of("[%rd6]"), load_w = index_of("[%rd5]"), mul = index_of("mul.rn.f32"),
+                  select = index_of("selp.f32");
+    ASSERT_GE(load_w, 0);
+    // ptxas makes one FSET.BF of the compare and the select (the select's line) and issues it
+    // before the multiply: the machine code waits for `w` there, for `f` at the multiply.
+    EXPECT_EQ(site[static_cast<size_t>(load_w)], select);
+    EXPECT_EQ(site[static_cast<size_t>(load_f)], mul);
+    // In the PTX order the multiply is the first reader of both; `w`, issued last, is the later.
+    std::vector<float> w(64, 2.0f), f(64, 3.0f), out(64);
+    ParamPacker p;
+    p.add(w.data()).add(f.data()).add(out.data());
+    TimingOptions o;
+    o.arch = builtin_arch("h200");
+    o.registers_per_thread = 16;
+    auto long_wait = [](const TimingResult& r, int32_t pc) {
+        for (size_t i = 0; i < r.counts.per_instruction.size(); ++i)
+            if (r.counts.per_instruction[i].index == pc)
+                return r.per_instruction[i].stall_cycles[static_cast<int>(Stall::LongScoreboard)];
+        return uint64_t{0};
+    };
+    const TimingResult plain = launch_timed(m, "k", {1, 1, 1}, {64, 1, 1}, p.bytes(), o);
+    o.stall_site = site;
+    const TimingResult sited = launch_timed(m, "k", {1, 1, 1}, {64, 1, 1}, p.bytes(), o);
+    EXPECT_EQ(out[5], 2.0f * 3.0f + 1.0f);
+    EXPECT_GT(long_wait(plain, mul), 0u);
+    EXPECT_EQ(long_wait(plain, select), 0u);
+    EXPECT_EQ(long_wait(sited, mul), 0u);
+    EXPECT_EQ(long_wait(sited, select), long_wait(plain, mul));
+    EXPECT_EQ(sited.cycles, plain.cycles);  // only where the wait is counted moves
+    o.stall_site.assign(3, -1);
+    try {
+        launch_timed(m, "k", {1, 1, 1}, {64, 1, 1}, p.bytes(), o);
+        ADD_FAILURE() << "a stall_site of the wrong size was accepted";
+    } catch (const SimError& e) {
+        EXPECT_NE(std::string(e.what()).find("TimingOptions::stall_site must have one entry per instruction"), std::string::npos)
+            << e.what();
+    }
 }
 
 }  // namespace
