@@ -100,6 +100,40 @@ Array Array::wrap(void* data, compiler::Type dtype, const std::vector<int64_t>& 
     return a;
 }
 
+namespace {
+
+// The bytes [lo, hi) relative to the first element that the elements of a shape and strides cover.
+std::pair<int64_t, int64_t> byte_span(const int64_t* shape, const int64_t* strides, int ndim, int64_t element) {
+    int64_t lo = 0, hi = element;
+    for (int k = 0; k < ndim; ++k) {
+        if (shape[k] == 0) return {0, 0};
+        const int64_t reach = (shape[k] - 1) * strides[k];
+        (reach < 0 ? lo : hi) += reach;
+    }
+    return {lo, hi};
+}
+
+}  // namespace
+
+Array Array::view(int64_t offset_bytes, compiler::Type dtype, const std::vector<int64_t>& shape,
+                  const std::vector<int64_t>& strides) const {
+    if (!valid()) throw RuntimeError("view of an array with no memory");
+    if (!dtype || compiler::type_size(dtype) != element_size())
+        throw RuntimeError("a view of " + describe() + " must have elements of its size (" + std::to_string(element_size()) +
+                           " bytes); got " + (dtype ? compiler::type_name(dtype) : std::string("none")));
+    check_shape(shape);
+    if (strides.size() != shape.size()) throw RuntimeError("array strides and shape have different lengths");
+    const auto [lo, hi] = byte_span(shape_.data(), strides_.data(), ndim_, static_cast<int64_t>(element_size()));
+    const auto [vlo, vhi] =
+        byte_span(shape.data(), strides.data(), static_cast<int>(shape.size()), static_cast<int64_t>(element_size()));
+    if (vhi > vlo && (offset_bytes + vlo < lo || offset_bytes + vhi > hi))
+        throw RuntimeError("a view at byte offset " + std::to_string(offset_bytes) + " of " + describe() +
+                           " would reach outside its elements");
+    Array v = wrap(static_cast<std::byte*>(data_) + offset_bytes, dtype, shape, strides, device_, owner_);
+    if (grad_) v.grad_ = std::make_shared<Array>(grad_->view(offset_bytes, dtype, shape, strides));
+    return v;
+}
+
 void Array::set_requires_grad(bool on) {
     if (!on) {
         grad_.reset();

@@ -36,6 +36,13 @@ public:
     static Array wrap(void* data, compiler::Type dtype, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
                       const Device& device, std::shared_ptr<void> owner);
 
+    // A view of this array's memory (Warp's slices, reshape, transpose, view(dtype)): `offset_bytes`
+    // from data(), with its own shape and byte strides, of `dtype` (same element size). It keeps the
+    // memory alive, and its gradient (when this array has one) is the same view of the gradient.
+    // RuntimeError if an element of the view would lie outside this array's elements' span.
+    Array view(int64_t offset_bytes, compiler::Type dtype, const std::vector<int64_t>& shape,
+               const std::vector<int64_t>& strides) const;
+
     bool valid() const { return dtype_ != nullptr; }
     compiler::Type dtype() const { return dtype_; }
     int ndim() const { return ndim_; }

@@ -130,6 +130,9 @@ void bind_arrays(py::module_& m) {
                 return py::array(dt, shape, strides, a.data(), base);
             },
             "A numpy array viewing the array's host memory; keeps the memory alive")
+        .def("view", &Array::view, py::arg("offset_bytes"), py::arg("dtype"), py::arg("shape"), py::arg("strides"),
+             "A view of this array's memory (shape, byte strides, same-size dtype) that keeps it alive; its gradient "
+             "is the same view of the gradient")
         .def("describe", &Array::describe)
         .def("__repr__", &Array::describe);
 

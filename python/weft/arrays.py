@@ -61,8 +61,16 @@ def _host_data(data, t, shape=None):
         host = np.asarray([np.asarray(v, dtype=base) for v in np.ravel(host)])
     host = np.ascontiguousarray(host, dtype=base)
     if inner and host.shape[-len(inner):] != inner:
-        if host.ndim == 1 and host.size % int(np.prod(inner)) == 0:
-            host = host.reshape((-1,) + inner)
+        # Warp's rule: the last axis holds whole elements (a (4, 6) float array is 4 x 2 vec3s, a
+        # (3, 4) one 3 mat22s: an axis of one element is dropped, but not the only one).
+        per = int(np.prod(inner))
+        if host.size == 0 and host.ndim == 1:
+            host = host.reshape((0,) + inner)
+        elif host.ndim >= 1 and host.shape[-1] % per == 0 and host.shape[-1] > 0:
+            lead = host.shape[:-1] + (host.shape[-1] // per,)
+            if len(lead) > 1 and lead[-1] == 1:
+                lead = lead[:-1]
+            host = host.reshape(lead + inner)
         else:
             raise ValueError(f"data of shape {host.shape} does not hold elements of {t} (inner shape {inner})")
     arr_shape = host.shape[: host.ndim - len(inner)] if inner else host.shape
@@ -109,10 +117,19 @@ class array:
             return
         if isinstance(data, array):
             src = data
-            dev = _context.get_device(device if device is not None else src.device)
-            self._init_from(src._arr.to(dev.alias), src.dtype)
-            self.requires_grad = requires_grad
-            return
+            if dtype is typing.Any:
+                dtype = src.dtype
+            if (dtype is None or _types.type_of(dtype) == src._handle().dtype) and (shape is None or tuple(shape) == src.shape):
+                dev = _context.get_device(device if device is not None else src.device)
+                self._init_from(src._arr.to(dev.alias), src.dtype)
+                self.requires_grad = requires_grad
+                return
+            # Another dtype or shape (Warp's wp.array(src, dtype=wp.vec3)): the scalars, re-read.
+            if device is None:
+                device = src.device
+            data = src.numpy()
+            if dtype is None:
+                dtype = src.dtype
         dev = _context.get_device(device)
         if dtype is None:
             dtype = _infer_dtype(data) if data is not None else _types.float32
@@ -292,6 +309,99 @@ class array:
     def zero_grad(self):
         self._handle().zero_grad()
 
+    # ---- views (Warp's): they share this array's memory and gradient; no copy ----
+    def _view(self, offset, shape, strides, dtype=None):
+        t = self._handle().dtype if dtype is None else _types.type_of(dtype)
+        v = array._wrap(self._handle().view(int(offset), t, [int(n) for n in shape], [int(k) for k in strides]),
+                        self.dtype if dtype is None else dtype)
+        return v
+
+    def __getitem__(self, key):
+        """A view: ints drop a dimension, slices (positive steps) keep it, as Warp's `a[1:3, 2]`.
+        Indexing every dimension with ints is refused (Warp's "Item indexing is not supported")."""
+        a = self._handle()
+        keys = key if isinstance(key, tuple) else (key,)
+        if any(isinstance(k, array) for k in keys):
+            raise TypeError("wp.array: indexing with an array of indices (Warp's indexedarray) is not supported by Weft")
+        for k in keys:
+            if not isinstance(k, (slice, int, np.integer)) or isinstance(k, bool):
+                raise TypeError(f"wp.array: invalid index {k!r}: use ints and slices")
+        if len(keys) > a.ndim:
+            raise IndexError(f"wp.array: {len(keys)} indices for an array of {a.ndim} dimensions")
+        if all(not isinstance(k, slice) for k in keys) and len(keys) == a.ndim:
+            raise RuntimeError("Item indexing is not supported on wp.array objects: read elements with "
+                               "a.numpy()[...] or in a kernel")
+        shape, strides, offset = [], [], 0
+        for d in range(a.ndim):
+            n, stride = a.shape[d], a.strides[d]
+            k = keys[d] if d < len(keys) else slice(None)
+            if isinstance(k, slice):
+                start, stop, step = k.indices(n)
+                if step <= 0:
+                    raise RuntimeError(f"wp.array: slice step must be positive, got {step}")
+                shape.append(max(0, -((stop - start) // -step)))
+                strides.append(stride * step)
+                offset += stride * start if start < n else 0
+            else:
+                i = int(k) + (n if int(k) < 0 else 0)
+                if i < 0 or i >= n:
+                    raise IndexError(f"wp.array: index {int(k)} out of range for dimension {d} of size {n}")
+                offset += stride * i
+        return self._view(offset, shape, strides)
+
+    def reshape(self, shape):
+        """A view with another shape (contiguous arrays; one extent may be -1)."""
+        a = self._handle()
+        if not a.is_contiguous:
+            raise RuntimeError("Reshaping non-contiguous arrays is unsupported.")
+        if shape is None:
+            raise RuntimeError("shape parameter is required.")
+        shape = [int(shape)] if isinstance(shape, (int, np.integer)) else [int(n) for n in shape]
+        if shape.count(-1) > 1:
+            raise RuntimeError("Cannot infer shape if more than one index is -1.")
+        if -1 in shape:
+            known = int(np.prod([n for n in shape if n != -1])) if len(shape) > 1 else 1
+            shape[shape.index(-1)] = a.size // known if known else 0
+        if int(np.prod(shape)) != a.size:
+            raise RuntimeError(f"Reshaped array must have the same total size as the original: {tuple(shape)} "
+                               f"holds {int(np.prod(shape))} elements, the array {a.size}")
+        strides, stride = [], a.element_size
+        for n in reversed(shape):
+            strides.insert(0, stride)
+            stride *= n
+        return self._view(0, shape, strides)
+
+    def flatten(self):
+        """A 1-D view of a contiguous array."""
+        if self.ndim == 1:
+            return self
+        if not self._handle().is_contiguous:
+            raise RuntimeError("Flattening non-contiguous arrays is unsupported.")
+        return self.reshape((self.size,))
+
+    def view(self, dtype):
+        """The same memory read as another dtype of the same byte size."""
+        if _types.type_of(dtype).size != self._handle().element_size:
+            raise RuntimeError("Cannot cast dtypes of unequal byte size")
+        return self._view(0, self.shape, self.strides, dtype)
+
+    def transpose(self, axes=None):
+        """A view with the axes permuted (reversed by default)."""
+        if self.ndim == 1:
+            return self
+        axes = list(range(self.ndim))[::-1] if axes is None else list(axes)
+        if sorted(axes) != list(range(self.ndim)):
+            raise RuntimeError(f"transpose: axes {tuple(axes)} are not a permutation of the array's {self.ndim} axes")
+        return self._view(0, [self.shape[k] for k in axes], [self.strides[k] for k in axes])
+
+    def contiguous(self):
+        """This array if contiguous, else a contiguous copy."""
+        if self._handle().is_contiguous:
+            return self
+        out = array(shape=self.shape, dtype=self.dtype, device=self.device)
+        out.assign(self)
+        return out
+
     def __repr__(self):
         if self._arr is None:
             if _types.is_generic(self.dtype):
@@ -361,13 +471,33 @@ def _shape_from_kwargs(where, shape, kwargs):
     return shape
 
 
-def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
+def _with_strides(kind, where, shape, strides, dtype, device, requires_grad, pinned):
+    """Warp's strides= of a new array: contiguous in some order of its axes (a transposed layout).
+    The array is allocated in that order and returned as the view with the given strides."""
+    shape = _shape_tuple(shape)
+    if len(strides) != len(shape):
+        raise ValueError(f"{where}: strides {tuple(strides)} and shape {shape} have different lengths")
+    order = sorted(range(len(shape)), key=lambda k: -int(strides[k]))  # outermost first
+    a = _new(kind, [shape[k] for k in order], dtype, device, requires_grad, pinned=pinned)
+    inner = a._handle().strides
+    if any(int(strides[order[j]]) != inner[j] for j in range(len(order)) if shape[order[j]] != 1):
+        raise ValueError(f"{where}: strides {tuple(strides)} are not a contiguous layout of shape {shape}; Weft "
+                         "allocates only contiguous layouts, in any order of the axes")
+    back = [order.index(k) for k in range(len(shape))]
+    return a.transpose(back) if back != list(range(len(shape))) else a
+
+
+def zeros(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, strides=None, **kwargs):
     shape = _shape_from_kwargs("wp.zeros", shape, kwargs)
+    if strides is not None:
+        return _with_strides("zeros", "wp.zeros", shape, strides, dtype, device, requires_grad, pinned)
     return _new("zeros", shape, dtype, device, requires_grad, pinned=pinned)
 
 
-def empty(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, **kwargs):
+def empty(shape=None, dtype=float, device=None, requires_grad=False, pinned=False, strides=None, **kwargs):
     shape = _shape_from_kwargs("wp.empty", shape, kwargs)
+    if strides is not None:
+        return _with_strides("empty", "wp.empty", shape, strides, dtype, device, requires_grad, pinned)
     return _new("empty", shape, dtype, device, requires_grad, pinned=pinned)
 
 
