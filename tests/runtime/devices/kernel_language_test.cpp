@@ -476,6 +476,36 @@ def k(seed: int, out: wp.array(dtype=float)):
     EXPECT_NE(a[0], a[1]);
 }
 
+// A kernel on strided views of one array (Array::view: Warp's a[:, ::3], a.transpose()) reads and
+// writes those elements on every device: the descriptor carries the view's byte strides. A view
+// reaching outside its array, or of another element size, is refused with what and where.
+TEST_P(KernelLanguage, KernelsReadAndWriteStridedViews) {
+    auto m = module_of(R"(
+@wp.kernel
+def twice(x: wp.array2d(dtype=float)):
+    i, j = wp.tid()
+    x[i, j] = x[i, j] * 2.0
+)");
+    std::vector<float> host(24);
+    for (int k = 0; k < 24; ++k) host[static_cast<size_t>(k)] = static_cast<float>(k);
+    auto a = array_of(f32(), host, dev(), {4, 6});
+    // columns 0 and 3 of every row: shape (4, 2), strides (24, 12) bytes
+    runtime::Array cols = a.view(0, f32(), {4, 2}, {24, 12});
+    run(m, "twice", {4, 2}, {arg(cols)}, dev());
+    // the transpose of rows 1..2: shape (6, 2), strides (4, 24), from byte 24
+    runtime::Array t = a.view(24, f32(), {6, 2}, {4, 24});
+    run(m, "twice", {6, 2}, {arg(t)}, dev());
+    std::vector<float> want = host;
+    for (int r = 0; r < 4; ++r)
+        for (int c : {0, 3}) want[static_cast<size_t>(r * 6 + c)] *= 2.0f;
+    for (int r = 1; r < 3; ++r)
+        for (int c = 0; c < 6; ++c) want[static_cast<size_t>(r * 6 + c)] *= 2.0f;
+    EXPECT_EQ(values_of<float>(a), want);
+    EXPECT_NE(error_of([&] { a.view(4 * 20, f32(), {8}, {4}); }).find("would reach outside its elements"), std::string::npos);
+    EXPECT_NE(error_of([&] { a.view(0, compiler::float64_type(), {2}, {8}); }).find("must have elements of its size (4 bytes)"),
+              std::string::npos);
+}
+
 WEFT_INSTANTIATE_PER_DEVICE(KernelLanguage);
 
 }  // namespace
