@@ -448,6 +448,8 @@ def _allocate(kind, t, shape, dev, requires_grad, pinned):
 
 def _new(kind, shape, dtype, device, requires_grad, value=None, pinned=False):
     shape = _shape_tuple(shape if shape is not None else 0)
+    if any(n < 0 for n in shape):
+        raise ValueError(f"Array shapes must be non-negative, got {shape}")
     dtype = dtype if dtype is not None else _types.float32
     t = _types.type_of(dtype)
     dev = _context.get_device(device).alias
@@ -506,11 +508,37 @@ def ones(shape=None, dtype=float, device=None, requires_grad=False, pinned=False
     return _new("full", shape, dtype, device, requires_grad, 1, pinned=pinned)
 
 
+def _fill_dtype(value):
+    """Warp's dtype of wp.full without one: a value's own type; Python bool/int/float: bool, int32,
+    float32; a numpy array or sequence of n (or n x m) scalars: a vector (matrix) of its scalar."""
+    if isinstance(value, (_types._Value, _types._ScalarValue)):
+        return type(value)
+    if type(value) is bool:
+        return _types.bool
+    if type(value) is int:
+        return _types.int32
+    if type(value) is float:
+        return _types.float32
+    if isinstance(value, np.generic):
+        t = _types.scalar_from_numpy(value.dtype)
+        if t is not None:
+            return _types.dtype_of(t)
+    if isinstance(value, (np.ndarray, list, tuple)):
+        arr = np.asarray(value)
+        scalar = _infer_dtype(arr)
+        if arr.ndim == 1:
+            return _types.vector(arr.shape[0], scalar)
+        if arr.ndim == 2:
+            return _types.matrix(arr.shape, scalar)
+    raise TypeError(f"wp.full: cannot infer a dtype from a value of type {type(value).__name__}; pass dtype=")
+
+
 def full(shape=None, value=0, dtype=None, device=None, requires_grad=False, pinned=False, **kwargs):
     shape = _shape_from_kwargs("wp.full", shape, kwargs)
     if dtype is None:
-        dtype = type(value) if isinstance(value, (_types._Value, _types._ScalarValue)) else \
-            (float if isinstance(value, float) else int if isinstance(value, int) else float)
+        dtype = _fill_dtype(value)
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
     return _new("full", shape, dtype, device, requires_grad, value, pinned=pinned)
 
 

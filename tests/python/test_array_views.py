@@ -151,3 +151,19 @@ def test_the_runtime_refuses_a_view_outside_its_array(device):
         h.view(4 * 20, h.dtype, [8], [4])
     with pytest.raises(RuntimeError, match="must have elements of its size"):
         h.view(0, wp.types.type_of(wp.float64), [2], [8])
+
+
+def test_full_infers_warps_dtypes_and_shapes_must_be_non_negative(device):
+    assert wp.full(3, 42, device=device).dtype is wp.int32
+    assert wp.full(3, 1.5, device=device).dtype is wp.float32
+    assert wp.full(3, True, device=device).dtype is wp.bool
+    assert wp.full(3, np.float64(2.0), device=device).dtype is wp.float64
+    v = wp.full(2, np.array([1.0, 2.0, 3.0], dtype=np.float32), device=device)
+    assert v.dtype == wp.vec3 and v.shape == (2,)
+    np.testing.assert_array_equal(v.numpy(), [[1, 2, 3], [1, 2, 3]])
+    m = wp.full(1, [[1.0, 2.0], [3.0, 4.0]], device=device)  # numpy reads a list of floats as float64, as Warp does
+    assert m.dtype == wp.types.matrix((2, 2), wp.float64)
+    with pytest.raises(ValueError, match=r"Array shapes must be non-negative, got \(-1,\)"):
+        wp.zeros(shape=-1, dtype=int, device=device)
+    with pytest.raises(TypeError, match="wp.full: cannot infer a dtype from a value of type dict; pass dtype="):
+        wp.full(2, {"a": 1}, device=device)
