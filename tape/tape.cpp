@@ -272,38 +272,30 @@ std::string Tape::check_overwrites() const {
 
 void Tape::backward(const Array& loss) {
     if (!loss.valid()) throw RuntimeError("tape.backward: the loss is an empty array handle");
-    if (loss.size() != 1 || !compiler::is_float(loss.dtype()))
-        throw RuntimeError("tape.backward: the loss must be one float element; got " + loss.describe() +
-                           " (seed other outputs with backward(grads={array: gradient}))");
-    if (!loss.grad())
-        throw RuntimeError("tape.backward: the loss " + loss.describe() + " has no gradient; create it with requires_grad=True");
-    bool recorded = false;
-    Span ls = span_of(loss);
-    for (const Record& r : records_)
-        for (const Access& a : r.accesses) recorded |= a.written && a.array.valid() && overlap(span_of(a.array), ls);
-    if (!recorded)
-        throw RuntimeError("tape.backward: the loss " + loss.describe() + " was not written by any record of this tape (" +
-                           std::to_string(records_.size()) +
-                           " records): its gradient would reach nothing and every gradient would stay zero. Compute the "
-                           "loss while the tape records (inside `with wp.Tape()`)");
-    std::string problem = check_overwrites();
-    if (!problem.empty()) throw RuntimeError(problem);
-    std::byte one[8];
-    if (loss.dtype()->scalar == compiler::ScalarKind::Float64) {
-        double v = 1.0;
-        std::memcpy(one, &v, 8);
-    } else if (loss.dtype()->scalar == compiler::ScalarKind::Float32) {
-        float v = 1.0f;
-        std::memcpy(one, &v, 4);
-    } else {
-        uint16_t v = 0x3c00;  // 1.0 in IEEE half precision
-        std::memcpy(one, &v, 2);
-    }
-    loss.grad()->fill_unrecorded(one);
-    run_backward();
+    backward(loss, {});
 }
 
-void Tape::backward(const std::vector<std::pair<Array, Array>>& grads) {
+void Tape::backward(const std::vector<std::pair<Array, Array>>& grads) { backward(Array(), grads); }
+
+void Tape::backward(const Array& loss, const std::vector<std::pair<Array, Array>>& grads) {
+    // `loss` invalid: no loss (only seeds).
+    if (loss.valid()) {
+        if (loss.size() != 1 || !compiler::is_float(loss.dtype()))
+            throw RuntimeError("tape.backward: the loss must be one float element; got " + loss.describe() +
+                               " (seed other outputs with backward(grads={array: gradient}))");
+        if (!loss.grad())
+            throw RuntimeError("tape.backward: the loss " + loss.describe() +
+                               " has no gradient; create it with requires_grad=True");
+        bool recorded = false;
+        Span ls = span_of(loss);
+        for (const Record& r : records_)
+            for (const Access& a : r.accesses) recorded |= a.written && a.array.valid() && overlap(span_of(a.array), ls);
+        if (!recorded)
+            throw RuntimeError("tape.backward: the loss " + loss.describe() + " was not written by any record of this tape (" +
+                               std::to_string(records_.size()) +
+                               " records): its gradient would reach nothing and every gradient would stay zero. Compute the "
+                               "loss while the tape records (inside `with wp.Tape()`)");
+    }
     for (const auto& [a, g] : grads) {
         if (!a.valid() || !g.valid()) throw RuntimeError("tape.backward: grads holds an empty array handle");
         if (!a.grad())
@@ -315,6 +307,20 @@ void Tape::backward(const std::vector<std::pair<Array, Array>>& grads) {
     std::string problem = check_overwrites();
     if (!problem.empty()) throw RuntimeError(problem);
     for (const auto& [a, g] : grads) a.grad()->assign_unrecorded(g);
+    if (loss.valid()) {
+        std::byte one[8];
+        if (loss.dtype()->scalar == compiler::ScalarKind::Float64) {
+            double v = 1.0;
+            std::memcpy(one, &v, 8);
+        } else if (loss.dtype()->scalar == compiler::ScalarKind::Float32) {
+            float v = 1.0f;
+            std::memcpy(one, &v, 4);
+        } else {
+            uint16_t v = 0x3c00;  // 1.0 in IEEE half precision
+            std::memcpy(one, &v, 2);
+        }
+        loss.grad()->fill_unrecorded(one);
+    }
     run_backward();
 }
 

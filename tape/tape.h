@@ -94,6 +94,9 @@ public:
     // Seeds each array's gradient with the given array (copied), then runs the adjoints. With no
     // seeds, runs the adjoints on the gradients as they are.
     void backward(const std::vector<std::pair<runtime::Array, runtime::Array>>& grads);
+    // Both (Warp's backward(loss=, grads=)): the gradients of `grads` seeded, loss.grad set to 1,
+    // then one pass of the adjoints.
+    void backward(const runtime::Array& loss, const std::vector<std::pair<runtime::Array, runtime::Array>>& grads);
 
     void zero();   // zeroes the gradient of every array a record touched
     void reset();  // forgets every record (gradients are zeroed first)

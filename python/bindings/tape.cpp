@@ -145,6 +145,13 @@ void bind_tape(py::module_& m) {
                 t.tape.backward(grads);
             },
             "Seeds each array's gradient with the paired array, then runs the adjoints")
+        .def(
+            "backward_loss_and_grads",
+            [](PyTape& t, const Array& loss, const std::vector<std::pair<Array, Array>>& grads) {
+                py::gil_scoped_release unlocked;
+                t.tape.backward(loss, grads);
+            },
+            "Seeds each array's gradient with the paired array and loss.grad with 1, then runs the adjoints")
         .def("zero", [](PyTape& t) { t.tape.zero(); })
         .def("reset", [](PyTape& t) { t.tape.reset(); })
         .def("gradients", [](const PyTape& t) { return t.tape.gradients(); })

@@ -46,27 +46,24 @@ class Tape:
         return False
 
     def backward(self, loss=None, grads=None):
-        """Seeds loss.grad with 1 (loss: a one-element float array with requires_grad=True), or
+        """Seeds loss.grad with 1 (loss: a one-element float array with requires_grad=True) and/or
         each array's gradient with grads[array], then runs the adjoints of the recorded launches
         in reverse order. With neither (as in Warp), the gradients already in the arrays (set by
         hand: `y.grad.fill_(1.0)`, `y.grad = g`) are the seeds. Gradients accumulate: call zero()
         between backward passes."""
-        if loss is not None and grads is not None:
-            raise RuntimeError("tape.backward: give either loss or grads, not both")
-        if loss is not None:
-            if not isinstance(loss, _arrays.array):
-                raise RuntimeError(f"tape.backward: the loss must be a wp.array, got {type(loss).__name__}")
-            self._tape.backward(loss._handle())
-            return
-        if grads is None:
-            self._tape.backward_grads([])
-            return
+        if loss is not None and not isinstance(loss, _arrays.array):
+            raise RuntimeError(f"tape.backward: the loss must be a wp.array, got {type(loss).__name__}")
         pairs = []
-        for a, g in grads.items():
+        for a, g in (grads or {}).items():
             if not isinstance(g, _arrays.array):
                 g = _arrays.array(g, dtype=a.dtype, device=a.device)
             pairs.append((a._handle(), g._handle()))
-        self._tape.backward_grads(pairs)
+        if loss is None:
+            self._tape.backward_grads(pairs)
+        elif not pairs:
+            self._tape.backward(loss._handle())
+        else:  # both, as Warp allows: the seeds, and loss.grad = 1
+            self._tape.backward_loss_and_grads(loss._handle(), pairs)
 
     def zero(self):
         """Zeroes the gradient of every array the recorded launches touched."""

@@ -325,3 +325,28 @@ def test_tape_scopes_must_nest():
         t1.__exit__(None, None, None)
     t2.__exit__(None, None, None)
     t1.__exit__(None, None, None)
+
+
+def test_backward_takes_a_loss_and_seeds_together_as_warp_does():
+    """Warp's tape.backward(loss=z, grads={y: seed}): both seeded, one pass: x.grad = dz/dx + seed . dy/dx."""
+
+    @wp.kernel
+    def outputs(x: wp.array(dtype=float), y: wp.array(dtype=float), z: wp.array(dtype=float)):
+        i = wp.tid()
+        y[i] = 3.0 * x[i]
+        wp.atomic_add(z, 0, x[i] * x[i])
+
+    def grads():
+        x = wp.array(np.array([1.0, 2.0], dtype=np.float32), requires_grad=True)
+        y = wp.zeros(2, dtype=float, requires_grad=True)
+        z = wp.zeros(1, dtype=float, requires_grad=True)
+        tape = wp.Tape()
+        with tape:
+            wp.launch(outputs, dim=2, inputs=[x, y, z])
+        seed = {y: wp.array(np.array([1.0, 10.0], dtype=np.float32))}
+        tape.backward(loss=z, grads=seed)
+        return x.grad.numpy()
+
+    np.testing.assert_allclose(grads(), [2.0 * 1.0 + 3.0, 2.0 * 2.0 + 30.0])
+    with pytest.raises(RuntimeError, match="the loss must be a wp.array, got list"):
+        wp.Tape().backward(loss=[1.0], grads={})
