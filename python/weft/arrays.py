@@ -513,6 +513,10 @@ def _fill_dtype(value):
     float32; a numpy array or sequence of n (or n x m) scalars: a vector (matrix) of its scalar."""
     if isinstance(value, (_types._Value, _types._ScalarValue)):
         return type(value)
+    from .structs import StructInstance  # structs.py imports this module's users, not this module
+
+    if isinstance(value, StructInstance):  # its struct (Warp's value._cls)
+        return object.__getattribute__(value, "_struct")
     if type(value) is bool:
         return _types.bool
     if type(value) is int:

@@ -26,6 +26,12 @@ def square_sum(x: wp.array(dtype=float), out: wp.array(dtype=float)):
     wp.atomic_add(out, 0, x[i] * x[i])
 
 
+@wp.struct
+class Pair:
+    a: float
+    b: int
+
+
 def grid(device, shape=(4, 6)):
     data = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
     return wp.array(data, device=device), data
@@ -163,6 +169,8 @@ def test_full_infers_warps_dtypes_and_shapes_must_be_non_negative(device):
     np.testing.assert_array_equal(v.numpy(), [[1, 2, 3], [1, 2, 3]])
     m = wp.full(1, [[1.0, 2.0], [3.0, 4.0]], device=device)  # numpy reads a list of floats as float64, as Warp does
     assert m.dtype == wp.types.matrix((2, 2), wp.float64)
+    s = wp.full(2, Pair(a=1.5, b=3), device=device)  # a struct instance: its struct
+    assert s.dtype is Pair and s.list()[1].a == 1.5 and s.list()[1].b == 3
     with pytest.raises(ValueError, match=r"Array shapes must be non-negative, got \(-1,\)"):
         wp.zeros(shape=-1, dtype=int, device=device)
     with pytest.raises(TypeError, match="wp.full: cannot infer a dtype from a value of type dict; pass dtype="):
