@@ -518,19 +518,24 @@ std::vector<int32_t> sass_stall_sites(const SassMap& map, const Module& module, 
     // PTX line -> its instruction (nvcc and NVRTC write one per line; else the first).
     std::map<int32_t, int32_t> of_line;
     for (size_t i = 0; i < code.size(); ++i) of_line.emplace(code[i].ptx_line, static_cast<int32_t>(i));
+    std::vector<SassSchedule> sched(sass.size());
+    std::vector<bool> ends(sass.size());  // an unconditional EXIT or a RET: no waiter after it
+    for (size_t t = 0; t < sass.size(); ++t) {
+        sched[t] = decode_sass_schedule(sass[t].hi);
+        const SassControl c = decode_sass_control(sass[t].lo, sass[t].hi, static_cast<int64_t>(t));
+        ends[t] = (c.flow == SassFlow::Exit && !c.conditional) || c.flow == SassFlow::Return;
+    }
     std::map<int32_t, int32_t> waiter_line;  // producer's PTX line -> the line of the first SASS waiting for it
     for (size_t s = 0; s < sass.size(); ++s) {
         const int32_t line = sass[s].ptx_line;
-        const int b = decode_sass_schedule(sass[s].hi).write_barrier;
+        const int b = sched[s].write_barrier;
         if (line <= 0 || b < 0 || waiter_line.count(line)) continue;
         for (size_t t = s + 1; t < sass.size(); ++t) {
-            const SassControl c = decode_sass_control(sass[t].lo, sass[t].hi, static_cast<int64_t>(t));
-            if (decode_sass_schedule(sass[t].hi).wait_mask >> b & 1) {
+            if (sched[t].wait_mask >> b & 1) {
                 if (sass[t].ptx_line > 0) waiter_line[line] = sass[t].ptx_line;
                 break;
             }
-            if (c.flow == SassFlow::Exit && !c.conditional) break;
-            if (c.flow == SassFlow::Return) break;
+            if (ends[t]) break;
         }
     }
     for (const auto& [line, waiter] : waiter_line) {

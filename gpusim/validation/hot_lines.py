@@ -17,7 +17,11 @@ The machine code the GPU ran (NVRTC's) need not be the code gpusim maps (ptxas o
 the two SASS sequences are aligned by their mnemonics (SIM.jsonl's 12-bit opcodes, named through
 the cuobjdump listings of earlier H200 runs, `--opcodes`; ncu's own disassembly), and an H200
 instruction takes the source line of the gpusim instruction it is aligned with. An instruction
-with no counterpart is 'unmapped'. `--no-align` pairs them by position (the old rule)."""
+with no counterpart is 'unmapped'. `--no-align` pairs them by position (the old rule).
+
+`--stalls` adds, per kernel, the shares of ncu's stall-reason columns (stall_no_inst: instruction
+cache misses, stall_imc: constant cache misses, stall_long_sb / stall_short_sb: scoreboard waits,
+...) in its samples: what the docs' "prologue" figures of the short kernels are read off."""
 import csv, difflib, glob, gzip, json, os, re, sys
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -61,9 +65,9 @@ def align(sim_ops, hw_ops):
 
 
 def load_ncu(path):
-    """{kernel: [samples per SASS instruction, summed over launches]}, launches per kernel, and
-    {kernel: [mnemonic per SASS instruction]}."""
-    samples, launches, kernel, header, mnemonics = {}, {}, None, None, {}
+    """{kernel: [samples per SASS instruction, summed over launches]}, launches per kernel,
+    {kernel: [mnemonic per SASS instruction]} and {kernel: {stall column: samples}}."""
+    samples, launches, kernel, header, mnemonics, stalls = {}, {}, None, None, {}, {}
     for row in csv.reader(open(path)):
         if not row:
             continue
@@ -85,8 +89,12 @@ def load_ncu(path):
             ops.extend(["?"] * (idx + 1 - len(ops)))
         s[idx] += float(v)
         ops[idx] = ncu_mnemonic(rec.get("Source", ""))
+        reasons = stalls.setdefault(kernel, {})
+        for col, value in rec.items():
+            if col.startswith("stall_") and "Not Issued" not in col and value.replace(",", "") not in ("", "0"):
+                reasons[col] = reasons.get(col, 0.0) + float(value.replace(",", ""))
         idx += 1
-    return samples, launches, mnemonics
+    return samples, launches, mnemonics, stalls
 
 
 def main():
@@ -104,9 +112,12 @@ def main():
     by_position = "--no-align" in args
     if by_position:
         args.remove("--no-align")
+    show_stalls = "--stalls" in args
+    if show_stalls:
+        args.remove("--stalls")
     full, low = opcode_names(listings)
     sim = [json.loads(l) for l in open(args[0]) if l.strip()]
-    ncu, ncu_launches, ncu_ops = load_ncu(args[1])
+    ncu, ncu_launches, ncu_ops, ncu_stalls = load_ncu(args[1])
     aligned_total, hw_total = 0, 0
     out = [f"| kernel | launches (gpusim / H200) | H200 samples | top {top} lines, H200 (share) | top {top} lines, gpusim (share) | agree |",
            "|---|---|---|---|---|---|"]
@@ -152,6 +163,15 @@ def main():
                f"{len([k for k in sim if k['kernel'] in ncu])}; lines in common {agree_total} of {possible_total}.")
     out.append(f"H200 SASS instructions paired with gpusim's ({'by position' if by_position else 'aligned by mnemonic'}): "
                f"{aligned_total} of {hw_total}.")
+    if show_stalls:
+        out.append("")
+        out.append("Stall reasons, share of the H200's samples (ncu's stall_* columns):")
+        for k in sim:
+            reasons = ncu_stalls.get(k["kernel"], {})
+            total = sum(reasons.values())
+            if total:
+                top_reasons = sorted(reasons, key=lambda r: -reasons[r])[:6]
+                out.append(f"- {k['kernel']}: " + ", ".join(f"{r[6:]} {reasons[r] / total:.0%}" for r in top_reasons))
     print("\n".join(out))
 
 

@@ -19,6 +19,7 @@ from . import _weft
 from . import context as _context
 from . import recording as _recording
 from . import types as _types
+from .structs import StructInstance
 
 
 def _shape_tuple(shape):
@@ -312,9 +313,8 @@ class array:
     # ---- views (Warp's): they share this array's memory and gradient; no copy ----
     def _view(self, offset, shape, strides, dtype=None):
         t = self._handle().dtype if dtype is None else _types.type_of(dtype)
-        v = array._wrap(self._handle().view(int(offset), t, [int(n) for n in shape], [int(k) for k in strides]),
-                        self.dtype if dtype is None else dtype)
-        return v
+        return array._wrap(self._handle().view(int(offset), t, [int(n) for n in shape], [int(k) for k in strides]),
+                           self.dtype if dtype is None else dtype)
 
     def __getitem__(self, key):
         """A view: ints drop a dimension, slices (positive steps) keep it, as Warp's `a[1:3, 2]`.
@@ -365,11 +365,7 @@ class array:
         if int(np.prod(shape)) != a.size:
             raise RuntimeError(f"Reshaped array must have the same total size as the original: {tuple(shape)} "
                                f"holds {int(np.prod(shape))} elements, the array {a.size}")
-        strides, stride = [], a.element_size
-        for n in reversed(shape):
-            strides.insert(0, stride)
-            stride *= n
-        return self._view(0, shape, strides)
+        return self._view(0, shape, _types.strides_from_shape(shape, self.dtype))
 
     def flatten(self):
         """A 1-D view of a contiguous array."""
@@ -480,11 +476,11 @@ def _with_strides(kind, where, shape, strides, dtype, device, requires_grad, pin
     if len(strides) != len(shape):
         raise ValueError(f"{where}: strides {tuple(strides)} and shape {shape} have different lengths")
     order = sorted(range(len(shape)), key=lambda k: -int(strides[k]))  # outermost first
-    a = _new(kind, [shape[k] for k in order], dtype, device, requires_grad, pinned=pinned)
-    inner = a._handle().strides
-    if any(int(strides[order[j]]) != inner[j] for j in range(len(order)) if shape[order[j]] != 1):
+    dense = _types.strides_from_shape([shape[k] for k in order], dtype)
+    if any(int(strides[order[j]]) != dense[j] for j in range(len(order)) if shape[order[j]] != 1):
         raise ValueError(f"{where}: strides {tuple(strides)} are not a contiguous layout of shape {shape}; Weft "
                          "allocates only contiguous layouts, in any order of the axes")
+    a = _new(kind, [shape[k] for k in order], dtype, device, requires_grad, pinned=pinned)
     back = [order.index(k) for k in range(len(shape))]
     return a.transpose(back) if back != list(range(len(shape))) else a
 
@@ -513,8 +509,6 @@ def _fill_dtype(value):
     float32; a numpy array or sequence of n (or n x m) scalars: a vector (matrix) of its scalar."""
     if isinstance(value, (_types._Value, _types._ScalarValue)):
         return type(value)
-    from .structs import StructInstance  # structs.py imports this module's users, not this module
-
     if isinstance(value, StructInstance):  # its struct (Warp's value._cls)
         return object.__getattribute__(value, "_struct")
     if type(value) is bool:

@@ -148,6 +148,10 @@ def test_bad_views_are_refused_with_what_and_where(device):
         wp.zeros((2, 2), dtype=float, strides=(8, 8), device=device)
     with pytest.raises(ValueError, match="strides .* and shape .* have different lengths"):
         wp.zeros((2, 2), dtype=float, strides=(4,), device=device)
+    with pytest.raises(TypeError, match=r"wp.empty\(\) got an unexpected keyword argument 'strid'"):
+        wp.empty((2, 2), dtype=float, strid=(8, 4), device=device)
+    with pytest.raises(TypeError, match=r"wp.zeros\(\) got an unexpected keyword argument 'strid'"):
+        wp.zeros((2, 2), dtype=float, strides=(8, 4), strid=1, device=device)
 
 
 def test_the_runtime_refuses_a_view_outside_its_array(device):

@@ -14,6 +14,7 @@
 #include "gpusim/sass/sass_cfg.h"
 #include "gpusim/sass/sass_map.h"
 #include "gpusim/timing/timing.h"
+#include "ptx_harness.h"
 
 namespace weft::gpusim {
 namespace {
@@ -502,10 +503,7 @@ L8:
 TEST(SassCount, ValidationKernelsMatchTheH200PerWarp) {
     if (!GPUSIM_HAVE_NVCC) GTEST_SKIP() << "nvcc not available: no generated PTX";
     if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
-    std::ifstream f(std::string(GPUSIM_PTX_DIR) + "/validation.ptx");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    const std::string ptx = ss.str();
+    const std::string ptx = testing::read_file(std::string(GPUSIM_PTX_DIR) + "/validation.ptx");
     const Module m = parse_ptx(ptx, "validation.ptx");
     const SassMap map = map_sass(ptx, builtin_arch("h200"));
     std::vector<float> in(1 << 16, 0.5f), out(1 << 16);

@@ -10,6 +10,7 @@
 #include "gpusim/ptx/parse_ptx.h"
 #include "gpusim/sass/sass_map.h"
 #include "gpusim/timing/timing.h"
+#include "ptx_harness.h"
 
 namespace weft::gpusim {
 namespace {
@@ -458,10 +459,7 @@ TEST(Timing, ScatteredAtomicsCostPerSectorAndPerLaneAsOnTheH200) {
 TEST(Timing, CompareAndSwapLoopsWaitForTheirSlicesQueue) {
     if (!GPUSIM_HAVE_NVCC) GTEST_SKIP() << "nvcc not available: no generated PTX";
     if (!std::ifstream("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "ptxas not installed";
-    std::ifstream f(std::string(GPUSIM_PTX_DIR) + "/validation.ptx");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    const std::string ptx = ss.str();
+    const std::string ptx = testing::read_file(std::string(GPUSIM_PTX_DIR) + "/validation.ptx");
     const Module m = parse_ptx(ptx, "validation.ptx");
     // Timed as the sim device and the validation harness time it: with the machine code's issue
     // weights and load schedule, the buffer at a device address.
