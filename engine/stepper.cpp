@@ -10,16 +10,30 @@
 
 namespace weft::engine {
 
-FrameStepper::FrameStepper(const Model& model, State& a, State& b, int substeps, Step step, bool graphs)
-    : model_(model), a_(&a), b_(&b), current_(&a), substeps_(substeps), step_(std::move(step)), graphs_(graphs) {
+FrameStepper::FrameStepper(const Model& model, State& a, State& b, int substeps, Step step, bool graphs, bool launch_lists)
+    : model_(model),
+      a_(&a),
+      b_(&b),
+      current_(&a),
+      substeps_(substeps),
+      step_(std::move(step)),
+      graphs_(graphs),
+      launch_lists_(launch_lists) {
     if (substeps < 1) throw runtime::RuntimeError("FrameStepper: substeps must be >= 1, got " + std::to_string(substeps));
     if (!step_) throw runtime::RuntimeError("FrameStepper: no step function");
     if (&a == &b) throw runtime::RuntimeError("FrameStepper: the two states must be different objects");
 }
 
 bool FrameStepper::uses_graph() const {
-    return graphs_ && model_.device.supports(runtime::Capability::GraphCapture) && !model_.requires_grad &&
-           !runtime::config().debug && runtime::active_recorder() == nullptr;
+    const bool replays = model_.device.supports(runtime::Capability::GraphCapture) ||
+                         (launch_lists_ && model_.device.supports(runtime::Capability::PersistentLaunch));
+    return graphs_ && replays && !model_.requires_grad && !runtime::config().debug && runtime::active_recorder() == nullptr;
+}
+
+bool FrameStepper::uses_launch_list() const { return from_a_.is_launch_list() || from_b_.is_launch_list(); }
+
+const std::string& FrameStepper::why_not_listed() const {
+    return from_a_.why_not_listed().empty() ? from_b_.why_not_listed() : from_a_.why_not_listed();
 }
 
 void FrameStepper::run_eagerly(State* from, State* to) const {
@@ -33,7 +47,10 @@ const runtime::Replay& FrameStepper::replay_from(State* start) {
     runtime::Replay& r = start == a_ ? from_a_ : from_b_;
     if (!r.valid()) {
         State* other = start == a_ ? b_ : a_;
-        r = runtime::Replay(model_.device, [this, start, other] { run_eagerly(start, other); });
+        runtime::ReplayOptions o;
+        o.launch_list = launch_lists_;
+        r = runtime::Replay(
+            model_.device, [this, start, other] { run_eagerly(start, other); }, o);
     }
     return r;
 }

@@ -6,6 +6,7 @@
 #include "runtime/capture_check.h"
 #include "runtime/errors.h"
 #include "runtime/memory_stats.h"
+#include "runtime/launch_list.h"
 #include "runtime/recorder.h"
 #include "runtime/write_versions.h"
 
@@ -166,6 +167,7 @@ void Array::zero() {
 }
 
 void Array::zero_unrecorded() {
+    if (LaunchCollector* c = active_launch_collector()) return refuse_collected(*c, "zero() of " + describe());
     if (!is_contiguous()) {
         std::vector<std::byte> z(element_size());
         fill_unrecorded(z.data());
@@ -181,6 +183,7 @@ void Array::fill(const void* value) {
 }
 
 void Array::fill_unrecorded(const void* value) {
+    if (LaunchCollector* c = active_launch_collector()) return refuse_collected(*c, "fill() of " + describe());
     size_t es = element_size();
     if (is_contiguous()) {  // in place on the device (a graph can capture it)
         if (size() > 0) backend(device_).fill(data_, value, es, static_cast<size_t>(size()));
@@ -214,6 +217,7 @@ void refuse_host_read(const Array& a) {
 }  // namespace
 
 void Array::write_from_host(const void* src, size_t bytes) {
+    if (LaunchCollector* c = active_launch_collector()) return refuse_collected(*c, "a copy from the host into " + describe());
     if (bytes != nbytes())
         throw RuntimeError("copy into " + describe() + ": expected " + std::to_string(nbytes()) + " bytes, got " +
                            std::to_string(bytes));
@@ -237,6 +241,7 @@ void Array::write_from_host(const void* src, size_t bytes) {
 }
 
 void Array::copy_to_host(void* dst, size_t bytes) const {
+    if (LaunchCollector* c = active_launch_collector()) return refuse_collected(*c, "a copy of " + describe() + " to the host");
     if (bytes != nbytes())
         throw RuntimeError("copy from " + describe() + ": expected " + std::to_string(nbytes()) + " bytes, got " +
                            std::to_string(bytes));
@@ -275,6 +280,7 @@ void Array::assign(const Array& src) {
 }
 
 void Array::assign_unrecorded(const Array& src) {
+    if (LaunchCollector* c = active_launch_collector()) return refuse_collected(*c, "a copy into " + describe());
     if (src.dtype_ != dtype_ || src.shape() != shape())
         throw RuntimeError("cannot copy " + src.describe() + " into " + describe() + ": dtype and shape must match");
     if (src.device_ == device_ && is_contiguous() && src.is_contiguous()) {

@@ -34,6 +34,7 @@ bool Device::supports(Capability c) const {
     switch (c) {
         case Capability::GraphCapture: return kind == DeviceKind::Cuda;     // CUDA graphs; cpu and sim run the work again
         case Capability::GraphicsInterop: return kind == DeviceKind::Cuda;  // cpu and sim memory is the host's already
+        case Capability::PersistentLaunch: return kind != DeviceKind::Cpu;  // the CPU has no launch cost to save
     }
     return false;
 }
@@ -86,6 +87,10 @@ void DeviceBackend::fill(void* dst, const void* value, size_t element_size, size
 std::unique_ptr<GraphicsResource> DeviceBackend::register_gl_buffer(unsigned gl_buffer) {
     throw RuntimeError(device().str() + ": cannot share memory with OpenGL (buffer " + std::to_string(gl_buffer) +
                        "); its arrays are in host memory, upload them instead");
+}
+
+std::unique_ptr<LoadedLaunchList> DeviceBackend::load_launch_list(const LaunchListPlan&) {
+    throw RuntimeError(device().str() + ": runs no launch lists (runtime/launch_list.h); run the launches one by one");
 }
 
 bool device_available(const Device& d) {

@@ -22,8 +22,9 @@ enum class DeviceKind { Cpu, Cuda, Sim };
 // its kind, so that a new kind of device answers for itself (ARCHITECTURE.md: engine/ does not
 // ask which device kind runs it).
 enum class Capability {
-    GraphCapture,     // a sequence of launches can be recorded once and replayed by one call (runtime/replay.h)
-    GraphicsInterop,  // its memory can be copied into OpenGL buffers without the host (register_gl_buffer)
+    GraphCapture,      // a sequence of launches can be recorded once and replayed by one call (runtime/replay.h)
+    GraphicsInterop,   // its memory can be copied into OpenGL buffers without the host (register_gl_buffer)
+    PersistentLaunch,  // a sequence of launches can run as one launch of a persistent grid (runtime/launch_list.h)
 };
 
 struct Device {
@@ -84,6 +85,15 @@ public:
     virtual void launch(const LaunchRequest& req) = 0;
 };
 
+// A launch list made ready on one device (DeviceBackend::load_launch_list; runtime/launch_list.h).
+struct LaunchListPlan;
+class LoadedLaunchList {
+public:
+    virtual ~LoadedLaunchList() = default;
+    virtual void run() = 0;          // queues the whole list as one launch on the calling thread's stream
+    virtual int blocks() const = 0;  // the grid it launches
+};
+
 class DeviceBackend {
 public:
     virtual ~DeviceBackend() = default;
@@ -119,6 +129,10 @@ public:
     // True where a module's backward entries are compiled and loaded on the first backward launch
     // rather than with the forward ones (cuda and sim: NVRTC's time grows with the adjoints' size).
     virtual bool loads_backward_separately() const { return false; }
+    // Compiles (or fetches from the disk cache) and loads a launch list's persistent entry and
+    // copies its steps to the device (runtime/launch_list.h). The default throws RuntimeError:
+    // only devices with Capability::PersistentLaunch run lists.
+    virtual std::unique_ptr<LoadedLaunchList> load_launch_list(const LaunchListPlan& plan);
 };
 
 // The backend for a device, created on first use. Throws RuntimeError when the device is not

@@ -14,6 +14,7 @@
 #include "runtime/errors.h"
 #include "runtime/kernel_timing.h"
 #include "runtime/launch_checks.h"
+#include "runtime/launch_list.h"
 #include "runtime/recorder.h"
 #include "runtime/write_versions.h"
 #include "support/closest_name.h"
@@ -415,6 +416,10 @@ void launch(const Kernel& k, const std::vector<int64_t>& dim, const std::vector<
     for (size_t i = 0; i < args.size(); ++i)
         if (args[i].kind == LaunchArg::ArrayArg) arrays[i] = args[i].array;
     check_launch_shape(info, dim, arrays);
+    if (LaunchCollector* c = active_launch_collector()) {  // a LaunchList collects: keep, do not run
+        collect_launch(*c, k, options, std::move(req));
+        return;
+    }
     if (options.adjoint) {
         launch_adjoint(k, args, options, req);
         return;

@@ -3,6 +3,7 @@
 
 #include "runtime/config.h"
 #include "runtime/errors.h"
+#include "runtime/launch_list.h"
 #include "runtime/recorder.h"
 #if WEFT_HAVE_CUDA
 #include "runtime/cuda/stream.h"
@@ -18,8 +19,19 @@ struct Replay::Graph {
 struct Replay::Graph {};
 #endif
 
-Replay::Replay(const Device& device, std::function<void()> work) : device_(device), work_(std::move(work)) {
+Replay::Replay(const Device& device, std::function<void()> work, const ReplayOptions& options)
+    : device_(device), work_(std::move(work)) {
     if (!work_) throw RuntimeError("Replay: no work to record");
+    if (options.launch_list) {
+        LaunchListOptions lo;
+        lo.max_blocks = options.list_max_blocks;
+        auto list = std::make_shared<LaunchList>(device, work_, lo);
+        if (list->valid()) {
+            list_ = std::move(list);
+            return;
+        }
+        why_not_listed_ = list->why_not();
+    }
 #if WEFT_HAVE_CUDA
     if (!device.supports(Capability::GraphCapture) || config().debug || active_recorder() != nullptr) return;
     Stream s(device);
@@ -42,6 +54,10 @@ Replay& Replay::operator=(Replay&&) noexcept = default;
 
 void Replay::run() const {
     if (!work_) throw RuntimeError("Replay::run: nothing was recorded");
+    if (list_) {
+        list_->run();
+        return;
+    }
 #if WEFT_HAVE_CUDA
     if (graph_) {
         graph_->graph.launch();

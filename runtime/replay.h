@@ -16,19 +16,32 @@
 // device) on arrays that exist before the Replay is made and outlive it; a graph reads and writes
 // the same addresses on every run. Launch each kernel once before recording, so that its module
 // is compiled and loaded (capture records work; it cannot compile).
+//
+// With ReplayOptions::launch_list, on a device with Capability::PersistentLaunch (cuda, sim), the
+// work's launches are first collected into a runtime::LaunchList, and run() runs that one
+// launch; where the list cannot hold the work (launch_list.h says what), the Replay is a graph
+// (or eager) as without the option, and why_not_listed() says why.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "runtime/device.h"
 
 namespace weft::runtime {
 
+struct ReplayOptions {
+    bool launch_list = false;  // try a LaunchList first (see above)
+    int list_max_blocks = 0;   // LaunchListOptions::max_blocks
+};
+
+class LaunchList;
+
 class Replay {
 public:
     Replay() = default;
-    Replay(const Device& device, std::function<void()> work);
+    Replay(const Device& device, std::function<void()> work, const ReplayOptions& options = {});
     ~Replay();
     Replay(Replay&&) noexcept;
     Replay& operator=(Replay&&) noexcept;
@@ -36,13 +49,17 @@ public:
     void run() const;  // throws RuntimeError when empty
     bool valid() const { return bool(work_); }
     bool is_graph() const { return graph_ != nullptr; }
-    size_t node_count() const;  // operations in the graph (0 when not a graph)
+    bool is_launch_list() const { return list_ != nullptr; }
+    const std::string& why_not_listed() const { return why_not_listed_; }  // with options.launch_list
+    size_t node_count() const;                                             // operations in the graph (0 when not a graph)
 
 private:
     struct Graph;
     Device device_;
     std::function<void()> work_;
     std::shared_ptr<Graph> graph_;  // shared_ptr: Graph is incomplete here
+    std::shared_ptr<LaunchList> list_;
+    std::string why_not_listed_;
 };
 
 }  // namespace weft::runtime

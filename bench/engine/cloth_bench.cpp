@@ -57,12 +57,15 @@ engine::Model cloth(int dx, const std::string& device) {
 }
 
 struct FrameTimes {
-    double frame_ms = 0;  // the whole frame: substeps and the copy to the host
-    double copy_ms = 0;   // of which the copy (after the substeps have finished on the device)
+    double frame_ms = 0;   // the whole frame: substeps and the copy to the host
+    double copy_ms = 0;    // of which the copy (after the substeps have finished on the device)
+    std::vector<float> x;  // the positions after the last frame
+    bool listed = false;   // the frames ran as a launch list
+    std::string why_not_listed;
 };
 
 // ms per frame over `frames` frames (after one warm-up frame).
-FrameTimes time_frames(int dx, const std::string& device, int frames, bool graphs) {
+FrameTimes time_frames(int dx, const std::string& device, int frames, bool graphs, bool launch_list = false) {
     engine::Model m = cloth(dx, device);
     engine::State a = m.state(), b = m.state();
     auto integ = engine::create_integrator("semi_implicit");
@@ -81,7 +84,7 @@ FrameTimes time_frames(int dx, const std::string& device, int frames, bool graph
     const float dt = 1.0f / (60.0f * 16.0f);
     runtime::DeviceBackend& be = runtime::backend(m.device);
     engine::FrameStepper stepper(
-        m, a, b, 16, [&](engine::State& in, engine::State& out) { integ->simulate(m, in, out, dt); }, graphs);
+        m, a, b, 16, [&](engine::State& in, engine::State& out) { integ->simulate(m, in, out, dt); }, graphs, launch_list);
     double copy_s = 0;
     auto frame = [&] {
         stepper.advance();
@@ -95,7 +98,13 @@ FrameTimes time_frames(int dx, const std::string& device, int frames, bool graph
     copy_s = 0;
     auto t = Clock::now();
     for (int f = 0; f < frames; ++f) frame();
-    return {seconds_since(t) * 1000.0 / frames, copy_s * 1000.0 / frames};
+    FrameTimes out;
+    out.frame_ms = seconds_since(t) * 1000.0 / frames;
+    out.copy_ms = copy_s * 1000.0 / frames;
+    out.x.assign(host, host + size_t(m.particle_count) * 3);
+    out.listed = stepper.uses_launch_list();
+    out.why_not_listed = stepper.why_not_listed();
+    return out;
 }
 
 // The hand-written step: for each particle, its springs (kernels/springs.py spring_force_on, in
@@ -238,7 +247,7 @@ int main(int argc, char** argv) {
     std::string device = "cpu", out_path;
     std::vector<int> sizes = {32, 64, 128, 256, 512};
     int frames = 60;
-    bool graphs = true;
+    bool graphs = true, compare_list = false, cold_start = true;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto next = [&]() -> std::string {
@@ -259,6 +268,10 @@ int main(int argc, char** argv) {
             frames = std::atoi(next().c_str());
         else if (a == "--no-graph")
             graphs = false;
+        else if (a == "--compare-list")  // each size also as a launch list (runtime/launch_list.h)
+            compare_list = true;
+        else if (a == "--no-cold-start")  // skip timing the kernels' first compile in a fresh process
+            cold_start = false;
         else if (a == "--out")
             out_path = next();
         else if (a == "--sizes") {
@@ -267,7 +280,9 @@ int main(int argc, char** argv) {
             std::string tok;
             while (std::getline(ss, tok, ',')) sizes.push_back(std::atoi(tok.c_str()));
         } else {
-            fprintf(stderr, "usage: cloth_bench [--device D] [--sizes 32,64,...] [--frames N] [--no-graph] [--out FILE.md]\n");
+            fprintf(stderr,
+                    "usage: cloth_bench [--device D] [--sizes 32,64,...] [--frames N] [--no-graph] [--compare-list] "
+                    "[--no-cold-start] [--out FILE.md]\n");
             return 2;
         }
     }
@@ -279,8 +294,9 @@ int main(int argc, char** argv) {
     md << "cloth_benchmark on " << device << (graphs ? "" : ", --no-graph") << "\n\n";
     const bool hand = device == "cpu";
     md << "| particles | springs | ms / frame | of which copy to host | steps / s |"
-       << (hand ? " hand-written C++, ms / frame | Weft / hand (time) | max abs(x_weft - x_hand), m |" : "") << "\n";
-    md << "|---|---|---|---|---|" << (hand ? "---|---|---|" : "") << "\n";
+       << (hand ? " hand-written C++, ms / frame | Weft / hand (time) | max abs(x_weft - x_hand), m |" : "")
+       << (compare_list ? " launch list, ms / frame | list / graph (time) | same bits |" : "") << "\n";
+    md << "|---|---|---|---|---|" << (hand ? "---|---|---|" : "") << (compare_list ? "---|---|---|" : "") << "\n";
     for (int dx : sizes) {
         FrameTimes t = time_frames(dx, device, frames, graphs);
         double ms = t.frame_ms;
@@ -290,22 +306,34 @@ int main(int argc, char** argv) {
                            16.0 * 1000.0 / ms);
         if (hand) {
             HandTimes h = time_hand_frames(dx, frames);
-            snprintf(row + len, sizeof row - size_t(len), " %.3f | %.2f | %.2g |", h.frame_ms, ms / h.frame_ms, h.max_diff);
+            len +=
+                snprintf(row + len, sizeof row - size_t(len), " %.3f | %.2f | %.2g |", h.frame_ms, ms / h.frame_ms, h.max_diff);
+        }
+        if (compare_list) {
+            FrameTimes l = time_frames(dx, device, frames, graphs, true);
+            if (!l.listed) fprintf(stderr, "cloth_bench: %d²: no launch list: %s\n", dx, l.why_not_listed.c_str());
+            const bool same = l.x.size() == t.x.size() && std::memcmp(l.x.data(), t.x.data(), t.x.size() * sizeof(float)) == 0;
+            char list_ms[32] = "(not listed)";
+            if (l.listed) snprintf(list_ms, sizeof list_ms, "%.3f", l.frame_ms);
+            snprintf(row + len, sizeof row - size_t(len), " %s | %.2f | %s |", list_ms, l.frame_ms / ms, same ? "yes" : "no");
         }
         strncat(row, "\n", sizeof row - strlen(row) - 1);
         md << row;
         fprintf(stderr, "%s", row);
     }
-    std::string cache = (std::filesystem::temp_directory_path() / ("weft_cold_cache_" + std::to_string(getpid()))).string();
-    std::filesystem::remove_all(cache);
-    double cold = first_step_in_child(argv[0], device, cache);
-    double warm = first_step_in_child(argv[0], device, cache);
-    std::filesystem::remove_all(cache);
-    char line[200];
-    snprintf(line, sizeof line,
-             "\nKernels of this scene ready (a fresh process, model built, one step): cold cache %.2f s, warm cache %.2f s.\n",
-             cold, warm);
-    md << line;
+    if (cold_start) {
+        std::string cache = (std::filesystem::temp_directory_path() / ("weft_cold_cache_" + std::to_string(getpid()))).string();
+        std::filesystem::remove_all(cache);
+        double cold = first_step_in_child(argv[0], device, cache);
+        double warm = first_step_in_child(argv[0], device, cache);
+        std::filesystem::remove_all(cache);
+        char line[200];
+        snprintf(
+            line, sizeof line,
+            "\nKernels of this scene ready (a fresh process, model built, one step): cold cache %.2f s, warm cache %.2f s.\n",
+            cold, warm);
+        md << line;
+    }
     printf("%s", md.str().c_str());
     if (!out_path.empty()) std::ofstream(out_path) << md.str();
     return 0;

@@ -39,6 +39,9 @@ struct CodegenOptions {
     bool debug = false;  // bounds-check every array access (wp::checked_address)
     bool line_directives = true;
     int adjoint_tape_bytes = 4096;  // per-thread tape of backward kernels (docs/autodiff.md)
+    // Forward code to be placed inside another translation unit (compiler/launch_list.h): no
+    // preamble (#define, #include) and no entry points, only structs, funcs and K_body templates.
+    bool embedded = false;
 };
 
 struct KernelParamInfo {

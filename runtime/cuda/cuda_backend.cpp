@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "compiler/launch_list.h"
 #include "compiler/native/launch.h"
 #include "runtime/capture_check.h"
 #include "runtime/cuda/cuda_context.h"
@@ -18,6 +19,7 @@
 #include "runtime/cuda/ptx.h"
 #include "runtime/errors.h"
 #include "runtime/kernel_timing.h"
+#include "runtime/launch_list.h"
 #include "runtime/oob_report.h"
 
 namespace weft::runtime {
@@ -225,6 +227,102 @@ private:
     };
     // Keyed by the KernelInfo of the CompiledModule this was loaded from: launch() receives those.
     std::unordered_map<const compiler::KernelInfo*, Entry> functions_;
+};
+
+// A launch list (runtime/launch_list.h) on cuda: the list's own module, its parameter block
+// (every case's bounds and arguments), [barrier counter][sequence] in one device allocation, and
+// a cooperative launch of a grid the device holds at once (the grid barrier waits for every block).
+class CudaLaunchList final : public LoadedLaunchList {
+public:
+    CudaLaunchList(CudaContext& ctx, const LaunchListPlan& plan)
+        : ctx_(ctx), count_(static_cast<int>(plan.sequence.size())), params_(plan.params) {
+        const CudaDriver& cu = cuda_driver();
+        ctx_.ensure_usable();
+        ctx_.bind();
+        CudaBinaries bin = build_cuda_binaries(plan.source, ctx_.arch(), "a launch list");
+        ctx_.check(cu.cuModuleLoadData(&module_, bin.cubin.data()), "cuModuleLoadData");
+        ctx_.check(cu.cuModuleGetFunction(&function_, module_, compiler::kLaunchListEntry), "cuModuleGetFunction");
+        block_dim_ = plan.block_dim;
+        long long needed = 1;
+        for (const LaunchRequest& c : plan.cases) needed = std::max(needed, (c.size + block_dim_ - 1) / block_dim_);
+        int per_sm = 0;
+        ctx_.check(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function_, block_dim_, 0),
+                   "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+        if (per_sm < 1)
+            throw RuntimeError("launch list: a block of " + std::to_string(block_dim_) +
+                               " threads of its entry does not fit an SM of " + ctx_.device().str());
+        long long blocks = std::min<long long>(needed, static_cast<long long>(per_sm) * ctx_.sm_count());
+        if (plan.max_blocks > 0) blocks = std::min<long long>(blocks, plan.max_blocks);
+        blocks_ = static_cast<int>(blocks);
+        const size_t bytes = 16 + plan.sequence.size() * sizeof(int32_t);
+        ctx_.check(cu.cuMemAlloc(&memory_, bytes), "cuMemAlloc");
+        std::vector<std::byte> host(bytes);
+        std::memcpy(host.data() + 16, plan.sequence.data(), plan.sequence.size() * sizeof(int32_t));
+        ctx_.check(cu.cuMemcpyHtoD(memory_, host.data(), host.size()), "cuMemcpyHtoD");
+        std::string names;
+        for (const LaunchRequest& c : plan.cases)
+            if (names.find("'" + c.kernel->name + "'") == std::string::npos)
+                names += (names.empty() ? "'" : ", '") + c.kernel->name + "'";
+        label_ = std::make_shared<const KernelLabel>(
+            KernelLabel{"launch list of " + std::to_string(count_) + " launches (" + names + ")", ""});
+    }
+    ~CudaLaunchList() override {
+        const CudaDriver& cu = cuda_driver();
+        if (memory_) cu.cuMemFree(memory_);
+        if (module_) cu.cuModuleUnload(module_);
+    }
+
+    int blocks() const override { return blocks_; }
+
+    void run() override {
+        const CudaDriver& cu = cuda_driver();
+        ctx_.ensure_usable();
+        ctx_.bind();
+        CUstream stream = ctx_.current_stream();
+        ctx_.check(cu.cuMemsetD32Async(memory_, 0, 1, stream), "cuMemsetD32Async");
+        CUdeviceptr sequence = memory_ + 16, counter = memory_;
+        int count = count_;
+        void* params[4] = {params_.data(), &sequence, &count, &counter};
+        LaunchRecord rec;
+        rec.kernel = label_;
+        rec.shape[0] = static_cast<long long>(blocks_) * block_dim_;
+        rec.block_dim = block_dim_;
+        ctx_.log().record(rec);
+        CUlaunchAttribute attrs[2]{};
+        unsigned n = 0;
+        if (blocks_ > 1) {  // the grid barrier needs every block resident
+            attrs[n].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+            attrs[n++].value.cooperative = 1;
+        }
+        if (ctx_.uses_pdl()) {
+            attrs[n].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+            attrs[n++].value.programmaticStreamSerializationAllowed = 1;
+        }
+        CUlaunchConfig cfg{};
+        cfg.gridDimX = static_cast<unsigned>(blocks_);
+        cfg.gridDimY = cfg.gridDimZ = 1;
+        cfg.blockDimX = static_cast<unsigned>(block_dim_);
+        cfg.blockDimY = cfg.blockDimZ = 1;
+        cfg.hStream = stream;
+        cfg.attrs = n ? attrs : nullptr;
+        cfg.numAttrs = n;
+        ctx_.check(cu.cuLaunchKernelEx(&cfg, function_, params, nullptr), "cuLaunchKernelEx (launch list)");
+        if (ctx_.sync_every_launch() && !ctx_.capturing(stream)) {
+            ctx_.check_launch(cu.cuStreamSynchronize(stream), rec);
+            ctx_.log().clear();
+        }
+    }
+
+private:
+    CudaContext& ctx_;
+    int count_;
+    std::vector<std::byte> params_;  // weft_list_params, passed by value at each launch
+    int block_dim_ = 256;
+    int blocks_ = 1;
+    CUmodule module_ = nullptr;
+    CUfunction function_ = nullptr;
+    CUdeviceptr memory_ = 0;  // [counter, 16 bytes][sequence]
+    std::shared_ptr<const KernelLabel> label_;
 };
 
 // An event recorded on the marking thread's current stream.
@@ -470,6 +568,10 @@ public:
     }
 
     bool loads_backward_separately() const override { return true; }
+
+    std::unique_ptr<LoadedLaunchList> load_launch_list(const LaunchListPlan& plan) override {
+        return std::make_unique<CudaLaunchList>(ctx_, plan);
+    }
 
     std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug, compiler::CodePart part) override {
         (void)debug;  // the generated source already differs in debug mode

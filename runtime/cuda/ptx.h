@@ -36,6 +36,8 @@ CudaCompileOptions cuda_module_options(const std::string& arch);
 // part of the module (compiler::CodePart: the whole, or its forward or backward half).
 std::string cuda_cache_key(const compiler::CompiledModule& m, const CudaCompileOptions& options,
                            compiler::CodePart part = compiler::CodePart::All);
+// The same for generated C++ that is not one module's (a launch list: compiler/launch_list.h).
+std::string cuda_cache_key(const std::string& source, const CudaCompileOptions& options);
 
 // [SECTION] generate_ptx / build_cuda_binaries
 
@@ -50,5 +52,7 @@ std::string generate_ptx(const compiler::CompiledModule& m, const std::string& a
 // PTX and the cubin for exactly `arch`, from the cache or one NVRTC compilation.
 CudaBinaries build_cuda_binaries(const compiler::CompiledModule& m, const std::string& arch,
                                  compiler::CodePart part = compiler::CodePart::All);
+// The same for generated C++ that is not one module's; `what` names it in NVRTC's errors.
+CudaBinaries build_cuda_binaries(const std::string& source, const std::string& arch, const std::string& what);
 
 }  // namespace weft::runtime

@@ -57,41 +57,51 @@ void sim_allocation_removed(const void* p) {
 }
 
 gpusim::GlobalMemoryMap sim_global_buffers(const compiler::KernelInfo& k, const LaunchRequest& req, const void* oob) {
+    gpusim::GlobalMemoryMap map = sim_global_buffers({{&k, &req}});
+    if (oob) map.add(reinterpret_cast<uint64_t>(oob), sizeof(wp::oob_record), "oob_record");
+    return map;
+}
+
+gpusim::GlobalMemoryMap sim_global_buffers(
+    const std::vector<std::pair<const compiler::KernelInfo*, const LaunchRequest*>>& launches) {
     gpusim::GlobalMemoryMap map;
     std::lock_guard<std::mutex> lock(g_alloc_mu);
     // The allocations first, so that the arrays inside them take their device addresses.
     for (const auto& [base, a] : g_allocations) map.add(base, a.bytes, "", a.device);
-    auto add_array = [&](const std::string& name, size_t offset) {
-        if (offset + 64 > req.args.size()) return;
-        uint64_t data;
-        int32_t shape[4], ndim;
-        int64_t strides[4];
-        std::memcpy(&data, req.args.data() + offset, 8);
-        std::memcpy(shape, req.args.data() + offset + 8, 16);
-        std::memcpy(strides, req.args.data() + offset + 24, 32);
-        std::memcpy(&ndim, req.args.data() + offset + 56, 4);
-        if (data == 0) return;
-        auto it = g_allocations.upper_bound(data);
-        if (it != g_allocations.begin() && data < std::prev(it)->first + std::prev(it)->second.bytes) {
-            map.add(std::prev(it)->first, std::prev(it)->second.bytes, name);
-            return;
+    for (const auto& [kp, rp] : launches) {
+        const compiler::KernelInfo& k = *kp;
+        const LaunchRequest& req = *rp;
+        auto add_array = [&](const std::string& name, size_t offset) {
+            if (offset + 64 > req.args.size()) return;
+            uint64_t data;
+            int32_t shape[4], ndim;
+            int64_t strides[4];
+            std::memcpy(&data, req.args.data() + offset, 8);
+            std::memcpy(shape, req.args.data() + offset + 8, 16);
+            std::memcpy(strides, req.args.data() + offset + 24, 32);
+            std::memcpy(&ndim, req.args.data() + offset + 56, 4);
+            if (data == 0) return;
+            auto it = g_allocations.upper_bound(data);
+            if (it != g_allocations.begin() && data < std::prev(it)->first + std::prev(it)->second.bytes) {
+                map.add(std::prev(it)->first, std::prev(it)->second.bytes, name);
+                return;
+            }
+            uint64_t extent = 0;
+            for (int d = 0; d < std::clamp(ndim, 1, 4); ++d) {
+                if (shape[d] <= 0) return;
+                extent += static_cast<uint64_t>(shape[d] - 1) * static_cast<uint64_t>(std::abs(strides[d]));
+            }
+            extent += static_cast<uint64_t>(std::abs(strides[std::clamp(ndim, 1, 4) - 1]));
+            map.add(data, extent, name);
+        };
+        for (const auto& p : k.params)
+            if (compiler::is_array(p.type)) add_array(p.name, p.offset);
+        if (req.adjoint) {
+            for (const auto& p : k.adj_params)
+                if (compiler::is_array(p.type)) add_array("adj_" + p.name, p.offset);
+            add_array("status", k.adj_status_offset);
         }
-        uint64_t extent = 0;
-        for (int d = 0; d < std::clamp(ndim, 1, 4); ++d) {
-            if (shape[d] <= 0) return;
-            extent += static_cast<uint64_t>(shape[d] - 1) * static_cast<uint64_t>(std::abs(strides[d]));
-        }
-        extent += static_cast<uint64_t>(std::abs(strides[std::clamp(ndim, 1, 4) - 1]));
-        map.add(data, extent, name);
-    };
-    for (const auto& p : k.params)
-        if (compiler::is_array(p.type)) add_array(p.name, p.offset);
-    if (req.adjoint) {
-        for (const auto& p : k.adj_params)
-            if (compiler::is_array(p.type)) add_array("adj_" + p.name, p.offset);
-        add_array("status", k.adj_status_offset);
     }
-    if (oob) map.add(reinterpret_cast<uint64_t>(oob), sizeof(wp::oob_record), "oob_record");
     return map;
 }
 

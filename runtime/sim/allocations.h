@@ -10,6 +10,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "compiler/native/launch.h"
 #include "gpusim/exec/global_memory.h"
@@ -22,5 +24,8 @@ void sim_allocation_removed(const void* p);
 
 // The launch's global buffers (oob: the debug build's out-of-bounds record, or null).
 gpusim::GlobalMemoryMap sim_global_buffers(const compiler::KernelInfo& k, const LaunchRequest& req, const void* oob);
+// The global buffers of several launches run as one (a launch list): every one's arrays.
+gpusim::GlobalMemoryMap sim_global_buffers(
+    const std::vector<std::pair<const compiler::KernelInfo*, const LaunchRequest*>>& launches);
 
 }  // namespace weft::runtime

@@ -10,6 +10,7 @@
 
 #include "gpusim/ptx/parse_ptx.h"
 #include "runtime/cuda/ptx.h"
+#include "runtime/launch_list.h"
 #include "runtime/errors.h"
 #include "runtime/sim/allocations.h"
 #include "runtime/sim/report_log.h"
@@ -50,6 +51,19 @@ public:
 
     bool loads_backward_separately() const override { return true; }
 
+    std::unique_ptr<LoadedLaunchList> load_launch_list(const LaunchListPlan& plan) override {
+        std::string ptx = build_cuda_binaries(plan.source, sim_ptx_arch(device_.arch), "a launch list").ptx;
+        try {
+            gpusim::Module mod = gpusim::parse_ptx(ptx, "launch_list.ptx");
+            const std::set<std::string> sources(plan.source_files.begin(), plan.source_files.end());
+            mod.attribute_innermost_in([&](const std::string& file) { return is_kernel_source(file, sources); });
+            return std::make_unique<SimLaunchList>(
+                *this, std::make_unique<SimModule>(std::move(mod), std::move(ptx), device_.arch), plan);
+        } catch (const gpusim::PtxError& e) {
+            throw RuntimeError(std::string("the simulator cannot read a launch list's PTX: ") + e.what());
+        }
+    }
+
     std::unique_ptr<LoadedModule> load(const compiler::CompiledModule& m, bool debug, compiler::CodePart part) override {
         (void)debug;
         std::string ptx;
@@ -64,12 +78,7 @@ public:
             // kernel's own lines, and builtins (the native headers) on the line that called them.
             std::set<std::string> sources;
             for (const auto& f : m.ast.files) sources.insert(f->path);
-            mod.attribute_innermost_in([&](const std::string& file) {
-                for (const auto& src : sources)
-                    if (file == src || (file.size() > src.size() && file.compare(file.size() - src.size(), src.size(), src) == 0))
-                        return true;
-                return false;
-            });
+            mod.attribute_innermost_in([&](const std::string& file) { return is_kernel_source(file, sources); });
             return std::make_unique<SimModule>(std::move(mod), std::move(ptx), device_.arch);
         } catch (const gpusim::PtxError& e) {
             throw RuntimeError(std::string("the simulator cannot read this module's PTX: ") + e.what());
@@ -77,6 +86,14 @@ public:
     }
 
 private:
+    // Whether a PTX .file entry is one of the kernel sources (PTX may hold them made absolute).
+    static bool is_kernel_source(const std::string& file, const std::set<std::string>& sources) {
+        for (const auto& src : sources)
+            if (file == src || (file.size() > src.size() && file.compare(file.size() - src.size(), src.size(), src) == 0))
+                return true;
+        return false;
+    }
+
     void record(SimCopyReport::Kind kind, size_t bytes) {
         const gpusim::ArchSpec& a = sim_arch(device_.arch);
         SimCopyReport c;

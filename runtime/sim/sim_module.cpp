@@ -6,6 +6,7 @@
 #include "runtime/sim/sim_module.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 
@@ -14,7 +15,9 @@
 #include "runtime/cpu/thread_pool.h"
 #include "runtime/cuda/grid_policy.h"
 #include "runtime/cancel.h"
+#include "compiler/launch_list.h"
 #include "runtime/errors.h"
+#include "runtime/launch_list.h"
 #include "runtime/module_cache.h"
 #include "runtime/oob_report.h"
 #include "runtime/sim/allocations.h"
@@ -61,8 +64,13 @@ void SimModule::launch(const LaunchRequest& req) {
     }
     if (blocks > 0x7fffffff) throw RuntimeError("launch of kernel '" + k.name + "' needs more than 2^31-1 blocks");
     const gpusim::Dim3 grid{static_cast<uint32_t>(blocks), 1, 1}, block{static_cast<uint32_t>(req.block_dim), 1, 1};
+    run_entry(symbol, k.name, grid, block, pk.bytes(), sim_global_buffers(k, req, oob_ptr));
+    if (req.debug && oob.hit) throw RuntimeError(format_oob(k, oob));
+}
+
+void SimModule::run_entry(const std::string& symbol, const std::string& label, gpusim::Dim3 grid, gpusim::Dim3 block,
+                          std::span<const std::byte> params, gpusim::GlobalMemoryMap buffers) {
     const SimSettings settings = sim_settings();
-    gpusim::GlobalMemoryMap buffers = sim_global_buffers(k, req, oob_ptr);
     for (const auto& g : module_.global_storage())  // the module's own variables (math tables)
         buffers.add(reinterpret_cast<uint64_t>(g.data()), g.size(), "a module variable");
     auto report = std::make_shared<SimLaunchReport>();
@@ -91,7 +99,7 @@ void SimModule::launch(const LaunchRequest& req) {
                 o.instruction_trace = &trace;
                 o.trace_filter = settings.trace_filter;
             }
-            report->result = gpusim::launch_timed(module_, symbol, grid, block, pk.bytes(), o);
+            report->result = gpusim::launch_timed(module_, symbol, grid, block, params, o);
             if (sass_.kernels.count(symbol))  // filled by sass_timing() above, read-only since
                 report->result.sass_instructions =
                     gpusim::estimate_sass_instructions(sass_, module_, symbol, report->result.counts);
@@ -107,16 +115,15 @@ void SimModule::launch(const LaunchRequest& req) {
             o.global_memory = &buffers;
             o.cancel = &cancel_flag();
             report->result.arch = arch_name_;
-            report->result.counts = gpusim::launch(module_, symbol, grid, block, pk.bytes(), o);
+            report->result.counts = gpusim::launch(module_, symbol, grid, block, params, o);
         }
     } catch (const gpusim::SimError& e) {
-        throw RuntimeError("kernel '" + k.name + "' failed on the simulator: " + e.what());
+        throw RuntimeError("kernel '" + label + "' failed on the simulator: " + e.what());
     } catch (const gpusim::OccupancyError& e) {
-        throw RuntimeError("kernel '" + k.name + "' cannot run on sim:" + arch_name_ + ": " + e.what());
+        throw RuntimeError("kernel '" + label + "' cannot run on sim:" + arch_name_ + ": " + e.what());
     }
-    report->result.counts.kernel = k.name;
+    report->result.counts.kernel = label;
     report->symbol = symbol;
-    if (req.debug && oob.hit) throw RuntimeError(format_oob(k, oob));
     log_sim_launch(std::move(report));
 }
 
@@ -178,6 +185,39 @@ const gpusim::SassTiming* SimModule::sass_timing(const std::string& symbol, cons
     auto it = sass_timing_.find(symbol);
     if (it == sass_timing_.end()) it = sass_timing_.emplace(symbol, gpusim::sass_timing(sass_, module_, symbol)).first;
     return &it->second;  // std::map nodes are stable
+}
+
+SimLaunchList::SimLaunchList(DeviceBackend& backend, std::unique_ptr<SimModule> module, const LaunchListPlan& plan)
+    : backend_(backend),
+      module_(std::move(module)),
+      cases_(plan.cases),
+      params_(plan.params),
+      count_(static_cast<int>(plan.sequence.size())),
+      block_dim_(plan.block_dim) {
+    const size_t bytes = 16 + plan.sequence.size() * sizeof(int32_t);
+    memory_ = static_cast<std::byte*>(backend_.allocate(bytes));
+    std::memset(memory_, 0, 16);
+    std::memcpy(memory_ + 16, plan.sequence.data(), plan.sequence.size() * sizeof(int32_t));
+    std::string names;
+    for (const LaunchRequest& c : plan.cases)
+        if (names.find("'" + c.kernel->name + "'") == std::string::npos)
+            names += (names.empty() ? "'" : ", '") + c.kernel->name + "'";
+    label_ = "launch list of " + std::to_string(count_) + " launches (" + names + ")";
+}
+
+SimLaunchList::~SimLaunchList() { backend_.free(memory_); }
+
+void SimLaunchList::run() {
+    std::memset(memory_, 0, 4);  // the barrier counter (one block never reads it; kept as on cuda)
+    gpusim::ParamPacker pk;
+    pk.add_bytes(params_.data(), params_.size(), 16);
+    pk.add(static_cast<const void*>(memory_ + 16));
+    pk.add(static_cast<int32_t>(count_));
+    pk.add(static_cast<const void*>(memory_));
+    std::vector<std::pair<const compiler::KernelInfo*, const LaunchRequest*>> launches;
+    for (const LaunchRequest& c : cases_) launches.emplace_back(c.kernel, &c);
+    module_->run_entry(compiler::kLaunchListEntry, label_, gpusim::Dim3{1, 1, 1},
+                       gpusim::Dim3{static_cast<uint32_t>(block_dim_), 1, 1}, pk.bytes(), sim_global_buffers(launches));
 }
 
 }  // namespace weft::runtime

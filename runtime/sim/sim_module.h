@@ -10,9 +10,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "gpusim/arch/ptxas.h"
+#include "gpusim/exec/launch.h"
 #include "gpusim/ptx/module.h"
 #include "gpusim/sass/sass_map.h"
 #include "runtime/device.h"
@@ -24,6 +27,10 @@ public:
     SimModule(gpusim::Module m, std::string ptx, std::string arch)
         : module_(std::move(m)), ptx_(std::move(ptx)), arch_name_(std::move(arch)) {}
     void launch(const LaunchRequest& req) override;
+    // Runs the entry `symbol` on grid x block with these parameter bytes, timed as the settings
+    // say, and logs its report under `label` (the kernel's name).
+    void run_entry(const std::string& symbol, const std::string& label, gpusim::Dim3 grid, gpusim::Dim3 block,
+                   std::span<const std::byte> params, gpusim::GlobalMemoryMap buffers);
 
 private:
     // ptxas's registers and static shared memory of an entry, once per module; null when
@@ -42,6 +49,29 @@ private:
     std::mutex mu_;
     bool resources_done_ = false;
     std::map<std::string, gpusim::KernelResources> resources_;
+};
+
+// A launch list (runtime/launch_list.h) on a sim device: its entry runs as ONE block, because
+// gpusim has no grid barrier (blocks run one after the other); every step's indices are then
+// covered by that block's grid-stride loops and the barriers between steps are bar.sync. The
+// sequence lives in memory of the sim device; each run is one launch report, named after the list.
+struct LaunchListPlan;
+class SimLaunchList final : public LoadedLaunchList {
+public:
+    SimLaunchList(DeviceBackend& backend, std::unique_ptr<SimModule> module, const LaunchListPlan& plan);
+    ~SimLaunchList() override;
+    void run() override;
+    int blocks() const override { return 1; }
+
+private:
+    DeviceBackend& backend_;
+    std::unique_ptr<SimModule> module_;
+    std::vector<LaunchRequest> cases_;  // for the global buffers their arrays may touch
+    std::vector<std::byte> params_;     // weft_list_params
+    int count_ = 0;
+    int block_dim_ = 256;
+    std::byte* memory_ = nullptr;  // [counter, 16 bytes][sequence], on the sim device
+    std::string label_;
 };
 
 }  // namespace weft::runtime

@@ -24,7 +24,7 @@ Model small_cloth(const std::string& device) {
 
 // Positions after `frames` frames of `substeps` steps: through a FrameStepper, or step by step.
 std::vector<std::array<float, 3>> run(const std::string& device, int substeps, int frames, bool stepper, bool graphs,
-                                      bool* used_graph = nullptr) {
+                                      bool* used_graph = nullptr, bool launch_lists = false, bool* used_list = nullptr) {
     Model m = small_cloth(device);
     State a = m.state(), b = m.state();
     SemiImplicitIntegrator integ;
@@ -37,8 +37,10 @@ std::vector<std::array<float, 3>> run(const std::string& device, int substeps, i
         return host_vec3(a.particle_q);
     }
     FrameStepper fs(
-        m, a, b, substeps, [&](State& in, State& out) { integ.simulate(m, in, out, dt); }, graphs);
+        m, a, b, substeps, [&](State& in, State& out) { integ.simulate(m, in, out, dt); }, graphs, launch_lists);
     for (int f = 0; f < frames; ++f) fs.advance();
+    if (used_list) *used_list = fs.uses_launch_list();
+    if (launch_lists) EXPECT_EQ(fs.why_not_listed(), "");
     EXPECT_EQ(fs.frames(), frames);
     EXPECT_EQ(&fs.current(), (substeps * frames) % 2 == 0 ? &a : &b) << "the state the last step wrote";
     if (used_graph) *used_graph = fs.uses_graph();
@@ -85,6 +87,25 @@ TEST(FrameStepper, CudaGraphFramesEqualEagerFrames) {
         EXPECT_TRUE(graph) << "frames after the first replay a CUDA graph";
         EXPECT_TRUE(same_bits(framed, run("cuda:0", substeps, 6, true, false)));
         EXPECT_TRUE(same_bits(framed, run("cuda:0", substeps, 6, false, false)));
+    }
+}
+
+// Launch lists (runtime/launch_list.h): the frames after the first run as ONE launch, and give the
+// bits of the steps launched one by one. On sim:h200 here (gpusim runs the list as one block);
+// on cuda:0 (skipped without one) as a cooperative grid of many blocks with grid barriers.
+TEST(FrameStepper, LaunchListFramesEqualEagerFrames) {
+    std::vector<std::string> devices = {"sim:h200"};
+    if (runtime::device_available(runtime::Device{runtime::DeviceKind::Cuda, 0, {}})) devices.push_back("cuda:0");
+    for (const std::string& device : devices) {
+        SCOPED_TRACE(device);
+        for (int substeps : {2, 3}) {
+            SCOPED_TRACE("substeps " + std::to_string(substeps));
+            bool graph = false, listed = false;
+            auto framed = run(device, substeps, 3, true, true, &graph, true, &listed);
+            EXPECT_TRUE(graph) << "frames after the first are replayed";
+            EXPECT_TRUE(listed) << "as a launch list";
+            EXPECT_TRUE(same_bits(framed, run(device, substeps, 3, false, false)));
+        }
     }
 }
 
