@@ -32,12 +32,6 @@ namespace {
 
 thread_local LaunchCollector* tls_collector = nullptr;
 
-struct CollectScope {
-    explicit CollectScope(LaunchCollector* c) : previous(tls_collector) { tls_collector = c; }
-    ~CollectScope() { tls_collector = previous; }
-    LaunchCollector* previous;
-};
-
 // An integer setting from the environment, or `fallback` when unset.
 int int_from_env(const char* name, int fallback, long lo, long hi, const char* expected) {
     const char* e = std::getenv(name);
@@ -64,26 +58,42 @@ void collect_launch(LaunchCollector& c, const Kernel& k, const LaunchOptions& op
 
 void refuse_collected(LaunchCollector& c, const std::string& operation) { c.refuse(operation); }
 
+std::string launch_list_unavailable(const Device& device) {
+    if (!device.supports(Capability::PersistentLaunch)) return device.str() + " runs no launch lists";
+    if (config().debug) return "debug mode checks every launch on its own";
+    if (active_recorder()) return "a Tape is recording: it must see every launch";
+    return "";
+}
+
+LaunchListRecording::LaunchListRecording(const Device& device) : collector_(std::make_unique<LaunchCollector>()) {
+    const std::string why = launch_list_unavailable(device);
+    if (!why.empty()) throw RuntimeError("cannot record a launch list: " + why);
+    if (tls_collector) throw RuntimeError("cannot record a launch list inside another one");
+    collector_->device = device;
+    tls_collector = collector_.get();
+}
+
+LaunchListRecording::~LaunchListRecording() {
+    if (tls_collector == collector_.get()) tls_collector = nullptr;
+}
+
+LaunchList LaunchListRecording::finish(const LaunchListOptions& options) {
+    if (tls_collector != collector_.get()) throw RuntimeError("LaunchListRecording::finish: the recording has ended");
+    tls_collector = nullptr;
+    return LaunchList(std::move(*collector_), options);
+}
+
 LaunchList::LaunchList(const Device& device, const std::function<void()>& work, const LaunchListOptions& options) {
     if (!work) throw RuntimeError("LaunchList: no work to collect");
-    if (!device.supports(Capability::PersistentLaunch)) {
-        why_not_ = device.str() + " runs no launch lists";
-        return;
-    }
-    if (config().debug) {
-        why_not_ = "debug mode checks every launch on its own";
-        return;
-    }
-    if (active_recorder()) {
-        why_not_ = "a Tape is recording: it must see every launch";
-        return;
-    }
-    LaunchCollector c;
-    c.device = device;
-    {
-        CollectScope scope(&c);
-        work();
-    }
+    why_not_ = launch_list_unavailable(device);
+    if (!why_not_.empty()) return;
+    LaunchListRecording recording(device);
+    work();
+    *this = recording.finish(options);
+}
+
+LaunchList::LaunchList(LaunchCollector&& c, const LaunchListOptions& options) {
+    const Device device = c.device;
     if (!c.refused.empty()) {
         why_not_ = "the work does what a launch list cannot hold: " + c.refused;
         return;

@@ -64,6 +64,8 @@ struct LaunchListOptions {
     int block_dim = 0;
 };
 
+class LaunchCollector;
+
 class LaunchList {
 public:
     LaunchList() = default;
@@ -80,6 +82,8 @@ public:
     int blocks() const;                      // the grid of each run
 
 private:
+    friend class LaunchListRecording;
+    LaunchList(LaunchCollector&& collected, const LaunchListOptions& options);
     std::string why_not_;
     size_t steps_ = 0;
     size_t cases_ = 0;
@@ -87,10 +91,30 @@ private:
     std::unique_ptr<LoadedLaunchList> loaded_;
 };
 
+// Why `device` cannot record a launch list now ("" when it can): a device without
+// Capability::PersistentLaunch, debug mode, a Tape recording on this thread.
+std::string launch_list_unavailable(const Device& device);
+
+// The same collection for work that is not one function (a Python `with` block): from the
+// constructor on, this thread's launches are collected, not run, until finish() builds the list
+// (invalid, with why_not(), where LaunchList's constructor would be) or the recording is
+// destroyed (the launches are dropped). The constructor throws RuntimeError, with the reason,
+// where launch_list_unavailable is not empty, or inside another recording.
+class LaunchListRecording {
+public:
+    explicit LaunchListRecording(const Device& device);
+    ~LaunchListRecording();
+    LaunchListRecording(const LaunchListRecording&) = delete;
+    LaunchListRecording& operator=(const LaunchListRecording&) = delete;
+    LaunchList finish(const LaunchListOptions& options = {});
+
+private:
+    std::unique_ptr<LaunchCollector> collector_;
+};
+
 // ---- for the runtime: collection ----
 
 // Where launch() puts launches while a LaunchList collects on this thread; null otherwise.
-class LaunchCollector;
 LaunchCollector* active_launch_collector();
 // Called by launch() with a checked, packed forward or backward request (req.kernel unset).
 void collect_launch(LaunchCollector& c, const Kernel& k, const LaunchOptions& options, LaunchRequest req);

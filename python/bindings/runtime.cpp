@@ -7,6 +7,7 @@
 #include "runtime/capture_check.h"
 #include "runtime/config.h"
 #include "runtime/device.h"
+#include "runtime/launch_list.h"
 #include "runtime/memory_stats.h"
 #if WEFT_HAVE_CPU_JIT
 #include "runtime/cpu/thread_pool.h"
@@ -45,6 +46,28 @@ void bind_runtime(py::module_& m) {
     m.def(
         "capturing", [](const std::string& s) { return capturing(parse_device(s)); },
         "True while this thread's work on the device is recorded (a CUDA graph capture or a CaptureCheck)");
+
+    py::class_<LaunchList, std::shared_ptr<LaunchList>>(
+        m, "LaunchList", "A fixed sequence of launches run as one launch of a persistent grid (runtime/launch_list.h)")
+        .def_property_readonly("valid", &LaunchList::valid)
+        .def_property_readonly("why_not", &LaunchList::why_not, "why the recorded work cannot be a list; '' when valid")
+        .def_property_readonly("steps", &LaunchList::steps, "launches per run")
+        .def_property_readonly("cases", &LaunchList::cases, "distinct launches (kernel, shape, arguments)")
+        .def_property_readonly("blocks", &LaunchList::blocks, "the grid of each run")
+        .def(
+            "run",
+            [](const LaunchList& l) {
+                py::gil_scoped_release unlocked;
+                l.run();
+            },
+            "queues the whole list as one launch on this thread's current stream");
+    py::class_<LaunchListRecording, std::shared_ptr<LaunchListRecording>>(
+        m, "LaunchListRecording", "While recording, this thread's launches are collected into a LaunchList, not run")
+        .def(py::init([](const std::string& device) { return std::make_shared<LaunchListRecording>(parse_device(device)); }),
+             py::arg("device"))
+        .def(
+            "finish", [](LaunchListRecording& r) { return std::make_shared<LaunchList>(r.finish()); },
+            "ends the recording and builds the list (invalid, with why_not, when the work cannot be one)");
 
     m.def(
         "memory_stats",

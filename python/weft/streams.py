@@ -171,10 +171,23 @@ class Graph:
 class ScopedCapture:
     """with wp.ScopedCapture(device) as capture: ... records the launches made in the block on
     `stream` (default: a new stream of the device) instead of running them; capture.graph then
-    replays them with wp.capture_launch. See the module docstring for what cannot be captured."""
+    replays them with wp.capture_launch. See the module docstring for what cannot be captured.
 
-    def __init__(self, device=None, stream=None, force_module_load=None):
-        if stream is not None:
+    launch_list=True (a Weft extension): the block's launches become ONE launch of a persistent
+    grid, with a grid barrier between them (runtime/launch_list.h), on cuda and sim devices. For
+    short launches back to back, where each node of a CUDA graph still costs microseconds. The
+    block may only launch kernels without shared memory, barriers or warp collectives: a
+    zero_(), fill_(), copy or backward launch in it raises RuntimeError on exit, naming it."""
+
+    def __init__(self, device=None, stream=None, force_module_load=None, launch_list=False):
+        self.launch_list = bool(launch_list)
+        if self.launch_list:
+            if stream is not None:
+                raise ValueError("wp.ScopedCapture(launch_list=True) takes no stream: the list runs on the stream "
+                                 "current when wp.capture_launch runs it")
+            self.device = _context.get_device(device)
+            self.stream = None
+        elif stream is not None:
             self.stream = stream
             self.device = stream.device
         else:
@@ -183,6 +196,15 @@ class ScopedCapture:
         self.graph = None
 
     def __enter__(self):
+        if self.launch_list:
+            self._device = _context.ScopedDevice(self.device)
+            self._device.__enter__()
+            try:
+                self._recording = _weft.LaunchListRecording(self.device.alias)
+            except BaseException:
+                self._device.__exit__(None, None, None)
+                raise
+            return self
         # Work queued before the capture on the device's current stream comes first.
         self.stream.wait_stream(get_stream(self.device))
         self._device = _context.ScopedDevice(self.device)
@@ -191,12 +213,44 @@ class ScopedCapture:
         return self
 
     def __exit__(self, exc_type, exc, tb):
+        if self.launch_list:
+            try:
+                listed = self._recording.finish()
+            finally:
+                self._recording = None
+                self._device.__exit__(exc_type, exc, tb)
+            if exc_type is None:
+                if not listed.valid:
+                    raise RuntimeError("wp.ScopedCapture(launch_list=True): " + listed.why_not)
+                self.graph = LaunchListGraph(listed, self.device)
+            return
         try:
             graph = _weft.end_capture(self.stream._s)
         finally:
             self._device.__exit__(exc_type, exc, tb)
         if exc_type is None:
             self.graph = Graph(graph)
+
+
+class LaunchListGraph:
+    """The launches of a wp.ScopedCapture(launch_list=True) block, replayed by wp.capture_launch
+    as one launch."""
+
+    def __init__(self, handle, device):
+        self._l = handle
+        self.device = device
+
+    @property
+    def steps(self):
+        return self._l.steps
+
+    @property
+    def cases(self):
+        return self._l.cases
+
+    @property
+    def blocks(self):
+        return self._l.blocks
 
 
 class ScopedCaptureCheck:
@@ -228,4 +282,11 @@ class ScopedCaptureCheck:
 
 def capture_launch(graph, stream=None):
     """Replays a captured graph on `stream` (default: the current stream of the graph's device)."""
+    if isinstance(graph, LaunchListGraph):
+        if stream is None:
+            graph._l.run()
+        else:
+            with ScopedStream(stream):
+                graph._l.run()
+        return
     graph._g.launch((stream or get_stream(graph.device))._s)
