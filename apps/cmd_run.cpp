@@ -3,6 +3,7 @@
 // tools).
 //
 //   weft run scenes/bounce.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]
+//                               [--launch-list]
 //                               [--render DIR] [--video FILE.mp4] [--allow-nonfinite]
 //
 // The output folder holds topology.npz (the model's index arrays, written once, before any step)
@@ -208,6 +209,14 @@ std::map<std::string, NpyArray> smoke_grids(const engine::Model& m, const engine
 
 namespace {
 int run_scene(const Args& args, const MpiJob& job);
+
+// How the frames after the first ran, for the summary line.
+const char* replay_kind(const engine::FrameStepper& s) {
+    if (s.uses_launch_list()) return " (a launch list per frame)";
+    if (s.uses_graph() && s.frames() > 1 && s.why_not_listed().empty()) return " (a CUDA graph per frame)";
+    if (s.uses_graph() && s.frames() > 1) return " (a CUDA graph per frame where the device has graphs)";
+    return "";
+}
 }  // namespace
 
 int cmd_run(const std::vector<std::string>& argv) {
@@ -215,11 +224,13 @@ int cmd_run(const std::vector<std::string>& argv) {
         if (a == "--help" || a == "-h") {
             printf(
                 "usage: weft run SCENE.toml [--device cpu|cuda|sim:ARCH] [--frames N] [--out DIR] [--quiet] [--no-graph]\n"
-                "                [--render DIR] [--video FILE.mp4] [--allow-nonfinite]\n"
+                "                [--launch-list] [--render DIR] [--video FILE.mp4] [--allow-nonfinite]\n"
                 "Simulates a scene file (docs/scene-format.md); writes to --out or [output] dir: topology.npz (the\n"
                 "model's triangles, springs, edges, tetrahedra) once, and frame_NNNNN.npz/.ply from frame 0 (the\n"
                 "initial state); a .ply frame has the model's surface triangles as faces.\n"
                 "On a cuda device each frame's substeps run as one CUDA graph; --no-graph launches them one by one.\n"
+                "--launch-list runs them as ONE launch of a persistent grid instead (cuda and sim; docs/engine.md,\n"
+                "\"Launch lists\"), and says why where a frame cannot be one (it then runs as without the option).\n"
                 "--render DIR writes DIR/frame_NNNNN.png for frame 0 and every frame, as `weft view --headless` does;\n"
                 "--video FILE pipes the same 1280x720 frames to ffmpeg at the scene's fps (.mp4, .mov, .mkv, .webm).\n"
                 "Stops at the first frame that is not finite, naming the launch and the scene key behind it;\n"
@@ -228,7 +239,7 @@ int cmd_run(const std::vector<std::string>& argv) {
                 "rank runs a contiguous block of the worlds on its own device; rank 0 prints the job's summary.\n");
             return 0;
         }
-    Args args(argv, {"device", "frames", "out", "render", "video"}, {"quiet", "no-graph", "allow-nonfinite"});
+    Args args(argv, {"device", "frames", "out", "render", "video"}, {"quiet", "no-graph", "launch-list", "allow-nonfinite"});
     MpiJob job = MpiJob::start();
     if (!job.distributed()) return run_scene(args, job);
     if (args.get("render") || args.get("video"))
@@ -259,6 +270,8 @@ int run_scene(const Args& args, const MpiJob& job) {
     auto report = [&](const std::string& text) { fprintf(stderr, "%s%s\n", rank_prefix.c_str(), text.c_str()); };
     if (args.positional().size() != 1)
         throw UsageError("expected one scene file, got " + std::to_string(args.positional().size()));
+    if (args.flag("launch-list") && args.flag("no-graph"))
+        throw UsageError("--launch-list and --no-graph exclude each other (a launch list replays a frame, as a graph does)");
 #ifdef WEFT_HAVE_VIEWER
     if (auto v = args.get("video")) check_video_option(*v, "--render DIR");
 #else
@@ -320,7 +333,10 @@ int run_scene(const Args& args, const MpiJob& job) {
     };
     // A frame's substeps are one CUDA graph on cuda devices after the first frame (engine/stepper.h).
     bool graphs = !args.flag("no-graph") && integrator->info().can(engine::IntegratorCaps_GraphCapture);
-    engine::FrameStepper stepper(model, a, b, scene.substeps, step, graphs);
+    if (args.flag("launch-list") && !graphs && job.rank() == 0)
+        fprintf(stderr, "note: --launch-list: integrator '%s' steps cannot be replayed; frames run launch by launch\n",
+                integrator->info().name.c_str());
+    engine::FrameStepper stepper(model, a, b, scene.substeps, step, graphs, graphs && args.flag("launch-list"));
     std::vector<float> q(size_t(model.particle_count) * 3), qd(q.size());
     std::vector<float> body_q(size_t(model.body_count) * 7), body_qd(size_t(model.body_count) * 6);
     a.particle_q.copy_to_host(q.data(), q.size() * sizeof(float));
@@ -443,6 +459,9 @@ int run_scene(const Args& args, const MpiJob& job) {
     if (video) video->finish();
 #endif
     double wall = std::chrono::duration<double>(Clock::now() - run_start).count();
+    if (args.flag("launch-list") && !stepper.why_not_listed().empty() && job.rank() == 0)
+        fprintf(stderr, "note: --launch-list: a frame could not be one launch (%s); frames ran as without the option\n",
+                stepper.why_not_listed().c_str());
     long steps = long(scene.frames) * scene.substeps;
     double sim_s = double(scene.frames) / scene.fps;
     // After the summary: the grid's dropped contacts, and a divergence that --allow-nonfinite ran past.
@@ -464,8 +483,7 @@ int run_scene(const Args& args, const MpiJob& job) {
             "first step), %.0f steps/s\n",
             scene.name.c_str(), scene.frames, sim_s, steps, double(scene.dt()), model.particle_count,
             model.body_count ? (", " + std::to_string(model.body_count) + " bodies").c_str() : "", model.device.str().c_str(),
-            stepper.uses_graph() ? " (a CUDA graph per frame)" : "", wall, setup_s,
-            steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
+            replay_kind(stepper), wall, setup_s, steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
         return finish();
     }
     // Batched worlds: one line for the job, from every rank's worlds, particles and times (rank 0
@@ -487,9 +505,8 @@ int run_scene(const Args& args, const MpiJob& job) {
         "%s: %.0f worlds, %d frames, %.3f s simulated, %ld steps of %.3g s, %.0f particles%s on %s%s; wall %.3f s (+ %.3f s "
         "setup and first step), %.0f world-steps/s\n",
         scene.name.c_str(), built, scene.frames, sim_s, steps, double(scene.dt()), particles,
-        bodies > 0 ? (", " + std::to_string((long long)bodies) + " bodies").c_str() : "", where.c_str(),
-        stepper.uses_graph() ? " (a CUDA graph per frame)" : "", job_wall, job_setup,
-        steps > 1 && job_wall > 0 ? built * double(steps - 1) / job_wall : 0.0);
+        bodies > 0 ? (", " + std::to_string((long long)bodies) + " bodies").c_str() : "", where.c_str(), replay_kind(stepper),
+        job_wall, job_setup, steps > 1 && job_wall > 0 ? built * double(steps - 1) / job_wall : 0.0);
     fflush(stdout);
     return finish();
 }

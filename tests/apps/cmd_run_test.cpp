@@ -472,3 +472,33 @@ TEST(RunCommand, PlyFacesOfASoftBodyAreItsSurface) {
 }
 
 }  // namespace
+
+// --launch-list (runtime/launch_list.h): on sim:h200 (here; cuda:0 is the same code path with a
+// cooperative grid) each frame after the first is one launch, and the frames written are the bits
+// of the frames run as before. The option excludes --no-graph.
+TEST(RunCommand, LaunchListFramesEqualTheDefaultFrames) {
+    const std::string base = (std::filesystem::temp_directory_path() / ("weft_run_list_" + std::to_string(getpid()))).string();
+    const std::string plain_dir = base + "_plain", listed_dir = base + "_listed";
+    int rc = 0;
+    const std::string cmd =
+        std::string(WEFT_BIN) + " run " + WEFT_SOURCE_DIR + "/scenes/bounce.toml --device sim:h200 --frames 3 --quiet";
+    const std::string plain = run(cmd + " --out " + plain_dir, &rc);
+    ASSERT_EQ(rc, 0) << plain;
+    const std::string listed = run(cmd + " --launch-list --out " + listed_dir, &rc);
+    ASSERT_EQ(rc, 0) << listed;
+    EXPECT_NE(listed.find("on sim:h200 (a launch list per frame)"), std::string::npos) << listed;
+    EXPECT_EQ(plain.find("launch list"), std::string::npos) << plain;
+    for (const std::string frame : {"frame_00001.npz", "frame_00003.npz"}) {
+        auto p = weft::apps::read_npz(plain_dir + "/" + frame), l = weft::apps::read_npz(listed_dir + "/" + frame);
+        EXPECT_EQ(p["particle_q"].data, l["particle_q"].data) << frame;
+        EXPECT_EQ(p["particle_qd"].data, l["particle_qd"].data) << frame;
+    }
+    std::filesystem::remove_all(plain_dir);
+    std::filesystem::remove_all(listed_dir);
+    const std::string both =
+        run(std::string(WEFT_BIN) + " run " + WEFT_SOURCE_DIR + "/scenes/bounce.toml --launch-list --no-graph", &rc);
+    EXPECT_EQ(rc, 2) << both;
+    EXPECT_NE(both.find("--launch-list and --no-graph exclude each other (a launch list replays a frame, as a graph does)"),
+              std::string::npos)
+        << both;
+}
