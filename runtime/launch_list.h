@@ -26,9 +26,10 @@
 // another device, or a Tape recording (it must see every launch). Exceptions from the work
 // propagate.
 //
-// Devices: cuda (cooperative launch, grid barrier) and sim (gpusim runs the list as one block:
-// it has no grid barrier, so a list on sim profiles the same instructions on a smaller grid).
-// The cpu device has no launch cost to save (Capability::PersistentLaunch is false there).
+// Devices: cuda (cooperative launch, grid barrier) and sim (a step per simulated launch of the
+// list's grid: gpusim runs blocks one after the other, and a grid barrier means every block has
+// finished the step; runtime/sim/sim_module.h). The cpu device has no launch cost to save
+// (Capability::PersistentLaunch is false there).
 #pragma once
 
 #include <functional>

@@ -294,7 +294,7 @@ public:
             attrs[n].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
             attrs[n++].value.cooperative = 1;
         }
-        if (ctx_.uses_pdl()) {
+        if (blocks_ == 1 && ctx_.uses_pdl()) {  // a cooperative grid waits for the stream as it is
             attrs[n].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
             attrs[n++].value.programmaticStreamSerializationAllowed = 1;
         }

@@ -194,6 +194,12 @@ SimLaunchList::SimLaunchList(DeviceBackend& backend, std::unique_ptr<SimModule> 
       params_(plan.params),
       count_(static_cast<int>(plan.sequence.size())),
       block_dim_(plan.block_dim) {
+    long long needed = 1;
+    for (const LaunchRequest& c : plan.cases) needed = std::max(needed, (c.size + block_dim_ - 1) / block_dim_);
+    const int64_t resident = module_->resident_blocks(compiler::kLaunchListEntry, block_dim_);
+    long long blocks = resident > 0 ? std::min<long long>(needed, resident) : needed;
+    if (plan.max_blocks > 0) blocks = std::min<long long>(blocks, plan.max_blocks);
+    blocks_ = static_cast<int>(std::max<long long>(blocks, 1));
     const size_t bytes = 16 + plan.sequence.size() * sizeof(int32_t);
     memory_ = static_cast<std::byte*>(backend_.allocate(bytes));
     std::memset(memory_, 0, 16);
@@ -208,16 +214,41 @@ SimLaunchList::SimLaunchList(DeviceBackend& backend, std::unique_ptr<SimModule> 
 SimLaunchList::~SimLaunchList() { backend_.free(memory_); }
 
 void SimLaunchList::run() {
-    std::memset(memory_, 0, 4);  // the barrier counter (one block never reads it; kept as on cuda)
-    gpusim::ParamPacker pk;
-    pk.add_bytes(params_.data(), params_.size(), 16);
-    pk.add(static_cast<const void*>(memory_ + 16));
-    pk.add(static_cast<int32_t>(count_));
-    pk.add(static_cast<const void*>(memory_));
-    std::vector<std::pair<const compiler::KernelInfo*, const LaunchRequest*>> launches;
-    for (const LaunchRequest& c : cases_) launches.emplace_back(c.kernel, &c);
-    module_->run_entry(compiler::kLaunchListEntry, label_, gpusim::Dim3{1, 1, 1},
-                       gpusim::Dim3{static_cast<uint32_t>(block_dim_), 1, 1}, pk.bytes(), sim_global_buffers(launches));
+    std::memset(memory_, 0, 4);  // the barrier counter
+    const gpusim::Dim3 block{static_cast<uint32_t>(block_dim_), 1, 1};
+    auto params = [&](int first, int count) {
+        gpusim::ParamPacker pk;
+        pk.add_bytes(params_.data(), params_.size(), 16);
+        pk.add(static_cast<const void*>(memory_ + 16 + first * sizeof(int32_t)));
+        pk.add(static_cast<int32_t>(count));
+        pk.add(static_cast<const void*>(memory_));
+        return pk;
+    };
+    if (blocks_ == 1) {  // the whole list in one block: its barriers are bar.sync
+        std::vector<std::pair<const compiler::KernelInfo*, const LaunchRequest*>> launches;
+        for (const LaunchRequest& c : cases_) launches.emplace_back(c.kernel, &c);
+        module_->run_entry(compiler::kLaunchListEntry, label_, gpusim::Dim3{1, 1, 1}, block, params(0, count_).bytes(),
+                           sim_global_buffers(launches));
+        return;
+    }
+    // A step per simulated launch of the list's grid: the grid barrier is the launch's end.
+    const int32_t* sequence = reinterpret_cast<const int32_t*>(memory_ + 16);
+    for (int s = 0; s < count_; ++s) {
+        const LaunchRequest& c = cases_[static_cast<size_t>(sequence[s])];
+        module_->run_entry(compiler::kLaunchListEntry, label_ + ": " + c.kernel->name,
+                           gpusim::Dim3{static_cast<uint32_t>(blocks_), 1, 1}, block, params(s, 1).bytes(),
+                           sim_global_buffers({{c.kernel, &c}}));
+    }
+}
+
+int64_t SimModule::resident_blocks(const std::string& symbol, int block_dim) {
+    const gpusim::ArchSpec& arch = sim_arch(arch_name_);
+    const gpusim::KernelResources* res = resources(symbol, arch);
+    if (!res) return 0;
+    try {
+        const gpusim::Occupancy occ = gpusim::compute_occupancy(arch, block_dim, res->registers, res->shared_bytes);
+        return int64_t{occ.blocks_per_sm} * arch.sm_count;
+    } catch (const gpusim::OccupancyError&) { return 0; }
 }
 
 }  // namespace weft::runtime

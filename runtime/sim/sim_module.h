@@ -31,6 +31,9 @@ public:
     // say, and logs its report under `label` (the kernel's name).
     void run_entry(const std::string& symbol, const std::string& label, gpusim::Dim3 grid, gpusim::Dim3 block,
                    std::span<const std::byte> params, gpusim::GlobalMemoryMap buffers);
+    // Blocks of `block_dim` threads of `symbol` the architecture holds at once (occupancy x SMs);
+    // 0 when ptxas is missing (no register count) or the block does not fit.
+    int64_t resident_blocks(const std::string& symbol, int block_dim);
 
 private:
     // ptxas's registers and static shared memory of an entry, once per module; null when
@@ -51,17 +54,20 @@ private:
     std::map<std::string, gpusim::KernelResources> resources_;
 };
 
-// A launch list (runtime/launch_list.h) on a sim device: its entry runs as ONE block, because
-// gpusim has no grid barrier (blocks run one after the other); every step's indices are then
-// covered by that block's grid-stride loops and the barriers between steps are bar.sync. The
-// sequence lives in memory of the sim device; each run is one launch report, named after the list.
+// A launch list (runtime/launch_list.h) on a sim device. gpusim's blocks run one after the other,
+// so a barrier across blocks could never complete inside one simulated launch; but a grid barrier
+// between two steps means exactly that every block has finished the step before any starts the
+// next. So each step is simulated as a launch of the list's entry with count = 1 (no barrier) on
+// the grid the cuda device would give the list (the blocks the architecture holds at once, no
+// more than the largest step needs), and reported as "launch list of N launches: KERNEL". With
+// WEFT_LAUNCH_LIST_BLOCKS=1 the whole list is one launch of one block (its barriers are bar.sync).
 struct LaunchListPlan;
 class SimLaunchList final : public LoadedLaunchList {
 public:
     SimLaunchList(DeviceBackend& backend, std::unique_ptr<SimModule> module, const LaunchListPlan& plan);
     ~SimLaunchList() override;
     void run() override;
-    int blocks() const override { return 1; }
+    int blocks() const override { return blocks_; }
 
 private:
     DeviceBackend& backend_;
@@ -70,6 +76,7 @@ private:
     std::vector<std::byte> params_;     // weft_list_params
     int count_ = 0;
     int block_dim_ = 256;
+    int blocks_ = 1;
     std::byte* memory_ = nullptr;  // [counter, 16 bytes][sequence], on the sim device
     std::string label_;
 };

@@ -91,7 +91,7 @@ TEST(FrameStepper, CudaGraphFramesEqualEagerFrames) {
 }
 
 // Launch lists (runtime/launch_list.h): the frames after the first run as ONE launch, and give the
-// bits of the steps launched one by one. On sim:h200 here (gpusim runs the list as one block);
+// bits of the steps launched one by one. On sim:h200 here (a step per simulated launch of the list's grid);
 // on cuda:0 (skipped without one) as a cooperative grid of many blocks with grid barriers.
 TEST(FrameStepper, LaunchListFramesEqualEagerFrames) {
     std::vector<std::string> devices = {"sim:h200"};

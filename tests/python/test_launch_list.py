@@ -1,7 +1,7 @@
 """wp.ScopedCapture(launch_list=True) (runtime/launch_list.h, issue 20): launches recorded in the
 block run as ONE launch of a persistent grid when wp.capture_launch replays them, with the bits of
 the same launches run one by one; a wp.sim cloth frame of substeps likewise; and what a list
-cannot hold raises on exit, naming it. On sim:h200 (gpusim runs a list as one block) and on
+cannot hold raises on exit, naming it. On sim:h200 (a step per simulated launch of the list's grid) and on
 cuda:0 where there is one (many blocks, grid barriers between the launches)."""
 
 import numpy as np
