@@ -60,8 +60,12 @@ LaunchListLayout launch_list_layout(const std::vector<ListedKernel>& cases) {
     return l;
 }
 
-std::string launch_list_source(const std::vector<ListedKernel>& cases) {
-    if (cases.empty()) throw std::invalid_argument("launch_list_source: no kernels");
+std::string launch_list_source(const std::vector<ListedKernel>& cases, const std::vector<int32_t>& sequence) {
+    if (cases.empty() || sequence.empty()) throw std::invalid_argument("launch_list_source: no kernels");
+    for (int32_t c : sequence)
+        if (c < 0 || static_cast<size_t>(c) >= cases.size())
+            throw std::invalid_argument("launch_list_source: step of case " + std::to_string(c) + ", of " +
+                                        std::to_string(cases.size()));
     std::map<const CompiledModule*, int> space;  // module -> its namespace's number
     std::vector<const CompiledModule*> modules;
     for (const ListedKernel& k : cases) {
@@ -94,8 +98,11 @@ std::string launch_list_source(const std::vector<ListedKernel>& cases) {
            << "_args) == " << std::max<size_t>(cases[i].kernel->args_align, 1) << ", \"launch list layout\");\n";
     os << "static_assert(sizeof(weft_list_params) == " << layout.size << ", \"launch list layout\");\n\n";
     os << "#if WP_CUDA\n" << kBarrier << "\n";
+    os << "static __constant__ int weft_list_sequence[" << sequence.size() << "] = {";
+    for (size_t i = 0; i < sequence.size(); ++i) os << (i ? (i % 32 ? ", " : ",\n    ") : "") << sequence[i];
+    os << "};\n\n";
     os << "extern \"C\" __global__ void " << kLaunchListEntry
-       << "(const weft_list_params p, const int* sequence, int count, unsigned int* barrier) {\n";
+       << "(const weft_list_params p, int first_step, int count, unsigned int* barrier) {\n";
     os << kCudaEntryGridWait;
     os << "    __shared__ __align__(16) unsigned char smem_[16];\n";
     os << "    wp::thread_ctx ctx;\n";
@@ -103,9 +110,9 @@ std::string launch_list_source(const std::vector<ListedKernel>& cases) {
     os << "    ctx.smem = smem_; ctx.oob = nullptr; ctx.block = nullptr; ctx.cancel = nullptr;\n";
     os << "    const wp::int64 first = static_cast<wp::int64>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
     os << "    const wp::int64 stride = static_cast<wp::int64>(gridDim.x) * blockDim.x;\n";
-    os << "    for (int s = 0; s < count; ++s) {\n";
+    os << "    for (int s = first_step; s < first_step + count; ++s) {\n";
     os << "        ctx.block_idx = blockIdx.x;\n";
-    os << "        switch (sequence[s]) {\n";
+    os << "        switch (weft_list_sequence[s]) {\n";
     for (size_t i = 0; i < cases.size(); ++i) {
         os << "        case " << i << ":  // " << cases[i].kernel->name << "\n";
         os << "            for (ctx.tid = first; ctx.tid < p.bounds[" << i
@@ -115,7 +122,8 @@ std::string launch_list_source(const std::vector<ListedKernel>& cases) {
         os << "            break;\n";
     }
     os << "        default: break;\n        }\n";
-    os << "        if (s + 1 < count) weft_list_barrier(barrier, static_cast<unsigned int>(s + 1) * gridDim.x);\n";
+    os << "        if (s + 1 < first_step + count)\n";
+    os << "            weft_list_barrier(barrier, static_cast<unsigned int>(s - first_step + 1) * gridDim.x);\n";
     os << "    }\n}\n#endif\n";
     return os.str();
 }

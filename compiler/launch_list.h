@@ -6,15 +6,16 @@
 // list puts every module's forward code in one translation unit, each in a namespace of its own,
 // and adds the entry
 //
-//     extern "C" __global__ void weft_launch_list(const weft_list_params p, const int* sequence,
+//     extern "C" __global__ void weft_launch_list(const weft_list_params p, int first_step,
 //                                                 int count, unsigned int* barrier)
 //
 // The list's distinct launches are its *cases*: a kernel with one launch shape and one argument
 // block (a frame of 16 substeps that swap two states has 6 cases for 48 launches). `p` holds
 // every case's launch bounds and argument block, so that, as in the kernels' own entries, the
 // bodies read their arguments from the parameter space at fixed offsets (the constant bank):
-// nothing of them occupies registers until used. The entry runs cases sequence[0],
-// sequence[1], ..., sequence[count - 1]; each runs its kernel's body over its bounds, each thread
+// nothing of them occupies registers until used. The order of the cases is in the source, a
+// constant table (the constant cache gives every thread the next case at once); the entry runs
+// steps first_step, ..., first_step + count - 1 of it; each runs its kernel's body over its bounds, each thread
 // taking the launch indices first, first + stride, ... exactly as the kernel's own entry does.
 // Between two steps every thread of the grid waits for every other: a block barrier (bar.sync)
 // when the grid is one block, else a grid barrier, where one thread per block counts itself in at
@@ -28,6 +29,7 @@
 // blocks must be the launch's own (launch_list_refusal says so).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -59,8 +61,9 @@ constexpr size_t kLaunchParamLimit = 32764;
 // Why `k` cannot run in a launch list, or "" when it can.
 std::string launch_list_refusal(const KernelInfo& k);
 
-// The CUDA C++ translation unit of a list of these cases. Throws std::invalid_argument for a
-// kernel that launch_list_refusal refuses, or an empty list.
-std::string launch_list_source(const std::vector<ListedKernel>& cases);
+// The CUDA C++ translation unit of a list of these cases run in the order `sequence` (case
+// indices). Throws std::invalid_argument for a kernel that launch_list_refusal refuses, an empty
+// list or a sequence naming no case.
+std::string launch_list_source(const std::vector<ListedKernel>& cases, const std::vector<int32_t>& sequence);
 
 }  // namespace weft::compiler

@@ -156,7 +156,7 @@ LaunchList::LaunchList(LaunchCollector&& c, const LaunchListOptions& options) {
         std::memcpy(plan.params.data() + layout.bounds_offset[i], &bounds, sizeof bounds);
         std::memcpy(plan.params.data() + layout.args_offset[i], r.args.data(), r.args.size());
     }
-    plan.source = compiler::launch_list_source(cases);
+    plan.source = compiler::launch_list_source(cases, plan.sequence);
     steps_ = plan.sequence.size();
     cases_ = plan.cases.size();
     loaded_ = backend(device).load_launch_list(plan);

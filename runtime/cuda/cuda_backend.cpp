@@ -230,7 +230,7 @@ private:
 };
 
 // A launch list (runtime/launch_list.h) on cuda: the list's own module, its parameter block
-// (every case's bounds and arguments), [barrier counter][sequence] in one device allocation, and
+// (every case's bounds and arguments), the barrier counter in device memory, and
 // a cooperative launch of a grid the device holds at once (the grid barrier waits for every block).
 class CudaLaunchList final : public LoadedLaunchList {
 public:
@@ -254,11 +254,7 @@ public:
         long long blocks = std::min<long long>(needed, static_cast<long long>(per_sm) * ctx_.sm_count());
         if (plan.max_blocks > 0) blocks = std::min<long long>(blocks, plan.max_blocks);
         blocks_ = static_cast<int>(blocks);
-        const size_t bytes = 16 + plan.sequence.size() * sizeof(int32_t);
-        ctx_.check(cu.cuMemAlloc(&memory_, bytes), "cuMemAlloc");
-        std::vector<std::byte> host(bytes);
-        std::memcpy(host.data() + 16, plan.sequence.data(), plan.sequence.size() * sizeof(int32_t));
-        ctx_.check(cu.cuMemcpyHtoD(memory_, host.data(), host.size()), "cuMemcpyHtoD");
+        ctx_.check(cu.cuMemAlloc(&memory_, 16), "cuMemAlloc");
         std::string names;
         for (const LaunchRequest& c : plan.cases)
             if (names.find("'" + c.kernel->name + "'") == std::string::npos)
@@ -280,9 +276,9 @@ public:
         ctx_.bind();
         CUstream stream = ctx_.current_stream();
         ctx_.check(cu.cuMemsetD32Async(memory_, 0, 1, stream), "cuMemsetD32Async");
-        CUdeviceptr sequence = memory_ + 16, counter = memory_;
-        int count = count_;
-        void* params[4] = {params_.data(), &sequence, &count, &counter};
+        CUdeviceptr counter = memory_;
+        int first = 0, count = count_;
+        void* params[4] = {params_.data(), &first, &count, &counter};
         LaunchRecord rec;
         rec.kernel = label_;
         rec.shape[0] = static_cast<long long>(blocks_) * block_dim_;
@@ -321,7 +317,7 @@ private:
     int blocks_ = 1;
     CUmodule module_ = nullptr;
     CUfunction function_ = nullptr;
-    CUdeviceptr memory_ = 0;  // [counter, 16 bytes][sequence]
+    CUdeviceptr memory_ = 0;  // the barrier counter
     std::shared_ptr<const KernelLabel> label_;
 };
 

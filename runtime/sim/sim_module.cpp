@@ -192,6 +192,7 @@ SimLaunchList::SimLaunchList(DeviceBackend& backend, std::unique_ptr<SimModule> 
       module_(std::move(module)),
       cases_(plan.cases),
       params_(plan.params),
+      sequence_(plan.sequence),
       count_(static_cast<int>(plan.sequence.size())),
       block_dim_(plan.block_dim) {
     long long needed = 1;
@@ -200,10 +201,8 @@ SimLaunchList::SimLaunchList(DeviceBackend& backend, std::unique_ptr<SimModule> 
     long long blocks = resident > 0 ? std::min<long long>(needed, resident) : needed;
     if (plan.max_blocks > 0) blocks = std::min<long long>(blocks, plan.max_blocks);
     blocks_ = static_cast<int>(std::max<long long>(blocks, 1));
-    const size_t bytes = 16 + plan.sequence.size() * sizeof(int32_t);
-    memory_ = static_cast<std::byte*>(backend_.allocate(bytes));
+    memory_ = static_cast<std::byte*>(backend_.allocate(16));
     std::memset(memory_, 0, 16);
-    std::memcpy(memory_ + 16, plan.sequence.data(), plan.sequence.size() * sizeof(int32_t));
     std::string names;
     for (const LaunchRequest& c : plan.cases)
         if (names.find("'" + c.kernel->name + "'") == std::string::npos)
@@ -219,7 +218,7 @@ void SimLaunchList::run() {
     auto params = [&](int first, int count) {
         gpusim::ParamPacker pk;
         pk.add_bytes(params_.data(), params_.size(), 16);
-        pk.add(static_cast<const void*>(memory_ + 16 + first * sizeof(int32_t)));
+        pk.add(static_cast<int32_t>(first));
         pk.add(static_cast<int32_t>(count));
         pk.add(static_cast<const void*>(memory_));
         return pk;
@@ -232,9 +231,8 @@ void SimLaunchList::run() {
         return;
     }
     // A step per simulated launch of the list's grid: the grid barrier is the launch's end.
-    const int32_t* sequence = reinterpret_cast<const int32_t*>(memory_ + 16);
     for (int s = 0; s < count_; ++s) {
-        const LaunchRequest& c = cases_[static_cast<size_t>(sequence[s])];
+        const LaunchRequest& c = cases_[static_cast<size_t>(sequence_[static_cast<size_t>(s)])];
         module_->run_entry(compiler::kLaunchListEntry, label_ + ": " + c.kernel->name,
                            gpusim::Dim3{static_cast<uint32_t>(blocks_), 1, 1}, block, params(s, 1).bytes(),
                            sim_global_buffers({{c.kernel, &c}}));

@@ -74,10 +74,11 @@ private:
     std::unique_ptr<SimModule> module_;
     std::vector<LaunchRequest> cases_;  // for the global buffers their arrays may touch
     std::vector<std::byte> params_;     // weft_list_params
+    std::vector<int32_t> sequence_;     // the case of each step
     int count_ = 0;
     int block_dim_ = 256;
     int blocks_ = 1;
-    std::byte* memory_ = nullptr;  // [counter, 16 bytes][sequence], on the sim device
+    std::byte* memory_ = nullptr;  // the barrier counter, on the sim device
     std::string label_;
 };
 

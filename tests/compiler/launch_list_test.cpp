@@ -53,7 +53,7 @@ TEST(LaunchList, SourceHoldsEachModuleOnceAndACasePerLaunch) {
     const KernelInfo* shift = b->find_kernel("shift");
     // Two cases of `scale` (two launches with different arguments), one of `shift`.
     const std::vector<ListedKernel> cases = {{a.get(), scale}, {b.get(), shift}, {a.get(), scale}};
-    const std::string src = launch_list_source(cases);
+    const std::string src = launch_list_source(cases, {0, 1, 2, 1, 0});
     EXPECT_EQ(count(src, "namespace wl0 {"), 1u);
     EXPECT_EQ(count(src, "namespace wl1 {"), 1u);
     EXPECT_EQ(count(src, "namespace wl2 {"), 0u) << "a module's code once, however many cases use it";
@@ -61,9 +61,10 @@ TEST(LaunchList, SourceHoldsEachModuleOnceAndACasePerLaunch) {
     EXPECT_EQ(count(src, "__global__"), 1u) << "no kernel entry but the list's";
     EXPECT_EQ(count(src, "scale_cuda"), 0u);
     EXPECT_EQ(count(src, "_body_backward"), 0u) << "forward code only";
-    EXPECT_NE(src.find("extern \"C\" __global__ void weft_launch_list(const weft_list_params p, const int* sequence, int count, "
+    EXPECT_NE(src.find("extern \"C\" __global__ void weft_launch_list(const weft_list_params p, int first_step, int count, "
                        "unsigned int* barrier)"),
               std::string::npos);
+    EXPECT_NE(src.find("static __constant__ int weft_list_sequence[5] = {0, 1, 2, 1, 0};"), std::string::npos);
     EXPECT_NE(src.find("case 0:  // scale"), std::string::npos);
     EXPECT_NE(src.find("case 1:  // shift"), std::string::npos);
     EXPECT_NE(src.find("case 2:  // scale"), std::string::npos);
@@ -87,12 +88,16 @@ TEST(LaunchList, RefusesKernelsWhoseBlocksMustBeTheLaunchsOwn) {
     EXPECT_EQ(launch_list_refusal(*a->find_kernel("blockwise")), "kernel 'blockwise' synchronises its block (wp.sync_threads)");
     EXPECT_EQ(launch_list_refusal(*a->find_kernel("shared_sum")), "kernel 'shared_sum' uses shared memory");
     try {
-        launch_list_source({{a.get(), a->find_kernel("blockwise")}});
+        launch_list_source({{a.get(), a->find_kernel("blockwise")}}, {0});
         FAIL() << "expected an error";
     } catch (const std::invalid_argument& e) {
         EXPECT_STREQ(e.what(), "launch_list_source: kernel 'blockwise' synchronises its block (wp.sync_threads)");
     }
-    EXPECT_THROW(launch_list_source({}), std::invalid_argument);
+    EXPECT_THROW(launch_list_source({}, {0}), std::invalid_argument);
+    try {
+        launch_list_source({{a.get(), a->find_kernel("scale")}}, {0, 1});
+        FAIL() << "expected an error";
+    } catch (const std::invalid_argument& e) { EXPECT_STREQ(e.what(), "launch_list_source: step of case 1, of 1"); }
 }
 
 }  // namespace
