@@ -57,6 +57,8 @@ LaunchListLayout launch_list_layout(const std::vector<ListedKernel>& cases);
 
 // The most parameter bytes a CUDA launch takes (sm_70 and later, CUDA 12.1 and later).
 constexpr size_t kLaunchParamLimit = 32764;
+// The most steps of a list: its order table is constant memory (64 KiB in all).
+constexpr size_t kLaunchListMaxSteps = 8192;
 
 // Why `k` cannot run in a launch list, or "" when it can.
 std::string launch_list_refusal(const KernelInfo& k);

@@ -138,6 +138,12 @@ LaunchList::LaunchList(LaunchCollector&& c, const LaunchListOptions& options) {
         }
         plan.sequence.push_back(static_cast<int32_t>(k));
     }
+    if (plan.sequence.size() > compiler::kLaunchListMaxSteps) {
+        why_not_ = "it has " + std::to_string(plan.sequence.size()) + " launches, more than the " +
+                   std::to_string(compiler::kLaunchListMaxSteps) + " a list's order table holds";
+        kernels_.clear();
+        return;
+    }
     const compiler::LaunchListLayout layout = compiler::launch_list_layout(cases);
     if (layout.size > compiler::kLaunchParamLimit) {
         why_not_ = "its " + std::to_string(plan.cases.size()) + " distinct launches' arguments take " +

@@ -174,6 +174,11 @@ TEST(LaunchList, WhatItCannotHoldMakesItInvalidHavingDoneNothing) {
     });
     EXPECT_EQ(host_read.why_not(), "the work does what a launch list cannot hold: a copy of " + s.y.describe() + " to the host");
 
+    runtime::LaunchList long_list(s.device, [&] {
+        for (int r = 0; r < 700; ++r) s.work();  // 8,400 launches
+    });
+    EXPECT_EQ(long_list.why_not(), "it has 8400 launches, more than the 8192 a list's order table holds");
+
     runtime::LaunchList cpu(runtime::Device{}, [&] { s.work(); });
     EXPECT_EQ(cpu.why_not(), "cpu runs no launch lists");
     EXPECT_TRUE(same_bits(s.host(s.x), x0));
