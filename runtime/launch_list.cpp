@@ -163,9 +163,15 @@ LaunchList::LaunchList(LaunchCollector&& c, const LaunchListOptions& options) {
         std::memcpy(plan.params.data() + layout.args_offset[i], r.args.data(), r.args.size());
     }
     plan.source = compiler::launch_list_source(cases, plan.sequence);
+    try {
+        loaded_ = backend(device).load_launch_list(plan);
+    } catch (const RuntimeError& e) {  // e.g. a block of WEFT_LAUNCH_LIST_BLOCK_DIM threads does not fit an SM
+        why_not_ = std::string("it could not be loaded on ") + device.str() + ": " + e.what();
+        kernels_.clear();
+        return;
+    }
     steps_ = plan.sequence.size();
     cases_ = plan.cases.size();
-    loaded_ = backend(device).load_launch_list(plan);
 }
 
 LaunchList::~LaunchList() = default;

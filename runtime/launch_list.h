@@ -23,8 +23,8 @@
 // scalar arguments. Anything else makes the list invalid, with why_not() saying what, and leaves
 // nothing done: a zero(), fill() or copy during the collection is not performed, a backward or
 // debug-mode launch, a kernel with shared memory, barriers or warp collectives, a launch on
-// another device, or a Tape recording (it must see every launch). Exceptions from the work
-// propagate.
+// another device, a Tape recording (it must see every launch), or a list the device cannot load
+// (its entry's block does not fit an SM). Exceptions from the work propagate.
 //
 // Devices: cuda (cooperative launch, grid barrier) and sim (a step per simulated launch of the
 // list's grid: gpusim runs blocks one after the other, and a grid barrier means every block has

@@ -245,8 +245,14 @@ int64_t SimModule::resident_blocks(const std::string& symbol, int block_dim) {
     if (!res) return 0;
     try {
         const gpusim::Occupancy occ = gpusim::compute_occupancy(arch, block_dim, res->registers, res->shared_bytes);
+        if (occ.blocks_per_sm == 0)
+            throw gpusim::OccupancyError("no block of " + std::to_string(block_dim) + " threads fits an SM (limited by " +
+                                         gpusim::occupancy_limit_name(occ.limiter) + ": " + std::to_string(res->registers) +
+                                         " registers per thread)");
         return int64_t{occ.blocks_per_sm} * arch.sm_count;
-    } catch (const gpusim::OccupancyError&) { return 0; }
+    } catch (const gpusim::OccupancyError& e) {
+        throw RuntimeError("'" + symbol + "' cannot run on sim:" + arch_name_ + ": " + e.what());
+    }
 }
 
 }  // namespace weft::runtime

@@ -32,7 +32,7 @@ public:
     void run_entry(const std::string& symbol, const std::string& label, gpusim::Dim3 grid, gpusim::Dim3 block,
                    std::span<const std::byte> params, gpusim::GlobalMemoryMap buffers);
     // Blocks of `block_dim` threads of `symbol` the architecture holds at once (occupancy x SMs);
-    // 0 when ptxas is missing (no register count) or the block does not fit.
+    // 0 when ptxas is missing (no register count). RuntimeError when such a block does not fit.
     int64_t resident_blocks(const std::string& symbol, int block_dim);
 
 private:

@@ -6,12 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "runtime/config.h"
 #include "runtime/errors.h"
 #include "runtime/launch_list.h"
 #include "runtime/replay.h"
+#include "runtime/sim/sim_backend.h"
 
 namespace {
 
@@ -96,6 +100,13 @@ struct Scene {
     }
 };
 
+std::string read_text(const std::string& path) {
+    std::ifstream f(path);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
@@ -178,6 +189,35 @@ TEST(LaunchList, WhatItCannotHoldMakesItInvalidHavingDoneNothing) {
         for (int r = 0; r < 700; ++r) s.work();  // 8,400 launches
     });
     EXPECT_EQ(long_list.why_not(), "it has 8400 launches, more than the 8192 a list's order table holds");
+
+    // A list whose entry's block does not fit an SM: 1024 threads on a copy of the H200 with a
+    // quarter of its registers (16 per thread at most; the entry needs more), with ptxas's count.
+    if (std::ifstream("/usr/local/cuda/bin/ptxas")) {
+        std::string arch = read_text(std::string(WEFT_SOURCE_DIR) + "/gpusim/arch/h200.json");
+        for (const char* key : {"\"registers\": 65536", "\"max_registers_per_block\": 65536"}) {
+            const size_t at = arch.find(key);
+            ASSERT_NE(at, std::string::npos) << key;
+            arch.replace(at + std::string(key).size() - 5, 5, "16384");
+        }
+        const size_t name = arch.find("\"name\": \"h200\"");
+        ASSERT_NE(name, std::string::npos);
+        arch.replace(name, 14, "\"name\": \"h200_few_registers\"");
+        const std::string path = (std::filesystem::temp_directory_path() / "weft_h200_few_registers.json").string();
+        std::ofstream(path) << arch;
+        ASSERT_EQ(runtime::register_sim_arch_file(path), "h200_few_registers");
+        Scene few("sim:h200_few_registers", 300);
+        runtime::LaunchListOptions o;
+        o.block_dim = 1024;
+        runtime::LaunchList big(
+            few.device, [&] { few.work(); }, o);
+        EXPECT_FALSE(big.valid());
+        EXPECT_EQ(big.why_not().rfind("it could not be loaded on sim:h200_few_registers: 'weft_launch_list' cannot run on "
+                                      "sim:h200_few_registers: ",
+                                      0),
+                  0u)
+            << big.why_not();
+        EXPECT_NE(big.why_not().find("registers"), std::string::npos) << big.why_not();
+    }
 
     runtime::LaunchList cpu(runtime::Device{}, [&] { s.work(); });
     EXPECT_EQ(cpu.why_not(), "cpu runs no launch lists");
