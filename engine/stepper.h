@@ -18,7 +18,7 @@
 // `launch_lists = true` makes the replay a runtime::LaunchList where the device has
 // Capability::PersistentLaunch (cuda, sim): the frame's launches become ONE launch of a
 // persistent grid with a grid barrier between them, for small systems whose frames are
-// launch-bound (docs/performance.md, "Launch lists"). A frame the list cannot hold (one that
+// launch-bound (docs/engine.md, "Launch lists"). A frame the list cannot hold (one that
 // zeroes an array, or launches a kernel with barriers: runtime/launch_list.h) is a graph as
 // before, and why_not_listed() says why. Results are the same bits either way.
 //

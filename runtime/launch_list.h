@@ -14,7 +14,7 @@
 // once. run() queues that one launch. Results are those of the launches, bit for bit.
 //
 // What it is for: short launches back to back, where a CUDA graph still pays a few microseconds
-// per node (docs/performance.md, "Launch lists"). The grid is as large as the device holds at
+// per node (docs/engine.md, "Launch lists"). The grid is as large as the device holds at
 // once (a cooperative launch on cuda), and no larger than the largest step needs; a grid barrier
 // costs about as much as a graph node, so lists win where steps are short.
 //

@@ -214,12 +214,15 @@ class ScopedCapture:
 
     def __exit__(self, exc_type, exc, tb):
         if self.launch_list:
+            recording, self._recording = self._recording, None
             try:
-                listed = self._recording.finish()
+                # After an error in the block the recording is dropped (destroying it ends it):
+                # nothing is compiled, and the block's own error is the one raised.
+                listed = recording.finish() if exc_type is None else None
             finally:
-                self._recording = None
+                del recording
                 self._device.__exit__(exc_type, exc, tb)
-            if exc_type is None:
+            if listed is not None:
                 if not listed.valid:
                     raise RuntimeError("wp.ScopedCapture(launch_list=True): " + listed.why_not)
                 self.graph = LaunchListGraph(listed, self.device)

@@ -101,6 +101,12 @@ def test_what_a_list_cannot_hold_raises_on_exit_naming_it():
         with pytest.raises(RuntimeError, match="cannot record a launch list: cpu runs no launch lists"):
             with wp.ScopedCapture("cpu", launch_list=True):
                 pass
+    # An error in the block is the one raised, and the recording ends with it.
+    with pytest.raises(ZeroDivisionError):
+        with wp.ScopedCapture("sim:h200", launch_list=True):
+            wp.launch(list_grid, dim=m.shape, inputs=[m], device="sim:h200")
+            1 / 0
+    assert not m.numpy().any()
     # After a failed recording, launches run again.
     wp.launch(list_grid, dim=m.shape, inputs=[m], device="sim:h200")
     assert m.numpy()[1, 1] == 4.0
