@@ -210,11 +210,11 @@ std::map<std::string, NpyArray> smoke_grids(const engine::Model& m, const engine
 namespace {
 int run_scene(const Args& args, const MpiJob& job);
 
-// How the frames after the first ran, for the summary line.
-const char* replay_kind(const engine::FrameStepper& s) {
+// How the frames after the first ran, for the summary line (a list that fell back is a graph where
+// the device has graphs, else eager).
+const char* replay_kind(const engine::FrameStepper& s, const runtime::Device& d) {
     if (s.uses_launch_list()) return " (a launch list per frame)";
-    if (s.uses_graph() && s.frames() > 1 && s.why_not_listed().empty()) return " (a CUDA graph per frame)";
-    if (s.uses_graph() && s.frames() > 1) return " (a CUDA graph per frame where the device has graphs)";
+    if (s.uses_graph() && d.supports(runtime::Capability::GraphCapture)) return " (a CUDA graph per frame)";
     return "";
 }
 }  // namespace
@@ -483,7 +483,7 @@ int run_scene(const Args& args, const MpiJob& job) {
             "first step), %.0f steps/s\n",
             scene.name.c_str(), scene.frames, sim_s, steps, double(scene.dt()), model.particle_count,
             model.body_count ? (", " + std::to_string(model.body_count) + " bodies").c_str() : "", model.device.str().c_str(),
-            replay_kind(stepper), wall, setup_s, steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
+            replay_kind(stepper, model.device), wall, setup_s, steps > 1 && wall > 0 ? double(steps - 1) / wall : 0.0);
         return finish();
     }
     // Batched worlds: one line for the job, from every rank's worlds, particles and times (rank 0
@@ -505,8 +505,9 @@ int run_scene(const Args& args, const MpiJob& job) {
         "%s: %.0f worlds, %d frames, %.3f s simulated, %ld steps of %.3g s, %.0f particles%s on %s%s; wall %.3f s (+ %.3f s "
         "setup and first step), %.0f world-steps/s\n",
         scene.name.c_str(), built, scene.frames, sim_s, steps, double(scene.dt()), particles,
-        bodies > 0 ? (", " + std::to_string((long long)bodies) + " bodies").c_str() : "", where.c_str(), replay_kind(stepper),
-        job_wall, job_setup, steps > 1 && job_wall > 0 ? built * double(steps - 1) / job_wall : 0.0);
+        bodies > 0 ? (", " + std::to_string((long long)bodies) + " bodies").c_str() : "", where.c_str(),
+        replay_kind(stepper, model.device), job_wall, job_setup,
+        steps > 1 && job_wall > 0 ? built * double(steps - 1) / job_wall : 0.0);
     fflush(stdout);
     return finish();
 }

@@ -7,6 +7,7 @@
 #include <vector>
 #include <mutex>
 
+#include "compiler/native/launch.h"
 #include "runtime/errors.h"
 
 #if WEFT_HAVE_CPU_JIT
@@ -28,6 +29,14 @@ std::string Device::str() const {
         case DeviceKind::Sim: return "sim:" + arch;
     }
     return "?";
+}
+
+wp::launch_bounds_t launch_bounds(const LaunchRequest& req) {
+    wp::launch_bounds_t b{};
+    b.ndim = req.ndim;
+    for (int d = 0; d < 4; ++d) b.shape[d] = static_cast<wp::int32>(d < req.ndim ? req.shape[d] : 1);
+    b.size = req.size;
+    return b;
 }
 
 bool Device::supports(Capability c) const {

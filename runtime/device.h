@@ -14,6 +14,10 @@
 
 #include "compiler/driver.h"
 
+namespace wp {
+struct launch_bounds_t;
+}
+
 namespace weft::runtime {
 
 enum class DeviceKind { Cpu, Cuda, Sim };
@@ -55,6 +59,9 @@ struct LaunchRequest {
     bool debug = false;           // bounds-checked build in use: report out-of-range accesses
     bool adjoint = false;         // run the backward entry; `args` is then the K_args_adj block
 };
+
+// The launch bounds (compiler/native/launch.h) every backend hands a kernel entry for `req`.
+wp::launch_bounds_t launch_bounds(const LaunchRequest& req);
 
 // A point in the queue of work one thread has given a device (cuda: an event recorded on the
 // thread's current stream; DeviceBackend::mark_queue). Another thread can order its own work after

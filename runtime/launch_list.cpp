@@ -109,7 +109,9 @@ LaunchList::LaunchList(LaunchCollector&& c, const LaunchListOptions& options) {
         int_from_env("WEFT_LAUNCH_LIST_BLOCK_DIM", options.block_dim, 0, 1024, "threads per block, 1 to 1024 (0: the launches')");
     plan.block_dim = block_dim > 0 ? block_dim : c.launches.front().req.block_dim;
     std::vector<compiler::ListedKernel> cases;
+    std::vector<Kernel> kernels;  // kept by the list once it is valid: its modules stay alive
     std::set<const compiler::CompiledModule*> modules;
+    std::string names;
     for (auto& l : c.launches) {
         const compiler::CompiledModule& cm = l.kernel.module()->compiled(false);
         const compiler::KernelInfo* info = cm.find_kernel(l.kernel.name());
@@ -130,9 +132,12 @@ LaunchList::LaunchList(LaunchCollector&& c, const LaunchListOptions& options) {
                  std::equal(plan.cases[k].shape, plan.cases[k].shape + 4, l.req.shape) && plan.cases[k].args == l.req.args))
             ++k;
         if (k == plan.cases.size()) {
+            plan.needed_blocks = std::max<long long>(plan.needed_blocks, (l.req.size + plan.block_dim - 1) / plan.block_dim);
             plan.cases.push_back(std::move(l.req));
             cases.push_back({&cm, info});
-            kernels_.push_back(l.kernel);
+            if (names.find("'" + info->name + "'") == std::string::npos)
+                names += (names.empty() ? "'" : ", '") + info->name + "'";
+            kernels.push_back(l.kernel);
             if (modules.insert(&cm).second)
                 for (const auto& f : cm.ast.files) plan.source_files.push_back(f->path);
         }
@@ -141,7 +146,6 @@ LaunchList::LaunchList(LaunchCollector&& c, const LaunchListOptions& options) {
     if (plan.sequence.size() > compiler::kLaunchListMaxSteps) {
         why_not_ = "it has " + std::to_string(plan.sequence.size()) + " launches, more than the " +
                    std::to_string(compiler::kLaunchListMaxSteps) + " a list's order table holds";
-        kernels_.clear();
         return;
     }
     const compiler::LaunchListLayout layout = compiler::launch_list_layout(cases);
@@ -149,27 +153,24 @@ LaunchList::LaunchList(LaunchCollector&& c, const LaunchListOptions& options) {
         why_not_ = "its " + std::to_string(plan.cases.size()) + " distinct launches' arguments take " +
                    std::to_string(layout.size) + " bytes, more than the " + std::to_string(compiler::kLaunchParamLimit) +
                    " bytes a launch's parameters hold";
-        kernels_.clear();
         return;
     }
     plan.params.assign(layout.size, std::byte{0});
     for (size_t i = 0; i < plan.cases.size(); ++i) {
         const LaunchRequest& r = plan.cases[i];
-        wp::launch_bounds_t bounds{};
-        bounds.ndim = r.ndim;
-        for (int d = 0; d < 4; ++d) bounds.shape[d] = static_cast<wp::int32>(d < r.ndim ? r.shape[d] : 1);
-        bounds.size = r.size;
+        const wp::launch_bounds_t bounds = launch_bounds(r);
         std::memcpy(plan.params.data() + layout.bounds_offset[i], &bounds, sizeof bounds);
         std::memcpy(plan.params.data() + layout.args_offset[i], r.args.data(), r.args.size());
     }
     plan.source = compiler::launch_list_source(cases, plan.sequence);
+    plan.label = "launch list of " + std::to_string(plan.sequence.size()) + " launches (" + names + ")";
     try {
         loaded_ = backend(device).load_launch_list(plan);
     } catch (const RuntimeError& e) {  // e.g. a block of WEFT_LAUNCH_LIST_BLOCK_DIM threads does not fit an SM
         why_not_ = std::string("it could not be loaded on ") + device.str() + ": " + e.what();
-        kernels_.clear();
         return;
     }
+    kernels_ = std::move(kernels);
     steps_ = plan.sequence.size();
     cases_ = plan.cases.size();
 }

@@ -51,8 +51,10 @@ struct LaunchListPlan {
     std::vector<int32_t> sequence;          // a case per step
     std::vector<std::byte> params;          // weft_list_params: every case's bounds and arguments
     std::vector<std::string> source_files;  // the kernel files of its modules (gpusim's line counts)
+    std::string label;                      // "launch list of 48 launches ('k1', 'k2')", for reports and faults
     int block_dim = 256;
-    int max_blocks = 0;  // 0: as many as the device holds at once (and the largest case needs)
+    long long needed_blocks = 1;  // the blocks of block_dim threads the largest case needs
+    int max_blocks = 0;           // 0: as many as the device holds at once (and needed_blocks)
 };
 
 struct LaunchListOptions {

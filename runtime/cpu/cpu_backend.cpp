@@ -136,10 +136,7 @@ public:
         const RangeFn range = req.adjoint ? e.range_backward : all_arrays_dense(k, req.args) ? e.range_contig : e.range;
         const ThreadFn thread = req.adjoint ? e.thread_backward : e.thread;
         if (!range || !thread) throw RuntimeError("kernel '" + k.name + "' has no backward entry in this module");
-        wp::launch_bounds_t bounds{};
-        bounds.ndim = req.ndim;
-        for (int d = 0; d < 4; ++d) bounds.shape[d] = static_cast<wp::int32>(d < req.ndim ? req.shape[d] : 1);
-        bounds.size = req.size;
+        const wp::launch_bounds_t bounds = launch_bounds(req);
         const int64_t bd = req.block_dim;
         const int64_t nblocks = (req.size + bd - 1) / bd;
         wp::oob_record oob{};

@@ -89,10 +89,7 @@ public:
             throw RuntimeError(std::string(req.adjoint ? "backward " : "") + "launch of kernel '" + k.name +
                                "': the module part loaded on " + ctx_.device().str() + " has no such entry");
 
-        wp::launch_bounds_t bounds{};
-        bounds.ndim = req.ndim;
-        for (int d = 0; d < 4; ++d) bounds.shape[d] = static_cast<wp::int32>(d < req.ndim ? req.shape[d] : 1);
-        bounds.size = req.size;
+        wp::launch_bounds_t bounds = launch_bounds(req);
         long long blocks = (req.size + req.block_dim - 1) / req.block_dim;
         // Forward entries of kernels without barriers loop over a grid stride (cpp_codegen.cpp):
         // they may run on fewer blocks, a few waves of those the device holds at once.
@@ -243,24 +240,17 @@ public:
         ctx_.check(cu.cuModuleLoadData(&module_, bin.cubin.data()), "cuModuleLoadData");
         ctx_.check(cu.cuModuleGetFunction(&function_, module_, compiler::kLaunchListEntry), "cuModuleGetFunction");
         block_dim_ = plan.block_dim;
-        long long needed = 1;
-        for (const LaunchRequest& c : plan.cases) needed = std::max(needed, (c.size + block_dim_ - 1) / block_dim_);
         int per_sm = 0;
         ctx_.check(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function_, block_dim_, 0),
                    "cuOccupancyMaxActiveBlocksPerMultiprocessor");
         if (per_sm < 1)
             throw RuntimeError("launch list: a block of " + std::to_string(block_dim_) +
                                " threads of its entry does not fit an SM of " + ctx_.device().str());
-        long long blocks = std::min<long long>(needed, static_cast<long long>(per_sm) * ctx_.sm_count());
+        long long blocks = std::min<long long>(plan.needed_blocks, static_cast<long long>(per_sm) * ctx_.sm_count());
         if (plan.max_blocks > 0) blocks = std::min<long long>(blocks, plan.max_blocks);
         blocks_ = static_cast<int>(blocks);
         ctx_.check(cu.cuMemAlloc(&memory_, 16), "cuMemAlloc");
-        std::string names;
-        for (const LaunchRequest& c : plan.cases)
-            if (names.find("'" + c.kernel->name + "'") == std::string::npos)
-                names += (names.empty() ? "'" : ", '") + c.kernel->name + "'";
-        label_ = std::make_shared<const KernelLabel>(
-            KernelLabel{"launch list of " + std::to_string(count_) + " launches (" + names + ")", ""});
+        label_ = std::make_shared<const KernelLabel>(KernelLabel{plan.label, ""});
     }
     ~CudaLaunchList() override {
         const CudaDriver& cu = cuda_driver();

@@ -35,10 +35,7 @@ std::mutex g_trace_mu;  // launches append their JSONL trace whole
 
 void SimModule::launch(const LaunchRequest& req) {
     const compiler::KernelInfo& k = *req.kernel;
-    wp::launch_bounds_t bounds{};
-    bounds.ndim = req.ndim;
-    for (int d = 0; d < 4; ++d) bounds.shape[d] = static_cast<wp::int32>(d < req.ndim ? req.shape[d] : 1);
-    bounds.size = req.size;
+    const wp::launch_bounds_t bounds = launch_bounds(req);
     wp::oob_record oob{};
     wp::oob_record* oob_ptr = req.debug ? &oob : nullptr;
     gpusim::ParamPacker pk;
@@ -195,19 +192,14 @@ SimLaunchList::SimLaunchList(DeviceBackend& backend, std::unique_ptr<SimModule> 
       sequence_(plan.sequence),
       count_(static_cast<int>(plan.sequence.size())),
       block_dim_(plan.block_dim) {
-    long long needed = 1;
-    for (const LaunchRequest& c : plan.cases) needed = std::max(needed, (c.size + block_dim_ - 1) / block_dim_);
+    const long long needed = plan.needed_blocks;
     const int64_t resident = module_->resident_blocks(compiler::kLaunchListEntry, block_dim_);
     long long blocks = resident > 0 ? std::min<long long>(needed, resident) : needed;
     if (plan.max_blocks > 0) blocks = std::min<long long>(blocks, plan.max_blocks);
     blocks_ = static_cast<int>(std::max<long long>(blocks, 1));
     memory_ = static_cast<std::byte*>(backend_.allocate(16));
     std::memset(memory_, 0, 16);
-    std::string names;
-    for (const LaunchRequest& c : plan.cases)
-        if (names.find("'" + c.kernel->name + "'") == std::string::npos)
-            names += (names.empty() ? "'" : ", '") + c.kernel->name + "'";
-    label_ = "launch list of " + std::to_string(count_) + " launches (" + names + ")";
+    label_ = plan.label;
 }
 
 SimLaunchList::~SimLaunchList() { backend_.free(memory_); }

@@ -495,6 +495,28 @@ TEST(RunCommand, LaunchListFramesEqualTheDefaultFrames) {
     }
     std::filesystem::remove_all(plain_dir);
     std::filesystem::remove_all(listed_dir);
+    // A frame a list cannot hold (particle contact zeroes its hash grid every step) runs as before,
+    // with a note naming why; an integrator whose steps cannot be replayed says so.
+    const std::string scene = base + "_contact.toml";
+    std::ofstream(scene) << "[simulation]\nfps = 60\nsubsteps = 2\nframes = 2\n\n[particle_contact]\nke = 1.0e3\n\n"
+                            "[[particle_block]]\npos = [0.0, 0.5, 0.0]\ndim = [2, 2, 2]\nspacing = 0.04\nradius = 0.018\n"
+                            "mass = 0.01\n";
+    const std::string contact = run(std::string(WEFT_BIN) + " run " + scene + " --device sim:h200 --quiet --launch-list", &rc);
+    EXPECT_EQ(rc, 0) << contact;
+    EXPECT_NE(contact.find("note: --launch-list: a frame could not be one launch (the work does what a launch list cannot "
+                           "hold: zero() of array(int32, "),
+              std::string::npos)
+        << contact;
+    EXPECT_NE(contact.find("); frames ran as without the option"), std::string::npos) << contact;
+    EXPECT_EQ(contact.find("(a launch list per frame)"), std::string::npos) << contact;
+    std::filesystem::remove(scene);
+    const std::string smoke = run(std::string(WEFT_BIN) + " run " + WEFT_SOURCE_DIR +
+                                      "/scenes/smoke_plume.toml --device sim:h200 --frames 0 --quiet --launch-list",
+                                  &rc);
+    EXPECT_EQ(rc, 0) << smoke;
+    EXPECT_NE(smoke.find("note: --launch-list: integrator 'smoke' steps cannot be replayed; frames run launch by launch"),
+              std::string::npos)
+        << smoke;
     const std::string both =
         run(std::string(WEFT_BIN) + " run " + WEFT_SOURCE_DIR + "/scenes/bounce.toml --launch-list --no-graph", &rc);
     EXPECT_EQ(rc, 2) << both;

@@ -5,6 +5,7 @@
 // one (many blocks, grid barriers between steps; skipped here without a GPU).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -222,6 +223,64 @@ TEST(LaunchList, WhatItCannotHoldMakesItInvalidHavingDoneNothing) {
     runtime::LaunchList cpu(runtime::Device{}, [&] { s.work(); });
     EXPECT_EQ(cpu.why_not(), "cpu runs no launch lists");
     EXPECT_TRUE(same_bits(s.host(s.x), x0));
+}
+
+// The other ways a list is refused, each with its message: a launch on another device, launches
+// in blocks of different sizes, more distinct arguments than a launch's parameters hold, a
+// recording inside another, and a malformed override in the environment.
+TEST(LaunchList, RefusalsNameWhatTheyRefuse) {
+    Scene s("sim:h200", 300), other("sim:h100", 300);
+    runtime::LaunchList two_devices(s.device, [&] {
+        s.work();
+        other.work();
+    });
+    EXPECT_EQ(two_devices.why_not(),
+              "the work does what a launch list cannot hold: a launch of kernel 'shift' on sim:h100 (the list is for sim:h200)");
+
+    runtime::LaunchList block_sizes(s.device, [&] {
+        s.work();
+        runtime::LaunchOptions o;
+        o.device = s.device;
+        o.block_dim = 128;
+        runtime::launch(s.add_index, {37, 29}, {LaunchArg::of(s.m)}, o);
+    });
+    EXPECT_EQ(block_sizes.why_not(), "kernel 'add_index' runs in blocks of 128 threads, the list's first launch in 256");
+
+    // Each value of c is a distinct case of `shift`: 32 bytes of bounds and its argument block.
+    runtime::LaunchList many(s.device, [&] {
+        for (int c = 0; c < 300; ++c) s.launch(s.shift, {s.n}, {LaunchArg::of(s.x), LaunchArg::of(s.y), LaunchArg::number_of(c)});
+    });
+    EXPECT_EQ(many.why_not().rfind("its 300 distinct launches' arguments take ", 0), 0u) << many.why_not();
+    EXPECT_NE(many.why_not().find(" bytes, more than the 32764 bytes a launch's parameters hold"), std::string::npos)
+        << many.why_not();
+
+    runtime::LaunchListRecording outer(s.device);
+    try {
+        runtime::LaunchListRecording inner(s.device);
+        FAIL() << "expected an error";
+    } catch (const runtime::RuntimeError& e) { EXPECT_STREQ(e.what(), "cannot record a launch list inside another one"); }
+    (void)outer.finish();
+    try {
+        (void)outer.finish();
+        FAIL() << "expected an error";
+    } catch (const runtime::RuntimeError& e) { EXPECT_STREQ(e.what(), "LaunchListRecording::finish: the recording has ended"); }
+
+    setenv("WEFT_LAUNCH_LIST_BLOCKS", "many", 1);
+    try {
+        runtime::LaunchList bad(s.device, [&] { s.work(); });
+        FAIL() << "expected an error";
+    } catch (const runtime::RuntimeError& e) {
+        EXPECT_STREQ(e.what(), "WEFT_LAUNCH_LIST_BLOCKS=many: expected a number of blocks >= 0 (0: no limit)");
+    }
+    unsetenv("WEFT_LAUNCH_LIST_BLOCKS");
+    setenv("WEFT_LAUNCH_LIST_BLOCK_DIM", "2048", 1);
+    try {
+        runtime::LaunchList bad(s.device, [&] { s.work(); });
+        FAIL() << "expected an error";
+    } catch (const runtime::RuntimeError& e) {
+        EXPECT_STREQ(e.what(), "WEFT_LAUNCH_LIST_BLOCK_DIM=2048: expected threads per block, 1 to 1024 (0: the launches')");
+    }
+    unsetenv("WEFT_LAUNCH_LIST_BLOCK_DIM");
 }
 
 TEST(LaunchList, ReplayRunsTheListOrSaysWhyNot) {
